@@ -1,0 +1,21 @@
+import { iso31662, iso31661 } from 'iso-3166';
+import fs from 'fs';
+console.log(iso31662.length, iso31661.length);
+console.log(iso31662.filter(e=>e.code.startsWith('US-')).map(e=>e.code+':'+e.name).join(', '));
+console.log(iso31662.filter(e=>e.code.startsWith('CA-')).map(e=>e.code+':'+e.name).join(', '));
+console.log(iso31662.filter(e=>e.code.startsWith('DE-')).map(e=>e.code+':'+e.name).join(', '));
+console.log(iso31662.filter(e=>e.code.startsWith('IL-')).map(e=>e.code+':'+e.name).join(', '));
+console.log(iso31662.filter(e=>e.code.startsWith('GB-')).length, iso31662.filter(e=>e.parent.includes('-')).length);
+console.log(iso31662.filter(e=>/Punjab|Georgia|Bayern|Ontario|New South Wales/i.test(e.name)).map(e=>e.code+':'+e.name));
+const cl = JSON.parse(fs.readFileSync('node_modules/cldr-subdivisions-full/subdivisions/en/en.json','utf8')).subdivisions.localeDisplayNames.subdivisions;
+const isoSet = new Set(iso31662.map(e=>e.code));
+const toIso = k => k.slice(0,2).toUpperCase()+'-'+k.slice(2).toUpperCase();
+const notIn = Object.keys(cl).filter(k=>!isoSet.has(toIso(k)));
+console.log('cldr not in iso', notIn.length, notIn.slice(0,40));
+const notCl = [...isoSet].filter(c=>!(c.replace('-','').toLowerCase() in cl));
+console.log('iso not in cldr', notCl.length, notCl.slice(0,40));
+// names that match a country name in english
+const names = {};
+for (const [k,v] of Object.entries(cl)) (names[v.toLowerCase()] ??= []).push(toIso(k));
+const dups = Object.entries(names).filter(([n,c])=>new Set(c.map(x=>x.slice(0,2))).size>1);
+console.log('cross-country dup names', dups.length, dups.slice(0,50).map(([n,c])=>n+':'+c.join('/')).join('; '));

@@ -1,0 +1,84 @@
+// Opens the one database the service runs on: PGlite (embedded, in-process) when no
+// DATABASE_URL is given, PostgreSQL otherwise. Same schema, same SQL, same migrations.
+import fs from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient } from '../generated/prisma/client.js';
+
+/** A plain SQL runner, shared by the migration runner and the job queue. */
+export interface SqlRunner {
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<{ rows: T[] }>;
+  /** Runs several statements in one round trip, without parameters. */
+  exec(text: string): Promise<void>;
+}
+
+export interface Database {
+  kind: 'pglite' | 'postgres';
+  prisma: PrismaClient;
+  sql: SqlRunner;
+  /** PostgreSQL connection string, when kind is postgres (the queue opens its own pool). */
+  connectionString?: string;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** postgres://... ; when absent, PGlite is used. */
+  databaseUrl?: string;
+  /** PGlite data directory; `memory://` (or undefined with inMemory) for a throwaway database. */
+  dataDir?: string;
+  inMemory?: boolean;
+}
+
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+  return openPglite(options.inMemory ? undefined : options.dataDir ?? './data');
+}
+
+async function openPostgres(connectionString: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString, max: 10 });
+  // A pool that cannot reach the server should fail here, not on the first request.
+  const probe = await pool.connect();
+  probe.release();
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  return {
+    kind: 'postgres',
+    prisma,
+    connectionString,
+    sql: {
+      query: async (text, params) => pool.query(text, params as unknown[]) as never,
+      exec: async (text) => {
+        await pool.query(text);
+      },
+    },
+    async close() {
+      await prisma.$disconnect();
+      await pool.end();
+    },
+  };
+}
+
+async function openPglite(dataDir: string | undefined): Promise<Database> {
+  if (dataDir) fs.mkdirSync(path.resolve(dataDir), { recursive: true });
+  const db = await PGlite.create({ dataDir: dataDir ? path.resolve(dataDir) : undefined, extensions: { pg_trgm } });
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(db) });
+  return {
+    kind: 'pglite',
+    prisma,
+    // PGlite serializes query() against open transactions (its transaction mutex), so the
+    // queue's statements never run inside a Prisma transaction; see test/api/pglite-sharing.
+    sql: {
+      query: async (text, params) => db.query(text, params) as never,
+      exec: async (text) => {
+        await db.exec(text);
+      },
+    },
+    async close() {
+      await prisma.$disconnect();
+      await db.close();
+    },
+  };
+}
