@@ -14,6 +14,8 @@ export interface SqlRunner {
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<{ rows: T[] }>;
   /** Runs several statements in one round trip, without parameters. */
   exec(text: string): Promise<void>;
+  /** Like exec, returning each statement's rows. */
+  execResults(text: string): Promise<Array<{ rows: unknown[] }>>;
 }
 
 export interface Database {
@@ -53,6 +55,10 @@ async function openPostgres(connectionString: string): Promise<Database> {
       exec: async (text) => {
         await pool.query(text);
       },
+      execResults: async (text) => {
+        const result = (await pool.query(text)) as unknown as pg.QueryResult | pg.QueryResult[];
+        return Array.isArray(result) ? result : [result];
+      },
     },
     async close() {
       await prisma.$disconnect();
@@ -75,6 +81,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
       exec: async (text) => {
         await db.exec(text);
       },
+      execResults: async (text) => db.exec(text),
     },
     async close() {
       await prisma.$disconnect();

@@ -1,0 +1,40 @@
+// The request context every domain operation runs with: who is acting, where, and the
+// infrastructure the services use. Built once per request by the surface's auth step.
+import type { Database } from '../db/database.js';
+import type { JobQueue } from '../jobs/queue.js';
+import type { Clock } from './shared/clock.js';
+import { DomainError } from './errors.js';
+
+export interface Actor {
+  accountId: string;
+  userId: string;
+  apiKeyId: string | null;
+}
+
+export interface Services {
+  db: Database;
+  queue: JobQueue;
+  clock: Clock;
+  region: 'us' | 'eu';
+}
+
+export interface RequestContext extends Services {
+  requestId: string;
+  /** The key's user and Account; null for operator (admin token) or anonymous requests. */
+  actor: Actor | null;
+  /** True when the request carried the operator ADMIN_TOKEN. */
+  isAdmin: boolean;
+}
+
+/** The acting Account, or 401 when the request is not account-scoped. */
+export function requireActor(ctx: RequestContext): Actor {
+  if (!ctx.actor) {
+    throw new DomainError('unauthenticated', 'An API key is required: Authorization: Bearer svc_pk_...');
+  }
+  return ctx.actor;
+}
+
+/** Operator-only operations: 401 unless the request carried the ADMIN_TOKEN. */
+export function requireAdmin(ctx: RequestContext): void {
+  if (!ctx.isAdmin) throw new DomainError('unauthenticated', 'This operation needs the operator token (Authorization: Bearer <ADMIN_TOKEN>)');
+}

@@ -1,0 +1,55 @@
+// The durable job queue: pg-boss on the service's own database (PostgreSQL, or PGlite
+// through pg-boss's `db.executeSql` hook). Jobs carry ids only; their payload lives in
+// domain tables written before the job is sent, so a job is never the only copy of work.
+import PgBoss from 'pg-boss';
+import type { Database } from '../db/database.js';
+
+export type JobHandler = (data: Record<string, unknown>) => Promise<void>;
+
+export interface JobQueue {
+  send(name: string, data: Record<string, unknown>): Promise<void>;
+  /** Registers a worker; jobs sent before a crash are picked up when a worker starts again. */
+  work(name: string, handler: JobHandler): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Every queue the service uses, created at start-up (pg-boss 10 requires queues to exist). */
+export const QUEUES = ['contacts.import'] as const;
+
+export async function startJobQueue(db: Database): Promise<JobQueue> {
+  const boss =
+    db.kind === 'postgres'
+      ? new PgBoss({ connectionString: db.connectionString!, max: 4, schedule: false })
+      : new PgBoss({ db: { executeSql: (text, values) => runOnPglite(db, text, values) }, schedule: false, supervise: true });
+  boss.on('error', (error) => {
+    // pg-boss reports maintenance failures here; they must not crash the process.
+    console.error('[queue]', error instanceof Error ? error.message : error);
+  });
+  await boss.start();
+  for (const name of QUEUES) {
+    await boss.createQueue(name, { name, retryLimit: 20, retryDelay: 1, retryBackoff: true });
+  }
+  return {
+    async send(name, data) {
+      await boss.send(name, data);
+    },
+    async work(name, handler) {
+      await boss.work(name, { pollingIntervalSeconds: 0.5, batchSize: 1 }, async (jobs) => {
+        for (const job of jobs) await handler(job.data as Record<string, unknown>);
+      });
+    },
+    async stop() {
+      await boss.stop({ graceful: true, wait: true, timeout: 5000 });
+    },
+  };
+}
+
+/**
+ * pg-boss sends its schema migrations as several statements without parameters; PGlite's
+ * extended-protocol query() refuses those, so they go through exec() (simple protocol).
+ */
+async function runOnPglite(db: Database, text: string, values: unknown[] | undefined): Promise<{ rows: unknown[] }> {
+  if (values && values.length > 0) return db.sql.query(text, values);
+  const results = await db.sql.execResults(text);
+  return { rows: results.at(-1)?.rows ?? [] };
+}
