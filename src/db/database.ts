@@ -8,6 +8,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '../generated/prisma/client.js';
+import { lockDataDir } from './data-dir-lock.js';
 
 /** A plain SQL runner, shared by the migration runner and the job queue. */
 export interface SqlRunner {
@@ -69,8 +70,9 @@ async function openPostgres(connectionString: string): Promise<Database> {
 
 async function openPglite(dataDir: string | undefined): Promise<Database> {
   if (dataDir) fs.mkdirSync(path.resolve(dataDir), { recursive: true });
+  const unlock = dataDir ? lockDataDir(path.resolve(dataDir)) : () => {};
   const db = await PGlite.create({ dataDir: dataDir ? path.resolve(dataDir) : undefined, extensions: { pg_trgm } });
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(db) });
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(db) as never });
   return {
     kind: 'pglite',
     prisma,
@@ -86,6 +88,7 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     async close() {
       await prisma.$disconnect();
       await db.close();
+      unlock();
     },
   };
 }

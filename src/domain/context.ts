@@ -4,11 +4,14 @@ import type { Database } from '../db/database.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { Clock } from './shared/clock.js';
 import { DomainError } from './errors.js';
+import type { AccountRules } from './contacts/contact-rules.js';
 
 export interface Actor {
   accountId: string;
   userId: string;
   apiKeyId: string | null;
+  /** The Account's contact rules (default location, dedup fields), read with the key. */
+  account: AccountRules;
 }
 
 export interface Services {

@@ -1,0 +1,12 @@
+import { canonicalTimezone, timezoneForLocation, timezonesForPhone, timezoneForPhone, inferTimezone } from './src/normalize/timezone.js';
+let t0 = performance.now();
+for (const s of ['Asia/Calcutta','asia/kolkata','america/new_york','UTC','utc','GMT','Etc/UTC','US/Eastern','US/Pacific','EST','EST5EDT','Europe/Kiev','europe/kyiv','Foo/Bar','','  ','America/Buenos_Aires','America/Argentina/Buenos_Aires','Etc/GMT+5','etc/gmt-14','Europe/Guernsey','Asia/Saigon','+05:00','Z','Local','America/New York','America/New_York ','Asia/Jerusalem','Israel','Asia/Tel_Aviv','America/Yellowknife','../etc/passwd','x'.repeat(100)]) console.log(JSON.stringify(s.slice(0,30)), canonicalTimezone(s));
+console.log('canon init+calls ms', performance.now()-t0);
+t0 = performance.now();
+for (const s of ['US-CA','us-ca','US-TX','US','DE','DE-BY','GB','GB-ENG','IL','FR','ES','PT','CA-ON','CA-AB','CA-NB','IN','CN','RU','AU','AU-NSW','XK','US-PR','PR','US-GU','GU','VI','US-VI','MP','AS','UM','AQ','ZZ','','XX-YY','IE','JE','VA','NO','SJ','FI','AX','CW','BQ']) console.log(s, timezoneForLocation(s));
+console.log('loc ms', performance.now()-t0);
+t0 = performance.now();
+for (const s of ['+14155552671','+19075550100','+351912345678','+972501234567','+442079460958','+353861234567','+393123456789','+358401234567','+4791234567','+59991234567','+12085550100','+18005550100','+15062345678','+447400123456','+441481123456','+61412345678','+61891006123','+79161234567','+77011234567','+918123456789','+80012345678','+12345','+1','', '+','abc','+4915123456789','+33612345678','+34612345678','+34922123456','+522221234567','+8613800138000']) console.log(s, JSON.stringify(timezonesForPhone(s)), timezoneForPhone(s));
+console.log('phone ms', performance.now()-t0);
+t0 = performance.now(); for (let i=0;i<10000;i++) timezoneForPhone('+14155552671'); console.log('10k', performance.now()-t0);
+console.log(inferTimezone('US-CA','+442079460958'), inferTimezone('US-TX','+14155552671'), inferTimezone('US', null), inferTimezone(null, '+972501234567'), inferTimezone(null,null), inferTimezone('DE', '+14155552671'));

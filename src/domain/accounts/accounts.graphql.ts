@@ -1,0 +1,98 @@
+// Operator operations on Accounts, users, API keys and the block list.
+import { builder } from '../builder.js';
+import { createAccount, createUser, updateAccount } from './accounts.service.js';
+import { createApiKey, listApiKeys, revokeApiKey } from '../api-keys/api-keys.service.js';
+import { blockPhone, unblockPhone } from '../blocklist/blocklist.service.js';
+
+const AccountType = builder.prismaObject('Account', {
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    region: t.exposeString('region'),
+    defaultLocation: t.exposeString('defaultLocation', { nullable: true }),
+    dedupFields: t.exposeStringList('dedupFields'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+const UserType = builder.prismaObject('User', {
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    accountId: t.exposeString('accountId'),
+    email: t.exposeString('email'),
+    name: t.exposeString('name', { nullable: true }),
+  }),
+});
+
+const ApiKeyType = builder.prismaObject('ApiKey', {
+  description: 'An API key. The secret is never stored; only its last four characters are shown.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    accountId: t.exposeString('accountId'),
+    userId: t.exposeString('userId'),
+    name: t.exposeString('name'),
+    lastFour: t.exposeString('lastFour'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true }),
+    revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
+  }),
+});
+
+const BlockedPhoneType = builder.prismaObject('BlockedPhone', {
+  fields: (t) => ({ phone: t.exposeString('phone'), accountId: t.exposeString('accountId'), reason: t.exposeString('reason', { nullable: true }) }),
+});
+
+const CreatedKey = builder.objectRef<{ key: unknown; secret: string }>('CreatedApiKey').implement({
+  fields: (t) => ({
+    key: t.field({ type: ApiKeyType, resolve: (p) => p.key as never }),
+    secret: t.exposeString('secret', { description: 'The key itself: shown once, never again.' }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  apiKeys: t.field({
+    type: [ApiKeyType],
+    description: 'Operator: an Account\'s keys with their last-used times.',
+    args: { accountId: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => listApiKeys(ctx, args.accountId) as never,
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createAccount: t.field({
+    type: AccountType,
+    args: { name: t.arg.string({ required: true }), region: t.arg.string(), defaultLocation: t.arg.string() },
+    resolve: (_root, args, ctx) => createAccount(ctx, { name: args.name, region: args.region ?? undefined, defaultLocation: args.defaultLocation }) as never,
+  }),
+  updateAccount: t.field({
+    type: AccountType,
+    description: 'Operator: sets the default location and/or the ordered dedup fields (phone, externalId, customFields.<key>).',
+    args: { id: t.arg.string({ required: true }), defaultLocation: t.arg.string(), clearDefaultLocation: t.arg.boolean(), dedupFields: t.arg.stringList() },
+    resolve: (_root, args, ctx) =>
+      updateAccount(ctx, args.id, {
+        ...(args.clearDefaultLocation ? { defaultLocation: null } : args.defaultLocation ? { defaultLocation: args.defaultLocation } : {}),
+        ...(args.dedupFields ? { dedupFields: args.dedupFields } : {}),
+      }) as never,
+  }),
+  createUser: t.field({
+    type: UserType,
+    args: { accountId: t.arg.string({ required: true }), email: t.arg.string({ required: true }), name: t.arg.string() },
+    resolve: (_root, args, ctx) => createUser(ctx, { accountId: args.accountId, email: args.email, name: args.name ?? undefined }) as never,
+  }),
+  createApiKey: t.field({
+    type: CreatedKey,
+    args: { userId: t.arg.string({ required: true }), name: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => createApiKey(ctx, args),
+  }),
+  revokeApiKey: t.field({ type: ApiKeyType, args: { id: t.arg.string({ required: true }) }, resolve: (_root, args, ctx) => revokeApiKey(ctx, args.id) as never }),
+  blockPhone: t.field({
+    type: BlockedPhoneType,
+    description: 'Operator: adds a phone to an Account\'s block list; its contacts become dnc.',
+    args: { accountId: t.arg.string({ required: true }), phone: t.arg.string({ required: true }), reason: t.arg.string() },
+    resolve: (_root, args, ctx) => blockPhone(ctx, { accountId: args.accountId, phone: args.phone, reason: args.reason ?? undefined }) as never,
+  }),
+  unblockPhone: t.boolean({
+    args: { accountId: t.arg.string({ required: true }), phone: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => unblockPhone(ctx, args.accountId, args.phone),
+  }),
+}));

@@ -1,0 +1,76 @@
+// Accounts and users: operator operations (create, set default location and dedup fields).
+import { z } from 'zod';
+import type { RequestContext } from '../context.js';
+import { requireAdmin } from '../context.js';
+import { badRequest, notFound } from '../errors.js';
+import { parseInput } from '../shared/validation.js';
+import { normalizeLocation } from '../../normalize/location.js';
+import { isValidDedupField } from '../contacts/dedup.js';
+import { rebuildDedupKeys } from '../contacts/contacts-rekey.service.js';
+
+export const CreateAccountSchema = z.strictObject({
+  name: z.string().trim().min(1).max(200),
+  region: z.enum(['us', 'eu']).optional(),
+  defaultLocation: z.string().max(64).nullable().optional(),
+});
+
+export async function createAccount(ctx: RequestContext, input: unknown) {
+  requireAdmin(ctx);
+  const data = parseInput(CreateAccountSchema, input);
+  return ctx.db.prisma.account.create({
+    data: { name: data.name, region: data.region ?? ctx.region, defaultLocation: resolveDefaultLocation(data.defaultLocation) },
+  });
+}
+
+function resolveDefaultLocation(value: string | null | undefined): string | null {
+  if (!value) return null;
+  const code = normalizeLocation(value);
+  if (!code) throw badRequest(`defaultLocation: "${value}" is not a country, state or province we can read`);
+  return code;
+}
+
+export const CreateUserSchema = z.strictObject({
+  accountId: z.uuid(),
+  email: z.email(),
+  name: z.string().trim().max(200).optional(),
+});
+
+export async function createUser(ctx: RequestContext, input: unknown) {
+  requireAdmin(ctx);
+  const data = parseInput(CreateUserSchema, input);
+  const account = await ctx.db.prisma.account.findUnique({ where: { id: data.accountId } });
+  if (!account) throw notFound(`No account ${data.accountId}`);
+  return ctx.db.prisma.user.create({ data });
+}
+
+export const UpdateAccountSchema = z.strictObject({
+  defaultLocation: z.string().max(64).nullable().optional(),
+  dedupFields: z.array(z.string()).min(1).max(5).optional(),
+});
+
+/**
+ * Sets an Account's default location and/or dedup fields. New dedup fields rebuild every
+ * contact's key; when two contacts would share a key the change is refused (409).
+ */
+export async function updateAccount(ctx: RequestContext, id: string, input: unknown) {
+  requireAdmin(ctx);
+  const data = parseInput(UpdateAccountSchema, input);
+  const account = await ctx.db.prisma.account.findUnique({ where: { id } });
+  if (!account) throw notFound(`No account ${id}`);
+  if (data.dedupFields) {
+    const bad = data.dedupFields.filter((f) => !isValidDedupField(f));
+    if (bad.length) throw badRequest(`dedupFields: ${bad.join(', ')} — use phone, externalId or customFields.<key>`);
+    if (new Set(data.dedupFields).size !== data.dedupFields.length) throw badRequest('dedupFields: each field once');
+  }
+  return ctx.db.prisma.$transaction(async (tx) => {
+    const updated = await tx.account.update({
+      where: { id },
+      data: {
+        ...(data.defaultLocation !== undefined ? { defaultLocation: resolveDefaultLocation(data.defaultLocation) } : {}),
+        ...(data.dedupFields ? { dedupFields: data.dedupFields } : {}),
+      },
+    });
+    if (data.dedupFields) await rebuildDedupKeys(tx as never, updated.id, data.dedupFields);
+    return updated;
+  });
+}

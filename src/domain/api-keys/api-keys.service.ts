@@ -1,0 +1,89 @@
+// API keys (spec: Authentication): `svc_pk_` + 32 random bytes in base62, shown once, stored
+// only as a SHA-256 hash; named, no expiry, revocable; last use kept to the minute.
+import { createHash, randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import type { Actor, RequestContext, Services } from '../context.js';
+import { requireAdmin } from '../context.js';
+import { DomainError, notFound } from '../errors.js';
+import { parseInput } from '../shared/validation.js';
+
+export const KEY_PREFIX = 'svc_pk_';
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+/** lastUsedAt is refreshed at most this often, so authentication stays one read. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+export function generateSecret(): string {
+  let n = BigInt(`0x${randomBytes(32).toString('hex')}`);
+  let out = '';
+  while (n > 0n) {
+    out = BASE62[Number(n % 62n)] + out;
+    n /= 62n;
+  }
+  return KEY_PREFIX + out.padStart(43, '0');
+}
+
+export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
+
+export const CreateKeySchema = z.strictObject({ userId: z.uuid(), name: z.string().trim().min(1).max(100) });
+
+export interface ApiKeyRecord {
+  id: string;
+  accountId: string;
+  userId: string;
+  name: string;
+  lastFour: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/** Creates a key for a user; the secret is in the result and nowhere else, ever. */
+export async function createApiKey(ctx: RequestContext, input: unknown): Promise<{ key: ApiKeyRecord; secret: string }> {
+  requireAdmin(ctx);
+  const { userId, name } = parseInput(CreateKeySchema, input);
+  const user = await ctx.db.prisma.user.findUnique({ where: { id: userId } });
+  if (!user) throw notFound(`No user ${userId}`);
+  const secret = generateSecret();
+  const key = await ctx.db.prisma.apiKey.create({
+    data: { accountId: user.accountId, userId, name, secretHash: hashSecret(secret), lastFour: secret.slice(-4) },
+    omit: { secretHash: true },
+  });
+  return { key, secret };
+}
+
+export async function listApiKeys(ctx: RequestContext, accountId: string): Promise<ApiKeyRecord[]> {
+  requireAdmin(ctx);
+  return ctx.db.prisma.apiKey.findMany({ where: { accountId }, orderBy: { createdAt: 'asc' }, omit: { secretHash: true } });
+}
+
+export async function revokeApiKey(ctx: RequestContext, id: string): Promise<ApiKeyRecord> {
+  requireAdmin(ctx);
+  const key = await ctx.db.prisma.apiKey.findUnique({ where: { id } });
+  if (!key) throw notFound(`No API key ${id}`);
+  return ctx.db.prisma.apiKey.update({ where: { id }, data: { revokedAt: key.revokedAt ?? new Date() }, omit: { secretHash: true } });
+}
+
+/**
+ * Resolves a bearer secret to its actor, or throws 401. One indexed read (key, user and
+ * Account rules together); the last-used time is written only when a minute has passed.
+ */
+export async function authenticateApiKey(services: Services, secret: string | undefined): Promise<Actor> {
+  if (!secret || !secret.startsWith(KEY_PREFIX)) throw new DomainError('unauthenticated', 'Missing or malformed API key: send Authorization: Bearer svc_pk_...');
+  const rows = await services.db.prisma.$queryRaw<Array<{ id: string; userId: string; accountId: string; lastUsedAt: Date | null; defaultLocation: string | null; dedupFields: string[] }>>`
+    SELECT k."id", k."userId", k."accountId", k."lastUsedAt", a."defaultLocation", a."dedupFields"
+    FROM "ApiKey" k JOIN "Account" a ON a."id" = k."accountId"
+    WHERE k."secretHash" = ${hashSecret(secret)} AND k."revokedAt" IS NULL`;
+  const row = rows[0];
+  if (!row) throw new DomainError('unauthenticated', 'Unknown or revoked API key');
+  const now = services.clock.now();
+  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
+    // Not awaited: bookkeeping must not add a round trip to every request.
+    services.db.prisma.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: now } }).catch(() => {});
+  }
+  return {
+    accountId: row.accountId,
+    userId: row.userId,
+    apiKeyId: row.id,
+    account: { id: row.accountId, defaultLocation: row.defaultLocation, dedupFields: row.dedupFields },
+  };
+}

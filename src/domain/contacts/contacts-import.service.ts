@@ -1,0 +1,122 @@
+// Bulk import: every item is validated and normalized before the 202, the accepted ones are
+// stored as one durable ImportBatch row, and a queue job (plus an immediate local run)
+// writes them. A crash between the 202 and the write loses nothing: the batch stays
+// pending and the job runs it after restart; writing it and marking it done share one
+// transaction, so it is never applied twice.
+import type { RequestContext, Services } from '../context.js';
+import { requireActor } from '../context.js';
+import { badRequest } from '../errors.js';
+import { parseInput } from '../shared/validation.js';
+import { resolveEnrollmentTarget } from '../workflows/workflows.service.js';
+import type { Enrollment } from '../enrollment/enrollment.rules.js';
+import { prepareContactWrite, type AccountRules, type PreparedWrite } from './contact-rules.js';
+import { BulkImportBodySchema, BulkItemSchema } from './contacts.inputs.js';
+import { upsertInTransaction, withConflictRetry } from './contacts-write.service.js';
+import type { SqlClient } from './contacts.store.js';
+import { processBulkUpdateBatch } from './contacts-bulk-update.service.js';
+
+export const BATCH_QUEUE = 'contacts.import';
+
+export type RejectionReason = 'missing-dedup-field' | 'dedup-key-too-long' | 'invalid-phone';
+
+export interface ImportResult {
+  accepted: number;
+  rejected: Array<{ reason: RejectionReason; index: number }>;
+}
+
+const REASONS: Record<string, RejectionReason> = {
+  invalid_phone: 'invalid-phone',
+  missing_dedup_field: 'missing-dedup-field',
+  dedup_key_too_long: 'dedup-key-too-long',
+};
+
+export async function importContacts(ctx: RequestContext, body: unknown): Promise<ImportResult> {
+  const actor = requireActor(ctx);
+  const { contacts, assignmentOptions } = parseInput(BulkImportBodySchema, body);
+  const items = parseAllItems(contacts);
+  const enrollment = await resolveEnrollmentTarget(ctx, actor.accountId, assignmentOptions);
+
+  const writes: PreparedWrite[] = [];
+  const rejected: ImportResult['rejected'] = [];
+  items.forEach((item, index) => {
+    const prepared = prepareContactWrite(item, actor.account);
+    if (prepared.ok) writes.push(prepared.write);
+    else rejected.push({ reason: REASONS[prepared.reason], index });
+  });
+  if (writes.length > 0) await enqueueBatch(ctx, 'import', { writes, enrollment });
+  return { accepted: writes.length, rejected };
+}
+
+/** Validates every item and reports every bad one (up to 20) in one 400. */
+function parseAllItems(contacts: unknown[]) {
+  const parsed = [];
+  const problems: Array<{ path: string; message: string }> = [];
+  for (let i = 0; i < contacts.length; i++) {
+    try {
+      parsed.push(parseInput(BulkItemSchema, contacts[i], `contacts[${i}]`));
+    } catch (error) {
+      problems.push(...((error as { details?: { issues?: Array<{ path: string; message: string }> } }).details?.issues ?? []));
+      if (problems.length >= 20) break;
+    }
+  }
+  if (problems.length > 0) throw badRequest(problems.map((p) => `${p.path}: ${p.message}`).join('; '), { issues: problems });
+  return parsed;
+}
+
+/** Stores the batch durably, queues it, and starts it right away in this process. */
+export async function enqueueBatch(ctx: RequestContext, kind: 'import' | 'bulk-update', payload: object): Promise<string> {
+  const actor = requireActor(ctx);
+  const batch = await ctx.db.prisma.importBatch.create({
+    data: { accountId: actor.accountId, userId: actor.userId, kind, payload: payload as never },
+    select: { id: true },
+  });
+  await ctx.queue.send(BATCH_QUEUE, { batchId: batch.id });
+  // The queue job is the durable path; this local run only removes its polling delay.
+  setImmediate(() => {
+    processBatch(ctx, batch.id).catch(() => {
+      // The queued job retries; nothing is lost.
+    });
+  });
+  return batch.id;
+}
+
+class BatchBusy extends Error {}
+
+/**
+ * Writes one pending batch. Safe to call any number of times, from any process: the batch
+ * row is locked, applied and marked done in one transaction.
+ */
+export async function processBatch(services: Services, batchId: string): Promise<void> {
+  const db = services.db.prisma;
+  const head = await db.importBatch.findUnique({ where: { id: batchId }, select: { status: true, kind: true } });
+  if (!head || head.status === 'done') return;
+  if (head.kind === 'bulk-update') return processBulkUpdateBatch(services, batchId);
+  await withConflictRetry(() =>
+    db.$transaction(async (txClient) => {
+      const tx = txClient as unknown as SqlClient;
+      const locked = await tx.$queryRaw<Array<{ accountId: string; payload: { writes: PreparedWrite[]; enrollment: Enrollment | null }; status: string }>>`
+        SELECT "accountId", "payload", "status"::text AS "status" FROM "ImportBatch" WHERE "id" = ${batchId}::uuid FOR UPDATE SKIP LOCKED`;
+      // Locked by another worker: let the queue retry later rather than report success.
+      if (locked.length === 0) throw new BatchBusy(`batch ${batchId} is being processed elsewhere`);
+      const [batch] = locked;
+      if (batch.status === 'done') return;
+      const account = await loadAccountRules(tx, batch.accountId);
+      await upsertInTransaction(tx, account, batch.payload.writes, batch.payload.enrollment, services.clock.now());
+      await tx.$executeRaw`UPDATE "ImportBatch" SET "status" = 'done', "doneAt" = now(), "payload" = '{}'::jsonb,
+        "result" = ${JSON.stringify({ written: batch.payload.writes.length })}::jsonb WHERE "id" = ${batchId}::uuid`;
+    }),
+  );
+}
+
+export async function loadAccountRules(tx: SqlClient, accountId: string): Promise<AccountRules> {
+  const [account] = await tx.$queryRaw<AccountRules[]>`SELECT "id", "defaultLocation", "dedupFields" FROM "Account" WHERE "id" = ${accountId}::uuid`;
+  return account;
+}
+
+/** Registers the queue worker that runs batches (this process's own and any left by a crash). */
+export async function startBatchWorker(services: Services): Promise<void> {
+  await services.queue.work(BATCH_QUEUE, async (data) => processBatch(services, String(data.batchId)));
+  // Also sweep batches whose job was never sent (a crash between storing and queueing).
+  const pending = await services.db.prisma.importBatch.findMany({ where: { status: 'pending' }, select: { id: true }, orderBy: { createdAt: 'asc' } });
+  for (const { id } of pending) await services.queue.send(BATCH_QUEUE, { batchId: id });
+}

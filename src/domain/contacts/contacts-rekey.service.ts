@@ -1,0 +1,25 @@
+// Rebuilds every contact's dedup key after an Account changes its dedup fields.
+import { DomainError } from '../errors.js';
+import { buildDedupKey } from './dedup.js';
+import type { ContactRow } from './contact-rules.js';
+import type { SqlClient } from './contacts.store.js';
+
+export async function rebuildDedupKeys(tx: SqlClient, accountId: string, fields: string[]): Promise<void> {
+  const rows = await tx.$queryRaw<Array<Pick<ContactRow, 'id' | 'phone' | 'sourceKind' | 'externalId' | 'customFields'>>>`
+    SELECT "id", "phone", "sourceKind"::text AS "sourceKind", "externalId", "customFields" FROM "Contact" WHERE "accountId" = ${accountId}::uuid`;
+  const ids: string[] = [];
+  const keys: string[] = [];
+  const seen = new Map<string, string>();
+  for (const row of rows) {
+    const key = buildDedupKey(fields, row);
+    // A contact with none of the new fields keys on its own id, so it never merges.
+    const value = key.ok ? key.key : `id=${row.id}`;
+    if (seen.has(value)) throw new DomainError('conflict', `contacts ${seen.get(value)} and ${row.id} would share a dedup key under ${fields.join(', ')}`);
+    seen.set(value, row.id);
+    ids.push(row.id);
+    keys.push(value);
+  }
+  // Two steps, so that swapping keys between contacts never trips the unique index midway.
+  await tx.$executeRaw`UPDATE "Contact" SET "dedupKey" = 'rekey:' || "id"::text WHERE "accountId" = ${accountId}::uuid`;
+  await tx.$executeRaw`UPDATE "Contact" AS t SET "dedupKey" = u.key FROM unnest(${ids}::uuid[], ${keys}::text[]) AS u(id, key) WHERE t."id" = u.id`;
+}

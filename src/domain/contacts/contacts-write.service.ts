@@ -1,0 +1,132 @@
+// Writes prepared contact writes: the one path behind upsert, bulk import, PATCH and
+// bulk-update. Items apply in order in one transaction; a later item with the same dedup
+// key updates the contact an earlier one created.
+import type { RequestContext } from '../context.js';
+import { DomainError } from '../errors.js';
+import { applyContactWrite, type AccountRules, type ContactRow, type PreparedWrite, type WriteMode } from './contact-rules.js';
+import { buildDedupKey } from './dedup.js';
+import { findBlockedPhones, findContactsByDedupKeys, insertContacts, updateContacts, type SqlClient } from './contacts.store.js';
+import { applyEnrollment, type Enrollment } from '../enrollment/enrollment.rules.js';
+
+export interface WriteOutcome {
+  contact: ContactRow;
+  created: boolean;
+}
+
+const MAX_ATTEMPTS = 5;
+
+/**
+ * Applies `writes` (already prepared, each with a dedup key) as import-style upserts and
+ * returns each resulting contact, in input order. Retries when a concurrent writer
+ * inserted one of the same dedup keys first, so concurrent upserts end as one contact.
+ */
+export async function upsertPreparedContacts(
+  ctx: Pick<RequestContext, 'db' | 'clock'>,
+  account: AccountRules,
+  writes: PreparedWrite[],
+  enrollment: Enrollment | null,
+): Promise<WriteOutcome[]> {
+  return withConflictRetry(() =>
+    ctx.db.prisma.$transaction((tx) => upsertInTransaction(tx as unknown as SqlClient, account, writes, enrollment, ctx.clock.now())),
+  );
+}
+
+/** Runs `attempt` again when it lost an insert race on a dedup key (see upsertInTransaction). */
+export async function withConflictRetry<T>(attempt: () => Promise<T>): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (!(error instanceof RetryableConflict) || n >= MAX_ATTEMPTS) throw error;
+    }
+  }
+}
+
+class RetryableConflict extends Error {}
+
+/** The upsert itself, inside the caller's transaction. */
+export async function upsertInTransaction(tx: SqlClient, account: AccountRules, writes: PreparedWrite[], enrollment: Enrollment | null, now: Date): Promise<WriteOutcome[]> {
+  const keys = [...new Set(writes.map((w) => (w.dedup.ok ? w.dedup.key : '')))].filter(Boolean);
+  const existing = await findContactsByDedupKeys(tx, account.id, keys, true);
+  const byKey = new Map<string, { row: ContactRow; created: boolean }>(existing.map((row) => [row.dedupKey, { row, created: false }]));
+  const phones = new Set<string>();
+  for (const w of writes) if (w.phone) phones.add(w.phone);
+  for (const row of existing) if (row.phone) phones.add(row.phone);
+  const blocked = await findBlockedPhones(tx, account.id, [...phones]);
+
+  const outcomes: WriteOutcome[] = [];
+  for (const write of writes) {
+    if (!write.dedup.ok) throw new Error('upsertPreparedContacts needs writes with a dedup key');
+    const current = byKey.get(write.dedup.key);
+    const resultingPhone = write.phone !== undefined ? write.phone : (current?.row.phone ?? null);
+    let row = applyContactWrite(current?.row ?? null, write, {
+      account,
+      mode: 'import',
+      phoneBlocked: resultingPhone !== null && blocked.has(resultingPhone),
+      now,
+    });
+    row.dedupKey = write.dedup.key;
+    if (enrollment) row = applyEnrollment(row, enrollment);
+    const created = current ? current.created : true;
+    byKey.set(row.dedupKey, { row, created });
+    outcomes.push({ contact: row, created });
+  }
+
+  const finalRows = [...byKey.values()];
+  const toInsert = finalRows.filter((e) => e.created).map((e) => e.row);
+  const toUpdate = finalRows.filter((e) => !e.created).map((e) => e.row);
+  const inserted = await insertContacts(tx, account.id, toInsert);
+  // A row missing here was inserted by a concurrent writer after our read: start over,
+  // and this time the read finds (and locks) it.
+  if (inserted.size !== toInsert.length) throw new RetryableConflict();
+  await updateContacts(tx, account.id, toUpdate);
+  // Later items may have changed an earlier item's contact: answer with the final state.
+  return outcomes.map((o) => ({ contact: byKey.get(o.contact.dedupKey)!.row, created: o.created }));
+}
+
+/**
+ * Applies a PATCH or bulk-update write to one stored contact (inside the caller's
+ * transaction). Returns null when the change would give the contact a dedup key another
+ * contact holds, or leave it with none.
+ */
+export async function changeStoredContact(
+  tx: SqlClient,
+  account: AccountRules,
+  stored: ContactRow,
+  write: PreparedWrite,
+  mode: Exclude<WriteMode, 'import'>,
+  now: Date,
+): Promise<{ ok: true; contact: ContactRow } | { ok: false; reason: 'conflict' | 'missing_dedup_field' | 'dedup_key_too_long'; holder?: ContactRow }> {
+  const resultingPhone = write.phone !== undefined ? write.phone : stored.phone;
+  const blocked = resultingPhone ? await findBlockedPhones(tx, account.id, [resultingPhone]) : new Set<string>();
+  const row = applyContactWrite(stored, write, { account, mode, phoneBlocked: blocked.size > 0, now });
+  const key = buildDedupKey(account.dedupFields, row);
+  if (!key.ok) return { ok: false, reason: key.reason };
+  row.dedupKey = key.key;
+  if (row.dedupKey !== stored.dedupKey) {
+    const [holder] = await findContactsByDedupKeys(tx, account.id, [row.dedupKey], true);
+    if (holder && holder.id !== stored.id) return { ok: false, reason: 'conflict', holder };
+  }
+  try {
+    await updateContacts(tx, account.id, [row]);
+  } catch (error) {
+    if (isUniqueViolation(error)) return { ok: false, reason: 'conflict' };
+    throw error;
+  }
+  return { ok: true, contact: row };
+}
+
+/** Translates the database's unique violation at the data boundary (never shown raw). */
+export function isUniqueViolation(error: unknown): boolean {
+  const text = String((error as { message?: string })?.message ?? '') + JSON.stringify((error as { meta?: unknown })?.meta ?? {});
+  return (error as { code?: string })?.code === 'P2002' || /23505|unique constraint|duplicate key/i.test(text);
+}
+
+export function dedupFailure(reason: 'missing_dedup_field' | 'dedup_key_too_long' | 'invalid_phone'): DomainError {
+  const messages = {
+    invalid_phone: 'phone cannot be read as a phone number for its country; include the country code (e.g. +14155552671)',
+    missing_dedup_field: 'the contact has none of the Account\'s dedup fields',
+    dedup_key_too_long: 'the dedup field values are too long (over 512 characters together)',
+  };
+  return new DomainError(reason, messages[reason]);
+}

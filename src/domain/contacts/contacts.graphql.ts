@@ -1,0 +1,125 @@
+// The Contact type with its queries and mutations. Resolvers only call the services.
+import { builder } from '../builder.js';
+import { CONTACT_STATUSES, SOURCE_KINDS } from './contacts.inputs.js';
+import { getContact, getContactByExternalId, patchContactByExternalId, upsertContact } from './contacts.service.js';
+import { listContacts } from './contacts-list.service.js';
+import { importContacts } from './contacts-import.service.js';
+import { bulkUpdateContacts } from './contacts-bulk-update.service.js';
+import type { ContactRow } from './contact-rules.js';
+
+export const ContactStatusEnum = builder.enumType('ContactStatus', { values: CONTACT_STATUSES });
+export const SourceKindEnum = builder.enumType('SourceKind', { values: SOURCE_KINDS });
+
+export const ContactType = builder.prismaObject('Contact', {
+  description: 'A contact, exactly as the REST API returns it.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    accountId: t.exposeString('accountId'),
+    firstName: t.exposeString('firstName', { nullable: true }),
+    lastName: t.exposeString('lastName', { nullable: true }),
+    fullName: t.exposeString('fullName', { nullable: true }),
+    phone: t.exposeString('phone', { nullable: true, description: 'E.164' }),
+    location: t.exposeString('location', { nullable: true, description: 'ISO 3166 code: country, or country-region' }),
+    locationDefaulted: t.exposeBoolean('locationDefaulted'),
+    timezone: t.exposeString('timezone', { nullable: true, description: 'IANA time zone' }),
+    timezoneInferred: t.exposeBoolean('timezoneInferred'),
+    language: t.exposeString('language', { nullable: true }),
+    status: t.expose('status', { type: ContactStatusEnum, nullable: true }),
+    sourceKind: t.expose('sourceKind', { type: SourceKindEnum }),
+    externalId: t.exposeString('externalId', { nullable: true }),
+    customFields: t.expose('customFields', { type: 'JSON', nullable: true }),
+    priority: t.exposeInt('priority'),
+    assignedWorkflowId: t.exposeString('assignedWorkflowId', { nullable: true }),
+    callCount: t.exposeInt('callCount'),
+    maxAttempts: t.exposeInt('maxAttempts', { nullable: true }),
+    lastCallAt: t.expose('lastCallAt', { type: 'DateTime', nullable: true }),
+    nextCallAt: t.expose('nextCallAt', { type: 'DateTime', nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+const ContactPage = builder.objectRef<{ data: ContactRow[]; nextToken: string | null }>('ContactPage').implement({
+  fields: (t) => ({
+    data: t.field({ type: [ContactType], resolve: (p) => p.data as never }),
+    nextToken: t.exposeString('nextToken', { nullable: true, description: 'Absent (null) on the last page' }),
+  }),
+});
+
+const UpsertResult = builder.objectRef<{ contact: ContactRow; created: boolean }>('UpsertContactResult').implement({
+  fields: (t) => ({
+    contact: t.field({ type: ContactType, resolve: (p) => p.contact as never }),
+    created: t.exposeBoolean('created'),
+  }),
+});
+
+const ImportRejection = builder.objectRef<{ reason: string; index: number }>('ImportRejection').implement({
+  fields: (t) => ({ reason: t.exposeString('reason'), index: t.exposeInt('index') }),
+});
+
+const ImportResult = builder.objectRef<{ accepted: number; rejected: Array<{ reason: string; index: number }> }>('ImportContactsResult').implement({
+  fields: (t) => ({ accepted: t.exposeInt('accepted'), rejected: t.field({ type: [ImportRejection], resolve: (p) => p.rejected }) }),
+});
+
+builder.queryFields((t) => ({
+  contact: t.field({
+    type: ContactType,
+    description: 'One contact of the key\'s Account by id.',
+    args: { id: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => getContact(ctx, args.id) as never,
+  }),
+  contactByExternalId: t.field({
+    type: ContactType,
+    description: 'The contact with this external ID in its source; conflict when several match.',
+    args: { sourceKind: t.arg.string({ required: true }), externalId: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => getContactByExternalId(ctx, args) as never,
+  }),
+  contacts: t.field({
+    type: ContactPage,
+    description: 'One page of contacts, newest first (the REST list and search).',
+    args: {
+      status: t.arg.stringList(),
+      sourceKind: t.arg.stringList(),
+      addedSince: t.arg.string(),
+      addedBefore: t.arg.string(),
+      assignedWorkflowId: t.arg.string(),
+      searchTerm: t.arg.string(),
+      limit: t.arg.int(),
+      nextToken: t.arg.string(),
+    },
+    resolve: (_root, args, ctx) => listContacts(ctx, withoutNulls(args)),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  upsertContact: t.field({
+    type: UpsertResult,
+    description: 'Creates a contact or updates the one matching the Account\'s dedup fields; input as the REST upsert body.',
+    args: { input: t.arg({ type: 'JSON', required: true }) },
+    resolve: (_root, args, ctx) => upsertContact(ctx, args.input),
+  }),
+  importContacts: t.field({
+    type: ImportResult,
+    description: 'Queues up to 1000 contacts (the REST bulk body); they are written within seconds.',
+    args: { input: t.arg({ type: 'JSON', required: true }) },
+    resolve: (_root, args, ctx) => importContacts(ctx, args.input),
+  }),
+  bulkUpdateContacts: t.boolean({
+    description: 'Queues the same change for every contact matching the filter ({ filter, data }, as REST).',
+    args: { input: t.arg({ type: 'JSON', required: true }) },
+    resolve: async (_root, args, ctx) => {
+      await bulkUpdateContacts(ctx, args.input);
+      return true;
+    },
+  }),
+  patchContactByExternalId: t.field({
+    type: ContactType,
+    description: 'Changes only the fields sent on the contact with this external ID.',
+    args: { sourceKind: t.arg.string({ required: true }), externalId: t.arg.string({ required: true }), input: t.arg({ type: 'JSON', required: true }) },
+    resolve: (_root, args, ctx) => patchContactByExternalId(ctx, args, args.input) as never,
+  }),
+}));
+
+function withoutNulls<T extends Record<string, unknown>>(args: T): Partial<T> {
+  return Object.fromEntries(Object.entries(args).filter(([, v]) => v !== null && v !== undefined)) as Partial<T>;
+}

@@ -1,0 +1,69 @@
+// Single-contact operations: upsert, read by id, read and PATCH by external ID.
+import type { RequestContext } from '../context.js';
+import { requireActor } from '../context.js';
+import { DomainError, notFound } from '../errors.js';
+import { assertUuid } from '../shared/ids.js';
+import { parseInput } from '../shared/validation.js';
+import { resolveEnrollmentTarget } from '../workflows/workflows.service.js';
+import { prepareContactWrite, toContactResponse, type ContactRow } from './contact-rules.js';
+import { ExternalIdPathSchema, PatchBodySchema, UpsertBodySchema } from './contacts.inputs.js';
+import { findContactById, findContactsByExternalId, type SqlClient } from './contacts.store.js';
+import { changeStoredContact, dedupFailure, upsertPreparedContacts } from './contacts-write.service.js';
+
+/** Creates the contact or updates the one matching the Account's dedup fields. */
+export async function upsertContact(ctx: RequestContext, body: unknown): Promise<{ contact: ContactRow; created: boolean }> {
+  const actor = requireActor(ctx);
+  const { assignmentOptions, ...write } = parseInput(UpsertBodySchema, body);
+  const enrollment = await resolveEnrollmentTarget(ctx, actor.accountId, assignmentOptions);
+  const prepared = prepareContactWrite({ sourceKind: 'api', ...write }, actor.account);
+  if (!prepared.ok) throw dedupFailure(prepared.reason);
+  const [outcome] = await upsertPreparedContacts(ctx, actor.account, [prepared.write], enrollment);
+  return outcome;
+}
+
+export async function getContact(ctx: RequestContext, id: string): Promise<ContactRow> {
+  const actor = requireActor(ctx);
+  const contact = await findContactById(ctx.db.prisma as unknown as SqlClient, actor.accountId, assertUuid(id, 'id'));
+  // Another Account's contact is indistinguishable from an unknown one.
+  if (!contact) throw notFound(`No contact ${id}`);
+  return contact;
+}
+
+/** The one contact with this external ID: 404 when none, 409 (with `contacts`) when several. */
+export async function getContactByExternalId(ctx: RequestContext, path: { sourceKind: string; externalId: string }): Promise<ContactRow> {
+  const actor = requireActor(ctx);
+  const { sourceKind, externalId } = parseInput(ExternalIdPathSchema, path);
+  const matches = await findContactsByExternalId(ctx.db.prisma as unknown as SqlClient, actor.accountId, sourceKind, externalId);
+  return theOnlyMatch(matches, sourceKind, externalId);
+}
+
+function theOnlyMatch(matches: ContactRow[], sourceKind: string, externalId: string): ContactRow {
+  if (matches.length === 0) throw notFound(`No contact with sourceKind ${sourceKind} and externalId ${externalId}`);
+  if (matches.length > 1) {
+    throw new DomainError(
+      'conflict',
+      `${matches.length} contacts have sourceKind ${sourceKind} and externalId ${externalId}; read one by its id, and give each contact a unique external ID in the source system`,
+      { contacts: matches.map(toContactResponse) },
+    );
+  }
+  return matches[0];
+}
+
+/** Changes only the fields sent on the contact with this external ID. */
+export async function patchContactByExternalId(ctx: RequestContext, path: { sourceKind: string; externalId: string }, body: unknown): Promise<ContactRow> {
+  const actor = requireActor(ctx);
+  const { sourceKind, externalId } = parseInput(ExternalIdPathSchema, path);
+  const write = parseInput(PatchBodySchema, body);
+  const prepared = prepareContactWrite(write, actor.account, { keyFields: null });
+  if (!prepared.ok) throw dedupFailure(prepared.reason);
+  return ctx.db.prisma.$transaction(async (txClient) => {
+    const tx = txClient as unknown as SqlClient;
+    const contact = theOnlyMatch(await findContactsByExternalId(tx, actor.accountId, sourceKind, externalId), sourceKind, externalId);
+    const result = await changeStoredContact(tx, actor.account, contact, prepared.write, 'patch', ctx.clock.now());
+    if (result.ok) return result.contact;
+    if (result.reason === 'conflict') {
+      throw new DomainError('conflict', 'another contact already has these dedup field values', result.holder ? { contacts: [toContactResponse(result.holder)] } : {});
+    }
+    throw dedupFailure(result.reason);
+  });
+}

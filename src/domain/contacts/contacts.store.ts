@@ -1,0 +1,130 @@
+// Set-based SQL for contacts. The hot paths (import, upsert, list, search, CSV) bypass the
+// ORM's per-row work: one statement writes any number of rows through unnest().
+import { Prisma } from '../../generated/prisma/client.js';
+import type { ContactRow } from './contact-rules.js';
+
+/** Anything that can run raw SQL: the Prisma client or a transaction of it. */
+export interface SqlClient {
+  $queryRaw<T = unknown>(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]): Prisma.PrismaPromise<T>;
+  $executeRaw(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]): Prisma.PrismaPromise<number>;
+}
+
+/** The columns a contact response is read from, in the spec's order. */
+export const CONTACT_COLUMNS = Prisma.raw(
+  `"id", "accountId", "firstName", "lastName", "fullName", "phone", "location", "locationDefaulted", "timezone",
+   "timezoneInferred", "language", "status"::text AS "status", "sourceKind"::text AS "sourceKind", "externalId",
+   "customFields", "priority", "assignedWorkflowId", "callCount", "maxAttempts", "lastCallAt", "nextCallAt",
+   "createdAt", "updatedAt", "dedupKey", "phoneDigits"`,
+);
+
+export async function findContactsByDedupKeys(db: SqlClient, accountId: string, keys: string[], forUpdate: boolean): Promise<ContactRow[]> {
+  if (keys.length === 0) return [];
+  const lock = forUpdate ? Prisma.raw('FOR UPDATE') : Prisma.empty;
+  return db.$queryRaw<ContactRow[]>`SELECT ${CONTACT_COLUMNS} FROM "Contact"
+    WHERE "accountId" = ${accountId}::uuid AND "dedupKey" = ANY(${keys}::text[]) ${lock}`;
+}
+
+export async function findBlockedPhones(db: SqlClient, accountId: string, phones: string[]): Promise<Set<string>> {
+  if (phones.length === 0) return new Set();
+  const rows = await db.$queryRaw<Array<{ phone: string }>>`SELECT "phone" FROM "BlockedPhone"
+    WHERE "accountId" = ${accountId}::uuid AND "phone" = ANY(${phones}::text[])`;
+  return new Set(rows.map((r) => r.phone));
+}
+
+function columnArrays(rows: ContactRow[]) {
+  const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+  return {
+    id: rows.map((r) => r.id),
+    firstName: rows.map((r) => r.firstName),
+    lastName: rows.map((r) => r.lastName),
+    fullName: rows.map((r) => r.fullName),
+    phone: rows.map((r) => r.phone),
+    location: rows.map((r) => r.location),
+    locationDefaulted: rows.map((r) => r.locationDefaulted),
+    timezone: rows.map((r) => r.timezone),
+    timezoneInferred: rows.map((r) => r.timezoneInferred),
+    language: rows.map((r) => r.language),
+    status: rows.map((r) => r.status),
+    sourceKind: rows.map((r) => r.sourceKind),
+    externalId: rows.map((r) => r.externalId),
+    customFields: rows.map((r) => json(r.customFields)),
+    priority: rows.map((r) => r.priority),
+    assignedWorkflowId: rows.map((r) => r.assignedWorkflowId),
+    callCount: rows.map((r) => r.callCount),
+    maxAttempts: rows.map((r) => r.maxAttempts),
+    lastCallAt: rows.map((r) => r.lastCallAt?.toISOString() ?? null),
+    nextCallAt: rows.map((r) => r.nextCallAt?.toISOString() ?? null),
+    createdAt: rows.map((r) => r.createdAt.toISOString()),
+    updatedAt: rows.map((r) => r.updatedAt.toISOString()),
+    dedupKey: rows.map((r) => r.dedupKey),
+    phoneDigits: rows.map((r) => r.phoneDigits),
+  };
+}
+
+/**
+ * Inserts new contacts in one statement. Rows whose dedup key another writer inserted in
+ * the meantime are skipped (ON CONFLICT DO NOTHING); the caller sees which by their ids.
+ */
+export async function insertContacts(db: SqlClient, accountId: string, rows: ContactRow[]): Promise<Set<string>> {
+  if (rows.length === 0) return new Set();
+  const c = columnArrays(rows);
+  const inserted = await db.$queryRaw<Array<{ id: string }>>`INSERT INTO "Contact" ("id", "accountId", "firstName", "lastName",
+      "fullName", "phone", "location", "locationDefaulted", "timezone", "timezoneInferred", "language", "status", "sourceKind",
+      "externalId", "customFields", "priority", "assignedWorkflowId", "callCount", "maxAttempts", "lastCallAt", "nextCallAt",
+      "createdAt", "updatedAt", "dedupKey", "phoneDigits")
+    SELECT u.id, ${accountId}::uuid, u."firstName", u."lastName", u."fullName", u.phone, u.location, u."locationDefaulted",
+      u.timezone, u."timezoneInferred", u.language, u.status::"ContactStatus", u."sourceKind"::"SourceKind", u."externalId",
+      u."customFields"::jsonb, u.priority, u."assignedWorkflowId", u."callCount", u."maxAttempts", u."lastCallAt", u."nextCallAt",
+      u."createdAt", u."updatedAt", u."dedupKey", u."phoneDigits"
+    FROM unnest(${c.id}::uuid[], ${c.firstName}::text[], ${c.lastName}::text[], ${c.fullName}::text[], ${c.phone}::text[],
+      ${c.location}::text[], ${c.locationDefaulted}::boolean[], ${c.timezone}::text[], ${c.timezoneInferred}::boolean[],
+      ${c.language}::text[], ${c.status}::text[], ${c.sourceKind}::text[], ${c.externalId}::text[], ${c.customFields}::text[],
+      ${c.priority}::int[], ${c.assignedWorkflowId}::uuid[], ${c.callCount}::int[], ${c.maxAttempts}::int[],
+      ${c.lastCallAt}::timestamptz[], ${c.nextCallAt}::timestamptz[], ${c.createdAt}::timestamptz[], ${c.updatedAt}::timestamptz[],
+      ${c.dedupKey}::text[], ${c.phoneDigits}::text[])
+      AS u(id, "firstName", "lastName", "fullName", phone, location, "locationDefaulted", timezone, "timezoneInferred", language,
+        status, "sourceKind", "externalId", "customFields", priority, "assignedWorkflowId", "callCount", "maxAttempts",
+        "lastCallAt", "nextCallAt", "createdAt", "updatedAt", "dedupKey", "phoneDigits")
+    ON CONFLICT ("accountId", "dedupKey") DO NOTHING
+    RETURNING "id"`;
+  return new Set(inserted.map((r) => r.id));
+}
+
+/** Writes every field of already-stored contacts in one statement. */
+export async function updateContacts(db: SqlClient, accountId: string, rows: ContactRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const c = columnArrays(rows);
+  await db.$executeRaw`UPDATE "Contact" AS t SET "firstName" = u."firstName", "lastName" = u."lastName", "fullName" = u."fullName",
+      "phone" = u.phone, "location" = u.location, "locationDefaulted" = u."locationDefaulted", "timezone" = u.timezone,
+      "timezoneInferred" = u."timezoneInferred", "language" = u.language, "status" = u.status::"ContactStatus",
+      "sourceKind" = u."sourceKind"::"SourceKind", "externalId" = u."externalId", "customFields" = u."customFields"::jsonb,
+      "priority" = u.priority, "assignedWorkflowId" = u."assignedWorkflowId", "callCount" = u."callCount",
+      "maxAttempts" = u."maxAttempts", "lastCallAt" = u."lastCallAt", "nextCallAt" = u."nextCallAt",
+      "updatedAt" = u."updatedAt", "dedupKey" = u."dedupKey", "phoneDigits" = u."phoneDigits"
+    FROM unnest(${c.id}::uuid[], ${c.firstName}::text[], ${c.lastName}::text[], ${c.fullName}::text[], ${c.phone}::text[],
+      ${c.location}::text[], ${c.locationDefaulted}::boolean[], ${c.timezone}::text[], ${c.timezoneInferred}::boolean[],
+      ${c.language}::text[], ${c.status}::text[], ${c.sourceKind}::text[], ${c.externalId}::text[], ${c.customFields}::text[],
+      ${c.priority}::int[], ${c.assignedWorkflowId}::uuid[], ${c.callCount}::int[], ${c.maxAttempts}::int[],
+      ${c.lastCallAt}::timestamptz[], ${c.nextCallAt}::timestamptz[], ${c.updatedAt}::timestamptz[],
+      ${c.dedupKey}::text[], ${c.phoneDigits}::text[])
+      AS u(id, "firstName", "lastName", "fullName", phone, location, "locationDefaulted", timezone, "timezoneInferred", language,
+        status, "sourceKind", "externalId", "customFields", priority, "assignedWorkflowId", "callCount", "maxAttempts",
+        "lastCallAt", "nextCallAt", "updatedAt", "dedupKey", "phoneDigits")
+    WHERE t."id" = u.id AND t."accountId" = ${accountId}::uuid`;
+}
+
+export async function findContactById(db: SqlClient, accountId: string, id: string): Promise<ContactRow | null> {
+  const rows = await db.$queryRaw<ContactRow[]>`SELECT ${CONTACT_COLUMNS} FROM "Contact" WHERE "accountId" = ${accountId}::uuid AND "id" = ${id}::uuid`;
+  return rows[0] ?? null;
+}
+
+/**
+ * Case- and accent-sensitive. Trailing spaces are ignored: writes strip them and the
+ * caller strips them from the lookup value, so a plain (indexed) equality suffices.
+ */
+export async function findContactsByExternalId(db: SqlClient, accountId: string, sourceKind: string, externalId: string, limit = 100): Promise<ContactRow[]> {
+  return db.$queryRaw<ContactRow[]>`SELECT ${CONTACT_COLUMNS} FROM "Contact"
+    WHERE "accountId" = ${accountId}::uuid AND "sourceKind" = ${sourceKind}::"SourceKind"
+      AND "externalId" = ${externalId}
+    ORDER BY "createdAt", "id" LIMIT ${limit}`;
+}

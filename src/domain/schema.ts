@@ -1,0 +1,8 @@
+// Builds the schema: imports every type file (each registers itself on the builder).
+import { builder } from './builder.js';
+import './shared/scalars.graphql.js';
+import './contacts/contacts.graphql.js';
+import './workflows/workflows.graphql.js';
+import './accounts/accounts.graphql.js';
+
+export const schema = builder.toSchema({ sortSchema: true });

@@ -1,0 +1,48 @@
+// The Workflow type; listing for the key's Account, operator management.
+import { builder } from '../builder.js';
+import { createWorkflow, listWorkflows, updateWorkflow, type WorkflowRecord } from './workflows.service.js';
+
+export const WorkflowStatusEnum = builder.enumType('WorkflowStatus', { values: ['published', 'draft', 'archived'] as const });
+
+export const WorkflowType = builder.prismaObject('Workflow', {
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    status: t.expose('status', { type: WorkflowStatusEnum }),
+    paused: t.exposeBoolean('paused'),
+    accountId: t.exposeString('accountId'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+const WorkflowPage = builder.objectRef<{ data: WorkflowRecord[]; nextToken: string | null }>('WorkflowPage').implement({
+  fields: (t) => ({
+    data: t.field({ type: [WorkflowType], resolve: (p) => p.data as never }),
+    nextToken: t.exposeString('nextToken', { nullable: true }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  workflows: t.field({
+    type: WorkflowPage,
+    description: 'One page of the key\'s Account\'s workflows, newest first.',
+    args: { limit: t.arg.int(), nextToken: t.arg.string() },
+    resolve: (_root, args, ctx) => listWorkflows(ctx, { limit: args.limit ?? undefined, nextToken: args.nextToken ?? undefined }),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createWorkflow: t.field({
+    type: WorkflowType,
+    description: 'Operator: creates a workflow in an Account (status draft unless given).',
+    args: { accountId: t.arg.string({ required: true }), name: t.arg.string({ required: true }), status: t.arg({ type: WorkflowStatusEnum }) },
+    resolve: (_root, args, ctx) => createWorkflow(ctx, { accountId: args.accountId, name: args.name, status: args.status ?? undefined }) as never,
+  }),
+  updateWorkflow: t.field({
+    type: WorkflowType,
+    description: 'Operator: publishes, archives, pauses or resumes a workflow.',
+    args: { id: t.arg.string({ required: true }), status: t.arg({ type: WorkflowStatusEnum }), paused: t.arg.boolean() },
+    resolve: (_root, args, ctx) =>
+      updateWorkflow(ctx, args.id, { status: args.status ?? undefined, paused: args.paused ?? undefined }) as never,
+  }),
+}));

@@ -1,0 +1,81 @@
+// Workflows: listing for the key's Account, operator management, and the enrollment-target
+// check shared by upsert, bulk import and (later) the board app.
+import { z } from 'zod';
+import type { RequestContext } from '../context.js';
+import { requireActor, requireAdmin } from '../context.js';
+import { badRequest, notFound } from '../errors.js';
+import { decodeCursor, encodeCursor } from '../shared/cursor.js';
+import { parseInput } from '../shared/validation.js';
+import type { Enrollment } from '../enrollment/enrollment.rules.js';
+import type { AssignmentOptions } from '../contacts/contacts.inputs.js';
+
+export const WorkflowListSchema = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  nextToken: z.string().min(1).max(512).optional(),
+});
+
+export interface WorkflowRecord {
+  id: string;
+  accountId: string;
+  name: string;
+  status: 'published' | 'draft' | 'archived';
+  paused: boolean;
+  createdAt: Date;
+}
+
+/** One page of the Account's workflows, newest first. */
+export async function listWorkflows(ctx: RequestContext, input: unknown): Promise<{ data: WorkflowRecord[]; nextToken: string | null }> {
+  const actor = requireActor(ctx);
+  const { limit, nextToken } = parseInput(WorkflowListSchema, input);
+  const cursor = nextToken ? decodeCursor(nextToken) : null;
+  const rows = await ctx.db.prisma.workflow.findMany({
+    where: {
+      accountId: actor.accountId,
+      ...(cursor ? { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] } : {}),
+    },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: limit + 1,
+  });
+  const page = rows.slice(0, limit);
+  return { data: page, nextToken: rows.length > limit ? encodeCursor(page[page.length - 1]) : null };
+}
+
+/**
+ * Resolves assignmentOptions into an enrollment, or 400 when the workflow is unknown to
+ * this Account, not published, or paused (checked before anything is written or queued).
+ */
+export async function resolveEnrollmentTarget(ctx: RequestContext, accountId: string, options: AssignmentOptions | undefined): Promise<Enrollment | null> {
+  if (!options?.workflowId) {
+    if (options && (options.reEnroll !== undefined || options.enforceCallNow !== undefined)) {
+      throw badRequest('assignmentOptions.workflowId is required when reEnroll or enforceCallNow is sent');
+    }
+    return null;
+  }
+  const workflow = await ctx.db.prisma.workflow.findFirst({ where: { id: options.workflowId, accountId } });
+  if (!workflow) throw badRequest(`assignmentOptions.workflowId: no workflow ${options.workflowId} in this Account`);
+  if (workflow.status !== 'published') throw badRequest(`assignmentOptions.workflowId: workflow "${workflow.name}" is ${workflow.status}, not published`);
+  if (workflow.paused) throw badRequest(`assignmentOptions.workflowId: workflow "${workflow.name}" is paused`);
+  return { workflowId: workflow.id, attemptLimit: null, reEnroll: options.reEnroll ?? false, enforceCallNow: options.enforceCallNow ?? false };
+}
+
+export const CreateWorkflowSchema = z.strictObject({
+  accountId: z.uuid(),
+  name: z.string().trim().min(1).max(200),
+  status: z.enum(['published', 'draft', 'archived']).default('draft'),
+});
+
+export async function createWorkflow(ctx: RequestContext, input: unknown): Promise<WorkflowRecord> {
+  requireAdmin(ctx);
+  const data = parseInput(CreateWorkflowSchema, input);
+  const account = await ctx.db.prisma.account.findUnique({ where: { id: data.accountId } });
+  if (!account) throw notFound(`No account ${data.accountId}`);
+  return ctx.db.prisma.workflow.create({ data });
+}
+
+/** Operator changes: publish, archive, pause, resume. */
+export async function updateWorkflow(ctx: RequestContext, id: string, change: { status?: WorkflowRecord['status']; paused?: boolean }): Promise<WorkflowRecord> {
+  requireAdmin(ctx);
+  const existing = await ctx.db.prisma.workflow.findUnique({ where: { id } });
+  if (!existing) throw notFound(`No workflow ${id}`);
+  return ctx.db.prisma.workflow.update({ where: { id }, data: change });
+}

@@ -1,0 +1,88 @@
+// Composes the HTTP service: request ids, health, the REST API, GraphQL, and one error
+// mapper. createApp takes its infrastructure so tests can pass their own.
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { createYoga } from 'graphql-yoga';
+import type { Services } from '../domain/context.js';
+import { asDomainError, DomainError } from '../domain/errors.js';
+import { schema } from '../domain/schema.js';
+import { restRouter } from '../rest/routes.js';
+import { errorBody } from './error-body.js';
+import { bearerToken, requestIdFor } from './request-context.js';
+import { authenticateApiKey, KEY_PREFIX } from '../domain/api-keys/api-keys.service.js';
+import { timingSafeEqual } from 'node:crypto';
+
+export interface AppOptions {
+  services: Services;
+  adminToken?: string;
+  logError?: (error: unknown, requestId: string) => void;
+}
+
+export function createApp({ services, adminToken, logError = defaultLogError }: AppOptions): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('query parser', 'extended');
+  app.set('etag', false);
+
+  app.use((req, res, next) => {
+    const requestId = requestIdFor(req.header('x-request-id'));
+    res.locals.requestId = requestId;
+    res.setHeader('x-request-id', requestId);
+    next();
+  });
+
+  app.get('/healthz', async (_req, res) => {
+    try {
+      await services.db.sql.query('SELECT 1');
+      res.json({ status: 'ok', database: services.db.kind });
+    } catch {
+      res.status(503).json({ status: 'unavailable', database: services.db.kind });
+    }
+  });
+
+  app.use('/api', express.json({ limit: '10mb', type: () => true }));
+  app.use('/api/v1', restRouter(services));
+
+  const yoga = createYoga<{ req: Request; res: Response }>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    landingPage: false,
+    context: async ({ req, res }) => {
+      const token = bearerToken(req.headers.authorization);
+      const base = { ...services, requestId: res.locals.requestId as string, actor: null, isAdmin: false };
+      if (token && adminToken && safeEqual(token, adminToken)) return { ...base, isAdmin: true };
+      if (token?.startsWith(KEY_PREFIX)) return { ...base, actor: await authenticateApiKey(services, token) };
+      return base;
+    },
+  });
+  app.use('/graphql', (req, res) => yoga(req, res));
+
+  app.use((_req, _res, next) => next(new DomainError('not_found', 'No such operation')));
+  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const requestId = res.locals.requestId as string;
+    const domain = asDomainError(error) ?? fromBodyParser(error);
+    if (!domain) logError(error, requestId);
+    const mapped = domain ?? new DomainError('internal', 'The service failed to handle the request');
+    if (mapped.code === 'internal') logError((mapped as { cause?: unknown }).cause ?? error, requestId);
+    res.status(mapped.status).json(errorBody(mapped, requestId));
+  });
+  return app;
+}
+
+/** express.json's own failures (malformed JSON, too large) are the client's: 400. */
+function fromBodyParser(error: unknown): DomainError | undefined {
+  const e = error as { type?: string; status?: number; message?: string };
+  if (e?.type === 'entity.parse.failed') return new DomainError('bad_request', 'The body is not valid JSON');
+  if (e?.type === 'entity.too.large') return new DomainError('bad_request', 'The body is too large (10 MB at most)');
+  if (e?.status && e.status >= 400 && e.status < 500) return new DomainError('bad_request', e.message ?? 'Bad request');
+  return undefined;
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+function defaultLogError(error: unknown, requestId: string): void {
+  console.error(`[${requestId}]`, error);
+}

@@ -1,0 +1,23 @@
+// Request id and actor resolution shared by every HTTP surface.
+import { randomUUID } from 'node:crypto';
+import type { Request } from 'express';
+import type { RequestContext, Services } from '../domain/context.js';
+import { authenticateApiKey } from '../domain/api-keys/api-keys.service.js';
+
+const ACCEPTABLE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Echoes a well-formed incoming x-request-id; otherwise mints a UUID. */
+export function requestIdFor(incoming: string | undefined): string {
+  return incoming && ACCEPTABLE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+}
+
+export function bearerToken(header: string | undefined): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
+  return match?.[1];
+}
+
+/** An account-scoped context from the API key, or a 401 DomainError. */
+export async function apiKeyContext(services: Services, req: Request, requestId: string): Promise<RequestContext> {
+  const actor = await authenticateApiKey(services, bearerToken(req.headers.authorization));
+  return { ...services, requestId, actor, isAdmin: false };
+}

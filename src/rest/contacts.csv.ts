@@ -1,0 +1,15 @@
+// CSV rendering of a contact page: the response fields in the spec's order, customFields as
+// JSON, booleans true/false, nulls empty, RFC 4180 quoting (csv-stringify).
+import { stringify } from 'csv-stringify/sync';
+import { CONTACT_RESPONSE_FIELDS } from '../domain/contacts/contact-rules.js';
+
+export function contactsToCsv(contacts: Array<Record<string, unknown>>): string {
+  return stringify(contacts, {
+    header: true,
+    columns: [...CONTACT_RESPONSE_FIELDS],
+    cast: {
+      boolean: (value) => (value ? 'true' : 'false'),
+      object: (value) => JSON.stringify(value),
+    },
+  });
+}

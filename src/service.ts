@@ -1,0 +1,75 @@
+// Starts the whole service in one process: database, migrations (embedded default), the
+// job queue and its workers, and the HTTP server.
+import type { Server } from 'node:http';
+import { once } from 'node:events';
+import type { Env } from './config/env.js';
+import { openDatabase, type Database } from './db/database.js';
+import { migrate } from './db/migrate.js';
+import { startJobQueue } from './jobs/queue.js';
+import { systemClock, type Clock } from './domain/shared/clock.js';
+import type { Services } from './domain/context.js';
+import { startBatchWorker } from './domain/contacts/contacts-import.service.js';
+import { createApp } from './http/app.js';
+import { seedDemoAccount, type DemoAccount } from './demo.js';
+
+export interface RunningService {
+  services: Services;
+  server: Server;
+  baseUrl: string;
+  demo: DemoAccount | null;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  env: Pick<Env, 'DATABASE_URL' | 'DATA_DIR' | 'PORT' | 'HOST' | 'REGION' | 'ADMIN_TOKEN'>;
+  /** An already-open database (tests); otherwise opened from env. */
+  db?: Database;
+  inMemory?: boolean;
+  clock?: Clock;
+  /** Create the demo account on a brand-new embedded database (the CLI's serve does). */
+  seedDemo?: boolean;
+}
+
+export async function startService(options: StartOptions): Promise<RunningService> {
+  const { env } = options;
+  const db = options.db ?? (await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, inMemory: options.inMemory }));
+  let demo: DemoAccount | null = null;
+  try {
+    if (db.kind === 'pglite') {
+      // The embedded default migrates itself; PostgreSQL is migrated by `contactline migrate`.
+      const result = await migrate(db.sql);
+      const services0 = { db, clock: options.clock ?? systemClock, region: env.REGION };
+      if (result.wasEmpty && options.seedDemo) demo = await seedDemoAccount(services0);
+    } else {
+      await assertMigrated(db);
+    }
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+  const queue = await startJobQueue(db);
+  const services: Services = { db, queue, clock: options.clock ?? systemClock, region: env.REGION };
+  await startBatchWorker(services);
+  const app = createApp({ services, adminToken: env.ADMIN_TOKEN });
+  const server = app.listen(env.PORT, env.HOST);
+  await once(server, 'listening');
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : env.PORT;
+  return {
+    services,
+    server,
+    baseUrl: `http://${env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST}:${port}`,
+    demo,
+    async stop() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await queue.stop();
+      await db.close();
+    },
+  };
+}
+
+async function assertMigrated(db: Database): Promise<void> {
+  const rows = await db.sql.query<{ ok: boolean }>(`SELECT to_regclass('"Contact"') IS NOT NULL AS ok`);
+  if (!rows.rows[0]?.ok) throw new Error('The PostgreSQL database has no Contactline tables yet: run `contactline migrate` first.');
+}
