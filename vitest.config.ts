@@ -1,6 +1,12 @@
+import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
 
+const require = createRequire(import.meta.url);
+
 export default defineConfig({
+  // Pothos loads graphql through require() (CommonJS); vite would otherwise load the ESM
+  // build for our own imports, and graphql refuses schemas from "another realm".
+  resolve: { alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }] },
   test: {
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,

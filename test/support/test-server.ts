@@ -1,0 +1,86 @@
+// A real listening service on a fresh database, plus factories that make unique data.
+import { randomUUID } from 'node:crypto';
+import { startService, type RunningService } from '../../src/service.js';
+import { createTestDatabase, type DatabaseKind } from './databases.js';
+import { generateSecret, hashSecret } from '../../src/domain/api-keys/api-keys.service.js';
+import type { Clock } from '../../src/domain/shared/clock.js';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+
+export interface TestAccount {
+  accountId: string;
+  userId: string;
+  apiKey: string;
+  apiKeyId: string;
+}
+
+export interface TestServer {
+  kind: DatabaseKind;
+  baseUrl: string;
+  service: RunningService;
+  /** Creates an Account with a user and an API key (directly in the database). */
+  createAccount(options?: { defaultLocation?: string | null; dedupFields?: string[] }): Promise<TestAccount>;
+  createWorkflow(accountId: string, options?: { status?: 'published' | 'draft' | 'archived'; paused?: boolean; name?: string }): Promise<string>;
+  /** fetch against the server with the key as bearer; JSON body when given. */
+  request(apiKey: string | null, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; text: string; json: any }>;
+  /** Polls until `check` returns a truthy value (bulk writes land within seconds). */
+  eventually<T>(check: () => Promise<T | undefined | null | false>, timeoutMs?: number): Promise<T>;
+  stop(): Promise<void>;
+}
+
+export async function startTestServer(kind: DatabaseKind, options: { clock?: Clock } = {}): Promise<TestServer> {
+  const database = await createTestDatabase(kind);
+  const service = await startService({
+    env: { PORT: 0, HOST: '127.0.0.1', REGION: 'us', DATA_DIR: '', ADMIN_TOKEN, DATABASE_URL: database.url },
+    db: database.db,
+    clock: options.clock,
+  });
+  const prisma = service.services.db.prisma;
+  const server: TestServer = {
+    kind,
+    baseUrl: service.baseUrl,
+    service,
+    async createAccount(opts = {}) {
+      const account = await prisma.account.create({
+        data: { name: `Account ${randomUUID().slice(0, 8)}`, defaultLocation: opts.defaultLocation ?? null, ...(opts.dedupFields ? { dedupFields: opts.dedupFields } : {}) },
+      });
+      const user = await prisma.user.create({ data: { accountId: account.id, email: `${randomUUID()}@example.com` } });
+      const apiKey = generateSecret();
+      const key = await prisma.apiKey.create({ data: { accountId: account.id, userId: user.id, name: 'test', secretHash: hashSecret(apiKey), lastFour: apiKey.slice(-4) } });
+      return { accountId: account.id, userId: user.id, apiKey, apiKeyId: key.id };
+    },
+    async createWorkflow(accountId, opts = {}) {
+      const wf = await prisma.workflow.create({ data: { accountId, name: opts.name ?? 'Workflow', status: opts.status ?? 'published', paused: opts.paused ?? false } });
+      return wf.id;
+    },
+    async request(apiKey, method, path, body, headers = {}) {
+      const response = await fetch(service.baseUrl + path, {
+        method,
+        headers: { ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+        body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+      });
+      const text = await response.text();
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        json = undefined;
+      }
+      return { status: response.status, headers: response.headers, text, json };
+    },
+    async eventually(check, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const value = await check();
+        if (value) return value as never;
+        if (Date.now() > deadline) throw new Error('condition not met in time');
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    async stop() {
+      await service.stop().catch(() => {});
+      await database.drop().catch(() => {});
+    },
+  };
+  return server;
+}
