@@ -1,0 +1,75 @@
+// Small helpers shared by the REST API suites (test/api): unique phone numbers, the error-body
+// contract check, and paging through a list.
+import { expect } from 'vitest';
+import type { TestServer } from './test-server.js';
+
+let phoneCounter = Math.floor(Math.random() * 1_000_000);
+
+/** A valid, unique US number in E.164 (+1 415 2xx xxxx). */
+export function uniquePhone(): string {
+  phoneCounter = (phoneCounter + 1) % 8_000_000;
+  return `+1415${String(2_000_000 + phoneCounter)}`;
+}
+
+/** The spec's response fields of a contact, in table order. */
+export const CONTACT_FIELDS = [
+  'id', 'accountId', 'firstName', 'lastName', 'fullName', 'phone', 'location', 'locationDefaulted', 'timezone',
+  'timezoneInferred', 'language', 'status', 'sourceKind', 'externalId', 'customFields', 'priority',
+  'assignedWorkflowId', 'callCount', 'maxAttempts', 'lastCallAt', 'nextCallAt', 'createdAt', 'updatedAt',
+];
+
+export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+type Res = Awaited<ReturnType<TestServer['request']>>;
+
+/**
+ * Asserts the spec's error contract: status, code, a body with error/message/code/requestId
+ * (plus any `extras` keys), and requestId equal to the x-request-id header.
+ */
+export function expectError(res: Res, status: number, code: string, extras: string[] = []): void {
+  expect({ status: res.status, code: res.json?.code, body: res.json }).toMatchObject({ status, code });
+  expect(Object.keys(res.json).sort()).toEqual(['code', 'error', 'message', 'requestId', ...extras].sort());
+  expect(typeof res.json.error).toBe('string');
+  expect(res.json.error.length).toBeGreaterThan(0);
+  expect(typeof res.json.message).toBe('string');
+  expect(res.headers.get('x-request-id')).toBeTruthy();
+  expect(res.json.requestId).toBe(res.headers.get('x-request-id'));
+}
+
+/** Asserts a contact response has exactly the spec's fields. */
+export function expectContactShape(contact: Record<string, unknown>): void {
+  expect(Object.keys(contact).sort()).toEqual([...CONTACT_FIELDS].sort());
+  expect(contact.id).toMatch(UUID_RE);
+  expect(contact.createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+  expect(contact.updatedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+}
+
+/** PUT /api/v1/contacts/upsert, expecting 200 or 201; returns the contact. */
+export async function upsertOk(server: TestServer, apiKey: string, body: Record<string, unknown>): Promise<any> {
+  const res = await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', body);
+  if (res.status !== 200 && res.status !== 201) throw new Error(`upsert answered ${res.status}: ${res.text}`);
+  return res.json;
+}
+
+/** GET /api/v1/contacts with the given query, expecting 200; returns the body. */
+export async function listOk(server: TestServer, apiKey: string, query = ''): Promise<{ data: any[]; nextToken?: string }> {
+  const res = await server.request(apiKey, 'GET', `/api/v1/contacts${query ? `?${query}` : ''}`);
+  if (res.status !== 200) throw new Error(`list answered ${res.status}: ${res.text}`);
+  return res.json;
+}
+
+/** Every contact of the account, through the list's pages. */
+export async function listAll(server: TestServer, apiKey: string, query = ''): Promise<any[]> {
+  const out: any[] = [];
+  let token: string | undefined;
+  for (let i = 0; i < 100; i++) {
+    const q = [query, 'limit=100', token ? `nextToken=${encodeURIComponent(token)}` : ''].filter(Boolean).join('&');
+    const page = await listOk(server, apiKey, q);
+    out.push(...page.data);
+    if (!page.nextToken) return out;
+    token = page.nextToken;
+  }
+  throw new Error('too many pages');
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

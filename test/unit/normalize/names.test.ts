@@ -1,0 +1,136 @@
+// Name rules: splitting a full name, joining the parts, filling the missing half.
+import { describe, expect, it } from 'vitest';
+import { fillMissingName, joinFullName, splitFullName } from '../../../src/normalize/names.js';
+
+describe('splitFullName', () => {
+  it.each<[string, string | null, string | null]>([
+    ['John Smith', 'John', 'Smith'],
+    ['  John   Smith  ', 'John', 'Smith'],
+    // Titles, middle names and suffixes are dropped.
+    ['Dr. John Michael Smith Jr.', 'John', 'Smith'],
+    ['Mary Ann Smith', 'Mary', 'Smith'],
+    ['John Smith III', 'John', 'Smith'],
+    ['John Smith Esq.', 'John', 'Smith'],
+    ['Robert Downey Jr.', 'Robert', 'Downey'],
+    ['Martin Luther King, Jr.', 'Martin', 'King'],
+    ['Prof. Dr. Hans Müller', 'Hans', 'Müller'],
+    ['Mr. & Mrs. John Smith', 'John', 'Smith'],
+    ['J. R. R. Tolkien', 'J.', 'Tolkien'],
+    ['José Luis Rodríguez Zapatero', 'José', 'Zapatero'],
+    // Nicknames are dropped.
+    ['John "Johnny" Smith', 'John', 'Smith'],
+    ['John (Jack) Smith', 'John', 'Smith'],
+    // "Last, First".
+    ['Smith, John', 'John', 'Smith'],
+    ["O'Brien, Patrick", 'Patrick', "O'Brien"],
+    ['de la Cruz, Juan', 'Juan', 'de la Cruz'],
+    ['della Robbia, Luca', 'Luca', 'della Robbia'],
+    // Case is kept as written.
+    ['Hans-Peter Müller', 'Hans-Peter', 'Müller'],
+    ['hans-peter müller', 'hans-peter', 'müller'],
+    ['JOHN SMITH', 'JOHN', 'SMITH'],
+    ['Jean-Claude Van Damme', 'Jean-Claude', 'Van Damme'],
+    // Particles stay with the last name.
+    ['Juan de la Cruz', 'Juan', 'de la Cruz'],
+    ['Ana de los Santos', 'Ana', 'de los Santos'],
+    ['Oscar de la Hoya', 'Oscar', 'de la Hoya'],
+    ['Carlos de las Casas', 'Carlos', 'de las Casas'],
+    ['Maria del Carmen Lopez', 'Maria', 'Lopez'], // "del Carmen" is part of her first names
+    ['Ludwig van Beethoven', 'Ludwig', 'van Beethoven'],
+    ['Johannes van der Waals', 'Johannes', 'van der Waals'],
+    ['Anne-Marie van de Velde', 'Anne-Marie', 'van de Velde'],
+    ['Otto von Bismarck', 'Otto', 'von Bismarck'],
+    ['Ursula von der Leyen', 'Ursula', 'von der Leyen'],
+    ['Leonardo da Vinci', 'Leonardo', 'da Vinci'],
+    ['Diane di Prima', 'Diane', 'di Prima'],
+    ['Mohammed bin Salman', 'Mohammed', 'bin Salman'],
+    ['Shimon bar Yochai', 'Shimon', 'bar Yochai'],
+    ['Charles de Gaulle', 'Charles', 'de Gaulle'],
+    // A first name that is also a particle stays a first name.
+    ['Ben Stiller', 'Ben', 'Stiller'],
+    ['Bar Refaeli', 'Bar', 'Refaeli'],
+    // Hebrew.
+    ['ישראל ישראלי', 'ישראל', 'ישראלי'],
+    ['משה בן דוד', 'משה', 'בן דוד'],
+    ['דוד בן גוריון', 'דוד', 'בן גוריון'],
+    ['בן כהן', 'בן', 'כהן'],
+    ['ד"ר משה כהן', 'משה', 'כהן'],
+    ['ד״ר משה כהן', 'משה', 'כהן'],
+    ['פרופ׳ יעל לוי', 'יעל', 'לוי'],
+    ['עו"ד דנה כהן', 'דנה', 'כהן'],
+    ['הרב יוסף חיים כהן', 'יוסף', 'כהן'],
+    // Other scripts.
+    ['Ngũgĩ wa Thiong’o', 'Ngũgĩ', 'Thiong’o'],
+    // A single word is a first name...
+    ['Madonna', 'Madonna', null],
+    ['Smith', 'Smith', null],
+    ['משה', 'משה', null],
+    // ...unless a title or a comma marks it as a last name.
+    ['Dr. Smith', null, 'Smith'],
+    ['Ms. Jane', null, 'Jane'],
+    ['Smith,', null, 'Smith'],
+  ])('%j → %j / %j', (input, firstName, lastName) => {
+    expect(splitFullName(input)).toEqual({ firstName, lastName });
+  });
+
+  it.each(['', '   ', '\t\n', '!!!', '&', '123', '\u0000', '- . ,'])('%j has no name parts', (input) => {
+    expect(splitFullName(input)).toEqual({ firstName: null, lastName: null });
+  });
+
+  it('keeps a very long single word whole', () => {
+    const word = 'x'.repeat(300);
+    expect(splitFullName(word)).toEqual({ firstName: word, lastName: null });
+  });
+});
+
+describe('joinFullName', () => {
+  it.each<[string | null, string | null, string | null]>([
+    ['John', 'Smith', 'John Smith'],
+    [' John ', ' Smith ', 'John Smith'],
+    ['John', null, 'John'],
+    [null, 'Smith', 'Smith'],
+    ['', 'Smith', 'Smith'],
+    ['John', '   ', 'John'],
+    ['Juan', 'de la Cruz', 'Juan de la Cruz'],
+    ['משה', 'בן דוד', 'משה בן דוד'],
+    [null, null, null],
+    ['', '', null],
+    ['  ', '\t', null],
+  ])('%j + %j → %j', (firstName, lastName, expected) => {
+    expect(joinFullName(firstName, lastName)).toBe(expected);
+  });
+});
+
+describe('fillMissingName', () => {
+  it.each<[string, { firstName?: string | null; lastName?: string | null }, string | null, string | null]>([
+    // First name known: the last name is the rest of the full name...
+    ['John Smith', { firstName: 'John' }, 'John', 'Smith'],
+    ['John Michael Smith', { firstName: 'John' }, 'John', 'Michael Smith'],
+    ['john smith', { firstName: 'John' }, 'John', 'smith'],
+    ['Mary Ann Smith', { firstName: 'Mary Ann' }, 'Mary Ann', 'Smith'],
+    ['Juan de la Cruz', { firstName: 'Juan' }, 'Juan', 'de la Cruz'],
+    // ...or, when the full name does not start with it, the split's last name.
+    ['Dr. John Smith', { firstName: 'John' }, 'John', 'Smith'],
+    ['Johnny Smith', { firstName: 'John' }, 'John', 'Smith'],
+    ['Ana de los Santos', { firstName: 'Maria' }, 'Maria', 'de los Santos'],
+    ['Smith, John', { firstName: 'John' }, 'John', 'Smith'],
+    // Last name known: symmetric.
+    ['John Smith', { lastName: 'Smith' }, 'John', 'Smith'],
+    ['Mary Ann Smith', { lastName: 'Smith' }, 'Mary Ann', 'Smith'],
+    ['Juan de la Cruz', { lastName: 'de la Cruz' }, 'Juan', 'de la Cruz'],
+    ['Smith, John', { lastName: 'Smith' }, 'John', 'Smith'],
+    ['John Smith Jr.', { lastName: 'Jones' }, 'John', 'Jones'],
+    ['משה בן דוד', { lastName: 'בן דוד' }, 'משה', 'בן דוד'],
+    // Whitespace-only known parts count as not sent.
+    ['John Smith', { firstName: '   ' }, 'John', 'Smith'],
+    ['John Smith', { firstName: null, lastName: '' }, 'John', 'Smith'],
+    // Both known: kept as sent.
+    ['John Smith', { firstName: 'Jane', lastName: 'Doe' }, 'Jane', 'Doe'],
+    // A full name with nothing left for the missing part.
+    ['John', { firstName: 'John' }, 'John', null],
+    ['  ', { firstName: 'John' }, 'John', null],
+    ['', { lastName: 'Smith' }, null, 'Smith'],
+  ])('%j with %j → %j / %j', (fullName, known, firstName, lastName) => {
+    expect(fillMissingName(fullName, known)).toEqual({ firstName, lastName });
+  });
+});
