@@ -1,0 +1,102 @@
+// Operator commands run in-process: open the database from the environment (PGlite under
+// DATA_DIR, or DATABASE_URL), run the operator GraphQL operation with an admin context, close.
+// Heavy modules (Prisma, the schema) are loaded here, on demand, so `--help` stays fast.
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import { CliError, EXIT } from './output.js';
+import type { Env } from '../config/env.js';
+import type { Database } from '../db/database.js';
+import type { RequestContext } from '../domain/context.js';
+import type { JobQueue } from '../jobs/queue.js';
+import type { Operation } from '../graphql/execute.js';
+
+/** Reads the configuration; a bad variable is a usage-class error (exit 2). */
+export async function readEnv(): Promise<Env> {
+  const { loadEnv } = await import('../config/env.js');
+  try {
+    return loadEnv();
+  } catch (error) {
+    throw new CliError((error as Error).message, EXIT.usage, 'config');
+  }
+}
+
+/** Where the database is, for messages (never prints a connection string: it may hold a password). */
+export function describeDatabase(env: Env): string {
+  return env.DATABASE_URL ? 'PostgreSQL (DATABASE_URL)' : `embedded database in ${path.resolve(env.DATA_DIR)}`;
+}
+
+/** Opens the database; the embedded data-dir lock's message ("in use by process N") is shown as is. */
+export async function openFromEnv(env: Env): Promise<Database> {
+  const { openDatabase } = await import('../db/database.js');
+  try {
+    return await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
+  } catch (error) {
+    throw new CliError(`Cannot open the ${describeDatabase(env)}: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Operator commands never enqueue jobs (none of the operator mutations use the queue), but
+ * Services requires one: this stand-in fails loudly if that ever changes instead of silently
+ * dropping a job.
+ */
+const noQueue: JobQueue = {
+  async send(name) {
+    throw new Error(`The CLI's operator commands have no job queue (tried to send a "${name}" job)`);
+  },
+  async work() {
+    throw new Error('The CLI\'s operator commands have no job queue');
+  },
+  async stop() {},
+};
+
+export interface OperatorSession {
+  run<T>(operation: Operation, variables?: Record<string, unknown>): Promise<T>;
+}
+
+/** Opens the database, runs `fn` with an operator (isAdmin) context, and always closes it. */
+export async function withOperator<T>(fn: (session: OperatorSession) => Promise<T>): Promise<T> {
+  const env = await readEnv();
+  const db = await openFromEnv(env);
+  try {
+    await assertMigrated(db, env);
+    const [{ runOperation }, { systemClock }] = await Promise.all([import('../graphql/execute.js'), import('../domain/shared/clock.js')]);
+    const ctx: RequestContext = {
+      db,
+      queue: noQueue,
+      clock: systemClock,
+      region: env.REGION,
+      requestId: `cli-${randomUUID()}`,
+      actor: null,
+      isAdmin: true,
+    };
+    return await fn({
+      async run<R>(operation: Operation, variables: Record<string, unknown> = {}) {
+        try {
+          return await runOperation<R>(ctx, operation, variables);
+        } catch (error) {
+          throw await toCliError(error);
+        }
+      },
+    });
+  } finally {
+    await db.close();
+  }
+}
+
+async function assertMigrated(db: Database, env: Env): Promise<void> {
+  const rows = await db.sql.query<{ ok: boolean }>(`SELECT to_regclass('"Account"') IS NOT NULL AS ok`);
+  if (!rows.rows[0]?.ok) {
+    throw new CliError(`The ${describeDatabase(env)} has no Contactline tables yet: run \`contactline migrate\` (or \`contactline serve\`) first.`);
+  }
+}
+
+/** Domain errors keep their code and message; anything else is reported as an internal failure. */
+async function toCliError(error: unknown): Promise<CliError> {
+  const { asDomainError } = await import('../domain/errors.js');
+  const domain = asDomainError(error);
+  if (domain && domain.code !== 'internal') return new CliError(domain.message, EXIT.failed, domain.code);
+  const cause = (error as { cause?: unknown }).cause ?? error;
+  const detail = cause instanceof Error ? cause.message : String(cause);
+  return new CliError(`The operation failed: ${detail}`, EXIT.failed, 'internal');
+}
