@@ -3,6 +3,8 @@
 // parse-full-name, plus the two things it gets wrong: particles and single words.
 import { parseFullName } from 'parse-full-name';
 
+const MAX_PARSED_LENGTH = 1000;
+
 export type NameParts = { firstName: string | null; lastName: string | null };
 
 /**
@@ -30,6 +32,9 @@ const HEBREW_TITLE = /^(?:ד["״']?ר|דר'|פרופ['׳]?|פרופסור|עו["
 export function splitFullName(full: string): NameParts {
   const text = clean(full);
   if (!text) return { firstName: null, lastName: null };
+  // Far beyond any real name (the API caps fullName at 256): parse-full-name's regexes can take
+  // seconds on such input, so only the cheap word split applies.
+  if (text.length > MAX_PARSED_LENGTH) return splitOnSpaces(text);
   const withoutHebrewTitles = stripHebrewTitles(text);
   if (!withoutHebrewTitles) return { firstName: null, lastName: null };
 

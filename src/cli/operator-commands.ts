@@ -1,0 +1,221 @@
+// accounts / users / keys / workflows / blocklist: operator commands over the operator
+// GraphQL mutations, run in-process with an admin context (see operator.ts).
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { createOutput, usageError } from './output.js';
+import { withOperator } from './operator.js';
+import type { AccountResult, BlockedPhoneResult, KeyResult, UserResult, WorkflowResult } from './operations.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Commander parser for ids: a malformed id is a usage error, not a database failure. */
+export function uuidArg(value: string): string {
+  if (!UUID.test(value)) throw new InvalidArgumentError('must be a UUID (e.g. 0b5c3f9e-2d4a-4c59-9e0f-6f1b2a3c4d5e).');
+  return value.toLowerCase();
+}
+
+function listArg(value: string): string[] {
+  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
+  if (items.length === 0) throw new InvalidArgumentError('give at least one field, comma-separated (e.g. phone,externalId).');
+  return items;
+}
+
+const jsonOption = () => new Option('--json', 'print one JSON object on stdout');
+
+const ops = async () => (await import('./operations.js')).CliOperations;
+
+function printAccount(out: ReturnType<typeof createOutput>, verb: string, a: AccountResult) {
+  out.line(`${verb} account ${a.id}`);
+  out.line(`  name:             ${a.name}`);
+  out.line(`  region:           ${a.region}`);
+  out.line(`  default location: ${a.defaultLocation ?? '(none)'}`);
+  out.line(`  dedup fields:     ${a.dedupFields.join(', ')}`);
+}
+
+function printWorkflow(out: ReturnType<typeof createOutput>, verb: string, w: WorkflowResult) {
+  out.line(`${verb} workflow ${w.id}`);
+  out.line(`  name:    ${w.name}`);
+  out.line(`  account: ${w.accountId}`);
+  out.line(`  status:  ${w.status}${w.paused ? ' (paused)' : ''}`);
+}
+
+export function accountsCommand(): Command {
+  const accounts = new Command('accounts').description('create and configure Accounts (operator)');
+  accounts
+    .command('create')
+    .description('create an Account')
+    .requiredOption('--name <name>', 'account name')
+    .option('--default-location <location>', 'default location for contacts without one (country, state or province)')
+    .addOption(new Option('--region <region>', 'data region (default: REGION)').choices(['us', 'eu']))
+    .addOption(jsonOption())
+    .action(async (opts: { name: string; defaultLocation?: string; region?: string; json?: boolean }) => {
+      const out = createOutput(!!opts.json);
+      const O = await ops();
+      const { createAccount } = await withOperator((s) =>
+        s.run<{ createAccount: AccountResult }>(O.createAccount, { name: opts.name, region: opts.region, defaultLocation: opts.defaultLocation }),
+      );
+      printAccount(out, 'Created', createAccount);
+      out.result({ ok: true, accountId: createAccount.id, account: createAccount });
+    });
+
+  accounts
+    .command('update')
+    .description('set an Account\'s default location and/or dedup fields')
+    .argument('<id>', 'account id', uuidArg)
+    .addOption(new Option('--default-location <location>', 'new default location').conflicts('clearDefaultLocation'))
+    .option('--clear-default-location', 'remove the default location')
+    .option('--dedup-fields <fields>', 'ordered dedup fields, comma-separated: phone, externalId, customFields.<key>', listArg)
+    .addOption(jsonOption())
+    .action(async (id: string, opts: { defaultLocation?: string; clearDefaultLocation?: boolean; dedupFields?: string[]; json?: boolean }) => {
+      const out = createOutput(!!opts.json);
+      if (opts.defaultLocation === undefined && !opts.clearDefaultLocation && !opts.dedupFields) {
+        throw usageError('nothing to update: give --default-location, --clear-default-location and/or --dedup-fields');
+      }
+      const O = await ops();
+      const { updateAccount } = await withOperator((s) =>
+        s.run<{ updateAccount: AccountResult }>(O.updateAccount, {
+          id,
+          defaultLocation: opts.defaultLocation,
+          clearDefaultLocation: opts.clearDefaultLocation ?? undefined,
+          dedupFields: opts.dedupFields,
+        }),
+      );
+      printAccount(out, 'Updated', updateAccount);
+      out.result({ ok: true, accountId: updateAccount.id, account: updateAccount });
+    });
+  return accounts;
+}
+
+export function usersCommand(): Command {
+  const users = new Command('users').description('create users (operator)');
+  users
+    .command('create')
+    .description('create a user in an Account')
+    .requiredOption('--account <id>', 'account id', uuidArg)
+    .requiredOption('--email <email>', 'email address')
+    .option('--name <name>', 'display name')
+    .addOption(jsonOption())
+    .action(async (opts: { account: string; email: string; name?: string; json?: boolean }) => {
+      const out = createOutput(!!opts.json);
+      const O = await ops();
+      const { createUser } = await withOperator((s) =>
+        s.run<{ createUser: UserResult }>(O.createUser, { accountId: opts.account, email: opts.email, name: opts.name }),
+      );
+      out.line(`Created user ${createUser.id} (${createUser.email}) in account ${createUser.accountId}`);
+      out.result({ ok: true, userId: createUser.id, user: createUser });
+    });
+  return users;
+}
+
+export function keysCommand(): Command {
+  const keys = new Command('keys').description('create, list and revoke API keys (operator)');
+  keys
+    .command('create')
+    .description('create an API key for a user; the secret is printed once')
+    .requiredOption('--user <id>', 'user id', uuidArg)
+    .requiredOption('--name <name>', 'key name')
+    .addOption(jsonOption())
+    .action(async (opts: { user: string; name: string; json?: boolean }) => {
+      const out = createOutput(!!opts.json);
+      const O = await ops();
+      const { createApiKey } = await withOperator((s) =>
+        s.run<{ createApiKey: { secret: string; key: KeyResult } }>(O.createApiKey, { userId: opts.user, name: opts.name }),
+      );
+      const { key, secret } = createApiKey;
+      out.line(`Created API key ${key.id} ("${key.name}") for user ${key.userId} in account ${key.accountId}`);
+      out.line(`Secret (shown once, store it now): ${secret}`);
+      out.result({ ok: true, keyId: key.id, secret, key });
+    });
+
+  keys
+    .command('list')
+    .description('list an Account\'s API keys')
+    .requiredOption('--account <id>', 'account id', uuidArg)
+    .addOption(jsonOption())
+    .action(async (opts: { account: string; json?: boolean }) => {
+      const out = createOutput(!!opts.json);
+      const O = await ops();
+      const { apiKeys } = await withOperator((s) => s.run<{ apiKeys: KeyResult[] }>(O.listApiKeys, { accountId: opts.account }));
+      if (apiKeys.length === 0) out.line('No API keys.');
+      for (const k of apiKeys) {
+        const state = k.revokedAt ? `revoked ${k.revokedAt}` : 'active';
+        out.line(`${k.id}  ...${k.lastFour}  ${k.name}  user ${k.userId}  created ${k.createdAt}  last used ${k.lastUsedAt ?? 'never'}  ${state}`);
+      }
+      out.result({ ok: true, accountId: opts.account, keys: apiKeys });
+    });
+
+  keys
+    .command('revoke')
+    .description('revoke an API key')
+    .argument('<id>', 'key id', uuidArg)
+    .addOption(jsonOption())
+    .action(async (id: string, opts: { json?: boolean }) => {
+      const out = createOutput(!!opts.json);
+      const O = await ops();
+      const { revokeApiKey } = await withOperator((s) => s.run<{ revokeApiKey: KeyResult }>(O.revokeApiKey, { id }));
+      out.line(`Revoked API key ${revokeApiKey.id} ("${revokeApiKey.name}", ...${revokeApiKey.lastFour}) at ${revokeApiKey.revokedAt}`);
+      out.result({ ok: true, keyId: revokeApiKey.id, key: revokeApiKey });
+    });
+  return keys;
+}
+
+export function workflowsCommand(): Command {
+  const workflows = new Command('workflows').description('create and manage workflows (operator)');
+  workflows
+    .command('create')
+    .description('create a workflow in an Account')
+    .requiredOption('--account <id>', 'account id', uuidArg)
+    .requiredOption('--name <name>', 'workflow name')
+    .addOption(new Option('--status <status>', 'initial status').choices(['published', 'draft']).default('draft'))
+    .addOption(jsonOption())
+    .action(async (opts: { account: string; name: string; status: string; json?: boolean }) => {
+      const out = createOutput(!!opts.json);
+      const O = await ops();
+      const { createWorkflow } = await withOperator((s) =>
+        s.run<{ createWorkflow: WorkflowResult }>(O.createWorkflow, { accountId: opts.account, name: opts.name, status: opts.status }),
+      );
+      printWorkflow(out, 'Created', createWorkflow);
+      out.result({ ok: true, workflowId: createWorkflow.id, workflow: createWorkflow });
+    });
+
+  const changes: Array<[name: string, description: string, verb: string, change: { status?: string; paused?: boolean }]> = [
+    ['publish', 'publish a workflow (contacts can be assigned to it)', 'Published', { status: 'published' }],
+    ['pause', 'pause a workflow', 'Paused', { paused: true }],
+    ['resume', 'resume a paused workflow', 'Resumed', { paused: false }],
+  ];
+  for (const [name, description, verb, change] of changes) {
+    workflows
+      .command(name)
+      .description(description)
+      .argument('<id>', 'workflow id', uuidArg)
+      .addOption(jsonOption())
+      .action(async (id: string, opts: { json?: boolean }) => {
+        const out = createOutput(!!opts.json);
+        const O = await ops();
+        const { updateWorkflow } = await withOperator((s) => s.run<{ updateWorkflow: WorkflowResult }>(O.updateWorkflow, { id, ...change }));
+        printWorkflow(out, verb, updateWorkflow);
+        out.result({ ok: true, workflowId: updateWorkflow.id, workflow: updateWorkflow });
+      });
+  }
+  return workflows;
+}
+
+export function blocklistCommand(): Command {
+  const blocklist = new Command('blocklist').description('manage an Account\'s phone block list (operator)');
+  blocklist
+    .command('add')
+    .description('block a phone number; the Account\'s contacts with it become dnc')
+    .requiredOption('--account <id>', 'account id', uuidArg)
+    .requiredOption('--phone <phone>', 'phone number, with its country code')
+    .option('--reason <reason>', 'why it is blocked')
+    .addOption(jsonOption())
+    .action(async (opts: { account: string; phone: string; reason?: string; json?: boolean }) => {
+      const out = createOutput(!!opts.json);
+      const O = await ops();
+      const { blockPhone } = await withOperator((s) =>
+        s.run<{ blockPhone: BlockedPhoneResult }>(O.blockPhone, { accountId: opts.account, phone: opts.phone, reason: opts.reason }),
+      );
+      out.line(`Blocked ${blockPhone.phone} in account ${blockPhone.accountId}${blockPhone.reason ? ` (${blockPhone.reason})` : ''}`);
+      out.result({ ok: true, accountId: blockPhone.accountId, phone: blockPhone.phone, blocked: blockPhone });
+    });
+  return blocklist;
+}

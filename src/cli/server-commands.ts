@@ -1,0 +1,86 @@
+// `serve` (the whole service in this process) and `migrate` (apply the SQL migrations).
+import path from 'node:path';
+import { Command, Option } from 'commander';
+import { CliError, createOutput } from './output.js';
+import { describeDatabase, openFromEnv, readEnv } from './operator.js';
+
+const jsonOption = () => new Option('--json', 'print one JSON object on stdout');
+
+/** Quotes a value for a POSIX shell (single quotes). */
+const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+export function serveCommand(): Command {
+  return new Command('serve')
+    .description('start the service (HTTP API, GraphQL, job workers); a brand-new embedded database gets a demo account')
+    .addOption(jsonOption())
+    .action(async (opts: { json?: boolean }) => {
+      const out = createOutput(!!opts.json);
+      const env = await readEnv();
+      const { startService } = await import('../service.js');
+      let service;
+      try {
+        service = await startService({ env, seedDemo: true });
+      } catch (error) {
+        throw new CliError(`Cannot start the service on the ${describeDatabase(env)}: ${(error as Error).message}`);
+      }
+      const { baseUrl, demo } = service;
+      if (demo) {
+        const body = JSON.stringify({ phone: '+14155552671', firstName: 'Ada', lastName: 'Lovelace', assignmentOptions: { workflowId: demo.workflowId } });
+        out.line('A new embedded database: created a demo account.');
+        out.line(`  API key (shown once): ${demo.apiKey}`);
+        out.line(`  Workflow id:          ${demo.workflowId}`);
+        out.line('Try it:');
+        out.line(
+          `  curl -X PUT ${shq(`${baseUrl}/api/v1/contacts/upsert`)} -H ${shq(`Authorization: Bearer ${demo.apiKey}`)} -H 'Content-Type: application/json' -d ${shq(body)}`,
+        );
+        out.line();
+      }
+      out.line(`Contactline listening on ${baseUrl} (${describeDatabase(env)}). Stop with Ctrl-C.`);
+      out.result({
+        ok: true,
+        url: baseUrl,
+        database: service.services.db.kind,
+        ...(env.DATABASE_URL ? {} : { dataDir: path.resolve(env.DATA_DIR) }),
+        demo: demo ? { accountId: demo.accountId, userId: demo.userId, workflowId: demo.workflowId, apiKey: demo.apiKey } : null,
+      });
+
+      const signal = await new Promise<NodeJS.Signals>((resolve) => {
+        process.once('SIGINT', () => resolve('SIGINT'));
+        process.once('SIGTERM', () => resolve('SIGTERM'));
+      });
+      out.note(`${signal}: stopping (finishing in-flight requests and jobs; send it again to force)...`);
+      const force = () => {
+        out.note('Forced exit.');
+        process.exit(130);
+      };
+      process.once('SIGINT', force);
+      process.once('SIGTERM', force);
+      await service.stop();
+      out.note('Stopped.');
+    });
+}
+
+export function migrateCommand(): Command {
+  return new Command('migrate')
+    .description('apply the database migrations (PGlite under DATA_DIR, or PostgreSQL at DATABASE_URL)')
+    .addOption(jsonOption())
+    .action(async (opts: { json?: boolean }) => {
+      const out = createOutput(!!opts.json);
+      const env = await readEnv();
+      const db = await openFromEnv(env);
+      try {
+        const { migrate } = await import('../db/migrate.js');
+        const result = await migrate(db.sql);
+        if (result.applied.length === 0) out.line(`The ${describeDatabase(env)} is up to date: no migrations to apply.`);
+        else {
+          out.line(`Applied ${result.applied.length} migration(s) to the ${describeDatabase(env)}:`);
+          for (const name of result.applied) out.line(`  ${name}`);
+        }
+        out.result({ ok: true, database: db.kind, ...(env.DATABASE_URL ? {} : { dataDir: path.resolve(env.DATA_DIR) }), applied: result.applied });
+      } catch (error) {
+        throw new CliError(`Migration failed: ${(error as Error).message}`);
+      } finally {
+        await db.close();
+      }
+    });
+}
