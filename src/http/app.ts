@@ -10,6 +10,9 @@ import { errorBody } from './error-body.js';
 import { bearerToken, requestIdFor } from './request-context.js';
 import { authenticateApiKey, KEY_PREFIX } from '../domain/api-keys/api-keys.service.js';
 import { timingSafeEqual } from 'node:crypto';
+import { buildOpenApi } from '../rest/openapi.js';
+
+const openApiDocument = buildOpenApi();
 
 export interface AppOptions {
   services: Services;
@@ -37,6 +40,10 @@ export function createApp({ services, adminToken, logError = defaultLogError }: 
     } catch {
       res.status(503).json({ status: 'unavailable', database: services.db.kind });
     }
+  });
+
+  app.get('/openapi.json', (_req, res) => {
+    res.json(openApiDocument);
   });
 
   app.use('/api', express.json({ limit: '10mb', type: () => true }));

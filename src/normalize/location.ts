@@ -59,6 +59,7 @@ export function normalizeLocation(input: string, defaultCountry?: string | null)
 
 /** The country part of a normalized location (`US-CA` → `US`, `DE` → `DE`). */
 export function countryOf(location: string): string {
+  if (typeof location !== 'string') return '';
   return location.split('-')[0].trim().toUpperCase();
 }
 

@@ -11,3 +11,11 @@ describe('schema/schema.graphql', () => {
     expect(file.trim()).toBe(printSchema(lexicographicSortSchema(schema)).trim());
   });
 });
+
+describe('schema/openapi.json', () => {
+  it('matches the OpenAPI document built from the input schemas (run `npm run schema:print`)', async () => {
+    const { buildOpenApi } = await import('../../src/rest/openapi.js');
+    const file = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../schema/openapi.json'), 'utf8'));
+    expect(file).toEqual(JSON.parse(JSON.stringify(buildOpenApi())));
+  });
+});

@@ -1,0 +1,625 @@
+// Benchmarks the service against the raw database driver doing the same SQL work, on a fresh
+// PGlite (in memory) and/or PostgreSQL database, in one process.
+//
+//   npm run bench                          both databases when PostgreSQL is reachable, else PGlite
+//   BENCH_DB=pglite|postgres|both          choose
+//   BENCH_DATABASE_URL=postgres://...      admin connection (a fresh database is created and dropped)
+//   BENCH_CONTACTS=N                       contacts seeded for list/search (default 1,000,000 / 100,000)
+//   BENCH_QUICK=1                          small, fast run
+//
+// Figures (service vs raw db.sql.query):
+//   1. bulk import of 1000 new contacts: POST /contacts/bulk until its ImportBatch is 'done',
+//      vs one multi-row INSERT of 1000 rows (same columns); median of ~10 runs.
+//   2. upsert of one contact (PUT /contacts/upsert, keep-alive) vs INSERT ... ON CONFLICT DO UPDATE.
+//   3. list / search by name prefix / search by phone digits / CSV page at N contacts, vs the same SELECT.
+// Writes bench/results.json and bench/results.md.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { Prisma } from '../src/generated/prisma/client.js';
+import { CONTACT_COLUMNS } from '../src/domain/contacts/contacts.store.js';
+import { searchConditions } from '../src/domain/contacts/contacts-list.service.js';
+import type { Database } from '../src/db/database.js';
+import { startTestServer, type TestServer } from '../test/support/test-server.js';
+import type { DatabaseKind } from '../test/support/databases.js';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+const QUICK = process.env.BENCH_QUICK === '1' || process.env.BENCH_QUICK === 'true';
+
+const SETTINGS = {
+  bulkRuns: QUICK ? 3 : 10,
+  bulkSize: 1000,
+  upsertCreates: QUICK ? 100 : 500,
+  upsertUpdates: QUICK ? 50 : 200,
+  listRequests: QUICK ? 30 : 100,
+  warmup: QUICK ? 5 : 10,
+};
+
+// ---------------------------------------------------------------------------------------------
+// Data
+
+const FIRST_NAMES = `James Mary Robert Patricia John Jennifer Michael Linda David Elizabeth William Barbara Richard Susan
+Joseph Jessica Thomas Sarah Charles Karen Christopher Lisa Daniel Nancy Matthew Betty Anthony Margaret Mark Sandra Donald
+Ashley Steven Kimberly Paul Emily Andrew Donna Joshua Michelle Kenneth Carol Kevin Amanda Brian Dorothy George Melissa
+Timothy Deborah Ronald Stephanie Edward Rebecca Jason Sharon Jeffrey Laura Ryan Cynthia Jacob Kathleen Gary Amy Nicholas
+Angela Eric Shirley Jonathan Anna Stephen Brenda Larry Pamela Justin Emma Scott Nicole Brandon Helen Benjamin Samantha
+Samuel Katherine Gregory Christine Alexander Debra Frank Rachel Patrick Carolyn Raymond Janet Jack Catherine Dennis Maria
+Jerry Heather Tyler Diane Aaron Ruth Jose Julie Adam Olivia Nathan Joyce Henry Virginia Douglas Victoria Zachary Kelly
+Peter Lauren Kyle Christina Ethan Joan Walter Evelyn Noah Judith Jeremy Megan Christian Andrea Keith Cheryl Roger Hannah
+Terry Jacqueline Gerald Martha Harold Gloria Sean Teresa Austin Ann Carl Sara Arthur Madison Lawrence Frances Dylan Kathryn
+Jesse Janice Jordan Jean Bryan Abigail Billy Alice Joe Judy Bruce Sophia Gabriel Grace Logan Denise Albert Amber Willie
+Doris Alan Marilyn Juan Danielle Wayne Beverly Elijah Isabella Randy Theresa Roy Diana Vincent Natalie Ralph Brittany
+Eugene Charlotte Russell Marie Bobby Kayla Mason Alexis Philip Lori Louis Wei Mohammed Priya Hiroshi Yuki Fatima Carlos
+Sofia Luis Camila Miguel Valentina Ahmed Aisha Raj Ananya Ivan Olga Giovanni Chiara Lars Ingrid Kwame Amara`.split(/\s+/);
+
+const LAST_NAMES = `Smith Johnson Williams Brown Jones Garcia Miller Davis Rodriguez Martinez Hernandez Lopez Gonzalez Wilson
+Anderson Thomas Taylor Moore Jackson Martin Lee Perez Thompson White Harris Sanchez Clark Ramirez Lewis Robinson Walker
+Young Allen King Wright Scott Torres Nguyen Hill Flores Green Adams Nelson Baker Hall Rivera Campbell Mitchell Carter
+Roberts Gomez Phillips Evans Turner Diaz Parker Cruz Edwards Collins Reyes Stewart Morris Morales Murphy Cook Rogers
+Gutierrez Ortiz Morgan Cooper Peterson Bailey Reed Kelly Howard Ramos Kim Cox Ward Richardson Watson Brooks Chavez Wood
+James Bennett Gray Mendoza Ruiz Hughes Price Alvarez Castillo Sanders Patel Myers Long Ross Foster Jimenez Powell Jenkins
+Perry Russell Sullivan Bell Coleman Butler Henderson Barnes Gonzales Fisher Vasquez Simmons Romero Jordan Patterson
+Alexander Hamilton Graham Reynolds Griffin Wallace Moreno West Cole Hayes Bryant Herrera Gibson Ellis Tran Medina Aguilar
+Stevens Murray Ford Castro Marshall Owens Harrison Fernandez McDonald Woods Washington Kennedy Wells Vargas Henry Chen
+Freeman Webb Tucker Guzman Burns Crawford Olson Simpson Porter Hunter Gordon Mendez Silva Shaw Snyder Mason Dixon Munoz
+Hunt Hicks Holmes Palmer Wagner Black Robertson Boyd Rose Stone Salazar Fox Warren Mills Meyer Rice Schmidt Garza Daniels
+Ferguson Nichols Stephens Soto Weaver Ryan Gardner Payne Grant Dunn Kelley Spencer Hawkins Arnold Pierce Vazquez Hansen
+Peters Santos Hart Bradley Knight Elliott Cunningham Duncan Armstrong Hudson Carroll Lane Riley Andrews Alvarado Ray
+Delgado Berry Perkins Hoffman Johnston Matthews Pena Richards Contreras Willis Carpenter Lawrence Sandoval Okafor Yamamoto
+Kowalski Novak Rossi Müller Dubois`.split(/\s+/);
+
+/** Area codes of the seeded contacts. */
+const SEED_AREAS = [201, 202, 203, 205, 206, 207, 208, 209, 210, 212, 213, 214, 215, 216, 217, 218, 219, 224, 225, 228, 229,
+  231, 234, 239, 240, 248, 251, 252, 253, 254, 256, 260, 262, 267, 269, 270, 276, 281, 301, 302, 303, 304, 305, 307, 308, 309,
+  310, 312, 313, 314, 315, 316, 317, 318, 319, 320, 321, 323, 325, 330, 331, 334, 336, 337, 339, 347, 351, 352, 360, 361];
+/** Area codes of the benchmark's own writes: disjoint from the seed, so every write is new. */
+const WRITE_AREAS = [415, 646, 617, 702, 512, 503, 602, 404, 408, 425];
+
+/** Deterministic PRNG (mulberry32), so runs are comparable. */
+function prng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const rand = prng(20260401);
+const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)];
+
+let phoneCounter = 0;
+/** A fresh, valid US number never used before in this process (and not in the seed). */
+function freshPhone(): string {
+  const n = phoneCounter++;
+  const area = WRITE_AREAS[n % WRITE_AREAS.length];
+  const local = 2_000_000 + Math.floor(n / WRITE_AREAS.length);
+  return `+1${area}${local}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statistics
+
+interface Stats {
+  n: number;
+  p50: number;
+  p95: number;
+  mean: number;
+  min: number;
+  max: number;
+}
+
+function stats(samples: number[]): Stats {
+  const s = [...samples].sort((a, b) => a - b);
+  const q = (p: number) => s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))];
+  const round = (x: number) => Math.round(x * 100) / 100;
+  return {
+    n: s.length,
+    p50: round(q(0.5)),
+    p95: round(q(0.95)),
+    mean: round(s.reduce((a, b) => a + b, 0) / s.length),
+    min: round(s[0]),
+    max: round(s[s.length - 1]),
+  };
+}
+
+const ratio = (a: number, b: number) => (b > 0 ? Math.round((a / b) * 100) / 100 : null);
+
+async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
+  const t0 = performance.now();
+  const value = await fn();
+  return [performance.now() - t0, value];
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+// ---------------------------------------------------------------------------------------------
+// Results
+
+interface Figure {
+  id: string;
+  name: string;
+  service: Stats;
+  raw: Stats;
+  /** service / raw, on p50 and p95. */
+  ratioP50: number | null;
+  ratioP95: number | null;
+  target: string;
+  pass: boolean | null;
+  notes?: string;
+  /** EXPLAIN (ANALYZE, BUFFERS) of the slowest variant of a query figure. */
+  explain?: { variant: string; plan: string };
+  extra?: Record<string, unknown>;
+}
+
+interface DatabaseResult {
+  kind: DatabaseKind;
+  serverVersion: string;
+  contacts: number;
+  seedSeconds: number;
+  tableSize: string;
+  figures: Figure[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTTP
+
+async function http(server: TestServer, apiKey: string, method: string, urlPath: string, body?: unknown): Promise<{ status: number; text: string }> {
+  const response = await fetch(server.baseUrl + urlPath, {
+    method,
+    headers: { authorization: `Bearer ${apiKey}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, text: await response.text() };
+}
+
+function expectStatus(result: { status: number; text: string }, ok: number[], what: string): void {
+  if (!ok.includes(result.status)) throw new Error(`${what}: HTTP ${result.status}: ${result.text.slice(0, 500)}`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Seeding
+
+const sqlText = (s: string) => `'${s.replace(/'/g, "''")}'`;
+const sqlArray = (items: readonly (string | number)[]) => `ARRAY[${items.map((x) => (typeof x === 'number' ? String(x) : sqlText(x))).join(',')}]`;
+
+/**
+ * N contacts in one account with plain SQL: the Contact indexes are dropped, the rows written
+ * with one INSERT ... SELECT FROM generate_series, and the indexes rebuilt from their own
+ * definitions (much faster than maintaining a trigram index row by row); then ANALYZE.
+ */
+async function seedContacts(db: Database, accountId: string, n: number): Promise<number> {
+  const t0 = performance.now();
+  const { rows: indexes } = await db.sql.query<{ indexname: string; indexdef: string }>(
+    `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'Contact' AND indexname <> 'Contact_pkey'`,
+  );
+  const hashIndex = (salt: number, size: number) => `((hashint4(i * 7 + ${salt})::bigint & 2147483647) % ${size})`;
+  await db.sql.exec(`BEGIN;
+    SET LOCAL maintenance_work_mem = '256MB';
+    SET LOCAL session_replication_role = replica;
+    ${indexes.map((ix) => `DROP INDEX "${ix.indexname}";`).join('\n')}
+    INSERT INTO "Contact" ("id", "accountId", "firstName", "lastName", "fullName", "phone", "location", "locationDefaulted",
+      "timezone", "timezoneInferred", "language", "status", "sourceKind", "externalId", "customFields", "priority",
+      "assignedWorkflowId", "callCount", "maxAttempts", "lastCallAt", "nextCallAt", "createdAt", "updatedAt", "dedupKey", "phoneDigits")
+    SELECT gen_random_uuid(), ${sqlText(accountId)}::uuid, f, l, f || ' ' || l, p, 'US', true,
+      (ARRAY['America/New_York','America/Chicago','America/Denver','America/Los_Angeles'])[1 + (i % 4)], true, NULL,
+      (ARRAY['new','new','new','answered','unanswered','qualified'])[1 + ${hashIndex(3, 6)}]::"ContactStatus",
+      (ARRAY['api','api','csv','hubspot','salesforce','manual'])[1 + ${hashIndex(4, 6)}]::"SourceKind",
+      NULL, NULL, 0, NULL, 0, NULL, NULL, NULL, c, c, 'phone=' || p, substr(p, 2)
+    FROM (
+      SELECT i,
+        (${sqlArray(FIRST_NAMES)})[1 + ${hashIndex(1, FIRST_NAMES.length)}] AS f,
+        (${sqlArray(LAST_NAMES)})[1 + ${hashIndex(2, LAST_NAMES.length)}] AS l,
+        '+1' || (${sqlArray(SEED_AREAS)})[1 + (i % ${SEED_AREAS.length})]::text || (2000000 + (i::bigint * 7919) % 8000000)::text AS p,
+        -- spread over the last year in insertion order, with up to an hour of jitter
+        now() - interval '365 days' + (i::float8 / ${n}) * interval '365 days' - ${hashIndex(5, 3600)} * interval '1 second' AS c
+      FROM generate_series(0, ${n - 1}) AS i
+    ) AS g;
+    ${indexes.map((ix) => `${ix.indexdef};`).join('\n')}
+    COMMIT;`);
+  await db.sql.exec('ANALYZE "Contact"');
+  return (performance.now() - t0) / 1000;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Raw statements (the baseline)
+
+const CONTACT_INSERT_COLUMNS = ['id', 'accountId', 'firstName', 'lastName', 'fullName', 'phone', 'location', 'locationDefaulted',
+  'timezone', 'timezoneInferred', 'language', 'status', 'sourceKind', 'externalId', 'customFields', 'priority',
+  'assignedWorkflowId', 'callCount', 'maxAttempts', 'lastCallAt', 'nextCallAt', 'createdAt', 'updatedAt', 'dedupKey', 'phoneDigits'] as const;
+const CASTS: Record<string, string> = {
+  id: '::uuid', accountId: '::uuid', assignedWorkflowId: '::uuid', status: '::"ContactStatus"', sourceKind: '::"SourceKind"',
+  customFields: '::jsonb', locationDefaulted: '::boolean', timezoneInferred: '::boolean', priority: '::int', callCount: '::int',
+  maxAttempts: '::int', lastCallAt: '::timestamptz', nextCallAt: '::timestamptz', createdAt: '::timestamptz', updatedAt: '::timestamptz',
+};
+const COLUMN_LIST = CONTACT_INSERT_COLUMNS.map((c) => `"${c}"`).join(', ');
+
+/** One contact row as the service would store it for { phone, firstName, lastName }. */
+function rawRow(accountId: string, phone: string, firstName: string, lastName: string): unknown[] {
+  const now = new Date().toISOString();
+  return [randomUUID(), accountId, firstName, lastName, `${firstName} ${lastName}`, phone, 'US', true, 'America/Los_Angeles', true,
+    null, null, 'api', null, null, 0, null, 0, null, null, null, now, now, `phone=${phone}`, phone.slice(1)];
+}
+
+function multiRowInsert(rows: unknown[][]): { text: string; values: unknown[] } {
+  const values: unknown[] = [];
+  const tuples = rows.map((row) => {
+    const placeholders = row.map((v, j) => {
+      values.push(v);
+      return `$${values.length}${CASTS[CONTACT_INSERT_COLUMNS[j]] ?? ''}`;
+    });
+    return `(${placeholders.join(', ')})`;
+  });
+  return {
+    text: `INSERT INTO "Contact" (${COLUMN_LIST}) VALUES ${tuples.join(',\n')} ON CONFLICT ("accountId", "dedupKey") DO NOTHING RETURNING "id"`,
+    values,
+  };
+}
+
+const UPSERT_SQL = `INSERT INTO "Contact" (${COLUMN_LIST})
+  VALUES (${CONTACT_INSERT_COLUMNS.map((c, j) => `$${j + 1}${CASTS[c] ?? ''}`).join(', ')})
+  ON CONFLICT ("accountId", "dedupKey") DO UPDATE SET "firstName" = EXCLUDED."firstName", "lastName" = EXCLUDED."lastName",
+    "fullName" = EXCLUDED."fullName", "phone" = EXCLUDED."phone", "updatedAt" = EXCLUDED."updatedAt"
+  RETURNING ${CONTACT_COLUMNS.strings.join('')}`;
+
+/** The service's list SELECT (contacts-list.service.ts), built the same way. */
+function listQuery(accountId: string, searchTerm: string | undefined, limit: number): Prisma.Sql {
+  const conditions = [Prisma.sql`"accountId" = ${accountId}::uuid`, ...(searchTerm ? searchConditions(searchTerm) : [])];
+  return Prisma.sql`SELECT ${CONTACT_COLUMNS} FROM "Contact"
+    WHERE ${Prisma.join(conditions, ' AND ')} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit + 1}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Figures
+
+async function benchBulkImport(server: TestServer, db: Database, account: { accountId: string; apiKey: string }): Promise<Figure> {
+  const doneCount = async () =>
+    (await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "ImportBatch" WHERE "accountId" = $1::uuid AND "status" = 'done'`, [account.accountId])).rows[0].n;
+  const storedCount = async (phones: string[]) =>
+    (await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Contact" WHERE "accountId" = $1::uuid AND "dedupKey" = ANY($2::text[])`,
+      [account.accountId, phones.map((p) => `phone=${p}`)])).rows[0].n;
+
+  const service: number[] = [];
+  const accepted: number[] = [];
+  const raw: number[] = [];
+  for (let run = -1; run < SETTINGS.bulkRuns; run++) {
+    // Service: from the POST to the batch being 'done' (its contacts committed with it).
+    const items = Array.from({ length: SETTINGS.bulkSize }, () => ({
+      sourceKind: 'api', externalId: null, phone: freshPhone(), firstName: pick(FIRST_NAMES), lastName: pick(LAST_NAMES),
+    }));
+    const before = await doneCount();
+    const t0 = performance.now();
+    const response = await http(server, account.apiKey, 'POST', '/api/v1/contacts/bulk', { contacts: items });
+    const tAccepted = performance.now() - t0;
+    expectStatus(response, [202], 'bulk import');
+    const deadline = Date.now() + 60_000;
+    while ((await doneCount()) <= before) {
+      if (Date.now() > deadline) throw new Error('bulk import batch not done within 60 s');
+      await sleep(2);
+    }
+    const tDone = performance.now() - t0;
+    const stored = await storedCount(items.map((i) => i.phone));
+    if (stored !== SETTINGS.bulkSize) throw new Error(`bulk import stored ${stored} of ${SETTINGS.bulkSize}`);
+    const parsed = JSON.parse(response.text) as { accepted: number };
+    if (parsed.accepted !== SETTINGS.bulkSize) throw new Error(`bulk import accepted ${parsed.accepted}`);
+
+    // Raw: one multi-row INSERT of as many fresh rows, same columns.
+    const rows = Array.from({ length: SETTINGS.bulkSize }, () => rawRow(account.accountId, freshPhone(), pick(FIRST_NAMES), pick(LAST_NAMES)));
+    const { text, values } = multiRowInsert(rows);
+    const [tRaw, result] = await timed(() => db.sql.query(text, values));
+    if (result.rows.length !== SETTINGS.bulkSize) throw new Error(`raw insert wrote ${result.rows.length}`);
+    if (run >= 0) {
+      service.push(tDone);
+      accepted.push(tAccepted);
+      raw.push(tRaw);
+    }
+  }
+  const s = stats(service);
+  const r = stats(raw);
+  const ratioP50 = ratio(s.p50, r.p50);
+  return {
+    id: 'bulk-import-1000',
+    name: `Bulk import of ${SETTINGS.bulkSize} new contacts (POST → batch done)`,
+    service: s,
+    raw: r,
+    ratioP50,
+    ratioP95: ratio(s.p95, r.p95),
+    target: '≤ 3× raw and < 1000 ms (median)',
+    pass: s.p50 < 1000 && ratioP50 !== null && ratioP50 <= 3,
+    notes: `raw: one ${SETTINGS.bulkSize}-row INSERT ... VALUES ... ON CONFLICT DO NOTHING; p50 is the median of ${SETTINGS.bulkRuns} runs`,
+    extra: { acceptedMs: stats(accepted) },
+  };
+}
+
+async function benchUpsert(server: TestServer, db: Database, account: { accountId: string; apiKey: string }, kind: DatabaseKind): Promise<Figure[]> {
+  const figures: Figure[] = [];
+  const created: Array<{ phone: string }> = [];
+  const rawCreated: Array<{ phone: string }> = [];
+  const upsert = (body: unknown) => http(server, account.apiKey, 'PUT', '/api/v1/contacts/upsert', body);
+
+  for (let i = 0; i < SETTINGS.warmup; i++) {
+    expectStatus(await upsert({ phone: freshPhone(), firstName: pick(FIRST_NAMES), lastName: pick(LAST_NAMES) }), [201], 'upsert warm-up');
+    await db.sql.query(UPSERT_SQL, rawRow(account.accountId, freshPhone(), pick(FIRST_NAMES), pick(LAST_NAMES)));
+  }
+
+  // Creates: a new phone each time.
+  const service: number[] = [];
+  for (let i = 0; i < SETTINGS.upsertCreates; i++) {
+    const body = { phone: freshPhone(), firstName: pick(FIRST_NAMES), lastName: pick(LAST_NAMES) };
+    const [ms, res] = await timed(() => upsert(body));
+    expectStatus(res, [201], 'upsert (create)');
+    service.push(ms);
+    created.push(body);
+  }
+  const raw: number[] = [];
+  for (let i = 0; i < SETTINGS.upsertCreates; i++) {
+    const phone = freshPhone();
+    const [ms] = await timed(() => db.sql.query(UPSERT_SQL, rawRow(account.accountId, phone, pick(FIRST_NAMES), pick(LAST_NAMES))));
+    raw.push(ms);
+    rawCreated.push({ phone });
+  }
+  figures.push(upsertFigure('upsert-create', 'Upsert one contact, new (PUT /contacts/upsert → 201)', service, raw, kind));
+
+  // Updates: an existing phone, new name.
+  const serviceU: number[] = [];
+  for (let i = 0; i < SETTINGS.upsertUpdates; i++) {
+    const body = { phone: created[i % created.length].phone, firstName: pick(FIRST_NAMES), lastName: pick(LAST_NAMES) };
+    const [ms, res] = await timed(() => upsert(body));
+    expectStatus(res, [200], 'upsert (update)');
+    serviceU.push(ms);
+  }
+  const rawU: number[] = [];
+  for (let i = 0; i < SETTINGS.upsertUpdates; i++) {
+    const row = rawRow(account.accountId, rawCreated[i % rawCreated.length].phone, pick(FIRST_NAMES), pick(LAST_NAMES));
+    const [ms] = await timed(() => db.sql.query(UPSERT_SQL, row));
+    rawU.push(ms);
+  }
+  figures.push(upsertFigure('upsert-update', 'Upsert one contact, existing (PUT /contacts/upsert → 200)', serviceU, rawU, kind));
+  return figures;
+}
+
+function upsertFigure(id: string, name: string, service: number[], raw: number[], kind: DatabaseKind): Figure {
+  const s = stats(service);
+  const r = stats(raw);
+  return {
+    id,
+    name,
+    service: s,
+    raw: r,
+    ratioP50: ratio(s.p50, r.p50),
+    ratioP95: ratio(s.p95, r.p95),
+    target: kind === 'postgres' ? 'p50 < 5 ms' : 'p50 < 5 ms (stated for PostgreSQL; informational here)',
+    pass: kind === 'postgres' ? s.p50 < 5 : null,
+    notes: 'sequential requests, keep-alive fetch; raw: single-row INSERT ... ON CONFLICT ("accountId","dedupKey") DO UPDATE RETURNING',
+  };
+}
+
+interface ListCase {
+  id: string;
+  name: string;
+  terms: Array<string | undefined>;
+  path: (term: string | undefined) => string;
+  limit: number;
+  target: number;
+}
+
+async function benchList(server: TestServer, db: Database, account: { accountId: string; apiKey: string }): Promise<Figure[]> {
+  const namePrefixes = ['mar', 'jo smi', 'jo', 'ann', 'chr', 'wil', 'dav', 'gar', 'rob', 'jen', 'ste', 'kim', 'ngu', 'pat',
+    'mic joh', 'ka', 'li', 'eli', 'sar wil', 'tho', 'alex', 'rodr', 'mart', 'j', 'be', 'okaf', 'yam', 'jam bro', 'ma ga', 'zz'];
+  const digitTerms = Array.from({ length: 40 }, (_, i) => {
+    const len = i % 2 === 0 ? 4 : 5;
+    return Array.from({ length: len }, () => Math.floor(rand() * 10)).join('');
+  });
+  const q = (term: string | undefined, limit: number) =>
+    `?limit=${limit}${term ? `&searchTerm=${encodeURIComponent(term)}` : ''}`;
+  const cases: ListCase[] = [
+    { id: 'list', name: 'List, newest first (GET /contacts?limit=50)', terms: [undefined], path: (t) => `/api/v1/contacts${q(t, 50)}`, limit: 50, target: 50 },
+    { id: 'search-name', name: 'Search by name prefix (searchTerm, limit 50)', terms: namePrefixes, path: (t) => `/api/v1/contacts${q(t, 50)}`, limit: 50, target: 50 },
+    { id: 'search-phone', name: 'Search by phone digits, 4–5 digits (searchTerm, limit 50)', terms: digitTerms, path: (t) => `/api/v1/contacts${q(t, 50)}`, limit: 50, target: 50 },
+    { id: 'csv', name: 'CSV page (GET /contacts/csv?limit=100)', terms: [undefined], path: (t) => `/api/v1/contacts/csv${q(t, 100)}`, limit: 100, target: 50 },
+  ];
+
+  const figures: Figure[] = [];
+  for (const c of cases) {
+    const termAt = (i: number) => c.terms[i % c.terms.length];
+    const rawRun = (term: string | undefined) => {
+      const sql = listQuery(account.accountId, term, c.limit);
+      return db.sql.query(sql.text, sql.values);
+    };
+    for (let i = 0; i < SETTINGS.warmup; i++) {
+      expectStatus(await http(server, account.apiKey, 'GET', c.path(termAt(i))), [200], c.id);
+      await rawRun(termAt(i));
+    }
+    const service: number[] = [];
+    const perTerm = new Map<string, { service: number[]; raw: number[]; rows: number }>();
+    const slot = (term: string | undefined) => {
+      const key = term ?? '(none)';
+      if (!perTerm.has(key)) perTerm.set(key, { service: [], raw: [], rows: 0 });
+      return perTerm.get(key)!;
+    };
+    for (let i = 0; i < SETTINGS.listRequests; i++) {
+      const term = termAt(i);
+      const [ms, res] = await timed(() => http(server, account.apiKey, 'GET', c.path(term)));
+      expectStatus(res, [200], c.id);
+      service.push(ms);
+      slot(term).service.push(ms);
+    }
+    const raw: number[] = [];
+    for (let i = 0; i < SETTINGS.listRequests; i++) {
+      const term = termAt(i);
+      const [ms, res] = await timed(() => rawRun(term));
+      raw.push(ms);
+      slot(term).raw.push(ms);
+      slot(term).rows = res.rows.length;
+    }
+    const s = stats(service);
+    const r = stats(raw);
+    // The slowest variant (by service time), with its plan.
+    let slowest: string | undefined;
+    let slowestMs = -1;
+    for (const [term, v] of perTerm) {
+      const worst = Math.max(...v.service);
+      if (worst > slowestMs) {
+        slowestMs = worst;
+        slowest = term;
+      }
+    }
+    const slowTerm = slowest === '(none)' ? undefined : slowest;
+    const sql = listQuery(account.accountId, slowTerm, c.limit);
+    const plan = (await db.sql.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${sql.text}`, sql.values)).rows.map((row) => row['QUERY PLAN']).join('\n');
+    const termTable = [...perTerm].map(([term, v]) => ({
+      term,
+      rows: v.rows,
+      serviceMaxMs: Math.round(Math.max(...v.service) * 10) / 10,
+      rawMaxMs: Math.round(Math.max(...v.raw) * 10) / 10,
+    }));
+    figures.push({
+      id: c.id,
+      name: c.name,
+      service: s,
+      raw: r,
+      ratioP50: ratio(s.p50, r.p50),
+      ratioP95: ratio(s.p95, r.p95),
+      target: `p95 < ${c.target} ms`,
+      pass: s.p95 < c.target,
+      notes: `${SETTINGS.listRequests} sequential requests${c.terms.length > 1 ? ` over ${c.terms.length} terms` : ''}; raw: the same SELECT (limit+1) through db.sql.query`,
+      explain: { variant: slowest ?? '(none)', plan },
+      extra: c.terms.length > 1 ? { perTerm: termTable } : undefined,
+    });
+  }
+  return figures;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Driver
+
+async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<DatabaseResult> {
+  if (kind === 'postgres') process.env.TEST_DATABASE_URL = pgUrl;
+  const n = Number(process.env.BENCH_CONTACTS ?? (QUICK ? (kind === 'postgres' ? 20_000 : 10_000) : kind === 'postgres' ? 1_000_000 : 100_000));
+  log(`\n== ${kind}: starting service on a fresh database`);
+  const server = await startTestServer(kind);
+  try {
+    const db = server.service.services.db;
+    const version = (await db.sql.query<{ v: string }>('SHOW server_version')).rows[0].v;
+    const account = await server.createAccount();
+    log(`   seeding ${n.toLocaleString('en-US')} contacts…`);
+    const seedSeconds = await seedContacts(db, account.accountId, n);
+    const tableSize = (await db.sql.query<{ s: string }>(`SELECT pg_size_pretty(pg_total_relation_size('"Contact"')) AS s`)).rows[0].s;
+    log(`   seeded in ${seedSeconds.toFixed(1)} s (Contact with indexes: ${tableSize})`);
+
+    const figures: Figure[] = [];
+    log('   list / search / CSV…');
+    figures.push(...(await benchList(server, db, account)));
+    log('   bulk import…');
+    figures.unshift(await benchBulkImport(server, db, account));
+    log('   upsert…');
+    figures.splice(1, 0, ...(await benchUpsert(server, db, account, kind)));
+    const result: DatabaseResult = { kind, serverVersion: version, contacts: n, seedSeconds: Math.round(seedSeconds * 10) / 10, tableSize, figures };
+    printTable(result);
+    return result;
+  } finally {
+    await server.stop();
+  }
+}
+
+function log(message: string) {
+  process.stdout.write(`${message}\n`);
+}
+
+const fmt = (x: number | null | undefined) => (x === null || x === undefined ? '—' : x >= 100 ? x.toFixed(0) : x.toFixed(1));
+const verdict = (pass: boolean | null) => (pass === null ? 'n/a' : pass ? 'PASS' : 'MISS');
+
+function printTable(result: DatabaseResult) {
+  const header = ['figure', 'service p50', 'service p95', 'raw p50', 'raw p95', '× p50', '× p95', 'target', ''];
+  const rows = result.figures.map((f) => [f.id, fmt(f.service.p50), fmt(f.service.p95), fmt(f.raw.p50), fmt(f.raw.p95), fmt(f.ratioP50), fmt(f.ratioP95), f.target, verdict(f.pass)]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 || i >= 7 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  log(`\n${result.kind} ${result.serverVersion}: ${result.contacts.toLocaleString('en-US')} contacts in one account (seeded in ${result.seedSeconds} s, ${result.tableSize}); times in ms`);
+  log(line(header));
+  log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const r of rows) log(line(r));
+  const bulk = result.figures.find((f) => f.id === 'bulk-import-1000');
+  const acceptedMs = (bulk?.extra?.acceptedMs as Stats | undefined)?.p50;
+  if (acceptedMs !== undefined) log(`bulk import: the 202 came after ${fmt(acceptedMs)} ms (median); the batch was done after ${fmt(bulk!.service.p50)} ms`);
+  for (const f of result.figures) {
+    if (f.pass === false && f.explain) log(`\nMISS ${f.id}: slowest variant ${JSON.stringify(f.explain.variant)}\n${f.explain.plan}`);
+  }
+}
+
+function markdown(results: DatabaseResult[], meta: Record<string, unknown>): string {
+  const out: string[] = [];
+  out.push(`# Contactline benchmark`);
+  out.push('');
+  out.push(`${meta.generatedAt} · ${meta.cpus} × ${meta.cpuModel} · Node ${meta.node}${QUICK ? ' · **quick run**' : ''}`);
+  out.push('');
+  out.push('Each figure is the service end to end (HTTP on a listening server, keep-alive) against the raw database driver');
+  out.push('(`db.sql.query`) doing the same SQL work, in the same process and on the same database. Times in milliseconds;');
+  out.push('× is service ÷ raw.');
+  for (const r of results) {
+    out.push('');
+    out.push(`## ${r.kind === 'postgres' ? 'PostgreSQL' : 'PGlite (in memory)'} ${r.serverVersion}, ${r.contacts.toLocaleString('en-US')} contacts in one account`);
+    out.push('');
+    out.push('| Figure | Service p50 | Service p95 | Raw p50 | Raw p95 | × p50 | × p95 | Target | |');
+    out.push('|---|---:|---:|---:|---:|---:|---:|---|---|');
+    for (const f of r.figures) {
+      out.push(`| ${f.name} | ${fmt(f.service.p50)} | ${fmt(f.service.p95)} | ${fmt(f.raw.p50)} | ${fmt(f.raw.p95)} | ${fmt(f.ratioP50)} | ${fmt(f.ratioP95)} | ${f.target} | ${verdict(f.pass)} |`);
+    }
+    const bulk = r.figures.find((f) => f.id === 'bulk-import-1000');
+    const acceptedMs = (bulk?.extra?.acceptedMs as Stats | undefined)?.p50;
+    out.push('');
+    out.push(`Seeded with one INSERT … SELECT FROM generate_series in ${r.seedSeconds} s (Contact with its indexes: ${r.tableSize}).`);
+    if (acceptedMs !== undefined) out.push(`Bulk import: the 202 arrived after ${fmt(acceptedMs)} ms (median); the batch was done after ${fmt(bulk!.service.p50)} ms.`);
+  }
+  out.push('');
+  return out.join('\n');
+}
+
+async function postgresReachable(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+async function main() {
+  const pgUrl = process.env.BENCH_DATABASE_URL ?? DEFAULT_PG_URL;
+  const choice = process.env.BENCH_DB ?? ((await postgresReachable(pgUrl)) ? 'both' : 'pglite');
+  const kinds: DatabaseKind[] = choice === 'both' ? ['pglite', 'postgres'] : choice === 'postgres' ? ['postgres'] : choice === 'pglite' ? ['pglite'] : [];
+  if (kinds.length === 0) throw new Error(`BENCH_DB must be pglite, postgres or both (got ${choice})`);
+  log(`Contactline benchmark${QUICK ? ' (quick)' : ''}: ${kinds.join(', ')}`);
+  const t0 = performance.now();
+  const results: DatabaseResult[] = [];
+  for (const kind of kinds) results.push(await benchDatabase(kind, pgUrl));
+  const meta = {
+    generatedAt: new Date().toISOString(),
+    quick: QUICK,
+    node: process.version,
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model ?? 'unknown',
+    settings: SETTINGS,
+    totalSeconds: Math.round((performance.now() - t0) / 100) / 10,
+  };
+  fs.writeFileSync(path.join(HERE, 'results.json'), `${JSON.stringify({ ...meta, databases: results }, null, 2)}\n`);
+  fs.writeFileSync(path.join(HERE, 'results.md'), markdown(results, meta));
+  const misses = results.flatMap((r) => r.figures.filter((f) => f.pass === false).map((f) => `${r.kind}/${f.id}`));
+  log(`\nDone in ${meta.totalSeconds} s. Wrote bench/results.json and bench/results.md.${misses.length ? ` Targets missed: ${misses.join(', ')}` : ' All targets met.'}`);
+  // pg-boss / undici keep-alive sockets may hold the loop open.
+  process.exit(0);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
