@@ -348,37 +348,34 @@ async function benchUpsert(server: TestServer, db: Database, account: { accountI
     await db.sql.query(UPSERT_SQL, rawRow(account.accountId, freshPhone(), pick(FIRST_NAMES), pick(LAST_NAMES)));
   }
 
-  // Creates: a new phone each time.
+  // Creates: a new phone each time. Service and raw alternate, so load from other processes
+  // on the machine falls on both alike.
   const service: number[] = [];
+  const raw: number[] = [];
   for (let i = 0; i < SETTINGS.upsertCreates; i++) {
     const body = { phone: freshPhone(), firstName: pick(FIRST_NAMES), lastName: pick(LAST_NAMES) };
     const [ms, res] = await timed(() => upsert(body));
     expectStatus(res, [201], 'upsert (create)');
     service.push(ms);
     created.push(body);
-  }
-  const raw: number[] = [];
-  for (let i = 0; i < SETTINGS.upsertCreates; i++) {
     const phone = freshPhone();
-    const [ms] = await timed(() => db.sql.query(UPSERT_SQL, rawRow(account.accountId, phone, pick(FIRST_NAMES), pick(LAST_NAMES))));
-    raw.push(ms);
+    const [rawMs] = await timed(() => db.sql.query(UPSERT_SQL, rawRow(account.accountId, phone, pick(FIRST_NAMES), pick(LAST_NAMES))));
+    raw.push(rawMs);
     rawCreated.push({ phone });
   }
   figures.push(upsertFigure('upsert-create', 'Upsert one contact, new (PUT /contacts/upsert → 201)', service, raw, kind));
 
   // Updates: an existing phone, new name.
   const serviceU: number[] = [];
+  const rawU: number[] = [];
   for (let i = 0; i < SETTINGS.upsertUpdates; i++) {
     const body = { phone: created[i % created.length].phone, firstName: pick(FIRST_NAMES), lastName: pick(LAST_NAMES) };
     const [ms, res] = await timed(() => upsert(body));
     expectStatus(res, [200], 'upsert (update)');
     serviceU.push(ms);
-  }
-  const rawU: number[] = [];
-  for (let i = 0; i < SETTINGS.upsertUpdates; i++) {
     const row = rawRow(account.accountId, rawCreated[i % rawCreated.length].phone, pick(FIRST_NAMES), pick(LAST_NAMES));
-    const [ms] = await timed(() => db.sql.query(UPSERT_SQL, row));
-    rawU.push(ms);
+    const [rawMs] = await timed(() => db.sql.query(UPSERT_SQL, row));
+    rawU.push(rawMs);
   }
   figures.push(upsertFigure('upsert-update', 'Upsert one contact, existing (PUT /contacts/upsert → 200)', serviceU, rawU, kind));
   return figures;
@@ -443,20 +440,17 @@ async function benchList(server: TestServer, db: Database, account: { accountId:
       if (!perTerm.has(key)) perTerm.set(key, { service: [], raw: [], rows: 0 });
       return perTerm.get(key)!;
     };
+    const raw: number[] = [];
     for (let i = 0; i < SETTINGS.listRequests; i++) {
       const term = termAt(i);
       const [ms, res] = await timed(() => http(server, account.apiKey, 'GET', c.path(term)));
       expectStatus(res, [200], c.id);
       service.push(ms);
       slot(term).service.push(ms);
-    }
-    const raw: number[] = [];
-    for (let i = 0; i < SETTINGS.listRequests; i++) {
-      const term = termAt(i);
-      const [ms, res] = await timed(() => rawRun(term));
-      raw.push(ms);
-      slot(term).raw.push(ms);
-      slot(term).rows = res.rows.length;
+      const [rawMs, rawRes] = await timed(() => rawRun(term));
+      raw.push(rawMs);
+      slot(term).raw.push(rawMs);
+      slot(term).rows = rawRes.rows.length;
     }
     const s = stats(service);
     const r = stats(raw);
@@ -506,7 +500,7 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
   const server = await startTestServer(kind);
   try {
     const db = server.service.services.db;
-    const version = (await db.sql.query<{ v: string }>('SHOW server_version')).rows[0].v;
+    const version = (await db.sql.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0].v;
     const account = await server.createAccount();
     log(`   seeding ${n.toLocaleString('en-US')} contacts…`);
     const seedSeconds = await seedContacts(db, account.accountId, n);
@@ -556,7 +550,7 @@ function markdown(results: DatabaseResult[], meta: Record<string, unknown>): str
   const out: string[] = [];
   out.push(`# Contactline benchmark`);
   out.push('');
-  out.push(`${meta.generatedAt} · ${meta.cpus} × ${meta.cpuModel} · Node ${meta.node}${QUICK ? ' · **quick run**' : ''}`);
+  out.push(`${meta.generatedAt} · ${meta.cpus} × ${meta.cpuModel} · Node ${meta.node} · load average ${(meta.loadAverageAtStart as number[]).join('/')} at start, ${(meta.loadAverageAtEnd as number[]).join('/')} at end${QUICK ? ' · **quick run**' : ''}`);
   out.push('');
   out.push('Each figure is the service end to end (HTTP on a listening server, keep-alive) against the raw database driver');
   out.push('(`db.sql.query`) doing the same SQL work, in the same process and on the same database. Times in milliseconds;');
@@ -599,6 +593,8 @@ async function main() {
   const kinds: DatabaseKind[] = choice === 'both' ? ['pglite', 'postgres'] : choice === 'postgres' ? ['postgres'] : choice === 'pglite' ? ['pglite'] : [];
   if (kinds.length === 0) throw new Error(`BENCH_DB must be pglite, postgres or both (got ${choice})`);
   log(`Contactline benchmark${QUICK ? ' (quick)' : ''}: ${kinds.join(', ')}`);
+  const loadAtStart = os.loadavg().map((x) => Math.round(x * 100) / 100);
+  log(`load average ${loadAtStart.join(' ')} on ${os.cpus().length} CPUs (other processes share the machine)`);
   const t0 = performance.now();
   const results: DatabaseResult[] = [];
   for (const kind of kinds) results.push(await benchDatabase(kind, pgUrl));
@@ -609,6 +605,8 @@ async function main() {
     cpus: os.cpus().length,
     cpuModel: os.cpus()[0]?.model ?? 'unknown',
     settings: SETTINGS,
+    loadAverageAtStart: loadAtStart,
+    loadAverageAtEnd: os.loadavg().map((x) => Math.round(x * 100) / 100),
     totalSeconds: Math.round((performance.now() - t0) / 100) / 10,
   };
   fs.writeFileSync(path.join(HERE, 'results.json'), `${JSON.stringify({ ...meta, databases: results }, null, 2)}\n`);

@@ -11,6 +11,7 @@ import { bearerToken, requestIdFor } from './request-context.js';
 import { authenticateApiKey, KEY_PREFIX } from '../domain/api-keys/api-keys.service.js';
 import { timingSafeEqual } from 'node:crypto';
 import { buildOpenApi } from '../rest/openapi.js';
+import { logger } from '../logger.js';
 
 const openApiDocument = buildOpenApi();
 
@@ -91,5 +92,5 @@ function safeEqual(a: string, b: string): boolean {
 }
 
 function defaultLogError(error: unknown, requestId: string): void {
-  console.error(`[${requestId}]`, error);
+  logger.error({ err: error, requestId }, 'request failed');
 }

@@ -3,6 +3,7 @@
 // domain tables written before the job is sent, so a job is never the only copy of work.
 import PgBoss from 'pg-boss';
 import type { Database } from '../db/database.js';
+import { logger } from '../logger.js';
 
 export type JobHandler = (data: Record<string, unknown>) => Promise<void>;
 
@@ -23,7 +24,7 @@ export async function startJobQueue(db: Database): Promise<JobQueue> {
       : new PgBoss({ db: { executeSql: (text, values) => runOnPglite(db, text, values) }, schedule: false, supervise: true });
   boss.on('error', (error) => {
     // pg-boss reports maintenance failures here; they must not crash the process.
-    console.error('[queue]', error instanceof Error ? error.message : error);
+    logger.warn({ err: error }, 'job queue error');
   });
   await boss.start();
   for (const name of QUEUES) {

@@ -14,6 +14,7 @@ import { BulkImportBodySchema, BulkItemSchema } from './contacts.inputs.js';
 import { upsertInTransaction, withConflictRetry } from './contacts-write.service.js';
 import type { SqlClient } from './contacts.store.js';
 import { processBulkUpdateBatch } from './contacts-bulk-update.service.js';
+import { logger } from '../../logger.js';
 
 export const BATCH_QUEUE = 'contacts.import';
 
@@ -73,8 +74,9 @@ export async function enqueueBatch(ctx: RequestContext, kind: 'import' | 'bulk-u
   await ctx.queue.send(BATCH_QUEUE, { batchId: batch.id });
   // The queue job is the durable path; this local run only removes its polling delay.
   setImmediate(() => {
-    processBatch(ctx, batch.id).catch(() => {
+    processBatch(ctx, batch.id).catch((error) => {
       // The queued job retries; nothing is lost.
+      logger.warn({ err: error, batchId: batch.id }, 'immediate batch run failed; the queue will retry');
     });
   });
   return batch.id;
