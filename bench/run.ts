@@ -406,6 +406,36 @@ interface ListCase {
   target: number;
 }
 
+/** The HTTP floor: GET /healthz (express + SELECT 1, no auth) vs raw SELECT 1. Informational. */
+async function benchHttpFloor(server: TestServer, db: Database): Promise<Figure> {
+  const service: number[] = [];
+  const raw: number[] = [];
+  for (let i = 0; i < SETTINGS.warmup + SETTINGS.listRequests; i++) {
+    const [ms, res] = await timed(async () => {
+      const response = await fetch(`${server.baseUrl}/healthz`);
+      return { status: response.status, text: await response.text() };
+    });
+    expectStatus(res, [200], 'healthz');
+    const [rawMs] = await timed(() => db.sql.query('SELECT 1'));
+    if (i >= SETTINGS.warmup) {
+      service.push(ms);
+      raw.push(rawMs);
+    }
+  }
+  const s = stats(service);
+  const r = stats(raw);
+  return {
+    id: 'http-floor',
+    name: 'HTTP floor: GET /healthz (SELECT 1, no auth)',
+    service: s,
+    raw: r,
+    ratioP50: ratio(s.p50, r.p50),
+    ratioP95: ratio(s.p95, r.p95),
+    target: 'informational',
+    pass: null,
+  };
+}
+
 async function benchList(server: TestServer, db: Database, account: { accountId: string; apiKey: string }): Promise<Figure[]> {
   const namePrefixes = ['mar', 'jo smi', 'jo', 'ann', 'chr', 'wil', 'dav', 'gar', 'rob', 'jen', 'ste', 'kim', 'ngu', 'pat',
     'mic joh', 'ka', 'li', 'eli', 'sar wil', 'tho', 'alex', 'rodr', 'mart', 'j', 'be', 'okaf', 'yam', 'jam bro', 'ma ga', 'zz'];
@@ -441,6 +471,7 @@ async function benchList(server: TestServer, db: Database, account: { accountId:
       return perTerm.get(key)!;
     };
     const raw: number[] = [];
+    const prismaTimes: number[] = [];
     for (let i = 0; i < SETTINGS.listRequests; i++) {
       const term = termAt(i);
       const [ms, res] = await timed(() => http(server, account.apiKey, 'GET', c.path(term)));
@@ -451,6 +482,10 @@ async function benchList(server: TestServer, db: Database, account: { accountId:
       raw.push(rawMs);
       slot(term).raw.push(rawMs);
       slot(term).rows = rawRes.rows.length;
+      // The same statement through Prisma's $queryRaw (what the service runs), to split the
+      // overhead between Prisma and the HTTP/GraphQL layers.
+      const [prismaMs] = await timed(() => db.prisma.$queryRaw(listQuery(account.accountId, term, c.limit)));
+      prismaTimes.push(prismaMs);
     }
     const s = stats(service);
     const r = stats(raw);
@@ -484,7 +519,7 @@ async function benchList(server: TestServer, db: Database, account: { accountId:
       pass: s.p95 < c.target,
       notes: `${SETTINGS.listRequests} sequential requests${c.terms.length > 1 ? ` over ${c.terms.length} terms` : ''}; raw: the same SELECT (limit+1) through db.sql.query`,
       explain: { variant: slowest ?? '(none)', plan },
-      extra: c.terms.length > 1 ? { perTerm: termTable } : undefined,
+      extra: { prismaQueryRawMs: stats(prismaTimes), ...(c.terms.length > 1 ? { perTerm: termTable } : {}) },
     });
   }
   return figures;
@@ -509,6 +544,7 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
 
     const figures: Figure[] = [];
     log('   list / search / CSV…');
+    figures.push(await benchHttpFloor(server, db));
     figures.push(...(await benchList(server, db, account)));
     log('   bulk import…');
     figures.unshift(await benchBulkImport(server, db, account));
@@ -542,6 +578,10 @@ function printTable(result: DatabaseResult) {
   const acceptedMs = (bulk?.extra?.acceptedMs as Stats | undefined)?.p50;
   if (acceptedMs !== undefined) log(`bulk import: the 202 came after ${fmt(acceptedMs)} ms (median); the batch was done after ${fmt(bulk!.service.p50)} ms`);
   for (const f of result.figures) {
+    const prisma = f.extra?.prismaQueryRawMs as Stats | undefined;
+    if (prisma) log(`${f.id}: same SELECT through prisma.$queryRaw p50 ${fmt(prisma.p50)} / p95 ${fmt(prisma.p95)} ms`);
+  }
+  for (const f of result.figures) {
     if (f.pass === false && f.explain) log(`\nMISS ${f.id}: slowest variant ${JSON.stringify(f.explain.variant)}\n${f.explain.plan}`);
   }
 }
@@ -568,6 +608,10 @@ function markdown(results: DatabaseResult[], meta: Record<string, unknown>): str
     const acceptedMs = (bulk?.extra?.acceptedMs as Stats | undefined)?.p50;
     out.push('');
     out.push(`Seeded with one INSERT … SELECT FROM generate_series in ${r.seedSeconds} s (Contact with its indexes: ${r.tableSize}).`);
+    const prismaLines = r.figures
+      .filter((f) => f.extra?.prismaQueryRawMs)
+      .map((f) => `${f.id} ${fmt((f.extra!.prismaQueryRawMs as Stats).p50)}/${fmt((f.extra!.prismaQueryRawMs as Stats).p95)}`);
+    if (prismaLines.length) out.push(`The same list SELECTs through prisma.$queryRaw (p50/p95 ms): ${prismaLines.join(', ')}.`);
     if (acceptedMs !== undefined) out.push(`Bulk import: the 202 arrived after ${fmt(acceptedMs)} ms (median); the batch was done after ${fmt(bulk!.service.p50)} ms.`);
   }
   out.push('');

@@ -22,6 +22,7 @@ const uuid = z.string().regex(UUID_PATTERN, 'must be a UUID').transform((s) => s
 const phone = z
   .string()
   .max(64)
+  .trim()
   .regex(PHONE_WRITE_PATTERN, 'must be digits with an optional leading + or 00, and only spaces, parentheses, dots or hyphens between them');
 
 /** The write fields shared by import, upsert, PATCH and bulk-update's `data`. */
