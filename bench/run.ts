@@ -194,7 +194,7 @@ const sqlArray = (items: readonly (string | number)[]) => `ARRAY[${items.map((x)
  * with one INSERT ... SELECT FROM generate_series, and the indexes rebuilt from their own
  * definitions (much faster than maintaining a trigram index row by row); then ANALYZE.
  */
-async function seedContacts(db: Database, accountId: string, n: number): Promise<number> {
+export async function seedContacts(db: Database, accountId: string, n: number): Promise<number> {
   const t0 = performance.now();
   const { rows: indexes } = await db.sql.query<{ indexname: string; indexdef: string }>(
     `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'Contact' AND indexname <> 'Contact_pkey'`,
@@ -269,7 +269,7 @@ const UPSERT_SQL = `INSERT INTO "Contact" (${COLUMN_LIST})
   RETURNING ${CONTACT_COLUMNS.strings.join('')}`;
 
 /** The service's list SELECT (contacts-list.service.ts), built the same way. */
-function listQuery(accountId: string, searchTerm: string | undefined, limit: number): Prisma.Sql {
+export function listQuery(accountId: string, searchTerm: string | undefined, limit: number): Prisma.Sql {
   const conditions = [Prisma.sql`"accountId" = ${accountId}::uuid`, ...(searchTerm ? searchConditions(searchTerm) : [])];
   return Prisma.sql`SELECT ${CONTACT_COLUMNS} FROM "Contact"
     WHERE ${Prisma.join(conditions, ' AND ')} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${limit + 1}`;
@@ -661,7 +661,10 @@ async function main() {
   process.exit(0);
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+// Runs when executed (npm run bench), not when imported for its helpers.
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

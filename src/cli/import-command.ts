@@ -37,6 +37,7 @@ export interface ImportSummary {
   url: string;
   sourceKind: string;
   rows: number;
+  /** Rows the service received (accepted, rejected by it, or in a chunk it refused). */
   sent: number;
   accepted: number;
   rejected: Rejection[];
@@ -134,7 +135,7 @@ async function runImport(file: string, opts: { key: string; url: string; map: st
     for (let start = 0; start < sendable.length; start += CHUNK_SIZE) {
       const chunk = sendable.slice(start, start + CHUNK_SIZE);
       const outcome = await sendChunk(endpoint, opts.key, chunk);
-      summary.sent += chunk.length;
+      if (outcome.kind === 'accepted' || outcome.failure.status !== null) summary.sent += chunk.length;
       if (outcome.kind === 'accepted') {
         summary.accepted += outcome.accepted;
         for (const r of outcome.rejected) {

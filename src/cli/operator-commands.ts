@@ -21,8 +21,6 @@ function listArg(value: string): string[] {
 
 const jsonOption = () => new Option('--json', 'print one JSON object on stdout');
 
-const ops = async () => (await import('./operations.js')).CliOperations;
-
 function printAccount(out: ReturnType<typeof createOutput>, verb: string, a: AccountResult) {
   out.line(`${verb} account ${a.id}`);
   out.line(`  name:             ${a.name}`);
@@ -49,9 +47,8 @@ export function accountsCommand(): Command {
     .addOption(jsonOption())
     .action(async (opts: { name: string; defaultLocation?: string; region?: string; json?: boolean }) => {
       const out = createOutput(!!opts.json);
-      const O = await ops();
       const { createAccount } = await withOperator((s) =>
-        s.run<{ createAccount: AccountResult }>(O.createAccount, { name: opts.name, region: opts.region, defaultLocation: opts.defaultLocation }),
+        s.run<{ createAccount: AccountResult }>('createAccount', { name: opts.name, region: opts.region, defaultLocation: opts.defaultLocation }),
       );
       printAccount(out, 'Created', createAccount);
       out.result({ ok: true, accountId: createAccount.id, account: createAccount });
@@ -70,9 +67,8 @@ export function accountsCommand(): Command {
       if (opts.defaultLocation === undefined && !opts.clearDefaultLocation && !opts.dedupFields) {
         throw usageError('nothing to update: give --default-location, --clear-default-location and/or --dedup-fields');
       }
-      const O = await ops();
       const { updateAccount } = await withOperator((s) =>
-        s.run<{ updateAccount: AccountResult }>(O.updateAccount, {
+        s.run<{ updateAccount: AccountResult }>('updateAccount', {
           id,
           defaultLocation: opts.defaultLocation,
           clearDefaultLocation: opts.clearDefaultLocation ?? undefined,
@@ -96,9 +92,8 @@ export function usersCommand(): Command {
     .addOption(jsonOption())
     .action(async (opts: { account: string; email: string; name?: string; json?: boolean }) => {
       const out = createOutput(!!opts.json);
-      const O = await ops();
       const { createUser } = await withOperator((s) =>
-        s.run<{ createUser: UserResult }>(O.createUser, { accountId: opts.account, email: opts.email, name: opts.name }),
+        s.run<{ createUser: UserResult }>('createUser', { accountId: opts.account, email: opts.email, name: opts.name }),
       );
       out.line(`Created user ${createUser.id} (${createUser.email}) in account ${createUser.accountId}`);
       out.result({ ok: true, userId: createUser.id, user: createUser });
@@ -116,9 +111,8 @@ export function keysCommand(): Command {
     .addOption(jsonOption())
     .action(async (opts: { user: string; name: string; json?: boolean }) => {
       const out = createOutput(!!opts.json);
-      const O = await ops();
       const { createApiKey } = await withOperator((s) =>
-        s.run<{ createApiKey: { secret: string; key: KeyResult } }>(O.createApiKey, { userId: opts.user, name: opts.name }),
+        s.run<{ createApiKey: { secret: string; key: KeyResult } }>('createApiKey', { userId: opts.user, name: opts.name }),
       );
       const { key, secret } = createApiKey;
       out.line(`Created API key ${key.id} ("${key.name}") for user ${key.userId} in account ${key.accountId}`);
@@ -133,8 +127,7 @@ export function keysCommand(): Command {
     .addOption(jsonOption())
     .action(async (opts: { account: string; json?: boolean }) => {
       const out = createOutput(!!opts.json);
-      const O = await ops();
-      const { apiKeys } = await withOperator((s) => s.run<{ apiKeys: KeyResult[] }>(O.listApiKeys, { accountId: opts.account }));
+      const { apiKeys } = await withOperator((s) => s.run<{ apiKeys: KeyResult[] }>('listApiKeys', { accountId: opts.account }));
       if (apiKeys.length === 0) out.line('No API keys.');
       for (const k of apiKeys) {
         const state = k.revokedAt ? `revoked ${k.revokedAt}` : 'active';
@@ -150,8 +143,7 @@ export function keysCommand(): Command {
     .addOption(jsonOption())
     .action(async (id: string, opts: { json?: boolean }) => {
       const out = createOutput(!!opts.json);
-      const O = await ops();
-      const { revokeApiKey } = await withOperator((s) => s.run<{ revokeApiKey: KeyResult }>(O.revokeApiKey, { id }));
+      const { revokeApiKey } = await withOperator((s) => s.run<{ revokeApiKey: KeyResult }>('revokeApiKey', { id }));
       out.line(`Revoked API key ${revokeApiKey.id} ("${revokeApiKey.name}", ...${revokeApiKey.lastFour}) at ${revokeApiKey.revokedAt}`);
       out.result({ ok: true, keyId: revokeApiKey.id, key: revokeApiKey });
     });
@@ -169,9 +161,8 @@ export function workflowsCommand(): Command {
     .addOption(jsonOption())
     .action(async (opts: { account: string; name: string; status: string; json?: boolean }) => {
       const out = createOutput(!!opts.json);
-      const O = await ops();
       const { createWorkflow } = await withOperator((s) =>
-        s.run<{ createWorkflow: WorkflowResult }>(O.createWorkflow, { accountId: opts.account, name: opts.name, status: opts.status }),
+        s.run<{ createWorkflow: WorkflowResult }>('createWorkflow', { accountId: opts.account, name: opts.name, status: opts.status }),
       );
       printWorkflow(out, 'Created', createWorkflow);
       out.result({ ok: true, workflowId: createWorkflow.id, workflow: createWorkflow });
@@ -190,8 +181,7 @@ export function workflowsCommand(): Command {
       .addOption(jsonOption())
       .action(async (id: string, opts: { json?: boolean }) => {
         const out = createOutput(!!opts.json);
-        const O = await ops();
-        const { updateWorkflow } = await withOperator((s) => s.run<{ updateWorkflow: WorkflowResult }>(O.updateWorkflow, { id, ...change }));
+          const { updateWorkflow } = await withOperator((s) => s.run<{ updateWorkflow: WorkflowResult }>('updateWorkflow', { id, ...change }));
         printWorkflow(out, verb, updateWorkflow);
         out.result({ ok: true, workflowId: updateWorkflow.id, workflow: updateWorkflow });
       });
@@ -210,9 +200,8 @@ export function blocklistCommand(): Command {
     .addOption(jsonOption())
     .action(async (opts: { account: string; phone: string; reason?: string; json?: boolean }) => {
       const out = createOutput(!!opts.json);
-      const O = await ops();
       const { blockPhone } = await withOperator((s) =>
-        s.run<{ blockPhone: BlockedPhoneResult }>(O.blockPhone, { accountId: opts.account, phone: opts.phone, reason: opts.reason }),
+        s.run<{ blockPhone: BlockedPhoneResult }>('blockPhone', { accountId: opts.account, phone: opts.phone, reason: opts.reason }),
       );
       out.line(`Blocked ${blockPhone.phone} in account ${blockPhone.accountId}${blockPhone.reason ? ` (${blockPhone.reason})` : ''}`);
       out.result({ ok: true, accountId: blockPhone.accountId, phone: blockPhone.phone, blocked: blockPhone });

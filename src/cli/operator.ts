@@ -8,7 +8,7 @@ import type { Env } from '../config/env.js';
 import type { Database } from '../db/database.js';
 import type { RequestContext } from '../domain/context.js';
 import type { JobQueue } from '../jobs/queue.js';
-import type { Operation } from '../graphql/execute.js';
+import type { CliOperations } from './operations.js';
 
 /** Reads the configuration; a bad variable is a usage-class error (exit 2). */
 export async function readEnv(): Promise<Env> {
@@ -31,7 +31,9 @@ export async function openFromEnv(env: Env): Promise<Database> {
   try {
     return await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR });
   } catch (error) {
-    throw new CliError(`Cannot open the ${describeDatabase(env)}: ${(error as Error).message}`);
+    const message = (error as Error).message;
+    // The data-dir lock already names the directory and what to do.
+    throw new CliError(/in use by process/.test(message) ? message : `Cannot open the ${describeDatabase(env)}: ${message}`);
   }
 }
 
@@ -51,16 +53,20 @@ const noQueue: JobQueue = {
 };
 
 export interface OperatorSession {
-  run<T>(operation: Operation, variables?: Record<string, unknown>): Promise<T>;
+  /** Runs one of the CLI's operator operations (operations.ts) by name. */
+  run<T>(operation: keyof typeof CliOperations, variables?: Record<string, unknown>): Promise<T>;
 }
 
 /** Opens the database, runs `fn` with an operator (isAdmin) context, and always closes it. */
 export async function withOperator<T>(fn: (session: OperatorSession) => Promise<T>): Promise<T> {
   const env = await readEnv();
+  // Loading the schema (the slow part of start-up) overlaps with opening the database.
+  const modules = Promise.all([import('../graphql/execute.js'), import('../domain/shared/clock.js'), import('./operations.js')]);
+  modules.catch(() => {}); // awaited below; never an unhandled rejection if opening fails first
   const db = await openFromEnv(env);
   try {
     await assertMigrated(db, env);
-    const [{ runOperation }, { systemClock }] = await Promise.all([import('../graphql/execute.js'), import('../domain/shared/clock.js')]);
+    const [{ runOperation }, { systemClock }, { CliOperations: operations }] = await modules;
     const ctx: RequestContext = {
       db,
       queue: noQueue,
@@ -71,9 +77,9 @@ export async function withOperator<T>(fn: (session: OperatorSession) => Promise<
       isAdmin: true,
     };
     return await fn({
-      async run<R>(operation: Operation, variables: Record<string, unknown> = {}) {
+      async run<R>(operation: keyof typeof CliOperations, variables: Record<string, unknown> = {}) {
         try {
-          return await runOperation<R>(ctx, operation, variables);
+          return await runOperation<R>(ctx, operations[operation], variables);
         } catch (error) {
           throw await toCliError(error);
         }

@@ -211,7 +211,7 @@ describe.each(testDatabaseKinds())('POST /api/v1/contacts/bulk on %s', (kind) =>
       for (const workflowId of [draft, paused, '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f', 'nope']) {
         expectError(await post(apiKey, { contacts: [item()], assignmentOptions: { workflowId } }), 400, 'bad_request');
       }
-      await sleep(700);
+      await sleep(500);
       expect(await listAll(server, apiKey)).toEqual([]);
     });
 

@@ -92,6 +92,17 @@ describe.each(testDatabaseKinds())('lookups and changes on %s', (kind) => {
       expectError(await get(byExt('hubspot', '   ')), 400, 'bad_request');
     });
 
+    it('external IDs with reserved URL characters are found when percent-encoded', async () => {
+      const ext = 'a/b c?d#e%f';
+      const c = await upsertOk(server, apiKey, { phone: uniquePhone(), sourceKind: 'hubspot', externalId: ext });
+      const res = await get(byExt('hubspot', ext));
+      expect(res.status, res.text).toBe(200);
+      expect(res.json.id).toBe(c.id);
+      const patched = await patch(byExt('hubspot', ext), { priority: 4 });
+      expect(patched.status, patched.text).toBe(200);
+      expect(patched.json).toMatchObject({ id: c.id, priority: 4 });
+    });
+
     it('256 chars is accepted', async () => {
       const ext = 'L'.repeat(256);
       const c = await upsertOk(server, apiKey, { phone: uniquePhone(), sourceKind: 'hubspot', externalId: ext });
@@ -297,6 +308,8 @@ describe.each(testDatabaseKinds())('lookups and changes on %s', (kind) => {
       expectError(await bulkUpdate({ filter: {}, data: { externalId: 'e'.repeat(257) } }), 400, 'bad_request');
       expectError(await bulkUpdate({ filter: {}, data: { status: 'bogus' } }), 400, 'bad_request');
       expectError(await bulkUpdate({ filter: {}, data: { nope: 1 } }), 400, 'bad_request');
+      expectError(await bulkUpdate({ filter: {}, data: { phone: 'abc' } }), 400, 'bad_request');
+      expectError(await bulkUpdate({ filter: {}, data: { sourceKind: 'zapier' } }), 400, 'bad_request');
       expectError(await bulkUpdate({ filter: {}, data: {}, extra: 1 }), 400, 'bad_request');
       expectError(await server.request(apiKey, 'POST', '/api/v1/contacts/bulk-update', 'nope', { 'content-type': 'application/json' }), 400, 'bad_request');
     });

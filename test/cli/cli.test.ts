@@ -1,0 +1,217 @@
+// End-to-end tests of the `contactline` CLI: the real bin, a temporary embedded database,
+// operator commands with --json, then `serve` in the background and a CSV `import`.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const BIN = path.join(ROOT, 'bin/contactline.js');
+
+let dataDir: string;
+let workDir: string;
+
+function cliEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent', ...extra };
+  delete env.DATABASE_URL;
+  delete env.CONTACTLINE_API_KEY;
+  delete env.CONTACTLINE_URL;
+  return env;
+}
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the bin from an unrelated working directory (the bin must not depend on cwd). */
+function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd: workDir, env: cliEnv(extraEnv), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Runs a --json command and returns its one JSON object (stdout must hold nothing else). */
+async function cliJson(args: string[], expectCode = 0): Promise<any> {
+  const run = await cli([...args, '--json']);
+  if (run.code !== expectCode) throw new Error(`${args.join(' ')} exited ${run.code}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`);
+  const lines = run.stdout.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  return JSON.parse(lines[0]);
+}
+
+beforeAll(() => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'contactline-cli-data-'));
+  workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'contactline-cli-cwd-'));
+});
+
+afterAll(() => {
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.rmSync(workDir, { recursive: true, force: true });
+});
+
+describe('contactline CLI', () => {
+  const ids: { accountId?: string; userId?: string; keyId?: string; secret?: string; workflowId?: string } = {};
+  let server: ChildProcess | undefined;
+  let baseUrl = '';
+
+  afterAll(async () => {
+    if (server && server.exitCode === null) {
+      server.kill('SIGKILL');
+      await new Promise((r) => server!.once('exit', r));
+    }
+  });
+
+  it('rejects bad arguments with a message on stderr and a non-zero exit', async () => {
+    const [unknown, missing, badId, badRegion] = await Promise.all([
+      cli(['frobnicate']),
+      cli(['accounts', 'create']),
+      cli(['keys', 'revoke', 'not-a-uuid']),
+      cli(['accounts', 'create', '--name', 'X', '--region', 'mars']),
+    ]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown command 'frobnicate'/);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/--name/);
+    expect(badId.code).toBe(2);
+    expect(badId.stderr).toMatch(/must be a UUID/);
+    expect(badRegion.code).toBe(2);
+    expect(badRegion.stderr).toMatch(/us, eu/);
+    for (const run of [unknown, missing, badId, badRegion]) expect(run.stdout).toBe('');
+  });
+
+  it('migrates a new embedded database', async () => {
+    const result = await cliJson(['migrate']);
+    expect(result).toMatchObject({ ok: true, database: 'pglite', dataDir });
+    expect(result.applied.length).toBeGreaterThan(0);
+  });
+
+  it('creates and configures an account, a user, a key and a workflow', async () => {
+    const account = await cliJson(['accounts', 'create', '--name', 'CLI test', '--default-location', 'US']);
+    expect(account.account).toMatchObject({ name: 'CLI test', defaultLocation: 'US' });
+    ids.accountId = account.accountId;
+
+    // With externalId as a dedup field every row would have a key (a null externalId gets
+    // the contact's id), so use a custom field: a row with neither phone nor crm is missing one.
+    const updated = await cliJson(['accounts', 'update', ids.accountId!, '--dedup-fields', 'phone,customFields.crm']);
+    expect(updated.account.dedupFields).toEqual(['phone', 'customFields.crm']);
+
+    const user = await cliJson(['users', 'create', '--account', ids.accountId!, '--email', 'ops@example.com', '--name', 'Ops']);
+    expect(user.user).toMatchObject({ accountId: ids.accountId, email: 'ops@example.com' });
+    ids.userId = user.userId;
+
+    const key = await cliJson(['keys', 'create', '--user', ids.userId!, '--name', 'importer']);
+    expect(key.secret).toMatch(/^svc_pk_/);
+    expect(key.key.lastFour).toBe(key.secret.slice(-4));
+    ids.keyId = key.keyId;
+    ids.secret = key.secret;
+
+    const workflow = await cliJson(['workflows', 'create', '--account', ids.accountId!, '--name', 'Outreach']);
+    expect(workflow.workflow).toMatchObject({ status: 'draft', paused: false });
+    ids.workflowId = workflow.workflowId;
+
+    const published = await cliJson(['workflows', 'publish', ids.workflowId!]);
+    expect(published.workflow.status).toBe('published');
+    const paused = await cliJson(['workflows', 'pause', ids.workflowId!]);
+    expect(paused.workflow.paused).toBe(true);
+
+    const blocked = await cliJson(['blocklist', 'add', '--account', ids.accountId!, '--phone', '+1 415 555 0100', '--reason', 'asked']);
+    expect(blocked).toMatchObject({ ok: true, accountId: ids.accountId, phone: '+14155550100' });
+  }, 60_000);
+
+  it('reports domain errors with their message and exit code 1', async () => {
+    const run = await cli(['workflows', 'resume', '00000000-0000-4000-8000-000000000000', '--json']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/No workflow/);
+    expect(JSON.parse(run.stdout)).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  });
+
+  it('serves, and imports a CSV through the bulk API', async () => {
+    server = spawn(process.execPath, [BIN, 'serve', '--json'], { cwd: workDir, env: cliEnv({ PORT: '0' }), stdio: ['ignore', 'pipe', 'pipe'] });
+    let serverErr = '';
+    server.stderr!.on('data', (d) => (serverErr += d));
+    const started = await new Promise<any>((resolve, reject) => {
+      let buffer = '';
+      server!.stdout!.on('data', (d) => {
+        buffer += d;
+        if (buffer.includes('\n')) resolve(JSON.parse(buffer.split('\n')[0]));
+      });
+      server!.once('exit', (code) => reject(new Error(`serve exited ${code}: ${serverErr}`)));
+    });
+    expect(started).toMatchObject({ ok: true, database: 'pglite', demo: null });
+    baseUrl = started.url;
+
+    // While the server holds the embedded database, operator commands say so.
+    const locked = await cli(['keys', 'list', '--account', ids.accountId!]);
+    expect(locked.code).toBe(1);
+    expect(locked.stderr).toMatch(/in use by process \d+/);
+
+    const csv = path.join(workDir, 'contacts.csv');
+    fs.writeFileSync(
+      csv,
+      '\ufeffFirst Name,Last Name,Phone Number,Country,External ID,Priority,Company,CRM\n' +
+        'Ada,Lovelace,+1 415 555 2671,US,crm-1,5,Analytical,c1\n' +
+        'Bad,Phone,12,US,crm-2,,Nowhere,c2\n' +
+        'No,Dedup,,US,crm-3,,Ghost,\n' +
+        'Grace,Hopper,(202) 555-0143,,crm-4,,Navy,c4\n',
+    );
+    const run = await cli(['import', csv, '--key', ids.secret!, '--url', baseUrl, '--json', '--map', 'CRM=customFields.crm']);
+    expect(run.code).toBe(1); // rows were rejected
+    const lines = run.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    const summary = JSON.parse(lines[0]);
+    expect(summary).toMatchObject({ ok: false, rows: 4, sent: 4, accepted: 2, failedChunks: [], aborted: null });
+    expect(summary.rejected).toEqual([
+      { row: 2, line: 3, reason: 'invalid-phone' },
+      { row: 3, line: 4, reason: 'missing-dedup-field' },
+    ]);
+    expect(summary.mapping).toMatchObject({ 'First Name': 'firstName', 'Phone Number': 'phone', 'External ID': 'externalId', Company: 'customFields.Company', CRM: 'customFields.crm' });
+    expect(run.stderr).toMatch(/4\/4 rows/); // the progress bar, on stderr
+
+    // The bulk write lands shortly after the 202.
+    let contacts: any[] = [];
+    for (let i = 0; i < 40 && contacts.length < 2; i++) {
+      const res = await fetch(`${baseUrl}/api/v1/contacts?sourceKind=csv`, { headers: { authorization: `Bearer ${ids.secret}` } });
+      expect(res.status).toBe(200);
+      contacts = ((await res.json()) as { data: any[] }).data;
+      if (contacts.length < 2) await new Promise((r) => setTimeout(r, 250));
+    }
+    const byExternalId = Object.fromEntries(contacts.map((c) => [c.externalId, c]));
+    expect(byExternalId['crm-1']).toMatchObject({ firstName: 'Ada', phone: '+14155552671', priority: 5, customFields: { Company: 'Analytical', crm: 'c1' } });
+    expect(byExternalId['crm-4']).toMatchObject({ firstName: 'Grace', phone: '+12025550143' });
+
+    // A whole-chunk 400 (an unknown status) is reported with the API's message and the rows.
+    const bad = path.join(workDir, 'bad.csv');
+    fs.writeFileSync(bad, 'name,phone,status\nX,+14155550111,bogus\nY,+14155550112,new\n');
+    const badRun = await cli(['import', bad, '--key', ids.secret!, '--url', baseUrl, '--json', '--no-progress']);
+    expect(badRun.code).toBe(1);
+    const badSummary = JSON.parse(badRun.stdout);
+    expect(badSummary.accepted).toBe(0);
+    expect(badSummary.failedChunks).toHaveLength(1);
+    expect(badSummary.failedChunks[0]).toMatchObject({ fromRow: 1, toRow: 2, status: 400, code: 'bad_request' });
+    expect(badSummary.failedChunks[0].message).toMatch(/status/);
+    expect(badSummary.failedChunks[0].issues).toEqual([expect.objectContaining({ row: 1, line: 2, path: 'status' })]);
+    expect(badSummary.rejected.map((r: any) => r.row)).toEqual([1, 2]);
+
+    // Graceful stop on SIGTERM.
+    const exited = new Promise<number | null>((r) => server!.once('exit', (code) => r(code)));
+    server.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  }, 60_000);
+
+  it('revokes and lists keys once the server is stopped', async () => {
+    const revoked = await cliJson(['keys', 'revoke', ids.keyId!]);
+    expect(revoked.key.revokedAt).toBeTruthy();
+    const list = await cliJson(['keys', 'list', '--account', ids.accountId!]);
+    expect(list.keys).toEqual([expect.objectContaining({ id: ids.keyId, revokedAt: expect.any(String) })]);
+  }, 30_000);
+});
