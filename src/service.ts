@@ -37,9 +37,10 @@ export async function startService(options: StartOptions): Promise<RunningServic
   try {
     if (db.kind === 'pglite') {
       // The embedded default migrates itself; PostgreSQL is migrated by `contactline migrate`.
-      const result = await migrate(db.sql);
-      const services0 = { db, clock: options.clock ?? systemClock, region: env.REGION };
-      if (result.wasEmpty && options.seedDemo) demo = await seedDemoAccount(services0);
+      await migrate(db.sql);
+      // A brand-new embedded database (no Account yet, even if `migrate` ran first) gets
+      // the demo account, so a first user can call the API at once.
+      if (options.seedDemo && (await db.prisma.account.count()) === 0) demo = await seedDemoAccount({ db });
     } else {
       await assertMigrated(db);
     }

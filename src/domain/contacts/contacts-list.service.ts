@@ -45,11 +45,20 @@ function filterConditions(q: ListQuery): Prisma.Sql[] {
 
 /** The SQL conditions for a searchTerm: one per word, all must hold. */
 export function searchConditions(term: string): Prisma.Sql[] {
-  return searchWords(term).map((word) => {
+  const words = searchWords(term);
+  const conditions = words.map((word) => {
     if (word.kind === 'digits') return Prisma.sql`"phoneDigits" LIKE ${`%${word.value}%`}`;
     const prefix = `${escapeLike(word.value)}%`;
     return Prisma.sql`(lower("firstName") LIKE ${prefix} OR lower("lastName") LIKE ${prefix})`;
   });
+  // Several name words: a pre-filter the name-words GIN index can AND together. It matches
+  // a superset (any word of either name), so the exact conditions above still decide.
+  const indexable = words.filter((w) => w.kind === 'name' && /^[\p{L}\p{N}]+$/u.test(w.value));
+  if (indexable.length >= 2) {
+    const query = indexable.map((w) => `${w.value}:*`).join(' & ');
+    conditions.push(Prisma.sql`to_tsvector('simple', coalesce("firstName", '') || ' ' || coalesce("lastName", '')) @@ to_tsquery('simple', ${query})`);
+  }
+  return conditions;
 }
 
 /** Splits a searchTerm into its first ten words; a word without letters but with digits searches the phone. */

@@ -5,7 +5,7 @@ import type { RequestContext } from '../context.js';
 import { DomainError } from '../errors.js';
 import { applyContactWrite, type AccountRules, type ContactRow, type PreparedWrite, type WriteMode } from './contact-rules.js';
 import { buildDedupKey } from './dedup.js';
-import { findBlockedPhones, findContactsByDedupKeys, insertContacts, updateContacts, type SqlClient } from './contacts.store.js';
+import { findBlockedPhones, findContactsByDedupKeys, findForUpsert, insertContacts, updateContacts, type SqlClient } from './contacts.store.js';
 import { applyEnrollment, type Enrollment } from '../enrollment/enrollment.rules.js';
 
 export interface WriteOutcome {
@@ -16,19 +16,31 @@ export interface WriteOutcome {
 const MAX_ATTEMPTS = 5;
 
 /**
- * Applies `writes` (already prepared, each with a dedup key) as import-style upserts and
- * returns each resulting contact, in input order. Retries when a concurrent writer
- * inserted one of the same dedup keys first, so concurrent upserts end as one contact.
+ * A single upsert without a transaction (3 round trips with authentication): read the
+ * holder of the dedup key, then insert (ON CONFLICT DO NOTHING) or update only if the row
+ * is unchanged since the read (xmin). Losing either race reads again, so concurrent
+ * upserts of one contact end as one contact with every write applied in some order.
  */
-export async function upsertPreparedContacts(
+export async function upsertOnePreparedContact(
   ctx: Pick<RequestContext, 'db' | 'clock'>,
   account: AccountRules,
-  writes: PreparedWrite[],
+  write: PreparedWrite,
   enrollment: Enrollment | null,
-): Promise<WriteOutcome[]> {
-  return withConflictRetry(() =>
-    ctx.db.prisma.$transaction((tx) => upsertInTransaction(tx as unknown as SqlClient, account, writes, enrollment, ctx.clock.now())),
-  );
+): Promise<WriteOutcome> {
+  if (!write.dedup.ok) throw new Error('upsertOnePreparedContact needs a write with a dedup key');
+  const db = ctx.db.prisma as unknown as SqlClient;
+  for (let attempt = 1; attempt <= MAX_ATTEMPTS * 4; attempt++) {
+    const found = await findForUpsert(db, account.id, write.dedup.key, { sent: write.phone !== undefined, value: write.phone ?? null });
+    let row = applyContactWrite(found.contact, write, { account, mode: 'import', phoneBlocked: found.phoneBlocked, now: ctx.clock.now() });
+    row.dedupKey = write.dedup.key;
+    if (enrollment) row = applyEnrollment(row, enrollment);
+    if (!found.contact) {
+      if ((await insertContacts(db, account.id, [row])).size === 1) return { contact: row, created: true };
+    } else if ((await updateContacts(db, account.id, [row], [found.version!])) === 1) {
+      return { contact: row, created: false };
+    }
+  }
+  throw new DomainError('conflict', 'The contact kept changing while this upsert ran; retry it');
 }
 
 /** Runs `attempt` again when it lost an insert race on a dedup key (see upsertInTransaction). */
@@ -44,7 +56,12 @@ export async function withConflictRetry<T>(attempt: () => Promise<T>): Promise<T
 
 class RetryableConflict extends Error {}
 
-/** The upsert itself, inside the caller's transaction. */
+/**
+ * Applies `writes` (prepared, each with a dedup key) as import-style upserts inside the
+ * caller's transaction, in order, and returns each resulting contact in input order.
+ * Throws RetryableConflict (see withConflictRetry) when a concurrent writer inserted one of
+ * the same dedup keys first.
+ */
 export async function upsertInTransaction(tx: SqlClient, account: AccountRules, writes: PreparedWrite[], enrollment: Enrollment | null, now: Date): Promise<WriteOutcome[]> {
   const keys = [...new Set(writes.map((w) => (w.dedup.ok ? w.dedup.key : '')))].filter(Boolean);
   const existing = await findContactsByDedupKeys(tx, account.id, keys, true);
@@ -56,7 +73,7 @@ export async function upsertInTransaction(tx: SqlClient, account: AccountRules, 
 
   const outcomes: WriteOutcome[] = [];
   for (const write of writes) {
-    if (!write.dedup.ok) throw new Error('upsertPreparedContacts needs writes with a dedup key');
+    if (!write.dedup.ok) throw new Error('upsertInTransaction needs writes with a dedup key');
     const current = byKey.get(write.dedup.key);
     const resultingPhone = write.phone !== undefined ? write.phone : (current?.row.phone ?? null);
     let row = applyContactWrite(current?.row ?? null, write, {

@@ -8,7 +8,7 @@ import { resolveEnrollmentTarget } from '../workflows/workflows.service.js';
 import { prepareContactWrite, toContactResponse, type ContactRow } from './contact-rules.js';
 import { ExternalIdPathSchema, PatchBodySchema, UpsertBodySchema } from './contacts.inputs.js';
 import { findContactById, findContactsByExternalId, type SqlClient } from './contacts.store.js';
-import { changeStoredContact, dedupFailure, upsertPreparedContacts } from './contacts-write.service.js';
+import { changeStoredContact, dedupFailure, upsertOnePreparedContact } from './contacts-write.service.js';
 
 /** Creates the contact or updates the one matching the Account's dedup fields. */
 export async function upsertContact(ctx: RequestContext, body: unknown): Promise<{ contact: ContactRow; created: boolean }> {
@@ -17,8 +17,7 @@ export async function upsertContact(ctx: RequestContext, body: unknown): Promise
   const enrollment = await resolveEnrollmentTarget(ctx, actor.accountId, assignmentOptions);
   const prepared = prepareContactWrite({ sourceKind: 'api', ...write }, actor.account);
   if (!prepared.ok) throw dedupFailure(prepared.reason);
-  const [outcome] = await upsertPreparedContacts(ctx, actor.account, [prepared.write], enrollment);
-  return outcome;
+  return upsertOnePreparedContact(ctx, actor.account, prepared.write, enrollment);
 }
 
 export async function getContact(ctx: RequestContext, id: string): Promise<ContactRow> {

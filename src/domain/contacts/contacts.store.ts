@@ -90,11 +90,15 @@ export async function insertContacts(db: SqlClient, accountId: string, rows: Con
   return new Set(inserted.map((r) => r.id));
 }
 
-/** Writes every field of already-stored contacts in one statement. */
-export async function updateContacts(db: SqlClient, accountId: string, rows: ContactRow[]): Promise<void> {
-  if (rows.length === 0) return;
+/**
+ * Writes every field of already-stored contacts in one statement; returns how many rows
+ * changed. With `versions` (each row's xmin as read), a row changed since is left alone.
+ */
+export async function updateContacts(db: SqlClient, accountId: string, rows: ContactRow[], versions?: string[]): Promise<number> {
+  if (rows.length === 0) return 0;
   const c = columnArrays(rows);
-  await db.$executeRaw`UPDATE "Contact" AS t SET "firstName" = u."firstName", "lastName" = u."lastName", "fullName" = u."fullName",
+  const versionCheck = versions ? Prisma.sql`AND t.xmin::text = (${versions}::text[])[u.ord]` : Prisma.empty;
+  return db.$executeRaw`UPDATE "Contact" AS t SET "firstName" = u."firstName", "lastName" = u."lastName", "fullName" = u."fullName",
       "phone" = u.phone, "location" = u.location, "locationDefaulted" = u."locationDefaulted", "timezone" = u.timezone,
       "timezoneInferred" = u."timezoneInferred", "language" = u.language, "status" = u.status::"ContactStatus",
       "sourceKind" = u."sourceKind"::"SourceKind", "externalId" = u."externalId", "customFields" = u."customFields"::jsonb,
@@ -106,11 +110,32 @@ export async function updateContacts(db: SqlClient, accountId: string, rows: Con
       ${c.language}::text[], ${c.status}::text[], ${c.sourceKind}::text[], ${c.externalId}::text[], ${c.customFields}::text[],
       ${c.priority}::int[], ${c.assignedWorkflowId}::uuid[], ${c.callCount}::int[], ${c.maxAttempts}::int[],
       ${c.lastCallAt}::timestamptz[], ${c.nextCallAt}::timestamptz[], ${c.updatedAt}::timestamptz[],
-      ${c.dedupKey}::text[], ${c.phoneDigits}::text[])
+      ${c.dedupKey}::text[], ${c.phoneDigits}::text[]) WITH ORDINALITY
       AS u(id, "firstName", "lastName", "fullName", phone, location, "locationDefaulted", timezone, "timezoneInferred", language,
         status, "sourceKind", "externalId", "customFields", priority, "assignedWorkflowId", "callCount", "maxAttempts",
-        "lastCallAt", "nextCallAt", "updatedAt", "dedupKey", "phoneDigits")
-    WHERE t."id" = u.id AND t."accountId" = ${accountId}::uuid`;
+        "lastCallAt", "nextCallAt", "updatedAt", "dedupKey", "phoneDigits", ord)
+    WHERE t."id" = u.id AND t."accountId" = ${accountId}::uuid ${versionCheck}`;
+}
+
+/**
+ * One round trip for a single upsert: the contact holding the dedup key (if any), its row
+ * version, and whether the phone the write results in is on the block list.
+ */
+export async function findForUpsert(
+  db: SqlClient,
+  accountId: string,
+  dedupKey: string,
+  phone: { sent: boolean; value: string | null },
+): Promise<{ contact: ContactRow | null; version: string | null; phoneBlocked: boolean }> {
+  const rows = await db.$queryRaw<Array<ContactRow & { rowVersion: string | null; phoneBlocked: boolean }>>`
+    SELECT c.*, EXISTS (SELECT 1 FROM "BlockedPhone" b WHERE b."accountId" = ${accountId}::uuid
+        AND b."phone" = CASE WHEN ${phone.sent} THEN ${phone.value}::text ELSE c."phone" END) AS "phoneBlocked"
+    FROM (SELECT 1) AS one
+    LEFT JOIN LATERAL (SELECT ${CONTACT_COLUMNS}, xmin::text AS "rowVersion" FROM "Contact"
+      WHERE "accountId" = ${accountId}::uuid AND "dedupKey" = ${dedupKey}) AS c ON true`;
+  const [row] = rows;
+  const { rowVersion, phoneBlocked, ...contact } = row;
+  return { contact: contact.id ? (contact as ContactRow) : null, version: rowVersion, phoneBlocked };
 }
 
 export async function findContactById(db: SqlClient, accountId: string, id: string): Promise<ContactRow | null> {
