@@ -21,7 +21,7 @@ describe.each(testDatabaseKinds())('GET /api/v1/contacts and /csv on %s', (kind)
     let newestFirst: string[];
     beforeAll(async () => {
       ({ apiKey } = await server.createAccount());
-      const made = [];
+      const made: any[] = [];
       for (let i = 0; i < 7; i++) {
         // Out of creation order on purpose: order is by createdAt, not insertion.
         const day = [3, 1, 6, 2, 7, 5, 4][i];
@@ -62,7 +62,7 @@ describe.each(testDatabaseKinds())('GET /api/v1/contacts and /csv on %s', (kind)
 
     it('pages without gaps or repeats when contacts share createdAt', async () => {
       const { apiKey: key } = await server.createAccount();
-      const made = [];
+      const made: string[] = [];
       for (let i = 0; i < 5; i++) made.push((await upsertOk(server, key, { phone: uniquePhone(), createdAt: '2023-03-03T03:03:03.000Z' })).id);
       const seen: string[] = [];
       let token: string | undefined;

@@ -318,7 +318,7 @@ describe.each(testDatabaseKinds())('lookups and changes on %s', (kind) => {
   describe('GET /api/v1/workflows', () => {
     it('lists the Account\'s workflows with id, name and status, paging with limit and nextToken', async () => {
       const { apiKey: key, accountId: acct } = await server.createAccount();
-      const made = [];
+      const made: string[] = [];
       for (let i = 0; i < 5; i++) made.push(await server.createWorkflow(acct, { name: `WF ${i}`, status: i === 4 ? 'draft' : 'published' }));
       const all = await server.request(key, 'GET', '/api/v1/workflows');
       expect(all.status).toBe(200);
