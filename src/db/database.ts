@@ -1,5 +1,6 @@
 // Opens the one database the service runs on: PGlite (embedded, in-process) when no
 // DATABASE_URL is given, PostgreSQL otherwise. Same schema, same SQL, same migrations.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
@@ -12,7 +13,7 @@ import { lockDataDir } from './data-dir-lock.js';
 
 /** A plain SQL runner, shared by the migration runner and the job queue. */
 export interface SqlRunner {
-  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<{ rows: T[] }>;
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<{ rows: T[]; rowCount: number }>;
   /** Runs several statements in one round trip, without parameters. */
   exec(text: string): Promise<void>;
   /** Like exec, returning each statement's rows. */
@@ -52,7 +53,14 @@ async function openPostgres(connectionString: string): Promise<Database> {
     prisma,
     connectionString,
     sql: {
-      query: async (text, params) => pool.query(text, params as unknown[]) as never,
+      query: async (text, params) => {
+        // Parameterized statements are prepared once per connection (named by their text),
+        // so the hot paths skip parsing and planning on every call.
+        const result = params?.length
+          ? await pool.query({ name: statementName(text), text, values: params as unknown[] })
+          : await pool.query(text);
+        return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+      },
       exec: async (text) => {
         await pool.query(text);
       },
@@ -68,6 +76,19 @@ async function openPostgres(connectionString: string): Promise<Database> {
   };
 }
 
+const statementNames = new Map<string, string>();
+
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (!name) {
+    name = `cl_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    // Dynamic SQL (list filters) is bounded, but keep the memo bounded too.
+    if (statementNames.size > 5000) statementNames.clear();
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
 async function openPglite(dataDir: string | undefined): Promise<Database> {
   if (dataDir) fs.mkdirSync(path.resolve(dataDir), { recursive: true });
   const unlock = dataDir ? lockDataDir(path.resolve(dataDir)) : () => {};
@@ -79,7 +100,10 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
     // PGlite serializes query() against open transactions (its transaction mutex), so the
     // queue's statements never run inside a Prisma transaction; see test/api/pglite-sharing.
     sql: {
-      query: async (text, params) => db.query(text, params) as never,
+      query: async (text, params) => {
+        const result = await db.query(text, params);
+        return { rows: result.rows as never[], rowCount: result.affectedRows ?? 0 };
+      },
       exec: async (text) => {
         await db.exec(text);
       },

@@ -1,7 +1,8 @@
 // List and search: one page of the Account's contacts, newest first, filtered in SQL.
 // searchTerm: each of the first ten words must match the start of the first or last name
-// (case-insensitive; btree on lower(name) text_pattern_ops) or, for a word of digits,
-// digits anywhere in the phone (trigram index on phoneDigits).
+// (case-insensitive; btree on lower(name) text_pattern_ops, plus a name-words GIN index for
+// several words) or, for a word of digits, digits anywhere in the phone (an index of the
+// phone's 4-digit windows; trigrams for 3 digits).
 import { Prisma } from '../../generated/prisma/client.js';
 import type { RequestContext } from '../context.js';
 import { requireActor } from '../context.js';
@@ -9,7 +10,7 @@ import { decodeCursor, encodeCursor } from '../shared/cursor.js';
 import { parseInput } from '../shared/validation.js';
 import type { ContactRow } from './contact-rules.js';
 import { ListQuerySchema, type ListQuery } from './contacts.inputs.js';
-import { CONTACT_COLUMNS, type SqlClient } from './contacts.store.js';
+import { CONTACT_COLUMNS, directSql } from './contacts.store.js';
 
 export interface ContactPage {
   data: ContactRow[];
@@ -26,7 +27,7 @@ export async function listContacts(ctx: RequestContext, query: unknown): Promise
   if (cursor) conditions.push(Prisma.sql`("createdAt", "id") < (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)`);
   // One row more than the page tells whether another page exists: the last page never
   // carries a nextToken.
-  const rows = await (ctx.db.prisma as unknown as SqlClient).$queryRaw<ContactRow[]>`SELECT ${CONTACT_COLUMNS} FROM "Contact"
+  const rows = await directSql(ctx.db.sql).$queryRaw<ContactRow[]>`SELECT ${CONTACT_COLUMNS} FROM "Contact"
     WHERE ${Prisma.join(conditions, ' AND ')} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${q.limit + 1}`;
   const data = rows.slice(0, q.limit);
   return { data, nextToken: rows.length > q.limit ? encodeCursor(data[data.length - 1]) : null };
@@ -47,7 +48,7 @@ function filterConditions(q: ListQuery): Prisma.Sql[] {
 export function searchConditions(term: string): Prisma.Sql[] {
   const words = searchWords(term);
   const conditions = words.map((word) => {
-    if (word.kind === 'digits') return Prisma.sql`"phoneDigits" LIKE ${`%${word.value}%`}`;
+    if (word.kind === 'digits') return phoneDigitsCondition(word.value);
     const prefix = `${escapeLike(word.value)}%`;
     return Prisma.sql`(lower("firstName") LIKE ${prefix} OR lower("lastName") LIKE ${prefix})`;
   });
@@ -60,6 +61,17 @@ export function searchConditions(term: string): Prisma.Sql[] {
   }
   return conditions;
 }
+
+/** Digits anywhere in the phone; 4+ digits go through the index of 4-digit windows. */
+function phoneDigitsCondition(digits: string): Prisma.Sql {
+  const like = Prisma.sql`"phoneDigits" LIKE ${`%${digits}%`}`;
+  if (digits.length < PHONE_GRAM) return like;
+  const grams = [...new Set(Array.from({ length: digits.length - PHONE_GRAM + 1 }, (_, i) => digits.slice(i, i + PHONE_GRAM)))];
+  return Prisma.sql`(contact_phone_grams("phoneDigits") @> ${grams}::text[] AND ${like})`;
+}
+
+/** Window length of the phone-digits index (migration 20261122020000_phone_grams). */
+const PHONE_GRAM = 4;
 
 /** Splits a searchTerm into its first ten words; a word without letters but with digits searches the phone. */
 export function searchWords(term: string): Array<{ kind: 'name' | 'digits'; value: string }> {

@@ -5,7 +5,7 @@ import type { RequestContext } from '../context.js';
 import { DomainError } from '../errors.js';
 import { applyContactWrite, type AccountRules, type ContactRow, type PreparedWrite, type WriteMode } from './contact-rules.js';
 import { buildDedupKey } from './dedup.js';
-import { findBlockedPhones, findContactsByDedupKeys, findForUpsert, insertContacts, updateContacts, type SqlClient } from './contacts.store.js';
+import { directSql, findBlockedPhones, findContactsByDedupKeys, findForUpsert, insertContacts, updateContacts, type SqlClient } from './contacts.store.js';
 import { applyEnrollment, type Enrollment } from '../enrollment/enrollment.rules.js';
 
 export interface WriteOutcome {
@@ -28,7 +28,7 @@ export async function upsertOnePreparedContact(
   enrollment: Enrollment | null,
 ): Promise<WriteOutcome> {
   if (!write.dedup.ok) throw new Error('upsertOnePreparedContact needs a write with a dedup key');
-  const db = ctx.db.prisma as unknown as SqlClient;
+  const db = directSql(ctx.db.sql);
   for (let attempt = 1; attempt <= MAX_ATTEMPTS * 4; attempt++) {
     const found = await findForUpsert(db, account.id, write.dedup.key, { sent: write.phone !== undefined, value: write.phone ?? null });
     let row = applyContactWrite(found.contact, write, { account, mode: 'import', phoneBlocked: found.phoneBlocked, now: ctx.clock.now() });

@@ -7,7 +7,7 @@ import { parseInput } from '../shared/validation.js';
 import { resolveEnrollmentTarget } from '../workflows/workflows.service.js';
 import { prepareContactWrite, toContactResponse, type ContactRow } from './contact-rules.js';
 import { ExternalIdPathSchema, PatchBodySchema, UpsertBodySchema } from './contacts.inputs.js';
-import { findContactById, findContactsByExternalId, type SqlClient } from './contacts.store.js';
+import { directSql, findContactById, findContactsByExternalId, type SqlClient } from './contacts.store.js';
 import { changeStoredContact, dedupFailure, upsertOnePreparedContact } from './contacts-write.service.js';
 
 /** Creates the contact or updates the one matching the Account's dedup fields. */
@@ -22,7 +22,7 @@ export async function upsertContact(ctx: RequestContext, body: unknown): Promise
 
 export async function getContact(ctx: RequestContext, id: string): Promise<ContactRow> {
   const actor = requireActor(ctx);
-  const contact = await findContactById(ctx.db.prisma as unknown as SqlClient, actor.accountId, assertUuid(id, 'id'));
+  const contact = await findContactById(directSql(ctx.db.sql), actor.accountId, assertUuid(id, 'id'));
   // Another Account's contact is indistinguishable from an unknown one.
   if (!contact) throw notFound(`No contact ${id}`);
   return contact;
@@ -32,7 +32,7 @@ export async function getContact(ctx: RequestContext, id: string): Promise<Conta
 export async function getContactByExternalId(ctx: RequestContext, path: { sourceKind: string; externalId: string }): Promise<ContactRow> {
   const actor = requireActor(ctx);
   const { sourceKind, externalId } = parseInput(ExternalIdPathSchema, path);
-  const matches = await findContactsByExternalId(ctx.db.prisma as unknown as SqlClient, actor.accountId, sourceKind, externalId);
+  const matches = await findContactsByExternalId(directSql(ctx.db.sql), actor.accountId, sourceKind, externalId);
   return theOnlyMatch(matches, sourceKind, externalId);
 }
 

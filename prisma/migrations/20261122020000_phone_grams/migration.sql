@@ -1,0 +1,9 @@
+-- Phone-digit search. Trigrams of a 4+ digit word match rows holding those trigrams anywhere,
+-- not adjacent (a 4-digit word gave ~20x more candidates than matches, each a heap fetch).
+-- Indexing every 4-digit window of the phone makes a 4-digit word an exact lookup and a
+-- longer word an intersection of its windows; the LIKE condition still decides.
+CREATE FUNCTION contact_phone_grams(digits text) RETURNS text[]
+  LANGUAGE sql IMMUTABLE PARALLEL SAFE
+  AS $$ SELECT coalesce(array_agg(DISTINCT substr(digits, i, 4)), '{}') FROM generate_series(1, length(digits) - 3) AS i $$;
+
+CREATE INDEX "Contact_search_phoneGrams_idx" ON "Contact" USING gin (contact_phone_grams("phoneDigits"));
