@@ -18,6 +18,8 @@ export interface SqlRunner {
   exec(text: string): Promise<void>;
   /** Like exec, returning each statement's rows. */
   execResults(text: string): Promise<Array<{ rows: unknown[] }>>;
+  /** Runs `work` in one transaction on one connection: committed if it resolves, rolled back if it throws. */
+  transaction<T>(work: (tx: Pick<SqlRunner, 'query'>) => Promise<T>): Promise<T>;
 }
 
 export interface Database {
@@ -68,6 +70,25 @@ async function openPostgres(connectionString: string): Promise<Database> {
         const result = (await pool.query(text)) as unknown as pg.QueryResult | pg.QueryResult[];
         return Array.isArray(result) ? result : [result];
       },
+      transaction: async (work) => {
+        const client = await pool.connect();
+        try {
+          await client.query('BEGIN');
+          const result = await work({
+            query: async (text, params) => {
+              const r = params?.length ? await client.query({ name: statementName(text), text, values: params as unknown[] }) : await client.query(text);
+              return { rows: r.rows, rowCount: r.rowCount ?? 0 };
+            },
+          });
+          await client.query('COMMIT');
+          return result;
+        } catch (error) {
+          await client.query('ROLLBACK').catch(() => {});
+          throw error;
+        } finally {
+          client.release();
+        }
+      },
     },
     async close() {
       await prisma.$disconnect();
@@ -108,6 +129,16 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
         await db.exec(text);
       },
       execResults: async (text) => db.exec(text),
+      // PGlite serializes transactions against every other statement (Prisma's included).
+      transaction: async (work) =>
+        db.transaction((tx) =>
+          work({
+            query: async (text, params) => {
+              const r = await tx.query(text, params);
+              return { rows: r.rows as never[], rowCount: r.affectedRows ?? 0 };
+            },
+          }),
+        ),
     },
     async close() {
       await prisma.$disconnect();

@@ -8,7 +8,7 @@ import { badRequest } from '../errors.js';
 import { parseInput } from '../shared/validation.js';
 import { prepareContactWrite, type PreparedWrite } from './contact-rules.js';
 import { BulkUpdateBodySchema, type BulkUpdateFilter } from './contacts.inputs.js';
-import { CONTACT_COLUMNS, type SqlClient } from './contacts.store.js';
+import { CONTACT_COLUMNS, directSql } from './contacts.store.js';
 import { changeStoredContact } from './contacts-write.service.js';
 import type { ContactRow } from './contact-rules.js';
 import { enqueueBatch, loadAccountRules } from './contacts-import.service.js';
@@ -47,8 +47,8 @@ function filterSql(accountId: string, filter: BulkUpdateFilter): Prisma.Sql {
 /** Applies a stored bulk-update batch, chunk by chunk (called by processBatch). */
 export async function processBulkUpdateBatch(services: Services, batchId: string): Promise<void> {
   for (;;) {
-    const finished = await services.db.prisma.$transaction(async (txClient) => {
-      const tx = txClient as unknown as SqlClient;
+    const finished = await services.db.sql.transaction(async (txRunner) => {
+      const tx = directSql(txRunner);
       const locked = await tx.$queryRaw<Array<{ accountId: string; payload: BulkUpdatePayload; status: string }>>`
         SELECT "accountId", "payload", "status"::text AS "status" FROM "ImportBatch" WHERE "id" = ${batchId}::uuid FOR UPDATE SKIP LOCKED`;
       if (locked.length === 0) throw new Error(`batch ${batchId} is being processed elsewhere`);

@@ -12,7 +12,9 @@ import type { Enrollment } from '../enrollment/enrollment.rules.js';
 import { prepareContactWrite, type AccountRules, type PreparedWrite } from './contact-rules.js';
 import { BulkImportBodySchema, BulkItemSchema } from './contacts.inputs.js';
 import { upsertInTransaction, withConflictRetry } from './contacts-write.service.js';
-import type { SqlClient } from './contacts.store.js';
+import { directSql, type SqlClient } from './contacts.store.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import { randomUUID } from 'node:crypto';
 import { processBulkUpdateBatch } from './contacts-bulk-update.service.js';
 import { logger } from '../../logger.js';
 
@@ -67,14 +69,15 @@ function parseAllItems(contacts: unknown[]) {
 /** Stores the batch durably, queues it, and starts it right away in this process. */
 export async function enqueueBatch(ctx: RequestContext, kind: 'import' | 'bulk-update', payload: object): Promise<string> {
   const actor = requireActor(ctx);
-  const batch = await ctx.db.prisma.importBatch.create({
-    data: { accountId: actor.accountId, userId: actor.userId, kind, payload: payload as never },
-    select: { id: true },
-  });
+  const batch = { id: randomUUID() };
+  await ctx.db.sql.query(`INSERT INTO "ImportBatch" ("id", "accountId", "userId", "kind", "payload") VALUES ($1::uuid, $2::uuid, $3::uuid, $4, $5::jsonb)`, [
+    batch.id, actor.accountId, actor.userId, kind, JSON.stringify(payload),
+  ]);
   await ctx.queue.send(BATCH_QUEUE, { batchId: batch.id });
-  // The queue job is the durable path; this local run only removes its polling delay.
+  // The queue job is the durable path; this local run only removes its polling delay (and,
+  // holding the payload already, skips reading it back).
   setImmediate(() => {
-    processBatch(ctx, batch.id).catch((error) => {
+    processBatch(ctx, batch.id, kind === 'import' ? (payload as ImportPayload) : undefined).catch((error) => {
       // The queued job retries; nothing is lost.
       logger.warn({ err: error, batchId: batch.id }, 'immediate batch run failed; the queue will retry');
     });
@@ -82,30 +85,37 @@ export async function enqueueBatch(ctx: RequestContext, kind: 'import' | 'bulk-u
   return batch.id;
 }
 
+interface ImportPayload {
+  writes: PreparedWrite[];
+  enrollment: Enrollment | null;
+}
+
 class BatchBusy extends Error {}
 
 /**
  * Writes one pending batch. Safe to call any number of times, from any process: the batch
- * row is locked, applied and marked done in one transaction.
+ * row is locked, applied and marked done in one transaction. `known` is the payload when
+ * the caller already holds it (the process that accepted the batch).
  */
-export async function processBatch(services: Services, batchId: string): Promise<void> {
-  const db = services.db.prisma;
-  const head = await db.importBatch.findUnique({ where: { id: batchId }, select: { status: true, kind: true } });
+export async function processBatch(services: Services, batchId: string, known?: ImportPayload): Promise<void> {
+  const [head] = (await services.db.sql.query<{ status: string; kind: string }>(`SELECT "status"::text AS "status", "kind" FROM "ImportBatch" WHERE "id" = $1::uuid`, [batchId])).rows;
   if (!head || head.status === 'done') return;
   if (head.kind === 'bulk-update') return processBulkUpdateBatch(services, batchId);
   await withConflictRetry(() =>
-    db.$transaction(async (txClient) => {
-      const tx = txClient as unknown as SqlClient;
-      const locked = await tx.$queryRaw<Array<{ accountId: string; payload: { writes: PreparedWrite[]; enrollment: Enrollment | null }; status: string }>>`
-        SELECT "accountId", "payload", "status"::text AS "status" FROM "ImportBatch" WHERE "id" = ${batchId}::uuid FOR UPDATE SKIP LOCKED`;
+    services.db.sql.transaction(async (txRunner) => {
+      const tx = directSql(txRunner);
+      const payloadColumn = known ? Prisma.sql`NULL::jsonb AS "payload"` : Prisma.sql`"payload"`;
+      const locked = await tx.$queryRaw<Array<{ accountId: string; payload: ImportPayload | null; status: string }>>`
+        SELECT "accountId", ${payloadColumn}, "status"::text AS "status" FROM "ImportBatch" WHERE "id" = ${batchId}::uuid FOR UPDATE SKIP LOCKED`;
       // Locked by another worker: let the queue retry later rather than report success.
       if (locked.length === 0) throw new BatchBusy(`batch ${batchId} is being processed elsewhere`);
       const [batch] = locked;
       if (batch.status === 'done') return;
+      const payload = known ?? batch.payload!;
       const account = await loadAccountRules(tx, batch.accountId);
-      await upsertInTransaction(tx, account, batch.payload.writes, batch.payload.enrollment, services.clock.now());
+      await upsertInTransaction(tx, account, payload.writes, payload.enrollment, services.clock.now());
       await tx.$executeRaw`UPDATE "ImportBatch" SET "status" = 'done', "doneAt" = now(), "payload" = '{}'::jsonb,
-        "result" = ${JSON.stringify({ written: batch.payload.writes.length })}::jsonb WHERE "id" = ${batchId}::uuid`;
+        "result" = ${JSON.stringify({ written: payload.writes.length })}::jsonb WHERE "id" = ${batchId}::uuid`;
     }),
   );
 }
@@ -119,6 +129,6 @@ export async function loadAccountRules(tx: SqlClient, accountId: string): Promis
 export async function startBatchWorker(services: Services): Promise<void> {
   await services.queue.work(BATCH_QUEUE, async (data) => processBatch(services, String(data.batchId)));
   // Also sweep batches whose job was never sent (a crash between storing and queueing).
-  const pending = await services.db.prisma.importBatch.findMany({ where: { status: 'pending' }, select: { id: true }, orderBy: { createdAt: 'asc' } });
-  for (const { id } of pending) await services.queue.send(BATCH_QUEUE, { batchId: id });
+  const pending = await services.db.sql.query<{ id: string }>(`SELECT "id" FROM "ImportBatch" WHERE "status" = 'pending' ORDER BY "createdAt"`);
+  for (const { id } of pending.rows) await services.queue.send(BATCH_QUEUE, { batchId: id });
 }

@@ -7,7 +7,7 @@ import { parseInput } from '../shared/validation.js';
 import { resolveEnrollmentTarget } from '../workflows/workflows.service.js';
 import { prepareContactWrite, toContactResponse, type ContactRow } from './contact-rules.js';
 import { ExternalIdPathSchema, PatchBodySchema, UpsertBodySchema } from './contacts.inputs.js';
-import { directSql, findContactById, findContactsByExternalId, type SqlClient } from './contacts.store.js';
+import { directSql, findContactById, findContactsByExternalId } from './contacts.store.js';
 import { changeStoredContact, dedupFailure, upsertOnePreparedContact } from './contacts-write.service.js';
 
 /** Creates the contact or updates the one matching the Account's dedup fields. */
@@ -55,8 +55,8 @@ export async function patchContactByExternalId(ctx: RequestContext, path: { sour
   const write = parseInput(PatchBodySchema, body);
   const prepared = prepareContactWrite(write, actor.account, { keyFields: null });
   if (!prepared.ok) throw dedupFailure(prepared.reason);
-  return ctx.db.prisma.$transaction(async (txClient) => {
-    const tx = txClient as unknown as SqlClient;
+  return ctx.db.sql.transaction(async (txRunner) => {
+    const tx = directSql(txRunner);
     const contact = theOnlyMatch(await findContactsByExternalId(tx, actor.accountId, sourceKind, externalId), sourceKind, externalId);
     const result = await changeStoredContact(tx, actor.account, contact, prepared.write, 'patch', ctx.clock.now());
     if (result.ok) return result.contact;

@@ -16,7 +16,7 @@ export interface SqlClient {
  * their composed Prisma.sql statements straight on the driver instead. Transactions stay
  * on Prisma.
  */
-export function directSql(runner: SqlRunner): SqlClient {
+export function directSql(runner: Pick<SqlRunner, 'query'>): SqlClient {
   const compose = (query: TemplateStringsArray | Prisma.Sql, values: unknown[]) =>
     query instanceof Prisma.Sql ? query : Prisma.sql(query, ...values);
   return {
