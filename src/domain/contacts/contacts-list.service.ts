@@ -1,8 +1,8 @@
 // List and search: one page of the Account's contacts, newest first, filtered in SQL.
 // searchTerm: each of the first ten words must match the start of the first or last name
-// (case-insensitive; btree on lower(name) text_pattern_ops, plus a name-words GIN index for
-// several words) or, for a word of digits, digits anywhere in the phone (an index of the
-// phone's 4-digit windows; trigrams for 3 digits).
+// (case-insensitive) or, for a word of digits, digits anywhere in the phone. Indexes:
+// name prefixes (btree, "C" collation, covering), all name prefixes (GIN, for several
+// words) and the phone's 4-digit windows (GIN); see searchContacts.
 import { Prisma } from '../../generated/prisma/client.js';
 import type { RequestContext } from '../context.js';
 import { requireActor } from '../context.js';
@@ -10,7 +10,7 @@ import { decodeCursor, encodeCursor } from '../shared/cursor.js';
 import { parseInput } from '../shared/validation.js';
 import type { ContactRow } from './contact-rules.js';
 import { ListQuerySchema, type ListQuery } from './contacts.inputs.js';
-import { CONTACT_COLUMNS, directSql } from './contacts.store.js';
+import { CONTACT_COLUMNS, directSql, type SqlClient } from './contacts.store.js';
 
 export interface ContactPage {
   data: ContactRow[];
@@ -19,47 +19,92 @@ export interface ContactPage {
 
 export const MAX_SEARCH_WORDS = 10;
 
+/** Longest name prefix the name-prefixes index holds (migration 20261122030000_search_plans). */
+const NAME_PREFIX_MAX = 12;
+
+/** Window length of the phone-digits index (migration 20261122020000_phone_grams). */
+const PHONE_GRAM = 4;
+
 export async function listContacts(ctx: RequestContext, query: unknown): Promise<ContactPage> {
   const actor = requireActor(ctx);
   const q = parseInput(ListQuerySchema, query);
   const cursor = q.nextToken ? decodeCursor(q.nextToken) : null;
-  const conditions = [Prisma.sql`"accountId" = ${actor.accountId}::uuid`, ...filterConditions(q)];
-  if (cursor) conditions.push(Prisma.sql`("createdAt", "id") < (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)`);
+  const range = [Prisma.sql`"accountId" = ${actor.accountId}::uuid`];
+  if (cursor) range.push(Prisma.sql`("createdAt", "id") < (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)`);
+  if (q.addedSince) range.push(Prisma.sql`"createdAt" >= ${q.addedSince}::timestamptz`);
+  if (q.addedBefore) range.push(Prisma.sql`"createdAt" < ${q.addedBefore}::timestamptz`);
+  const filters = attributeConditions(q);
+  const db = directSql(ctx.db.sql);
   // One row more than the page tells whether another page exists: the last page never
   // carries a nextToken.
-  const rows = await directSql(ctx.db.sql).$queryRaw<ContactRow[]>`SELECT ${CONTACT_COLUMNS} FROM "Contact"
-    WHERE ${Prisma.join(conditions, ' AND ')} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${q.limit + 1}`;
+  const take = q.limit + 1;
+  const rows = q.searchTerm
+    ? await searchContacts(db, range, filters, q.searchTerm, take)
+    : await db.$queryRaw<ContactRow[]>`SELECT ${CONTACT_COLUMNS} FROM "Contact"
+        WHERE ${Prisma.join([...range, ...filters], ' AND ')} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${take}`;
   const data = rows.slice(0, q.limit);
   return { data, nextToken: rows.length > q.limit ? encodeCursor(data[data.length - 1]) : null };
 }
 
-function filterConditions(q: ListQuery): Prisma.Sql[] {
+/**
+ * Chooses the query shape by the words, so that no term depends on a lucky plan:
+ * - exactly one name word of 3+ letters (with any digit words): index-only scans of the two
+ *   covering name-prefix indexes find the candidates and check every condition; only the
+ *   page's rows are read from the table;
+ * - several name words: the name-prefixes GIN index intersects them to the few matches;
+ * - otherwise (one or two letters, digits only): one or two letters match many names, so
+ *   the newest-first scan fills a page quickly (with "C"-collation statistics the planner
+ *   still sees a rare prefix); digits go through the phone-windows GIN index.
+ */
+async function searchContacts(db: SqlClient, range: Prisma.Sql[], filters: Prisma.Sql[], term: string, take: number): Promise<ContactRow[]> {
+  const words = searchWords(term);
+  const names = words.filter((w) => w.kind === 'name');
+  if (names.length === 1 && names[0].value.length >= 3) {
+    const prefix = `${escapeLike(names[0].value)}%`;
+    const digits = words.filter((w) => w.kind === 'digits').map((w) => Prisma.sql`"phoneDigits" LIKE ${`%${w.value}%`}`);
+    const scope = Prisma.join([...range, ...filters, ...digits], ' AND ');
+    return db.$queryRaw<ContactRow[]>`SELECT ${CONTACT_COLUMNS} FROM "Contact" WHERE "id" IN (
+        SELECT "id" FROM (
+          SELECT "id", "createdAt" FROM "Contact" WHERE ${scope} AND lower("firstName") COLLATE "C" LIKE ${prefix}
+          UNION
+          SELECT "id", "createdAt" FROM "Contact" WHERE ${scope} AND lower("lastName") COLLATE "C" LIKE ${prefix}
+        ) AS matches ORDER BY "createdAt" DESC, "id" DESC LIMIT ${take})
+      ORDER BY "createdAt" DESC, "id" DESC`;
+  }
+  return db.$queryRaw<ContactRow[]>`SELECT ${CONTACT_COLUMNS} FROM "Contact"
+    WHERE ${Prisma.join([...range, ...filters, ...searchConditions(term)], ' AND ')} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${take}`;
+}
+
+function attributeConditions(q: ListQuery): Prisma.Sql[] {
   const out: Prisma.Sql[] = [];
   if (q.status) out.push(Prisma.sql`"status"::text = ANY(${q.status}::text[])`);
   if (q.sourceKind) out.push(Prisma.sql`"sourceKind"::text = ANY(${q.sourceKind}::text[])`);
-  if (q.addedSince) out.push(Prisma.sql`"createdAt" >= ${q.addedSince}::timestamptz`);
-  if (q.addedBefore) out.push(Prisma.sql`"createdAt" < ${q.addedBefore}::timestamptz`);
   if (q.assignedWorkflowId) out.push(Prisma.sql`"assignedWorkflowId" = ${q.assignedWorkflowId}::uuid`);
-  if (q.searchTerm) out.push(...searchConditions(q.searchTerm));
   return out;
 }
 
-/** The SQL conditions for a searchTerm: one per word, all must hold. */
+/** The SQL conditions for a searchTerm: one per word (all must hold), plus the name-words pre-filter. */
 export function searchConditions(term: string): Prisma.Sql[] {
   const words = searchWords(term);
-  const conditions = words.map((word) => {
-    if (word.kind === 'digits') return phoneDigitsCondition(word.value);
-    const prefix = `${escapeLike(word.value)}%`;
-    return Prisma.sql`(lower("firstName") LIKE ${prefix} OR lower("lastName") LIKE ${prefix})`;
-  });
-  // Several name words: a pre-filter the name-words GIN index can AND together. It matches
-  // a superset (any word of either name), so the exact conditions above still decide.
-  const indexable = words.filter((w) => w.kind === 'name' && /^[\p{L}\p{N}]+$/u.test(w.value));
-  if (indexable.length >= 2) {
-    const query = indexable.map((w) => `${w.value}:*`).join(' & ');
-    conditions.push(Prisma.sql`to_tsvector('simple', coalesce("firstName", '') || ' ' || coalesce("lastName", '')) @@ to_tsquery('simple', ${query})`);
-  }
-  return conditions;
+  return [...words.map(wordCondition), ...nameWordsCondition(words)];
+}
+
+/** The exact condition for one search word. */
+function wordCondition(word: SearchWord): Prisma.Sql {
+  if (word.kind === 'digits') return phoneDigitsCondition(word.value);
+  const prefix = `${escapeLike(word.value)}%`;
+  return Prisma.sql`(lower("firstName") COLLATE "C" LIKE ${prefix} OR lower("lastName") COLLATE "C" LIKE ${prefix})`;
+}
+
+/**
+ * Several name words: one lookup in the name-prefixes GIN index, which intersects them.
+ * Prefixes longer than the index holds are cut; the exact conditions still decide.
+ */
+function nameWordsCondition(words: SearchWord[]): Prisma.Sql[] {
+  const names = words.filter((w) => w.kind === 'name');
+  if (names.length < 2) return [];
+  const prefixes = [...new Set(names.map((w) => w.value.slice(0, NAME_PREFIX_MAX)))];
+  return [Prisma.sql`contact_name_prefixes("firstName", "lastName") @> ${prefixes}::text[]`];
 }
 
 /** Digits anywhere in the phone; 4+ digits go through the index of 4-digit windows. */
@@ -70,11 +115,13 @@ function phoneDigitsCondition(digits: string): Prisma.Sql {
   return Prisma.sql`(contact_phone_grams("phoneDigits") @> ${grams}::text[] AND ${like})`;
 }
 
-/** Window length of the phone-digits index (migration 20261122020000_phone_grams). */
-const PHONE_GRAM = 4;
+export interface SearchWord {
+  kind: 'name' | 'digits';
+  value: string;
+}
 
 /** Splits a searchTerm into its first ten words; a word without letters but with digits searches the phone. */
-export function searchWords(term: string): Array<{ kind: 'name' | 'digits'; value: string }> {
+export function searchWords(term: string): SearchWord[] {
   return term
     .trim()
     .split(/\s+/)
