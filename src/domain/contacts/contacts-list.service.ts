@@ -10,7 +10,7 @@ import { decodeCursor, encodeCursor } from '../shared/cursor.js';
 import { parseInput } from '../shared/validation.js';
 import type { ContactRow } from './contact-rules.js';
 import { ListQuerySchema, type ListQuery } from './contacts.inputs.js';
-import { CONTACT_COLUMNS, directSql, type SqlClient } from './contacts.store.js';
+import { CONTACT_COLUMNS, directSql } from './contacts.store.js';
 
 export interface ContactPage {
   data: ContactRow[];
@@ -28,22 +28,26 @@ const PHONE_GRAM = 4;
 export async function listContacts(ctx: RequestContext, query: unknown): Promise<ContactPage> {
   const actor = requireActor(ctx);
   const q = parseInput(ListQuerySchema, query);
+  const rows = await directSql(ctx.db.sql).$queryRaw<ContactRow[]>(listQuerySql(actor.accountId, q));
+  const data = rows.slice(0, q.limit);
+  return { data, nextToken: rows.length > q.limit ? encodeCursor(data[data.length - 1]) : null };
+}
+
+/**
+ * The one SELECT behind a list page: up to limit + 1 rows (one more than the page tells
+ * whether another page exists: the last page never carries a nextToken).
+ */
+export function listQuerySql(accountId: string, q: ListQuery): Prisma.Sql {
   const cursor = q.nextToken ? decodeCursor(q.nextToken) : null;
-  const range = [Prisma.sql`"accountId" = ${actor.accountId}::uuid`];
+  const range = [Prisma.sql`"accountId" = ${accountId}::uuid`];
   if (cursor) range.push(Prisma.sql`("createdAt", "id") < (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)`);
   if (q.addedSince) range.push(Prisma.sql`"createdAt" >= ${q.addedSince}::timestamptz`);
   if (q.addedBefore) range.push(Prisma.sql`"createdAt" < ${q.addedBefore}::timestamptz`);
   const filters = attributeConditions(q);
-  const db = directSql(ctx.db.sql);
-  // One row more than the page tells whether another page exists: the last page never
-  // carries a nextToken.
   const take = q.limit + 1;
-  const rows = q.searchTerm
-    ? await searchContacts(db, range, filters, q.searchTerm, take)
-    : await db.$queryRaw<ContactRow[]>`SELECT ${CONTACT_COLUMNS} FROM "Contact"
-        WHERE ${Prisma.join([...range, ...filters], ' AND ')} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${take}`;
-  const data = rows.slice(0, q.limit);
-  return { data, nextToken: rows.length > q.limit ? encodeCursor(data[data.length - 1]) : null };
+  if (q.searchTerm) return searchQuerySql(range, filters, q.searchTerm, take);
+  return Prisma.sql`SELECT ${CONTACT_COLUMNS} FROM "Contact"
+    WHERE ${Prisma.join([...range, ...filters], ' AND ')} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${take}`;
 }
 
 /**
@@ -56,14 +60,14 @@ export async function listContacts(ctx: RequestContext, query: unknown): Promise
  *   the newest-first scan fills a page quickly (with "C"-collation statistics the planner
  *   still sees a rare prefix); digits go through the phone-windows GIN index.
  */
-async function searchContacts(db: SqlClient, range: Prisma.Sql[], filters: Prisma.Sql[], term: string, take: number): Promise<ContactRow[]> {
+function searchQuerySql(range: Prisma.Sql[], filters: Prisma.Sql[], term: string, take: number): Prisma.Sql {
   const words = searchWords(term);
   const names = words.filter((w) => w.kind === 'name');
   if (names.length === 1 && names[0].value.length >= 3) {
     const prefix = `${escapeLike(names[0].value)}%`;
     const digits = words.filter((w) => w.kind === 'digits').map((w) => Prisma.sql`"phoneDigits" LIKE ${`%${w.value}%`}`);
     const scope = Prisma.join([...range, ...filters, ...digits], ' AND ');
-    return db.$queryRaw<ContactRow[]>`SELECT ${CONTACT_COLUMNS} FROM "Contact" WHERE "id" IN (
+    return Prisma.sql`SELECT ${CONTACT_COLUMNS} FROM "Contact" WHERE "id" IN (
         SELECT "id" FROM (
           SELECT "id", "createdAt" FROM "Contact" WHERE ${scope} AND lower("firstName") COLLATE "C" LIKE ${prefix}
           UNION
@@ -71,7 +75,7 @@ async function searchContacts(db: SqlClient, range: Prisma.Sql[], filters: Prism
         ) AS matches ORDER BY "createdAt" DESC, "id" DESC LIMIT ${take})
       ORDER BY "createdAt" DESC, "id" DESC`;
   }
-  return db.$queryRaw<ContactRow[]>`SELECT ${CONTACT_COLUMNS} FROM "Contact"
+  return Prisma.sql`SELECT ${CONTACT_COLUMNS} FROM "Contact"
     WHERE ${Prisma.join([...range, ...filters, ...searchConditions(term)], ' AND ')} ORDER BY "createdAt" DESC, "id" DESC LIMIT ${take}`;
 }
 
