@@ -24,3 +24,20 @@ describe.each(testDatabaseKinds())('service basics on %s', (kind) => {
     expect(get.json.firstName).toBe('Ada');
   });
 });
+
+describe.each(testDatabaseKinds())('health on %s', (kind) => {
+  it('answers /healthz with 503 once the database cannot be reached', async () => {
+    const server = await startTestServer(kind);
+    try {
+      expect((await server.request(null, 'GET', '/healthz')).status).toBe(200);
+      await server.service.services.queue.stop();
+      await server.service.services.db.close();
+      const res = await server.request(null, 'GET', '/healthz');
+      expect(res.status).toBe(503);
+      expect(res.json.status).toBe('unavailable');
+      expect(res.headers.get('x-request-id')).toBeTruthy();
+    } finally {
+      await server.stop();
+    }
+  });
+});
