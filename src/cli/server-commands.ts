@@ -29,6 +29,8 @@ export function serveCommand(): Command {
         out.line('A new embedded database: created a demo account.');
         out.line(`  API key (shown once): ${demo.apiKey}`);
         out.line(`  Workflow id:          ${demo.workflowId}`);
+        out.line(`  Account id:           ${demo.accountId}`);
+        out.line(`  User id:              ${demo.userId}`);
         out.line('Try it:');
         out.line(
           `  curl -X PUT ${shq(`${baseUrl}/api/v1/contacts/upsert`)} -H ${shq(`Authorization: Bearer ${demo.apiKey}`)} -H 'Content-Type: application/json' -d ${shq(body)}`,
