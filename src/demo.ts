@@ -2,11 +2,13 @@
 // API at once. Never created on PostgreSQL.
 import type { Services } from './domain/context.js';
 import { generateSecret, hashSecret } from './domain/api-keys/api-keys.service.js';
+import { DEFAULT_WORKING_HOURS } from './domain/calls/calling-hours.js';
 
 export interface DemoAccount {
   accountId: string;
   userId: string;
   workflowId: string;
+  agentId: string;
   apiKey: string;
 }
 
@@ -18,6 +20,20 @@ export async function seedDemoAccount(services: Pick<Services, 'db'>): Promise<D
   await prisma.apiKey.create({
     data: { accountId: account.id, userId: user.id, name: 'demo key', secretHash: hashSecret(apiKey), lastFour: apiKey.slice(-4) },
   });
-  const workflow = await prisma.workflow.create({ data: { accountId: account.id, name: 'Demo outreach', status: 'published' } });
-  return { accountId: account.id, userId: user.id, workflowId: workflow.id, apiKey };
+  // A live agent that calls new contacts at once, so a demo enrollment is called in seconds.
+  const agent = await prisma.agent.create({
+    data: {
+      accountId: account.id,
+      name: 'Demo agent',
+      status: 'live',
+      timezone: 'America/New_York',
+      defaultLanguage: 'en-US',
+      attemptLimit: 3,
+      workingHours: DEFAULT_WORKING_HOURS as object,
+      retryDelayMinutes: 60,
+      callNewContactsImmediately: true,
+    },
+  });
+  const workflow = await prisma.workflow.create({ data: { accountId: account.id, agentId: agent.id, name: 'Demo outreach', status: 'published' } });
+  return { accountId: account.id, userId: user.id, workflowId: workflow.id, agentId: agent.id, apiKey };
 }

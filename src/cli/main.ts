@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { CliError, EXIT, reportError } from './output.js';
 import { migrateCommand, serveCommand } from './server-commands.js';
-import { accountsCommand, blocklistCommand, keysCommand, usersCommand, workflowsCommand } from './operator-commands.js';
+import { accountsCommand, agentsCommand, blocklistCommand, keysCommand, usersCommand, workflowsCommand } from './operator-commands.js';
 import { importCommand } from './import-command.js';
 
 function version(): string {
@@ -22,7 +22,7 @@ export function buildProgram(): Command {
     .exitOverride()
     .showHelpAfterError('(add --help for usage)')
     .configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => process.stderr.write(s) });
-  for (const command of [serveCommand(), migrateCommand(), accountsCommand(), usersCommand(), keysCommand(), workflowsCommand(), blocklistCommand(), importCommand()]) {
+  for (const command of [serveCommand(), migrateCommand(), accountsCommand(), usersCommand(), keysCommand(), agentsCommand(), workflowsCommand(), blocklistCommand(), importCommand()]) {
     program.addCommand(command);
   }
   // Commands built with `new Command` do not inherit the program's settings: give every

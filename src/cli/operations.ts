@@ -4,12 +4,14 @@ import { defineOperation } from '../graphql/execute.js';
 
 const ACCOUNT = 'id name region defaultLocation dedupFields createdAt';
 const KEY = 'id accountId userId name lastFour createdAt lastUsedAt revokedAt';
-const WORKFLOW = 'id accountId name status paused createdAt';
+const WORKFLOW = 'id accountId agentId name status paused createdAt';
+const AGENT = 'id accountId name status timezone defaultLanguage attemptLimit workingHours retryDelayMinutes callNewContactsImmediately createdAt';
 
 export interface AccountResult { id: string; name: string; region: string; defaultLocation: string | null; dedupFields: string[]; createdAt: string }
 export interface UserResult { id: string; accountId: string; email: string; name: string | null }
 export interface KeyResult { id: string; accountId: string; userId: string; name: string; lastFour: string; createdAt: string; lastUsedAt: string | null; revokedAt: string | null }
-export interface WorkflowResult { id: string; accountId: string; name: string; status: string; paused: boolean; createdAt: string }
+export interface WorkflowResult { id: string; accountId: string; agentId: string | null; name: string; status: string; paused: boolean; createdAt: string }
+export interface AgentResult { id: string; accountId: string; name: string; status: string; timezone: string; defaultLanguage: string; attemptLimit: number; workingHours: unknown; retryDelayMinutes: number; callNewContactsImmediately: boolean; createdAt: string }
 export interface BlockedPhoneResult { phone: string; accountId: string; reason: string | null }
 
 export const CliOperations = {
@@ -23,8 +25,10 @@ export const CliOperations = {
     createApiKey(userId: $userId, name: $name) { secret key { ${KEY} } } }`),
   listApiKeys: defineOperation(`query ($accountId: String!) { apiKeys(accountId: $accountId) { ${KEY} } }`),
   revokeApiKey: defineOperation(`mutation ($id: String!) { revokeApiKey(id: $id) { ${KEY} } }`),
-  createWorkflow: defineOperation(`mutation ($accountId: String!, $name: String!, $status: WorkflowStatus) {
-    createWorkflow(accountId: $accountId, name: $name, status: $status) { ${WORKFLOW} } }`),
+  createWorkflow: defineOperation(`mutation ($accountId: String!, $name: String!, $status: WorkflowStatus, $agentId: String) {
+    createWorkflow(accountId: $accountId, name: $name, status: $status, agentId: $agentId) { ${WORKFLOW} } }`),
+  createAgent: defineOperation(`mutation ($input: JSON!) { createAgent(input: $input) { ${AGENT} } }`),
+  updateAgent: defineOperation(`mutation ($id: String!, $input: JSON!) { updateAgent(id: $id, input: $input) { ${AGENT} } }`),
   updateWorkflow: defineOperation(`mutation ($id: String!, $status: WorkflowStatus, $paused: Boolean) {
     updateWorkflow(id: $id, status: $status, paused: $paused) { ${WORKFLOW} } }`),
   blockPhone: defineOperation(`mutation ($accountId: String!, $phone: String!, $reason: String) {

@@ -3,7 +3,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { createOutput, usageError } from './output.js';
 import { withOperator } from './operator.js';
-import type { AccountResult, BlockedPhoneResult, KeyResult, UserResult, WorkflowResult } from './operations.js';
+import type { AccountResult, AgentResult, BlockedPhoneResult, KeyResult, UserResult, WorkflowResult } from './operations.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -158,11 +158,12 @@ export function workflowsCommand(): Command {
     .requiredOption('--account <id>', 'account id', uuidArg)
     .requiredOption('--name <name>', 'workflow name')
     .addOption(new Option('--status <status>', 'initial status').choices(['published', 'draft']).default('draft'))
+    .option('--agent <id>', 'the voice agent that calls its contacts', uuidArg)
     .addOption(jsonOption())
-    .action(async (opts: { account: string; name: string; status: string; json?: boolean }) => {
+    .action(async (opts: { account: string; name: string; status: string; agent?: string; json?: boolean }) => {
       const out = createOutput(!!opts.json);
       const { createWorkflow } = await withOperator((s) =>
-        s.run<{ createWorkflow: WorkflowResult }>('createWorkflow', { accountId: opts.account, name: opts.name, status: opts.status }),
+        s.run<{ createWorkflow: WorkflowResult }>('createWorkflow', { accountId: opts.account, name: opts.name, status: opts.status, agentId: opts.agent }),
       );
       printWorkflow(out, 'Created', createWorkflow);
       out.result({ ok: true, workflowId: createWorkflow.id, workflow: createWorkflow });
@@ -207,4 +208,76 @@ export function blocklistCommand(): Command {
       out.result({ ok: true, accountId: blockPhone.accountId, phone: blockPhone.phone, blocked: blockPhone });
     });
   return blocklist;
+}
+
+function intArg(value: string): number {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n)) throw new InvalidArgumentError('must be a whole number.');
+  return n;
+}
+
+function jsonArg(value: string): unknown {
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw new InvalidArgumentError('must be JSON, e.g. \'{"mon":[{"start":"09:00","end":"17:00"}]}\'.');
+  }
+}
+
+function printAgent(out: ReturnType<typeof createOutput>, verb: string, a: AgentResult) {
+  out.line(`${verb} agent ${a.id}`);
+  out.line(`  name:          ${a.name} (${a.status})`);
+  out.line(`  time zone:     ${a.timezone}, language ${a.defaultLanguage}`);
+  out.line(`  attempts:      ${a.attemptLimit}, retry after ${a.retryDelayMinutes} min${a.callNewContactsImmediately ? ', new contacts called at once' : ''}`);
+  out.line(`  working hours: ${JSON.stringify(a.workingHours)}`);
+}
+
+/** Agent options shared by create and update; only the ones given are sent. */
+function agentOptions(command: Command): Command {
+  return command
+    .addOption(new Option('--status <status>', 'live, paused or draft').choices(['live', 'paused', 'draft']))
+    .option('--timezone <zone>', 'IANA time zone for calling hours (e.g. America/New_York)')
+    .option('--language <locale>', 'default language (e.g. en-US)')
+    .option('--attempt-limit <n>', 'call attempts per enrollment', intArg)
+    .option('--retry-delay <minutes>', 'minutes between attempts', intArg)
+    .option('--working-hours <json>', 'per weekday windows, e.g. \'{"mon":[{"start":"09:00","end":"17:00"}]}\'', jsonArg)
+    .option('--call-immediately', 'call new contacts at once, outside working hours')
+    .option('--no-call-immediately', 'wait for working hours for new contacts too')
+    .addOption(jsonOption());
+}
+
+interface AgentOpts {
+  status?: string; timezone?: string; language?: string; attemptLimit?: number; retryDelay?: number;
+  workingHours?: unknown; callImmediately?: boolean; json?: boolean;
+}
+
+function agentInput(opts: AgentOpts): Record<string, unknown> {
+  const input: Record<string, unknown> = {
+    status: opts.status, timezone: opts.timezone, defaultLanguage: opts.language, attemptLimit: opts.attemptLimit,
+    retryDelayMinutes: opts.retryDelay, workingHours: opts.workingHours, callNewContactsImmediately: opts.callImmediately,
+  };
+  return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
+}
+
+export function agentsCommand(): Command {
+  const agents = new Command('agents').description('create and configure voice agents (operator)');
+  agentOptions(agents.command('create').description('create a voice agent in an Account').requiredOption('--account <id>', 'account id', uuidArg).requiredOption('--name <name>', 'agent name'))
+    .action(async (opts: AgentOpts & { account: string; name: string }) => {
+      const out = createOutput(!!opts.json);
+      const { createAgent } = await withOperator((s) =>
+        s.run<{ createAgent: AgentResult }>('createAgent', { input: { accountId: opts.account, name: opts.name, ...agentInput(opts) } }),
+      );
+      printAgent(out, 'Created', createAgent);
+      out.result({ ok: true, agentId: createAgent.id, agent: createAgent });
+    });
+  agentOptions(agents.command('update').description('change a voice agent').argument('<id>', 'agent id', uuidArg).option('--name <name>', 'agent name'))
+    .action(async (id: string, opts: AgentOpts & { name?: string }) => {
+      const out = createOutput(!!opts.json);
+      const input = { ...(opts.name ? { name: opts.name } : {}), ...agentInput(opts) };
+      if (Object.keys(input).length === 0) throw usageError('agents update: give at least one option to change (see --help).');
+      const { updateAgent } = await withOperator((s) => s.run<{ updateAgent: AgentResult }>('updateAgent', { id, input }));
+      printAgent(out, 'Updated', updateAgent);
+      out.result({ ok: true, agentId: updateAgent.id, agent: updateAgent });
+    });
+  return agents;
 }

@@ -4,5 +4,6 @@ import './shared/scalars.graphql.js';
 import './contacts/contacts.graphql.js';
 import './workflows/workflows.graphql.js';
 import './accounts/accounts.graphql.js';
+import './agents/agents.graphql.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -7,6 +7,7 @@ import { applyContactWrite, type AccountRules, type ContactRow, type PreparedWri
 import { buildDedupKey } from './dedup.js';
 import { directSql, findBlockedPhones, findContactsByDedupKeys, findForUpsert, insertContacts, updateContacts, type SqlClient } from './contacts.store.js';
 import { applyEnrollment, type Enrollment } from '../enrollment/enrollment.rules.js';
+import { findContactsCalledBy, startEnrollments } from '../enrollment/enrollment.store.js';
 
 export interface WriteOutcome {
   contact: ContactRow;
@@ -71,6 +72,10 @@ export async function upsertInTransaction(tx: SqlClient, account: AccountRules, 
   for (const row of existing) if (row.phone) phones.add(row.phone);
   const blocked = await findBlockedPhones(tx, account.id, [...phones]);
 
+  // Without reEnroll, a contact this workflow already called is not enrolled again.
+  const alreadyCalled = enrollment && !enrollment.reEnroll ? await findContactsCalledBy(tx, enrollment.workflowId, existing.map((r) => r.id)) : new Set<string>();
+  const enrolled = new Set<string>();
+
   const outcomes: WriteOutcome[] = [];
   for (const write of writes) {
     if (!write.dedup.ok) throw new Error('upsertInTransaction needs writes with a dedup key');
@@ -83,7 +88,10 @@ export async function upsertInTransaction(tx: SqlClient, account: AccountRules, 
       now,
     });
     row.dedupKey = write.dedup.key;
-    if (enrollment) row = applyEnrollment(row, enrollment);
+    if (enrollment && !alreadyCalled.has(row.id)) {
+      row = applyEnrollment(row, enrollment);
+      enrolled.add(row.id);
+    }
     const created = current ? current.created : true;
     byKey.set(row.dedupKey, { row, created });
     outcomes.push({ contact: row, created });
@@ -97,6 +105,7 @@ export async function upsertInTransaction(tx: SqlClient, account: AccountRules, 
   // and this time the read finds (and locks) it.
   if (inserted.size !== toInsert.length) throw new RetryableConflict();
   await updateContacts(tx, account.id, toUpdate);
+  if (enrollment && enrolled.size > 0) await startEnrollments(tx, account.id, [...enrolled], enrollment, now);
   // Later items may have changed an earlier item's contact: answer with the final state.
   return outcomes.map((o) => ({ contact: byKey.get(o.contact.dedupKey)!.row, created: o.created }));
 }

@@ -8,7 +8,7 @@ import { resolveEnrollmentTarget } from '../workflows/workflows.service.js';
 import { prepareContactWrite, toContactResponse, type ContactRow } from './contact-rules.js';
 import { ExternalIdPathSchema, PatchBodySchema, UpsertBodySchema } from './contacts.inputs.js';
 import { directSql, findContactById, findContactsByExternalId } from './contacts.store.js';
-import { changeStoredContact, dedupFailure, upsertOnePreparedContact } from './contacts-write.service.js';
+import { changeStoredContact, dedupFailure, upsertInTransaction, upsertOnePreparedContact, withConflictRetry } from './contacts-write.service.js';
 
 /** Creates the contact or updates the one matching the Account's dedup fields. */
 export async function upsertContact(ctx: RequestContext, body: unknown): Promise<{ contact: ContactRow; created: boolean }> {
@@ -17,7 +17,12 @@ export async function upsertContact(ctx: RequestContext, body: unknown): Promise
   const enrollment = await resolveEnrollmentTarget(ctx, actor.accountId, assignmentOptions);
   const prepared = prepareContactWrite({ sourceKind: 'api', ...write }, actor.account);
   if (!prepared.ok) throw dedupFailure(prepared.reason);
-  return upsertOnePreparedContact(ctx, actor.account, prepared.write, enrollment);
+  if (!enrollment) return upsertOnePreparedContact(ctx, actor.account, prepared.write, null);
+  // Enrolling writes the contact and its enrollment together, in one transaction.
+  const [outcome] = await withConflictRetry(() =>
+    ctx.db.sql.transaction((tx) => upsertInTransaction(directSql(tx), actor.account, [prepared.write], enrollment, ctx.clock.now())),
+  );
+  return outcome;
 }
 
 export async function getContact(ctx: RequestContext, id: string): Promise<ContactRow> {

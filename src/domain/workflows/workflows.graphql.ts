@@ -11,6 +11,7 @@ export const WorkflowType = builder.prismaObject('Workflow', {
     status: t.expose('status', { type: WorkflowStatusEnum }),
     paused: t.exposeBoolean('paused'),
     accountId: t.exposeString('accountId'),
+    agentId: t.exposeString('agentId', { nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
@@ -35,8 +36,9 @@ builder.mutationFields((t) => ({
   createWorkflow: t.field({
     type: WorkflowType,
     description: 'Operator: creates a workflow in an Account (status draft unless given).',
-    args: { accountId: t.arg.string({ required: true }), name: t.arg.string({ required: true }), status: t.arg({ type: WorkflowStatusEnum }) },
-    resolve: (_root, args, ctx) => createWorkflow(ctx, { accountId: args.accountId, name: args.name, status: args.status ?? undefined }) as never,
+    args: { accountId: t.arg.string({ required: true }), name: t.arg.string({ required: true }), status: t.arg({ type: WorkflowStatusEnum }), agentId: t.arg.string() },
+    resolve: (_root, args, ctx) =>
+      createWorkflow(ctx, { accountId: args.accountId, name: args.name, status: args.status ?? undefined, agentId: args.agentId ?? undefined }) as never,
   }),
   updateWorkflow: t.field({
     type: WorkflowType,

@@ -51,17 +51,24 @@ export async function resolveEnrollmentTarget(ctx: RequestContext, accountId: st
     }
     return null;
   }
-  const workflow = await ctx.db.prisma.workflow.findFirst({ where: { id: options.workflowId, accountId } });
+  const workflow = await ctx.db.prisma.workflow.findFirst({ where: { id: options.workflowId, accountId }, include: { agent: { select: { attemptLimit: true } } } });
   if (!workflow) throw badRequest(`assignmentOptions.workflowId: no workflow ${options.workflowId} in this Account`);
   if (workflow.status !== 'published') throw badRequest(`assignmentOptions.workflowId: workflow "${workflow.name}" is ${workflow.status}, not published`);
   if (workflow.paused) throw badRequest(`assignmentOptions.workflowId: workflow "${workflow.name}" is paused`);
-  return { workflowId: workflow.id, attemptLimit: null, reEnroll: options.reEnroll ?? false, enforceCallNow: options.enforceCallNow ?? false };
+  return {
+    workflowId: workflow.id,
+    attemptLimit: workflow.agent?.attemptLimit ?? null,
+    reEnroll: options.reEnroll ?? false,
+    enforceCallNow: options.enforceCallNow ?? false,
+  };
 }
 
 export const CreateWorkflowSchema = z.strictObject({
   accountId: z.uuid(),
   name: z.string().trim().min(1).max(200),
   status: z.enum(['published', 'draft', 'archived']).default('draft'),
+  /** The voice agent that calls this workflow's contacts. */
+  agentId: z.uuid().optional(),
 });
 
 export async function createWorkflow(ctx: RequestContext, input: unknown): Promise<WorkflowRecord> {
@@ -69,6 +76,10 @@ export async function createWorkflow(ctx: RequestContext, input: unknown): Promi
   const data = parseInput(CreateWorkflowSchema, input);
   const account = await ctx.db.prisma.account.findUnique({ where: { id: data.accountId } });
   if (!account) throw notFound(`No account ${data.accountId}`);
+  if (data.agentId) {
+    const agent = await ctx.db.prisma.agent.findFirst({ where: { id: data.agentId, accountId: data.accountId } });
+    if (!agent) throw badRequest(`agentId: no agent ${data.agentId} in account ${data.accountId}`);
+  }
   return ctx.db.prisma.workflow.create({ data });
 }
 

@@ -1,0 +1,37 @@
+// The Agent type and the operator operations on it.
+import { builder } from '../builder.js';
+import { createAgent, updateAgent } from './agents.service.js';
+
+export const AgentStatusEnum = builder.enumType('AgentStatus', { values: ['live', 'paused', 'draft'] as const });
+
+export const AgentType = builder.prismaObject('Agent', {
+  description: 'A voice agent: it calls a workflow\'s enrolled contacts inside its working hours.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    accountId: t.exposeString('accountId'),
+    name: t.exposeString('name'),
+    status: t.expose('status', { type: AgentStatusEnum }),
+    timezone: t.exposeString('timezone'),
+    defaultLanguage: t.exposeString('defaultLanguage'),
+    attemptLimit: t.exposeInt('attemptLimit'),
+    workingHours: t.expose('workingHours', { type: 'JSON', description: 'Per weekday (mon..sun), [start, end) local windows as HH:MM' }),
+    retryDelayMinutes: t.exposeInt('retryDelayMinutes'),
+    callNewContactsImmediately: t.exposeBoolean('callNewContactsImmediately'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.mutationFields((t) => ({
+  createAgent: t.field({
+    type: AgentType,
+    description: 'Operator: creates a voice agent ({ accountId, name, status?, timezone?, defaultLanguage?, attemptLimit?, workingHours?, retryDelayMinutes?, callNewContactsImmediately? }).',
+    args: { input: t.arg({ type: 'JSON', required: true }) },
+    resolve: (_root, args, ctx) => createAgent(ctx, args.input) as never,
+  }),
+  updateAgent: t.field({
+    type: AgentType,
+    description: 'Operator: changes the fields sent on a voice agent.',
+    args: { id: t.arg.string({ required: true }), input: t.arg({ type: 'JSON', required: true }) },
+    resolve: (_root, args, ctx) => updateAgent(ctx, args.id, args.input) as never,
+  }),
+}));

@@ -1,0 +1,25 @@
+// Enrollment rows: the dialer's work list. One active enrollment per contact (a partial
+// unique index); starting one ends the contact's previous one.
+import type { Enrollment } from './enrollment.rules.js';
+import type { SqlClient } from '../contacts/contacts.store.js';
+
+/** Of `contactIds`, those the workflow has already called (re-enrollment needs reEnroll). */
+export async function findContactsCalledBy(tx: SqlClient, workflowId: string, contactIds: string[]): Promise<Set<string>> {
+  if (contactIds.length === 0) return new Set();
+  const rows = await tx.$queryRaw<Array<{ contactId: string }>>`SELECT DISTINCT "contactId" FROM "Call"
+    WHERE "workflowId" = ${workflowId}::uuid AND "contactId" = ANY(${contactIds}::uuid[])`;
+  return new Set(rows.map((r) => r.contactId));
+}
+
+/**
+ * Ends the contacts' active enrollments and starts new ones in the workflow, due now (the
+ * dialer applies working hours, enforceCallNow and the agent's call-immediately option).
+ */
+export async function startEnrollments(tx: SqlClient, accountId: string, contactIds: string[], enrollment: Enrollment, now: Date): Promise<void> {
+  await tx.$executeRaw`UPDATE "Enrollment" SET "active" = false, "endedAt" = ${now}::timestamptz, "endReason" = 're-enrolled'
+    WHERE "contactId" = ANY(${contactIds}::uuid[]) AND "active"`;
+  await tx.$executeRaw`INSERT INTO "Enrollment" ("id", "accountId", "contactId", "workflowId", "active", "attempts", "nextAttemptAt", "reEnroll", "enforceCallNow", "createdAt")
+    SELECT gen_random_uuid(), ${accountId}::uuid, c, ${enrollment.workflowId}::uuid, true, 0, ${now}::timestamptz,
+      ${enrollment.reEnroll}, ${enrollment.enforceCallNow}, ${now}::timestamptz
+    FROM unnest(${contactIds}::uuid[]) AS c`;
+}
