@@ -11,9 +11,14 @@ import type { Services } from './domain/context.js';
 import { startBatchWorker } from './domain/contacts/contacts-import.service.js';
 import { createApp } from './http/app.js';
 import { seedDemoAccount, type DemoAccount } from './demo.js';
+import { startDialer } from './jobs/dialer.js';
+import { createSimulatedTelephony } from './calls/telephony/simulator.js';
+import type { Telephony } from './calls/telephony/telephony.port.js';
+import { applyTelephonyEvent } from './domain/calls/call-events.service.js';
 
 export interface RunningService {
   services: Services;
+  telephony: Telephony;
   server: Server;
   baseUrl: string;
   demo: DemoAccount | null;
@@ -28,6 +33,10 @@ export interface StartOptions {
   clock?: Clock;
   /** Create the demo account on a brand-new embedded database (the CLI's serve does). */
   seedDemo?: boolean;
+  /** Run the dialer in this process (default true; tests that drive it themselves pass false). */
+  dialer?: boolean;
+  /** The telephony adapter; the simulator (events applied in-process) by default. */
+  telephony?: Telephony;
 }
 
 export async function startService(options: StartOptions): Promise<RunningService> {
@@ -51,6 +60,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const queue = await startJobQueue(db);
   const services: Services = { db, queue, clock: options.clock ?? systemClock, region: env.REGION };
   await startBatchWorker(services);
+  const telephony = options.telephony ?? createSimulatedTelephony({ sink: (event) => applyTelephonyEvent(services, event).then(() => undefined), delayMs: 200 });
+  const dialer = options.dialer === false ? null : startDialer(services, telephony);
   const app = createApp({ services, adminToken: env.ADMIN_TOKEN });
   const server = app.listen(env.PORT, env.HOST);
   await once(server, 'listening');
@@ -58,12 +69,14 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const port = typeof address === 'object' && address ? address.port : env.PORT;
   return {
     services,
+    telephony,
     server,
     baseUrl: `http://${env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST}:${port}`,
     demo,
     async stop() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await dialer?.stop();
       await queue.stop();
       await db.close();
     },

@@ -5,5 +5,6 @@ import './contacts/contacts.graphql.js';
 import './workflows/workflows.graphql.js';
 import './accounts/accounts.graphql.js';
 import './agents/agents.graphql.js';
+import './calls/calls.graphql.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -6,6 +6,7 @@ import {
   BulkImportBodySchema, BulkItemSchema, BulkUpdateBodySchema, CONTACT_STATUSES, ListQuerySchema, PatchBodySchema, SOURCE_KINDS, UpsertBodySchema,
 } from '../domain/contacts/contacts.inputs.js';
 import { WorkflowListSchema } from '../domain/workflows/workflows.service.js';
+import { CallListQuerySchema } from '../domain/calls/calls.inputs.js';
 
 const json = (schema: z.ZodType) => {
   const out = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
@@ -46,6 +47,47 @@ const Contact = {
   },
 };
 
+const CallRecord = {
+  type: 'object',
+  required: ['id', 'contactId', 'workflowId', 'agentId', 'direction', 'status', 'result', 'endReason', 'startedAt', 'endedAt', 'durationSeconds', 'language', 'lastCall', 'transcriptAvailable'],
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    contactId: { type: 'string', format: 'uuid' },
+    workflowId: nullable('string', { format: 'uuid' }),
+    agentId: nullable('string', { format: 'uuid' }),
+    direction: { enum: ['outbound', 'inbound'] },
+    status: { type: 'string' },
+    result: nullable('string', { description: 'Call result, e.g. converted, no_answer, voicemail' }),
+    endReason: nullable('string'),
+    startedAt: { ...timestamp, type: ['string', 'null'] },
+    endedAt: { ...timestamp, type: ['string', 'null'] },
+    durationSeconds: nullable('integer', { minimum: 0 }),
+    language: nullable('string', { description: 'Locale the call ended in' }),
+    lastCall: { type: 'boolean', description: 'True when no further attempt follows this call' },
+    transcriptAvailable: { type: 'boolean', description: 'True when the report is ready and the call has at least one utterance (the transcript is then non-empty)' },
+  },
+};
+
+const Transcript = {
+  type: 'object',
+  required: ['utterances'],
+  properties: {
+    utterances: {
+      type: 'array',
+      description: 'In conversation order; empty until the call\'s report is ready, and for a call without a transcript',
+      items: {
+        type: 'object',
+        required: ['speaker', 'content', 'timestamp'],
+        properties: {
+          speaker: nullable('string', { description: '`assistant` for the voice agent, `user` for the contact' }),
+          content: nullable('string', { description: 'What the speaker said' }),
+          timestamp: { ...timestamp, type: ['string', 'null'], description: 'When it was spoken (UTC with milliseconds and Z)' },
+        },
+      },
+    },
+  },
+};
+
 const ErrorBody = {
   type: 'object',
   required: ['error', 'message', 'code', 'requestId'],
@@ -82,7 +124,7 @@ export function buildOpenApi(): Record<string, unknown> {
     info: { title: 'Contactline API', version: '1.0.0-beta.1' },
     components: {
       securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'svc_pk_… API key' } },
-      schemas: { Contact, ErrorBody, Workflow: { type: 'object', properties: { id: { type: 'string', format: 'uuid' }, name: { type: 'string' }, status: { type: 'string' } } }, ContactWrite: json(BulkItemSchema) },
+      schemas: { Contact, CallRecord, Transcript, ErrorBody, Workflow: { type: 'object', properties: { id: { type: 'string', format: 'uuid' }, name: { type: 'string' }, status: { type: 'string' } } }, ContactWrite: json(BulkItemSchema) },
     },
     security: [{ apiKey: [] }],
     paths: {
@@ -108,6 +150,20 @@ export function buildOpenApi(): Record<string, unknown> {
       '/api/v1/contacts/source/{sourceKind}/external-id/{externalId}': {
         get: { operationId: 'getContactByExternalId', parameters: externalIdPath, responses: { ...ok('The contact', ref('Contact')), ...errors(400, 401, 404, 409) } },
         patch: { operationId: 'patchContactByExternalId', parameters: externalIdPath, requestBody: body(PatchBodySchema), responses: { ...ok('The changed contact', ref('Contact')), ...errors(400, 401, 404, 409, 422) } },
+      },
+      '/api/v1/contacts/source/{sourceKind}/external-id/{externalId}/calls': {
+        get: {
+          operationId: 'listContactCalls',
+          parameters: [...externalIdPath, ...queryParameters(CallListQuerySchema)],
+          responses: { ...ok('A page of the contact\'s calls, oldest first', page('CallRecord')), ...errors(400, 401, 404, 409) },
+        },
+      },
+      '/api/v1/calls/{id}/transcript': {
+        get: {
+          operationId: 'getCallTranscript',
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
+          responses: { ...ok('The call\'s transcript', ref('Transcript')), ...errors(400, 401, 404) },
+        },
       },
     },
   };

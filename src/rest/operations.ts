@@ -8,6 +8,11 @@ export const CONTACT_FIELDS = `fragment ContactFields on Contact {
   lastCallAt nextCallAt createdAt updatedAt
 }`;
 
+export const CALL_FIELDS = `fragment CallFields on Call {
+  id contactId workflowId agentId direction status result endReason startedAt endedAt durationSeconds language lastCall
+  transcriptAvailable
+}`;
+
 const contactListArgs = `$status: [String!], $sourceKind: [String!], $addedSince: String, $addedBefore: String,
   $assignedWorkflowId: String, $searchTerm: String, $limit: Int, $nextToken: String`;
 const contactListPass = `status: $status, sourceKind: $sourceKind, addedSince: $addedSince, addedBefore: $addedBefore,
@@ -28,4 +33,7 @@ export const Operations = {
     contactByExternalId(sourceKind: $sourceKind, externalId: $externalId) { ...ContactFields } } ${CONTACT_FIELDS}`),
   patchContactByExternalId: defineOperation(`mutation ($sourceKind: String!, $externalId: String!, $input: JSON!) {
     patchContactByExternalId(sourceKind: $sourceKind, externalId: $externalId, input: $input) { ...ContactFields } } ${CONTACT_FIELDS}`),
+  listContactCalls: defineOperation(`query ($sourceKind: String!, $externalId: String!, $limit: Int, $nextToken: String) {
+    contactCalls(sourceKind: $sourceKind, externalId: $externalId, limit: $limit, nextToken: $nextToken) { data { ...CallFields } nextToken } } ${CALL_FIELDS}`),
+  getCallTranscript: defineOperation(`query ($id: String!) { callTranscript(id: $id) { utterances { speaker content timestamp } } }`),
 };

@@ -27,6 +27,23 @@ function listVariables(query: Request['query']): Record<string, unknown> {
   return out;
 }
 
+/**
+ * limit and nextToken of a paged list. A non-integer limit reaches the schema's check as -1,
+ * one beyond GraphQL's 32-bit Int as its largest value, so either is a 400 naming the bound.
+ */
+const INT32_MAX = 2 ** 31 - 1;
+
+function pageVariables(query: Request['query']): { limit?: number; nextToken?: string } {
+  const last = (value: unknown) => (Array.isArray(value) ? String(value[value.length - 1]) : String(value));
+  const out: { limit?: number; nextToken?: string } = {};
+  if (query.limit !== undefined) {
+    const limit = Number(last(query.limit));
+    out.limit = !Number.isSafeInteger(limit) ? -1 : Math.max(-INT32_MAX, Math.min(INT32_MAX, limit));
+  }
+  if (query.nextToken !== undefined) out.nextToken = last(query.nextToken);
+  return out;
+}
+
 function externalIdPath(req: Request) {
   return { sourceKind: String(req.params.sourceKind), externalId: String(req.params.externalId) };
 }
@@ -71,6 +88,19 @@ export function restRouter(services: Services): Router {
     const { contacts } = await runOperation<{ contacts: { data: Array<Record<string, unknown>>; nextToken: string | null } }>(ctx, Operations.listContacts, listVariables(req.query));
     if (contacts.nextToken) res.setHeader('x-next-token', contacts.nextToken);
     res.type('text/csv; charset=utf-8').send(contactsToCsv(contacts.data));
+  }));
+
+  router.get('/contacts/source/:sourceKind/external-id/:externalId/calls', route(async (ctx, req, res) => {
+    const { contactCalls } = await runOperation<{ contactCalls: { data: unknown[]; nextToken: string | null } }>(ctx, Operations.listContactCalls, {
+      ...externalIdPath(req),
+      ...pageVariables(req.query),
+    });
+    res.json(contactCalls.nextToken ? contactCalls : { data: contactCalls.data });
+  }));
+
+  router.get('/calls/:id/transcript', route(async (ctx, req, res) => {
+    const { callTranscript } = await runOperation<{ callTranscript: unknown }>(ctx, Operations.getCallTranscript, { id: String(req.params.id) });
+    res.json(callTranscript);
   }));
 
   router.get('/contacts/source/:sourceKind/external-id/:externalId', route(async (ctx, req, res) => {

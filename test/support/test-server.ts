@@ -28,12 +28,14 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-export async function startTestServer(kind: DatabaseKind, options: { clock?: Clock } = {}): Promise<TestServer> {
+export async function startTestServer(kind: DatabaseKind, options: { clock?: Clock; dialer?: boolean } = {}): Promise<TestServer> {
   const database = await createTestDatabase(kind);
   const service = await startService({
     env: { PORT: 0, HOST: '127.0.0.1', REGION: 'us', DATA_DIR: '', ADMIN_TOKEN, DATABASE_URL: database.url },
     db: database.db,
     clock: options.clock,
+    // Suites drive the dialer themselves (runDialerOnce) unless they ask for the background one.
+    dialer: options.dialer ?? false,
   });
   const prisma = service.services.db.prisma;
   const server: TestServer = {

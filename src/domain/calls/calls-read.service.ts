@@ -72,15 +72,27 @@ export async function listContactCalls(
     select: {
       id: true, contactId: true, workflowId: true, agentId: true, direction: true, status: true, result: true, endReason: true,
       startedAt: true, endedAt: true, durationSeconds: true, language: true, lastCall: true, reportReady: true, createdAt: true,
-      // Whether any utterance exists: the first one by the primary key, at most one row read per call.
-      utterances: { select: { seq: true }, take: 1 },
     },
   });
   const page = rows.slice(0, limit);
+  const withUtterances = await callsWithUtterances(ctx, page.filter((c) => c.reportReady).map((c) => c.id));
   return {
-    data: page.map(({ reportReady, createdAt: _createdAt, utterances, ...call }) => ({ ...call, transcriptAvailable: reportReady && utterances.length > 0 })),
+    data: page.map(({ reportReady, createdAt: _createdAt, ...call }) => ({ ...call, transcriptAvailable: reportReady && withUtterances.has(call.id) })),
     nextToken: rows.length > limit ? encodeCursor(page[page.length - 1]) : null,
   };
+}
+
+/**
+ * Which of these calls have at least one utterance: one EXISTS probe per id on the
+ * utterances' primary key (callId, seq), never reading a whole transcript.
+ */
+async function callsWithUtterances(ctx: RequestContext, ids: string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const { rows } = await ctx.db.sql.query<{ id: string }>(
+    'SELECT c.id::text AS id FROM unnest($1::uuid[]) AS c(id) WHERE EXISTS (SELECT 1 FROM "CallUtterance" u WHERE u."callId" = c.id)',
+    [ids],
+  );
+  return new Set(rows.map((r) => r.id));
 }
 
 /**

@@ -1,0 +1,116 @@
+// The dialer: places due calls. Each run claims up to `batchSize` due enrollments (highest
+// contact priority first, then the longest due) with FOR UPDATE SKIP LOCKED, so several
+// worker processes on one PostgreSQL never claim the same enrollment; a claimed enrollment
+// is marked in flight (no next attempt time) in the same transaction as its Call row.
+// Calls are placed after the commit; the outcome comes back as telephony events.
+import { randomUUID } from 'node:crypto';
+import type { Services } from '../domain/context.js';
+import { directSql } from '../domain/contacts/contacts.store.js';
+import { isWithinWorkingHours, nextWindowStart, type WorkingHours } from '../domain/calls/calling-hours.js';
+import type { PlaceCallRequest, Telephony } from '../calls/telephony/telephony.port.js';
+import { logger } from '../logger.js';
+
+interface DueEnrollment {
+  enrollmentId: string;
+  accountId: string;
+  contactId: string;
+  workflowId: string;
+  agentId: string;
+  attempts: number;
+  enforceCallNow: boolean;
+  phone: string;
+  contactTimezone: string | null;
+  language: string | null;
+  agentTimezone: string;
+  defaultLanguage: string;
+  workingHours: WorkingHours;
+  callNewContactsImmediately: boolean;
+}
+
+/** A call claimed for placing, with the ids its Call row needs. */
+type ClaimedCall = PlaceCallRequest & { accountId: string; enrollmentId: string };
+
+export interface DialerRun {
+  placed: ClaimedCall[];
+  /** Due enrollments outside their calling hours, moved to their next window. */
+  deferred: number;
+}
+
+/** One dialer pass at `now` (the services' clock unless given). */
+export async function runDialerOnce(services: Pick<Services, 'db' | 'clock'>, telephony: Telephony, batchSize = 100): Promise<DialerRun> {
+  const now = services.clock.now();
+  const { placed, deferred } = await services.db.sql.transaction(async (runner) => {
+    const tx = directSql(runner);
+    const due = await tx.$queryRaw<DueEnrollment[]>`
+      SELECT e."id" AS "enrollmentId", e."accountId", e."contactId", e."workflowId", a."id" AS "agentId", e."attempts", e."enforceCallNow",
+        c."phone", c."timezone" AS "contactTimezone", c."language", a."timezone" AS "agentTimezone", a."defaultLanguage",
+        a."workingHours", a."callNewContactsImmediately"
+      FROM "Enrollment" e
+        JOIN "Contact" c ON c."id" = e."contactId"
+        JOIN "Workflow" w ON w."id" = e."workflowId"
+        JOIN "Agent" a ON a."id" = w."agentId"
+      WHERE e."active" AND e."nextAttemptAt" <= ${now}::timestamptz
+        AND w."status" = 'published' AND NOT w."paused" AND a."status" = 'live'
+        AND c."phone" IS NOT NULL AND (c."status" IS NULL OR c."status" NOT IN ('paused', 'dnc'))
+        AND NOT EXISTS (SELECT 1 FROM "BlockedPhone" b WHERE b."accountId" = c."accountId" AND b."phone" = c."phone")
+      ORDER BY c."priority" DESC, e."nextAttemptAt" ASC, e."id"
+      LIMIT ${batchSize}
+      FOR UPDATE OF e SKIP LOCKED`;
+    const calls: ClaimedCall[] = [];
+    const later: Array<{ id: string; at: Date | null }> = [];
+    for (const item of due) {
+      // New contacts may be called at once (enforceCallNow, or the agent's option); every
+      // other attempt waits for the agent's working hours in the contact's zone.
+      const immediate = item.attempts === 0 && (item.enforceCallNow || item.callNewContactsImmediately);
+      const zone = item.contactTimezone ?? item.agentTimezone;
+      if (immediate || isWithinWorkingHours(item.workingHours, zone, now)) {
+        calls.push({
+          callId: randomUUID(), phone: item.phone, agentId: item.agentId, workflowId: item.workflowId, contactId: item.contactId,
+          language: item.language ?? item.defaultLanguage, startedAt: now, accountId: item.accountId, enrollmentId: item.enrollmentId,
+        });
+      } else {
+        later.push({ id: item.enrollmentId, at: nextWindowStart(item.workingHours, zone, now) });
+      }
+    }
+    for (const call of calls) {
+      await tx.$executeRaw`INSERT INTO "Call" ("id", "accountId", "contactId", "workflowId", "agentId", "enrollmentId", "direction", "status", "startedAt")
+        VALUES (${call.callId}::uuid, ${call.accountId}::uuid, ${call.contactId}::uuid, ${call.workflowId}::uuid, ${call.agentId}::uuid,
+          ${call.enrollmentId}::uuid, 'outbound', 'ringing', ${call.startedAt}::timestamptz)`;
+    }
+    const inFlight = calls.map((c) => c.enrollmentId);
+    if (inFlight.length > 0) await tx.$executeRaw`UPDATE "Enrollment" SET "nextAttemptAt" = NULL WHERE "id" = ANY(${inFlight}::uuid[])`;
+    for (const { id, at } of later) await tx.$executeRaw`UPDATE "Enrollment" SET "nextAttemptAt" = ${at}::timestamptz WHERE "id" = ${id}::uuid`;
+    return { placed: calls, deferred: later.length };
+  });
+  for (const call of placed) {
+    await telephony.placeCall(call).catch((error) => logger.error({ err: error, callId: call.callId }, 'placing a call failed'));
+  }
+  return { placed, deferred };
+}
+
+export interface Dialer {
+  stop(): Promise<void>;
+}
+
+/** Runs the dialer every `intervalMs`, one pass at a time, until stopped. */
+export function startDialer(services: Pick<Services, 'db' | 'clock'>, telephony: Telephony, intervalMs = 1000): Dialer {
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  const timer = setInterval(() => {
+    running = running.then(async () => {
+      if (stopped) return;
+      try {
+        await runDialerOnce(services, telephony);
+      } catch (error) {
+        logger.warn({ err: error }, 'dialer pass failed; retrying next tick');
+      }
+    });
+  }, intervalMs);
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}

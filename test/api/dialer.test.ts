@@ -1,0 +1,219 @@
+// The dialer and call outcomes with a controlled clock: calling hours across zones, priority,
+// attempt limits and retry delays, paused/dnc/blocked contacts, workflows and agents that
+// cannot call, duplicate and out-of-order events, and two dialers sharing one database.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+import { testDatabaseKinds } from '../support/databases.js';
+import { runDialerOnce } from '../../src/jobs/dialer.js';
+import { createSimulatedTelephony, type SimulatedOutcome, type SimulatedTelephony } from '../../src/calls/telephony/simulator.js';
+import { applyTelephonyEvent } from '../../src/domain/calls/call-events.service.js';
+import { DEFAULT_WORKING_HOURS } from '../../src/domain/calls/calling-hours.js';
+
+// Monday 23 November 2026, 10:00 in Chicago (UTC-6).
+const MONDAY_10_CHICAGO = new Date('2026-11-23T16:00:00.000Z');
+
+describe.each(testDatabaseKinds())('dialer on %s', (kind) => {
+  let server: TestServer;
+  const clock = { at: MONDAY_10_CHICAGO, now() { return this.at; } };
+  let telephony: SimulatedTelephony;
+  let phoneSeq = 0;
+
+  beforeAll(async () => {
+    server = await startTestServer(kind, { clock });
+    telephony = createSimulatedTelephony({
+      sink: async (event) => {
+        await applyTelephonyEvent(server.service.services, event);
+      },
+      delayMs: 0,
+    });
+  });
+  afterAll(() => server?.stop());
+
+  const prisma = () => server.service.services.db.prisma;
+  const services = () => server.service.services;
+  const dial = async (batchSize = 100) => {
+    const run = await runDialerOnce(services(), telephony, batchSize);
+    await telephony.settled();
+    return run;
+  };
+  const freshPhone = () => `+1312555${String(1000 + phoneSeq++).padStart(4, '0')}`;
+
+  async function setup(agent: Partial<{ attemptLimit: number; retryDelayMinutes: number; callNewContactsImmediately: boolean; status: 'live' | 'paused' | 'draft'; timezone: string }> = {}) {
+    const account = await server.createAccount();
+    const a = await prisma().agent.create({
+      data: {
+        accountId: account.accountId, name: 'Ava', status: agent.status ?? 'live', timezone: agent.timezone ?? 'America/Chicago', defaultLanguage: 'en-US',
+        attemptLimit: agent.attemptLimit ?? 2, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: agent.retryDelayMinutes ?? 60,
+        callNewContactsImmediately: agent.callNewContactsImmediately ?? false,
+      },
+    });
+    const w = await prisma().workflow.create({ data: { accountId: account.accountId, agentId: a.id, name: 'W', status: 'published' } });
+    return { ...account, agentId: a.id, workflowId: w.id };
+  }
+
+  async function enroll(ctx: { apiKey: string; workflowId: string }, body: Record<string, unknown> = {}, outcome?: SimulatedOutcome) {
+    const phone = (body.phone as string) ?? freshPhone();
+    if (outcome) telephony.setScript(phone, outcome);
+    const res = await server.request(ctx.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone, ...body, assignmentOptions: { workflowId: ctx.workflowId, ...(body.assignmentOptions as object) } });
+    expect(res.status).toBeLessThan(300);
+    return res.json as { id: string; phone: string };
+  }
+
+  const contact = (id: string) => server.request(null, 'GET', '/healthz').then(() => prisma().contact.findUniqueOrThrow({ where: { id } }));
+  const enrollment = (contactId: string) => prisma().enrollment.findFirstOrThrow({ where: { contactId }, orderBy: { createdAt: 'desc' } });
+
+  it('calls inside working hours, counts outcomes, retries after the delay and stops at the attempt limit', async () => {
+    clock.at = MONDAY_10_CHICAGO;
+    const ctx = await setup({ attemptLimit: 2, retryDelayMinutes: 60 });
+    const c = await enroll(ctx, {}, { result: 'no_answer', nextAttemptInMinutes: null });
+    expect((await dial()).placed.map((p) => p.contactId)).toEqual([c.id]);
+    let stored = await contact(c.id);
+    expect(stored).toMatchObject({ callCount: 1, status: 'not_answered', maxAttempts: 2, lastCallAt: MONDAY_10_CHICAGO, nextCallAt: null });
+    let e = await enrollment(c.id);
+    expect(e).toMatchObject({ attempts: 1, active: true });
+    expect(e.nextAttemptAt!.getTime()).toBe(MONDAY_10_CHICAGO.getTime() + 60 * 60_000);
+
+    // Not yet due: nothing placed.
+    clock.at = new Date(MONDAY_10_CHICAGO.getTime() + 30 * 60_000);
+    expect((await dial()).placed).toHaveLength(0);
+    clock.at = new Date(MONDAY_10_CHICAGO.getTime() + 61 * 60_000);
+    expect((await dial()).placed).toHaveLength(1);
+    stored = await contact(c.id);
+    e = await enrollment(c.id);
+    expect(stored).toMatchObject({ callCount: 2, lastCallAt: clock.at, nextCallAt: null });
+    expect(e).toMatchObject({ attempts: 2, active: false, endReason: 'attempt_limit', nextAttemptAt: null });
+    const calls = await prisma().call.findMany({ where: { contactId: c.id }, orderBy: { createdAt: 'asc' } });
+    expect(calls.map((x) => [x.result, x.lastCall, x.status])).toEqual([['no_answer', false, 'ended'], ['no_answer', true, 'ended']]);
+    // The attempt limit reached, the dialer leaves the contact alone.
+    clock.at = new Date(clock.at.getTime() + 24 * 3600_000);
+    expect((await dial()).placed).toHaveLength(0);
+  });
+
+  it('defers calls outside working hours to the next window, in the contact zone or else the agent zone', async () => {
+    const saturday = new Date('2026-11-28T18:00:00.000Z'); // Saturday noon in Chicago
+    clock.at = saturday;
+    const ctx = await setup();
+    const chicago = await enroll(ctx);
+    // Monday 10:00 in Chicago is 01:00 Tuesday in Tokyo: outside Tokyo's hours.
+    const tokyo = await enroll(ctx, { timezone: 'Asia/Tokyo' });
+    const run = await dial();
+    expect(run.placed).toHaveLength(0);
+    expect(run.deferred).toBe(2);
+    expect((await enrollment(chicago.id)).nextAttemptAt!.toISOString()).toBe('2026-11-30T15:00:00.000Z'); // Monday 09:00 CST
+    expect((await enrollment(tokyo.id)).nextAttemptAt!.toISOString()).toBe('2026-11-30T00:00:00.000Z'); // Monday 09:00 JST
+
+    clock.at = new Date('2026-11-30T16:00:00.000Z'); // Monday 10:00 Chicago, 01:00 Tuesday Tokyo
+    const monday = await dial();
+    expect(monday.placed.map((p) => p.contactId)).toEqual([chicago.id]);
+    expect((await enrollment(tokyo.id)).nextAttemptAt!.toISOString()).toBe('2026-12-01T00:00:00.000Z'); // Tuesday 09:00 JST
+  });
+
+  it('calls new contacts at once with enforceCallNow or the agent option, even outside hours', async () => {
+    clock.at = new Date('2026-11-28T18:00:00.000Z'); // Saturday
+    const immediateAgent = await setup({ callNewContactsImmediately: true });
+    const a = await enroll(immediateAgent, {}, { result: 'answered' });
+    const plain = await setup();
+    const b = await enroll(plain, { assignmentOptions: { reEnroll: true, enforceCallNow: true } }, { result: 'answered' });
+    const c = await enroll(plain);
+    const run = await dial();
+    expect(run.placed.map((p) => p.contactId).sort()).toEqual([a.id, b.id].sort());
+    expect((await contact(c.id)).callCount).toBe(0);
+  });
+
+  it('dials the highest priority first', async () => {
+    clock.at = MONDAY_10_CHICAGO;
+    const ctx = await setup();
+    const low = await enroll(ctx, { priority: 10 });
+    const high = await enroll(ctx, { priority: 900 });
+    const mid = await enroll(ctx, { priority: 500 });
+    const order: string[] = [];
+    for (let i = 0; i < 3; i++) order.push(...(await dial(1)).placed.map((p) => p.contactId));
+    expect(order).toEqual([high.id, mid.id, low.id]);
+  });
+
+  it('skips paused, dnc and blocked contacts, paused or unpublished workflows and agents that are not live', async () => {
+    clock.at = MONDAY_10_CHICAGO;
+    const ctx = await setup();
+    const paused = await enroll(ctx, { status: 'paused' });
+    const dnc = await enroll(ctx, { status: 'dnc' });
+    const blockedPhone = freshPhone();
+    const blocked = await enroll(ctx, { phone: blockedPhone });
+    await prisma().blockedPhone.create({ data: { accountId: ctx.accountId, phone: blockedPhone } });
+    const pausedWorkflow = await setup();
+    const p1 = await enroll(pausedWorkflow);
+    await prisma().workflow.update({ where: { id: pausedWorkflow.workflowId }, data: { paused: true } });
+    const draftAgent = await setup();
+    const p2 = await enroll(draftAgent);
+    await prisma().agent.update({ where: { id: draftAgent.agentId }, data: { status: 'paused' } });
+    const placed = (await dial()).placed.map((p) => p.contactId);
+    for (const id of [paused.id, dnc.id, blocked.id, p1.id, p2.id]) expect(placed).not.toContain(id);
+    // Unpausing the contact lets its queued call go.
+    await prisma().contact.update({ where: { id: paused.id }, data: { status: 'assigned' } });
+    expect((await dial()).placed.map((p) => p.contactId)).toContain(paused.id);
+  });
+
+  it('applies every result: do_not_call blocks the phone and ends the enrollment; answered sets the language', async () => {
+    clock.at = MONDAY_10_CHICAGO;
+    const ctx = await setup({ attemptLimit: 5 });
+    const dnc = await enroll(ctx, {}, { result: 'do_not_call' });
+    const answered = await enroll(ctx, {}, { result: 'answered', language: 'es-MX' });
+    const callback = await enroll(ctx, {}, { result: 'callback_requested', nextAttemptInMinutes: 24 * 60 });
+    await dial();
+    expect(await contact(dnc.id)).toMatchObject({ status: 'dnc', nextCallAt: null, callCount: 1 });
+    expect(await prisma().blockedPhone.findFirst({ where: { accountId: ctx.accountId, phone: dnc.phone } })).not.toBeNull();
+    expect(await enrollment(dnc.id)).toMatchObject({ active: false, endReason: 'do_not_call' });
+    expect(await contact(answered.id)).toMatchObject({ status: 'reached', language: 'es-MX' });
+    const cb = await contact(callback.id);
+    expect(cb.status).toBe('reached');
+    expect(cb.nextCallAt).not.toBeNull();
+    expect((await enrollment(callback.id)).nextAttemptAt).toEqual(cb.nextCallAt);
+    // Each ended call emitted one durable call.ended event.
+    const events = await prisma().domainEvent.findMany({ where: { accountId: ctx.accountId, type: 'call.ended' } });
+    expect(events).toHaveLength(3);
+    const byContact = new Map(events.map((ev) => [(ev.payload as { contactId: string }).contactId, ev.payload as Record<string, unknown>]));
+    expect(byContact.get(dnc.id)).toMatchObject({ result: 'do_not_call', lastCall: true });
+    expect(byContact.get(callback.id)).toMatchObject({ result: 'callback_requested', lastCall: false });
+  });
+
+  it('applies duplicate and out-of-order events once', async () => {
+    clock.at = MONDAY_10_CHICAGO;
+    const ctx = await setup({ attemptLimit: 5 });
+    const c = await enroll(ctx);
+    // Place the call with a telephony that records events instead of delivering them.
+    const events: Parameters<typeof applyTelephonyEvent>[1][] = [];
+    const recorder = createSimulatedTelephony({ sink: async (e) => void events.push(e), delayMs: 0, script: { [c.phone]: { result: 'answered', durationSeconds: 90 } } });
+    await runDialerOnce(services(), recorder);
+    await recorder.settled();
+    const [started, ended, report] = events;
+    expect(await applyTelephonyEvent(services(), ended)).toBe('applied');
+    expect(await applyTelephonyEvent(services(), ended)).toBe('duplicate');
+    expect(await applyTelephonyEvent(services(), { ...ended, eventId: `${ended.eventId}-again` })).toBe('applied');
+    expect(await applyTelephonyEvent(services(), started)).toBe('applied');
+    expect(await applyTelephonyEvent(services(), report)).toBe('applied');
+    const stored = await contact(c.id);
+    expect(stored.callCount).toBe(1);
+    const [call] = await prisma().call.findMany({ where: { contactId: c.id } });
+    expect(call).toMatchObject({ status: 'ended', result: 'answered', durationSeconds: 90, reportReady: true });
+    expect(await prisma().domainEvent.count({ where: { type: 'call.ended', payload: { path: ['callId'], equals: call.id } } })).toBe(1);
+    const transcript = await server.request(ctx.apiKey, 'GET', `/api/v1/calls/${call.id}/transcript`);
+    expect(transcript.status).toBe(200);
+    expect(transcript.json.utterances.length).toBeGreaterThan(0);
+    expect(transcript.json.utterances[0].speaker).toBe('assistant');
+  });
+
+  it('two dialers on one database place each due call once', async () => {
+    clock.at = MONDAY_10_CHICAGO;
+    const ctx = await setup();
+    const ids: string[] = [];
+    for (let i = 0; i < 30; i++) ids.push((await enroll(ctx)).id);
+    const [a, b] = await Promise.all([runDialerOnce(services(), telephony, 20), runDialerOnce(services(), telephony, 20)]);
+    await telephony.settled();
+    const placed = [...a.placed, ...b.placed].map((p) => p.contactId).filter((id) => ids.includes(id));
+    expect(new Set(placed).size).toBe(placed.length);
+    const third = await runDialerOnce(services(), telephony, 100);
+    await telephony.settled();
+    const all = [...placed, ...third.placed.map((p) => p.contactId).filter((id) => ids.includes(id))];
+    expect(all.sort()).toEqual([...ids].sort());
+    expect(await prisma().call.count({ where: { contactId: { in: ids } } })).toBe(30);
+  });
+});
