@@ -26,7 +26,7 @@ export interface RunningService {
 }
 
 export interface StartOptions {
-  env: Pick<Env, 'DATABASE_URL' | 'DATA_DIR' | 'PORT' | 'HOST' | 'REGION' | 'ADMIN_TOKEN'>;
+  env: Pick<Env, 'DATABASE_URL' | 'DATA_DIR' | 'PORT' | 'HOST' | 'REGION' | 'ADMIN_TOKEN' | 'TELEPHONY_WEBHOOK_SECRETS'>;
   /** An already-open database (tests); otherwise opened from env. */
   db?: Database;
   inMemory?: boolean;
@@ -62,7 +62,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
   await startBatchWorker(services);
   const telephony = options.telephony ?? createSimulatedTelephony({ sink: (event) => applyTelephonyEvent(services, event).then(() => undefined), delayMs: 200 });
   const dialer = options.dialer === false ? null : startDialer(services, telephony);
-  const app = createApp({ services, adminToken: env.ADMIN_TOKEN });
+  const telephonySecrets = env.TELEPHONY_WEBHOOK_SECRETS?.split(',').map((secret) => secret.trim());
+  const app = createApp({ services, adminToken: env.ADMIN_TOKEN, telephonySecrets });
   const server = app.listen(env.PORT, env.HOST);
   await once(server, 'listening');
   const address = server.address();

@@ -25,16 +25,19 @@ export function serveCommand(): Command {
       }
       const { baseUrl, demo } = service;
       if (demo) {
-        const body = JSON.stringify({ phone: '+14155552671', firstName: 'Ada', lastName: 'Lovelace', assignmentOptions: { workflowId: demo.workflowId } });
+        // The simulator's outcome for this number is a converted call, with a transcript.
+        const body = JSON.stringify({ phone: '+14155552672', firstName: 'Ada', lastName: 'Lovelace', externalId: 'demo-1', assignmentOptions: { workflowId: demo.workflowId } });
+        const auth = shq(`Authorization: Bearer ${demo.apiKey}`);
         out.line('A new embedded database: created a demo account.');
         out.line(`  API key (shown once): ${demo.apiKey}`);
         out.line(`  Workflow id:          ${demo.workflowId}`);
         out.line(`  Account id:           ${demo.accountId}`);
         out.line(`  User id:              ${demo.userId}`);
-        out.line('Try it:');
-        out.line(
-          `  curl -X PUT ${shq(`${baseUrl}/api/v1/contacts/upsert`)} -H ${shq(`Authorization: Bearer ${demo.apiKey}`)} -H 'Content-Type: application/json' -d ${shq(body)}`,
-        );
+        out.line('Try it: enroll a contact; the demo agent (simulated) calls it within seconds.');
+        out.line(`  curl -X PUT ${shq(`${baseUrl}/api/v1/contacts/upsert`)} -H ${auth} -H 'Content-Type: application/json' -d ${shq(body)}`);
+        out.line('Then read its calls, and a call\'s transcript:');
+        out.line(`  curl ${shq(`${baseUrl}/api/v1/contacts/source/api/external-id/demo-1/calls`)} -H ${auth}`);
+        out.line(`  curl ${shq(`${baseUrl}/api/v1/calls/<call id>/transcript`)} -H ${auth}`);
         out.line();
       }
       out.line(`Contactline listening on ${baseUrl} (${describeDatabase(env)}). Stop with Ctrl-C.`);

@@ -10,6 +10,16 @@ const EnvSchema = z.object({
   PUBLIC_BASE_URL: z.string().url().optional(),
   /** Bearer token for operator operations on /graphql. No default: without it, operator operations are off. */
   ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters').optional(),
+  /**
+   * Comma-separated HMAC secrets for POST /api/telephony/events (several during a rotation), each
+   * at least 16 characters. Unset: the endpoint answers 404.
+   */
+  TELEPHONY_WEBHOOK_SECRETS: z
+    .string()
+    .refine((value) => value.split(',').every((secret) => secret.trim().length >= 16), {
+      message: 'TELEPHONY_WEBHOOK_SECRETS must be comma-separated secrets of at least 16 characters each',
+    })
+    .optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

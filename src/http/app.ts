@@ -12,16 +12,19 @@ import { authenticateApiKey, KEY_PREFIX } from '../domain/api-keys/api-keys.serv
 import { timingSafeEqual } from 'node:crypto';
 import { buildOpenApi } from '../rest/openapi.js';
 import { logger } from '../logger.js';
+import { TELEPHONY_EVENTS_PATH, telephonyEventsRouter } from './telephony-events.route.js';
 
 const openApiDocument = buildOpenApi();
 
 export interface AppOptions {
   services: Services;
   adminToken?: string;
+  /** Secrets for POST /api/telephony/events (several during a rotation); none: the endpoint answers 404. */
+  telephonySecrets?: string[];
   logError?: (error: unknown, requestId: string) => void;
 }
 
-export function createApp({ services, adminToken, logError = defaultLogError }: AppOptions): express.Express {
+export function createApp({ services, adminToken, telephonySecrets, logError = defaultLogError }: AppOptions): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
@@ -47,6 +50,8 @@ export function createApp({ services, adminToken, logError = defaultLogError }: 
     res.json(openApiDocument);
   });
 
+  // Before the JSON parser: the signature is checked over the raw body bytes.
+  app.use(TELEPHONY_EVENTS_PATH, telephonyEventsRouter(services, telephonySecrets));
   app.use('/api', express.json({ limit: '10mb', type: () => true }));
   app.use('/api/v1', restRouter(services));
 

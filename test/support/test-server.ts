@@ -28,10 +28,10 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-export async function startTestServer(kind: DatabaseKind, options: { clock?: Clock; dialer?: boolean } = {}): Promise<TestServer> {
+export async function startTestServer(kind: DatabaseKind, options: { clock?: Clock; dialer?: boolean; telephonyWebhookSecrets?: string } = {}): Promise<TestServer> {
   const database = await createTestDatabase(kind);
   const service = await startService({
-    env: { PORT: 0, HOST: '127.0.0.1', REGION: 'us', DATA_DIR: '', ADMIN_TOKEN, DATABASE_URL: database.url },
+    env: { PORT: 0, HOST: '127.0.0.1', REGION: 'us', DATA_DIR: '', ADMIN_TOKEN, DATABASE_URL: database.url, TELEPHONY_WEBHOOK_SECRETS: options.telephonyWebhookSecrets },
     db: database.db,
     clock: options.clock,
     // Suites drive the dialer themselves (runDialerOnce) unless they ask for the background one.

@@ -1,0 +1,73 @@
+// POST /api/telephony/events: signed events from a real telephony provider.
+//
+// The route reads the body as raw bytes (it is mounted before the /api JSON parser) because the
+// HMAC (../calls/telephony/signature.ts) is computed over exactly the bytes received. Order:
+//   1. no secrets configured (TELEPHONY_WEBHOOK_SECRETS)  -> 404 not_found
+//   2. signature missing / malformed / stale / mismatch   -> 401 unauthenticated
+//   3. body not JSON                                       -> 400 bad_request
+//   4. not a valid event (parseTelephonyEvent)            -> 400 bad_request with `issues`
+//   5. applyTelephonyEvent: 200 { status: 'applied' | 'duplicate' }; its DomainErrors keep their
+//      status (404 unknown call, 400 call.inbound).
+// Errors go to the app's error mapper, so every response has the standard error body and the
+// x-request-id header.
+import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Services } from '../domain/context.js';
+import { DomainError } from '../domain/errors.js';
+import { UUID_PATTERN } from '../domain/shared/ids.js';
+import { DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER, verifySignature, type SignatureFailure } from '../calls/telephony/signature.js';
+import { parseTelephonyEvent } from '../calls/telephony/telephony.port.js';
+import { applyTelephonyEvent } from '../domain/calls/call-events.service.js';
+
+export const TELEPHONY_EVENTS_PATH = '/api/telephony/events';
+/** express.raw's limit; keep the message in bodyError in step. */
+export const MAX_EVENT_BODY = '2mb';
+
+const SIGNATURE_MESSAGES: Record<SignatureFailure, string> = {
+  missing: `Missing ${SIGNATURE_HEADER} header`,
+  malformed: `Malformed ${SIGNATURE_HEADER} header: expected t=<unix seconds>,v1=<hex HMAC-SHA256>`,
+  stale: `The ${SIGNATURE_HEADER} timestamp is outside the ${DEFAULT_TOLERANCE_SECONDS / 60}-minute window`,
+  mismatch: `The ${SIGNATURE_HEADER} signature does not match the body`,
+};
+
+const rawBody = express.raw({ type: () => true, limit: MAX_EVENT_BODY });
+
+/** The router for TELEPHONY_EVENTS_PATH; `secrets` empty or absent: the endpoint answers 404. */
+export function telephonyEventsRouter(services: Services, secrets: readonly string[] | undefined): express.Router {
+  const router = express.Router();
+  const configured = (secrets ?? []).filter((secret) => secret.length > 0);
+
+  router.post('/', (req: Request, res: Response, next: NextFunction) => {
+    // Refuse before reading the body when the endpoint is off.
+    if (configured.length === 0) return next(new DomainError('not_found', 'Telephony events are not enabled'));
+    rawBody(req, res, (error?: unknown) => next(error ? bodyError(error) : undefined));
+  }, async (req: Request, res: Response) => {
+    const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+
+    const verified = verifySignature(body, req.header(SIGNATURE_HEADER), [...configured], services.clock.now());
+    if (!verified.ok) throw new DomainError('unauthenticated', SIGNATURE_MESSAGES[verified.reason]);
+
+    let json: unknown;
+    try {
+      json = JSON.parse(body.toString('utf8'));
+    } catch {
+      throw new DomainError('bad_request', 'The body is not valid JSON');
+    }
+    const parsed = parseTelephonyEvent(json);
+    if (!parsed.ok) throw new DomainError('bad_request', 'The body is not a valid telephony event', { issues: parsed.issues });
+
+    const { event } = parsed;
+    // Call ids are UUIDs; any other id cannot name a call (and must not reach the ::uuid cast).
+    if (event.type !== 'call.inbound' && !UUID_PATTERN.test(event.callId)) throw new DomainError('not_found', `No call ${event.callId}`);
+    const status = await applyTelephonyEvent(services, event);
+    res.status(200).json({ status });
+  });
+  return router;
+}
+
+/** express.raw's failures: too large, aborted, bad encoding; all the client's. */
+function bodyError(error: unknown): unknown {
+  const e = error as { type?: string; status?: number; message?: string };
+  if (e?.type === 'entity.too.large') return new DomainError('bad_request', 'The body is too large (2 MB at most)');
+  if (e?.status && e.status >= 400 && e.status < 500) return new DomainError('bad_request', e.message ?? 'Bad request');
+  return error;
+}

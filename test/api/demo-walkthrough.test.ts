@@ -1,0 +1,42 @@
+// The README's demo: on a brand-new embedded database, enroll a contact with the demo key and
+// workflow; the background dialer and the simulated agent call it; the call and its
+// transcript can be read within seconds.
+import { afterAll, describe, expect, it } from 'vitest';
+import { startService, type RunningService } from '../../src/service.js';
+
+describe('demo walk-through on the embedded database', () => {
+  let service: RunningService | undefined;
+  afterAll(() => service?.stop());
+
+  it('calls an enrolled demo contact and serves the call and its transcript', async () => {
+    service = await startService({ env: { PORT: 0, HOST: '127.0.0.1', REGION: 'us', DATA_DIR: '' }, inMemory: true, seedDemo: true });
+    const demo = service.demo!;
+    expect(demo.apiKey).toMatch(/^svc_pk_/);
+    const call = (method: string, path: string, body?: unknown) =>
+      fetch(service!.baseUrl + path, {
+        method,
+        headers: { authorization: `Bearer ${demo.apiKey}`, 'content-type': 'application/json' },
+        body: body ? JSON.stringify(body) : undefined,
+      }).then(async (r) => ({ status: r.status, json: (await r.json()) as any }));
+
+    const upsert = await call('PUT', '/api/v1/contacts/upsert', {
+      phone: '+14155552672', firstName: 'Ada', lastName: 'Lovelace', externalId: 'demo-1', assignmentOptions: { workflowId: demo.workflowId },
+    });
+    expect(upsert.status).toBe(201);
+    expect(upsert.json).toMatchObject({ status: 'assigned', assignedWorkflowId: demo.workflowId, maxAttempts: 3 });
+
+    let calls: any[] = [];
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline) {
+      calls = (await call('GET', '/api/v1/contacts/source/api/external-id/demo-1/calls')).json.data;
+      if (calls[0]?.transcriptAvailable) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({ status: 'ended', result: 'converted', lastCall: true, transcriptAvailable: true });
+    const transcript = await call('GET', `/api/v1/calls/${calls[0].id}/transcript`);
+    expect(transcript.json.utterances.length).toBeGreaterThan(2);
+    const contact = await call('GET', '/api/v1/contacts/source/api/external-id/demo-1');
+    expect(contact.json).toMatchObject({ status: 'converted', callCount: 1 });
+  }, 40_000);
+});
