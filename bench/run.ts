@@ -12,6 +12,9 @@
 //      vs one multi-row INSERT of 1000 rows (same columns); median of ~10 runs.
 //   2. upsert of one contact (PUT /contacts/upsert, keep-alive) vs INSERT ... ON CONFLICT DO UPDATE.
 //   3. list / search by name prefix / search by phone digits / CSV page at N contacts, vs the same SELECT.
+//   4. (bench/calls.ts) the dialer claiming the next 100 due calls among N enrolled contacts, vs its
+//      claim SELECT in BEGIN/ROLLBACK; one call.ended event applied, vs one contact UPDATE.
+//   BENCH_ONLY=calls                       seed, then only the calls figures (4)
 // Writes bench/results.json and bench/results.md.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -25,6 +28,7 @@ import { CONTACT_COLUMNS } from '../src/domain/contacts/contacts.store.js';
 import { listQuerySql } from '../src/domain/contacts/contacts-list.service.js';
 import type { Database } from '../src/db/database.js';
 import { startTestServer, type TestServer } from '../test/support/test-server.js';
+import { benchCalls } from './calls.js';
 import type { DatabaseKind } from '../test/support/databases.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -38,7 +42,11 @@ const SETTINGS = {
   upsertUpdates: QUICK ? 50 : 200,
   listRequests: QUICK ? 30 : 100,
   warmup: QUICK ? 5 : 10,
+  dialerRuns: QUICK ? 10 : 30,
+  dialerBudgetMs: 60_000,
+  callEndedCalls: QUICK ? 50 : 200,
 };
+const ONLY_CALLS = process.env.BENCH_ONLY === 'calls';
 
 // ---------------------------------------------------------------------------------------------
 // Data
@@ -106,7 +114,7 @@ function freshPhone(): string {
 // ---------------------------------------------------------------------------------------------
 // Statistics
 
-interface Stats {
+export interface Stats {
   n: number;
   p50: number;
   p95: number;
@@ -115,7 +123,7 @@ interface Stats {
   max: number;
 }
 
-function stats(samples: number[]): Stats {
+export function stats(samples: number[]): Stats {
   const s = [...samples].sort((a, b) => a - b);
   const q = (p: number) => s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))];
   const round = (x: number) => Math.round(x * 100) / 100;
@@ -129,9 +137,9 @@ function stats(samples: number[]): Stats {
   };
 }
 
-const ratio = (a: number, b: number) => (b > 0 ? Math.round((a / b) * 100) / 100 : null);
+export const ratio = (a: number, b: number) => (b > 0 ? Math.round((a / b) * 100) / 100 : null);
 
-async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
+export async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
   const t0 = performance.now();
   const value = await fn();
   return [performance.now() - t0, value];
@@ -142,7 +150,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 // ---------------------------------------------------------------------------------------------
 // Results
 
-interface Figure {
+export interface Figure {
   id: string;
   name: string;
   service: Stats;
@@ -216,7 +224,7 @@ export async function seedContacts(db: Database, accountId: string, n: number): 
       (ARRAY['America/New_York','America/Chicago','America/Denver','America/Los_Angeles'])[1 + (i % 4)], true, NULL,
       (ARRAY['new','new','new','answered','unanswered','qualified'])[1 + ${hashIndex(3, 6)}]::"ContactStatus",
       (ARRAY['api','api','csv','hubspot','salesforce','manual'])[1 + ${hashIndex(4, 6)}]::"SourceKind",
-      NULL, NULL, 0, NULL, 0, NULL, NULL, NULL, c, c, 'phone=' || p, substr(p, 2)
+      NULL, NULL, ${hashIndex(6, 1001)}, NULL, 0, NULL, NULL, NULL, c, c, 'phone=' || p, substr(p, 2)
     FROM (
       SELECT i,
         (${sqlArray(FIRST_NAMES)})[1 + ${hashIndex(1, FIRST_NAMES.length)}] AS f,
@@ -550,13 +558,18 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
     log(`   seeded in ${seedSeconds.toFixed(1)} s (Contact with indexes: ${tableSize})`);
 
     const figures: Figure[] = [];
-    log('   list / search / CSV…');
-    figures.push(await benchHttpFloor(server, db));
-    figures.push(...(await benchList(server, db, account)));
-    log('   bulk import…');
-    figures.unshift(await benchBulkImport(server, db, account));
-    log('   upsert…');
-    figures.splice(1, 0, ...(await benchUpsert(server, db, account, kind)));
+    if (!ONLY_CALLS) {
+      log('   list / search / CSV…');
+      figures.push(await benchHttpFloor(server, db));
+      figures.push(...(await benchList(server, db, account)));
+      log('   bulk import…');
+      figures.unshift(await benchBulkImport(server, db, account));
+      log('   upsert…');
+      figures.splice(1, 0, ...(await benchUpsert(server, db, account, kind)));
+    }
+    // Last: they enroll every contact of the account and change some of them.
+    figures.push(...(await benchCalls(server.service.services, account.accountId, kind,
+      { dialerRuns: SETTINGS.dialerRuns, dialerBudgetMs: SETTINGS.dialerBudgetMs, callEndedCalls: SETTINGS.callEndedCalls, warmup: SETTINGS.warmup }, log)));
     const result: DatabaseResult = { kind, serverVersion: version, contacts: n, seedSeconds: Math.round(seedSeconds * 10) / 10, tableSize, figures };
     printTable(result);
     return result;
@@ -620,6 +633,22 @@ function markdown(results: DatabaseResult[], meta: Record<string, unknown>): str
       .map((f) => `${f.id} ${fmt((f.extra!.prismaQueryRawMs as Stats).p50)}/${fmt((f.extra!.prismaQueryRawMs as Stats).p95)}`);
     if (prismaLines.length) out.push(`The same list SELECTs through prisma.$queryRaw (p50/p95 ms): ${prismaLines.join(', ')}.`);
     if (acceptedMs !== undefined) out.push(`Bulk import: the 202 arrived after ${fmt(acceptedMs)} ms (median); the batch was done after ${fmt(bulk!.service.p50)} ms.`);
+    const claim = r.figures.find((f) => f.id === 'dialer-claim-100');
+    const inTx = claim?.extra?.inTransaction as { claimSelectMs: Stats; otherStatementsMs: Stats; statementsPerRun: number } | undefined;
+    if (claim && inTx) {
+      out.push(`Dialer claim (${claim.service.n} runs): inside its transaction the claim SELECT took ${fmt(inTx.claimSelectMs.p50)} ms (p50) and the other ` +
+        `${inTx.statementsPerRun - 1} statements (Call INSERTs, in-flight UPDATE) ${fmt(inTx.otherStatementsMs.p50)} ms in all; ${claim.extra!.enrollments} enrollments seeded in ${claim.extra!.enrollmentSeedSeconds} s.`);
+    }
+    const ended = r.figures.find((f) => f.id === 'call-ended');
+    if (ended) out.push(`Call-ended: ${ended.service.n} events, ${ended.extra?.statementsPerEvent} statements each (p50), results ${JSON.stringify(ended.extra?.results)}.`);
+    for (const f of r.figures.filter((x) => x.explain && (x.pass === false || x.id === 'dialer-claim-100'))) {
+      out.push('');
+      out.push(`${f.pass === false ? 'MISS' : 'Plan'} ${f.id}: EXPLAIN (ANALYZE, BUFFERS) of ${f.explain!.variant}`);
+      out.push('');
+      out.push('```');
+      out.push(f.explain!.plan);
+      out.push('```');
+    }
   }
   out.push('');
   return out.join('\n');

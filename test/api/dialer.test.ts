@@ -217,3 +217,38 @@ describe.each(testDatabaseKinds())('dialer on %s', (kind) => {
     expect(await prisma().call.count({ where: { contactId: { in: ids } } })).toBe(30);
   });
 });
+
+describe.each(testDatabaseKinds())('status connecting on %s', (kind) => {
+  let server: TestServer;
+  const clock = { at: MONDAY_10_CHICAGO, now() { return this.at; } };
+  beforeAll(async () => {
+    server = await startTestServer(kind, { clock });
+  });
+  afterAll(() => server?.stop());
+
+  it('restarts a finished call sequence when a write sets connecting (upsert and PATCH)', async () => {
+    const prisma = server.service.services.db.prisma;
+    const account = await server.createAccount();
+    const agent = await prisma.agent.create({ data: { accountId: account.accountId, name: 'A', status: 'live', timezone: 'America/Chicago', defaultLanguage: 'en-US', attemptLimit: 1, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60 } });
+    const workflow = await prisma.workflow.create({ data: { accountId: account.accountId, agentId: agent.id, name: 'W', status: 'published' } });
+    const telephony = createSimulatedTelephony({ sink: async (e) => void (await applyTelephonyEvent(server.service.services, e)), delayMs: 0, script: { '+13125559001': { result: 'no_answer' } } });
+    const created = await server.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: '+13125559001', externalId: 'x1', assignmentOptions: { workflowId: workflow.id } });
+    await runDialerOnce(server.service.services, telephony);
+    await telephony.settled();
+    const ended = await prisma.enrollment.findFirstOrThrow({ where: { contactId: created.json.id } });
+    expect(ended).toMatchObject({ active: false, attempts: 1 });
+
+    clock.at = new Date(MONDAY_10_CHICAGO.getTime() + 3600_000);
+    await server.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: '+13125559001', status: 'connecting' });
+    const restarted = await prisma.enrollment.findFirstOrThrow({ where: { contactId: created.json.id } });
+    expect(restarted).toMatchObject({ active: true, attempts: 0, nextAttemptAt: clock.at });
+    const run = await runDialerOnce(server.service.services, telephony);
+    await telephony.settled();
+    expect(run.placed.map((p) => p.contactId)).toEqual([created.json.id]);
+
+    // Again through PATCH once the sequence has ended.
+    await server.request(account.apiKey, 'PATCH', '/api/v1/contacts/source/api/external-id/x1', { status: 'not_answered' });
+    await server.request(account.apiKey, 'PATCH', '/api/v1/contacts/source/api/external-id/x1', { status: 'connecting' });
+    expect(await prisma.enrollment.findFirstOrThrow({ where: { contactId: created.json.id } })).toMatchObject({ active: true, attempts: 0 });
+  });
+});

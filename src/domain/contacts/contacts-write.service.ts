@@ -7,7 +7,7 @@ import { applyContactWrite, type AccountRules, type ContactRow, type PreparedWri
 import { buildDedupKey } from './dedup.js';
 import { directSql, findBlockedPhones, findContactsByDedupKeys, findForUpsert, insertContacts, updateContacts, type SqlClient } from './contacts.store.js';
 import { applyEnrollment, type Enrollment } from '../enrollment/enrollment.rules.js';
-import { findContactsCalledBy, startEnrollments } from '../enrollment/enrollment.store.js';
+import { findContactsCalledBy, restartSequences, startEnrollments } from '../enrollment/enrollment.store.js';
 
 export interface WriteOutcome {
   contact: ContactRow;
@@ -106,6 +106,9 @@ export async function upsertInTransaction(tx: SqlClient, account: AccountRules, 
   if (inserted.size !== toInsert.length) throw new RetryableConflict();
   await updateContacts(tx, account.id, toUpdate);
   if (enrollment && enrolled.size > 0) await startEnrollments(tx, account.id, [...enrolled], enrollment, now);
+  const before = new Map(existing.map((r) => [r.id, r.status]));
+  const connecting = finalRows.filter((e) => e.row.status === 'connecting' && before.get(e.row.id) !== 'connecting' && !enrolled.has(e.row.id));
+  await restartSequences(tx, connecting.map((e) => e.row.id), now);
   // Later items may have changed an earlier item's contact: answer with the final state.
   return outcomes.map((o) => ({ contact: byKey.get(o.contact.dedupKey)!.row, created: o.created }));
 }
@@ -139,6 +142,7 @@ export async function changeStoredContact(
     if (isUniqueViolation(error)) return { ok: false, reason: 'conflict' };
     throw error;
   }
+  if (row.status === 'connecting' && stored.status !== 'connecting') await restartSequences(tx, [row.id], now);
   return { ok: true, contact: row };
 }
 

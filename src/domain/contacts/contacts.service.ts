@@ -17,8 +17,8 @@ export async function upsertContact(ctx: RequestContext, body: unknown): Promise
   const enrollment = await resolveEnrollmentTarget(ctx, actor.accountId, assignmentOptions);
   const prepared = prepareContactWrite({ sourceKind: 'api', ...write }, actor.account);
   if (!prepared.ok) throw dedupFailure(prepared.reason);
-  if (!enrollment) return upsertOnePreparedContact(ctx, actor.account, prepared.write, null);
-  // Enrolling writes the contact and its enrollment together, in one transaction.
+  if (!enrollment && prepared.write.status !== 'connecting') return upsertOnePreparedContact(ctx, actor.account, prepared.write, null);
+  // Enrolling (or restarting a call sequence) writes the contact and its enrollment together.
   const [outcome] = await withConflictRetry(() =>
     ctx.db.sql.transaction((tx) => upsertInTransaction(directSql(tx), actor.account, [prepared.write], enrollment, ctx.clock.now())),
   );

@@ -23,3 +23,16 @@ export async function startEnrollments(tx: SqlClient, accountId: string, contact
       ${enrollment.reEnroll}, ${enrollment.enforceCallNow}, ${now}::timestamptz
     FROM unnest(${contactIds}::uuid[]) AS c`;
 }
+
+/**
+ * Status `connecting` restarts a contact's call sequence, a finished one included: its latest
+ * enrollment becomes active again with no attempts, due now.
+ */
+export async function restartSequences(tx: SqlClient, contactIds: string[], now: Date): Promise<void> {
+  if (contactIds.length === 0) return;
+  await tx.$executeRaw`UPDATE "Enrollment" AS e SET "active" = true, "attempts" = 0, "nextAttemptAt" = ${now}::timestamptz,
+      "endedAt" = NULL, "endReason" = NULL
+    FROM (SELECT DISTINCT ON ("contactId") "id" FROM "Enrollment" WHERE "contactId" = ANY(${contactIds}::uuid[])
+          ORDER BY "contactId", "createdAt" DESC) AS latest
+    WHERE e."id" = latest."id"`;
+}

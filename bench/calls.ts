@@ -1,0 +1,286 @@
+// Calls engine figures (called from bench/run.ts after the contact figures, on the same seeded
+// account):
+//
+//   dialer-claim-100   runDialerOnce (claim SELECT ... FOR UPDATE OF e SKIP LOCKED, 100 Call
+//                      INSERTs, in-flight UPDATE, commit) with a telephony whose placeCall does
+//                      nothing, among N enrolled, all-due contacts; after each run the claimed
+//                      enrollments get their seeded nextAttemptAt back and the Call rows are
+//                      deleted (untimed), so every run claims from the same state.
+//                      Raw: the very claim SELECT the dialer sent (captured from its transaction,
+//                      so it follows any change to src/jobs/dialer.ts) on the driver, in
+//                      BEGIN ... ROLLBACK.
+//   call-ended         applyTelephonyEvent(call.ended) for ~200 calls placed by runDialerOnce with a
+//                      recording simulated telephony. Raw: one UPDATE of the contact row.
+//
+// The claim figure always carries EXPLAIN (ANALYZE, BUFFERS) of the claim SELECT (run in a
+// rolled-back transaction, since FOR UPDATE takes row locks).
+import { performance } from 'node:perf_hooks';
+import type { Database, SqlRunner } from '../src/db/database.js';
+import type { Services } from '../src/domain/context.js';
+import { runDialerOnce } from '../src/jobs/dialer.js';
+import { applyTelephonyEvent } from '../src/domain/calls/call-events.service.js';
+import { createSimulatedTelephony } from '../src/calls/telephony/simulator.js';
+import type { Telephony, TelephonyEvent, TelephonyEventOf } from '../src/calls/telephony/telephony.port.js';
+import type { WorkingHours } from '../src/domain/calls/calling-hours.js';
+import type { DatabaseKind } from '../test/support/databases.js';
+import { ratio, stats, timed, type Figure } from './run.js';
+
+type DialerServices = Pick<Services, 'db' | 'clock'>;
+
+export interface CallsSettings {
+  /** Timed dialer runs (each followed by an untimed reset). */
+  dialerRuns: number;
+  /** Calls whose call.ended is timed (after `warmup` untimed ones). */
+  callEndedCalls: number;
+  warmup: number;
+  /** Soft wall-clock budget of the timed dialer loop; at least 10 runs are made regardless. */
+  dialerBudgetMs: number;
+}
+
+/** Every day, all day: no claimed call is deferred. */
+const ALWAYS: WorkingHours = Object.fromEntries(
+  (['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const).map((d) => [d, [{ start: '00:00', end: '24:00' }]]),
+) as WorkingHours;
+
+/** Thrown inside a transaction to roll it back after the work (the raw baseline only reads and locks). */
+class Rollback extends Error {}
+
+async function inRolledBackTransaction<T>(db: Database, work: (tx: Pick<SqlRunner, 'query'>) => Promise<T>): Promise<T> {
+  let value: T | undefined;
+  try {
+    await db.sql.transaction(async (tx) => {
+      value = await work(tx);
+      throw new Rollback();
+    });
+  } catch (error) {
+    if (!(error instanceof Rollback)) throw error;
+  }
+  return value as T;
+}
+
+interface Recorded {
+  text: string;
+  params: unknown[] | undefined;
+  ms: number;
+}
+
+/** The services with a transaction that records each statement (text, parameters, time). */
+function recordingServices(services: DialerServices, sink: Recorded[]): DialerServices {
+  const sql: SqlRunner = {
+    ...services.db.sql,
+    transaction: (work) =>
+      services.db.sql.transaction((tx) =>
+        work({
+          query: async (text, params) => {
+            const t0 = performance.now();
+            const result = await tx.query(text, params);
+            sink.push({ text, params, ms: performance.now() - t0 });
+            return result;
+          },
+        }),
+      ),
+  };
+  return { clock: services.clock, db: { ...services.db, sql } };
+}
+
+/** The nextAttemptAt an enrollment was seeded with: a stable point in the day before `t0` (ms precision). */
+const seededDue = (t0: string) =>
+  `('${t0}'::timestamptz - ((hashtext(c."id"::text) & 2147483647) % 86400000) * interval '1 millisecond')`;
+
+/**
+ * One published workflow with a live agent working every day 00:00–24:00, and one active
+ * Enrollment per contact of the account, due over the past day. Enrollment indexes are dropped
+ * and rebuilt around the INSERT (as seedContacts does for Contact). Returns the counts.
+ */
+export async function seedEnrollments(db: Database, accountId: string): Promise<{ workflowId: string; agentId: string; enrollments: number; seconds: number; t0: string }> {
+  const started = performance.now();
+  const agent = await db.prisma.agent.create({
+    data: {
+      accountId, name: 'Bench agent', status: 'live', timezone: 'America/Chicago', defaultLanguage: 'en-US', attemptLimit: 3,
+      workingHours: ALWAYS as object, retryDelayMinutes: 60, callNewContactsImmediately: false,
+    },
+  });
+  const workflow = await db.prisma.workflow.create({ data: { accountId, agentId: agent.id, name: 'Bench workflow', status: 'published' } });
+  const t0 = new Date().toISOString();
+  const { rows: indexes } = await db.sql.query<{ indexname: string; indexdef: string }>(
+    `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'Enrollment' AND indexname <> 'Enrollment_pkey'`,
+  );
+  await db.sql.exec(`BEGIN;
+    SET LOCAL maintenance_work_mem = '256MB';
+    SET LOCAL session_replication_role = replica;
+    ${indexes.map((ix) => `DROP INDEX "${ix.indexname}";`).join('\n')}
+    INSERT INTO "Enrollment" ("id", "accountId", "contactId", "workflowId", "active", "attempts", "nextAttemptAt", "createdAt")
+    SELECT gen_random_uuid(), c."accountId", c."id", '${workflow.id}'::uuid, true, 0, ${seededDue(t0)}, '${t0}'::timestamptz
+    FROM "Contact" c WHERE c."accountId" = '${accountId}'::uuid;
+    ${indexes.map((ix) => `${ix.indexdef};`).join('\n')}
+    COMMIT;`);
+  await db.sql.exec('VACUUM (ANALYZE) "Enrollment"');
+  await db.sql.exec('ANALYZE "Agent"; ANALYZE "Workflow"; ANALYZE "BlockedPhone"; ANALYZE "Call"');
+  const enrollments = (await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Enrollment" WHERE "workflowId" = $1::uuid`, [workflow.id])).rows[0].n;
+  return { workflowId: workflow.id, agentId: agent.id, enrollments, seconds: (performance.now() - started) / 1000, t0 };
+}
+
+const noopTelephony: Telephony = { placeCall: async () => {} };
+
+export async function benchCalls(
+  services: DialerServices,
+  accountId: string,
+  kind: DatabaseKind,
+  settings: CallsSettings,
+  log: (message: string) => void,
+): Promise<Figure[]> {
+  const db = services.db;
+  log('   enrolling every contact (one published workflow, live agent, all due)…');
+  const seed = await seedEnrollments(db, accountId);
+  log(`   ${seed.enrollments.toLocaleString('en-US')} enrollments in ${seed.seconds.toFixed(1)} s`);
+
+  /** Puts the claimed enrollments back as seeded and deletes the Call rows of the run. */
+  const reset = async (run: { placed: Array<{ enrollmentId: string; callId: string }> }) => {
+    const ids = run.placed.map((p) => p.enrollmentId);
+    if (ids.length === 0) return;
+    await db.sql.query(`UPDATE "Enrollment" e SET "nextAttemptAt" = ${seededDue(seed.t0)} FROM "Contact" c
+      WHERE c."id" = e."contactId" AND e."id" = ANY($1::uuid[])`, [ids]);
+    await db.sql.query(`DELETE FROM "Call" WHERE "id" = ANY($1::uuid[])`, [run.placed.map((p) => p.callId)]);
+  };
+
+  // --- 1. the claim ----------------------------------------------------------------------------
+  log('   dialer claim…');
+  // Warm-up runs, recorded: the first statement of the dialer's transaction is its claim SELECT.
+  let claim: { text: string; params: unknown[] } | undefined;
+  for (let i = 0; i < 3; i++) {
+    const recorded: Recorded[] = [];
+    const run = await runDialerOnce(recordingServices(services, recorded), noopTelephony);
+    if (run.placed.length !== 100 || run.deferred !== 0) throw new Error(`dialer warm-up placed ${run.placed.length}, deferred ${run.deferred} (expected 100, 0)`);
+    claim ??= { text: recorded[0].text, params: recorded[0].params ?? [] };
+    await reset(run);
+  }
+  if (!claim || !/FOR UPDATE/i.test(claim.text)) throw new Error('could not capture the dialer claim SELECT');
+  // The claim with the clock of now (any Date parameter is the dialer's `now`).
+  const claimParams = () => claim!.params.map((p) => (p instanceof Date ? services.clock.now() : p));
+  const rawClaim = () => inRolledBackTransaction(db, (tx) => tx.query(claim!.text, claimParams()));
+  for (let i = 0; i < 3; i++) await rawClaim();
+
+  const service: number[] = [];
+  const raw: number[] = [];
+  const loopStart = performance.now();
+  let firstIds: string | undefined;
+  let sameClaim = 0;
+  for (let i = 0; i < settings.dialerRuns; i++) {
+    if (i >= 10 && performance.now() - loopStart > settings.dialerBudgetMs) break;
+    const [ms, run] = await timed(() => runDialerOnce(services, noopTelephony));
+    if (run.placed.length !== 100) throw new Error(`dialer placed ${run.placed.length} (expected 100)`);
+    service.push(ms);
+    const ids = run.placed.map((p) => p.enrollmentId).sort().join(',');
+    firstIds ??= ids;
+    if (ids === firstIds) sameClaim++;
+    await reset(run);
+    const [rawMs, rawRes] = await timed(rawClaim);
+    if (rawRes.rows.length !== 100) throw new Error(`raw claim returned ${rawRes.rows.length} rows`);
+    raw.push(rawMs);
+  }
+  // A few recorded runs: where the time goes inside the dialer's transaction.
+  const selectMs: number[] = [];
+  const restMs: number[] = [];
+  let statements = 0;
+  for (let i = 0; i < 5; i++) {
+    const recorded: Recorded[] = [];
+    const run = await runDialerOnce(recordingServices(services, recorded), noopTelephony);
+    selectMs.push(recorded[0].ms);
+    restMs.push(recorded.slice(1).reduce((a, r) => a + r.ms, 0));
+    statements = recorded.length;
+    await reset(run);
+  }
+  const plan = await inRolledBackTransaction(db, async (tx) =>
+    (await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${claim!.text}`, claimParams())).rows.map((r) => r['QUERY PLAN']).join('\n'),
+  );
+  const s = stats(service);
+  const r = stats(raw);
+  const figures: Figure[] = [];
+  figures.push({
+    id: 'dialer-claim-100',
+    name: `Dialer: select and claim the next 100 due calls among ${seed.enrollments.toLocaleString('en-US')} enrolled contacts`,
+    service: s,
+    raw: r,
+    ratioP50: ratio(s.p50, r.p50),
+    ratioP95: ratio(s.p95, r.p95),
+    target: kind === 'postgres' ? 'p95 < 50 ms' : 'p95 < 50 ms (stated for PostgreSQL; informational here)',
+    pass: kind === 'postgres' ? s.p95 < 50 : null,
+    notes: `runDialerOnce(batch 100) with a no-op telephony: claim SELECT + ${statements - 1} statements + commit, ${service.length} runs, ` +
+      `state reset after each (untimed); every enrollment due, priorities 0–1000, agent hours 00:00–24:00 every day. ` +
+      `Raw: the same claim SELECT (captured from the dialer) through the driver in BEGIN … ROLLBACK.`,
+    explain: { variant: 'claim SELECT (in a rolled-back transaction)', plan },
+    extra: {
+      enrollments: seed.enrollments,
+      enrollmentSeedSeconds: Math.round(seed.seconds * 10) / 10,
+      runsClaimingTheSameSet: `${sameClaim}/${service.length}`,
+      inTransaction: { claimSelectMs: stats(selectMs), otherStatementsMs: stats(restMs), statementsPerRun: statements },
+      claimSql: claim.text,
+    },
+  });
+
+  // --- 2. call.ended ---------------------------------------------------------------------------
+  log('   call.ended events…');
+  const events: TelephonyEvent[] = [];
+  const recorder = createSimulatedTelephony({ sink: async (e) => void events.push(e), delayMs: 0 });
+  const wanted = settings.warmup + settings.callEndedCalls;
+  let placed = 0;
+  while (placed < wanted) {
+    const run = await runDialerOnce(services, recorder, Math.min(100, wanted - placed));
+    if (run.placed.length === 0) throw new Error('dialer placed no calls for the call.ended figure');
+    placed += run.placed.length;
+  }
+  await recorder.settled();
+  const ended = events.filter((e): e is TelephonyEventOf<'call.ended'> => e.type === 'call.ended');
+  if (ended.length < wanted) throw new Error(`only ${ended.length} call.ended events recorded`);
+  const contactOf = new Map(recorder.placed.map((p) => [p.callId, p.contactId]));
+  const RAW_UPDATE = `UPDATE "Contact" SET "status" = 'reached', "callCount" = "callCount" + 1, "lastCallAt" = $3::timestamptz,
+    "nextCallAt" = NULL, "updatedAt" = $3::timestamptz WHERE "id" = $1::uuid AND "accountId" = $2::uuid`;
+  const serviceE: number[] = [];
+  const rawE: number[] = [];
+  const statementsPerEvent: number[] = [];
+  const results = new Map<string, number>();
+  for (let i = 0; i < wanted; i++) {
+    const event = ended[i];
+    const warm = i < settings.warmup;
+    let ms: number;
+    if (warm) {
+      // Warm-up events recorded: how many statements one call.ended takes.
+      const recorded: Recorded[] = [];
+      const [t, outcome] = await timed(() => applyTelephonyEvent(recordingServices(services, recorded), event));
+      if (outcome !== 'applied') throw new Error(`call.ended was ${outcome}`);
+      statementsPerEvent.push(recorded.length);
+      ms = t;
+    } else {
+      const [t, outcome] = await timed(() => applyTelephonyEvent(services, event));
+      if (outcome !== 'applied') throw new Error(`call.ended was ${outcome}`);
+      ms = t;
+      results.set(event.result, (results.get(event.result) ?? 0) + 1);
+    }
+    const contactId = contactOf.get(event.callId)!;
+    const [rawMs, res] = await timed(() => db.sql.query(RAW_UPDATE, [contactId, accountId, event.occurredAt]));
+    if (res.rowCount !== 1) throw new Error('raw contact UPDATE touched no row');
+    if (!warm) {
+      serviceE.push(ms);
+      rawE.push(rawMs);
+    }
+  }
+  const domainEvents = (await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "DomainEvent" WHERE "accountId" = $1::uuid AND "type" = 'call.ended'`, [accountId])).rows[0].n;
+  if (domainEvents !== wanted) throw new Error(`${domainEvents} call.ended DomainEvents for ${wanted} events`);
+  const se = stats(serviceE);
+  const re = stats(rawE);
+  figures.push({
+    id: 'call-ended',
+    name: 'Call-ended event: contact update + event emitted',
+    service: se,
+    raw: re,
+    ratioP50: ratio(se.p50, re.p50),
+    ratioP95: ratio(se.p95, re.p95),
+    target: kind === 'postgres' ? 'p50 < 5 ms' : 'p50 < 5 ms (stated for PostgreSQL; informational here)',
+    pass: kind === 'postgres' ? se.p50 < 5 : null,
+    notes: `applyTelephonyEvent(call.ended) for ${serviceE.length} calls placed by runDialerOnce (simulated outcomes), one transaction each: ` +
+      `ProcessedEvent, Call lock, contact read, enrollment progress, contact UPDATE, Call UPDATE, DomainEvent INSERT. ` +
+      `Raw: one UPDATE of the contact row (status, callCount, lastCallAt, nextCallAt, updatedAt) through the driver.`,
+    extra: { statementsPerEvent: stats(statementsPerEvent).p50, results: Object.fromEntries(results) },
+  });
+  return figures;
+}
