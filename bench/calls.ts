@@ -71,9 +71,9 @@ function recordingServices(services: DialerServices, sink: Recorded[]): DialerSe
     transaction: (work) =>
       services.db.sql.transaction((tx) =>
         work({
-          query: async (text, params) => {
+          query: async <T = Record<string, unknown>>(text: string, params?: unknown[]) => {
             const t0 = performance.now();
-            const result = await tx.query(text, params);
+            const result = await tx.query<T>(text, params);
             sink.push({ text, params, ms: performance.now() - t0 });
             return result;
           },
@@ -147,7 +147,7 @@ export async function benchCalls(
   log('   dialer claim…');
   // Warm-up runs, recorded: the first statement of the dialer's transaction is its claim SELECT.
   let claim: { text: string; params: unknown[] } | undefined;
-  for (let i = 0; i < 3; i++) {
+  for (let i = 0; i < 2; i++) {
     const recorded: Recorded[] = [];
     const run = await runDialerOnce(recordingServices(services, recorded), noopTelephony);
     if (run.placed.length !== 100 || run.deferred !== 0) throw new Error(`dialer warm-up placed ${run.placed.length}, deferred ${run.deferred} (expected 100, 0)`);
@@ -158,7 +158,7 @@ export async function benchCalls(
   // The claim with the clock of now (any Date parameter is the dialer's `now`).
   const claimParams = () => claim!.params.map((p) => (p instanceof Date ? services.clock.now() : p));
   const rawClaim = () => inRolledBackTransaction(db, (tx) => tx.query(claim!.text, claimParams()));
-  for (let i = 0; i < 3; i++) await rawClaim();
+  for (let i = 0; i < 2; i++) await rawClaim();
 
   const service: number[] = [];
   const raw: number[] = [];
@@ -182,7 +182,7 @@ export async function benchCalls(
   const selectMs: number[] = [];
   const restMs: number[] = [];
   let statements = 0;
-  for (let i = 0; i < 5; i++) {
+  for (let i = 0; i < 3; i++) {
     const recorded: Recorded[] = [];
     const run = await runDialerOnce(recordingServices(services, recorded), noopTelephony);
     selectMs.push(recorded[0].ms);

@@ -252,3 +252,32 @@ describe.each(testDatabaseKinds())('status connecting on %s', (kind) => {
     expect(await prisma.enrollment.findFirstOrThrow({ where: { contactId: created.json.id } })).toMatchObject({ active: true, attempts: 0 });
   });
 });
+
+describe.each(testDatabaseKinds())('inbound calls on %s', (kind) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(kind);
+  });
+  afterAll(() => server?.stop());
+
+  it('creates a oneai contact for an unknown caller, reuses a known one, and applies the outcome', async () => {
+    const services = server.service.services;
+    const prisma = services.db.prisma;
+    const account = await server.createAccount();
+    const agentNumber = `+1646555${String(Date.now() % 10000).padStart(4, '0')}`;
+    await prisma.agent.create({ data: { accountId: account.accountId, name: 'In', status: 'live', timezone: 'America/New_York', defaultLanguage: 'en-US', attemptLimit: 3, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60, phoneNumber: agentNumber } });
+    const callId = crypto.randomUUID();
+    const at = new Date().toISOString();
+    expect(await applyTelephonyEvent(services, { type: 'call.inbound', eventId: `${callId}:in`, callId, occurredAt: at, from: '+1 (212) 555-0188', to: agentNumber })).toBe('applied');
+    const created = await prisma.contact.findFirstOrThrow({ where: { accountId: account.accountId, phone: '+12125550188' } });
+    expect(created).toMatchObject({ sourceKind: 'oneai', externalId: created.id, status: 'not_assigned' });
+    expect(await prisma.call.findUniqueOrThrow({ where: { id: callId } })).toMatchObject({ direction: 'inbound', contactId: created.id, status: 'in_progress' });
+    await applyTelephonyEvent(services, { type: 'call.ended', eventId: `${callId}:end`, callId, occurredAt: at, result: 'answered', endReason: 'hangup', durationSeconds: 30, language: 'en-GB', nextAttemptAt: null });
+    expect(await prisma.contact.findUniqueOrThrow({ where: { id: created.id } })).toMatchObject({ callCount: 1, status: 'reached', language: 'en-GB' });
+
+    const second = crypto.randomUUID();
+    await applyTelephonyEvent(services, { type: 'call.inbound', eventId: `${second}:in`, callId: second, occurredAt: at, from: '+12125550188', to: agentNumber });
+    expect(await prisma.contact.count({ where: { accountId: account.accountId } })).toBe(1);
+    await expect(applyTelephonyEvent(services, { type: 'call.inbound', eventId: 'x:in', callId: crypto.randomUUID(), occurredAt: at, from: '+12125550188', to: '+16465550000' })).rejects.toMatchObject({ code: 'not_found' });
+  });
+});

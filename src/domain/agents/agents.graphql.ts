@@ -17,6 +17,7 @@ export const AgentType = builder.prismaObject('Agent', {
     workingHours: t.expose('workingHours', { type: 'JSON', description: 'Per weekday (mon..sun), [start, end) local windows as HH:MM' }),
     retryDelayMinutes: t.exposeInt('retryDelayMinutes'),
     callNewContactsImmediately: t.exposeBoolean('callNewContactsImmediately'),
+    phoneNumber: t.exposeString('phoneNumber', { nullable: true, description: 'E.164; inbound calls to it belong to this agent' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });

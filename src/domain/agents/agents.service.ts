@@ -7,6 +7,7 @@ import { badRequest, notFound } from '../errors.js';
 import { parseInput } from '../shared/validation.js';
 import { canonicalTimezone } from '../../normalize/timezone.js';
 import { normalizeLanguage } from '../../normalize/language.js';
+import { normalizePhone } from '../../normalize/phone.js';
 import { DEFAULT_WORKING_HOURS, WorkingHoursSchema } from '../calls/calling-hours.js';
 
 const agentFields = {
@@ -18,6 +19,8 @@ const agentFields = {
   workingHours: WorkingHoursSchema,
   retryDelayMinutes: z.number().int().min(1).max(7 * 24 * 60),
   callNewContactsImmediately: z.boolean(),
+  /** The agent's own number; inbound calls to it create or find the caller in this Account. */
+  phoneNumber: z.string().max(64).nullable(),
 };
 
 export const CreateAgentSchema = z.strictObject({
@@ -30,6 +33,7 @@ export const CreateAgentSchema = z.strictObject({
   workingHours: agentFields.workingHours.default(DEFAULT_WORKING_HOURS),
   retryDelayMinutes: agentFields.retryDelayMinutes.default(60),
   callNewContactsImmediately: agentFields.callNewContactsImmediately.default(false),
+  phoneNumber: agentFields.phoneNumber.optional(),
 });
 
 export const UpdateAgentSchema = z.strictObject(
@@ -37,8 +41,13 @@ export const UpdateAgentSchema = z.strictObject(
 );
 
 /** A zone and a language the dialer can use, or a 400 naming the field. */
-function normalizeAgentLocale<T extends { timezone?: string; defaultLanguage?: string }>(input: T): T {
+function normalizeAgentLocale<T extends { timezone?: string; defaultLanguage?: string; phoneNumber?: string | null }>(input: T): T {
   const out = { ...input };
+  if (input.phoneNumber) {
+    const parsed = normalizePhone(input.phoneNumber, null);
+    if (!parsed.ok) throw badRequest(`phoneNumber: "${input.phoneNumber}" is not a phone number in international format (e.g. +14155550100)`);
+    out.phoneNumber = parsed.e164;
+  }
   if (input.timezone !== undefined) {
     const zone = canonicalTimezone(input.timezone);
     if (!zone) throw badRequest(`timezone: "${input.timezone}" is not an IANA time zone (e.g. America/New_York)`);

@@ -8,6 +8,10 @@ import { DomainError } from '../errors.js';
 import { directSql, findContactById, updateContacts, type SqlClient } from '../contacts/contacts.store.js';
 import type { TelephonyEvent, TelephonyEventOf } from '../../calls/telephony/telephony.port.js';
 import { applyCallOutcome, FINAL_RESULTS } from './call-outcome.rules.js';
+import { normalizePhone } from '../../normalize/phone.js';
+import { prepareContactWrite } from '../contacts/contact-rules.js';
+import { upsertInTransaction } from '../contacts/contacts-write.service.js';
+import { loadAccountRules } from '../contacts/contacts-import.service.js';
 
 export type EventApplication = 'applied' | 'duplicate';
 
@@ -39,12 +43,15 @@ interface CallRow {
 }
 
 export async function applyTelephonyEvent(services: Pick<Services, 'db' | 'clock'>, event: TelephonyEvent): Promise<EventApplication> {
-  if (event.type === 'call.inbound') throw new DomainError('bad_request', 'Inbound calls are not handled yet');
   return services.db.sql.transaction(async (runner) => {
     const tx = directSql(runner);
     const fresh = await tx.$queryRaw<Array<{ eventId: string }>>`INSERT INTO "ProcessedEvent" ("eventId") VALUES (${event.eventId})
       ON CONFLICT DO NOTHING RETURNING "eventId"`;
     if (fresh.length === 0) return 'duplicate';
+    if (event.type === 'call.inbound') {
+      await startInboundCall(tx, event, services.clock.now());
+      return 'applied';
+    }
     const [call] = await tx.$queryRaw<CallRow[]>`SELECT "id", "accountId", "contactId", "workflowId", "agentId", "enrollmentId", "status", "startedAt"
       FROM "Call" WHERE "id" = ${event.callId}::uuid FOR UPDATE`;
     // Thrown, so the event is not recorded as processed: the provider's retry can apply it.
@@ -133,4 +140,33 @@ async function storeReport(tx: SqlClient, call: CallRow, event: TelephonyEventOf
         ${event.utterances.map((u) => u.timestamp)}::timestamptz[]) WITH ORDINALITY AS u(speaker, content, ts, ord)`;
   }
   await tx.$executeRaw`UPDATE "Call" SET "reportReady" = true WHERE "id" = ${call.id}::uuid`;
+}
+
+/**
+ * An inbound call to an agent's number: the caller is found by phone in the agent's Account,
+ * or created with sourceKind `oneai`; the call is recorded and its later events apply as usual.
+ */
+async function startInboundCall(tx: SqlClient, event: TelephonyEventOf<'call.inbound'>, now: Date): Promise<void> {
+  const to = event.to ? normalizePhone(event.to, null) : null;
+  if (!to?.ok) throw new DomainError('bad_request', 'call.inbound needs `to`: the agent number that was called, in international format');
+  const [agent] = await tx.$queryRaw<Array<{ id: string; accountId: string }>>`SELECT "id", "accountId" FROM "Agent" WHERE "phoneNumber" = ${to.e164}`;
+  if (!agent) throw new DomainError('not_found', `No agent answers ${to.e164}`);
+  const from = normalizePhone(event.from, null);
+  if (!from.ok) throw new DomainError('bad_request', `call.inbound: "${event.from}" is not a phone number in international format`);
+  const account = await loadAccountRules(tx, agent.accountId);
+  const [known] = await tx.$queryRaw<Array<{ id: string }>>`SELECT "id" FROM "Contact" WHERE "accountId" = ${agent.accountId}::uuid AND "phone" = ${from.e164}
+    ORDER BY "createdAt" LIMIT 1`;
+  let contactId = known?.id;
+  if (!contactId) {
+    const write = { phone: from.e164, sourceKind: 'oneai' as const, externalId: null };
+    // An Account keyed on fields an inbound caller cannot have keys the contact on its own id.
+    const prepared = prepareContactWrite(write, account);
+    const usable = prepared.ok ? prepared : prepareContactWrite(write, account, { keyFields: ['externalId'] });
+    if (!usable.ok) throw new DomainError('bad_request', `call.inbound: cannot create a contact for ${from.e164}`);
+    const [outcome] = await upsertInTransaction(tx, account, [usable.write], null, now);
+    contactId = outcome.contact.id;
+  }
+  await tx.$executeRaw`INSERT INTO "Call" ("id", "accountId", "contactId", "agentId", "direction", "status", "startedAt")
+    VALUES (${event.callId}::uuid, ${agent.accountId}::uuid, ${contactId}::uuid, ${agent.id}::uuid, 'inbound', 'in_progress', ${new Date(event.occurredAt)}::timestamptz)
+    ON CONFLICT ("id") DO NOTHING`;
 }
