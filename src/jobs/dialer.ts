@@ -36,7 +36,35 @@ export interface DialerRun {
   deferred: number;
 }
 
-/** One dialer pass at `now` (the services' clock unless given). */
+/** A call with no report this long after it was placed (or started) is given up and retried. */
+export const UNREPORTED_PLACED_MS = 30 * 60_000;
+export const UNREPORTED_STARTED_MS = 3 * 3600_000;
+
+/**
+ * Gives up calls the provider never reported on (a worker died between claiming and placing,
+ * or the provider lost them): they are marked failed and their enrollments are due again.
+ * A late report for such a call still applies (its status is not "ended").
+ */
+export async function recoverUnreportedCalls(services: Pick<Services, 'db' | 'clock'>): Promise<number> {
+  const now = services.clock.now();
+  const placedBefore = new Date(now.getTime() - UNREPORTED_PLACED_MS);
+  const startedBefore = new Date(now.getTime() - UNREPORTED_STARTED_MS);
+  return services.db.sql.transaction(async (runner) => {
+    const tx = directSql(runner);
+    const stuck = await tx.$queryRaw<Array<{ enrollmentId: string | null }>>`UPDATE "Call" SET "status" = 'failed', "endReason" = 'no_provider_report'
+      WHERE ("status" IN ('queued', 'ringing') AND "createdAt" < ${placedBefore}::timestamptz)
+         OR ("status" = 'in_progress' AND "startedAt" < ${startedBefore}::timestamptz)
+      RETURNING "enrollmentId"`;
+    const enrollments = stuck.map((r) => r.enrollmentId).filter((id): id is string => id !== null);
+    if (enrollments.length > 0) {
+      await tx.$executeRaw`UPDATE "Enrollment" SET "nextAttemptAt" = ${now}::timestamptz
+        WHERE "id" = ANY(${enrollments}::uuid[]) AND "active" AND "nextAttemptAt" IS NULL`;
+    }
+    return stuck.length;
+  });
+}
+
+/** One dialer pass at the services' clock time. */
 export async function runDialerOnce(services: Pick<Services, 'db' | 'clock'>, telephony: Telephony, batchSize = 100): Promise<DialerRun> {
   const now = services.clock.now();
   const { placed, deferred } = await services.db.sql.transaction(async (runner) => {
@@ -100,6 +128,7 @@ export function startDialer(services: Pick<Services, 'db' | 'clock'>, telephony:
     running = running.then(async () => {
       if (stopped) return;
       try {
+        await recoverUnreportedCalls(services);
         await runDialerOnce(services, telephony);
       } catch (error) {
         logger.warn({ err: error }, 'dialer pass failed; retrying next tick');

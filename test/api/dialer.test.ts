@@ -281,3 +281,46 @@ describe.each(testDatabaseKinds())('inbound calls on %s', (kind) => {
     await expect(applyTelephonyEvent(services, { type: 'call.inbound', eventId: 'x:in', callId: crypto.randomUUID(), occurredAt: at, from: '+12125550188', to: '+16465550000' })).rejects.toMatchObject({ code: 'not_found' });
   });
 });
+
+describe.each(testDatabaseKinds())('a worker that dies mid-call on %s', (kind) => {
+  let server: TestServer;
+  const clock = { at: MONDAY_10_CHICAGO, now() { return this.at; } };
+  beforeAll(async () => {
+    server = await startTestServer(kind, { clock });
+  });
+  afterAll(() => server?.stop());
+
+  it('loses no outcome: a late report still applies, and an unreported call is retried', async () => {
+    const services = server.service.services;
+    const prisma = services.db.prisma;
+    const account = await server.createAccount();
+    const agent = await prisma.agent.create({ data: { accountId: account.accountId, name: 'A', status: 'live', timezone: 'America/Chicago', defaultLanguage: 'en-US', attemptLimit: 3, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60 } });
+    const workflow = await prisma.workflow.create({ data: { accountId: account.accountId, agentId: agent.id, name: 'W', status: 'published' } });
+    for (const phone of ['+13125559101', '+13125559102']) {
+      await server.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone, assignmentOptions: { workflowId: workflow.id } });
+    }
+    // The worker claims both calls and dies: the provider got them, but nobody here heard back.
+    const lost: Parameters<typeof applyTelephonyEvent>[1][] = [];
+    const dying = createSimulatedTelephony({ sink: async (e) => void lost.push(e), delayMs: 0, script: { '+13125559101': { result: 'answered' }, '+13125559102': { result: 'answered' } } });
+    const claimed = await runDialerOnce(services, dying);
+    await dying.settled();
+    expect(claimed.placed).toHaveLength(2);
+
+    // The provider reports the first call later (to whichever process is up).
+    const first = claimed.placed.find((p) => p.phone === '+13125559101')!;
+    for (const event of lost.filter((e) => e.callId === first.callId)) await applyTelephonyEvent(services, event);
+    const reported = await prisma.contact.findFirstOrThrow({ where: { phone: '+13125559101', accountId: account.accountId } });
+    expect(reported).toMatchObject({ callCount: 1, status: 'reached' });
+
+    // The second is never reported: after the grace period it is given up and called again.
+    clock.at = new Date(MONDAY_10_CHICAGO.getTime() + 31 * 60_000);
+    const { recoverUnreportedCalls } = await import('../../src/jobs/dialer.js');
+    expect(await recoverUnreportedCalls(services)).toBe(1);
+    const retry = createSimulatedTelephony({ sink: async (e) => void (await applyTelephonyEvent(services, e)), delayMs: 0, script: { '+13125559102': { result: 'answered' } } });
+    const again = await runDialerOnce(services, retry);
+    await retry.settled();
+    expect(again.placed.map((p) => p.phone)).toEqual(['+13125559102']);
+    const calls = await prisma.call.findMany({ where: { accountId: account.accountId }, orderBy: { createdAt: 'asc' } });
+    expect(calls.map((c) => c.status).sort()).toEqual(['ended', 'ended', 'failed']);
+  });
+});
