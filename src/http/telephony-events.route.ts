@@ -7,7 +7,7 @@
 //   3. body not JSON                                       -> 400 bad_request
 //   4. not a valid event (parseTelephonyEvent)            -> 400 bad_request with `issues`
 //   5. applyTelephonyEvent: 200 { status: 'applied' | 'duplicate' }; its DomainErrors keep their
-//      status (404 unknown call, 400 call.inbound).
+//      status (404 unknown call or agent number, 400 unusable call.inbound).
 // Errors go to the app's error mapper, so every response has the standard error body and the
 // x-request-id header.
 import express, { type NextFunction, type Request, type Response } from 'express';
@@ -56,8 +56,12 @@ export function telephonyEventsRouter(services: Services, secrets: readonly stri
     if (!parsed.ok) throw new DomainError('bad_request', 'The body is not a valid telephony event', { issues: parsed.issues });
 
     const { event } = parsed;
-    // Call ids are UUIDs; any other id cannot name a call (and must not reach the ::uuid cast).
-    if (event.type !== 'call.inbound' && !UUID_PATTERN.test(event.callId)) throw new DomainError('not_found', `No call ${event.callId}`);
+    // Call ids are UUIDs (an inbound call's becomes the new Call's id); any other id cannot name
+    // a call, and must not reach the ::uuid casts.
+    if (!UUID_PATTERN.test(event.callId)) {
+      if (event.type === 'call.inbound') throw new DomainError('bad_request', 'call.inbound: callId must be a UUID');
+      throw new DomainError('not_found', `No call ${event.callId}`);
+    }
     const status = await applyTelephonyEvent(services, event);
     res.status(200).json({ status });
   });

@@ -171,7 +171,7 @@ describe.each(testDatabaseKinds())('telephony events on %s', (kind) => {
     expect(notUuid.json).toMatchObject({ code: 'not_found' });
   });
 
-  it('answers 400 for an invalid event (with issues), a body that is not JSON, and call.inbound', async () => {
+  it('answers 400 for an invalid event (with issues), a body that is not JSON or too large, and an unusable call.inbound', async () => {
     const { ended } = await dialedCall();
     const invalid = await postSigned({ ...ended, result: 'maybe' });
     expect(invalid.status).toBe(400);
@@ -185,14 +185,44 @@ describe.each(testDatabaseKinds())('telephony events on %s', (kind) => {
     expect(empty.status).toBe(400);
     expect(empty.json).toMatchObject({ code: 'bad_request' });
 
-    const inbound = await postSigned({ type: 'call.inbound', eventId: randomUUID(), callId: randomUUID(), occurredAt: clock.at.toISOString(), from: '+13125550000', to: null });
-    expect(inbound.status).toBe(400);
-    expect(inbound.json).toMatchObject({ code: 'bad_request' });
+    const inbound = { type: 'call.inbound', eventId: randomUUID(), callId: randomUUID(), occurredAt: clock.at.toISOString(), from: '+13125550000', to: null };
+    const noTo = await postSigned(inbound);
+    expect(noTo.status).toBe(400);
+    expect(noTo.json).toMatchObject({ code: 'bad_request' });
+    const notUuid = await postSigned({ ...inbound, callId: 'provider-call-2', to: '+13125550001' });
+    expect(notUuid.status).toBe(400);
+    expect(notUuid.json).toMatchObject({ code: 'bad_request', message: expect.stringMatching(/UUID/) });
 
     const tooLarge = 'x'.repeat(2 * 1024 * 1024 + 1);
     const large = await post(tooLarge, sign(tooLarge));
     expect(large.status).toBe(400);
     expect(large.json).toMatchObject({ code: 'bad_request', message: expect.stringMatching(/too large/) });
+  });
+
+  it('applies a signed call.inbound to an agent number, then its outcome; 404 for a number no agent has', async () => {
+    clock.at = MONDAY_10_CHICAGO;
+    const account = await server.createAccount();
+    const agentNumber = `+1646557${String(1000 + phoneSeq++).padStart(4, '0')}`;
+    await prisma().agent.create({
+      data: {
+        accountId: account.accountId, name: 'In', status: 'live', timezone: 'America/New_York', defaultLanguage: 'en-US',
+        attemptLimit: 3, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60, phoneNumber: agentNumber,
+      },
+    });
+    const callId = randomUUID();
+    const at = clock.at.toISOString();
+    const inbound = await postSigned({ type: 'call.inbound', eventId: `${callId}:in`, callId, occurredAt: at, from: '+1 (212) 555-0199', to: agentNumber });
+    expect(inbound.status).toBe(200);
+    expect(inbound.json).toEqual({ status: 'applied' });
+    const call = await prisma().call.findUniqueOrThrow({ where: { id: callId } });
+    expect(call).toMatchObject({ direction: 'inbound', status: 'in_progress', accountId: account.accountId });
+    const ended = await postSigned({ type: 'call.ended', eventId: `${callId}:end`, callId, occurredAt: at, result: 'answered', endReason: 'hangup', durationSeconds: 30, language: null, nextAttemptAt: null });
+    expect(ended.json).toEqual({ status: 'applied' });
+    expect(await prisma().contact.findUniqueOrThrow({ where: { id: call.contactId } })).toMatchObject({ callCount: 1, status: 'reached' });
+
+    const nobody = await postSigned({ type: 'call.inbound', eventId: randomUUID(), callId: randomUUID(), occurredAt: at, from: '+12125550199', to: '+16465550000' });
+    expect(nobody.status).toBe(404);
+    expect(nobody.json).toMatchObject({ code: 'not_found' });
   });
 
   it('answers 404 when no secrets are configured', async () => {

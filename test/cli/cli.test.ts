@@ -114,8 +114,17 @@ describe('contactline CLI', () => {
     ids.keyId = key.keyId;
     ids.secret = key.secret;
 
-    const workflow = await cliJson(['workflows', 'create', '--account', ids.accountId!, '--name', 'Outreach']);
-    expect(workflow.workflow).toMatchObject({ status: 'draft', paused: false });
+    const agent = await cliJson(['agents', 'create', '--account', ids.accountId!, '--name', 'Ava', '--status', 'live', '--timezone', 'Europe/Paris',
+      '--attempt-limit', '4', '--working-hours', '{"mon":[{"start":"09:00","end":"12:00"}]}']);
+    expect(agent.agent).toMatchObject({ name: 'Ava', status: 'live', timezone: 'Europe/Paris', attemptLimit: 4, workingHours: { mon: [{ start: '09:00', end: '12:00' }] } });
+    const updatedAgent = await cliJson(['agents', 'update', agent.agentId, '--retry-delay', '30', '--call-immediately']);
+    expect(updatedAgent.agent).toMatchObject({ retryDelayMinutes: 30, callNewContactsImmediately: true, attemptLimit: 4 });
+    const badZone = await cli(['agents', 'create', '--account', ids.accountId!, '--name', 'X', '--timezone', 'Mars/Base', '--json']);
+    expect(badZone.code).toBe(1);
+    expect(badZone.stdout).toContain('bad_request');
+
+    const workflow = await cliJson(['workflows', 'create', '--account', ids.accountId!, '--name', 'Outreach', '--agent', agent.agentId]);
+    expect(workflow.workflow).toMatchObject({ status: 'draft', paused: false, agentId: agent.agentId });
     ids.workflowId = workflow.workflowId;
 
     const published = await cliJson(['workflows', 'publish', ids.workflowId!]);
@@ -125,7 +134,7 @@ describe('contactline CLI', () => {
 
     const blocked = await cliJson(['blocklist', 'add', '--account', ids.accountId!, '--phone', '+1 415 555 0100', '--reason', 'asked']);
     expect(blocked).toMatchObject({ ok: true, accountId: ids.accountId, phone: '+14155550100' });
-  }, 90_000);
+  }, 180_000);
 
   it('reports domain errors with their message and exit code 1', async () => {
     const run = await cli(['workflows', 'resume', '00000000-0000-4000-8000-000000000000', '--json']);
@@ -205,7 +214,7 @@ describe('contactline CLI', () => {
     const exited = new Promise<number | null>((r) => server!.once('exit', (code) => r(code)));
     server.kill('SIGTERM');
     expect(await exited).toBe(0);
-  }, 90_000);
+  }, 180_000);
 
   it('revokes and lists keys once the server is stopped', async () => {
     const revoked = await cliJson(['keys', 'revoke', ids.keyId!]);
