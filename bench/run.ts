@@ -43,7 +43,7 @@ const SETTINGS = {
   listRequests: QUICK ? 30 : 100,
   warmup: QUICK ? 5 : 10,
   dialerRuns: QUICK ? 10 : 30,
-  dialerBudgetMs: 60_000,
+  dialerBudgetMs: 45_000,
   callEndedCalls: QUICK ? 50 : 200,
 };
 const ONLY_CALLS = process.env.BENCH_ONLY === 'calls';
