@@ -109,8 +109,8 @@ export async function seedEnrollments(db: Database, accountId: string): Promise<
     SET LOCAL maintenance_work_mem = '256MB';
     SET LOCAL session_replication_role = replica;
     ${indexes.map((ix) => `DROP INDEX "${ix.indexname}";`).join('\n')}
-    INSERT INTO "Enrollment" ("id", "accountId", "contactId", "workflowId", "active", "attempts", "nextAttemptAt", "createdAt")
-    SELECT gen_random_uuid(), c."accountId", c."id", '${workflow.id}'::uuid, true, 0, ${seededDue(t0)}, '${t0}'::timestamptz
+    INSERT INTO "Enrollment" ("id", "accountId", "contactId", "workflowId", "active", "priority", "attempts", "nextAttemptAt", "createdAt")
+    SELECT gen_random_uuid(), c."accountId", c."id", '${workflow.id}'::uuid, true, c."priority", 0, ${seededDue(t0)}, '${t0}'::timestamptz
     FROM "Contact" c WHERE c."accountId" = '${accountId}'::uuid;
     ${indexes.map((ix) => `${ix.indexdef};`).join('\n')}
     COMMIT;`);

@@ -1,5 +1,6 @@
 // The dialer: places due calls. Each run claims up to `batchSize` due enrollments (highest
-// contact priority first, then the longest due) with FOR UPDATE SKIP LOCKED, so several
+// contact priority first, then the longest due: read in that order from one index, see
+// migration 20261122080000_dialer_claim_order) with FOR UPDATE SKIP LOCKED, so several
 // worker processes on one PostgreSQL never claim the same enrollment; a claimed enrollment
 // is marked in flight (no next attempt time) in the same transaction as its Call row.
 // Calls are placed after the commit; the outcome comes back as telephony events.
@@ -81,7 +82,7 @@ export async function runDialerOnce(services: Pick<Services, 'db' | 'clock'>, te
         AND w."status" = 'published' AND NOT w."paused" AND a."status" = 'live'
         AND c."phone" IS NOT NULL AND (c."status" IS NULL OR c."status" NOT IN ('paused', 'dnc'))
         AND NOT EXISTS (SELECT 1 FROM "BlockedPhone" b WHERE b."accountId" = c."accountId" AND b."phone" = c."phone")
-      ORDER BY c."priority" DESC, e."nextAttemptAt" ASC, e."id"
+      ORDER BY e."priority" DESC, e."nextAttemptAt" ASC
       LIMIT ${batchSize}
       FOR UPDATE OF e SKIP LOCKED`;
     const calls: ClaimedCall[] = [];
@@ -100,14 +101,18 @@ export async function runDialerOnce(services: Pick<Services, 'db' | 'clock'>, te
         later.push({ id: item.enrollmentId, at: nextWindowStart(item.workingHours, zone, now) });
       }
     }
-    for (const call of calls) {
+    if (calls.length > 0) {
       await tx.$executeRaw`INSERT INTO "Call" ("id", "accountId", "contactId", "workflowId", "agentId", "enrollmentId", "direction", "status", "startedAt")
-        VALUES (${call.callId}::uuid, ${call.accountId}::uuid, ${call.contactId}::uuid, ${call.workflowId}::uuid, ${call.agentId}::uuid,
-          ${call.enrollmentId}::uuid, 'outbound', 'ringing', ${call.startedAt}::timestamptz)`;
+        SELECT u.id, u.account, u.contact, u.workflow, u.agent, u.enrollment, 'outbound', 'ringing', ${now}::timestamptz
+        FROM unnest(${calls.map((c) => c.callId)}::uuid[], ${calls.map((c) => c.accountId)}::uuid[], ${calls.map((c) => c.contactId)}::uuid[],
+          ${calls.map((c) => c.workflowId)}::uuid[], ${calls.map((c) => c.agentId)}::uuid[], ${calls.map((c) => c.enrollmentId)}::uuid[])
+          AS u(id, account, contact, workflow, agent, enrollment)`;
+      await tx.$executeRaw`UPDATE "Enrollment" SET "nextAttemptAt" = NULL WHERE "id" = ANY(${calls.map((c) => c.enrollmentId)}::uuid[])`;
     }
-    const inFlight = calls.map((c) => c.enrollmentId);
-    if (inFlight.length > 0) await tx.$executeRaw`UPDATE "Enrollment" SET "nextAttemptAt" = NULL WHERE "id" = ANY(${inFlight}::uuid[])`;
-    for (const { id, at } of later) await tx.$executeRaw`UPDATE "Enrollment" SET "nextAttemptAt" = ${at}::timestamptz WHERE "id" = ${id}::uuid`;
+    if (later.length > 0) {
+      await tx.$executeRaw`UPDATE "Enrollment" AS e SET "nextAttemptAt" = u.at FROM unnest(${later.map((l) => l.id)}::uuid[], ${later.map((l) => l.at)}::timestamptz[]) AS u(id, at)
+        WHERE e."id" = u.id`;
+    }
     return { placed: calls, deferred: later.length };
   });
   for (const call of placed) {

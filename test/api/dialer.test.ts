@@ -126,9 +126,12 @@ describe.each(testDatabaseKinds())('dialer on %s', (kind) => {
     const low = await enroll(ctx, { priority: 10 });
     const high = await enroll(ctx, { priority: 900 });
     const mid = await enroll(ctx, { priority: 500 });
+    const lifted = await enroll(ctx, { priority: 1 });
+    // A priority changed after enrollment counts too (upsert without assignmentOptions).
+    await server.request(ctx.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: lifted.phone, priority: 950 });
     const order: string[] = [];
-    for (let i = 0; i < 3; i++) order.push(...(await dial(1)).placed.map((p) => p.contactId));
-    expect(order).toEqual([high.id, mid.id, low.id]);
+    for (let i = 0; i < 4; i++) order.push(...(await dial(1)).placed.map((p) => p.contactId));
+    expect(order).toEqual([lifted.id, high.id, mid.id, low.id]);
   });
 
   it('skips paused, dnc and blocked contacts, paused or unpublished workflows and agents that are not live', async () => {

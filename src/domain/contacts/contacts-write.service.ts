@@ -7,7 +7,7 @@ import { applyContactWrite, type AccountRules, type ContactRow, type PreparedWri
 import { buildDedupKey } from './dedup.js';
 import { directSql, findBlockedPhones, findContactsByDedupKeys, findForUpsert, insertContacts, updateContacts, type SqlClient } from './contacts.store.js';
 import { applyEnrollment, type Enrollment } from '../enrollment/enrollment.rules.js';
-import { findContactsCalledBy, restartSequences, startEnrollments } from '../enrollment/enrollment.store.js';
+import { findContactsCalledBy, restartSequences, startEnrollments, syncEnrollmentPriority } from '../enrollment/enrollment.store.js';
 
 export interface WriteOutcome {
   contact: ContactRow;
@@ -38,6 +38,7 @@ export async function upsertOnePreparedContact(
     if (!found.contact) {
       if ((await insertContacts(db, account.id, [row])).size === 1) return { contact: row, created: true };
     } else if ((await updateContacts(db, account.id, [row], [found.version!])) === 1) {
+      if (row.priority !== found.contact.priority) await syncEnrollmentPriority(db, [{ id: row.id, priority: row.priority }]);
       return { contact: row, created: false };
     }
   }
@@ -106,6 +107,8 @@ export async function upsertInTransaction(tx: SqlClient, account: AccountRules, 
   if (inserted.size !== toInsert.length) throw new RetryableConflict();
   await updateContacts(tx, account.id, toUpdate);
   if (enrollment && enrolled.size > 0) await startEnrollments(tx, account.id, [...enrolled], enrollment, now);
+  const previous = new Map(existing.map((r) => [r.id, r]));
+  await syncEnrollmentPriority(tx, toUpdate.filter((r) => previous.get(r.id)!.priority !== r.priority).map((r) => ({ id: r.id, priority: r.priority })));
   const before = new Map(existing.map((r) => [r.id, r.status]));
   const connecting = finalRows.filter((e) => e.row.status === 'connecting' && before.get(e.row.id) !== 'connecting' && !enrolled.has(e.row.id));
   await restartSequences(tx, connecting.map((e) => e.row.id), now);
@@ -142,6 +145,7 @@ export async function changeStoredContact(
     if (isUniqueViolation(error)) return { ok: false, reason: 'conflict' };
     throw error;
   }
+  if (row.priority !== stored.priority) await syncEnrollmentPriority(tx, [{ id: row.id, priority: row.priority }]);
   if (row.status === 'connecting' && stored.status !== 'connecting') await restartSequences(tx, [row.id], now);
   return { ok: true, contact: row };
 }

@@ -18,10 +18,10 @@ export async function findContactsCalledBy(tx: SqlClient, workflowId: string, co
 export async function startEnrollments(tx: SqlClient, accountId: string, contactIds: string[], enrollment: Enrollment, now: Date): Promise<void> {
   await tx.$executeRaw`UPDATE "Enrollment" SET "active" = false, "endedAt" = ${now}::timestamptz, "endReason" = 're-enrolled'
     WHERE "contactId" = ANY(${contactIds}::uuid[]) AND "active"`;
-  await tx.$executeRaw`INSERT INTO "Enrollment" ("id", "accountId", "contactId", "workflowId", "active", "attempts", "nextAttemptAt", "reEnroll", "enforceCallNow", "createdAt")
-    SELECT gen_random_uuid(), ${accountId}::uuid, c, ${enrollment.workflowId}::uuid, true, 0, ${now}::timestamptz,
+  await tx.$executeRaw`INSERT INTO "Enrollment" ("id", "accountId", "contactId", "workflowId", "active", "priority", "attempts", "nextAttemptAt", "reEnroll", "enforceCallNow", "createdAt")
+    SELECT gen_random_uuid(), ${accountId}::uuid, c."id", ${enrollment.workflowId}::uuid, true, c."priority", 0, ${now}::timestamptz,
       ${enrollment.reEnroll}, ${enrollment.enforceCallNow}, ${now}::timestamptz
-    FROM unnest(${contactIds}::uuid[]) AS c`;
+    FROM "Contact" c WHERE c."id" = ANY(${contactIds}::uuid[])`;
 }
 
 /**
@@ -35,4 +35,12 @@ export async function restartSequences(tx: SqlClient, contactIds: string[], now:
     FROM (SELECT DISTINCT ON ("contactId") "id" FROM "Enrollment" WHERE "contactId" = ANY(${contactIds}::uuid[])
           ORDER BY "contactId", "createdAt" DESC) AS latest
     WHERE e."id" = latest."id"`;
+}
+
+/** Keeps the dialer's copy of a contact's priority current (only for contacts whose priority changed). */
+export async function syncEnrollmentPriority(tx: SqlClient, changes: Array<{ id: string; priority: number }>): Promise<void> {
+  if (changes.length === 0) return;
+  await tx.$executeRaw`UPDATE "Enrollment" AS e SET "priority" = u.priority
+    FROM unnest(${changes.map((c) => c.id)}::uuid[], ${changes.map((c) => c.priority)}::int[]) AS u(id, priority)
+    WHERE e."contactId" = u.id AND e."active"`;
 }
