@@ -26,7 +26,7 @@ export interface RunningService {
 }
 
 export interface StartOptions {
-  env: Pick<Env, 'DATABASE_URL' | 'DATA_DIR' | 'PORT' | 'HOST' | 'REGION' | 'ADMIN_TOKEN' | 'TELEPHONY_WEBHOOK_SECRETS'>;
+  env: Pick<Env, 'DATABASE_URL' | 'DATA_DIR' | 'PORT' | 'HOST' | 'REGION' | 'ADMIN_TOKEN' | 'TELEPHONY_WEBHOOK_SECRETS'> & Partial<Pick<Env, 'SIMULATED_OUTCOMES'>>;
   /** An already-open database (tests); otherwise opened from env. */
   db?: Database;
   inMemory?: boolean;
@@ -60,7 +60,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const queue = await startJobQueue(db);
   const services: Services = { db, queue, clock: options.clock ?? systemClock, region: env.REGION };
   await startBatchWorker(services);
-  const telephony = options.telephony ?? createSimulatedTelephony({ sink: (event) => applyTelephonyEvent(services, event).then(() => undefined), delayMs: 200 });
+  const telephony = options.telephony ?? createSimulatedTelephony({ sink: (event) => applyTelephonyEvent(services, event).then(() => undefined), delayMs: 200, script: env.SIMULATED_OUTCOMES });
   const dialer = options.dialer === false ? null : startDialer(services, telephony);
   const telephonySecrets = env.TELEPHONY_WEBHOOK_SECRETS?.split(',').map((secret) => secret.trim());
   const app = createApp({ services, adminToken: env.ADMIN_TOKEN, telephonySecrets });

@@ -1,5 +1,19 @@
 // Service configuration: one zod schema, read once at start-up. Bad values fail fast.
 import { z } from 'zod';
+import { CALL_RESULTS } from '../calls/telephony/telephony.port.js';
+
+const SimulatedOutcomeSchema = z.strictObject({
+  result: z.enum(CALL_RESULTS),
+  durationSeconds: z.number().int().min(0).optional(),
+  endReason: z.string().max(256).optional(),
+  language: z.string().max(64).nullable().optional(),
+  nextAttemptInMinutes: z.number().int().min(0).nullable().optional(),
+  transcript: z.boolean().optional(),
+});
+const SimulatedOutcomesSchema = z.record(
+  z.string().min(1),
+  z.union([z.enum(CALL_RESULTS).transform((result) => ({ result })), SimulatedOutcomeSchema]),
+);
 
 const EnvSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
@@ -14,6 +28,22 @@ const EnvSchema = z.object({
    * Comma-separated HMAC secrets for POST /api/telephony/events (several during a rotation), each
    * at least 16 characters. Unset: the endpoint answers 404.
    */
+  /**
+   * The simulator's outcome per phone number, as JSON: {"+14155550100": "converted"} or
+   * {"+14155550100": {"result": "callback_requested", "nextAttemptInMinutes": 5}}.
+   */
+  SIMULATED_OUTCOMES: z
+    .string()
+    .optional()
+    .transform((text, ctx) => {
+      if (!text) return undefined;
+      try {
+        return SimulatedOutcomesSchema.parse(JSON.parse(text));
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: `SIMULATED_OUTCOMES must be JSON mapping phone numbers to a call result or an outcome object (${(error as Error).message.slice(0, 200)})` });
+        return z.NEVER;
+      }
+    }),
   TELEPHONY_WEBHOOK_SECRETS: z
     .string()
     .refine((value) => value.split(',').every((secret) => secret.trim().length >= 16), {
