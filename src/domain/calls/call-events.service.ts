@@ -5,7 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Services } from '../context.js';
 import { DomainError } from '../errors.js';
-import { directSql, findContactById, updateContacts, type SqlClient } from '../contacts/contacts.store.js';
+import { directSql, updateContactsStatement, type SqlClient } from '../contacts/contacts.store.js';
+import { Prisma } from '../../generated/prisma/client.js';
+import type { ContactRow } from '../contacts/contact-rules.js';
 import type { TelephonyEvent, TelephonyEventOf } from '../../calls/telephony/telephony.port.js';
 import { applyCallOutcome, FINAL_RESULTS } from './call-outcome.rules.js';
 import { normalizePhone } from '../../normalize/phone.js';
@@ -45,22 +47,47 @@ interface CallRow {
 export async function applyTelephonyEvent(services: Pick<Services, 'db' | 'clock'>, event: TelephonyEvent): Promise<EventApplication> {
   return services.db.sql.transaction(async (runner) => {
     const tx = directSql(runner);
-    const fresh = await tx.$queryRaw<Array<{ eventId: string }>>`INSERT INTO "ProcessedEvent" ("eventId") VALUES (${event.eventId})
-      ON CONFLICT DO NOTHING RETURNING "eventId"`;
-    if (fresh.length === 0) return 'duplicate';
     if (event.type === 'call.inbound') {
+      if (!(await recordEvent(tx, event.eventId))) return 'duplicate';
       await startInboundCall(tx, event, services.clock.now());
       return 'applied';
     }
-    const [call] = await tx.$queryRaw<CallRow[]>`SELECT "id", "accountId", "contactId", "workflowId", "agentId", "enrollmentId", "status", "startedAt"
-      FROM "Call" WHERE "id" = ${event.callId}::uuid FOR UPDATE`;
+    // One round trip: record the event id, and lock the call and its contact.
+    const [row] = await tx.$queryRaw<Array<{ fresh: boolean; call: CallRow | null; contact: ContactRow | null }>>`
+      WITH fresh AS (INSERT INTO "ProcessedEvent" ("eventId") VALUES (${event.eventId}) ON CONFLICT DO NOTHING RETURNING 1),
+      locked AS (
+        SELECT cl."id", cl."accountId", cl."contactId", cl."workflowId", cl."agentId", cl."enrollmentId", cl."status", cl."startedAt",
+          to_jsonb(ct) AS contact
+        FROM "Call" cl JOIN "Contact" ct ON ct."id" = cl."contactId"
+        WHERE cl."id" = ${uuidOrNull(event.callId)}::uuid FOR UPDATE OF cl, ct
+      )
+      SELECT EXISTS (SELECT 1 FROM fresh) AS fresh,
+        (SELECT to_jsonb(l) - 'contact' FROM locked l) AS call, (SELECT contact FROM locked) AS contact`;
+    if (!row.fresh) return 'duplicate';
     // Thrown, so the event is not recorded as processed: the provider's retry can apply it.
-    if (!call) throw new DomainError('not_found', `No call ${event.callId}`);
+    if (!row.call || !row.contact) throw new DomainError('not_found', `No call ${event.callId}`);
+    const call = { ...row.call, startedAt: row.call.startedAt ? new Date(row.call.startedAt) : null };
     if (event.type === 'call.started') await markStarted(tx, call, new Date(event.occurredAt));
-    else if (event.type === 'call.ended') await applyCallEnded(tx, call, event, services.clock.now());
+    else if (event.type === 'call.ended') await applyCallEnded(tx, call, contactFromJson(row.contact), event, services.clock.now());
     else await storeReport(tx, call, event);
     return 'applied';
   });
+}
+
+async function recordEvent(tx: SqlClient, eventId: string): Promise<boolean> {
+  const fresh = await tx.$queryRaw<Array<{ eventId: string }>>`INSERT INTO "ProcessedEvent" ("eventId") VALUES (${eventId})
+    ON CONFLICT DO NOTHING RETURNING "eventId"`;
+  return fresh.length > 0;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A call id that is not a UUID matches no call (instead of failing the cast). */
+const uuidOrNull = (id: string) => (UUID.test(id) ? id : null);
+
+/** A contact read back through to_jsonb: timestamps arrive as strings. */
+function contactFromJson(json: ContactRow): ContactRow {
+  const date = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string));
+  return { ...json, lastCallAt: date(json.lastCallAt), nextCallAt: date(json.nextCallAt), createdAt: date(json.createdAt)!, updatedAt: date(json.updatedAt)! };
 }
 
 async function markStarted(tx: SqlClient, call: CallRow, at: Date): Promise<void> {
@@ -68,67 +95,75 @@ async function markStarted(tx: SqlClient, call: CallRow, at: Date): Promise<void
     "status" = CASE WHEN "status" IN ('queued', 'ringing') THEN 'in_progress' ELSE "status" END WHERE "id" = ${call.id}::uuid`;
 }
 
-async function applyCallEnded(tx: SqlClient, call: CallRow, event: TelephonyEventOf<'call.ended'>, now: Date): Promise<void> {
+/**
+ * The outcome of an ended call, written in one statement: the contact, the enrollment's
+ * progress, the block list (do_not_call), the call itself and the durable call.ended event.
+ */
+async function applyCallEnded(tx: SqlClient, call: CallRow, contact: ContactRow, event: TelephonyEventOf<'call.ended'>, now: Date): Promise<void> {
   // One call ends once, whatever the number of "ended" events with different ids.
   if (call.status === 'ended') return;
   const endedAt = new Date(event.occurredAt);
   const startedAt = call.startedAt ?? new Date(endedAt.getTime() - event.durationSeconds * 1000);
   const reportedNext = event.nextAttemptAt ? new Date(event.nextAttemptAt) : null;
-  const contact = await findContactById(tx, call.accountId, call.contactId);
-  if (!contact) return;
 
   const { contact: updated } = applyCallOutcome(contact, { startedAt, result: event.result, language: event.language, nextAttemptAt: reportedNext }, now);
-  const lastCall = await advanceEnrollment(tx, call, event, endedAt, reportedNext, contact.maxAttempts);
-  if (lastCall) updated.nextCallAt = null; // an enrollment ending clears nextCallAt
-  await updateContacts(tx, call.accountId, [updated]);
-  if (event.result === 'do_not_call' && contact.phone) {
-    await tx.$executeRaw`INSERT INTO "BlockedPhone" ("accountId", "phone", "reason") VALUES (${call.accountId}::uuid, ${contact.phone}, 'do_not_call result')
-      ON CONFLICT DO NOTHING`;
-  }
-  await tx.$executeRaw`UPDATE "Call" SET "status" = 'ended', "result" = ${event.result}, "endReason" = ${event.endReason},
-      "startedAt" = ${startedAt}::timestamptz, "endedAt" = ${endedAt}::timestamptz, "durationSeconds" = ${event.durationSeconds},
-      "language" = ${event.language}, "lastCall" = ${lastCall}, "nextCallAt" = ${reportedNext}::timestamptz,
-      "transferred" = ${event.transferred ?? false}, "testCall" = ${event.testCall ?? false}
-    WHERE "id" = ${call.id}::uuid`;
+  const progress = await enrollmentProgress(tx, call, event, endedAt, reportedNext, contact.maxAttempts);
+  if (progress.lastCall) updated.nextCallAt = null; // an enrollment ending clears nextCallAt
   const payload: CallEndedEvent = {
     callId: call.id, contactId: call.contactId, accountId: call.accountId, workflowId: call.workflowId, agentId: call.agentId,
-    result: event.result, endReason: event.endReason, durationSeconds: event.durationSeconds, lastCall,
+    result: event.result, endReason: event.endReason, durationSeconds: event.durationSeconds, lastCall: progress.lastCall,
     transferred: event.transferred ?? false, testCall: event.testCall ?? false, endedAt: endedAt.toISOString(),
   };
-  await tx.$executeRaw`INSERT INTO "DomainEvent" ("id", "accountId", "type", "payload")
+  const block = event.result === 'do_not_call' && contact.phone
+    ? Prisma.sql`, blocked AS (INSERT INTO "BlockedPhone" ("accountId", "phone", "reason") VALUES (${call.accountId}::uuid, ${contact.phone}, 'do_not_call result') ON CONFLICT DO NOTHING)`
+    : Prisma.empty;
+  await tx.$executeRaw`WITH contact_update AS (${updateContactsStatement(call.accountId, [updated])}),
+    enrollment_update AS (${progress.statement}),
+    call_update AS (UPDATE "Call" SET "status" = 'ended', "result" = ${event.result}, "endReason" = ${event.endReason},
+      "startedAt" = ${startedAt}::timestamptz, "endedAt" = ${endedAt}::timestamptz, "durationSeconds" = ${event.durationSeconds},
+      "language" = ${event.language}, "lastCall" = ${progress.lastCall}, "nextCallAt" = ${reportedNext}::timestamptz,
+      "transferred" = ${event.transferred ?? false}, "testCall" = ${event.testCall ?? false}
+      WHERE "id" = ${call.id}::uuid) ${block}
+    INSERT INTO "DomainEvent" ("id", "accountId", "type", "payload")
     VALUES (${randomUUID()}::uuid, ${call.accountId}::uuid, 'call.ended', ${JSON.stringify(payload)}::jsonb)`;
 }
 
 /**
  * Counts the attempt and schedules the next one, or ends the enrollment: after a final
  * result, or at the attempt limit (a requested callback may go past it). Returns whether
- * this was the contact's last call of the enrollment.
+ * this was the contact's last call of the enrollment, and the UPDATE that records it.
  */
-async function advanceEnrollment(
+async function enrollmentProgress(
   tx: SqlClient,
   call: CallRow,
   event: TelephonyEventOf<'call.ended'>,
   endedAt: Date,
   reportedNext: Date | null,
   maxAttempts: number | null,
-): Promise<boolean> {
-  if (!call.enrollmentId) return true;
+): Promise<{ lastCall: boolean; statement: Prisma.Sql }> {
+  const nothing = Prisma.sql`SELECT 1`;
+  if (!call.enrollmentId) return { lastCall: true, statement: nothing };
   const [enrollment] = await tx.$queryRaw<Array<{ attempts: number; active: boolean; retryDelayMinutes: number | null }>>`
     SELECT e."attempts", e."active", a."retryDelayMinutes" FROM "Enrollment" e
-      LEFT JOIN "Workflow" w ON w."id" = e."workflowId" LEFT JOIN "Agent" a ON a."id" = w."agentId"
+      JOIN "Workflow" w ON w."id" = e."workflowId" LEFT JOIN "Agent" a ON a."id" = w."agentId"
     WHERE e."id" = ${call.enrollmentId}::uuid FOR UPDATE OF e`;
-  if (!enrollment?.active) return true;
+  if (!enrollment?.active) return { lastCall: true, statement: nothing };
   const attempts = enrollment.attempts + 1;
   const limitReached = maxAttempts !== null && attempts >= maxAttempts;
   const continues = !FINAL_RESULTS.has(event.result) && (!limitReached || (event.result === 'callback_requested' && reportedNext !== null));
   if (!continues) {
-    await tx.$executeRaw`UPDATE "Enrollment" SET "attempts" = ${attempts}, "active" = false, "nextAttemptAt" = NULL,
-      "endedAt" = ${endedAt}::timestamptz, "endReason" = ${FINAL_RESULTS.has(event.result) ? event.result : 'attempt_limit'} WHERE "id" = ${call.enrollmentId}::uuid`;
-    return true;
+    const reason = FINAL_RESULTS.has(event.result) ? event.result : 'attempt_limit';
+    return {
+      lastCall: true,
+      statement: Prisma.sql`UPDATE "Enrollment" SET "attempts" = ${attempts}, "active" = false, "nextAttemptAt" = NULL,
+        "endedAt" = ${endedAt}::timestamptz, "endReason" = ${reason} WHERE "id" = ${call.enrollmentId}::uuid`,
+    };
   }
   const retryAt = reportedNext ?? new Date(endedAt.getTime() + (enrollment.retryDelayMinutes ?? 60) * 60_000);
-  await tx.$executeRaw`UPDATE "Enrollment" SET "attempts" = ${attempts}, "nextAttemptAt" = ${retryAt}::timestamptz WHERE "id" = ${call.enrollmentId}::uuid`;
-  return false;
+  return {
+    lastCall: false,
+    statement: Prisma.sql`UPDATE "Enrollment" SET "attempts" = ${attempts}, "nextAttemptAt" = ${retryAt}::timestamptz WHERE "id" = ${call.enrollmentId}::uuid`,
+  };
 }
 
 async function storeReport(tx: SqlClient, call: CallRow, event: TelephonyEventOf<'report.ready'>): Promise<void> {

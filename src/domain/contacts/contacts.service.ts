@@ -62,7 +62,8 @@ export async function patchContactByExternalId(ctx: RequestContext, path: { sour
   if (!prepared.ok) throw dedupFailure(prepared.reason);
   return ctx.db.sql.transaction(async (txRunner) => {
     const tx = directSql(txRunner);
-    const contact = theOnlyMatch(await findContactsByExternalId(tx, actor.accountId, sourceKind, externalId), sourceKind, externalId);
+    // Locked for the read-modify-write, so a concurrent write is never overwritten.
+    const contact = theOnlyMatch(await findContactsByExternalId(tx, actor.accountId, sourceKind, externalId, 100, true), sourceKind, externalId);
     const result = await changeStoredContact(tx, actor.account, contact, prepared.write, 'patch', ctx.clock.now());
     if (result.ok) return result.contact;
     if (result.reason === 'conflict') {

@@ -118,9 +118,14 @@ export async function insertContacts(db: SqlClient, accountId: string, rows: Con
  */
 export async function updateContacts(db: SqlClient, accountId: string, rows: ContactRow[], versions?: string[]): Promise<number> {
   if (rows.length === 0) return 0;
+  return db.$executeRaw(updateContactsStatement(accountId, rows, versions));
+}
+
+/** The UPDATE behind updateContacts, to run on its own or inside a larger statement (a CTE). */
+export function updateContactsStatement(accountId: string, rows: ContactRow[], versions?: string[]): Prisma.Sql {
   const c = columnArrays(rows);
   const versionCheck = versions ? Prisma.sql`AND t.xmin::text = (${versions}::text[])[u.ord]` : Prisma.empty;
-  return db.$executeRaw`UPDATE "Contact" AS t SET "firstName" = u."firstName", "lastName" = u."lastName", "fullName" = u."fullName",
+  return Prisma.sql`UPDATE "Contact" AS t SET "firstName" = u."firstName", "lastName" = u."lastName", "fullName" = u."fullName",
       "phone" = u.phone, "location" = u.location, "locationDefaulted" = u."locationDefaulted", "timezone" = u.timezone,
       "timezoneInferred" = u."timezoneInferred", "language" = u.language, "status" = u.status::"ContactStatus",
       "sourceKind" = u."sourceKind"::"SourceKind", "externalId" = u."externalId", "customFields" = u."customFields"::jsonb,
@@ -160,8 +165,10 @@ export async function findForUpsert(
   return { contact: contact.id ? (contact as ContactRow) : null, version: rowVersion, phoneBlocked };
 }
 
-export async function findContactById(db: SqlClient, accountId: string, id: string): Promise<ContactRow | null> {
-  const rows = await db.$queryRaw<ContactRow[]>`SELECT ${CONTACT_COLUMNS} FROM "Contact" WHERE "accountId" = ${accountId}::uuid AND "id" = ${id}::uuid`;
+/** `forUpdate` locks the row until the transaction ends (read-modify-write paths). */
+export async function findContactById(db: SqlClient, accountId: string, id: string, forUpdate = false): Promise<ContactRow | null> {
+  const lock = forUpdate ? Prisma.raw('FOR UPDATE') : Prisma.empty;
+  const rows = await db.$queryRaw<ContactRow[]>`SELECT ${CONTACT_COLUMNS} FROM "Contact" WHERE "accountId" = ${accountId}::uuid AND "id" = ${id}::uuid ${lock}`;
   return rows[0] ?? null;
 }
 
@@ -169,9 +176,10 @@ export async function findContactById(db: SqlClient, accountId: string, id: stri
  * Case- and accent-sensitive. Trailing spaces are ignored: writes strip them and the
  * caller strips them from the lookup value, so a plain (indexed) equality suffices.
  */
-export async function findContactsByExternalId(db: SqlClient, accountId: string, sourceKind: string, externalId: string, limit = 100): Promise<ContactRow[]> {
+export async function findContactsByExternalId(db: SqlClient, accountId: string, sourceKind: string, externalId: string, limit = 100, forUpdate = false): Promise<ContactRow[]> {
+  const lock = forUpdate ? Prisma.raw('FOR UPDATE') : Prisma.empty;
   return db.$queryRaw<ContactRow[]>`SELECT ${CONTACT_COLUMNS} FROM "Contact"
     WHERE "accountId" = ${accountId}::uuid AND "sourceKind" = ${sourceKind}::"SourceKind"
       AND "externalId" = ${externalId}
-    ORDER BY "createdAt", "id" LIMIT ${limit}`;
+    ORDER BY "createdAt", "id" LIMIT ${limit} ${lock}`;
 }
