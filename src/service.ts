@@ -15,6 +15,7 @@ import { startDialer } from './jobs/dialer.js';
 import { createSimulatedTelephony } from './calls/telephony/simulator.js';
 import type { Telephony } from './calls/telephony/telephony.port.js';
 import { applyTelephonyEvent } from './domain/calls/call-events.service.js';
+import { loadMondayConfig, type MondayConfig } from '../integration/monday/config.js';
 
 export interface RunningService {
   services: Services;
@@ -37,6 +38,8 @@ export interface StartOptions {
   dialer?: boolean;
   /** The telephony adapter; the simulator (events applied in-process) by default. */
   telephony?: Telephony;
+  /** The board app's configuration; by default read from the environment (MONDAY_SIGNING_SECRET …). */
+  monday?: MondayConfig | null;
 }
 
 export async function startService(options: StartOptions): Promise<RunningService> {
@@ -63,7 +66,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const telephony = options.telephony ?? createSimulatedTelephony({ sink: (event) => applyTelephonyEvent(services, event).then(() => undefined), delayMs: 200, script: env.SIMULATED_OUTCOMES });
   const dialer = options.dialer === false ? null : startDialer(services, telephony);
   const telephonySecrets = env.TELEPHONY_WEBHOOK_SECRETS?.split(',').map((secret) => secret.trim());
-  const app = createApp({ services, adminToken: env.ADMIN_TOKEN, telephonySecrets });
+  const monday = options.monday !== undefined ? options.monday : await loadMondayConfig();
+  const app = createApp({ services, adminToken: env.ADMIN_TOKEN, telephonySecrets, monday });
   const server = app.listen(env.PORT, env.HOST);
   await once(server, 'listening');
   const address = server.address();

@@ -12,19 +12,23 @@ import { authenticateApiKey, KEY_PREFIX } from '../domain/api-keys/api-keys.serv
 import { timingSafeEqual } from 'node:crypto';
 import { buildOpenApi } from '../rest/openapi.js';
 import { logger } from '../logger.js';
+import { mondayRouter } from '../../integration/monday/routes.js';
+import type { MondayConfig } from '../../integration/monday/config.js';
 import { TELEPHONY_EVENTS_PATH, telephonyEventsRouter } from './telephony-events.route.js';
 
 const openApiDocument = buildOpenApi();
 
 export interface AppOptions {
   services: Services;
+  /** The board app's configuration; absent: its routes are not served (404). */
+  monday?: MondayConfig | null;
   adminToken?: string;
   /** Secrets for POST /api/telephony/events (several during a rotation); none: the endpoint answers 404. */
   telephonySecrets?: string[];
   logError?: (error: unknown, requestId: string) => void;
 }
 
-export function createApp({ services, adminToken, telephonySecrets, logError = defaultLogError }: AppOptions): express.Express {
+export function createApp({ services, monday, adminToken, telephonySecrets, logError = defaultLogError }: AppOptions): express.Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
@@ -54,6 +58,7 @@ export function createApp({ services, adminToken, telephonySecrets, logError = d
   app.use(TELEPHONY_EVENTS_PATH, telephonyEventsRouter(services, telephonySecrets));
   app.use('/api', express.json({ limit: '10mb', type: () => true }));
   app.use('/api/v1', restRouter(services));
+  if (monday) app.use('/integrations/monday', mondayRouter(services, monday));
 
   const yoga = createYoga<{ req: Request; res: Response }>({
     schema,

@@ -4,6 +4,7 @@ import { startService, type RunningService } from '../../src/service.js';
 import { createTestDatabase, type DatabaseKind } from './databases.js';
 import { generateSecret, hashSecret } from '../../src/domain/api-keys/api-keys.service.js';
 import type { Clock } from '../../src/domain/shared/clock.js';
+import type { MondayConfig } from '../../integration/monday/config.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 
@@ -28,7 +29,10 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-export async function startTestServer(kind: DatabaseKind, options: { clock?: Clock; dialer?: boolean; telephonyWebhookSecrets?: string } = {}): Promise<TestServer> {
+export async function startTestServer(
+  kind: DatabaseKind,
+  options: { clock?: Clock; dialer?: boolean; telephonyWebhookSecrets?: string; monday?: MondayConfig } = {},
+): Promise<TestServer> {
   const database = await createTestDatabase(kind);
   const service = await startService({
     env: { PORT: 0, HOST: '127.0.0.1', REGION: 'us', DATA_DIR: '', ADMIN_TOKEN, DATABASE_URL: database.url, TELEPHONY_WEBHOOK_SECRETS: options.telephonyWebhookSecrets },
@@ -36,6 +40,8 @@ export async function startTestServer(kind: DatabaseKind, options: { clock?: Clo
     clock: options.clock,
     // Suites drive the dialer themselves (runDialerOnce) unless they ask for the background one.
     dialer: options.dialer ?? false,
+    // The board app only where a suite configures it (never from the machine's environment).
+    monday: options.monday ?? null,
   });
   const prisma = service.services.db.prisma;
   const server: TestServer = {

@@ -2,7 +2,7 @@
 // retry delay). Operator operations; the dialer reads them.
 import { z } from 'zod';
 import type { RequestContext } from '../context.js';
-import { requireAdmin } from '../context.js';
+import { requireActor, requireAdmin } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import { parseInput } from '../shared/validation.js';
 import { canonicalTimezone } from '../../normalize/timezone.js';
@@ -75,4 +75,16 @@ export async function updateAgent(ctx: RequestContext, id: string, input: unknow
   const existing = await ctx.db.prisma.agent.findUnique({ where: { id } });
   if (!existing) throw notFound(`No agent ${id}`);
   return ctx.db.prisma.agent.update({ where: { id }, data: { ...data, workingHours: data.workingHours as object | undefined } });
+}
+
+/** The key's Account's voice agents, in a stable order, one page at a time (for pickers). */
+export async function listAgents(ctx: RequestContext, input: { after?: string; limit: number }) {
+  const actor = requireActor(ctx);
+  const rows = await ctx.db.prisma.agent.findMany({
+    where: { accountId: actor.accountId, ...(input.after ? { id: { gt: input.after } } : {}) },
+    orderBy: { id: 'asc' },
+    take: input.limit + 1,
+  });
+  const page = rows.slice(0, input.limit);
+  return { data: page, next: rows.length > input.limit ? page[page.length - 1].id : null };
 }

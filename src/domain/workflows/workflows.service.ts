@@ -90,3 +90,25 @@ export async function updateWorkflow(ctx: RequestContext, id: string, change: { 
   if (!existing) throw notFound(`No workflow ${id}`);
   return ctx.db.prisma.workflow.update({ where: { id }, data: change });
 }
+
+/**
+ * Workflows that can take enrollments now (published, not paused): the same condition
+ * resolveEnrollmentTarget enforces, for pickers such as the board app's options.
+ */
+export async function listEnrollableWorkflows(ctx: RequestContext, input: unknown): Promise<{ data: WorkflowRecord[]; nextToken: string | null }> {
+  const actor = requireActor(ctx);
+  const { limit, nextToken } = parseInput(WorkflowListSchema, input);
+  const cursor = nextToken ? decodeCursor(nextToken) : null;
+  const rows = await ctx.db.prisma.workflow.findMany({
+    where: {
+      accountId: actor.accountId,
+      status: 'published',
+      paused: false,
+      ...(cursor ? { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] } : {}),
+    },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: limit + 1,
+  });
+  const page = rows.slice(0, limit);
+  return { data: page, nextToken: rows.length > limit ? encodeCursor(page[page.length - 1]) : null };
+}

@@ -1,0 +1,32 @@
+// Board-app configuration through @mondaycom/apps-sdk, so the same code runs on monday's
+// hosting (secrets and variables from its managers) and standalone (they read process.env).
+// Unset MONDAY_SIGNING_SECRET: the board app is off and its routes answer 404.
+
+export interface MondayConfig {
+  signingSecret: string;
+  /** Our numeric app id, signed into the JWT that fires triggers. */
+  appId: number | null;
+  apiUrl: string;
+  apiVersion: string;
+  /** Public base URL monday calls (the JWT `aud` is checked against it when set). */
+  publicBaseUrl: string | null;
+}
+
+export async function loadMondayConfig(): Promise<MondayConfig | null> {
+  if (!process.env.MONDAY_SIGNING_SECRET && !process.env.K_SERVICE) return null;
+  // Loaded only when the board app is configured: the SDK costs ~1 s to import.
+  const { SecretsManager, EnvironmentVariablesManager } = await import('@mondaycom/apps-sdk');
+  const secrets = new SecretsManager();
+  const variables = new EnvironmentVariablesManager();
+  const read = async (key: string) => ((await secrets.get(key)) ?? (await variables.get(key)) ?? process.env[key]) as string | undefined;
+  const signingSecret = await read('MONDAY_SIGNING_SECRET');
+  if (!signingSecret) return null;
+  const appId = Number(await read('MONDAY_APP_ID'));
+  return {
+    signingSecret,
+    appId: Number.isSafeInteger(appId) && appId > 0 ? appId : null,
+    apiUrl: (await read('MONDAY_API_URL')) ?? 'https://api.monday.com/v2',
+    apiVersion: (await read('MONDAY_API_VERSION')) ?? '2026-10',
+    publicBaseUrl: (await read('PUBLIC_BASE_URL')) ?? null,
+  };
+}

@@ -1,0 +1,70 @@
+// The board app's HTTP surface under /integrations/monday/. Every request is verified as
+// monday's (JWT, Signing Secret, aud), resolved to the linked Contactline Account, and runs
+// the same domain operations as the REST API. (Remote options so far; actions and the
+// trigger follow.)
+import express, { Router, type Request, type Response } from 'express';
+import type { RequestContext, Services } from '../../src/domain/context.js';
+import { listEnrollableWorkflows } from '../../src/domain/workflows/workflows.service.js';
+import { listAgents } from '../../src/domain/agents/agents.service.js';
+import { asDomainError } from '../../src/domain/errors.js';
+import { MondayAuthError, verifyMondayJwt, type MondayClaims } from './monday-jwt.js';
+import type { MondayConfig } from './config.js';
+
+const PAGE_SIZE = 50;
+
+export function mondayRouter(services: Services, config: MondayConfig): Router {
+  const router = Router();
+  router.use(express.json({ limit: '1mb' }));
+
+  /** The linked Account acting as the user who linked it, or an HTTP answer already sent. */
+  async function linkedContext(req: Request, res: Response): Promise<RequestContext | null> {
+    let claims: MondayClaims;
+    try {
+      const audience = config.publicBaseUrl ? new URL(req.originalUrl, config.publicBaseUrl).toString() : undefined;
+      claims = verifyMondayJwt(req.header('authorization'), config.signingSecret, { audience, now: services.clock.now() });
+    } catch (error) {
+      if (!(error instanceof MondayAuthError)) throw error;
+      res.status(401).json({ error: 'Unauthorized', message: error.message });
+      return null;
+    }
+    const link = await services.db.prisma.mondayLink.findUnique({ where: { mondayAccountId: String(claims.accountId) } });
+    if (!link) {
+      res.status(403).json({ error: 'Forbidden', message: 'This monday account is not linked to Contactline yet: install the app and sign in with a Contactline API key.' });
+      return null;
+    }
+    const account = await services.db.prisma.account.findUniqueOrThrow({ where: { id: link.accountId } });
+    return {
+      ...services,
+      requestId: res.locals.requestId as string,
+      isAdmin: false,
+      actor: { accountId: account.id, userId: link.userId, apiKeyId: null, account: { id: account.id, defaultLocation: account.defaultLocation, dedupFields: account.dedupFields } },
+    };
+  }
+
+  /** Remote options in monday's paginated shape; our cursor is the domain's nextToken. */
+  const options = (list: (ctx: RequestContext, cursor: string | undefined) => Promise<{ options: Array<{ title: string; value: string }>; next: string | null }>) =>
+    async (req: Request, res: Response) => {
+      const ctx = await linkedContext(req, res);
+      if (!ctx) return;
+      const cursor = req.body?.payload?.pageRequestData?.cursor;
+      try {
+        const page = await list(ctx, typeof cursor === 'string' ? cursor : undefined);
+        res.json({ options: page.options, isPaginated: true, nextPageRequestData: page.next ? { cursor: page.next } : null, isLastPage: page.next === null });
+      } catch (error) {
+        const domain = asDomainError(error);
+        res.status(domain?.status ?? 500).json({ error: domain?.code ?? 'internal', message: domain?.message ?? 'Could not list the options' });
+      }
+    };
+
+  router.post('/options/workflows', options(async (ctx, cursor) => {
+    const page = await listEnrollableWorkflows(ctx, { limit: PAGE_SIZE, nextToken: cursor });
+    return { options: page.data.map((w) => ({ title: w.name, value: w.id })), next: page.nextToken };
+  }));
+
+  router.post('/options/agents', options(async (ctx, cursor) => {
+    const page = await listAgents(ctx, { after: cursor, limit: PAGE_SIZE });
+    return { options: page.data.map((a) => ({ title: `${a.name}${a.status === 'live' ? '' : ` (${a.status})`}`, value: a.id })), next: page.next };
+  }));
+
+  return router;
+}

@@ -1,0 +1,85 @@
+// Remote options of the board app: monday asks for the workflow and voice-agent pickers with
+// its JWT; we answer the linked Account's enrollable workflows and its agents, paginated.
+import jwt from 'jsonwebtoken';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+import { testDatabaseKinds } from '../support/databases.js';
+import { DEFAULT_WORKING_HOURS } from '../../src/domain/calls/calling-hours.js';
+
+const SECRET = 'monday-signing-secret-for-tests';
+
+describe.each(testDatabaseKinds())('board app remote options on %s', (kind) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(kind, { monday: { signingSecret: SECRET, appId: 10155, apiUrl: 'http://127.0.0.1:1/v2', apiVersion: '2026-10', publicBaseUrl: null } });
+  });
+  afterAll(() => server?.stop());
+
+  const mondayToken = (accountId: number, secret = SECRET, expiresIn = 300) =>
+    jwt.sign({ accountId, userId: 4012689, shortLivedToken: 'slt' }, secret, { expiresIn });
+
+  async function linkedAccount(mondayAccountId: number) {
+    const account = await server.createAccount();
+    await server.service.services.db.prisma.mondayLink.create({
+      data: { accountId: account.accountId, userId: account.userId, mondayAccountId: String(mondayAccountId), mondayUserId: '4012689', accessTokenEncrypted: 'v1.x.y.z' },
+    });
+    return account;
+  }
+
+  const ask = (path: string, token: string | null, pageRequestData: object = {}) =>
+    server.request(null, 'POST', `/integrations/monday/options/${path}`, { payload: { boardId: 1, pageRequestData, dependencyData: null } }, token ? { authorization: token } : {});
+
+  it('lists only published, not paused workflows of the linked Account, page by page', async () => {
+    const mondayAccountId = 900000 + Math.floor(Math.random() * 99999);
+    const { accountId } = await linkedAccount(mondayAccountId);
+    const prisma = server.service.services.db.prisma;
+    const expected: string[] = [];
+    for (let i = 0; i < 55; i++) expected.push((await prisma.workflow.create({ data: { accountId, name: `Published ${i}`, status: 'published' } })).id);
+    await prisma.workflow.create({ data: { accountId, name: 'Draft', status: 'draft' } });
+    await prisma.workflow.create({ data: { accountId, name: 'Paused', status: 'published', paused: true } });
+    const other = await server.createAccount();
+    await prisma.workflow.create({ data: { accountId: other.accountId, name: 'Elsewhere', status: 'published' } });
+
+    const first = await ask('workflows', `Bearer ${mondayToken(mondayAccountId)}`);
+    expect(first.status).toBe(200);
+    expect(first.json).toMatchObject({ isPaginated: true, isLastPage: false });
+    expect(first.json.options).toHaveLength(50);
+    const second = await ask('workflows', mondayToken(mondayAccountId), first.json.nextPageRequestData);
+    expect(second.json).toMatchObject({ isLastPage: true, nextPageRequestData: null });
+    const values = [...first.json.options, ...second.json.options].map((o: { value: string }) => o.value);
+    expect(values.sort()).toEqual(expected.sort());
+    expect(first.json.options[0]).toHaveProperty('title');
+  });
+
+  it('lists the voice agents, marking those not live', async () => {
+    const mondayAccountId = 800000 + Math.floor(Math.random() * 99999);
+    const { accountId } = await linkedAccount(mondayAccountId);
+    const prisma = server.service.services.db.prisma;
+    for (const [name, status] of [['Ava', 'live'], ['Bo', 'paused']] as const) {
+      await prisma.agent.create({ data: { accountId, name, status, timezone: 'UTC', defaultLanguage: 'en-US', attemptLimit: 3, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60 } });
+    }
+    const res = await ask('agents', mondayToken(mondayAccountId));
+    expect(res.json.options.map((o: { title: string }) => o.title).sort()).toEqual(['Ava', 'Bo (paused)']);
+  });
+
+  it('refuses tokens monday did not sign, expired ones, and accounts not linked', async () => {
+    const mondayAccountId = 700000 + Math.floor(Math.random() * 99999);
+    await linkedAccount(mondayAccountId);
+    expect((await ask('workflows', null)).status).toBe(401);
+    expect((await ask('workflows', mondayToken(mondayAccountId, 'another-secret-entirely'))).status).toBe(401);
+    expect((await ask('workflows', mondayToken(mondayAccountId, SECRET, -10))).status).toBe(401);
+    const unlinked = await ask('workflows', mondayToken(123456789));
+    expect(unlinked.status).toBe(403);
+    expect(unlinked.json.message).toMatch(/not linked/);
+    expect(unlinked.headers.get('x-request-id')).toBeTruthy();
+  });
+
+  it('is not served when the board app is not configured', async () => {
+    const plain = await startTestServer(kind);
+    try {
+      expect((await plain.request(null, 'POST', '/integrations/monday/options/workflows', {})).status).toBe(404);
+    } finally {
+      await plain.stop();
+    }
+  });
+});
