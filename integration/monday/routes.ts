@@ -1,7 +1,7 @@
 // The board app's HTTP surface under /integrations/monday/. Every request is verified as
 // monday's (JWT, Signing Secret, aud), resolved to the linked Contactline Account, and runs
-// the same domain operations as the REST API. (Remote options so far; actions and the
-// trigger follow.)
+// the same domain operations as the REST API. (Remote options and trigger subscriptions so
+// far; the actions and the trigger's delivery follow.)
 import express, { Router, type Request, type Response } from 'express';
 import type { RequestContext, Services } from '../../src/domain/context.js';
 import { listEnrollableWorkflows } from '../../src/domain/workflows/workflows.service.js';
@@ -22,6 +22,7 @@ export function mondayRouter(services: Services, config: MondayConfig): Router {
     try {
       const audience = config.publicBaseUrl ? new URL(req.originalUrl, config.publicBaseUrl).toString() : undefined;
       claims = verifyMondayJwt(req.header('authorization'), config.signingSecret, { audience, now: services.clock.now() });
+      res.locals.mondayClaims = claims;
     } catch (error) {
       if (!(error instanceof MondayAuthError)) throw error;
       res.status(401).json({ error: 'Unauthorized', message: error.message });
@@ -66,5 +67,57 @@ export function mondayRouter(services: Services, config: MondayConfig): Router {
     return { options: page.data.map((a) => ({ title: `${a.name}${a.status === 'live' ? '' : ` (${a.status})`}`, value: a.id })), next: page.next };
   }));
 
+  // "When a call ends" trigger: monday subscribes when an automation using it is created and
+  // unsubscribes when it is deleted. Firing happens later, from the call.ended events.
+  router.post('/trigger/subscribe', async (req, res) => {
+    const ctx = await linkedContext(req, res);
+    if (!ctx) return;
+    const payload = req.body?.payload ?? {};
+    const fields = payload.inputFields ?? payload.inboundFieldValues ?? {};
+    if (typeof payload.webhookUrl !== 'string' || payload.subscriptionId === undefined) {
+      res.status(400).json({ error: 'Bad Request', message: 'payload.webhookUrl and payload.subscriptionId are required' });
+      return;
+    }
+    const agentId = optionValue(fields.agentId);
+    if (agentId) {
+      const agents = await listAgents(ctx, { limit: 1000 });
+      if (!agents.data.some((a) => a.id === agentId)) {
+        res.status(400).json({ error: 'Bad Request', message: 'The chosen voice agent does not exist in this Contactline account' });
+        return;
+      }
+    }
+    const webhookId = String(payload.subscriptionId);
+    const claims = res.locals.mondayClaims as MondayClaims;
+    const data = {
+      accountId: ctx.actor!.accountId, mondayAccountId: String(claims.accountId), webhookUrl: payload.webhookUrl,
+      boardId: fields.boardId === undefined || fields.boardId === null ? null : String(fields.boardId), agentId: agentId ?? null,
+      recipeId: payload.recipeId === undefined ? null : String(payload.recipeId), integrationId: payload.integrationId === undefined ? null : String(payload.integrationId),
+      deletedAt: null,
+    };
+    await services.db.prisma.mondayTriggerSubscription.upsert({ where: { webhookId }, create: { webhookId, ...data }, update: data });
+    res.json({ webhookId });
+  });
+
+  router.post('/trigger/unsubscribe', async (req, res) => {
+    const ctx = await linkedContext(req, res);
+    if (!ctx) return;
+    const webhookId = req.body?.payload?.webhookId;
+    // Idempotent: an unknown or already removed subscription is fine (monday deletes anyway).
+    if (webhookId !== undefined && webhookId !== null) {
+      await services.db.prisma.mondayTriggerSubscription.updateMany({
+        where: { webhookId: String(webhookId), accountId: ctx.actor!.accountId, deletedAt: null },
+        data: { deletedAt: services.clock.now() },
+      });
+    }
+    res.json({ result: 'Unsubscribed successfully.' });
+  });
+
   return router;
+}
+
+/** A custom list field arrives as its option object ({ title, value }); accept a raw value too. */
+function optionValue(field: unknown): string | null {
+  if (field === null || field === undefined || field === '') return null;
+  if (typeof field === 'object' && 'value' in (field as object)) return optionValue((field as { value: unknown }).value);
+  return String(field);
 }

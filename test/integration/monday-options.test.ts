@@ -83,3 +83,40 @@ describe.each(testDatabaseKinds())('board app remote options on %s', (kind) => {
     }
   });
 });
+
+describe.each(testDatabaseKinds())('board app trigger subscriptions on %s', (kind) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(kind, { monday: { signingSecret: SECRET, appId: 10155, apiUrl: 'http://127.0.0.1:1/v2', apiVersion: '2026-10', publicBaseUrl: null } });
+  });
+  afterAll(() => server?.stop());
+
+  it('stores a subscription with its optional agent filter, and removes it idempotently', async () => {
+    const mondayAccountId = 600000 + Math.floor(Math.random() * 99999);
+    const account = await server.createAccount();
+    const prisma = server.service.services.db.prisma;
+    await prisma.mondayLink.create({ data: { accountId: account.accountId, userId: account.userId, mondayAccountId: String(mondayAccountId), mondayUserId: '1', accessTokenEncrypted: 'v1.x.y.z' } });
+    const agent = await prisma.agent.create({ data: { accountId: account.accountId, name: 'Ava', status: 'live', timezone: 'UTC', defaultLanguage: 'en-US', attemptLimit: 3, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60 } });
+    const token = jwt.sign({ accountId: mondayAccountId, userId: 1 }, SECRET, { expiresIn: 300 });
+    const subscribe = (subscriptionId: number, agentField: unknown) =>
+      server.request(null, 'POST', '/integrations/monday/trigger/subscribe', {
+        payload: { webhookUrl: `http://127.0.0.1:9/automations/apps-events/${subscriptionId}`, subscriptionId, inputFields: { boardId: 1234567890, agentId: agentField }, recipeId: 30440657, integrationId: 398739197 },
+      }, { authorization: token });
+
+    const withAgent = await subscribe(481690204, { title: 'Ava', value: agent.id });
+    expect(withAgent.status).toBe(200);
+    expect(withAgent.json).toEqual({ webhookId: '481690204' });
+    expect(await prisma.mondayTriggerSubscription.findUnique({ where: { webhookId: '481690204' } })).toMatchObject({ accountId: account.accountId, boardId: '1234567890', agentId: agent.id, deletedAt: null });
+    expect((await subscribe(481690205, null)).status).toBe(200);
+    expect((await prisma.mondayTriggerSubscription.findUnique({ where: { webhookId: '481690205' } }))!.agentId).toBeNull();
+    expect((await subscribe(481690206, { value: '00000000-0000-4000-8000-000000000000' })).status).toBe(400);
+
+    for (let i = 0; i < 2; i++) {
+      const res = await server.request(null, 'POST', '/integrations/monday/trigger/unsubscribe', { payload: { webhookId: 481690204 } }, { authorization: token });
+      expect(res.status).toBe(200);
+    }
+    expect((await prisma.mondayTriggerSubscription.findUnique({ where: { webhookId: '481690204' } }))!.deletedAt).not.toBeNull();
+    expect((await server.request(null, 'POST', '/integrations/monday/trigger/unsubscribe', { payload: { webhookId: 1 } }, { authorization: token })).status).toBe(200);
+    expect((await server.request(null, 'POST', '/integrations/monday/trigger/subscribe', { payload: {} }, { authorization: 'forged' })).status).toBe(401);
+  });
+});
