@@ -25,19 +25,25 @@ export interface WorkflowRecord {
 
 /** One page of the Account's workflows, newest first. */
 export async function listWorkflows(ctx: RequestContext, input: unknown): Promise<{ data: WorkflowRecord[]; nextToken: string | null }> {
+  return pageOfWorkflows(ctx, input, {});
+}
+
+/** A page of the key's Account's workflows matching `where`, newest first, with an opaque token. */
+async function pageOfWorkflows(ctx: RequestContext, input: unknown, where: { status?: 'published'; paused?: boolean }) {
   const actor = requireActor(ctx);
   const { limit, nextToken } = parseInput(WorkflowListSchema, input);
   const cursor = nextToken ? decodeCursor(nextToken) : null;
   const rows = await ctx.db.prisma.workflow.findMany({
     where: {
       accountId: actor.accountId,
+      ...where,
       ...(cursor ? { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] } : {}),
     },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take: limit + 1,
   });
   const page = rows.slice(0, limit);
-  return { data: page, nextToken: rows.length > limit ? encodeCursor(page[page.length - 1]) : null };
+  return { data: page as WorkflowRecord[], nextToken: rows.length > limit ? encodeCursor(page[page.length - 1]) : null };
 }
 
 /**
@@ -96,19 +102,5 @@ export async function updateWorkflow(ctx: RequestContext, id: string, change: { 
  * resolveEnrollmentTarget enforces, for pickers such as the board app's options.
  */
 export async function listEnrollableWorkflows(ctx: RequestContext, input: unknown): Promise<{ data: WorkflowRecord[]; nextToken: string | null }> {
-  const actor = requireActor(ctx);
-  const { limit, nextToken } = parseInput(WorkflowListSchema, input);
-  const cursor = nextToken ? decodeCursor(nextToken) : null;
-  const rows = await ctx.db.prisma.workflow.findMany({
-    where: {
-      accountId: actor.accountId,
-      status: 'published',
-      paused: false,
-      ...(cursor ? { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] } : {}),
-    },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    take: limit + 1,
-  });
-  const page = rows.slice(0, limit);
-  return { data: page, nextToken: rows.length > limit ? encodeCursor(page[page.length - 1]) : null };
+  return pageOfWorkflows(ctx, input, { status: 'published', paused: false });
 }
