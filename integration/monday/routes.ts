@@ -5,7 +5,8 @@
 import express, { Router, type Request, type Response } from 'express';
 import type { RequestContext, Services } from '../../src/domain/context.js';
 import { listEnrollableWorkflows } from '../../src/domain/workflows/workflows.service.js';
-import { listAgents } from '../../src/domain/agents/agents.service.js';
+import { findAgent, listAgents } from '../../src/domain/agents/agents.service.js';
+import { UUID_PATTERN } from '../../src/domain/shared/ids.js';
 import { asDomainError } from '../../src/domain/errors.js';
 import { MondayAuthError, verifyMondayJwt, type MondayClaims } from './monday-jwt.js';
 import type { MondayConfig } from './config.js';
@@ -80,8 +81,7 @@ export function mondayRouter(services: Services, config: MondayConfig): Router {
     }
     const agentId = optionValue(fields.agentId);
     if (agentId) {
-      const agents = await listAgents(ctx, { limit: 1000 });
-      if (!agents.data.some((a) => a.id === agentId)) {
+      if (!UUID_PATTERN.test(agentId) || !(await findAgent(ctx, agentId))) {
         res.status(400).json({ error: 'Bad Request', message: 'The chosen voice agent does not exist in this Contactline account' });
         return;
       }

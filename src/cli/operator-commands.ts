@@ -3,13 +3,13 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { createOutput, usageError } from './output.js';
 import { withOperator } from './operator.js';
+import { UUID_PATTERN } from '../domain/shared/ids.js';
 import type { AccountResult, AgentResult, BlockedPhoneResult, KeyResult, UserResult, WorkflowResult } from './operations.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Commander parser for ids: a malformed id is a usage error, not a database failure. */
 export function uuidArg(value: string): string {
-  if (!UUID.test(value)) throw new InvalidArgumentError('must be a UUID (e.g. 0b5c3f9e-2d4a-4c59-9e0f-6f1b2a3c4d5e).');
+  if (!UUID_PATTERN.test(value)) throw new InvalidArgumentError('must be a UUID (e.g. 0b5c3f9e-2d4a-4c59-9e0f-6f1b2a3c4d5e).');
   return value.toLowerCase();
 }
 

@@ -77,6 +77,12 @@ export async function updateAgent(ctx: RequestContext, id: string, input: unknow
   return ctx.db.prisma.agent.update({ where: { id }, data: { ...data, workingHours: data.workingHours as object | undefined } });
 }
 
+/** One of the key's Account's voice agents, or null. */
+export async function findAgent(ctx: RequestContext, id: string) {
+  const actor = requireActor(ctx);
+  return ctx.db.prisma.agent.findFirst({ where: { id, accountId: actor.accountId } });
+}
+
 /** The key's Account's voice agents, in a stable order, one page at a time (for pickers). */
 export async function listAgents(ctx: RequestContext, input: { after?: string; limit: number }) {
   const actor = requireActor(ctx);

@@ -11,6 +11,7 @@ import type { ContactRow } from '../contacts/contact-rules.js';
 import type { TelephonyEvent, TelephonyEventOf } from '../../calls/telephony/telephony.port.js';
 import { applyCallOutcome, FINAL_RESULTS } from './call-outcome.rules.js';
 import { normalizePhone } from '../../normalize/phone.js';
+import { UUID_PATTERN } from '../shared/ids.js';
 import { prepareContactWrite } from '../contacts/contact-rules.js';
 import { upsertInTransaction } from '../contacts/contacts-write.service.js';
 import { loadAccountRules } from '../contacts/contacts-import.service.js';
@@ -80,9 +81,8 @@ async function recordEvent(tx: SqlClient, eventId: string): Promise<boolean> {
   return fresh.length > 0;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A call id that is not a UUID matches no call (instead of failing the cast). */
-const uuidOrNull = (id: string) => (UUID.test(id) ? id : null);
+const uuidOrNull = (id: string) => (UUID_PATTERN.test(id) ? id : null);
 
 /** A contact read back through to_jsonb: timestamps arrive as strings. */
 function contactFromJson(json: ContactRow): ContactRow {

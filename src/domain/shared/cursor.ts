@@ -1,13 +1,13 @@
 // Opaque page tokens for newest-first lists: base64url of (createdAt, id) of the last row.
 // A token that does not decode to exactly that shape is a 400, never a 500.
 import { badRequest } from '../errors.js';
+import { UUID_PATTERN } from './ids.js';
 
 export interface Cursor {
   createdAt: Date;
   id: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function encodeCursor(cursor: Cursor): string {
   return Buffer.from(JSON.stringify([cursor.createdAt.toISOString(), cursor.id])).toString('base64url');
@@ -16,7 +16,7 @@ export function encodeCursor(cursor: Cursor): string {
 export function decodeCursor(token: string): Cursor {
   try {
     const value = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string' && UUID.test(value[1])) {
+    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string' && UUID_PATTERN.test(value[1])) {
       const createdAt = new Date(value[0]);
       if (!Number.isNaN(createdAt.getTime())) return { createdAt, id: value[1] };
     }
