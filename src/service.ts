@@ -16,6 +16,8 @@ import { createSimulatedTelephony } from './calls/telephony/simulator.js';
 import type { Telephony } from './calls/telephony/telephony.port.js';
 import { applyTelephonyEvent } from './domain/calls/call-events.service.js';
 import { loadMondayConfig, type MondayConfig } from '../integration/monday/config.js';
+import { mondayBoardDirectory } from '../integration/monday/board-directory.js';
+import { startTriggerDelivery } from '../integration/monday/trigger-delivery.js';
 
 export interface RunningService {
   services: Services;
@@ -61,12 +63,13 @@ export async function startService(options: StartOptions): Promise<RunningServic
     throw error;
   }
   const queue = await startJobQueue(db);
-  const services: Services = { db, queue, clock: options.clock ?? systemClock, region: env.REGION };
+  const monday = options.monday !== undefined ? options.monday : await loadMondayConfig();
+  const services: Services = { db, queue, clock: options.clock ?? systemClock, region: env.REGION, boards: monday ? mondayBoardDirectory({ db }, monday) : undefined };
   await startBatchWorker(services);
   const telephony = options.telephony ?? createSimulatedTelephony({ sink: (event) => applyTelephonyEvent(services, event).then(() => undefined), delayMs: 200, script: env.SIMULATED_OUTCOMES });
   const dialer = options.dialer === false ? null : startDialer(services, telephony);
   const telephonySecrets = env.TELEPHONY_WEBHOOK_SECRETS?.split(',').map((secret) => secret.trim());
-  const monday = options.monday !== undefined ? options.monday : await loadMondayConfig();
+  const triggers = monday ? startTriggerDelivery(services, monday) : null;
   const app = createApp({ services, adminToken: env.ADMIN_TOKEN, telephonySecrets, monday });
   const server = app.listen(env.PORT, env.HOST);
   await once(server, 'listening');
@@ -82,6 +85,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await dialer?.stop();
+      await triggers?.stop();
       await queue.stop();
       await db.close();
     },

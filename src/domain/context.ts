@@ -5,6 +5,7 @@ import type { JobQueue } from '../jobs/queue.js';
 import type { Clock } from './shared/clock.js';
 import { DomainError } from './errors.js';
 import type { AccountRules } from './contacts/contact-rules.js';
+import type { BoardColumn } from './boards/board-mapping.rules.js';
 
 export interface Actor {
   accountId: string;
@@ -19,6 +20,14 @@ export interface Services {
   queue: JobQueue;
   clock: Clock;
   region: 'us' | 'eu';
+  /** The board app's view of the Account's monday boards; absent when the board app is not configured. */
+  boards?: BoardDirectory;
+}
+
+/** Reads a monday board as the Account's linked user (through its stored OAuth token). */
+export interface BoardDirectory {
+  /** The board and its columns; null when monday knows no such board (or the user cannot see it). */
+  board(accountId: string, boardId: string): Promise<{ id: string; name: string; columns: BoardColumn[] } | null>;
 }
 
 export interface RequestContext extends Services {

@@ -25,6 +25,8 @@ export const ERROR_CODES = {
   dedup_key_too_long: 422,
   /** The service failed to handle the request. */
   internal: 500,
+  /** A service the operation depends on (monday's API) did not answer or refused for now; retry later. */
+  unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

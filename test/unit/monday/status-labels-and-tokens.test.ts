@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_STATUS_LABELS, labelForResult, validateStatusLabelMapping } from '../../../integration/monday/status-labels.js';
+import { DEFAULT_STATUS_LABELS, labelForResult, validateStatusLabelMapping } from '../../../src/domain/boards/status-labels.js';
 import { decryptToken, encryptToken, parseTokenKey } from '../../../integration/monday/token-crypto.js';
 import { CALL_RESULTS } from '../../../src/calls/telephony/telephony.port.js';
 

@@ -1,6 +1,6 @@
 // Call result → board status label (spec Events item 5). Each Account may replace the mapping;
 // a result mapped to nothing leaves the item's status unchanged.
-import { CALL_RESULTS, type CallResult } from '../../src/calls/telephony/telephony.port.js';
+import { CALL_RESULTS, type CallResult } from '../../calls/telephony/telephony.port.js';
 
 export type StatusLabelMapping = Partial<Record<CallResult, string | null>>;
 

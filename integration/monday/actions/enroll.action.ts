@@ -1,0 +1,71 @@
+// "Enroll this item in {workflow}" (spec Events item 4; reference §3.6): reads the item's mapped
+// columns with the run's short-lived token, upserts the contact (sourceKind monday, externalId
+// the item id) and enrolls it, through the same upsert operation as the REST API.
+import type { Services } from '../../../src/domain/context.js';
+import { columnMappingOf } from '../../../src/domain/boards/board-mapping.service.js';
+import { mappedColumnIds, mappingProblems, timezoneColumnTypeOf } from '../../../src/domain/boards/board-mapping.rules.js';
+import { UUID_PATTERN } from '../../../src/domain/shared/ids.js';
+import { runOperation } from '../../../src/graphql/execute.js';
+import { Operations } from '../../../src/rest/operations.js';
+import { automationBroken, runFailed } from '../action-failure.js';
+import type { ActionHandler } from '../action-runs.js';
+import type { MondayConfig } from '../config.js';
+import { itemContact } from '../item-contact.js';
+import { mondayApi } from '../monday-api.js';
+import { boardAndItem, optionValue } from './fields.js';
+
+export function enrollAction(services: Services, config: MondayConfig): ActionHandler {
+  return async ({ ctx, claims }, { fields }) => {
+    const accountId = ctx.actor!.accountId;
+    const { boardId, itemId } = boardAndItem(fields);
+    const workflowId = optionValue(fields.workflowId);
+    if (!workflowId || !UUID_PATTERN.test(workflowId)) {
+      throw automationBroken('Choose a workflow', 'The automation has no Contactline workflow chosen: edit it and pick a workflow.', `workflowId: ${JSON.stringify(fields.workflowId ?? null)}`);
+    }
+    const [mappingRow, workflow] = await Promise.all([
+      services.db.prisma.boardMapping.findUnique({ where: { accountId } }),
+      services.db.prisma.workflow.findFirst({ where: { id: workflowId, accountId }, select: { name: true, status: true, paused: true } }),
+    ]);
+    if (!workflow || workflow.status !== 'published') {
+      const what = workflow ? `Workflow "${workflow.name}" is ${workflow.status}` : 'The chosen workflow no longer exists in Contactline';
+      throw automationBroken('Workflow cannot take enrollments', `${what}: publish it or choose another workflow, then turn the automation back on.`, `workflow ${workflowId}: ${workflow?.status ?? 'missing'}`);
+    }
+    if (workflow.paused) {
+      throw runFailed('Workflow is paused', `Workflow "${workflow.name}" is paused in Contactline, so it cannot take new contacts: resume it, then run the automation again.`, `workflow ${workflowId}: paused`);
+    }
+    if (!mappingRow) {
+      throw automationBroken('No board mapped', 'Contactline has no board mapped for this account: map this board\'s columns in Contactline, then turn the automation back on.', 'no BoardMapping');
+    }
+    if (boardId !== null && boardId !== mappingRow.boardId) {
+      throw automationBroken('Board not mapped', `This item is on board ${boardId}, but Contactline maps board ${mappingRow.boardId}: run the automation on the mapped board, or map this one.`, `board ${boardId} ≠ mapped ${mappingRow.boardId}`);
+    }
+    const mapping = columnMappingOf(mappingRow);
+    const token = claims.shortLivedToken;
+    if (!token) throw runFailed('No monday token', 'monday sent no short-lived token with this run (is the app served over HTTPS?).', 'JWT without shortLivedToken');
+
+    const item = await mondayApi(config, token).readItem(itemId, mappedColumnIds(mapping));
+    if (!item) throw runFailed('Item not found', `Item ${itemId} no longer exists (or cannot be read by the automation's user).`, `item ${itemId}: not found`);
+    if (item.boardId !== mappingRow.boardId) {
+      throw automationBroken('Board not mapped', `This item is on board ${item.boardId}, but Contactline maps board ${mappingRow.boardId}: run the automation on the mapped board, or map this one.`, `item board ${item.boardId} ≠ mapped ${mappingRow.boardId}`);
+    }
+    // The mapping is checked again against the board as it is now (a column may be gone).
+    const problems = mappingProblems(mapping, item.boardColumns);
+    if (problems.length > 0) {
+      throw automationBroken('Column mapping out of date', `The board's columns changed: ${problems.join('; ')}. Update the mapping in Contactline, then turn the automation back on.`, problems.join('; '));
+    }
+    const built = itemContact(item, mapping, timezoneColumnTypeOf(mapping, item.boardColumns));
+    if (!built.ok) {
+      throw runFailed(built.reason === 'missing_phone' ? 'Phone number missing' : 'Phone number invalid', built.message, `item ${itemId}: ${built.reason}`);
+    }
+    const { upsertContact } = await runOperation<{ upsertContact: { created: boolean; contact: { id: string } } }>(ctx, Operations.upsertContact, {
+      input: { ...built.contact, sourceKind: 'monday', externalId: item.id, assignmentOptions: { workflowId } },
+    });
+    const contactId = upsertContact.contact.id;
+    await services.db.prisma.mondayItemLink.upsert({
+      where: { contactId },
+      create: { contactId, accountId, boardId: item.boardId, itemId: item.id },
+      update: { boardId: item.boardId, itemId: item.id },
+    });
+    return { contactId, workflowId, created: upsertContact.created };
+  };
+}

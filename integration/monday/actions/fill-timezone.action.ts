@@ -1,0 +1,52 @@
+// "Fill the timezone from the phone" step (spec Events item 6; reference §3.6): keeps a zone
+// already in the timezone column, else writes the one zone the phone resolves to, in the
+// format that column type takes (text or World Clock). Columns come from the recipe sentence
+// when it picks them, else from the Account's board mapping.
+import type { Services } from '../../../src/domain/context.js';
+import { TIMEZONE_COLUMN_TYPES, type TimezoneColumnType } from '../../../src/domain/boards/board-mapping.rules.js';
+import { automationBroken, runFailed } from '../action-failure.js';
+import type { ActionHandler } from '../action-runs.js';
+import type { MondayConfig } from '../config.js';
+import { mondayApi, MondayApiFailure } from '../monday-api.js';
+import { phoneColumnValue, planTimezoneFill } from '../timezone-fill.js';
+import { boardAndItem, columnId } from './fields.js';
+
+export function fillTimezoneAction(services: Services, config: MondayConfig): ActionHandler {
+  return async ({ ctx, claims }, { fields }) => {
+    const { itemId } = boardAndItem(fields);
+    const mapping = await services.db.prisma.boardMapping.findUnique({ where: { accountId: ctx.actor!.accountId } });
+    const phoneColumnId = columnId(fields.phoneColumnId) ?? mapping?.phoneColumnId ?? null;
+    const timezoneColumnId = columnId(fields.timezoneColumnId) ?? mapping?.timezoneColumnId ?? null;
+    if (!phoneColumnId || !timezoneColumnId) {
+      throw automationBroken('Columns not chosen', 'Choose the phone and timezone columns in the automation, or map them in Contactline, then turn the automation back on.', `phone ${phoneColumnId}, timezone ${timezoneColumnId}`);
+    }
+    if (!claims.shortLivedToken) throw runFailed('No monday token', 'monday sent no short-lived token with this run (is the app served over HTTPS?).', 'JWT without shortLivedToken');
+    const api = mondayApi(config, claims.shortLivedToken);
+    const item = await api.readItem(itemId, [phoneColumnId, timezoneColumnId]);
+    if (!item) throw runFailed('Item not found', `Item ${itemId} no longer exists (or cannot be read by the automation's user).`, `item ${itemId}: not found`);
+    const types = new Map(item.boardColumns.map((c) => [c.id, c.type]));
+    if (types.get(phoneColumnId) !== 'phone') {
+      throw automationBroken('Phone column missing', `Column "${phoneColumnId}" is not a phone column on this board: choose the phone column again.`, `phone column ${phoneColumnId}: ${types.get(phoneColumnId) ?? 'missing'}`);
+    }
+    const timezoneType = types.get(timezoneColumnId);
+    if (!(TIMEZONE_COLUMN_TYPES as readonly string[]).includes(timezoneType ?? '')) {
+      throw automationBroken('Timezone column missing', `Column "${timezoneColumnId}" must be a text or World Clock column on this board: choose the timezone column again.`, `timezone column ${timezoneColumnId}: ${timezoneType ?? 'missing'}`);
+    }
+    const current = item.values.get(timezoneColumnId);
+    const plan = planTimezoneFill({
+      phone: phoneColumnValue(item.values.get(phoneColumnId) ?? {}),
+      timezoneColumn: { type: timezoneType as TimezoneColumnType, rawValue: current?.value ?? null, text: current?.text ?? null },
+    });
+    if (plan.action === 'fail') throw runFailed('Timezone not filled', plan.message, `item ${itemId}: ${plan.reason} ${plan.candidates.join(',')}`);
+    if (plan.action === 'keep') return { timezone: plan.timezone, filled: false };
+    try {
+      await api.changeColumnValue(item.boardId, item.id, timezoneColumnId, plan.value);
+    } catch (error) {
+      if (error instanceof MondayApiFailure && error.kind === 'column_value') {
+        throw runFailed('Timezone not written', `monday refused the value ${plan.timezone}: ${error.message}`, `item ${itemId}: ${error.message}`);
+      }
+      throw error;
+    }
+    return { timezone: plan.timezone, filled: true };
+  };
+}

@@ -1,0 +1,149 @@
+// The calls the board app makes to monday's GraphQL API (reference §7), through the official
+// client (@mondaydotcomorg/api) at the configured endpoint and pinned API version. Every failure
+// becomes a MondayApiFailure with a kind the callers map to monday's action-failure answers:
+// `unavailable` (rate limit, 5xx, network, a token monday no longer accepts) → retry later;
+// `column_value`/`not_found` → this run failed; the rest → the configuration is broken.
+import pkg from '@mondaydotcomorg/api';
+import type { ApiClient as ApiClientType } from '@mondaydotcomorg/api';
+import type { MondayConfig } from './config.js';
+
+// The package's ESM build does not re-export its named classes reliably: go through the default.
+const { ApiClient } = pkg as unknown as { ApiClient: typeof ApiClientType };
+
+export type MondayApiFailureKind = 'unavailable' | 'unauthorized' | 'column_value' | 'invalid_column' | 'not_found' | 'other';
+
+export class MondayApiFailure extends Error {
+  constructor(
+    readonly kind: MondayApiFailureKind,
+    message: string,
+    /** Seconds monday asked us to wait (rate limits). */
+    readonly retryInSeconds: number | null = null,
+  ) {
+    super(message);
+    this.name = 'MondayApiFailure';
+  }
+}
+
+export interface BoardColumn {
+  id: string;
+  title: string;
+  type: string;
+}
+
+export interface ItemColumnValue {
+  id: string;
+  type: string;
+  text: string | null;
+  /** The raw `value` JSON text (null when empty). */
+  value: string | null;
+  phone?: string | null;
+  country_short_name?: string | null;
+  timezone?: string | null;
+  label?: string | null;
+}
+
+export interface BoardItem {
+  id: string;
+  name: string;
+  boardId: string;
+  /** The board's columns among those asked for (a mapped column missing here was deleted). */
+  boardColumns: BoardColumn[];
+  values: Map<string, ItemColumnValue>;
+}
+
+const READ_ITEM = `query ($itemIds: [ID!], $columnIds: [String!]) {
+  items(ids: $itemIds) {
+    id name
+    board { id columns(ids: $columnIds) { id title type } }
+    column_values(ids: $columnIds) {
+      id type text value
+      ... on PhoneValue { phone country_short_name }
+      ... on WorldClockValue { timezone }
+      ... on StatusValue { label }
+    }
+  }
+}`;
+
+const READ_BOARD = `query ($boardIds: [ID!]) { boards(ids: $boardIds) { id name columns { id title type } } }`;
+
+const CHANGE_COLUMN_VALUE = `mutation ($boardId: ID!, $itemId: ID!, $columnId: String!, $value: JSON!) {
+  change_column_value(board_id: $boardId, item_id: $itemId, column_id: $columnId, value: $value) { id }
+}`;
+
+const ME = `query { me { id account { id } } }`;
+
+export interface MondayApi {
+  readItem(itemId: string, columnIds: string[]): Promise<BoardItem | null>;
+  readBoard(boardId: string): Promise<{ id: string; name: string; columns: BoardColumn[] } | null>;
+  /** `value` is the JSON-encoded column value (reference §7.4). */
+  changeColumnValue(boardId: string, itemId: string, columnId: string, value: string): Promise<void>;
+  me(): Promise<{ userId: string; accountId: string }>;
+}
+
+/** A client acting with `token` (a request's shortLivedToken, or a linked account's OAuth token). */
+export function mondayApi(config: Pick<MondayConfig, 'apiUrl' | 'apiVersion'>, token: string): MondayApi {
+  const client = new ApiClient({ token, apiVersion: config.apiVersion, endpoint: config.apiUrl });
+  const request = async <T>(query: string, variables: Record<string, unknown>): Promise<T> => {
+    try {
+      return await client.request<T>(query, variables, { timeoutMs: 20_000 });
+    } catch (error) {
+      throw asFailure(error);
+    }
+  };
+  return {
+    async readItem(itemId, columnIds) {
+      const data = await request<{ items: Array<{ id: string; name: string; board: { id: string; columns: BoardColumn[] } | null; column_values: ItemColumnValue[] }> | null }>(
+        READ_ITEM,
+        { itemIds: [itemId], columnIds },
+      );
+      const item = data.items?.[0];
+      if (!item?.board) return null;
+      return {
+        id: String(item.id),
+        name: item.name,
+        boardId: String(item.board.id),
+        boardColumns: item.board.columns ?? [],
+        values: new Map(item.column_values.map((v) => [v.id, v])),
+      };
+    },
+    async readBoard(boardId) {
+      const data = await request<{ boards: Array<{ id: string; name: string; columns: BoardColumn[] }> | null }>(READ_BOARD, { boardIds: [boardId] });
+      const board = data.boards?.[0];
+      return board ? { id: String(board.id), name: board.name, columns: board.columns ?? [] } : null;
+    },
+    async changeColumnValue(boardId, itemId, columnId, value) {
+      await request(CHANGE_COLUMN_VALUE, { boardId, itemId, columnId, value });
+    },
+    async me() {
+      const data = await request<{ me: { id: string; account: { id: string } } }>(ME, {});
+      return { userId: String(data.me.id), accountId: String(data.me.account.id) };
+    },
+  };
+}
+
+interface ClientErrorLike {
+  message?: string;
+  response?: { status?: number; errors?: Array<{ message?: string; extensions?: Record<string, unknown> }>; headers?: { get?(name: string): string | null } };
+  name?: string;
+}
+
+/** graphql-request's ClientError (HTTP status + monday's errors[]) or a network failure → MondayApiFailure. */
+export function asFailure(error: unknown): MondayApiFailure {
+  if (error instanceof MondayApiFailure) return error;
+  const e = error as ClientErrorLike;
+  const response = e?.response;
+  if (!response) return new MondayApiFailure('unavailable', `monday's API did not answer (${e?.message ?? 'network error'})`);
+  const first = response.errors?.[0];
+  const code = String(first?.extensions?.code ?? '');
+  const status = Number(first?.extensions?.status_code ?? response.status ?? 0);
+  const message = first?.message ?? e.message ?? `HTTP ${response.status}`;
+  const retryIn = Number(first?.extensions?.retry_in_seconds ?? response.headers?.get?.('retry-after') ?? NaN);
+  if (status === 429 || /RATE|LIMIT|COMPLEXITY_BUDGET/i.test(code) || (response.status ?? 0) >= 500) {
+    return new MondayApiFailure('unavailable', `monday's API is busy: ${message}`, Number.isFinite(retryIn) ? retryIn : null);
+  }
+  if (response.status === 401 || status === 401) return new MondayApiFailure('unauthorized', `monday refused the token: ${message}`);
+  if (code === 'ColumnValueException') return new MondayApiFailure('column_value', message);
+  if (code === 'InvalidColumnIdException') return new MondayApiFailure('invalid_column', message);
+  if (code === 'InvalidBoardIdException' || code === 'InvalidItemIdException' || /not found/i.test(message)) return new MondayApiFailure('not_found', message);
+  return new MondayApiFailure('other', message);
+}

@@ -1,0 +1,43 @@
+// What every board-app endpoint does first: verify monday's JWT (Signing Secret, `aud`, `exp`)
+// and resolve the linked Contactline Account, acting as the user who linked it.
+import type { Request, Response } from 'express';
+import type { RequestContext, Services } from '../../src/domain/context.js';
+import { MondayAuthError, verifyMondayJwt, type MondayClaims } from './monday-jwt.js';
+import type { MondayConfig } from './config.js';
+
+export interface MondayRequest {
+  ctx: RequestContext;
+  claims: MondayClaims;
+}
+
+/** The verified request, or null when an answer (401 / 403) has been sent. */
+export async function verifyMondayRequest(services: Services, config: MondayConfig, req: Request, res: Response): Promise<MondayRequest | null> {
+  let claims: MondayClaims;
+  try {
+    const audience = config.publicBaseUrl ? new URL(req.originalUrl, config.publicBaseUrl).toString() : undefined;
+    claims = verifyMondayJwt(req.header('authorization'), config.signingSecret, { audience, now: services.clock.now() });
+  } catch (error) {
+    if (!(error instanceof MondayAuthError)) throw error;
+    res.status(401).json({ error: 'Unauthorized', message: error.message });
+    return null;
+  }
+  // One query for the link and the Account's contact rules (this runs on every action).
+  const { rows } = await services.db.sql.query<{ accountId: string; userId: string; defaultLocation: string | null; dedupFields: string[] }>(
+    `SELECT l."accountId", l."userId", a."defaultLocation", a."dedupFields"
+       FROM "MondayLink" l JOIN "Account" a ON a.id = l."accountId"
+      WHERE l."mondayAccountId" = $1`,
+    [String(claims.accountId)],
+  );
+  const link = rows[0];
+  if (!link) {
+    res.status(403).json({ error: 'Forbidden', message: 'This monday account is not linked to Contactline yet: install the app and sign in with a Contactline API key.' });
+    return null;
+  }
+  const ctx: RequestContext = {
+    ...services,
+    requestId: res.locals.requestId as string,
+    isAdmin: false,
+    actor: { accountId: link.accountId, userId: link.userId, apiKeyId: null, account: { id: link.accountId, defaultLocation: link.defaultLocation, dedupFields: link.dedupFields } },
+  };
+  return { ctx, claims };
+}

@@ -1,0 +1,234 @@
+// "When a call ends" trigger delivery (spec Events item 2; reference §4.2), durable:
+//
+// 1. Fan-out: each call.ended DomainEvent (written in the same transaction as the call's outcome)
+//    becomes one MondayTriggerDelivery row per matching subscription, and the event is marked
+//    dispatched, in one transaction. Agent-builder test calls and transferred calls fire nothing;
+//    a subscription's agent filter keeps only that agent's calls.
+// 2. Delivery: due rows are leased (nextAttemptAt moves past the HTTP timeout), POSTed to the
+//    subscription's webhookUrl with our `{ appId }` JWT, then marked delivered; 429, 5xx and no
+//    answer are retried with exponential backoff (honouring Retry-After) for up to a day.
+//
+// The unique (webhookId, callId) row means one call fires a subscription at most once; a row is
+// only sent again when the process dies between monday's 2xx and our commit (at-least-once over
+// HTTP; documented). Nothing lives in memory: a restart resumes from the tables.
+import type { Services } from '../../src/domain/context.js';
+import type { CallEndedEvent } from '../../src/domain/calls/call-events.service.js';
+import { logger } from '../../src/logger.js';
+import type { MondayConfig } from './config.js';
+import { signTriggerAuthorization } from './monday-jwt.js';
+
+const FAN_OUT_BATCH = 200;
+const DELIVERY_BATCH = 20;
+const HTTP_TIMEOUT_MS = 30_000;
+/** Longer than the HTTP timeout: a leased row is only picked again once its sender is surely gone. */
+const LEASE_MS = 2 * 60_000;
+const FIRST_RETRY_MS = 1_000;
+const MAX_RETRY_MS = 10 * 60_000;
+const GIVE_UP_AFTER_MS = 24 * 60 * 60_000;
+
+/** The trigger block's output fields (declared in monday/manifest.json). */
+export interface CallEndedOutputs {
+  itemId: number | string | null;
+  boardId: number | string | null;
+  callResult: string;
+  endReason: string;
+  durationSeconds: number;
+  isLastCall: boolean;
+  callId: string;
+  contactId: string;
+  agentId: string | null;
+  workflowId: string | null;
+}
+
+/** Fans undispatched call.ended events out to deliveries; returns how many events it handled. */
+export async function fanOutCallEnded(services: Pick<Services, 'db' | 'clock'>): Promise<number> {
+  return services.db.sql.transaction(async (tx) => {
+    const { rows: events } = await tx.query<{ seq: string; payload: CallEndedEvent }>(
+      `SELECT seq, payload FROM "DomainEvent"
+        WHERE "dispatchedAt" IS NULL AND type = 'call.ended'
+        ORDER BY seq LIMIT ${FAN_OUT_BATCH} FOR UPDATE SKIP LOCKED`,
+    );
+    if (events.length === 0) return 0;
+    const firing = events.map((e) => e.payload).filter((p) => !p.testCall && !p.transferred);
+    if (firing.length > 0) {
+      const accountIds = [...new Set(firing.map((p) => p.accountId))];
+      const contactIds = [...new Set(firing.map((p) => p.contactId))];
+      const [{ rows: subscriptions }, { rows: links }] = await Promise.all([
+        tx.query<{ webhookId: string; accountId: string; agentId: string | null }>(
+          `SELECT "webhookId", "accountId", "agentId" FROM "MondayTriggerSubscription"
+            WHERE "accountId" = ANY($1::uuid[]) AND "deletedAt" IS NULL`,
+          [accountIds],
+        ),
+        tx.query<{ contactId: string; boardId: string; itemId: string }>(
+          `SELECT "contactId", "boardId", "itemId" FROM "MondayItemLink" WHERE "contactId" = ANY($1::uuid[])`,
+          [contactIds],
+        ),
+      ]);
+      const itemOf = new Map(links.map((l) => [l.contactId, l]));
+      const deliveries: Array<{ webhookId: string; callId: string; payload: string }> = [];
+      for (const call of firing) {
+        for (const subscription of subscriptions) {
+          if (subscription.accountId !== call.accountId) continue;
+          if (subscription.agentId && subscription.agentId !== call.agentId) continue;
+          deliveries.push({ webhookId: subscription.webhookId, callId: call.callId, payload: JSON.stringify({ trigger: { outputFields: outputsOf(call, itemOf.get(call.contactId)) } }) });
+        }
+      }
+      if (deliveries.length > 0) {
+        await tx.query(
+          `INSERT INTO "MondayTriggerDelivery" (id, "webhookId", "callId", payload, "nextAttemptAt")
+           SELECT gen_random_uuid(), d."webhookId", d."callId"::uuid, d.payload::jsonb, $2
+             FROM jsonb_to_recordset($1::jsonb) AS d("webhookId" text, "callId" text, payload text)
+           ON CONFLICT ("webhookId", "callId") DO NOTHING`,
+          [JSON.stringify(deliveries), services.clock.now()],
+        );
+      }
+    }
+    await tx.query(`UPDATE "DomainEvent" SET "dispatchedAt" = $2 WHERE seq = ANY($1::bigint[])`, [events.map((e) => e.seq), services.clock.now()]);
+    return events.length;
+  });
+}
+
+export function outputsOf(call: CallEndedEvent, item: { boardId: string; itemId: string } | undefined): CallEndedOutputs {
+  return {
+    itemId: item ? mondayIdValue(item.itemId) : null,
+    boardId: item ? mondayIdValue(item.boardId) : null,
+    callResult: call.result,
+    endReason: call.endReason,
+    durationSeconds: call.durationSeconds,
+    isLastCall: call.lastCall,
+    callId: call.callId,
+    contactId: call.contactId,
+    agentId: call.agentId,
+    workflowId: call.workflowId,
+  };
+}
+
+/** monday ids are numbers in trigger outputs (reference §4.2); ones beyond 2^53 stay strings. */
+function mondayIdValue(id: string): number | string {
+  const n = Number(id);
+  return Number.isSafeInteger(n) ? n : id;
+}
+
+interface LeasedDelivery {
+  id: string;
+  webhookId: string;
+  payload: unknown;
+  attempts: number;
+  createdAt: Date;
+  webhookUrl: string | null;
+  subscriptionDeleted: boolean;
+}
+
+export interface DeliveryOptions {
+  fetch?: typeof fetch;
+}
+
+/** Sends the deliveries that are due; returns how many it attempted. */
+export async function deliverDueTriggers(services: Pick<Services, 'db' | 'clock'>, config: MondayConfig, options: DeliveryOptions = {}): Promise<number> {
+  if (config.appId === null) {
+    warnOnce('MONDAY_APP_ID is not set: call-ended triggers wait until it is (the trigger JWT carries the app id)');
+    return 0;
+  }
+  const now = services.clock.now();
+  const { rows } = await services.db.sql.query<LeasedDelivery>(
+    `UPDATE "MondayTriggerDelivery" d SET attempts = d.attempts + 1, "nextAttemptAt" = $2
+       FROM (SELECT id, "webhookId" FROM "MondayTriggerDelivery" WHERE status = 'pending' AND "nextAttemptAt" <= $1
+              ORDER BY "nextAttemptAt" LIMIT ${DELIVERY_BATCH} FOR UPDATE SKIP LOCKED) due
+       LEFT JOIN "MondayTriggerSubscription" sub ON sub."webhookId" = due."webhookId"
+      WHERE d.id = due.id
+      RETURNING d.id, d."webhookId", d.payload, d.attempts, d."createdAt", sub."webhookUrl", (sub."deletedAt" IS NOT NULL) AS "subscriptionDeleted"`,
+    [now, new Date(now.getTime() + LEASE_MS)],
+  );
+  await Promise.all(rows.map((row) => deliverOne(services, config, row, options.fetch ?? fetch)));
+  return rows.length;
+}
+
+async function deliverOne(services: Pick<Services, 'db' | 'clock'>, config: MondayConfig, row: LeasedDelivery, fetchImpl: typeof fetch): Promise<void> {
+  if (!row.webhookUrl || row.subscriptionDeleted) return settle(services, row.id, 'cancelled', 'the automation was deleted');
+  let status = 0;
+  let retryAfterMs: number | null = null;
+  let error: string;
+  try {
+    const response = await fetchImpl(row.webhookUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: signTriggerAuthorization(config.appId!, config.signingSecret, services.clock.now()) },
+      body: JSON.stringify(row.payload),
+      signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
+    });
+    status = response.status;
+    retryAfterMs = retryAfter(response.headers.get('retry-after'));
+    error = `HTTP ${status}: ${(await response.text().catch(() => '')).slice(0, 300)}`;
+  } catch (e) {
+    error = `no answer: ${(e as Error).message}`;
+  }
+  if (status >= 200 && status < 300) return settle(services, row.id, 'delivered', null);
+  if (status === 404 || status === 410) {
+    // monday no longer knows the subscription (the automation was deleted without an unsubscribe).
+    await services.db.sql.query(`UPDATE "MondayTriggerSubscription" SET "deletedAt" = $2 WHERE "webhookId" = $1 AND "deletedAt" IS NULL`, [row.webhookId, services.clock.now()]);
+    return settle(services, row.id, 'cancelled', error);
+  }
+  const retryable = status === 0 || status === 408 || status === 429 || status >= 500;
+  const now = services.clock.now();
+  if (!retryable || now.getTime() - new Date(row.createdAt).getTime() > GIVE_UP_AFTER_MS) {
+    logger.warn({ deliveryId: row.id, webhookId: row.webhookId, error }, 'call-ended trigger delivery failed for good');
+    return settle(services, row.id, 'failed', error);
+  }
+  const backoff = Math.min(FIRST_RETRY_MS * 2 ** (row.attempts - 1), MAX_RETRY_MS);
+  const next = new Date(now.getTime() + Math.max(backoff, retryAfterMs ?? 0));
+  await services.db.sql.query(`UPDATE "MondayTriggerDelivery" SET "nextAttemptAt" = $2, "lastError" = $3 WHERE id = $1`, [row.id, next, error]);
+}
+
+async function settle(services: Pick<Services, 'db' | 'clock'>, id: string, status: 'delivered' | 'cancelled' | 'failed', error: string | null): Promise<void> {
+  await services.db.sql.query(
+    `UPDATE "MondayTriggerDelivery" SET status = $2, "lastError" = COALESCE($3, "lastError"), "deliveredAt" = CASE WHEN $2 = 'delivered' THEN $4::timestamptz ELSE NULL END WHERE id = $1`,
+    [id, status, error, services.clock.now()],
+  );
+}
+
+function retryAfter(header: string | null): number | null {
+  if (!header) return null;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds)) return Math.min(seconds * 1000, MAX_RETRY_MS);
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? null : Math.min(Math.max(at - Date.now(), 0), MAX_RETRY_MS);
+}
+
+const warned = new Set<string>();
+function warnOnce(message: string): void {
+  if (warned.has(message)) return;
+  warned.add(message);
+  logger.warn(message);
+}
+
+export interface TriggerDeliveryWorker {
+  /** Runs one fan-out and delivery pass now (tests, and after a call ends). */
+  kick(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Fans out and delivers every `intervalMs`, one pass at a time. */
+export function startTriggerDelivery(services: Pick<Services, 'db' | 'clock'>, config: MondayConfig, intervalMs = 500, options: DeliveryOptions = {}): TriggerDeliveryWorker {
+  let running: Promise<unknown> = Promise.resolve();
+  let stopped = false;
+  const pass = () => {
+    running = running.then(async () => {
+      if (stopped) return;
+      try {
+        await fanOutCallEnded(services);
+        await deliverDueTriggers(services, config, options);
+      } catch (error) {
+        logger.warn({ err: error }, 'trigger delivery pass failed; retrying next tick');
+      }
+    });
+    return running as Promise<void>;
+  };
+  const timer = setInterval(pass, intervalMs);
+  return {
+    kick: pass,
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
