@@ -1,6 +1,7 @@
 // Board-app configuration through @mondaycom/apps-sdk, so the same code runs on monday's
 // hosting (secrets and variables from its managers) and standalone (they read process.env).
 // Unset MONDAY_SIGNING_SECRET: the board app is off and its routes answer 404.
+import { parseTokenKey } from './token-crypto.js';
 
 export interface MondayConfig {
   signingSecret: string;
@@ -10,6 +11,21 @@ export interface MondayConfig {
   apiVersion: string;
   /** Public base URL monday calls (the JWT `aud` is checked against it when set). */
   publicBaseUrl: string | null;
+  /**
+   * OAuth install flow (oauth.routes.ts). Client ID and Secret from the Developer Center
+   * (MONDAY_CLIENT_ID, MONDAY_CLIENT_SECRET); unset: the install pages answer 503.
+   */
+  oauthClientId?: string | null;
+  oauthClientSecret?: string | null;
+  /** monday's OAuth server (MONDAY_OAUTH_URL, default https://auth.monday.com). */
+  oauthUrl?: string;
+  /** Space-separated scopes to request (MONDAY_OAUTH_SCOPES); unset: the app's configured scopes. */
+  oauthScopes?: string | null;
+  /**
+   * AES-256 key for monday access tokens at rest (MONDAY_TOKEN_KEY, 32 bytes base64; a
+   * malformed value fails start-up). Unset: the install flow answers 503 and stores nothing.
+   */
+  tokenKey?: Buffer | null;
 }
 
 export async function loadMondayConfig(): Promise<MondayConfig | null> {
@@ -22,11 +38,17 @@ export async function loadMondayConfig(): Promise<MondayConfig | null> {
   const signingSecret = await read('MONDAY_SIGNING_SECRET');
   if (!signingSecret) return null;
   const appId = Number(await read('MONDAY_APP_ID'));
+  const tokenKey = await read('MONDAY_TOKEN_KEY');
   return {
     signingSecret,
     appId: Number.isSafeInteger(appId) && appId > 0 ? appId : null,
     apiUrl: (await read('MONDAY_API_URL')) ?? 'https://api.monday.com/v2',
     apiVersion: (await read('MONDAY_API_VERSION')) ?? '2026-10',
     publicBaseUrl: (await read('PUBLIC_BASE_URL')) ?? null,
+    oauthClientId: (await read('MONDAY_CLIENT_ID')) || null,
+    oauthClientSecret: (await read('MONDAY_CLIENT_SECRET')) || null,
+    oauthUrl: (await read('MONDAY_OAUTH_URL')) || 'https://auth.monday.com',
+    oauthScopes: (await read('MONDAY_OAUTH_SCOPES')) || null,
+    tokenKey: tokenKey ? parseTokenKey(tokenKey) : null,
   };
 }

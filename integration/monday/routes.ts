@@ -1,47 +1,42 @@
 // The board app's HTTP surface under /integrations/monday/. Every request is verified as
 // monday's (JWT, Signing Secret, aud), resolved to the linked Contactline Account, and runs
-// the same domain operations as the REST API. (Remote options and trigger subscriptions so
-// far; the actions and the trigger's delivery follow.)
+// the same domain operations as the REST API.
 import express, { Router, type Request, type Response } from 'express';
 import type { RequestContext, Services } from '../../src/domain/context.js';
 import { listEnrollableWorkflows } from '../../src/domain/workflows/workflows.service.js';
 import { findAgent, listAgents } from '../../src/domain/agents/agents.service.js';
 import { UUID_PATTERN } from '../../src/domain/shared/ids.js';
 import { asDomainError } from '../../src/domain/errors.js';
-import { MondayAuthError, verifyMondayJwt, type MondayClaims } from './monday-jwt.js';
+import type { MondayClaims } from './monday-jwt.js';
+import { verifyMondayRequest } from './monday-request.js';
+import { actionRoute } from './action-runs.js';
+import { enrollAction } from './actions/enroll.action.js';
+import { fillTimezoneAction } from './actions/fill-timezone.action.js';
+import { setStatusAction } from './actions/set-status.action.js';
+import { optionValue } from './actions/fields.js';
 import type { MondayConfig } from './config.js';
+import { installRouter } from './oauth.routes.js';
 
 const PAGE_SIZE = 50;
 
 export function mondayRouter(services: Services, config: MondayConfig): Router {
   const router = Router();
   router.use(express.json({ limit: '1mb' }));
+  // Install and OAuth linking (browser pages; no monday JWT except /authorize's ?token=).
+  router.use(installRouter(services, config));
 
-  /** The linked Account acting as the user who linked it, or an HTTP answer already sent. */
+  /** The linked Account acting as the user who linked it, or null when an answer was sent. */
   async function linkedContext(req: Request, res: Response): Promise<RequestContext | null> {
-    let claims: MondayClaims;
-    try {
-      const audience = config.publicBaseUrl ? new URL(req.originalUrl, config.publicBaseUrl).toString() : undefined;
-      claims = verifyMondayJwt(req.header('authorization'), config.signingSecret, { audience, now: services.clock.now() });
-      res.locals.mondayClaims = claims;
-    } catch (error) {
-      if (!(error instanceof MondayAuthError)) throw error;
-      res.status(401).json({ error: 'Unauthorized', message: error.message });
-      return null;
-    }
-    const link = await services.db.prisma.mondayLink.findUnique({ where: { mondayAccountId: String(claims.accountId) } });
-    if (!link) {
-      res.status(403).json({ error: 'Forbidden', message: 'This monday account is not linked to Contactline yet: install the app and sign in with a Contactline API key.' });
-      return null;
-    }
-    const account = await services.db.prisma.account.findUniqueOrThrow({ where: { id: link.accountId } });
-    return {
-      ...services,
-      requestId: res.locals.requestId as string,
-      isAdmin: false,
-      actor: { accountId: account.id, userId: link.userId, apiKeyId: null, account: { id: account.id, defaultLocation: account.defaultLocation, dedupFields: account.dedupFields } },
-    };
+    const request = await verifyMondayRequest(services, config, req, res);
+    if (!request) return null;
+    res.locals.mondayClaims = request.claims;
+    return request.ctx;
   }
+
+  // Action blocks (Run URLs): idempotent on actionUuid, answering in monday's failure terms.
+  router.post('/actions/enroll', actionRoute(services, config, 'enroll', enrollAction(services, config)));
+  router.post('/actions/fill-timezone', actionRoute(services, config, 'fill_timezone', fillTimezoneAction(services, config)));
+  router.post('/actions/set-status', actionRoute(services, config, 'set_status', setStatusAction(services, config)));
 
   /** Remote options in monday's paginated shape; our cursor is the domain's nextToken. */
   const options = (list: (ctx: RequestContext, cursor: string | undefined) => Promise<{ options: Array<{ title: string; value: string }>; next: string | null }>) =>
@@ -113,11 +108,4 @@ export function mondayRouter(services: Services, config: MondayConfig): Router {
   });
 
   return router;
-}
-
-/** A custom list field arrives as its option object ({ title, value }); accept a raw value too. */
-function optionValue(field: unknown): string | null {
-  if (field === null || field === undefined || field === '') return null;
-  if (typeof field === 'object' && 'value' in (field as object)) return optionValue((field as { value: unknown }).value);
-  return String(field);
 }

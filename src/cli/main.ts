@@ -6,6 +6,7 @@ import { CliError, EXIT, reportError } from './output.js';
 import { migrateCommand, serveCommand } from './server-commands.js';
 import { accountsCommand, agentsCommand, blocklistCommand, keysCommand, usersCommand, workflowsCommand } from './operator-commands.js';
 import { importCommand } from './import-command.js';
+import { mondayCommand } from './monday-commands.js';
 
 function version(): string {
   try {
@@ -22,7 +23,7 @@ export function buildProgram(): Command {
     .exitOverride()
     .showHelpAfterError('(add --help for usage)')
     .configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => process.stderr.write(s) });
-  for (const command of [serveCommand(), migrateCommand(), accountsCommand(), usersCommand(), keysCommand(), agentsCommand(), workflowsCommand(), blocklistCommand(), importCommand()]) {
+  for (const command of [serveCommand(), migrateCommand(), accountsCommand(), usersCommand(), keysCommand(), agentsCommand(), workflowsCommand(), blocklistCommand(), mondayCommand(), importCommand()]) {
     program.addCommand(command);
   }
   // Commands built with `new Command` do not inherit the program's settings: give every

@@ -5,6 +5,7 @@ import { defineOperation } from '../graphql/execute.js';
 const ACCOUNT = 'id name region defaultLocation dedupFields createdAt';
 const KEY = 'id accountId userId name lastFour createdAt lastUsedAt revokedAt';
 const WORKFLOW = 'id accountId agentId name status paused createdAt';
+const MONDAY_LINK = 'accountId mondayAccountId mondayUserId userId createdAt updatedAt';
 const AGENT = 'id accountId name status timezone defaultLanguage attemptLimit workingHours retryDelayMinutes callNewContactsImmediately createdAt';
 
 export interface AccountResult { id: string; name: string; region: string; defaultLocation: string | null; dedupFields: string[]; createdAt: string }
@@ -33,4 +34,7 @@ export const CliOperations = {
     updateWorkflow(id: $id, status: $status, paused: $paused) { ${WORKFLOW} } }`),
   blockPhone: defineOperation(`mutation ($accountId: String!, $phone: String!, $reason: String) {
     blockPhone(accountId: $accountId, phone: $phone, reason: $reason) { phone accountId reason } }`),
+  mondayLink: defineOperation(`query ($accountId: String!) { mondayLink(accountId: $accountId) { ${MONDAY_LINK} } }`),
+  unlinkMonday: defineOperation(`mutation ($accountId: String!) {
+    unlinkMonday(accountId: $accountId) { accountId subscriptionsRemoved removedLink { ${MONDAY_LINK} } } }`),
 };

@@ -6,5 +6,7 @@ import './workflows/workflows.graphql.js';
 import './accounts/accounts.graphql.js';
 import './agents/agents.graphql.js';
 import './calls/calls.graphql.js';
+import './boards/board-mapping.graphql.js';
+import './monday/monday-link.graphql.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -8,8 +8,10 @@ import express, { type Request, type Response, type Router } from 'express';
 import { buildSchema, graphql, GraphQLError, Kind, parse, visit, type GraphQLFormattedError } from 'graphql';
 import {
   getCounters,
+  notifyColumnChanges,
   storedValueToJson,
   storedValueToText,
+  type ColumnValueChange,
   type EmulatorState,
   type MondayBoard,
   type MondayColumn,
@@ -239,17 +241,26 @@ function newParseContext(ctx: RequestContext, createLabels: boolean | null | und
   };
 }
 
-/** Applies validated writes atomically (labels first, then values). */
-function commitWrites(board: MondayBoard, item: MondayItem, writes: [MondayColumn, ParsedWrite][], pc: ParseContext) {
+/** Applies validated writes atomically (labels first, then values); returns what changed. */
+function commitWrites(
+  board: MondayBoard,
+  item: MondayItem,
+  writes: [MondayColumn, ParsedWrite][],
+  pc: ParseContext,
+): ColumnValueChange[] {
   for (const [columnId, labels] of pc.labelDrafts) {
     const column = board.columns.find((c) => c.id === columnId);
     if (column) column.labels = labels;
   }
+  const changes: ColumnValueChange[] = [];
   for (const [column, w] of writes) {
+    const previous = item.values[column.id];
     if (w.kind === 'name') item.name = w.name;
     else if (w.kind === 'clear') delete item.values[column.id];
     else item.values[column.id] = w.value;
+    changes.push({ board, item, column, previous, current: item.values[column.id] });
   }
+  return changes;
 }
 
 /** Validates and applies writes outside a request (used for seeding); throws MondayApiError. */
@@ -290,7 +301,7 @@ function makeRoot(ctx: RequestContext) {
     const column = columnForWrite(board, args.column_id);
     const pc = newParseContext(ctx, args.create_labels_if_missing);
     const w = parseColumnWrite(column, raw, shape, pc);
-    commitWrites(board, item, [[column, w]], pc);
+    notifyColumnChanges(state, commitWrites(board, item, [[column, w]], pc));
     return presentItem(state, item);
   };
 
@@ -363,7 +374,7 @@ function makeRoot(ctx: RequestContext) {
         const column = columnForWrite(board, columnId);
         return [column, parseColumnWrite(column, raw, 'multi', pc)];
       });
-      commitWrites(board, item, writes, pc);
+      notifyColumnChanges(state, commitWrites(board, item, writes, pc));
       return presentItem(state, item);
     },
   };

@@ -1,11 +1,17 @@
 /**
- * In-process monday.com GraphQL API emulator for tests (reference doc §10 part C).
+ * In-process emulator of monday.com for tests (reference doc §10): its GraphQL API (part C),
+ * its automation engine calling our app (part A) and the trigger receiver our app calls (part B).
  *
- *   const monday = await startMondayEmulator();
- *   monday.addBoard({ id: 111, accountId: 1, columns: [{ id: 'phone', type: 'phone' }] });
+ *   const monday = await startMondayEmulator({ signingSecret: SECRET, appId: 10155 });
+ *   monday.addBoard({ id: 111, accountId: 1, columns: [{ id: 'phone', type: 'phone' }, { id: 'status', type: 'status' }] });
  *   monday.addItem({ id: 222, boardId: 111, name: 'Jane Doe', values: { phone: { phone: '+12025550169', countryShortName: 'US' } } });
  *   const token = monday.issueToken(1, 42);            // short-lived, 300 s
  *   new ApiClient({ token, apiVersion: '2026-10', endpoint: monday.url });
+ *
+ *   await monday.createRecipe({ accountId: 1, userId: 42, boardId: 111,
+ *     trigger: { kind: 'status_change', columnId: 'status', toLabel: 'Done' },
+ *     action: { url: `${ourApp}/actions/enroll`, inputFields: ({ itemId }, { boardId }) => ({ boardId, itemId }) } });
+ *   const [run] = await monday.changeStatus(222, 'status', 'Done');   // run.outcome, run.attempts
  *   ...
  *   await monday.close();
  */
@@ -14,6 +20,9 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
 import { applyColumnWrites, createMondayApi, type MondayApiOptions } from './graphql-api.js';
+import { createAutomationRole, type MondayAutomationEngine } from './automation-engine.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './automation-state.js';
+import { createMondayOAuth, type MondayOAuthEmulator, type MondayOAuthOptions } from './oauth.js';
 import {
   createEmulatorState,
   DEFAULT_STATUS_LABELS,
@@ -34,6 +43,17 @@ import {
 export * from './state.js';
 export { createMondayApi, applyColumnWrites, MONDAY_SDL, type MondayApiOptions } from './graphql-api.js';
 export { MondayApiError, isValidTimeZone } from './values.js';
+export * from './automation-state.js';
+export type { MondayAutomationEngine } from './automation-engine.js';
+export type { MintJwtInput } from './app-jwt.js';
+export { classifyActionAnswer, DEFAULT_RECIPE_ID, type ActionVerdict, type RunActionInput } from './action-runner.js';
+export { RecipeSetupError, type CreateRecipeInput } from './recipes.js';
+export { CouldNotLoadFieldsError, type FetchOptionsInput, type RemoteOption, type RemoteOptionsResult } from './remote-options.js';
+export { TRIGGER_RECEIVER_PATH } from './trigger-receiver.js';
+
+export const DEFAULT_SIGNING_SECRET = 'monday-emulator-signing-secret';
+export const DEFAULT_CLIENT_SECRET = 'monday-emulator-client-secret';
+export const DEFAULT_APP_ID = 10155;
 
 export interface AddColumnInput {
   id: string;
@@ -95,9 +115,21 @@ export interface StartMondayEmulatorOptions extends MondayApiOptions {
   port?: number;
   /** Validate seeded phone numbers with libphonenumber too (default false). */
   strictSeedValidation?: boolean;
+  /** Serve monday's OAuth endpoints (/oauth2/authorize, /oauth2/token) for this app client. */
+  oauth?: MondayOAuthOptions;
+  /** The app's Signing Secret: signs the JWTs sent to our app, checks the trigger JWTs we send. */
+  signingSecret?: string;
+  /** The app's Client Secret, here only to mint tokens our app must refuse. Default: `oauth.clientSecret`. */
+  clientSecret?: string;
+  /** Our numeric app id, expected in the trigger JWT payload `{ appId }`. */
+  appId?: number;
+  /** Action-run retries; default delays [20, 50, 100] ms, 60 s per attempt, 30 min window. */
+  retry?: Partial<RetryPolicy>;
+  /** Receiver: also accept the legacy raw Signing Secret as Authorization (default false). */
+  acceptRawSecret?: boolean;
 }
 
-export interface MondayEmulator {
+export interface MondayEmulator extends MondayAutomationEngine {
   /** e.g. `http://127.0.0.1:54321/v2` – pass as ApiClient `endpoint`. */
   url: string;
   /** `http://127.0.0.1:54321` */
@@ -105,6 +137,8 @@ export interface MondayEmulator {
   state: EmulatorState;
   /** The Express app (GraphQL router mounted at `/`); extra routes may be added by other roles. */
   app: express.Express;
+  /** The OAuth role (see ./oauth.ts); null unless `oauth` options were given. Its base URL is `origin`. */
+  oauth: MondayOAuthEmulator | null;
   addBoard(input: AddBoardInput): MondayBoard;
   addItem(input: AddItemInput): MondayItem;
   /** Opaque API token mapped to account/user; `ttlSeconds` null → never expires. */
@@ -136,6 +170,8 @@ export async function startMondayEmulator(options: StartMondayEmulatorOptions = 
   const app = express();
   app.disable('x-powered-by');
   app.use(createMondayApi(state, options));
+  const oauth = options.oauth ? createMondayOAuth(state, options.oauth) : null;
+  if (oauth) app.use(oauth.router);
 
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(options.port ?? 0, options.host ?? '127.0.0.1', (err?: Error) => (err ? reject(err) : resolve(s)));
@@ -143,6 +179,30 @@ export async function startMondayEmulator(options: StartMondayEmulatorOptions = 
   const { address, port } = server.address() as AddressInfo;
   const origin = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;
   const path = options.path ?? '/v2';
+  const issueToken = (accountId: number, userId: number, ttlSeconds: number | null = 300) => {
+    const token = `emu_slt_${randomBytes(18).toString('base64url')}`;
+    state.tokens.set(token, {
+      accountId,
+      userId,
+      expiresAt: ttlSeconds === null ? null : state.now() + ttlSeconds * 1000,
+    });
+    if (!state.accounts.has(accountId)) state.accounts.set(accountId, { id: accountId, name: `Account ${accountId}` });
+    return token;
+  };
+  // Created once listening: the webhookUrls handed to our app need the origin.
+  const automation = createAutomationRole({
+    state,
+    config: {
+      signingSecret: options.signingSecret ?? DEFAULT_SIGNING_SECRET,
+      clientSecret: options.clientSecret ?? options.oauth?.clientSecret ?? DEFAULT_CLIENT_SECRET,
+      appId: options.appId ?? DEFAULT_APP_ID,
+      retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
+      acceptRawSecret: options.acceptRawSecret ?? false,
+      origin,
+    },
+    issueShortLivedToken: (accountId, userId) => issueToken(accountId, userId),
+  });
+  app.use(automation.router);
 
   const view = (item: MondayItem, column: MondayColumn): ItemValueView => {
     const stored = item.values[column.id];
@@ -159,11 +219,12 @@ export async function startMondayEmulator(options: StartMondayEmulatorOptions = 
     return v;
   };
 
-  const emulator: MondayEmulator = {
+  const base: Omit<MondayEmulator, keyof MondayAutomationEngine> = {
     url: `${origin}${path}`,
     origin,
     state,
     app,
+    oauth: oauth?.oauth ?? null,
     addBoard(input) {
       const id = input.id === undefined ? nextId(state) : String(input.id);
       if (state.boards.has(id)) throw new Error(`board ${id} already exists`);
@@ -196,16 +257,7 @@ export async function startMondayEmulator(options: StartMondayEmulatorOptions = 
       state.items.set(id, item);
       return item;
     },
-    issueToken(accountId, userId, ttlSeconds = 300) {
-      const token = `emu_slt_${randomBytes(18).toString('base64url')}`;
-      state.tokens.set(token, {
-        accountId,
-        userId,
-        expiresAt: ttlSeconds === null ? null : state.now() + ttlSeconds * 1000,
-      });
-      if (!state.accounts.has(accountId)) state.accounts.set(accountId, { id: accountId, name: `Account ${accountId}` });
-      return token;
-    },
+    issueToken,
     revokeToken(token) {
       state.tokens.delete(token);
     },
@@ -241,11 +293,13 @@ export async function startMondayEmulator(options: StartMondayEmulatorOptions = 
       return state.requests;
     },
     close() {
+      automation.shutdown();
       return new Promise<void>((resolve, reject) => {
         server.closeAllConnections?.();
         server.close((err) => (err ? reject(err) : resolve()));
       });
     },
   };
-  return emulator;
+  // Property descriptors, not a spread: the engine's `recipes` is a live getter.
+  return Object.defineProperties(base, Object.getOwnPropertyDescriptors(automation.engine)) as MondayEmulator;
 }

@@ -113,7 +113,21 @@ export interface EmulatorState {
   /** Internal counters (per account). */
   counters: Map<number, AccountCounters>;
   nextId: number;
+  /** Told after every successful write mutation (the automation engine listens for status changes). */
+  columnChangeListeners: ColumnChangeListener[];
 }
+
+/** One column of one item written by an API mutation (what monday's own automations react to). */
+export interface ColumnValueChange {
+  board: MondayBoard;
+  item: MondayItem;
+  column: MondayColumn;
+  /** undefined = the column was empty */
+  previous: StoredValue | undefined;
+  current: StoredValue | undefined;
+}
+
+export type ColumnChangeListener = (changes: ColumnValueChange[]) => void;
 
 export interface AccountCounters {
   /** request timestamps within the last minute. */
@@ -144,6 +158,7 @@ export function createEmulatorState(opts: { now?: () => number; limits?: RateLim
     limits: { ...(opts.limits ?? {}) },
     counters: new Map(),
     nextId: 1_000_000_001,
+    columnChangeListeners: [],
   };
 }
 
@@ -151,6 +166,18 @@ export function nextId(state: EmulatorState): string {
   const id = state.nextId;
   state.nextId += 1;
   return String(id);
+}
+
+/** Tells the listeners; a failing listener must not fail the mutation that caused the change. */
+export function notifyColumnChanges(state: EmulatorState, changes: ColumnValueChange[]): void {
+  if (changes.length === 0) return;
+  for (const listener of state.columnChangeListeners) {
+    try {
+      listener(changes);
+    } catch (error) {
+      console.error('monday emulator: column change listener failed', error);
+    }
+  }
 }
 
 export function getCounters(state: EmulatorState, accountId: number): AccountCounters {

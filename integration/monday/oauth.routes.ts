@@ -1,0 +1,389 @@
+// Linking a monday account to a Contactline Account (the board app's install), under
+// /integrations/monday/:
+//
+//   GET  /install          page: sign in with a Contactline API key (keeps an optional backToUrl)
+//   POST /install          checks the key, then 302 to monday's OAuth authorize page with a signed state
+//   GET  /oauth/callback   checks the state, exchanges the code, reads `me`, stores the link
+//                          (token encrypted), then a success page or 302 to backToUrl
+//   GET  /authorize        monday's Authorization URL (sentence builder, ?token=<JWT>): linked →
+//                          302 to backToUrl; not linked → the install page
+//
+// Browser safety: the install pages set one HttpOnly, SameSite=Lax cookie (a random browser
+// id). The form carries a token derived from it (a cross-site POST does not send the cookie),
+// and the OAuth state is bound to it, so a state minted in one browser cannot link a monday
+// account approved in another. The state is a JWT (HS256, key derived from the Signing
+// Secret, 10 minutes) binding the Account, the user and key, that browser and the backToUrl.
+// Every value shown on a page is HTML-escaped; API keys and tokens are never shown or logged.
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import express, { Router, type Request, type Response } from 'express';
+import jwt from 'jsonwebtoken';
+import type { RequestContext, Services } from '../../src/domain/context.js';
+import { authenticateApiKey } from '../../src/domain/api-keys/api-keys.service.js';
+import { asDomainError } from '../../src/domain/errors.js';
+import { saveMondayLink } from '../../src/domain/monday/monday-link.service.js';
+import { logger } from '../../src/logger.js';
+import { MondayAuthError, verifyMondayJwt } from './monday-jwt.js';
+import { encryptToken } from './token-crypto.js';
+import type { MondayConfig } from './config.js';
+
+const COOKIE = 'contactline_monday_install';
+const COOKIE_MAX_AGE_MS = 60 * 60 * 1000;
+const STATE_TTL_SECONDS = 10 * 60;
+const STATE_PURPOSE = 'contactline.monday.install';
+const DEFAULT_OAUTH_URL = 'https://auth.monday.com';
+const MONDAY_TIMEOUT_MS = 10_000;
+
+interface InstallState {
+  purpose: typeof STATE_PURPOSE;
+  accountId: string;
+  userId: string;
+  keyId: string;
+  /** Hash of the browser id cookie of the browser that started the install. */
+  browser: string;
+  backToUrl?: string;
+}
+
+/** The install and OAuth routes; mounted inside mondayRouter (before its JWT-protected routes). */
+export function installRouter(services: Services, config: MondayConfig): Router {
+  const router = Router();
+  const oauthUrl = () => (config.oauthUrl || DEFAULT_OAUTH_URL).replace(/\/+$/, '');
+  // Derived, not the Signing Secret itself: our state can never pass for a monday token or back.
+  const stateKey = () => createHmac('sha256', config.signingSecret).update('contactline monday install state v1').digest();
+  const formToken = (browserId: string) => createHmac('sha256', stateKey()).update(`form:${browserId}`).digest('base64url');
+  const browserHash = (browserId: string) => createHash('sha256').update(browserId).digest('base64url');
+  const nowSeconds = () => Math.floor(services.clock.now().getTime() / 1000);
+
+  /** What the operator must still set before anyone can install; [] when ready. */
+  const missingSettings = () => [
+    ...(config.oauthClientId ? [] : ['MONDAY_CLIENT_ID']),
+    ...(config.oauthClientSecret ? [] : ['MONDAY_CLIENT_SECRET']),
+    ...(config.tokenKey ? [] : ['MONDAY_TOKEN_KEY']),
+  ];
+
+  function send(res: Response, status: number, title: string, body: Html) {
+    res.status(status);
+    res.setHeader('content-type', 'text/html; charset=utf-8');
+    res.setHeader('cache-control', 'no-store');
+    res.setHeader('referrer-policy', 'no-referrer');
+    res.setHeader('x-content-type-options', 'nosniff');
+    res.setHeader('x-frame-options', 'DENY');
+    res.setHeader('content-security-policy', `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${new URL(oauthUrl()).origin}; frame-ancestors 'none'; base-uri 'none'`);
+    res.send(layout(title, body).value);
+  }
+
+  /** 503 when the server cannot complete an install (nothing would be stored unencrypted). */
+  function notReady(res: Response): boolean {
+    const missing = missingSettings();
+    if (missing.length === 0) return false;
+    send(res, 503, 'Install unavailable', html`<p>Linking monday is not set up on this Contactline server yet.</p>
+      <p>The operator must set ${missing.join(', ')} (see the README's board app section) and restart it.</p>`);
+    return true;
+  }
+
+  /** The browser id from the cookie, minting (and setting) one when absent. */
+  function browserIdFor(req: Request, res: Response): string {
+    const existing = readCookie(req, COOKIE);
+    if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
+    const id = randomBytes(32).toString('base64url');
+    res.cookie(COOKIE, id, { httpOnly: true, sameSite: 'lax', secure: isSecure(req, config), path: req.baseUrl || '/', maxAge: COOKIE_MAX_AGE_MS });
+    return id;
+  }
+
+  function installPage(req: Request, res: Response, status: number, browserId: string, options: { backToUrl?: string | null; error?: string; notice?: string }) {
+    send(res, status, 'Connect monday to Contactline', html`
+      <h1>Connect monday to Contactline</h1>
+      <p>The Contactline board app enrolls board items into your Contactline workflows and reports call results back to the board.
+        To connect your monday account to your Contactline account, sign in with a Contactline API key. Board automations then act as the user that key belongs to.
+        Next, monday asks you to authorize the app.</p>
+      ${options.notice ? html`<p class="notice">${options.notice}</p>` : ''}
+      ${options.error ? html`<p class="error" role="alert">${options.error}</p>` : ''}
+      <form method="post" action="${`${req.baseUrl}/install`}" autocomplete="off">
+        <label for="apiKey">Contactline API key</label>
+        <input id="apiKey" name="apiKey" type="password" required placeholder="svc_pk_..." spellcheck="false">
+        <input type="hidden" name="form" value="${formToken(browserId)}">
+        ${options.backToUrl ? html`<input type="hidden" name="backTo" value="${signBackTo(options.backToUrl)}">` : ''}
+        <button type="submit">Continue to monday</button>
+      </form>
+      <p class="small">Your key is checked once and never stored or shown. The monday access token is stored encrypted.</p>`);
+  }
+
+  /** A backToUrl carried through the form, signed so the form cannot be turned into an open redirect. */
+  function signBackTo(url: string): string {
+    const encoded = Buffer.from(url, 'utf8').toString('base64url');
+    return `${encoded}.${createHmac('sha256', stateKey()).update(`back:${encoded}`).digest('base64url')}`;
+  }
+  function verifyBackTo(value: unknown): string | null | 'invalid' {
+    if (value === undefined || value === '') return null;
+    if (typeof value !== 'string') return 'invalid';
+    const [encoded, mac] = value.split('.');
+    if (!encoded || !mac || !safeEqual(mac, createHmac('sha256', stateKey()).update(`back:${encoded}`).digest('base64url'))) return 'invalid';
+    return Buffer.from(encoded, 'base64url').toString('utf8');
+  }
+
+  const wrap = (handler: (req: Request, res: Response) => Promise<void>) => async (req: Request, res: Response) => {
+    try {
+      await handler(req, res);
+    } catch (error) {
+      logger.error({ err: error, requestId: res.locals.requestId }, 'monday install failed');
+      if (!res.headersSent) send(res, 500, 'Something went wrong', html`<p>Linking failed on our side. Please try again in a minute.</p>`);
+    }
+  };
+
+  router.get('/install', wrap(async (req, res) => {
+    if (notReady(res)) return;
+    const backToUrl = req.query.backToUrl;
+    if (backToUrl !== undefined && (typeof backToUrl !== 'string' || !isMondayUrl(backToUrl, oauthUrl()))) {
+      send(res, 400, 'Bad link', html`<p>This install link carries a return address that is not a monday.com page. Start the install from monday again.</p>`);
+      return;
+    }
+    installPage(req, res, 200, browserIdFor(req, res), { backToUrl: backToUrl as string | undefined });
+  }));
+
+  router.post('/install', express.urlencoded({ extended: false, limit: '16kb' }), wrap(async (req, res) => {
+    if (notReady(res)) return;
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const hadCookie = !!readCookie(req, COOKIE);
+    const browserId = browserIdFor(req, res);
+    const backTo = verifyBackTo(body.backTo);
+    if (!hadCookie || typeof body.form !== 'string' || !safeEqual(body.form, formToken(browserId)) || backTo === 'invalid') {
+      // A cross-site post, cookies off, or an expired page: start over from a fresh form.
+      installPage(req, res, 403, browserId, { backToUrl: backTo === 'invalid' ? null : backTo, error: 'This form expired or was not sent from this page. Enter your API key again.' });
+      return;
+    }
+    const apiKey = typeof body.apiKey === 'string' ? body.apiKey.trim() : '';
+    let actor;
+    try {
+      actor = await authenticateApiKey(services, apiKey);
+    } catch (error) {
+      if (asDomainError(error)?.code !== 'unauthenticated') throw error;
+      installPage(req, res, 401, browserId, { backToUrl: backTo, error: 'That API key is not valid: it is unknown, revoked, or from another region. Check it and try again.' });
+      return;
+    }
+    const claims: InstallState = {
+      purpose: STATE_PURPOSE, accountId: actor.accountId, userId: actor.userId, keyId: actor.apiKeyId!, browser: browserHash(browserId),
+      ...(backTo ? { backToUrl: backTo } : {}),
+    };
+    const iat = nowSeconds();
+    const state = jwt.sign({ ...claims, iat, exp: iat + STATE_TTL_SECONDS }, stateKey(), { algorithm: 'HS256' });
+    const authorize = new URL(`${oauthUrl()}/oauth2/authorize`);
+    authorize.searchParams.set('client_id', config.oauthClientId!);
+    authorize.searchParams.set('redirect_uri', callbackUrl(req, config));
+    authorize.searchParams.set('state', state);
+    if (config.oauthScopes) authorize.searchParams.set('scope', config.oauthScopes);
+    res.redirect(302, authorize.toString());
+  }));
+
+  router.get('/oauth/callback', wrap(async (req, res) => {
+    const { code, state, error } = req.query;
+    if (typeof error === 'string') {
+      const description = typeof req.query.error_description === 'string' ? req.query.error_description.slice(0, 300) : error.slice(0, 100);
+      send(res, 400, 'Not authorized', html`<p>monday did not authorize the app (${description}). Nothing was linked. You can start the install again.</p>`);
+      return;
+    }
+    if (typeof code !== 'string' || !code || typeof state !== 'string' || !state) {
+      send(res, 400, 'Bad link', html`<p>This address is missing monday's answer (code and state). Start the install again.</p>`);
+      return;
+    }
+    if (notReady(res)) return;
+    let claims: InstallState;
+    try {
+      claims = jwt.verify(state, stateKey(), { algorithms: ['HS256'], clockTimestamp: nowSeconds() }) as InstallState;
+      if (claims.purpose !== STATE_PURPOSE) throw new jwt.JsonWebTokenError('wrong purpose');
+    } catch (failure) {
+      const expired = failure instanceof jwt.TokenExpiredError;
+      send(res, 400, expired ? 'Install expired' : 'Invalid install state', expired
+        ? html`<p>This install took too long and expired. Start the install again.</p>`
+        : html`<p>This address was not issued by this Contactline server (the state does not verify). Start the install again.</p>`);
+      return;
+    }
+    const browserId = readCookie(req, COOKIE);
+    if (!browserId || !safeEqual(browserHash(browserId), claims.browser)) {
+      send(res, 400, 'Different browser', html`<p>This install was started in another browser (or its cookie was removed). Start the install again in this browser.</p>`);
+      return;
+    }
+    const key = await services.db.prisma.apiKey.findFirst({
+      where: { id: claims.keyId, accountId: claims.accountId, userId: claims.userId, revokedAt: null },
+      select: { account: { select: { id: true, defaultLocation: true, dedupFields: true } } },
+    });
+    if (!key) {
+      send(res, 401, 'Key revoked', html`<p>The API key used to start this install was revoked meanwhile. Start again with a valid key.</p>`);
+      return;
+    }
+
+    const token = await exchangeCode(config, oauthUrl(), code, callbackUrl(req, config));
+    if (!token.ok) {
+      send(res, token.status, 'monday refused', token.status === 400
+        ? html`<p>monday refused the authorization code: it was already used or has expired. Start the install again.</p>`
+        : html`<p>monday could not be reached to complete the install. Try again in a minute.</p>`);
+      return;
+    }
+    const me = await readMe(config, token.accessToken);
+    if (!me) {
+      send(res, 502, 'monday unavailable', html`<p>monday did not tell us which account approved the install. Try again in a minute.</p>`);
+      return;
+    }
+
+    const ctx: RequestContext = {
+      ...services, requestId: res.locals.requestId as string, isAdmin: false,
+      actor: { accountId: claims.accountId, userId: claims.userId, apiKeyId: claims.keyId, account: key.account },
+    };
+    try {
+      await saveMondayLink(ctx, { mondayAccountId: me.accountId, mondayUserId: me.userId, accessTokenEncrypted: encryptToken(token.accessToken, config.tokenKey!) });
+    } catch (failure) {
+      if (asDomainError(failure)?.code !== 'conflict') throw failure;
+      send(res, 409, 'Already linked elsewhere', html`<p>This monday account (${me.accountId}) is already linked to another Contactline account, so it was not moved.
+        Unlink it from that account first (or ask us), then install again.</p>`);
+      return;
+    }
+    res.clearCookie(COOKIE, { httpOnly: true, sameSite: 'lax', secure: isSecure(req, config), path: req.baseUrl || '/' });
+    if (claims.backToUrl) {
+      res.redirect(302, claims.backToUrl);
+      return;
+    }
+    send(res, 200, 'Connected', html`<h1>Connected</h1><p>monday account ${me.accountId} is now linked to your Contactline account.
+      You can close this page and add the Contactline automations to your boards.</p>`);
+  }));
+
+  router.get('/authorize', wrap(async (req, res) => {
+    let claims;
+    try {
+      // Authorization-URL tokens carry accountId, userId and backToUrl (no aud): reference §2.
+      claims = verifyMondayJwt(typeof req.query.token === 'string' ? req.query.token : undefined, config.signingSecret, { now: services.clock.now() });
+    } catch (failure) {
+      if (!(failure instanceof MondayAuthError)) throw failure;
+      send(res, 401, 'Not from monday', html`<p>This page must be opened from monday (${failure.message}). Add the recipe from monday again.</p>`);
+      return;
+    }
+    const backToUrl = typeof claims.backToUrl === 'string' && isHttpUrl(claims.backToUrl) ? claims.backToUrl : null;
+    const link = await services.db.prisma.mondayLink.findUnique({ where: { mondayAccountId: String(claims.accountId) }, select: { accountId: true } });
+    if (link) {
+      if (backToUrl) res.redirect(302, backToUrl);
+      else send(res, 200, 'Connected', html`<p>This monday account is already linked to Contactline. You can close this page.</p>`);
+      return;
+    }
+    if (notReady(res)) return;
+    installPage(req, res, 200, browserIdFor(req, res), { backToUrl, notice: 'This monday account is not connected to Contactline yet.' });
+  }));
+
+  return router;
+}
+
+// ---------------------------------------------------------------------------------------------
+// monday's OAuth and API calls
+
+type TokenAnswer = { ok: true; accessToken: string } | { ok: false; status: 400 | 502 };
+
+/** POST {oauthUrl}/oauth2/token (form-encoded, as monday's examples send it). */
+async function exchangeCode(config: MondayConfig, oauthUrl: string, code: string, redirectUri: string): Promise<TokenAnswer> {
+  let response: globalThis.Response;
+  try {
+    response = await fetch(`${oauthUrl}/oauth2/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: new URLSearchParams({ client_id: config.oauthClientId!, client_secret: config.oauthClientSecret!, code, redirect_uri: redirectUri }),
+      signal: AbortSignal.timeout(MONDAY_TIMEOUT_MS),
+    });
+  } catch {
+    return { ok: false, status: 502 };
+  }
+  const body = (await response.json().catch(() => null)) as { access_token?: unknown } | null;
+  if (response.ok && typeof body?.access_token === 'string' && body.access_token) return { ok: true, accessToken: body.access_token };
+  return { ok: false, status: response.status >= 400 && response.status < 500 ? 400 : 502 };
+}
+
+/** The approving user and their account, through monday's GraphQL API with the new token. */
+async function readMe(config: MondayConfig, accessToken: string): Promise<{ userId: string; accountId: string } | null> {
+  try {
+    const response = await fetch(config.apiUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: accessToken, 'api-version': config.apiVersion },
+      body: JSON.stringify({ query: 'query { me { id account { id } } }' }),
+      signal: AbortSignal.timeout(MONDAY_TIMEOUT_MS),
+    });
+    const body = (await response.json()) as { data?: { me?: { id?: unknown; account?: { id?: unknown } } } };
+    const me = body?.data?.me;
+    if (!response.ok || me?.id === undefined || me?.id === null || me.account?.id === undefined || me.account.id === null) return null;
+    return { userId: String(me.id), accountId: String(me.account.id) };
+  } catch {
+    return null;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+/** Our callback URL: PUBLIC_BASE_URL when set (it must match the app's Redirect URL), else this request's origin. */
+function callbackUrl(req: Request, config: MondayConfig): string {
+  const base = config.publicBaseUrl ?? `${req.protocol}://${req.get('host')}`;
+  return new URL(`${req.baseUrl}/oauth/callback`, base).toString();
+}
+
+function isSecure(req: Request, config: MondayConfig): boolean {
+  return config.publicBaseUrl ? config.publicBaseUrl.startsWith('https:') : req.secure;
+}
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:';
+  } catch {
+    return false;
+  }
+}
+
+/** A return address we accept from a plain link: https on monday.com, or the configured OAuth server's origin. */
+function isMondayUrl(value: string, oauthUrl: string): boolean {
+  try {
+    const url = new URL(value);
+    if (url.origin === new URL(oauthUrl).origin) return true;
+    return url.protocol === 'https:' && (url.hostname === 'monday.com' || url.hostname.endsWith('.monday.com'));
+  } catch {
+    return false;
+  }
+}
+
+function readCookie(req: Request, name: string): string | undefined {
+  for (const part of (req.headers.cookie ?? '').split(';')) {
+    const index = part.indexOf('=');
+    if (index > 0 && part.slice(0, index).trim() === name) return part.slice(index + 1).trim();
+  }
+  return undefined;
+}
+
+function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+// ---------------------------------------------------------------------------------------------
+// HTML: a tagged template that escapes every interpolated value unless it is already Html.
+
+class Html {
+  constructor(readonly value: string) {}
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\'': '&#39;' };
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+}
+
+function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
+  let out = strings[0];
+  values.forEach((value, i) => {
+    out += value instanceof Html ? value.value : escapeHtml(String(value ?? ''));
+    out += strings[i + 1];
+  });
+  return new Html(out);
+}
+
+function layout(title: string, body: Html): Html {
+  return html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer"><title>${title} · Contactline</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:3rem auto;padding:0 1rem;color:#222}
+label{display:block;font-weight:600;margin-top:1rem}input[type=password]{width:100%;padding:.5rem;font:inherit;box-sizing:border-box}
+button{margin-top:1rem;padding:.6rem 1.2rem;font:inherit;cursor:pointer}.error{color:#b00020}.notice{color:#6a4c00}.small{font-size:.85rem;color:#555}</style>
+</head><body>${body}</body></html>`;
+}

@@ -1,0 +1,58 @@
+// The MondayLink type (never its token) with the show/list/unlink operations. A key acts on
+// its own Account; the operator token names the Account (accountId).
+import { builder } from '../builder.js';
+import { getMondayLink, listMondayLinks, unlinkMonday, type MondayLinkRecord, type MondayUnlinkResult } from './monday-link.service.js';
+
+export const MondayLinkType = builder.prismaObject('MondayLink', {
+  description: 'The monday.com account linked to a Contactline Account by the board app\'s install. The access token is never shown.',
+  fields: (t) => ({
+    accountId: t.exposeString('accountId', { description: 'The Contactline Account' }),
+    mondayAccountId: t.exposeString('mondayAccountId'),
+    mondayUserId: t.exposeString('mondayUserId', { description: 'The monday user who approved the install' }),
+    userId: t.exposeString('userId', { description: 'The Contactline user whose API key signed the install; board automations act as them' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+const MondayLinkPage = builder.objectRef<{ data: MondayLinkRecord[]; nextToken: string | null }>('MondayLinkPage').implement({
+  fields: (t) => ({
+    data: t.field({ type: [MondayLinkType], resolve: (p) => p.data as never }),
+    nextToken: t.exposeString('nextToken', { nullable: true }),
+  }),
+});
+
+const MondayUnlinkResultType = builder.objectRef<MondayUnlinkResult>('MondayUnlinkResult').implement({
+  fields: (t) => ({
+    accountId: t.exposeString('accountId'),
+    removedLink: t.field({ type: MondayLinkType, nullable: true, description: 'The link removed; null when there was none', resolve: (p) => p.removedLink as never }),
+    subscriptionsRemoved: t.exposeInt('subscriptionsRemoved', { description: 'Trigger subscriptions that stop firing' }),
+  }),
+});
+
+const ACCOUNT_ID = 'Operator token: the Account (required). API key: optional, its own Account only.';
+
+builder.queryFields((t) => ({
+  mondayLink: t.field({
+    type: MondayLinkType,
+    nullable: true,
+    description: 'The Account\'s monday link, or null when it is not linked.',
+    args: { accountId: t.arg.string({ description: ACCOUNT_ID }) },
+    resolve: (_root, args, ctx) => getMondayLink(ctx, args.accountId) as never,
+  }),
+  mondayLinks: t.field({
+    type: MondayLinkPage,
+    description: 'Operator: every Account\'s monday link, newest first.',
+    args: { limit: t.arg.int(), nextToken: t.arg.string() },
+    resolve: (_root, args, ctx) => listMondayLinks(ctx, { limit: args.limit ?? undefined, nextToken: args.nextToken ?? undefined }),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  unlinkMonday: t.field({
+    type: MondayUnlinkResultType,
+    description: 'Removes the Account\'s monday link and stops its "when a call ends" subscriptions. Idempotent.',
+    args: { accountId: t.arg.string({ description: ACCOUNT_ID }) },
+    resolve: (_root, args, ctx) => unlinkMonday(ctx, args.accountId),
+  }),
+}));

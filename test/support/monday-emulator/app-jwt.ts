@@ -1,0 +1,86 @@
+/**
+ * The JWTs of monday's integration contract, from monday's side (reference doc §2 and §4.2):
+ * minting the token monday sends with every call to our app, and checking the one our app
+ * sends when it fires a trigger.
+ */
+import jwt from 'jsonwebtoken';
+
+export interface MintJwtInput {
+  accountId: number;
+  userId: number;
+  /** The exact URL being called. */
+  aud: string;
+  /** Default: the Signing Secret. Pass the Client Secret or another string for negative cases. */
+  secret?: string;
+  /** Default 300 (monday's sample). Negative values mint an already expired token. */
+  expiresInSeconds?: number;
+  /** Seconds since the epoch; default: the emulator clock. */
+  iat?: number;
+  /** Default: a fresh 5-minute API token of this emulator; `false` omits the claim. */
+  shortLivedToken?: string | false;
+  /** Further claims (real tokens may carry some; our side must ignore them). */
+  extra?: Record<string, unknown>;
+}
+
+export interface JwtMintingDeps {
+  signingSecret: string;
+  nowMs: () => number;
+  issueShortLivedToken: (accountId: number, userId: number) => string;
+}
+
+/** Signs the §2 claims with HS256 (the algorithm monday's examples and emulators assume). */
+export function mintMondayJwt(deps: JwtMintingDeps, input: MintJwtInput): string {
+  const iat = input.iat ?? Math.floor(deps.nowMs() / 1000);
+  const shortLivedToken =
+    input.shortLivedToken === false ? undefined : (input.shortLivedToken ?? deps.issueShortLivedToken(input.accountId, input.userId));
+  const claims = {
+    ...input.extra,
+    accountId: input.accountId,
+    userId: input.userId,
+    aud: input.aud,
+    iat,
+    exp: iat + (input.expiresInSeconds ?? 300),
+    ...(shortLivedToken === undefined ? {} : { shortLivedToken }),
+  };
+  // jsonwebtoken keeps an explicit iat (noTimestamp would drop it).
+  return jwt.sign(claims, input.secret ?? deps.signingSecret, { algorithm: 'HS256' });
+}
+
+/** monday's examples send the JWT raw; workflow blocks were seen sending `Bearer <jwt>` (§2). */
+export function authorizationFor(token: string, bearer: boolean): string {
+  return bearer ? `Bearer ${token}` : token;
+}
+
+export type TriggerAuthFailure = 'missing_authorization' | 'invalid_token' | 'wrong_app_id';
+
+export interface TriggerAuthConfig {
+  signingSecret: string;
+  appId: number;
+  /** Also accept the legacy raw Signing Secret as the header value (monday's example apps send it). */
+  acceptRawSecret: boolean;
+  nowMs: () => number;
+}
+
+/**
+ * Checks the Authorization our app sends to a webhookUrl: `Bearer <JWT>` signed HS256 with the
+ * Signing Secret, payload `{ appId }` (§4.2). `exp` is checked against the emulator clock.
+ * Returns null when accepted, else why not.
+ */
+export function checkTriggerAuthorization(header: string | undefined, config: TriggerAuthConfig): TriggerAuthFailure | null {
+  if (!header?.trim()) return 'missing_authorization';
+  if (config.acceptRawSecret && header.replace(/^Bearer\s+/i, '').trim() === config.signingSecret) return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
+  if (!match) return 'invalid_token';
+  let payload: jwt.JwtPayload | string;
+  try {
+    payload = jwt.verify(match[1], config.signingSecret, {
+      algorithms: ['HS256'],
+      clockTimestamp: Math.floor(config.nowMs() / 1000),
+    });
+  } catch {
+    return 'invalid_token';
+  }
+  // The docs sign a numeric appId; a string would be our bug worth catching.
+  if (typeof payload === 'string' || payload.appId !== config.appId) return 'wrong_app_id';
+  return null;
+}
