@@ -17,7 +17,7 @@ import type { Telephony } from './calls/telephony/telephony.port.js';
 import { applyTelephonyEvent } from './domain/calls/call-events.service.js';
 import { loadMondayConfig, type MondayConfig } from '../integration/monday/config.js';
 import { mondayBoardDirectory } from '../integration/monday/board-directory.js';
-import { startTriggerDelivery } from '../integration/monday/trigger-delivery.js';
+import { startTriggerDelivery, type TriggerDeliveryWorker } from '../integration/monday/trigger-delivery.js';
 
 export interface RunningService {
   services: Services;
@@ -25,6 +25,8 @@ export interface RunningService {
   server: Server;
   baseUrl: string;
   demo: DemoAccount | null;
+  /** The board app's call-ended trigger delivery (null without the board app). */
+  triggerDelivery: TriggerDeliveryWorker | null;
   stop(): Promise<void>;
 }
 
@@ -81,6 +83,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     server,
     baseUrl: `http://${env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST}:${port}`,
     demo,
+    triggerDelivery: triggers,
     async stop() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
