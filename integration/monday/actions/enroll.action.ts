@@ -3,6 +3,7 @@
 // the item id) and enrolls it, through the same upsert operation as the REST API.
 import type { Services } from '../../../src/domain/context.js';
 import { columnMappingOf } from '../../../src/domain/boards/board-mapping.service.js';
+import type { BoardMapping as BoardMappingRow } from '../../../src/generated/prisma/client.js';
 import { mappedColumnIds, mappingProblems, timezoneColumnTypeOf } from '../../../src/domain/boards/board-mapping.rules.js';
 import { UUID_PATTERN } from '../../../src/domain/shared/ids.js';
 import { runOperation } from '../../../src/graphql/execute.js';
@@ -22,10 +23,13 @@ export function enrollAction(services: Services, config: MondayConfig): ActionHa
     if (!workflowId || !UUID_PATTERN.test(workflowId)) {
       throw automationBroken('Choose a workflow', 'The automation has no Contactline workflow chosen: edit it and pick a workflow.', `workflowId: ${JSON.stringify(fields.workflowId ?? null)}`);
     }
-    const [mappingRow, workflow] = await Promise.all([
-      services.db.prisma.boardMapping.findUnique({ where: { accountId } }),
-      services.db.prisma.workflow.findFirst({ where: { id: workflowId, accountId }, select: { name: true, status: true, paused: true } }),
-    ]);
+    // One round trip for the mapping and the workflow (this runs for every enrolled item).
+    const { rows } = await services.db.sql.query<{ mapping: BoardMappingRow | null; workflow: { name: string; status: string; paused: boolean } | null }>(
+      `SELECT (SELECT to_jsonb(m) FROM "BoardMapping" m WHERE m."accountId" = $1::uuid) AS mapping,
+              (SELECT jsonb_build_object('name', w.name, 'status', w.status, 'paused', w.paused) FROM "Workflow" w WHERE w.id = $2::uuid AND w."accountId" = $1::uuid) AS workflow`,
+      [accountId, workflowId],
+    );
+    const { mapping: mappingRow, workflow } = rows[0];
     if (!workflow || workflow.status !== 'published') {
       const what = workflow ? `Workflow "${workflow.name}" is ${workflow.status}` : 'The chosen workflow no longer exists in Contactline';
       throw automationBroken('Workflow cannot take enrollments', `${what}: publish it or choose another workflow, then turn the automation back on.`, `workflow ${workflowId}: ${workflow?.status ?? 'missing'}`);
@@ -61,11 +65,11 @@ export function enrollAction(services: Services, config: MondayConfig): ActionHa
       input: { ...built.contact, sourceKind: 'monday', externalId: item.id, assignmentOptions: { workflowId } },
     });
     const contactId = upsertContact.contact.id;
-    await services.db.prisma.mondayItemLink.upsert({
-      where: { contactId },
-      create: { contactId, accountId, boardId: item.boardId, itemId: item.id },
-      update: { boardId: item.boardId, itemId: item.id },
-    });
+    await services.db.sql.query(
+      `INSERT INTO "MondayItemLink" ("contactId", "accountId", "boardId", "itemId", "updatedAt") VALUES ($1::uuid, $2::uuid, $3, $4, now())
+       ON CONFLICT ("contactId") DO UPDATE SET "boardId" = EXCLUDED."boardId", "itemId" = EXCLUDED."itemId", "updatedAt" = now()`,
+      [contactId, accountId, item.boardId, item.id],
+    );
     return { contactId, workflowId, created: upsertContact.created };
   };
 }
