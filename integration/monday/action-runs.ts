@@ -10,7 +10,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { Services } from '../../src/domain/context.js';
 import { asDomainError } from '../../src/domain/errors.js';
-import { logger } from '../../src/logger.js';
+import { boardLogger, errorOf } from './board-logger.js';
 import type { MondayConfig } from './config.js';
 import { MondayActionFailure, retryLater, runFailed } from './action-failure.js';
 import { MondayApiFailure } from './monday-api.js';
@@ -49,7 +49,7 @@ export function actionRoute(services: Services, config: MondayConfig, kind: stri
       status = 200;
       body = { outputFields };
     } catch (error) {
-      const failure = asActionFailure(error, kind, request.ctx.requestId);
+      const failure = asActionFailure(error, kind, request.ctx.requestId, config);
       status = failure.status;
       body = failure.body;
     }
@@ -105,7 +105,7 @@ async function releaseRun(services: Services, actionUuid: string): Promise<void>
  * a domain rule refusing the contact → this run failed, with the rule's message; anything
  * else → 500 without severity (monday retries; the cause is logged with the request id).
  */
-function asActionFailure(error: unknown, kind: string, requestId: string): MondayActionFailure {
+function asActionFailure(error: unknown, kind: string, requestId: string, config: MondayConfig): MondayActionFailure {
   if (error instanceof MondayActionFailure) return error;
   if (error instanceof MondayApiFailure) {
     if (error.kind === 'unavailable') return retryLater(error.message, 503);
@@ -115,6 +115,6 @@ function asActionFailure(error: unknown, kind: string, requestId: string): Monda
   if (domain && domain.status < 500) {
     return runFailed('The contact was refused', domain.message, `${kind}: ${domain.code}: ${domain.message} (request ${requestId})`);
   }
-  logger.error({ err: domain ?? error, requestId, kind }, 'board app action failed');
+  boardLogger(config).error(`${kind} action failed (request ${requestId})`, { error: errorOf((domain as { cause?: unknown } | undefined)?.cause ?? error) });
   return retryLater(`The action failed on Contactline's side (request ${requestId}); monday will retry it`, 500);
 }

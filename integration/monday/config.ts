@@ -2,6 +2,7 @@
 // hosting (secrets and variables from its managers) and standalone (they read process.env).
 // Unset MONDAY_SIGNING_SECRET: the board app is off and its routes answer 404.
 import { parseTokenKey } from './token-crypto.js';
+import type { BoardLogger } from './board-logger.js';
 
 export interface MondayConfig {
   signingSecret: string;
@@ -26,12 +27,14 @@ export interface MondayConfig {
    * malformed value fails start-up). Unset: the install flow answers 503 and stores nothing.
    */
   tokenKey?: Buffer | null;
+  /** apps-sdk's Logger when loaded through the SDK; absent: the service's logger. */
+  logger?: BoardLogger | null;
 }
 
 export async function loadMondayConfig(): Promise<MondayConfig | null> {
   if (!process.env.MONDAY_SIGNING_SECRET && !process.env.K_SERVICE) return null;
   // Loaded only when the board app is configured: the SDK costs ~1 s to import.
-  const { SecretsManager, EnvironmentVariablesManager } = await import('@mondaycom/apps-sdk');
+  const { SecretsManager, EnvironmentVariablesManager, Logger } = await import('@mondaycom/apps-sdk');
   const secrets = new SecretsManager();
   const variables = new EnvironmentVariablesManager();
   const read = async (key: string) => ((await secrets.get(key)) ?? (await variables.get(key)) ?? process.env[key]) as string | undefined;
@@ -50,5 +53,6 @@ export async function loadMondayConfig(): Promise<MondayConfig | null> {
     oauthUrl: (await read('MONDAY_OAUTH_URL')) || 'https://auth.monday.com',
     oauthScopes: (await read('MONDAY_OAUTH_SCOPES')) || null,
     tokenKey: tokenKey ? parseTokenKey(tokenKey) : null,
+    logger: new Logger('contactline-board-app'),
   };
 }

@@ -21,7 +21,7 @@ import type { RequestContext, Services } from '../../src/domain/context.js';
 import { authenticateApiKey } from '../../src/domain/api-keys/api-keys.service.js';
 import { asDomainError } from '../../src/domain/errors.js';
 import { saveMondayLink } from '../../src/domain/monday/monday-link.service.js';
-import { logger } from '../../src/logger.js';
+import { boardLogger, errorOf } from './board-logger.js';
 import { MondayAuthError, verifyMondayJwt } from './monday-jwt.js';
 import { encryptToken } from './token-crypto.js';
 import type { MondayConfig } from './config.js';
@@ -124,7 +124,7 @@ export function installRouter(services: Services, config: MondayConfig): Router 
     try {
       await handler(req, res);
     } catch (error) {
-      logger.error({ err: error, requestId: res.locals.requestId }, 'monday install failed');
+      boardLogger(config).error(`monday install failed (request ${res.locals.requestId})`, { error: errorOf(error) });
       if (!res.headersSent) send(res, 500, 'Something went wrong', html`<p>Linking failed on our side. Please try again in a minute.</p>`);
     }
   };

@@ -13,7 +13,7 @@
 // HTTP; documented). Nothing lives in memory: a restart resumes from the tables.
 import type { Services } from '../../src/domain/context.js';
 import type { CallEndedEvent } from '../../src/domain/calls/call-events.service.js';
-import { logger } from '../../src/logger.js';
+import { boardLogger, errorOf, type BoardLogger } from './board-logger.js';
 import type { MondayConfig } from './config.js';
 import { signTriggerAuthorization } from './monday-jwt.js';
 
@@ -126,7 +126,7 @@ export interface DeliveryOptions {
 /** Sends the deliveries that are due; returns how many it attempted. */
 export async function deliverDueTriggers(services: Pick<Services, 'db' | 'clock'>, config: MondayConfig, options: DeliveryOptions = {}): Promise<number> {
   if (config.appId === null) {
-    warnOnce('MONDAY_APP_ID is not set: call-ended triggers wait until it is (the trigger JWT carries the app id)');
+    warnOnce(boardLogger(config), 'MONDAY_APP_ID is not set: call-ended triggers wait until it is (the trigger JWT carries the app id)');
     return 0;
   }
   const now = services.clock.now();
@@ -170,7 +170,7 @@ async function deliverOne(services: Pick<Services, 'db' | 'clock'>, config: Mond
   const retryable = status === 0 || status === 408 || status === 429 || status >= 500;
   const now = services.clock.now();
   if (!retryable || now.getTime() - new Date(row.createdAt).getTime() > GIVE_UP_AFTER_MS) {
-    logger.warn({ deliveryId: row.id, webhookId: row.webhookId, error }, 'call-ended trigger delivery failed for good');
+    boardLogger(config).warn(`call-ended trigger delivery ${row.id} (subscription ${row.webhookId}) failed for good: ${error}`);
     return settle(services, row.id, 'failed', error);
   }
   const backoff = Math.min(FIRST_RETRY_MS * 2 ** (row.attempts - 1), MAX_RETRY_MS);
@@ -194,10 +194,10 @@ function retryAfter(header: string | null): number | null {
 }
 
 const warned = new Set<string>();
-function warnOnce(message: string): void {
+function warnOnce(log: BoardLogger, message: string): void {
   if (warned.has(message)) return;
   warned.add(message);
-  logger.warn(message);
+  log.warn(message);
 }
 
 export interface TriggerDeliveryWorker {
@@ -217,7 +217,7 @@ export function startTriggerDelivery(services: Pick<Services, 'db' | 'clock'>, c
         await fanOutCallEnded(services);
         await deliverDueTriggers(services, config, options);
       } catch (error) {
-        logger.warn({ err: error }, 'trigger delivery pass failed; retrying next tick');
+        boardLogger(config).error('trigger delivery pass failed; retrying next tick', { error: errorOf(error) });
       }
     });
     return running as Promise<void>;
