@@ -37,7 +37,11 @@ export async function loadMondayConfig(): Promise<MondayConfig | null> {
   const { SecretsManager, EnvironmentVariablesManager, Logger } = await import('@mondaycom/apps-sdk');
   const secrets = new SecretsManager();
   const variables = new EnvironmentVariablesManager();
-  const read = async (key: string) => ((await secrets.get(key)) ?? (await variables.get(key)) ?? process.env[key]) as string | undefined;
+  // An empty value counts as unset (`PUBLIC_BASE_URL=` must not switch the aud check off silently).
+  const read = async (key: string) => {
+    const value = ((await secrets.get(key)) ?? (await variables.get(key)) ?? process.env[key]) as string | undefined;
+    return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+  };
   const signingSecret = await read('MONDAY_SIGNING_SECRET');
   if (!signingSecret) return null;
   const appId = Number(await read('MONDAY_APP_ID'));

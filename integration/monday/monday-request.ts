@@ -14,7 +14,8 @@ export interface MondayRequest {
 export async function verifyMondayRequest(services: Services, config: MondayConfig, req: Request, res: Response): Promise<MondayRequest | null> {
   let claims: MondayClaims;
   try {
-    const audience = config.publicBaseUrl ? new URL(req.originalUrl, config.publicBaseUrl).toString() : undefined;
+    // The URL monday called: the public base (which may carry a path prefix) + the path we saw.
+    const audience = config.publicBaseUrl ? `${config.publicBaseUrl.replace(/\/+$/, '')}${req.originalUrl}` : undefined;
     claims = verifyMondayJwt(req.header('authorization'), config.signingSecret, { audience, now: services.clock.now() });
   } catch (error) {
     if (!(error instanceof MondayAuthError)) throw error;

@@ -3,7 +3,8 @@
 // 1. Fan-out: each call.ended DomainEvent (written in the same transaction as the call's outcome)
 //    becomes one MondayTriggerDelivery row per matching subscription, and the event is marked
 //    dispatched, in one transaction. Agent-builder test calls and transferred calls fire nothing;
-//    a subscription's agent filter keeps only that agent's calls.
+//    a subscription's agent filter keeps only that agent's calls, and an automation on a board
+//    skips items of other boards.
 // 2. Delivery: due rows are leased (nextAttemptAt moves past the HTTP timeout), POSTed to the
 //    subscription's webhookUrl with our `{ appId }` JWT, then marked delivered; 429, 5xx and no
 //    answer are retried with exponential backoff (honouring Retry-After) for up to a day.
@@ -54,8 +55,8 @@ export async function fanOutCallEnded(services: Pick<Services, 'db' | 'clock'>):
       const accountIds = [...new Set(firing.map((p) => p.accountId))];
       const contactIds = [...new Set(firing.map((p) => p.contactId))];
       const [{ rows: subscriptions }, { rows: links }] = await Promise.all([
-        tx.query<{ webhookId: string; accountId: string; agentId: string | null }>(
-          `SELECT "webhookId", "accountId", "agentId" FROM "MondayTriggerSubscription"
+        tx.query<{ webhookId: string; accountId: string; agentId: string | null; boardId: string | null }>(
+          `SELECT "webhookId", "accountId", "agentId", "boardId" FROM "MondayTriggerSubscription"
             WHERE "accountId" = ANY($1::uuid[]) AND "deletedAt" IS NULL`,
           [accountIds],
         ),
@@ -70,7 +71,11 @@ export async function fanOutCallEnded(services: Pick<Services, 'db' | 'clock'>):
         for (const subscription of subscriptions) {
           if (subscription.accountId !== call.accountId) continue;
           if (subscription.agentId && subscription.agentId !== call.agentId) continue;
-          deliveries.push({ webhookId: subscription.webhookId, callId: call.callId, payload: JSON.stringify({ trigger: { outputFields: outputsOf(call, itemOf.get(call.contactId)) } }) });
+          // An automation on a board hears about that board's items only (its follow-up actions
+          // act on the item, with that board's columns); a contact from no board reaches all.
+          const item = itemOf.get(call.contactId);
+          if (item && subscription.boardId && item.boardId !== subscription.boardId) continue;
+          deliveries.push({ webhookId: subscription.webhookId, callId: call.callId, payload: JSON.stringify({ trigger: { outputFields: outputsOf(call, item) } }) });
         }
       }
       if (deliveries.length > 0) {
@@ -156,7 +161,7 @@ async function deliverOne(services: Pick<Services, 'db' | 'clock'>, config: Mond
       signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
     });
     status = response.status;
-    retryAfterMs = retryAfter(response.headers.get('retry-after'));
+    retryAfterMs = retryAfter(response.headers.get('retry-after'), services.clock.now());
     error = `HTTP ${status}: ${(await response.text().catch(() => '')).slice(0, 300)}`;
   } catch (e) {
     error = `no answer: ${(e as Error).message}`;
@@ -185,12 +190,12 @@ async function settle(services: Pick<Services, 'db' | 'clock'>, id: string, stat
   );
 }
 
-function retryAfter(header: string | null): number | null {
+function retryAfter(header: string | null, now: Date): number | null {
   if (!header) return null;
   const seconds = Number(header);
   if (Number.isFinite(seconds)) return Math.min(seconds * 1000, MAX_RETRY_MS);
   const at = Date.parse(header);
-  return Number.isNaN(at) ? null : Math.min(Math.max(at - Date.now(), 0), MAX_RETRY_MS);
+  return Number.isNaN(at) ? null : Math.min(Math.max(at - now.getTime(), 0), MAX_RETRY_MS);
 }
 
 const warned = new Set<string>();

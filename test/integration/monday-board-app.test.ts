@@ -105,11 +105,11 @@ describe.each(testDatabaseKinds())('board app end to end on %s', (kind) => {
 
   const contactOf = (ctx: Setup, itemId: string) => prisma().contact.findFirst({ where: { accountId: ctx.accountId, sourceKind: 'monday', externalId: itemId } });
 
-  async function callEndedRecipe(ctx: Setup, filter: { agentId?: string } = {}) {
+  async function callEndedRecipe(ctx: Setup, filter: { agentId?: string } = {}, boardId = ctx.boardId) {
     return monday.createRecipe({
       accountId: ctx.mondayAccountId,
       userId: ctx.mondayUserId,
-      boardId: ctx.boardId,
+      boardId,
       trigger: {
         kind: 'app',
         subscribeUrl: url('/trigger/subscribe'),
@@ -354,12 +354,14 @@ describe.each(testDatabaseKinds())('board app end to end on %s', (kind) => {
     expect((await setStatus(lead.itemId)).notification?.title).toBe('No call yet');
   });
 
-  it('fires only for the filtered agent, never for test or transferred calls, and stops after the automation is deleted', async () => {
+  it('fires only for the filtered agent and the automation\'s own board, never for test or transferred calls, and stops after the automation is deleted', async () => {
     const ctx = await setup();
     await mapBoard(ctx);
     const otherAgent = await prisma().agent.create({ data: { accountId: ctx.accountId, name: 'Bo', status: 'live', timezone: 'America/Chicago', defaultLanguage: 'en-US', attemptLimit: 1, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60 } });
     const every = await callEndedRecipe(ctx);
     const onlyOther = await callEndedRecipe(ctx, { agentId: otherAgent.id });
+    const otherBoard = monday.addBoard({ accountId: ctx.mondayAccountId, name: 'Another board', columns: [{ id: 'outcome', type: 'status', labels: ['Busy'] }] });
+    const onOtherBoard = await callEndedRecipe(ctx, {}, String(otherBoard.id));
     const leads = [addLead(ctx), addLead(ctx), addLead(ctx)];
     telephony().setScript(leads[0].phone, { result: 'no_answer' });
     telephony().setScript(leads[1].phone, { result: 'qualified', testCall: true });
@@ -375,6 +377,7 @@ describe.each(testDatabaseKinds())('board app end to end on %s', (kind) => {
     expect(deliveriesFor(every.subscription!.subscriptionId).map((d) => d.outputFields!.itemId)).toEqual([Number(leads[0].itemId)]);
     expect(accepted[0].outputFields).toMatchObject({ callResult: 'no_answer', isLastCall: true });
     expect(deliveriesFor(onlyOther.subscription!.subscriptionId)).toEqual([]);
+    expect(deliveriesFor(onOtherBoard.subscription!.subscriptionId)).toEqual([]);
 
     await monday.deleteRecipe(every.id);
     const later = addLead(ctx);
