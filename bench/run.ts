@@ -14,12 +14,16 @@
 //   3. list / search by name prefix / search by phone digits / CSV page at N contacts, vs the same SELECT.
 //   4. (bench/calls.ts) the dialer claiming the next 100 due calls among N enrolled contacts, vs its
 //      claim SELECT in BEGIN/ROLLBACK; one call.ended event applied, vs one contact UPDATE.
+//   5. (bench/mcp.ts) each tool server call vs the REST request for the same data (target ≤ 1.5× REST, p50).
 //   BENCH_ONLY=calls                       seed, then only the calls figures (4)
+//   BENCH_ONLY=mcp                         seed, then only the tool server figures (5)
+//   6. (bench/board.ts) the board app's enroll action (monday's read excluded) and 1000 concurrent runs.
+//   BENCH_ONLY=board                       seed, then only the board app figures (6)
 // Writes bench/results.json and bench/results.md.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -29,6 +33,10 @@ import { listQuerySql } from '../src/domain/contacts/contacts-list.service.js';
 import type { Database } from '../src/db/database.js';
 import { startTestServer, type TestServer } from '../test/support/test-server.js';
 import { benchCalls } from './calls.js';
+import { benchBoard } from './board.js';
+import { startMondayEmulator } from '../test/support/monday-emulator/index.js';
+import type { MondayConfig } from '../integration/monday/config.js';
+import { benchMcp } from './mcp.js';
 import type { DatabaseKind } from '../test/support/databases.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -45,8 +53,12 @@ const SETTINGS = {
   dialerRuns: QUICK ? 10 : 30,
   dialerBudgetMs: 45_000,
   callEndedCalls: QUICK ? 50 : 200,
+  enrollRuns: QUICK ? 100 : 300,
+  concurrentEnrolls: 1000,
 };
 const ONLY_CALLS = process.env.BENCH_ONLY === 'calls';
+const ONLY_BOARD = process.env.BENCH_ONLY === 'board';
+const ONLY_MCP = process.env.BENCH_ONLY === 'mcp';
 
 // ---------------------------------------------------------------------------------------------
 // Data
@@ -547,7 +559,10 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
   if (kind === 'postgres') process.env.TEST_DATABASE_URL = pgUrl;
   const n = Number(process.env.BENCH_CONTACTS ?? (QUICK ? (kind === 'postgres' ? 20_000 : 10_000) : kind === 'postgres' ? 1_000_000 : 100_000));
   log(`\n== ${kind}: starting service on a fresh database`);
-  const server = await startTestServer(kind);
+  // The board app is on, pointed at the monday emulator on loopback (its figures: bench/board.ts).
+  const monday = await startMondayEmulator({ signingSecret: 'bench-signing-secret', appId: 1 });
+  const mondayConfig: MondayConfig = { signingSecret: 'bench-signing-secret', appId: 1, apiUrl: monday.url, apiVersion: '2026-10', publicBaseUrl: null, tokenKey: randomBytes(32) };
+  const server = await startTestServer(kind, { monday: mondayConfig });
   try {
     const db = server.service.services.db;
     const version = (await db.sql.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0].v;
@@ -558,7 +573,7 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
     log(`   seeded in ${seedSeconds.toFixed(1)} s (Contact with indexes: ${tableSize})`);
 
     const figures: Figure[] = [];
-    if (!ONLY_CALLS) {
+    if (!ONLY_CALLS && !ONLY_MCP && !ONLY_BOARD) {
       log('   list / search / CSV…');
       figures.push(await benchHttpFloor(server, db));
       figures.push(...(await benchList(server, db, account)));
@@ -567,14 +582,22 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
       log('   upsert…');
       figures.splice(1, 0, ...(await benchUpsert(server, db, account, kind)));
     }
+    if (!ONLY_CALLS && !ONLY_BOARD) {
+      log('   tool server (MCP) vs REST…');
+      figures.push(...(await benchMcp(server, account, { requests: SETTINGS.listRequests, warmup: SETTINGS.warmup }, log)));
+    }
+    if (!ONLY_CALLS && !ONLY_MCP) {
+      figures.push(...(await benchBoard(server, monday, mondayConfig, { enrollRuns: SETTINGS.enrollRuns, warmup: SETTINGS.warmup, concurrentRuns: SETTINGS.concurrentEnrolls }, log)));
+    }
     // Last: they enroll every contact of the account and change some of them.
-    figures.push(...(await benchCalls(server.service.services, account.accountId, kind,
+    if (!ONLY_MCP && !ONLY_BOARD) figures.push(...(await benchCalls(server.service.services, account.accountId, kind,
       { dialerRuns: SETTINGS.dialerRuns, dialerBudgetMs: SETTINGS.dialerBudgetMs, callEndedCalls: SETTINGS.callEndedCalls, warmup: SETTINGS.warmup }, log)));
     const result: DatabaseResult = { kind, serverVersion: version, contacts: n, seedSeconds: Math.round(seedSeconds * 10) / 10, tableSize, figures };
     printTable(result);
     return result;
   } finally {
     await server.stop();
+    await monday.close();
   }
 }
 
@@ -632,6 +655,7 @@ function markdown(results: DatabaseResult[], meta: Record<string, unknown>): str
       .filter((f) => f.extra?.prismaQueryRawMs)
       .map((f) => `${f.id} ${fmt((f.extra!.prismaQueryRawMs as Stats).p50)}/${fmt((f.extra!.prismaQueryRawMs as Stats).p95)}`);
     if (prismaLines.length) out.push(`The same list SELECTs through prisma.$queryRaw (p50/p95 ms): ${prismaLines.join(', ')}.`);
+    if (r.figures.some((f) => f.id.startsWith('mcp-'))) out.push('Tool rows: "service" is the tool call (POST /api/mcp, tools/call), "raw" the REST request for the same data, alternating; × is tool ÷ REST.');
     if (acceptedMs !== undefined) out.push(`Bulk import: the 202 arrived after ${fmt(acceptedMs)} ms (median); the batch was done after ${fmt(bulk!.service.p50)} ms.`);
     const claim = r.figures.find((f) => f.id === 'dialer-claim-100');
     const inTx = claim?.extra?.inTransaction as { claimSelectMs: Stats; otherStatementsMs: Stats; statementsPerRun: number } | undefined;

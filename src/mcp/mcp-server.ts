@@ -1,0 +1,90 @@
+// The MCP server of one request: the six tools, run as the request's key. Built per request
+// (the tool server is stateless), apart from the HTTP transport (mcp.route.ts).
+//
+// Why the SDK's low-level Server and not McpServer: McpServer validates arguments against the
+// advertised input schema and answers a failure with its own text. The contract treats a bad
+// argument as a REST 400 (the domain's error body, with code and requestId), so the advertised
+// schemas describe the arguments and the domain operation validates them, as for REST.
+import { createRequire } from 'node:module';
+import { z } from 'zod';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import {
+  CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool, type ToolAnnotations,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { RequestContext } from '../domain/context.js';
+import { asDomainError, DomainError } from '../domain/errors.js';
+import { errorBody } from '../http/error-body.js';
+import { TOOLS, type ToolDefinition } from './tools.js';
+
+export const SERVER_NAME = 'contactline';
+export const SERVER_VERSION: string = createRequire(import.meta.url)('../../package.json').version;
+
+export const INSTRUCTIONS = [
+  'Read-only access to one Account\'s contacts, their calls and call transcripts, and its workflows.',
+  'Find contacts with contacts_search (or contact_get / contact_get_by_external_id); list a contact\'s calls with contact_calls_list',
+  '(it takes the contact\'s sourceKind and externalId); read a call\'s transcript with call_transcript_get (it takes the call\'s id).',
+  'List tools return one page; pass the returned nextToken to get the next one.',
+  'A failed call returns an error result whose text is JSON { error, message, code, requestId }: code bad_request means an argument',
+  'is wrong (the message names it), not_found that nothing with that id exists in the Account, conflict that several contacts share',
+  'an external ID (they are listed in contacts; read one by its id).',
+].join(' ');
+
+/** Every tool only reads the Account's own data: same arguments, same answer, no side effects. */
+const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+
+const jsonSchema = (schema: z.ZodObject, io: 'input' | 'output') => z.toJSONSchema(schema, { target: 'draft-7', io }) as Tool['inputSchema'];
+
+/** The tools/list answer, computed once. */
+export const TOOL_LIST: Tool[] = TOOLS.map((tool) => ({
+  name: tool.name,
+  title: tool.title,
+  description: tool.description,
+  inputSchema: jsonSchema(tool.input, 'input'),
+  outputSchema: jsonSchema(tool.output, 'output'),
+  annotations: { title: tool.title, ...READ_ONLY },
+}));
+
+const TOOLS_BY_NAME = new Map<string, ToolDefinition>(TOOLS.map((tool) => [tool.name, tool]));
+
+// The server only validates JSON Schemas for elicitation, which it never asks for; one shared
+// validator spares building an Ajv instance on every request.
+const jsonSchemaValidator = new AjvJsonSchemaValidator();
+
+export interface McpServerOptions {
+  /** Called with the cause of an `internal` failure (the client sees only the error body). */
+  logError?: (error: unknown, requestId: string) => void;
+}
+
+/** An MCP server whose tools act as the request context's key. */
+export function createMcpServer(ctx: RequestContext, { logError }: McpServerOptions = {}): Server {
+  const server = new Server(
+    { name: SERVER_NAME, version: SERVER_VERSION, title: 'Contactline' },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_LIST }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const tool = TOOLS_BY_NAME.get(request.params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}; the tools are ${TOOLS.map((t) => t.name).join(', ')}`);
+    return callTool(ctx, tool, request.params.arguments ?? {}, logError);
+  });
+  return server;
+}
+
+/** Runs one tool: its REST body as structured content and as JSON text, or a tool error whose text is the error body. */
+export async function callTool(ctx: RequestContext, tool: ToolDefinition, args: Record<string, unknown>, logError?: McpServerOptions['logError']): Promise<CallToolResult> {
+  try {
+    const body = await tool.run(ctx, args);
+    return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
+  } catch (error) {
+    return toolError(error, ctx.requestId, logError);
+  }
+}
+
+/** The MCP mapping of a failure: a tool error result whose text is the contract's error body. */
+export function toolError(error: unknown, requestId: string, logError?: McpServerOptions['logError']): CallToolResult {
+  const domain = asDomainError(error);
+  const mapped = domain ?? new DomainError('internal', 'The service failed to handle the request');
+  if (mapped.code === 'internal') logError?.((mapped as { cause?: unknown }).cause ?? error, requestId);
+  return { content: [{ type: 'text', text: JSON.stringify(errorBody(mapped, requestId)) }], isError: true };
+}

@@ -1,0 +1,58 @@
+// Tool arguments read the way the REST routes read a query string, so that the domain
+// operation sees the same variables and answers a bad value with the same 400: scalars as
+// text (an array by its last item), lists from one value, an array or comma-separated text,
+// and a page limit that is an integer or else -1 (which the operation's bound check names).
+// A null argument counts as not sent. Only a value no query string could carry (an object
+// where text is expected) is refused here, with the contract's 400 shape.
+import { badRequest } from '../domain/errors.js';
+
+export type ToolArguments = Record<string, unknown>;
+
+/** GraphQL's Int is 32-bit: a larger integer goes to the operation as the largest, so its bound check answers. */
+const INT32_MAX = 2 ** 31 - 1;
+
+function refuse(name: string, expected: string): never {
+  throw badRequest(`${name}: must be ${expected}`, { issues: [{ path: name, message: `must be ${expected}` }] });
+}
+
+/** A text argument, or undefined when not sent. */
+export function text(args: ToolArguments, name: string): string | undefined {
+  let value = args[name];
+  if (Array.isArray(value)) value = value[value.length - 1];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return refuse(name, 'a string');
+}
+
+/** A required text argument: not sent reads as empty text, which the operation refuses by name. */
+export function requiredText(args: ToolArguments, name: string): string {
+  return text(args, name) ?? '';
+}
+
+/** A list argument (one value or an array of them), or undefined when not sent. */
+export function textList(args: ToolArguments, name: string): string[] | undefined {
+  const value = args[name];
+  if (value === undefined || value === null) return undefined;
+  const items = Array.isArray(value) ? value : [value];
+  return items.map((item) => {
+    if (typeof item === 'string') return item;
+    if (typeof item === 'number' || typeof item === 'boolean') return String(item);
+    return refuse(name, 'a string or an array of strings');
+  });
+}
+
+/** The page size: an integer (or its text), else -1 so the operation's check names the bound. */
+export function pageLimit(args: ToolArguments, name = 'limit'): number | undefined {
+  let value = args[name];
+  if (Array.isArray(value)) value = value[value.length - 1];
+  if (value === undefined || value === null) return undefined;
+  const limit = typeof value === 'number' || typeof value === 'string' ? Number(value) : Number.NaN;
+  if (!Number.isSafeInteger(limit)) return -1;
+  return Math.max(-INT32_MAX, Math.min(INT32_MAX, limit));
+}
+
+/** Drops the arguments that were not sent, so the operation applies its defaults. */
+export function sent<T extends Record<string, unknown>>(variables: T): Partial<T> {
+  return Object.fromEntries(Object.entries(variables).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

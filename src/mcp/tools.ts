@@ -1,0 +1,128 @@
+// The six read-only tools. Each runs the very GraphQL operation its REST route runs (the same
+// bounds, validation, scoping and errors) and returns the REST response body.
+import type { z } from 'zod';
+import type { RequestContext } from '../domain/context.js';
+import { runOperation } from '../graphql/execute.js';
+import { Operations } from '../rest/operations.js';
+import { pageLimit, requiredText, sent, text, textList, type ToolArguments } from './tool-arguments.js';
+import {
+  CallPageOutput, CallTranscriptGetInput, ContactCallsListInput, ContactGetInput, ContactOutput, ContactPageOutput,
+  ContactsSearchInput, ExternalIdInput, TranscriptOutput, WorkflowPageOutput, WorkflowsListInput,
+} from './tool-schemas.js';
+
+type Body = Record<string, unknown>;
+interface Page {
+  data: unknown[];
+  nextToken: string | null;
+}
+
+export interface ToolDefinition {
+  name: string;
+  title: string;
+  description: string;
+  /** Advertised to the client; the operation itself validates what is sent. */
+  input: z.ZodObject;
+  /** The REST response body's shape: the tool's structured result. */
+  output: z.ZodObject;
+  /** Runs the operation as the key's user; resolves to the REST response body, or throws its DomainError. */
+  run(ctx: RequestContext, args: ToolArguments): Promise<Body>;
+}
+
+/** A contacts or calls page as REST sends it: no nextToken on the last page. */
+const restPage = (page: Page): Body => (page.nextToken ? { ...page } : { data: page.data });
+
+const externalIdPath = (args: ToolArguments) => ({ sourceKind: requiredText(args, 'sourceKind'), externalId: requiredText(args, 'externalId') });
+
+export const TOOLS: readonly ToolDefinition[] = [
+  {
+    name: 'contacts_search',
+    title: 'Search contacts',
+    description:
+      'Search or list the Account\'s contacts, newest first. Returns one page: { data: [contact...], nextToken? }. ' +
+      'data is empty when no contact matches; nextToken is present only when more contacts match (call again with it). ' +
+      'To see a contact\'s calls, pass its sourceKind and externalId to contact_calls_list.',
+    input: ContactsSearchInput,
+    output: ContactPageOutput,
+    async run(ctx, args) {
+      const variables = sent({
+        status: textList(args, 'status'),
+        sourceKind: textList(args, 'sourceKind'),
+        addedSince: text(args, 'addedSince'),
+        addedBefore: text(args, 'addedBefore'),
+        assignedWorkflowId: text(args, 'assignedWorkflowId'),
+        searchTerm: text(args, 'searchTerm'),
+        limit: pageLimit(args),
+        nextToken: text(args, 'nextToken'),
+      });
+      const { contacts } = await runOperation<{ contacts: Page }>(ctx, Operations.listContacts, variables);
+      return restPage(contacts);
+    },
+  },
+  {
+    name: 'contact_get',
+    title: 'Get a contact',
+    description: 'Read one contact of the Account by its id. Fails with code not_found when the Account has no contact with that id.',
+    input: ContactGetInput,
+    output: ContactOutput,
+    async run(ctx, args) {
+      const { contact } = await runOperation<{ contact: Body }>(ctx, Operations.getContact, { id: requiredText(args, 'id') });
+      return contact;
+    },
+  },
+  {
+    name: 'contact_get_by_external_id',
+    title: 'Get a contact by external ID',
+    description:
+      'Read one contact by its ID in its source system (sourceKind and externalId). Fails with code not_found when none matches, ' +
+      'and with code conflict when several contacts share that external ID: the error then lists them in contacts; read one with contact_get.',
+    input: ExternalIdInput,
+    output: ContactOutput,
+    async run(ctx, args) {
+      const { contactByExternalId } = await runOperation<{ contactByExternalId: Body }>(ctx, Operations.getContactByExternalId, externalIdPath(args));
+      return contactByExternalId;
+    },
+  },
+  {
+    name: 'contact_calls_list',
+    title: 'List a contact\'s calls',
+    description:
+      'List the calls of the contact with this sourceKind and externalId, oldest first. Returns one page: { data: [call...], nextToken? }; ' +
+      'data is empty when the contact has no calls. A call\'s transcriptAvailable says whether call_transcript_get has its transcript. ' +
+      'Fails like contact_get_by_external_id (not_found, conflict).',
+    input: ContactCallsListInput,
+    output: CallPageOutput,
+    async run(ctx, args) {
+      const { contactCalls } = await runOperation<{ contactCalls: Page }>(ctx, Operations.listContactCalls, {
+        ...externalIdPath(args),
+        ...sent({ limit: pageLimit(args), nextToken: text(args, 'nextToken') }),
+      });
+      return restPage(contactCalls);
+    },
+  },
+  {
+    name: 'call_transcript_get',
+    title: 'Get a call transcript',
+    description:
+      'Read the transcript of one call: { utterances: [{ speaker, content, timestamp }] } in conversation order (speaker assistant is the voice agent, user the contact). ' +
+      'utterances is empty until the call\'s report is ready, and for a call without a transcript. Fails with code not_found for an unknown call.',
+    input: CallTranscriptGetInput,
+    output: TranscriptOutput,
+    async run(ctx, args) {
+      const { callTranscript } = await runOperation<{ callTranscript: Body }>(ctx, Operations.getCallTranscript, { id: requiredText(args, 'callId') });
+      return callTranscript;
+    },
+  },
+  {
+    name: 'workflows_list',
+    title: 'List workflows',
+    description:
+      'List the Account\'s workflows (id, name, status), newest first. Returns one page: { data: [workflow...], nextToken }; nextToken is null on the last page. ' +
+      'A workflow\'s id filters contacts_search by assignedWorkflowId.',
+    input: WorkflowsListInput,
+    output: WorkflowPageOutput,
+    async run(ctx, args) {
+      const { workflows } = await runOperation<{ workflows: Page }>(ctx, Operations.listWorkflows, sent({ limit: pageLimit(args), nextToken: text(args, 'nextToken') }));
+      return { data: workflows.data, nextToken: workflows.nextToken };
+    },
+  },
+];

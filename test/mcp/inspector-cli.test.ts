@@ -1,0 +1,97 @@
+// A different real client: the MCP Inspector's CLI mode (@modelcontextprotocol/inspector, built
+// on its own client library) drives the tool server over Streamable HTTP with the bearer key
+// as a header, as an assistant configured from the README would.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestAccount, type TestServer } from '../support/test-server.js';
+import { uniquePhone, upsertOk } from '../support/api-helpers.js';
+
+const require = createRequire(import.meta.url);
+const inspectorPackage = require.resolve('@modelcontextprotocol/inspector/package.json');
+const inspectorBin = path.join(path.dirname(inspectorPackage), (JSON.parse(readFileSync(inspectorPackage, 'utf8')) as { bin: Record<string, string> }).bin['mcp-inspector']);
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json: any;
+}
+
+describe('the MCP Inspector CLI against the tool server', () => {
+  let server: TestServer;
+  let account: TestAccount;
+  let home: string;
+  beforeAll(async () => {
+    server = await startTestServer('pglite');
+    account = await server.createAccount();
+    // The inspector keeps a catalog and OAuth state under the home directory: a throw-away one.
+    home = mkdtempSync(path.join(os.tmpdir(), 'contactline-inspector-'));
+  });
+  afterAll(async () => {
+    await server?.stop();
+    if (home) rmSync(home, { recursive: true, force: true });
+  });
+
+  /** `mcp-inspector --cli <url>/api/mcp --transport http [--header Authorization: Bearer key] ...args`. */
+  function inspector(apiKey: string | null, ...args: string[]): Promise<Run> {
+    const argv = [inspectorBin, '--cli', `${server.baseUrl}/api/mcp`, '--transport', 'http', ...(apiKey ? ['--header', `Authorization: Bearer ${apiKey}`] : []), ...args];
+    return new Promise((resolve) => {
+      execFile(process.execPath, argv, { env: { ...process.env, HOME: home, USERPROFILE: home, NO_COLOR: '1' }, timeout: 60_000 }, (error, stdout, stderr) => {
+        let json: unknown;
+        try {
+          json = JSON.parse(stdout);
+        } catch {
+          json = undefined;
+        }
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr, json });
+      });
+    });
+  }
+
+  it('lists the six read-only tools', async () => {
+    const run = await inspector(account.apiKey, '--method', 'tools/list');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.json.tools.map((t: { name: string }) => t.name).sort()).toEqual([
+      'call_transcript_get', 'contact_calls_list', 'contact_get', 'contact_get_by_external_id', 'contacts_search', 'workflows_list',
+    ]);
+    for (const tool of run.json.tools) expect(tool.annotations.readOnlyHint, tool.name).toBe(true);
+    // Its schema check finds no error in the tools' schemas.
+    expect(run.stderr).toMatch(/Schema portability: 0 errors/);
+  }, 90_000);
+
+  it('calls tools with typed arguments and gets the REST data, structured and as text', async () => {
+    const contact = await upsertOk(server, account.apiKey, { firstName: 'Katherine', lastName: 'Johnson', phone: uniquePhone(), sourceKind: 'hubspot', externalId: 'crm-kj' });
+    const search = await inspector(account.apiKey, '--method', 'tools/call', '--tool-name', 'contacts_search', '--tool-arg', 'searchTerm=kath joh', '--tool-arg', 'limit=5');
+    expect(search.code, search.stderr).toBe(0);
+    expect(search.json.isError).toBeFalsy();
+    const viaRest = await server.request(account.apiKey, 'GET', '/api/v1/contacts?searchTerm=kath%20joh&limit=5');
+    expect(search.json.structuredContent).toEqual(viaRest.json);
+    expect(JSON.parse(search.json.content[0].text)).toEqual(viaRest.json);
+    expect(search.json.structuredContent.data.map((c: { id: string }) => c.id)).toEqual([contact.id]);
+
+    const calls = await inspector(account.apiKey, '--method', 'tools/call', '--tool-name', 'contact_calls_list', '--tool-arg', 'sourceKind=hubspot', '--tool-arg', 'externalId=crm-kj');
+    expect(calls.code, calls.stderr).toBe(0);
+    expect(calls.json.structuredContent).toEqual({ data: [] });
+  }, 90_000);
+
+  it('sees a failing tool as an error result carrying the contract\'s error body', async () => {
+    const run = await inspector(account.apiKey, '--method', 'tools/call', '--tool-name', 'contact_get', '--tool-arg', 'id=6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f');
+    // The CLI exits non-zero for an error result, and prints the result itself on stdout.
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toMatch(/isError/);
+    expect(run.json.isError).toBe(true);
+    expect(JSON.parse(run.json.content[0].text)).toMatchObject({ code: 'not_found', error: 'Not Found', requestId: expect.any(String) });
+  }, 90_000);
+
+  it('cannot connect without the key', async () => {
+    const run = await inspector(null, '--method', 'tools/list');
+    // The 401 leads it to OAuth, which the tool server does not offer.
+    expect(run.code).not.toBe(0);
+    expect(run.json?.tools).toBeUndefined();
+    expect(run.stderr).toMatch(/auth/i);
+  }, 90_000);
+});
