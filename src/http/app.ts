@@ -15,7 +15,7 @@ import { logger } from '../logger.js';
 import { mondayRouter } from '../../integration/monday/routes.js';
 import type { MondayConfig } from '../../integration/monday/config.js';
 import { TELEPHONY_EVENTS_PATH, telephonyEventsRouter } from './telephony-events.route.js';
-import { MCP_PATH, mcpRouter } from '../mcp/mcp.route.js';
+import { MCP_PATH, mcpEndpoint } from '../mcp/mcp.route.js';
 
 const openApiDocument = buildOpenApi();
 
@@ -58,7 +58,7 @@ export function createApp({ services, monday, adminToken, telephonySecrets, logE
   // Before the JSON parser: the signature is checked over the raw body bytes.
   app.use(TELEPHONY_EVENTS_PATH, telephonyEventsRouter(services, telephonySecrets));
   // Before the JSON parser too: origin and key are checked first, then the MCP transport reads the body.
-  app.use(MCP_PATH, mcpRouter(services, { logError }));
+  app.use(MCP_PATH, mcpEndpoint(services, { logError }));
   app.use('/api', express.json({ limit: '10mb', type: () => true }));
   app.use('/api/v1', restRouter(services));
   if (monday) app.use('/integrations/monday', mondayRouter(services, monday));
