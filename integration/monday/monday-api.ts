@@ -128,7 +128,7 @@ interface ClientErrorLike {
 }
 
 /** graphql-request's ClientError (HTTP status + monday's errors[]) or a network failure → MondayApiFailure. */
-export function asFailure(error: unknown): MondayApiFailure {
+function asFailure(error: unknown): MondayApiFailure {
   if (error instanceof MondayApiFailure) return error;
   const e = error as ClientErrorLike;
   const response = e?.response;

@@ -206,8 +206,6 @@ function warnOnce(log: BoardLogger, message: string): void {
 }
 
 export interface TriggerDeliveryWorker {
-  /** Runs one fan-out and delivery pass now (tests, and after a call ends). */
-  kick(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -215,7 +213,7 @@ export interface TriggerDeliveryWorker {
 export function startTriggerDelivery(services: Pick<Services, 'db' | 'clock'>, config: MondayConfig, intervalMs = 500, options: DeliveryOptions = {}): TriggerDeliveryWorker {
   let running: Promise<unknown> = Promise.resolve();
   let stopped = false;
-  const pass = () => {
+  const timer = setInterval(() => {
     running = running.then(async () => {
       if (stopped) return;
       try {
@@ -225,11 +223,8 @@ export function startTriggerDelivery(services: Pick<Services, 'db' | 'clock'>, c
         boardLogger(config).error('trigger delivery pass failed; retrying next tick', { error: errorOf(error) });
       }
     });
-    return running as Promise<void>;
-  };
-  const timer = setInterval(pass, intervalMs);
+  }, intervalMs);
   return {
-    kick: pass,
     async stop() {
       stopped = true;
       clearInterval(timer);

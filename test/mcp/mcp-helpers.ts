@@ -65,23 +65,7 @@ export interface RawResponse {
 
 /** One HTTP request to the tool server, with the headers a Streamable HTTP client sends unless overridden. */
 export async function rawMcp(server: TestServer, method: string, headers: Record<string, string>, body?: unknown): Promise<RawResponse> {
-  const response = await fetch(server.baseUrl + MCP_PATH, {
-    method,
-    headers: {
-      accept: 'application/json, text/event-stream',
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-      ...headers,
-    },
-    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
-  });
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, headers: response.headers, text, json };
+  return server.request(null, method, MCP_PATH, body, { accept: 'application/json, text/event-stream', ...headers });
 }
 
 export const initializeMessage = (id = 1) => ({

@@ -7,7 +7,7 @@ import { badRequest, DomainError, notFound } from '../errors.js';
 import { parseInput } from '../shared/validation.js';
 import { mappingProblems, timezoneColumnTypeOf, type BoardColumn, type BoardColumnMapping, type ExtraField } from './board-mapping.rules.js';
 import { SetBoardMappingSchema } from './board-mapping.inputs.js';
-import { DEFAULT_STATUS_LABELS, labelForResult, validateStatusLabelMapping, type StatusLabelMapping } from './status-labels.js';
+import { labelForResult, validateStatusLabelMapping, type StatusLabelMapping } from './status-labels.js';
 import { CALL_RESULTS } from '../../calls/telephony/telephony.port.js';
 
 export function columnMappingOf(row: BoardMapping): BoardColumnMapping {
@@ -100,4 +100,3 @@ export function effectiveStatusLabels(row: Pick<BoardMapping, 'statusLabels'> | 
   return Object.fromEntries(CALL_RESULTS.map((result) => [result, labelForResult(result, mapping)]));
 }
 
-export { DEFAULT_STATUS_LABELS };
