@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import type { RequestContext } from '../domain/context.js';
 import { runOperation } from '../graphql/execute.js';
 import { Operations } from '../rest/operations.js';
-import { pageLimit, requiredText, sent, text, textList, type ToolArguments } from './tool-arguments.js';
+import { contactListVariables, pageVariables, requiredText, type RequestValues } from '../http/query-values.js';
 import {
   CallPageOutput, CallTranscriptGetInput, ContactCallsListInput, ContactGetInput, ContactOutput, ContactPageOutput,
   ContactsSearchInput, ExternalIdInput, TranscriptOutput, WorkflowPageOutput, WorkflowsListInput,
@@ -25,13 +25,13 @@ export interface ToolDefinition {
   /** The REST response body's shape: the tool's structured result. */
   output: z.ZodObject;
   /** Runs the operation as the key's user; resolves to the REST response body, or throws its DomainError. */
-  run(ctx: RequestContext, args: ToolArguments): Promise<Body>;
+  run(ctx: RequestContext, args: RequestValues): Promise<Body>;
 }
 
 /** A contacts or calls page as REST sends it: no nextToken on the last page. */
 const restPage = (page: Page): Body => (page.nextToken ? { ...page } : { data: page.data });
 
-const externalIdPath = (args: ToolArguments) => ({ sourceKind: requiredText(args, 'sourceKind'), externalId: requiredText(args, 'externalId') });
+const externalIdPath = (args: RequestValues) => ({ sourceKind: requiredText(args, 'sourceKind'), externalId: requiredText(args, 'externalId') });
 
 export const TOOLS: readonly ToolDefinition[] = [
   {
@@ -44,16 +44,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     input: ContactsSearchInput,
     output: ContactPageOutput,
     async run(ctx, args) {
-      const variables = sent({
-        status: textList(args, 'status'),
-        sourceKind: textList(args, 'sourceKind'),
-        addedSince: text(args, 'addedSince'),
-        addedBefore: text(args, 'addedBefore'),
-        assignedWorkflowId: text(args, 'assignedWorkflowId'),
-        searchTerm: text(args, 'searchTerm'),
-        limit: pageLimit(args),
-        nextToken: text(args, 'nextToken'),
-      });
+      const variables = contactListVariables(args);
       const { contacts } = await runOperation<{ contacts: Page }>(ctx, Operations.listContacts, variables);
       return restPage(contacts);
     },
@@ -94,7 +85,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     async run(ctx, args) {
       const { contactCalls } = await runOperation<{ contactCalls: Page }>(ctx, Operations.listContactCalls, {
         ...externalIdPath(args),
-        ...sent({ limit: pageLimit(args), nextToken: text(args, 'nextToken') }),
+        ...pageVariables(args),
       });
       return restPage(contactCalls);
     },
@@ -121,7 +112,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     input: WorkflowsListInput,
     output: WorkflowPageOutput,
     async run(ctx, args) {
-      const { workflows } = await runOperation<{ workflows: Page }>(ctx, Operations.listWorkflows, sent({ limit: pageLimit(args), nextToken: text(args, 'nextToken') }));
+      const { workflows } = await runOperation<{ workflows: Page }>(ctx, Operations.listWorkflows, pageVariables(args));
       return { data: workflows.data, nextToken: workflows.nextToken };
     },
   },

@@ -5,44 +5,9 @@ import { runOperation } from '../graphql/execute.js';
 import { apiKeyContext } from '../http/request-context.js';
 import { Operations } from './operations.js';
 import { contactsToCsv } from './contacts.csv.js';
+import { contactListVariables, pageVariables } from '../http/query-values.js';
 
 type Handler = (ctx: RequestContext, req: Request, res: Response) => Promise<void>;
-
-/** Query values as the list schema takes them: repeated keys arrive as arrays. */
-function listVariables(query: Request['query']): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const name of ['status', 'sourceKind'] as const) {
-    const value = query[name];
-    if (value !== undefined) out[name] = (Array.isArray(value) ? value : [value]).map(String);
-  }
-  for (const name of ['addedSince', 'addedBefore', 'assignedWorkflowId', 'searchTerm', 'nextToken'] as const) {
-    const value = query[name];
-    if (value !== undefined) out[name] = Array.isArray(value) ? String(value[value.length - 1]) : String(value);
-  }
-  if (query.limit !== undefined) {
-    const limit = Number(query.limit);
-    // A non-integer limit still reaches the schema's check, which names the bound.
-    out.limit = Number.isSafeInteger(limit) ? limit : -1;
-  }
-  return out;
-}
-
-/**
- * limit and nextToken of a paged list. A non-integer limit reaches the schema's check as -1,
- * one beyond GraphQL's 32-bit Int as its largest value, so either is a 400 naming the bound.
- */
-const INT32_MAX = 2 ** 31 - 1;
-
-function pageVariables(query: Request['query']): { limit?: number; nextToken?: string } {
-  const last = (value: unknown) => (Array.isArray(value) ? String(value[value.length - 1]) : String(value));
-  const out: { limit?: number; nextToken?: string } = {};
-  if (query.limit !== undefined) {
-    const limit = Number(last(query.limit));
-    out.limit = !Number.isSafeInteger(limit) ? -1 : Math.max(-INT32_MAX, Math.min(INT32_MAX, limit));
-  }
-  if (query.nextToken !== undefined) out.nextToken = last(query.nextToken);
-  return out;
-}
 
 function externalIdPath(req: Request) {
   return { sourceKind: String(req.params.sourceKind), externalId: String(req.params.externalId) };
@@ -56,11 +21,7 @@ export function restRouter(services: Services): Router {
   };
 
   router.get('/workflows', route(async (ctx, req, res) => {
-    const limit = req.query.limit === undefined ? undefined : Number.isSafeInteger(Number(req.query.limit)) ? Number(req.query.limit) : -1;
-    const { workflows } = await runOperation<{ workflows: { data: unknown[]; nextToken: string | null } }>(ctx, Operations.listWorkflows, {
-      limit,
-      nextToken: req.query.nextToken === undefined ? undefined : String(req.query.nextToken),
-    });
+    const { workflows } = await runOperation<{ workflows: { data: unknown[]; nextToken: string | null } }>(ctx, Operations.listWorkflows, pageVariables(req.query));
     res.json({ data: workflows.data, nextToken: workflows.nextToken });
   }));
 
@@ -80,12 +41,12 @@ export function restRouter(services: Services): Router {
   }));
 
   router.get('/contacts', route(async (ctx, req, res) => {
-    const { contacts } = await runOperation<{ contacts: { data: unknown[]; nextToken: string | null } }>(ctx, Operations.listContacts, listVariables(req.query));
+    const { contacts } = await runOperation<{ contacts: { data: unknown[]; nextToken: string | null } }>(ctx, Operations.listContacts, contactListVariables(req.query));
     res.json(contacts.nextToken ? contacts : { data: contacts.data });
   }));
 
   router.get('/contacts/csv', route(async (ctx, req, res) => {
-    const { contacts } = await runOperation<{ contacts: { data: Array<Record<string, unknown>>; nextToken: string | null } }>(ctx, Operations.listContacts, listVariables(req.query));
+    const { contacts } = await runOperation<{ contacts: { data: Array<Record<string, unknown>>; nextToken: string | null } }>(ctx, Operations.listContacts, contactListVariables(req.query));
     if (contacts.nextToken) res.setHeader('x-next-token', contacts.nextToken);
     res.type('text/csv; charset=utf-8').send(contactsToCsv(contacts.data));
   }));

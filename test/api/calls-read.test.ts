@@ -142,7 +142,7 @@ describe.each(testDatabaseKinds())('call reads on %s', (kind) => {
 
     it('a bad limit or nextToken is a 400', async () => {
       await contact('api', 'calls-bad-query');
-      for (const limit of ['0', '101', 'x', '-1', '1.5', '', '1000000000000']) {
+      for (const limit of ['0', '101', 'x', '-1', '1.5', '', '1000000000000', '-3000000000']) {
         expectError(await get(callsPath('api', 'calls-bad-query', `limit=${limit}`)), 400, 'bad_request');
       }
       for (const token of ['garbage', Buffer.from('["2026-01-01T00:00:00.000Z","not-a-uuid"]').toString('base64url'), 'x'.repeat(600)]) {

@@ -94,9 +94,19 @@ describe.each(testDatabaseKinds())('GET /api/v1/contacts and /csv on %s', (kind)
     });
 
     it('limit out of bounds or not an integer is a 400', async () => {
-      for (const limit of ['0', '101', 'abc', '1.5', '-1', '']) {
+      // Beyond GraphQL's 32-bit Int too: the bound is named, never a 500.
+      for (const limit of ['0', '101', 'abc', '1.5', '-1', '', '1000000000000', '-3000000000', '1e400']) {
         expectError(await get(apiKey, `/api/v1/contacts?limit=${limit}`), 400, 'bad_request');
         expectError(await get(apiKey, `/api/v1/contacts/csv?limit=${limit}`), 400, 'bad_request');
+      }
+    });
+
+    it('a filter sent as an object (?name[key]=value) is a 400 naming it, not a search for "[object Object]"', async () => {
+      for (const query of ['searchTerm[a]=1', 'status[a]=new', 'addedSince[a]=2026-01-01', 'limit[a]=5', 'nextToken[a]=x']) {
+        const res = await get(apiKey, `/api/v1/contacts?${query}`);
+        expectError(res, 400, 'bad_request');
+        expect(res.json.message).toContain(query.slice(0, query.indexOf('[')));
+        expectError(await get(apiKey, `/api/v1/contacts/csv?${query}`), 400, 'bad_request');
       }
     });
 

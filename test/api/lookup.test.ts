@@ -348,7 +348,7 @@ describe.each(testDatabaseKinds())('lookups and changes on %s', (kind) => {
     });
 
     it('limit bounds and a malformed nextToken are a 400', async () => {
-      for (const q of ['limit=0', 'limit=101', 'limit=abc', 'limit=2.5', 'nextToken=garbage']) {
+      for (const q of ['limit=0', 'limit=101', 'limit=abc', 'limit=2.5', 'limit=3000000000', 'limit[a]=1', 'nextToken=garbage', 'nextToken[a]=x']) {
         expectError(await get(`/api/v1/workflows?${q}`), 400, 'bad_request');
       }
       expect((await get('/api/v1/workflows?limit=100')).status).toBe(200);

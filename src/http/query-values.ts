@@ -1,12 +1,14 @@
-// Tool arguments read the way the REST routes read a query string, so that the domain
-// operation sees the same variables and answers a bad value with the same 400: scalars as
-// text (an array by its last item), lists from one value, an array or comma-separated text,
-// and a page limit that is an integer or else -1 (which the operation's bound check names).
-// A null argument counts as not sent. Only a value no query string could carry (an object
-// where text is expected) is refused here, with the contract's 400 shape.
+// Request values as the domain operations take them, read by one set of rules for both the
+// REST query string and the MCP tools' arguments, so that an operation sees the same variables
+// and answers a bad value with the same 400: scalars as text (an array by its last item), lists
+// from one value or an array, and a page limit that is an integer, or else -1 so that the
+// operation's bound check names the bound. A null value counts as not sent. Only a value that
+// is neither text nor a list of text (`?searchTerm[a]=1`, an object argument) is refused here,
+// with the contract's 400 shape.
 import { badRequest } from '../domain/errors.js';
 
-export type ToolArguments = Record<string, unknown>;
+/** A parsed query string, or a tool call's arguments. */
+export type RequestValues = Record<string, unknown>;
 
 /** GraphQL's Int is 32-bit: a larger integer goes to the operation as the largest, so its bound check answers. */
 const INT32_MAX = 2 ** 31 - 1;
@@ -16,7 +18,7 @@ function refuse(name: string, expected: string): never {
 }
 
 /** A text argument, or undefined when not sent. */
-export function text(args: ToolArguments, name: string): string | undefined {
+export function text(args: RequestValues, name: string): string | undefined {
   let value = args[name];
   if (Array.isArray(value)) value = value[value.length - 1];
   if (value === undefined || value === null) return undefined;
@@ -26,12 +28,12 @@ export function text(args: ToolArguments, name: string): string | undefined {
 }
 
 /** A required text argument: not sent reads as empty text, which the operation refuses by name. */
-export function requiredText(args: ToolArguments, name: string): string {
+export function requiredText(args: RequestValues, name: string): string {
   return text(args, name) ?? '';
 }
 
 /** A list argument (one value or an array of them), or undefined when not sent. */
-export function textList(args: ToolArguments, name: string): string[] | undefined {
+export function textList(args: RequestValues, name: string): string[] | undefined {
   const value = args[name];
   if (value === undefined || value === null) return undefined;
   const items = Array.isArray(value) ? value : [value];
@@ -43,7 +45,7 @@ export function textList(args: ToolArguments, name: string): string[] | undefine
 }
 
 /** The page size: an integer (or its text), else -1 so the operation's check names the bound. */
-export function pageLimit(args: ToolArguments, name = 'limit'): number | undefined {
+export function pageLimit(args: RequestValues, name = 'limit'): number | undefined {
   let value = args[name];
   if (Array.isArray(value)) value = value[value.length - 1];
   if (value === undefined || value === null) return undefined;
@@ -55,4 +57,24 @@ export function pageLimit(args: ToolArguments, name = 'limit'): number | undefin
 /** Drops the arguments that were not sent, so the operation applies its defaults. */
 export function sent<T extends Record<string, unknown>>(variables: T): Partial<T> {
   return Object.fromEntries(Object.entries(variables).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** limit and nextToken of a paged list. */
+export function pageVariables(values: RequestValues): { limit?: number; nextToken?: string } {
+  return sent({ limit: pageLimit(values), nextToken: text(values, 'nextToken') });
+}
+
+/** The contact list's filters and page (GET /contacts, its CSV export, contacts_search). */
+export function contactListVariables(values: RequestValues): Record<string, unknown> {
+  return {
+    ...sent({
+      status: textList(values, 'status'),
+      sourceKind: textList(values, 'sourceKind'),
+      addedSince: text(values, 'addedSince'),
+      addedBefore: text(values, 'addedBefore'),
+      assignedWorkflowId: text(values, 'assignedWorkflowId'),
+      searchTerm: text(values, 'searchTerm'),
+    }),
+    ...pageVariables(values),
+  };
 }
