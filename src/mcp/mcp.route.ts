@@ -9,15 +9,22 @@
 //      session) have nothing to serve on a stateless server → 405, as the SDK's stateless
 //      example answers.
 // Mounted before the API's JSON body parser, since both checks come before the body is read.
-// The SDK's web-standard transport does the protocol; this file bridges Express to it: the body
-// is parsed here and handed over (the transport reading it as a web stream is measurably
-// slower), and the JSON answer goes out in one write with its length (the SDK's Node wrapper
-// streams it in chunks). Protocol errors keep the transport's JSON-RPC form.
+// Then the Streamable HTTP rules of the SDK's transport, answer for answer (status, JSON-RPC
+// error code and message): Accept must list application/json and text/event-stream (406), the
+// body must be JSON (415, 400 -32700, 413) holding JSON-RPC messages (at most a batch of 100;
+// 400), initialize comes alone (400 -32600), a request after it names a protocol version this
+// SDK speaks or none (400); only notifications → 202. The SDK's Server handles the messages
+// through a JsonResponseTransport (why not the SDK's HTTP transport: see that file).
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { MAX_BATCH_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
+import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
+import {
+  isInitializeRequest, JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { RequestContext, Services } from '../domain/context.js';
 import { asDomainError, DomainError } from '../domain/errors.js';
 import { apiKeyContext } from '../http/request-context.js';
+import { JsonResponseTransport } from './json-response-transport.js';
 import { createMcpServer, type McpServerOptions } from './mcp-server.js';
 
 export const MCP_PATH = '/api/mcp';
@@ -32,8 +39,8 @@ const METHOD_NOT_ALLOWED = jsonRpcError(-32000, 'Method not allowed.');
 
 /** The tool server, to mount at MCP_PATH: one handler (this path is hot; no router layers). */
 export function mcpEndpoint(services: Services, options: McpServerOptions = {}): RequestHandler {
-  // JSON bodies only; any other Content-Type is left unread for the transport to refuse (415).
-  const parseJson = express.json({ limit: MAX_BODY, type: 'application/json' });
+  // Only JSON bodies are read; any other Content-Type was already refused (415).
+  const parseJson = express.json({ limit: MAX_BODY, type: () => true });
 
   return async (req: Request, res: Response, next: NextFunction) => {
     if (req.headers.origin !== undefined) {
@@ -49,26 +56,70 @@ export function mcpEndpoint(services: Services, options: McpServerOptions = {}):
       res.status(405).set('Allow', 'POST').json(METHOD_NOT_ALLOWED);
       return;
     }
+    const accept = req.headers.accept;
+    if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) {
+      res.status(406).json(jsonRpcError(-32000, 'Not Acceptable: Client must accept both application/json and text/event-stream'));
+      return;
+    }
+    if (!isJsonContentType(req.headers['content-type'])) {
+      res.status(415).json(jsonRpcError(-32000, 'Unsupported Media Type: Content-Type must be application/json'));
+      return;
+    }
     const bodyError = await new Promise<unknown>((resolve) => parseJson(req, res, resolve));
     if (bodyError) {
-      // A body that is not JSON, or too large: the transport's JSON-RPC answers.
       const type = (bodyError as { type?: string }).type;
       if (type === 'entity.parse.failed') res.status(400).json(jsonRpcError(-32700, 'Parse error: Invalid JSON'));
       else if (type === 'entity.too.large') res.status(413).json(jsonRpcError(-32000, `Payload too large: the body is ${MAX_BODY} at most`));
       else throw bodyError;
       return;
     }
+    const messages = jsonRpcMessages(req.body, req.headers['mcp-protocol-version']);
+    if (!Array.isArray(messages)) {
+      res.status(messages.status).json(jsonRpcError(messages.code, messages.message));
+      return;
+    }
+
     const server = createMcpServer(ctx, options);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    // A client gone before its answer: closing the server ends the tool call. After a sent
+    const transport = new JsonResponseTransport();
+    // A client gone before its answer: closing the server aborts the tool call. After a sent
     // answer nothing is left open (no session, no stream, no timer) and both are garbage.
     res.on('close', () => {
       if (!res.writableFinished) void server.close();
     });
     await server.connect(transport);
-    const response = await transport.handleRequest(toWebRequest(req), { parsedBody: req.body });
-    await sendWebResponse(res, response);
+    const answers = await transport.exchange(messages);
+    if (answers.length === 0) res.status(202).end();
+    // One answer as a single message, like the SDK's transport; a batch's answers as an array.
+    else res.json(answers.length === 1 ? answers[0] : answers);
   };
+}
+
+interface Refusal {
+  status: number;
+  code: number;
+  message: string;
+}
+
+/** The body's JSON-RPC messages, or the Streamable HTTP refusal of them. */
+function jsonRpcMessages(body: unknown, protocolVersion: string | string[] | undefined): JSONRPCMessage[] | Refusal {
+  const batch = Array.isArray(body);
+  if (batch && body.length > MAX_BATCH_SIZE) return { status: 400, code: -32600, message: `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages` };
+  const messages: JSONRPCMessage[] = [];
+  for (const item of batch ? body : [body]) {
+    const parsed = JSONRPCMessageSchema.safeParse(item);
+    if (!parsed.success) return { status: 400, code: -32700, message: 'Parse error: Invalid JSON-RPC message' };
+    messages.push(parsed.data);
+  }
+  if (messages.some(isInitializeRequest)) {
+    if (messages.length > 1) return { status: 400, code: -32600, message: 'Invalid Request: Only one initialization request is allowed' };
+  } else if (protocolVersion !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(String(protocolVersion))) {
+    return {
+      status: 400,
+      code: -32000,
+      message: `Bad Request: Unsupported protocol version: ${protocolVersion} (supported versions: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')})`,
+    };
+  }
+  return messages;
 }
 
 /** The key's context; a 401 also tells the client the scheme (and nothing about OAuth). */
@@ -79,23 +130,4 @@ async function keyContext(services: Services, req: Request, res: Response): Prom
     if (asDomainError(error)?.code === 'unauthenticated') res.setHeader('WWW-Authenticate', 'Bearer');
     throw error;
   }
-}
-
-/** The request as the web-standard transport reads it: method, URL and headers (the body is passed parsed). */
-function toWebRequest(req: Request): globalThis.Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (typeof value === 'string') headers.set(name, value);
-    else if (value) for (const item of value) headers.append(name, item);
-  }
-  // The URL only reaches handlers as request info (unused here), so no client-sent Host goes into it.
-  return new globalThis.Request(new URL(req.originalUrl, 'http://localhost'), { method: req.method, headers });
-}
-
-/** Sends the transport's answer (JSON or empty, never a stream: JSON responses are on) in one write. */
-async function sendWebResponse(res: Response, response: globalThis.Response): Promise<void> {
-  const body = response.body ? await response.text() : undefined;
-  res.status(response.status);
-  response.headers.forEach((value, name) => res.setHeader(name, value));
-  res.end(body);
 }
