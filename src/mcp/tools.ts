@@ -2,6 +2,7 @@
 // bounds, validation, scoping and errors) and returns the REST response body.
 import type { z } from 'zod';
 import type { RequestContext } from '../domain/context.js';
+import { assertUuid } from '../domain/shared/ids.js';
 import { runOperation } from '../graphql/execute.js';
 import { Operations } from '../rest/operations.js';
 import { contactListVariables, pageVariables, requiredText, type RequestValues } from '../http/query-values.js';
@@ -99,7 +100,9 @@ export const TOOLS: readonly ToolDefinition[] = [
     input: CallTranscriptGetInput,
     output: TranscriptOutput,
     async run(ctx, args) {
-      const { callTranscript } = await runOperation<{ callTranscript: Body }>(ctx, Operations.getCallTranscript, { id: requiredText(args, 'callId') });
+      // The operation checks its `id` too; checked here first so that the error names this tool's argument.
+      const id = assertUuid(requiredText(args, 'callId'), 'callId');
+      const { callTranscript } = await runOperation<{ callTranscript: Body }>(ctx, Operations.getCallTranscript, { id });
       return callTranscript;
     },
   },

@@ -298,7 +298,6 @@ describe.each(testDatabaseKinds())('tool server tools on %s', (kind) => {
         ['contact_calls_list', { sourceKind: 'api', externalId: 'calls-1', limit: 1e12 }, callsPath('api', 'calls-1', 'limit=1000000000000')],
         ['contact_calls_list', { sourceKind: 'api', externalId: 'calls-1', nextToken: 'garbage' }, callsPath('api', 'calls-1', 'nextToken=garbage')],
         ['contact_calls_list', { sourceKind: 'zapier', externalId: 'calls-1' }, callsPath('zapier', 'calls-1')],
-        ['call_transcript_get', { callId: 'not-a-uuid' }, '/api/v1/calls/not-a-uuid/transcript'],
         ['workflows_list', { limit: 0 }, '/api/v1/workflows?limit=0'],
         ['workflows_list', { limit: 'x' }, '/api/v1/workflows?limit=x'],
         ['workflows_list', { nextToken: 'garbage' }, '/api/v1/workflows?nextToken=garbage'],
@@ -318,7 +317,7 @@ describe.each(testDatabaseKinds())('tool server tools on %s', (kind) => {
         ['contact_get_by_external_id', { externalId: 'crm-ada' }, 'sourceKind'],
         ['contact_get_by_external_id', { sourceKind: 'hubspot' }, 'externalId'],
         ['contact_calls_list', { sourceKind: 'api' }, 'externalId'],
-        ['call_transcript_get', {}, 'id'],
+        ['call_transcript_get', {}, 'callId'],
         ['contacts_search', { searchTerm: { $ne: '' } }, 'searchTerm'],
         ['contacts_search', { status: [{ any: 1 }] }, 'status'],
         ['contact_get', { id: { id: data.ada.id } }, 'id'],
@@ -330,6 +329,13 @@ describe.each(testDatabaseKinds())('tool server tools on %s', (kind) => {
         const body = await callError(client, tool, args);
         expect(body, `${tool} ${JSON.stringify(args)}`).toMatchObject({ code: 'bad_request', error: 'Bad Request', message: expect.stringContaining(name) });
       }
+    });
+
+    it('a malformed callId is the REST 400, naming the tool\'s argument (REST names its path\'s id)', async () => {
+      const body = await callError(client, 'call_transcript_get', { callId: 'not-a-uuid' });
+      const viaRest = await rest('/api/v1/calls/not-a-uuid/transcript');
+      expect(viaRest.json).toMatchObject({ code: 'bad_request', message: 'id must be a UUID' });
+      expect(withoutRequestId(body)).toEqual({ ...withoutRequestId(viaRest.json), message: 'callId must be a UUID' });
     });
 
     it('the error body carries the request id of the HTTP request', async () => {
