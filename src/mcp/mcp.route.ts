@@ -10,13 +10,16 @@
 //      example answers.
 // Mounted before the API's JSON body parser, since both checks come before the body is read.
 // Then the Streamable HTTP rules of the SDK's transport, answer for answer (status, JSON-RPC
-// error code and message): Accept must list application/json and text/event-stream (406), the
-// body must be JSON (415, 400 -32700, 413) holding JSON-RPC messages (at most a batch of 100;
-// 400), initialize comes alone (400 -32600), a request after it names a protocol version this
-// SDK speaks or none (400); only notifications → 202. The SDK's Server handles the messages
-// through a JsonResponseTransport (why not the SDK's HTTP transport: see that file).
+// error code and message; test/mcp/transport-parity.test.ts): Accept must list
+// application/json and text/event-stream (406); the body must be JSON (415, 400 -32700, 413)
+// holding JSON-RPC messages (at most a batch of 100; 400); initialize comes alone (400 -32600);
+// a request after it names a protocol version this SDK speaks, or none (400); only
+// notifications → 202. Beyond the SDK: a charset other than UTF-8 is a 415, and gzip and
+// deflate bodies are inflated. The SDK's Server handles the messages through a
+// JsonResponseTransport (why not the SDK's HTTP transport: see that file).
+import { STATUS_CODES } from 'node:http';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { MAX_BATCH_SIZE } from '@modelcontextprotocol/sdk/server/requestBody.js';
+import { DEFAULT_MAX_REQUEST_BODY_SIZE, MAX_BATCH_SIZE, requestBodyTooLargeMessage } from '@modelcontextprotocol/sdk/server/requestBody.js';
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import {
   isInitializeRequest, JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage,
@@ -29,8 +32,8 @@ import { createMcpServer, type McpServerOptions } from './mcp-server.js';
 
 export const MCP_PATH = '/api/mcp';
 
-/** The transport's own limit on a message body. */
-const MAX_BODY = '4mb';
+/** The SDK transport's limit on a message body, in bytes (4 MiB). */
+const MAX_BODY = DEFAULT_MAX_REQUEST_BODY_SIZE;
 
 const jsonRpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message }, id: null });
 
@@ -65,11 +68,18 @@ export function mcpEndpoint(services: Services, options: McpServerOptions = {}):
       res.status(415).json(jsonRpcError(-32000, 'Unsupported Media Type: Content-Type must be application/json'));
       return;
     }
+    if (req.headers['content-length'] === '0') {
+      // An empty body (which the parser would read as {}): what JSON.parse('') answers in the SDK's transport.
+      res.status(400).json(jsonRpcError(-32700, 'Parse error: Invalid JSON'));
+      return;
+    }
     const bodyError = await new Promise<unknown>((resolve) => parseJson(req, res, resolve));
     if (bodyError) {
-      const type = (bodyError as { type?: string }).type;
+      const { type, status, message } = bodyError as { type?: string; status?: number; message?: string };
       if (type === 'entity.parse.failed') res.status(400).json(jsonRpcError(-32700, 'Parse error: Invalid JSON'));
-      else if (type === 'entity.too.large') res.status(413).json(jsonRpcError(-32000, `Payload too large: the body is ${MAX_BODY} at most`));
+      else if (type === 'entity.too.large') res.status(413).json(jsonRpcError(-32000, requestBodyTooLargeMessage(MAX_BODY)));
+      // A charset other than UTF-8, an unknown Content-Encoding, a body that fails to inflate.
+      else if (status !== undefined && status >= 400 && status < 500) res.status(status).json(jsonRpcError(-32000, `${STATUS_CODES[status]}: ${message}`));
       else throw bodyError;
       return;
     }

@@ -80,6 +80,8 @@ describe('tool server transport matches the SDK transport', () => {
     ['a Content-Type only resembling JSON', { 'content-type': 'application/jsonx' }, JSON.stringify(initializeMessage()), 415],
     ['JSON with a charset', { 'content-type': 'application/json; charset=utf-8' }, initializeMessage(), 200],
     ['a body that is not JSON', {}, '{not json', 400],
+    ['an empty body', {}, '', 400],
+    ['a body over 4 MiB', {}, { ...initializeMessage(), padding: 'x'.repeat(4 * 1024 * 1024) }, 413],
     ['JSON that is not JSON-RPC', {}, { hello: 'world' }, 400],
     ['a batch holding a non-message', version, [ping(1), 42], 400],
     ['a batch over 100 messages', version, Array.from({ length: 101 }, (_, i) => ping(i)), 400],

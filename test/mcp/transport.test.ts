@@ -1,6 +1,7 @@
 // The tool server's HTTP side through a real listening server: initialize and tools/list with
 // the SDK's Client, stateless JSON responses, the 401s (missing, unknown, revoked key), the 403
 // for an Origin header on every method, 405 for GET and DELETE, and no OAuth documents.
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LATEST_PROTOCOL_VERSION, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -158,6 +159,21 @@ describe.each(testDatabaseKinds())('tool server transport on %s', (kind) => {
       expect(notRpc.status).toBe(400);
       expect(notRpc.json).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 } });
       for (const res of [notJson, jsonOnly, tooLarge, notRpc]) expect(res.headers.get('x-request-id')).toBeTruthy();
+    });
+
+    it('reads UTF-8 JSON only, gzip- or deflate-encoded too; other bodies keep the JSON-RPC form', async () => {
+      const headers = { ...bearer(account.apiKey), accept: 'application/json, text/event-stream', 'mcp-protocol-version': LATEST_PROTOCOL_VERSION };
+      const post = async (extra: Record<string, string>, body: string | Uint8Array<ArrayBuffer>) => {
+        const res = await fetch(server.baseUrl + MCP_PATH, { method: 'POST', headers: { ...headers, ...extra }, body });
+        return { status: res.status, json: await res.json() };
+      };
+      const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
+      expect(await post({ 'content-type': 'application/json', 'content-encoding': 'gzip' }, new Uint8Array(gzipSync(ping)))).toEqual({ status: 200, json: { jsonrpc: '2.0', id: 1, result: {} } });
+      expect(await post({ 'content-type': 'application/json; charset=koi8-r' }, ping)).toMatchObject({
+        status: 415,
+        json: { jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringMatching(/^Unsupported Media Type: unsupported charset/) } },
+      });
+      expect(await post({ 'content-type': 'application/json', 'content-encoding': 'gzip' }, ping)).toMatchObject({ status: 400, json: { jsonrpc: '2.0', error: { code: -32000 } } });
     });
 
     it('GET and DELETE answer 405 as the SDK\'s stateless server does, after the key check', async () => {
