@@ -17,7 +17,8 @@ import type { Telephony } from './calls/telephony/telephony.port.js';
 import { applyTelephonyEvent } from './domain/calls/call-events.service.js';
 import { loadMondayConfig, type MondayConfig } from '../integration/monday/config.js';
 import { mondayBoardDirectory } from '../integration/monday/board-directory.js';
-import { startTriggerDelivery, type TriggerDeliveryWorker } from '../integration/monday/trigger-delivery.js';
+import { startTriggerDelivery } from '../integration/monday/trigger-delivery.js';
+import type { PeriodicWorker } from './jobs/periodic.js';
 
 export interface RunningService {
   services: Services;
@@ -26,7 +27,7 @@ export interface RunningService {
   baseUrl: string;
   demo: DemoAccount | null;
   /** The board app's call-ended trigger delivery (null without the board app). */
-  triggerDelivery: TriggerDeliveryWorker | null;
+  triggerDelivery: PeriodicWorker | null;
   stop(): Promise<void>;
 }
 

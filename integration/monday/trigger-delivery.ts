@@ -14,7 +14,8 @@
 // HTTP; documented). Nothing lives in memory: a restart resumes from the tables.
 import type { Services } from '../../src/domain/context.js';
 import type { CallEndedEvent } from '../../src/domain/calls/call-events.service.js';
-import { boardLogger, errorOf, type BoardLogger } from './board-logger.js';
+import { startPeriodic, type PeriodicWorker } from '../../src/jobs/periodic.js';
+import { boardLogger, errorOf } from './board-logger.js';
 import type { MondayConfig } from './config.js';
 import { signTriggerAuthorization } from './monday-jwt.js';
 
@@ -130,10 +131,8 @@ export interface DeliveryOptions {
 
 /** Sends the deliveries that are due; returns how many it attempted. */
 export async function deliverDueTriggers(services: Pick<Services, 'db' | 'clock'>, config: MondayConfig, options: DeliveryOptions = {}): Promise<number> {
-  if (config.appId === null) {
-    warnOnce(boardLogger(config), 'MONDAY_APP_ID is not set: call-ended triggers wait until it is (the trigger JWT carries the app id)');
-    return 0;
-  }
+  // Without an app id there is no trigger JWT to sign (startTriggerDelivery says so once).
+  if (config.appId === null) return 0;
   const now = services.clock.now();
   const { rows } = await services.db.sql.query<LeasedDelivery>(
     `UPDATE "MondayTriggerDelivery" d SET attempts = d.attempts + 1, "nextAttemptAt" = $2
@@ -198,37 +197,17 @@ function retryAfter(header: string | null, now: Date): number | null {
   return Number.isNaN(at) ? null : Math.min(Math.max(at - now.getTime(), 0), MAX_RETRY_MS);
 }
 
-const warned = new Set<string>();
-function warnOnce(log: BoardLogger, message: string): void {
-  if (warned.has(message)) return;
-  warned.add(message);
-  log.warn(message);
-}
-
-export interface TriggerDeliveryWorker {
-  stop(): Promise<void>;
-}
-
 /** Fans out and delivers every `intervalMs`, one pass at a time. */
-export function startTriggerDelivery(services: Pick<Services, 'db' | 'clock'>, config: MondayConfig, intervalMs = 500, options: DeliveryOptions = {}): TriggerDeliveryWorker {
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = false;
-  const timer = setInterval(() => {
-    running = running.then(async () => {
-      if (stopped) return;
-      try {
-        await fanOutCallEnded(services);
-        await deliverDueTriggers(services, config, options);
-      } catch (error) {
-        boardLogger(config).error('trigger delivery pass failed; retrying next tick', { error: errorOf(error) });
-      }
-    });
-  }, intervalMs);
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
+export function startTriggerDelivery(services: Pick<Services, 'db' | 'clock'>, config: MondayConfig, intervalMs = 500, options: DeliveryOptions = {}): PeriodicWorker {
+  if (config.appId === null) {
+    boardLogger(config).warn('MONDAY_APP_ID is not set: call-ended triggers wait until it is (the trigger JWT carries the app id)');
+  }
+  return startPeriodic(
+    intervalMs,
+    async () => {
+      await fanOutCallEnded(services);
+      await deliverDueTriggers(services, config, options);
     },
-  };
+    (error) => boardLogger(config).error('trigger delivery pass failed; retrying next tick', { error: errorOf(error) }),
+  );
 }

@@ -10,6 +10,7 @@ import { directSql } from '../domain/contacts/contacts.store.js';
 import { isWithinWorkingHours, nextWindowStart, type WorkingHours } from '../domain/calls/calling-hours.js';
 import type { PlaceCallRequest, Telephony } from '../calls/telephony/telephony.port.js';
 import { logger } from '../logger.js';
+import { startPeriodic, type PeriodicWorker } from './periodic.js';
 
 interface DueEnrollment {
   enrollmentId: string;
@@ -121,30 +122,14 @@ export async function runDialerOnce(services: Pick<Services, 'db' | 'clock'>, te
   return { placed, deferred };
 }
 
-export interface Dialer {
-  stop(): Promise<void>;
-}
-
 /** Runs the dialer every `intervalMs`, one pass at a time, until stopped. */
-export function startDialer(services: Pick<Services, 'db' | 'clock'>, telephony: Telephony, intervalMs = 1000): Dialer {
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = false;
-  const timer = setInterval(() => {
-    running = running.then(async () => {
-      if (stopped) return;
-      try {
-        await recoverUnreportedCalls(services);
-        await runDialerOnce(services, telephony);
-      } catch (error) {
-        logger.warn({ err: error }, 'dialer pass failed; retrying next tick');
-      }
-    });
-  }, intervalMs);
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
+export function startDialer(services: Pick<Services, 'db' | 'clock'>, telephony: Telephony, intervalMs = 1000): PeriodicWorker {
+  return startPeriodic(
+    intervalMs,
+    async () => {
+      await recoverUnreportedCalls(services);
+      await runDialerOnce(services, telephony);
     },
-  };
+    (error) => logger.warn({ err: error }, 'dialer pass failed; retrying next tick'),
+  );
 }
