@@ -15,6 +15,7 @@ import type { MondayConfig } from './config.js';
 import { MondayActionFailure, retryLater, runFailed } from './action-failure.js';
 import { MondayApiFailure } from './monday-api.js';
 import { verifyMondayRequest, type MondayRequest } from './monday-request.js';
+import { inputFieldsOf } from './actions/fields.js';
 
 const IN_PROGRESS = 0;
 const STALE_CLAIM_MS = 2 * 60_000;
@@ -32,7 +33,7 @@ export function actionRoute(services: Services, config: MondayConfig, kind: stri
     const request = await verifyMondayRequest(services, config, req, res);
     if (!request) return;
     const payload = req.body?.payload ?? {};
-    const fields = (payload.inputFields ?? payload.inboundFieldValues ?? {}) as Record<string, unknown>;
+    const fields = inputFieldsOf(payload);
     const rawUuid = req.body?.runtimeMetadata?.actionUuid;
     const actionUuid = typeof rawUuid === 'string' && rawUuid.length > 0 && rawUuid.length <= 200 ? rawUuid : null;
     const accountId = request.ctx.actor!.accountId;

@@ -5,6 +5,7 @@
 // `column_value`/`not_found` → this run failed; the rest → the configuration is broken.
 import pkg from '@mondaydotcomorg/api';
 import type { ApiClient as ApiClientType } from '@mondaydotcomorg/api';
+import type { BoardColumn } from '../../src/domain/boards/board-mapping.rules.js';
 import type { MondayConfig } from './config.js';
 
 // The package's ESM build does not re-export its named classes reliably: go through the default.
@@ -16,19 +17,12 @@ export class MondayApiFailure extends Error {
   constructor(
     readonly kind: MondayApiFailureKind,
     message: string,
-    /** Seconds monday asked us to wait (rate limits). */
-    readonly retryInSeconds: number | null = null,
   ) {
     super(message);
     this.name = 'MondayApiFailure';
   }
 }
 
-export interface BoardColumn {
-  id: string;
-  title: string;
-  type: string;
-}
 
 export interface ItemColumnValue {
   id: string;
@@ -123,7 +117,7 @@ export function mondayApi(config: Pick<MondayConfig, 'apiUrl' | 'apiVersion'>, t
 
 interface ClientErrorLike {
   message?: string;
-  response?: { status?: number; errors?: Array<{ message?: string; extensions?: Record<string, unknown> }>; headers?: { get?(name: string): string | null } };
+  response?: { status?: number; errors?: Array<{ message?: string; extensions?: Record<string, unknown> }> };
   name?: string;
 }
 
@@ -137,9 +131,8 @@ function asFailure(error: unknown): MondayApiFailure {
   const code = String(first?.extensions?.code ?? '');
   const status = Number(first?.extensions?.status_code ?? response.status ?? 0);
   const message = first?.message ?? e.message ?? `HTTP ${response.status}`;
-  const retryIn = Number(first?.extensions?.retry_in_seconds ?? response.headers?.get?.('retry-after') ?? NaN);
   if (status === 429 || /RATE|LIMIT|COMPLEXITY_BUDGET/i.test(code) || (response.status ?? 0) >= 500) {
-    return new MondayApiFailure('unavailable', `monday's API is busy: ${message}`, Number.isFinite(retryIn) ? retryIn : null);
+    return new MondayApiFailure('unavailable', `monday's API is busy: ${message}`);
   }
   if (response.status === 401 || status === 401) return new MondayApiFailure('unauthorized', `monday refused the token: ${message}`);
   if (code === 'ColumnValueException') return new MondayApiFailure('column_value', message);

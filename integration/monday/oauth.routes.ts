@@ -14,14 +14,16 @@
 // account approved in another. The state is a JWT (HS256, key derived from the Signing
 // Secret, 10 minutes) binding the Account, the user and key, that browser and the backToUrl.
 // Every value shown on a page is HTML-escaped; API keys and tokens are never shown or logged.
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import express, { Router, type Request, type Response } from 'express';
 import jwt from 'jsonwebtoken';
 import type { RequestContext, Services } from '../../src/domain/context.js';
 import { authenticateApiKey } from '../../src/domain/api-keys/api-keys.service.js';
 import { asDomainError } from '../../src/domain/errors.js';
 import { saveMondayLink } from '../../src/domain/monday/monday-link.service.js';
+import { safeEqual } from '../../src/domain/shared/safe-equal.js';
 import { boardLogger, errorOf } from './board-logger.js';
+import { mondayApi } from './monday-api.js';
 import { MondayAuthError, verifyMondayJwt } from './monday-jwt.js';
 import { encryptToken } from './token-crypto.js';
 import type { MondayConfig } from './config.js';
@@ -48,8 +50,8 @@ export function installRouter(services: Services, config: MondayConfig): Router 
   const router = Router();
   const oauthUrl = () => (config.oauthUrl || DEFAULT_OAUTH_URL).replace(/\/+$/, '');
   // Derived, not the Signing Secret itself: our state can never pass for a monday token or back.
-  const stateKey = () => createHmac('sha256', config.signingSecret).update('contactline monday install state v1').digest();
-  const formToken = (browserId: string) => createHmac('sha256', stateKey()).update(`form:${browserId}`).digest('base64url');
+  const stateKey = createHmac('sha256', config.signingSecret).update('contactline monday install state v1').digest();
+  const formToken = (browserId: string) => createHmac('sha256', stateKey).update(`form:${browserId}`).digest('base64url');
   const browserHash = (browserId: string) => createHash('sha256').update(browserId).digest('base64url');
   const nowSeconds = () => Math.floor(services.clock.now().getTime() / 1000);
 
@@ -110,13 +112,13 @@ export function installRouter(services: Services, config: MondayConfig): Router 
   /** A backToUrl carried through the form, signed so the form cannot be turned into an open redirect. */
   function signBackTo(url: string): string {
     const encoded = Buffer.from(url, 'utf8').toString('base64url');
-    return `${encoded}.${createHmac('sha256', stateKey()).update(`back:${encoded}`).digest('base64url')}`;
+    return `${encoded}.${createHmac('sha256', stateKey).update(`back:${encoded}`).digest('base64url')}`;
   }
   function verifyBackTo(value: unknown): string | null | 'invalid' {
     if (value === undefined || value === '') return null;
     if (typeof value !== 'string') return 'invalid';
     const [encoded, mac] = value.split('.');
-    if (!encoded || !mac || !safeEqual(mac, createHmac('sha256', stateKey()).update(`back:${encoded}`).digest('base64url'))) return 'invalid';
+    if (!encoded || !mac || !safeEqual(mac, createHmac('sha256', stateKey).update(`back:${encoded}`).digest('base64url'))) return 'invalid';
     return Buffer.from(encoded, 'base64url').toString('utf8');
   }
 
@@ -164,7 +166,7 @@ export function installRouter(services: Services, config: MondayConfig): Router 
       ...(backTo ? { backToUrl: backTo } : {}),
     };
     const iat = nowSeconds();
-    const state = jwt.sign({ ...claims, iat, exp: iat + STATE_TTL_SECONDS }, stateKey(), { algorithm: 'HS256' });
+    const state = jwt.sign({ ...claims, iat, exp: iat + STATE_TTL_SECONDS }, stateKey, { algorithm: 'HS256' });
     const authorize = new URL(`${oauthUrl()}/oauth2/authorize`);
     authorize.searchParams.set('client_id', config.oauthClientId!);
     authorize.searchParams.set('redirect_uri', callbackUrl(req, config));
@@ -187,7 +189,7 @@ export function installRouter(services: Services, config: MondayConfig): Router 
     if (notReady(res)) return;
     let claims: InstallState;
     try {
-      claims = jwt.verify(state, stateKey(), { algorithms: ['HS256'], clockTimestamp: nowSeconds() }) as InstallState;
+      claims = jwt.verify(state, stateKey, { algorithms: ['HS256'], clockTimestamp: nowSeconds() }) as InstallState;
       if (claims.purpose !== STATE_PURPOSE) throw new jwt.JsonWebTokenError('wrong purpose');
     } catch (failure) {
       const expired = failure instanceof jwt.TokenExpiredError;
@@ -217,7 +219,8 @@ export function installRouter(services: Services, config: MondayConfig): Router 
         : html`<p>monday could not be reached to complete the install. Try again in a minute.</p>`);
       return;
     }
-    const me = await readMe(config, token.accessToken);
+    // The approving user and their account, read with the new token.
+    const me = await mondayApi(config, token.accessToken).me().catch(() => null);
     if (!me) {
       send(res, 502, 'monday unavailable', html`<p>monday did not tell us which account approved the install. Try again in a minute.</p>`);
       return;
@@ -291,24 +294,6 @@ async function exchangeCode(config: MondayConfig, oauthUrl: string, code: string
   return { ok: false, status: response.status >= 400 && response.status < 500 ? 400 : 502 };
 }
 
-/** The approving user and their account, through monday's GraphQL API with the new token. */
-async function readMe(config: MondayConfig, accessToken: string): Promise<{ userId: string; accountId: string } | null> {
-  try {
-    const response = await fetch(config.apiUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: accessToken, 'api-version': config.apiVersion },
-      body: JSON.stringify({ query: 'query { me { id account { id } } }' }),
-      signal: AbortSignal.timeout(MONDAY_TIMEOUT_MS),
-    });
-    const body = (await response.json()) as { data?: { me?: { id?: unknown; account?: { id?: unknown } } } };
-    const me = body?.data?.me;
-    if (!response.ok || me?.id === undefined || me?.id === null || me.account?.id === undefined || me.account.id === null) return null;
-    return { userId: String(me.id), accountId: String(me.account.id) };
-  } catch {
-    return null;
-  }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
@@ -350,11 +335,6 @@ function readCookie(req: Request, name: string): string | undefined {
   return undefined;
 }
 
-function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
 
 // ---------------------------------------------------------------------------------------------
 // HTML: a tagged template that escapes every interpolated value unless it is already Html.

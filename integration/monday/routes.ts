@@ -7,13 +7,13 @@ import { listEnrollableWorkflows } from '../../src/domain/workflows/workflows.se
 import { findAgent, listAgents } from '../../src/domain/agents/agents.service.js';
 import { UUID_PATTERN } from '../../src/domain/shared/ids.js';
 import { asDomainError } from '../../src/domain/errors.js';
-import type { MondayClaims } from './monday-jwt.js';
 import { verifyMondayRequest } from './monday-request.js';
 import { actionRoute } from './action-runs.js';
 import { enrollAction } from './actions/enroll.action.js';
 import { fillTimezoneAction } from './actions/fill-timezone.action.js';
 import { setStatusAction } from './actions/set-status.action.js';
-import { optionValue } from './actions/fields.js';
+import { inputFieldsOf, optionValue } from './actions/fields.js';
+import { boardLogger, errorOf } from './board-logger.js';
 import type { MondayConfig } from './config.js';
 import { installRouter } from './oauth.routes.js';
 
@@ -27,10 +27,7 @@ export function mondayRouter(services: Services, config: MondayConfig): Router {
 
   /** The linked Account acting as the user who linked it, or null when an answer was sent. */
   async function linkedContext(req: Request, res: Response): Promise<RequestContext | null> {
-    const request = await verifyMondayRequest(services, config, req, res);
-    if (!request) return null;
-    res.locals.mondayClaims = request.claims;
-    return request.ctx;
+    return (await verifyMondayRequest(services, config, req, res))?.ctx ?? null;
   }
 
   // Action blocks (Run URLs): idempotent on actionUuid, answering in monday's failure terms.
@@ -49,6 +46,7 @@ export function mondayRouter(services: Services, config: MondayConfig): Router {
         res.json({ options: page.options, isPaginated: true, nextPageRequestData: page.next ? { cursor: page.next } : null, isLastPage: page.next === null });
       } catch (error) {
         const domain = asDomainError(error);
+        if (!domain || domain.status >= 500) boardLogger(config).error('listing remote options failed', { error: errorOf(error) });
         res.status(domain?.status ?? 500).json({ error: domain?.code ?? 'internal', message: domain?.message ?? 'Could not list the options' });
       }
     };
@@ -66,10 +64,11 @@ export function mondayRouter(services: Services, config: MondayConfig): Router {
   // "When a call ends" trigger: monday subscribes when an automation using it is created and
   // unsubscribes when it is deleted. Firing happens later, from the call.ended events.
   router.post('/trigger/subscribe', async (req, res) => {
-    const ctx = await linkedContext(req, res);
-    if (!ctx) return;
+    const request = await verifyMondayRequest(services, config, req, res);
+    if (!request) return;
+    const { ctx, claims } = request;
     const payload = req.body?.payload ?? {};
-    const fields = payload.inputFields ?? payload.inboundFieldValues ?? {};
+    const fields = inputFieldsOf(payload);
     if (typeof payload.webhookUrl !== 'string' || payload.subscriptionId === undefined) {
       res.status(400).json({ error: 'Bad Request', message: 'payload.webhookUrl and payload.subscriptionId are required' });
       return;
@@ -82,7 +81,6 @@ export function mondayRouter(services: Services, config: MondayConfig): Router {
       }
     }
     const webhookId = String(payload.subscriptionId);
-    const claims = res.locals.mondayClaims as MondayClaims;
     const data = {
       accountId: ctx.actor!.accountId, mondayAccountId: String(claims.accountId), webhookUrl: payload.webhookUrl,
       boardId: fields.boardId === undefined || fields.boardId === null ? null : String(fields.boardId), agentId: agentId ?? null,

@@ -12,6 +12,7 @@
 // prefix → zones data, @vvo/tzdb country zones); nothing is duplicated in this file.
 import { normalizePhone, phoneDigits } from '../../src/normalize/phone.js';
 import { canonicalTimezone, timezoneForLocation, timezonesForPhone } from '../../src/normalize/timezone.js';
+import type { TimezoneColumnType } from '../../src/domain/boards/board-mapping.rules.js';
 
 /** The item's phone column: `PhoneValue { phone country_short_name }` or its raw `value` JSON. */
 export interface PhoneColumnValue {
@@ -28,8 +29,7 @@ export type TimezoneResolution =
       message: string;
     };
 
-/** monday has no timezone column type (reference §6): a World Clock column or a text column. */
-export type TimezoneColumnType = 'text' | 'world_clock';
+export type { TimezoneColumnType };
 
 export type TimezoneFillPlan =
   | { action: 'keep'; timezone: string }

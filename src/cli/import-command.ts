@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Command, Option } from 'commander';
 import { parse } from 'csv-parse';
 import cliProgress from 'cli-progress';
-import { CliError, createOutput, EXIT, usageError, type Output } from './output.js';
+import { CliError, createOutput, EXIT, jsonOption, usageError, type Output } from './output.js';
 import { buildMapping, describeTarget, rowToItem } from './csv-mapping.js';
 
 export const CHUNK_SIZE = 1000;
@@ -65,7 +65,7 @@ export function importCommand(): Command {
     .option('--map <column=field>', 'map a column: "Column=field", "Column=customFields.key" or "Column=-" to skip (repeatable)', collect, [])
     .option('--source-kind <kind>', 'sourceKind of the imported contacts', 'csv')
     .option('--no-progress', 'no progress bar')
-    .addOption(new Option('--json', 'print one JSON object on stdout'))
+    .addOption(jsonOption())
     .addHelpText(
       'after',
       '\nColumns are matched by name (first name, last name, full name/name, phone/mobile, location/country/state,\ntimezone, language, status, external id/id, priority); other columns go to customFields.\nRows are reported by data row (first row after the header = row 1) and by file line (header = line 1).',

@@ -1,14 +1,12 @@
 // monday show / unlink: the operator's view of an Account's monday link (made by the board
 // app's OAuth install), over the operator GraphQL operations run in-process (see operator.ts).
-import { Command, Option } from 'commander';
-import { createOutput, type Output } from './output.js';
+import { Command } from 'commander';
+import { createOutput, jsonOption, type Output } from './output.js';
 import { withOperator } from './operator.js';
 import { uuidArg } from './operator-commands.js';
 
 export interface MondayLinkResult { accountId: string; mondayAccountId: string; mondayUserId: string; userId: string; createdAt: string; updatedAt: string }
 export interface MondayUnlinkResult { accountId: string; subscriptionsRemoved: number; removedLink: MondayLinkResult | null }
-
-const jsonOption = () => new Option('--json', 'print one JSON object on stdout');
 
 function printLink(out: Output, link: MondayLinkResult) {
   out.line(`Account ${link.accountId} is linked to monday account ${link.mondayAccountId}`);

@@ -1,7 +1,7 @@
 // accounts / users / keys / workflows / blocklist: operator commands over the operator
 // GraphQL mutations, run in-process with an admin context (see operator.ts).
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { createOutput, usageError } from './output.js';
+import { createOutput, jsonOption, usageError } from './output.js';
 import { withOperator } from './operator.js';
 import { UUID_PATTERN } from '../domain/shared/ids.js';
 import type { AccountResult, AgentResult, BlockedPhoneResult, KeyResult, UserResult, WorkflowResult } from './operations.js';
@@ -18,8 +18,6 @@ function listArg(value: string): string[] {
   if (items.length === 0) throw new InvalidArgumentError('give at least one field, comma-separated (e.g. phone,externalId).');
   return items;
 }
-
-const jsonOption = () => new Option('--json', 'print one JSON object on stdout');
 
 function printAccount(out: ReturnType<typeof createOutput>, verb: string, a: AccountResult) {
   out.line(`${verb} account ${a.id}`);

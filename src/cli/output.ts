@@ -1,6 +1,11 @@
 // How CLI commands report: human-readable lines, or (with --json) exactly one JSON object on
 // stdout. Errors carry an exit code: 2 for bad arguments/configuration, 1 for everything else.
 
+import { Option } from 'commander';
+
+/** Every command's `--json` switch. */
+export const jsonOption = () => new Option('--json', 'print one JSON object on stdout');
+
 /** Exit codes of the CLI. */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 

@@ -1,10 +1,8 @@
 // `serve` (the whole service in this process) and `migrate` (apply the SQL migrations).
 import path from 'node:path';
-import { Command, Option } from 'commander';
-import { CliError, createOutput } from './output.js';
+import { Command } from 'commander';
+import { CliError, createOutput, jsonOption } from './output.js';
 import { describeDatabase, openFromEnv, readEnv } from './operator.js';
-
-const jsonOption = () => new Option('--json', 'print one JSON object on stdout');
 
 /** Quotes a value for a POSIX shell (single quotes). */
 const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;

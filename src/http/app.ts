@@ -9,13 +9,13 @@ import { restRouter } from '../rest/routes.js';
 import { errorBody } from './error-body.js';
 import { bearerToken, requestIdFor } from './request-context.js';
 import { authenticateApiKey, KEY_PREFIX } from '../domain/api-keys/api-keys.service.js';
-import { timingSafeEqual } from 'node:crypto';
 import { buildOpenApi } from '../rest/openapi.js';
 import { logger } from '../logger.js';
 import { mondayRouter } from '../../integration/monday/routes.js';
 import type { MondayConfig } from '../../integration/monday/config.js';
 import { TELEPHONY_EVENTS_PATH, telephonyEventsRouter } from './telephony-events.route.js';
 import { MCP_PATH, mcpEndpoint } from '../mcp/mcp.route.js';
+import { safeEqual } from '../domain/shared/safe-equal.js';
 
 const openApiDocument = buildOpenApi();
 
@@ -98,11 +98,6 @@ function fromBodyParser(error: unknown): DomainError | undefined {
   return undefined;
 }
 
-function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
 
 function defaultLogError(error: unknown, requestId: string): void {
   logger.error({ err: error, requestId }, 'request failed');

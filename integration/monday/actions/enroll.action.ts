@@ -12,8 +12,8 @@ import { automationBroken, runFailed } from '../action-failure.js';
 import type { ActionHandler } from '../action-runs.js';
 import type { MondayConfig } from '../config.js';
 import { itemContact } from '../item-contact.js';
-import { mondayApi } from '../monday-api.js';
 import { boardAndItem, optionValue } from './fields.js';
+import { boardNotMapped, readRunItem } from './run-item.js';
 
 export function enrollAction(services: Services, config: MondayConfig): ActionHandler {
   return async ({ ctx, claims }, { fields }) => {
@@ -40,18 +40,10 @@ export function enrollAction(services: Services, config: MondayConfig): ActionHa
     if (!mappingRow) {
       throw automationBroken('No board mapped', 'Contactline has no board mapped for this account: map this board\'s columns in Contactline, then turn the automation back on.', 'no BoardMapping');
     }
-    if (boardId !== null && boardId !== mappingRow.boardId) {
-      throw automationBroken('Board not mapped', `This item is on board ${boardId}, but Contactline maps board ${mappingRow.boardId}: run the automation on the mapped board, or map this one.`, `board ${boardId} ≠ mapped ${mappingRow.boardId}`);
-    }
+    if (boardId !== null && boardId !== mappingRow.boardId) throw boardNotMapped(boardId, mappingRow.boardId, `board ${boardId} ≠ mapped ${mappingRow.boardId}`);
     const mapping = columnMappingOf(mappingRow);
-    const token = claims.shortLivedToken;
-    if (!token) throw runFailed('No monday token', 'monday sent no short-lived token with this run (is the app served over HTTPS?).', 'JWT without shortLivedToken');
-
-    const item = await mondayApi(config, token).readItem(itemId, mappedColumnIds(mapping));
-    if (!item) throw runFailed('Item not found', `Item ${itemId} no longer exists (or cannot be read by the automation's user).`, `item ${itemId}: not found`);
-    if (item.boardId !== mappingRow.boardId) {
-      throw automationBroken('Board not mapped', `This item is on board ${item.boardId}, but Contactline maps board ${mappingRow.boardId}: run the automation on the mapped board, or map this one.`, `item board ${item.boardId} ≠ mapped ${mappingRow.boardId}`);
-    }
+    const { item } = await readRunItem(config, claims, itemId, mappedColumnIds(mapping));
+    if (item.boardId !== mappingRow.boardId) throw boardNotMapped(item.boardId, mappingRow.boardId, `item board ${item.boardId} ≠ mapped ${mappingRow.boardId}`);
     // The mapping is checked again against the board as it is now (a column may be gone).
     const problems = mappingProblems(mapping, item.boardColumns);
     if (problems.length > 0) {

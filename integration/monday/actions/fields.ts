@@ -2,6 +2,11 @@
 // as its option object { title, value }.
 import { runFailed } from '../action-failure.js';
 
+/** A block's input fields, which monday sends as `inputFields` or `inboundFieldValues`. */
+export function inputFieldsOf(payload: { inputFields?: unknown; inboundFieldValues?: unknown }): Record<string, unknown> {
+  return (payload.inputFields ?? payload.inboundFieldValues ?? {}) as Record<string, unknown>;
+}
+
 /** A custom list field arrives as its option object ({ title, value }); accept a raw value too. */
 export function optionValue(field: unknown): string | null {
   if (field === null || field === undefined || field === '') return null;

@@ -7,9 +7,10 @@ import { TIMEZONE_COLUMN_TYPES, type TimezoneColumnType } from '../../../src/dom
 import { automationBroken, runFailed } from '../action-failure.js';
 import type { ActionHandler } from '../action-runs.js';
 import type { MondayConfig } from '../config.js';
-import { mondayApi, MondayApiFailure } from '../monday-api.js';
+import { MondayApiFailure } from '../monday-api.js';
 import { phoneColumnValue, planTimezoneFill } from '../timezone-fill.js';
 import { boardAndItem, columnId } from './fields.js';
+import { readRunItem } from './run-item.js';
 
 export function fillTimezoneAction(services: Services, config: MondayConfig): ActionHandler {
   return async ({ ctx, claims }, { fields }) => {
@@ -20,10 +21,7 @@ export function fillTimezoneAction(services: Services, config: MondayConfig): Ac
     if (!phoneColumnId || !timezoneColumnId) {
       throw automationBroken('Columns not chosen', 'Choose the phone and timezone columns in the automation, or map them in Contactline, then turn the automation back on.', `phone ${phoneColumnId}, timezone ${timezoneColumnId}`);
     }
-    if (!claims.shortLivedToken) throw runFailed('No monday token', 'monday sent no short-lived token with this run (is the app served over HTTPS?).', 'JWT without shortLivedToken');
-    const api = mondayApi(config, claims.shortLivedToken);
-    const item = await api.readItem(itemId, [phoneColumnId, timezoneColumnId]);
-    if (!item) throw runFailed('Item not found', `Item ${itemId} no longer exists (or cannot be read by the automation's user).`, `item ${itemId}: not found`);
+    const { api, item } = await readRunItem(config, claims, itemId, [phoneColumnId, timezoneColumnId]);
     const types = new Map(item.boardColumns.map((c) => [c.id, c.type]));
     if (types.get(phoneColumnId) !== 'phone') {
       throw automationBroken('Phone column missing', `Column "${phoneColumnId}" is not a phone column on this board: choose the phone column again.`, `phone column ${phoneColumnId}: ${types.get(phoneColumnId) ?? 'missing'}`);

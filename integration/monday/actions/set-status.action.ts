@@ -8,8 +8,9 @@ import { labelForResult, type StatusLabelMapping } from '../../../src/domain/boa
 import { automationBroken, runFailed } from '../action-failure.js';
 import type { ActionHandler } from '../action-runs.js';
 import type { MondayConfig } from '../config.js';
-import { mondayApi, MondayApiFailure } from '../monday-api.js';
+import { MondayApiFailure } from '../monday-api.js';
 import { boardAndItem, columnId, optionValue } from './fields.js';
+import { readRunItem } from './run-item.js';
 
 export function setStatusAction(services: Services, config: MondayConfig): ActionHandler {
   return async ({ ctx, claims }, { fields }) => {
@@ -28,10 +29,7 @@ export function setStatusAction(services: Services, config: MondayConfig): Actio
     const label = labelForResult(result as CallResult, mapping?.statusLabels as StatusLabelMapping | null);
     if (label === null) return { callResult: result, label: null, changed: false };
 
-    if (!claims.shortLivedToken) throw runFailed('No monday token', 'monday sent no short-lived token with this run (is the app served over HTTPS?).', 'JWT without shortLivedToken');
-    const api = mondayApi(config, claims.shortLivedToken);
-    const item = await api.readItem(itemId, [statusColumnId]);
-    if (!item) throw runFailed('Item not found', `Item ${itemId} no longer exists (or cannot be read by the automation's user).`, `item ${itemId}: not found`);
+    const { api, item } = await readRunItem(config, claims, itemId, [statusColumnId]);
     const column = item.boardColumns.find((c) => c.id === statusColumnId);
     if (column?.type !== 'status') {
       throw automationBroken('Status column missing', `Column "${statusColumnId}" is not a status column on this board: choose the status column again.`, `status column ${statusColumnId}: ${column?.type ?? 'missing'}`);

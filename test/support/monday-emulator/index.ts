@@ -41,15 +41,13 @@ import {
 } from './state.js';
 
 export * from './state.js';
-export { createMondayApi, applyColumnWrites, MONDAY_SDL, type MondayApiOptions } from './graphql-api.js';
-export { MondayApiError, isValidTimeZone } from './values.js';
+export { MondayApiError } from './values.js';
 export * from './automation-state.js';
 export type { MondayAutomationEngine } from './automation-engine.js';
 export type { MintJwtInput } from './app-jwt.js';
-export { classifyActionAnswer, DEFAULT_RECIPE_ID, type ActionVerdict, type RunActionInput } from './action-runner.js';
+export { DEFAULT_RECIPE_ID, type ActionVerdict, type RunActionInput } from './action-runner.js';
 export { RecipeSetupError, type CreateRecipeInput } from './recipes.js';
 export { CouldNotLoadFieldsError, type FetchOptionsInput, type RemoteOption, type RemoteOptionsResult } from './remote-options.js';
-export { TRIGGER_RECEIVER_PATH } from './trigger-receiver.js';
 
 export const DEFAULT_SIGNING_SECRET = 'monday-emulator-signing-secret';
 export const DEFAULT_CLIENT_SECRET = 'monday-emulator-client-secret';

@@ -8,6 +8,7 @@
  *   the simple format, anything else as the JSON format; world_clock still refuses strings).
  */
 import { getCountryCallingCode, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
+import { isPlainObject } from './app-http.js';
 import type { MondayColumn, MondayColumnType, StoredValue } from './state.js';
 
 export class MondayApiError extends Error {
@@ -49,10 +50,6 @@ const CLEAR: ParsedWrite = { kind: 'clear' };
 
 function isEmptyObject(v: unknown): boolean {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 export function parseColumnWrite(column: MondayColumn, input: unknown, shape: InputShape, ctx: ParseContext): ParsedWrite {
