@@ -6,7 +6,7 @@ import type { Services } from '../domain/context.js';
 import { asDomainError, DomainError } from '../domain/errors.js';
 import { schema } from '../domain/schema.js';
 import { restRouter } from '../rest/routes.js';
-import { errorBody } from './error-body.js';
+import { errorBody, failureOf, type LogError } from './error-body.js';
 import { bearerToken, requestIdFor } from './request-context.js';
 import { authenticateApiKey, KEY_PREFIX } from '../domain/api-keys/api-keys.service.js';
 import { buildOpenApi } from '../rest/openapi.js';
@@ -26,7 +26,7 @@ export interface AppOptions {
   adminToken?: string;
   /** Secrets for POST /api/telephony/events (several during a rotation); none: the endpoint answers 404. */
   telephonySecrets?: string[];
-  logError?: (error: unknown, requestId: string) => void;
+  logError?: LogError;
 }
 
 export function createApp({ services, monday, adminToken, telephonySecrets, logError = defaultLogError }: AppOptions): express.Express {
@@ -80,20 +80,17 @@ export function createApp({ services, monday, adminToken, telephonySecrets, logE
   app.use((_req, _res, next) => next(new DomainError('not_found', 'No such operation')));
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const requestId = res.locals.requestId as string;
-    const domain = asDomainError(error) ?? fromBodyParser(error);
-    if (!domain) logError(error, requestId);
-    const mapped = domain ?? new DomainError('internal', 'The service failed to handle the request');
-    if (mapped.code === 'internal') logError((mapped as { cause?: unknown }).cause ?? error, requestId);
+    const mapped = failureOf(error, requestId, logError, asDomainError(error) ?? fromBodyParser(error));
     res.status(mapped.status).json(errorBody(mapped, requestId));
   });
   return app;
 }
 
-/** express.json's own failures (malformed JSON, too large) are the client's: 400. */
+/** A body parser's own failures (malformed JSON, too large, aborted, bad encoding) are the client's: 400. */
 function fromBodyParser(error: unknown): DomainError | undefined {
-  const e = error as { type?: string; status?: number; message?: string };
+  const e = error as { type?: string; status?: number; message?: string; limit?: number };
   if (e?.type === 'entity.parse.failed') return new DomainError('bad_request', 'The body is not valid JSON');
-  if (e?.type === 'entity.too.large') return new DomainError('bad_request', 'The body is too large (10 MB at most)');
+  if (e?.type === 'entity.too.large') return new DomainError('bad_request', `The body is too large (${byteSize(e.limit ?? 0)} at most)`);
   if (e?.status && e.status >= 400 && e.status < 500) return new DomainError('bad_request', e.message ?? 'Bad request');
   return undefined;
 }
@@ -101,4 +98,9 @@ function fromBodyParser(error: unknown): DomainError | undefined {
 
 function defaultLogError(error: unknown, requestId: string): void {
   logger.error({ err: error, requestId }, 'request failed');
+}
+
+/** A parser's limit as written in its options: 10 MB, 16 KB. */
+function byteSize(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MB` : `${bytes / 1024} KB`;
 }

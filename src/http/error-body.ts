@@ -1,6 +1,8 @@
 // The contract's error body, built once from a DomainError (Errors section of the spec).
 import { STATUS_CODES } from 'node:http';
-import type { DomainError } from '../domain/errors.js';
+import { asDomainError, DomainError } from '../domain/errors.js';
+
+export type LogError = (error: unknown, requestId: string) => void;
 
 export function errorBody(error: DomainError, requestId: string): Record<string, unknown> {
   return {
@@ -10,4 +12,15 @@ export function errorBody(error: DomainError, requestId: string): Record<string,
     code: error.code,
     requestId,
   };
+}
+
+/**
+ * A failure as the contract's error: a DomainError as it is (`known`, by default the error
+ * itself when it is one), anything else `internal`, whose cause is logged with the request id
+ * (the client sees only the error body).
+ */
+export function failureOf(error: unknown, requestId: string, logError: LogError | undefined, known = asDomainError(error)): DomainError {
+  const mapped = known ?? new DomainError('internal', 'The service failed to handle the request');
+  if (mapped.code === 'internal') logError?.((mapped as { cause?: unknown }).cause ?? error, requestId);
+  return mapped;
 }

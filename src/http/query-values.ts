@@ -18,7 +18,7 @@ function refuse(name: string, expected: string): never {
 }
 
 /** A text argument, or undefined when not sent. */
-export function text(args: RequestValues, name: string): string | undefined {
+function text(args: RequestValues, name: string): string | undefined {
   let value = args[name];
   if (Array.isArray(value)) value = value[value.length - 1];
   if (value === undefined || value === null) return undefined;
@@ -33,7 +33,7 @@ export function requiredText(args: RequestValues, name: string): string {
 }
 
 /** A list argument (one value or an array of them), or undefined when not sent. */
-export function textList(args: RequestValues, name: string): string[] | undefined {
+function textList(args: RequestValues, name: string): string[] | undefined {
   const value = args[name];
   if (value === undefined || value === null) return undefined;
   const items = Array.isArray(value) ? value : [value];
@@ -45,7 +45,7 @@ export function textList(args: RequestValues, name: string): string[] | undefine
 }
 
 /** The page size: an integer (or its text), else -1 so the operation's check names the bound. */
-export function pageLimit(args: RequestValues, name = 'limit'): number | undefined {
+function pageLimit(args: RequestValues, name = 'limit'): number | undefined {
   let value = args[name];
   if (Array.isArray(value)) value = value[value.length - 1];
   if (value === undefined || value === null) return undefined;
@@ -55,7 +55,7 @@ export function pageLimit(args: RequestValues, name = 'limit'): number | undefin
 }
 
 /** Drops the arguments that were not sent, so the operation applies its defaults. */
-export function sent<T extends Record<string, unknown>>(variables: T): Partial<T> {
+function sent<T extends Record<string, unknown>>(variables: T): Partial<T> {
   return Object.fromEntries(Object.entries(variables).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
@@ -77,4 +77,9 @@ export function contactListVariables(values: RequestValues): Record<string, unkn
     }),
     ...pageVariables(values),
   };
+}
+
+/** The contact a by-external-ID read names (a REST path's params, or a tool's arguments). */
+export function externalIdPath(values: RequestValues): { sourceKind: string; externalId: string } {
+  return { sourceKind: requiredText(values, 'sourceKind'), externalId: requiredText(values, 'externalId') };
 }

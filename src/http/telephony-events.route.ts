@@ -19,8 +19,6 @@ import { parseTelephonyEvent } from '../calls/telephony/telephony.port.js';
 import { applyTelephonyEvent } from '../domain/calls/call-events.service.js';
 
 export const TELEPHONY_EVENTS_PATH = '/api/telephony/events';
-/** express.raw's limit; keep the message in bodyError in step. */
-export const MAX_EVENT_BODY = '2mb';
 
 const SIGNATURE_MESSAGES: Record<SignatureFailure, string> = {
   missing: `Missing ${SIGNATURE_HEADER} header`,
@@ -29,7 +27,8 @@ const SIGNATURE_MESSAGES: Record<SignatureFailure, string> = {
   mismatch: `The ${SIGNATURE_HEADER} signature does not match the body`,
 };
 
-const rawBody = express.raw({ type: () => true, limit: MAX_EVENT_BODY });
+// Its failures (too large, aborted) go to the app's error handler, as express.json's do.
+const rawBody = express.raw({ type: () => true, limit: '2mb' });
 
 /** The router for TELEPHONY_EVENTS_PATH; `secrets` empty or absent: the endpoint answers 404. */
 export function telephonyEventsRouter(services: Services, secrets: readonly string[] | undefined): express.Router {
@@ -39,11 +38,11 @@ export function telephonyEventsRouter(services: Services, secrets: readonly stri
   router.post('/', (req: Request, res: Response, next: NextFunction) => {
     // Refuse before reading the body when the endpoint is off.
     if (configured.length === 0) return next(new DomainError('not_found', 'Telephony events are not enabled'));
-    rawBody(req, res, (error?: unknown) => next(error ? bodyError(error) : undefined));
+    rawBody(req, res, next);
   }, async (req: Request, res: Response) => {
     const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
 
-    const verified = verifySignature(body, req.header(SIGNATURE_HEADER), [...configured], services.clock.now());
+    const verified = verifySignature(body, req.header(SIGNATURE_HEADER), configured, services.clock.now());
     if (!verified.ok) throw new DomainError('unauthenticated', SIGNATURE_MESSAGES[verified.reason]);
 
     let json: unknown;
@@ -66,12 +65,4 @@ export function telephonyEventsRouter(services: Services, secrets: readonly stri
     res.status(200).json({ status });
   });
   return router;
-}
-
-/** express.raw's failures: too large, aborted, bad encoding; all the client's. */
-function bodyError(error: unknown): unknown {
-  const e = error as { type?: string; status?: number; message?: string };
-  if (e?.type === 'entity.too.large') return new DomainError('bad_request', 'The body is too large (2 MB at most)');
-  if (e?.status && e.status >= 400 && e.status < 500) return new DomainError('bad_request', e.message ?? 'Bad request');
-  return error;
 }

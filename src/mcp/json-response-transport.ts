@@ -13,7 +13,7 @@ import {
   isJSONRPCRequest, type JSONRPCErrorResponse, type JSONRPCMessage, type JSONRPCResultResponse, type MessageExtraInfo, type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 
-export type JSONRPCAnswer = JSONRPCResultResponse | JSONRPCErrorResponse;
+type JSONRPCAnswer = JSONRPCResultResponse | JSONRPCErrorResponse;
 
 export class JsonResponseTransport implements Transport {
   onclose?: () => void;

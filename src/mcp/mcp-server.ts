@@ -13,14 +13,13 @@ import {
   CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool, type ToolAnnotations,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestContext } from '../domain/context.js';
-import { asDomainError, DomainError } from '../domain/errors.js';
-import { errorBody } from '../http/error-body.js';
+import { errorBody, failureOf, type LogError } from '../http/error-body.js';
 import { TOOLS, type ToolDefinition } from './tools.js';
 
-export const SERVER_NAME = 'contactline';
-export const SERVER_VERSION: string = createRequire(import.meta.url)('../../package.json').version;
+const SERVER_NAME = 'contactline';
+const SERVER_VERSION: string = createRequire(import.meta.url)('../../package.json').version;
 
-export const INSTRUCTIONS = [
+const INSTRUCTIONS = [
   'Read-only access to one Account\'s contacts, their calls and call transcripts, and its workflows.',
   'Find contacts with contacts_search (or contact_get / contact_get_by_external_id); list a contact\'s calls with contact_calls_list',
   '(it takes the contact\'s sourceKind and externalId); read a call\'s transcript with call_transcript_get (it takes the call\'s id).',
@@ -36,7 +35,7 @@ const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false,
 const jsonSchema = (schema: z.ZodObject, io: 'input' | 'output') => z.toJSONSchema(schema, { target: 'draft-7', io }) as Tool['inputSchema'];
 
 /** The tools/list answer, computed once. */
-export const TOOL_LIST: Tool[] = TOOLS.map((tool) => ({
+const TOOL_LIST: Tool[] = TOOLS.map((tool) => ({
   name: tool.name,
   title: tool.title,
   description: tool.description,
@@ -53,7 +52,7 @@ const jsonSchemaValidator = new AjvJsonSchemaValidator();
 
 export interface McpServerOptions {
   /** Called with the cause of an `internal` failure (the client sees only the error body). */
-  logError?: (error: unknown, requestId: string) => void;
+  logError?: LogError;
 }
 
 /** An MCP server whose tools act as the request context's key. */
@@ -72,7 +71,7 @@ export function createMcpServer(ctx: RequestContext, { logError }: McpServerOpti
 }
 
 /** Runs one tool: its REST body as structured content and as JSON text, or a tool error whose text is the error body. */
-export async function callTool(ctx: RequestContext, tool: ToolDefinition, args: Record<string, unknown>, logError?: McpServerOptions['logError']): Promise<CallToolResult> {
+async function callTool(ctx: RequestContext, tool: ToolDefinition, args: Record<string, unknown>, logError?: LogError): Promise<CallToolResult> {
   try {
     const body = await tool.run(ctx, args);
     return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };
@@ -82,9 +81,7 @@ export async function callTool(ctx: RequestContext, tool: ToolDefinition, args: 
 }
 
 /** The MCP mapping of a failure: a tool error result whose text is the contract's error body. */
-export function toolError(error: unknown, requestId: string, logError?: McpServerOptions['logError']): CallToolResult {
-  const domain = asDomainError(error);
-  const mapped = domain ?? new DomainError('internal', 'The service failed to handle the request');
-  if (mapped.code === 'internal') logError?.((mapped as { cause?: unknown }).cause ?? error, requestId);
+export function toolError(error: unknown, requestId: string, logError?: LogError): CallToolResult {
+  const mapped = failureOf(error, requestId, logError);
   return { content: [{ type: 'text', text: JSON.stringify(errorBody(mapped, requestId)) }], isError: true };
 }

@@ -101,7 +101,7 @@ export const ContactPageOutput = z.object({
   nextToken: z.string().optional().describe('Present when another page exists; absent on the last page'),
 });
 
-export const CallOutput = z.object({
+const CallOutput = z.object({
   id: z.string().describe('The call\'s id (UUID): pass it to call_transcript_get'),
   contactId: z.string(),
   workflowId: z.string().nullable(),

@@ -4,18 +4,14 @@ import type { z } from 'zod';
 import type { RequestContext } from '../domain/context.js';
 import { assertUuid } from '../domain/shared/ids.js';
 import { runOperation } from '../graphql/execute.js';
-import { Operations } from '../rest/operations.js';
-import { contactListVariables, pageVariables, requiredText, type RequestValues } from '../http/query-values.js';
+import { Operations, restPage, type Page } from '../rest/operations.js';
+import { contactListVariables, externalIdPath, pageVariables, requiredText, type RequestValues } from '../http/query-values.js';
 import {
   CallPageOutput, CallTranscriptGetInput, ContactCallsListInput, ContactGetInput, ContactOutput, ContactPageOutput,
   ContactsSearchInput, ExternalIdInput, TranscriptOutput, WorkflowPageOutput, WorkflowsListInput,
 } from './tool-schemas.js';
 
 type Body = Record<string, unknown>;
-interface Page {
-  data: unknown[];
-  nextToken: string | null;
-}
 
 export interface ToolDefinition {
   name: string;
@@ -29,10 +25,6 @@ export interface ToolDefinition {
   run(ctx: RequestContext, args: RequestValues): Promise<Body>;
 }
 
-/** A contacts or calls page as REST sends it: no nextToken on the last page. */
-const restPage = (page: Page): Body => (page.nextToken ? { ...page } : { data: page.data });
-
-const externalIdPath = (args: RequestValues) => ({ sourceKind: requiredText(args, 'sourceKind'), externalId: requiredText(args, 'externalId') });
 
 export const TOOLS: readonly ToolDefinition[] = [
   {

@@ -2,13 +2,22 @@
 // GraphQL field, so a REST body is the operation's data with its wrapper removed.
 import { defineOperation } from '../graphql/execute.js';
 
+/** A list operation's page. */
+export interface Page<T = unknown> {
+  data: T[];
+  nextToken: string | null;
+}
+
+/** A contacts or calls page as REST sends it (and the MCP tools return it): no nextToken on the last page. */
+export const restPage = <T>(page: Page<T>): { data: T[]; nextToken?: string } => (page.nextToken ? { data: page.data, nextToken: page.nextToken } : { data: page.data });
+
 export const CONTACT_FIELDS = `fragment ContactFields on Contact {
   id accountId firstName lastName fullName phone location locationDefaulted timezone timezoneInferred
   language status sourceKind externalId customFields priority assignedWorkflowId callCount maxAttempts
   lastCallAt nextCallAt createdAt updatedAt
 }`;
 
-export const CALL_FIELDS = `fragment CallFields on Call {
+const CALL_FIELDS = `fragment CallFields on Call {
   id contactId workflowId agentId direction status result endReason startedAt endedAt durationSeconds language lastCall
   transcriptAvailable
 }`;

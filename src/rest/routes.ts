@@ -3,15 +3,11 @@ import { Router, type Request, type Response } from 'express';
 import type { RequestContext, Services } from '../domain/context.js';
 import { runOperation } from '../graphql/execute.js';
 import { apiKeyContext } from '../http/request-context.js';
-import { Operations } from './operations.js';
+import { Operations, restPage, type Page } from './operations.js';
 import { contactsToCsv } from './contacts.csv.js';
-import { contactListVariables, pageVariables } from '../http/query-values.js';
+import { contactListVariables, externalIdPath, pageVariables } from '../http/query-values.js';
 
 type Handler = (ctx: RequestContext, req: Request, res: Response) => Promise<void>;
-
-function externalIdPath(req: Request) {
-  return { sourceKind: String(req.params.sourceKind), externalId: String(req.params.externalId) };
-}
 
 export function restRouter(services: Services): Router {
   const router = Router();
@@ -21,7 +17,7 @@ export function restRouter(services: Services): Router {
   };
 
   router.get('/workflows', route(async (ctx, req, res) => {
-    const { workflows } = await runOperation<{ workflows: { data: unknown[]; nextToken: string | null } }>(ctx, Operations.listWorkflows, pageVariables(req.query));
+    const { workflows } = await runOperation<{ workflows: Page }>(ctx, Operations.listWorkflows, pageVariables(req.query));
     res.json({ data: workflows.data, nextToken: workflows.nextToken });
   }));
 
@@ -41,22 +37,22 @@ export function restRouter(services: Services): Router {
   }));
 
   router.get('/contacts', route(async (ctx, req, res) => {
-    const { contacts } = await runOperation<{ contacts: { data: unknown[]; nextToken: string | null } }>(ctx, Operations.listContacts, contactListVariables(req.query));
-    res.json(contacts.nextToken ? contacts : { data: contacts.data });
+    const { contacts } = await runOperation<{ contacts: Page }>(ctx, Operations.listContacts, contactListVariables(req.query));
+    res.json(restPage(contacts));
   }));
 
   router.get('/contacts/csv', route(async (ctx, req, res) => {
-    const { contacts } = await runOperation<{ contacts: { data: Array<Record<string, unknown>>; nextToken: string | null } }>(ctx, Operations.listContacts, contactListVariables(req.query));
+    const { contacts } = await runOperation<{ contacts: Page<Record<string, unknown>> }>(ctx, Operations.listContacts, contactListVariables(req.query));
     if (contacts.nextToken) res.setHeader('x-next-token', contacts.nextToken);
     res.type('text/csv; charset=utf-8').send(contactsToCsv(contacts.data));
   }));
 
   router.get('/contacts/source/:sourceKind/external-id/:externalId/calls', route(async (ctx, req, res) => {
-    const { contactCalls } = await runOperation<{ contactCalls: { data: unknown[]; nextToken: string | null } }>(ctx, Operations.listContactCalls, {
-      ...externalIdPath(req),
+    const { contactCalls } = await runOperation<{ contactCalls: Page }>(ctx, Operations.listContactCalls, {
+      ...externalIdPath(req.params),
       ...pageVariables(req.query),
     });
-    res.json(contactCalls.nextToken ? contactCalls : { data: contactCalls.data });
+    res.json(restPage(contactCalls));
   }));
 
   router.get('/calls/:id/transcript', route(async (ctx, req, res) => {
@@ -65,12 +61,12 @@ export function restRouter(services: Services): Router {
   }));
 
   router.get('/contacts/source/:sourceKind/external-id/:externalId', route(async (ctx, req, res) => {
-    const data = await runOperation<{ contactByExternalId: unknown }>(ctx, Operations.getContactByExternalId, externalIdPath(req));
+    const data = await runOperation<{ contactByExternalId: unknown }>(ctx, Operations.getContactByExternalId, externalIdPath(req.params));
     res.json(data.contactByExternalId);
   }));
 
   router.patch('/contacts/source/:sourceKind/external-id/:externalId', route(async (ctx, req, res) => {
-    const data = await runOperation<{ patchContactByExternalId: unknown }>(ctx, Operations.patchContactByExternalId, { ...externalIdPath(req), input: req.body ?? null });
+    const data = await runOperation<{ patchContactByExternalId: unknown }>(ctx, Operations.patchContactByExternalId, { ...externalIdPath(req.params), input: req.body ?? null });
     res.json(data.patchContactByExternalId);
   }));
 

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { testDatabaseKinds } from '../support/databases.js';
-import { expectContactShape, expectError, listAll, uniquePhone, upsertOk } from '../support/api-helpers.js';
+import { expectContactShape, expectError, listAll, uniquePhone } from '../support/api-helpers.js';
 
 const UPSERT = '/api/v1/contacts/upsert';
 

@@ -14,7 +14,7 @@ import { DEFAULT_WORKING_HOURS } from '../../src/domain/calls/calling-hours.js';
 import { encryptToken } from '../../integration/monday/token-crypto.js';
 import type { MondayConfig } from '../../integration/monday/config.js';
 import { createTestDatabase, testDatabaseKinds, type DatabaseKind } from '../support/databases.js';
-import { startMondayEmulator, type MondayEmulator } from '../support/monday-emulator/index.js';
+import { startMondayEmulator } from '../support/monday-emulator/index.js';
 
 const SECRET = 'restart-signing-secret';
 const APP_ID = 10155;

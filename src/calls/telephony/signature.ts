@@ -100,7 +100,7 @@ export function parseSignatureHeader(header: string): ParsedSignatureHeader | nu
 export function verifySignature(
   rawBody: string | Buffer,
   header: string | undefined,
-  secrets: string[],
+  secrets: readonly string[],
   now: Date,
   toleranceSeconds = DEFAULT_TOLERANCE_SECONDS,
 ): VerifySignatureResult {

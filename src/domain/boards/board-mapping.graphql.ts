@@ -2,7 +2,7 @@
 import { builder } from '../builder.js';
 import { effectiveStatusLabels, getBoardMapping, readBoard, removeBoardMapping, setBoardMapping, setStatusLabels } from './board-mapping.service.js';
 
-const BoardMappingType = builder.prismaObject('BoardMapping', {
+builder.prismaObject('BoardMapping', {
   description: 'The monday board the Account maps, and which of its columns feed which contact fields.',
   fields: (t) => ({
     boardId: t.exposeString('boardId'),
