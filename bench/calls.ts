@@ -92,7 +92,7 @@ const seededDue = (t0: string) =>
  * Enrollment per contact of the account, due over the past day. Enrollment indexes are dropped
  * and rebuilt around the INSERT (as seedContacts does for Contact). Returns the counts.
  */
-export async function seedEnrollments(db: Database, accountId: string): Promise<{ workflowId: string; agentId: string; enrollments: number; seconds: number; t0: string }> {
+async function seedEnrollments(db: Database, accountId: string): Promise<{ workflowId: string; agentId: string; enrollments: number; seconds: number; t0: string }> {
   const started = performance.now();
   const agent = await db.prisma.agent.create({
     data: {

@@ -15,6 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import { MCP_PATH } from '../src/mcp/mcp.route.js';
 import type { TestServer } from '../test/support/test-server.js';
 import { ratio, stats, timed, type Figure } from './run.js';
 
@@ -25,7 +26,7 @@ export interface McpSettings {
 }
 
 /** The tool server's target: a tool call costs at most this many times its REST request (p50). */
-export const MCP_TARGET_RATIO = 1.5;
+const MCP_TARGET_RATIO = 1.5;
 
 interface Case {
   id: string;
@@ -52,7 +53,7 @@ export async function benchMcp(
     return JSON.parse(text);
   };
   const tool = async (name: string, args: Record<string, unknown>): Promise<unknown> => {
-    const response = await fetch(`${server.baseUrl}/api/mcp`, {
+    const response = await fetch(server.baseUrl + MCP_PATH, {
       method: 'POST',
       headers: {
         ...headers,

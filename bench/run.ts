@@ -15,6 +15,7 @@
 //   4. (bench/calls.ts) the dialer claiming the next 100 due calls among N enrolled contacts, vs its
 //      claim SELECT in BEGIN/ROLLBACK; one call.ended event applied, vs one contact UPDATE.
 //   5. (bench/mcp.ts) each tool server call vs the REST request for the same data (target ≤ 1.5× REST, p50).
+//   BENCH_ONLY=contacts                    seed, then only the contact figures (import, upsert, list, search)
 //   BENCH_ONLY=calls                       seed, then only the calls figures (4)
 //   BENCH_ONLY=mcp                         seed, then only the tool server figures (5)
 //   6. (bench/board.ts) the board app's enroll action (monday's read excluded) and 1000 concurrent runs.
@@ -59,9 +60,10 @@ const SETTINGS = {
   enrollRuns: QUICK ? 100 : 300,
   concurrentEnrolls: 1000,
 };
-const ONLY_CALLS = process.env.BENCH_ONLY === 'calls';
-const ONLY_BOARD = process.env.BENCH_ONLY === 'board';
-const ONLY_MCP = process.env.BENCH_ONLY === 'mcp';
+const GROUPS = ['contacts', 'mcp', 'board', 'calls'] as const;
+const ONLY = GROUPS.find((group) => group === process.env.BENCH_ONLY);
+/** Whether a group of figures runs: all of them, or only BENCH_ONLY's. */
+const runs = (group: (typeof GROUPS)[number]) => ONLY === undefined || ONLY === group;
 
 // ---------------------------------------------------------------------------------------------
 // Data
@@ -563,9 +565,10 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
   const n = Number(process.env.BENCH_CONTACTS ?? (QUICK ? (kind === 'postgres' ? 20_000 : 10_000) : kind === 'postgres' ? 1_000_000 : 100_000));
   log(`\n== ${kind}: starting service on a fresh database`);
   // The board app is on, pointed at the monday emulator on loopback (its figures: bench/board.ts).
+  // No trigger delivery worker: it would poll for call-ended events under the other figures.
   const monday = await startMondayEmulator({ signingSecret: 'bench-signing-secret', appId: 1 });
   const mondayConfig: MondayConfig = { signingSecret: 'bench-signing-secret', appId: 1, apiUrl: monday.url, apiVersion: '2026-10', publicBaseUrl: null, tokenKey: randomBytes(32) };
-  const server = await startTestServer(kind, { monday: mondayConfig });
+  const server = await startTestServer(kind, { monday: mondayConfig, triggerDelivery: false });
   try {
     const db = server.service.services.db;
     const version = (await db.sql.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0].v;
@@ -576,7 +579,7 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
     log(`   seeded in ${seedSeconds.toFixed(1)} s (Contact with indexes: ${tableSize})`);
 
     const figures: Figure[] = [];
-    if (!ONLY_CALLS && !ONLY_MCP && !ONLY_BOARD) {
+    if (runs('contacts')) {
       log('   list / search / CSV…');
       figures.push(await benchHttpFloor(server, db));
       figures.push(...(await benchList(server, db, account)));
@@ -585,15 +588,15 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
       log('   upsert…');
       figures.splice(1, 0, ...(await benchUpsert(server, db, account, kind)));
     }
-    if (!ONLY_CALLS && !ONLY_BOARD) {
+    if (runs('mcp')) {
       log('   tool server (MCP) vs REST…');
       figures.push(...(await benchMcp(server, account, { requests: SETTINGS.mcpRequests, warmup: SETTINGS.mcpWarmup }, log)));
     }
-    if (!ONLY_CALLS && !ONLY_MCP) {
+    if (runs('board')) {
       figures.push(...(await benchBoard(server, monday, mondayConfig, { enrollRuns: SETTINGS.enrollRuns, warmup: SETTINGS.warmup, concurrentRuns: SETTINGS.concurrentEnrolls }, log)));
     }
     // Last: they enroll every contact of the account and change some of them.
-    if (!ONLY_MCP && !ONLY_BOARD) figures.push(...(await benchCalls(server.service.services, account.accountId, kind,
+    if (runs('calls')) figures.push(...(await benchCalls(server.service.services, account.accountId, kind,
       { dialerRuns: SETTINGS.dialerRuns, dialerBudgetMs: SETTINGS.dialerBudgetMs, callEndedCalls: SETTINGS.callEndedCalls, warmup: SETTINGS.warmup }, log)));
     const result: DatabaseResult = { kind, serverVersion: version, contacts: n, seedSeconds: Math.round(seedSeconds * 10) / 10, tableSize, figures };
     printTable(result);

@@ -45,6 +45,8 @@ export interface StartOptions {
   telephony?: Telephony;
   /** The board app's configuration; by default read from the environment (MONDAY_SIGNING_SECRET …). */
   monday?: MondayConfig | null;
+  /** With the board app on, deliver its call-ended triggers from this process (default true). */
+  triggerDelivery?: boolean;
 }
 
 export async function startService(options: StartOptions): Promise<RunningService> {
@@ -72,7 +74,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const telephony = options.telephony ?? createSimulatedTelephony({ sink: (event) => applyTelephonyEvent(services, event).then(() => undefined), delayMs: 200, script: env.SIMULATED_OUTCOMES });
   const dialer = options.dialer === false ? null : startDialer(services, telephony);
   const telephonySecrets = env.TELEPHONY_WEBHOOK_SECRETS?.split(',').map((secret) => secret.trim());
-  const triggers = monday ? startTriggerDelivery(services, monday) : null;
+  const triggers = monday && options.triggerDelivery !== false ? startTriggerDelivery(services, monday) : null;
   const app = createApp({ services, adminToken: env.ADMIN_TOKEN, telephonySecrets, monday });
   const server = app.listen(env.PORT, env.HOST);
   await once(server, 'listening');

@@ -31,7 +31,7 @@ export interface TestServer {
 
 export async function startTestServer(
   kind: DatabaseKind,
-  options: { clock?: Clock; dialer?: boolean; telephonyWebhookSecrets?: string; monday?: MondayConfig } = {},
+  options: { clock?: Clock; dialer?: boolean; telephonyWebhookSecrets?: string; monday?: MondayConfig; triggerDelivery?: boolean } = {},
 ): Promise<TestServer> {
   const database = await createTestDatabase(kind);
   const service = await startService({
@@ -42,6 +42,7 @@ export async function startTestServer(
     dialer: options.dialer ?? false,
     // The board app only where a suite configures it (never from the machine's environment).
     monday: options.monday ?? null,
+    triggerDelivery: options.triggerDelivery,
   });
   const prisma = service.services.db.prisma;
   const server: TestServer = {
