@@ -2,7 +2,7 @@
 // API at once. Never created on PostgreSQL.
 import type { Services } from './domain/context.js';
 import { generateSecret, hashSecret } from './domain/api-keys/api-keys.service.js';
-import { DEFAULT_WORKING_HOURS } from './domain/calls/calling-hours.js';
+import { CreateAgentSchema } from './domain/agents/agents.service.js';
 
 export interface DemoAccount {
   accountId: string;
@@ -21,19 +21,9 @@ export async function seedDemoAccount(services: Pick<Services, 'db'>): Promise<D
     data: { accountId: account.id, userId: user.id, name: 'demo key', secretHash: hashSecret(apiKey), lastFour: apiKey.slice(-4) },
   });
   // A live agent that calls new contacts at once, so a demo enrollment is called in seconds.
-  const agent = await prisma.agent.create({
-    data: {
-      accountId: account.id,
-      name: 'Demo agent',
-      status: 'live',
-      timezone: 'America/New_York',
-      defaultLanguage: 'en-US',
-      attemptLimit: 3,
-      workingHours: DEFAULT_WORKING_HOURS as object,
-      retryDelayMinutes: 60,
-      callNewContactsImmediately: true,
-    },
-  });
+  // The agent defaults (language, attempts, working hours, retry delay) are the schema's.
+  const agentData = CreateAgentSchema.parse({ accountId: account.id, name: 'Demo agent', status: 'live', timezone: 'America/New_York', callNewContactsImmediately: true });
+  const agent = await prisma.agent.create({ data: { ...agentData, workingHours: agentData.workingHours as object } });
   const workflow = await prisma.workflow.create({ data: { accountId: account.id, agentId: agent.id, name: 'Demo outreach', status: 'published' } });
   return { accountId: account.id, userId: user.id, workflowId: workflow.id, agentId: agent.id, apiKey };
 }

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Services } from '../domain/context.js';
 import { directSql } from '../domain/contacts/contacts.store.js';
-import { isWithinWorkingHours, nextWindowStart, type WorkingHours } from '../domain/calls/calling-hours.js';
+import { nextWindowStart, type WorkingHours } from '../domain/calls/calling-hours.js';
 import type { PlaceCallRequest, Telephony } from '../calls/telephony/telephony.port.js';
 import { logger } from '../logger.js';
 import { startPeriodic, type PeriodicWorker } from './periodic.js';
@@ -93,13 +93,15 @@ export async function runDialerOnce(services: Pick<Services, 'db' | 'clock'>, te
       // other attempt waits for the agent's working hours in the contact's zone.
       const immediate = item.attempts === 0 && (item.enforceCallNow || item.callNewContactsImmediately);
       const zone = item.contactTimezone ?? item.agentTimezone;
-      if (immediate || isWithinWorkingHours(item.workingHours, zone, now)) {
+      // One look at the hours: the next window start is `now` itself when now is inside one.
+      const at = immediate ? now : nextWindowStart(item.workingHours, zone, now);
+      if (at?.getTime() === now.getTime()) {
         calls.push({
           callId: randomUUID(), phone: item.phone, agentId: item.agentId, workflowId: item.workflowId, contactId: item.contactId,
           language: item.language ?? item.defaultLanguage, startedAt: now, accountId: item.accountId, enrollmentId: item.enrollmentId,
         });
       } else {
-        later.push({ id: item.enrollmentId, at: nextWindowStart(item.workingHours, zone, now) });
+        later.push({ id: item.enrollmentId, at });
       }
     }
     if (calls.length > 0) {
@@ -124,10 +126,14 @@ export async function runDialerOnce(services: Pick<Services, 'db' | 'clock'>, te
 
 /** Runs the dialer every `intervalMs`, one pass at a time, until stopped. */
 export function startDialer(services: Pick<Services, 'db' | 'clock'>, telephony: Telephony, intervalMs = 1000): PeriodicWorker {
+  // The unreported-call sweep's cut-offs are 30 minutes and 3 hours: once a minute is plenty
+  // (from the first pass on), where the claim runs every pass.
+  const recoverEvery = Math.max(1, Math.round(60_000 / intervalMs));
+  let pass = 0;
   return startPeriodic(
     intervalMs,
     async () => {
-      await recoverUnreportedCalls(services);
+      if (pass++ % recoverEvery === 0) await recoverUnreportedCalls(services);
       await runDialerOnce(services, telephony);
     },
     (error) => logger.warn({ err: error }, 'dialer pass failed; retrying next tick'),

@@ -74,7 +74,7 @@ export interface SimulatedTelephony extends Telephony {
 }
 
 /** Default end reasons per result (the provider's wording is free text; these are ours). */
-export const DEFAULT_END_REASONS: Record<CallResult, string> = {
+const DEFAULT_END_REASONS: Record<CallResult, string> = {
   converted: 'assistant_ended_call',
   disqualified: 'assistant_ended_call',
   wrong_language: 'assistant_ended_call',
@@ -99,7 +99,7 @@ export const DEFAULT_END_REASONS: Record<CallResult, string> = {
 };
 
 /** Default minutes from call end to the next attempt; results not listed get none (null). */
-export const DEFAULT_RETRY_MINUTES: Partial<Record<CallResult, number>> = {
+const DEFAULT_RETRY_MINUTES: Partial<Record<CallResult, number>> = {
   busy: 30,
   human_busy: 60,
   no_answer: 120,
@@ -137,7 +137,7 @@ const DEFAULT_OUTCOME_TABLE: ReadonlyArray<readonly [CallResult, number]> = [
 const DEFAULT_OUTCOME_WEIGHT = DEFAULT_OUTCOME_TABLE.reduce((sum, [, weight]) => sum + weight, 0);
 
 /** Default duration for a result on this phone, deterministic. */
-export function defaultDurationSeconds(result: CallResult, phone: string): number {
+function defaultDurationSeconds(result: CallResult, phone: string): number {
   if (result === 'voicemail') return inRange(phone, 'duration', 15, 30);
   if (result === 'human_busy' || result === 'wrong_number') return inRange(phone, 'duration', 5, 15);
   if (result === 'ivr') return inRange(phone, 'duration', 10, 40);
@@ -248,7 +248,7 @@ const TRANSCRIPTS: Partial<Record<CallResult, readonly Line[]>> = {
 };
 
 /** The simulated transcript of a call: empty unless the result is a conversation. */
-export function simulatedTranscript(result: CallResult, startedAt: Date, durationSeconds: number): Utterance[] {
+function simulatedTranscript(result: CallResult, startedAt: Date, durationSeconds: number): Utterance[] {
   if (!isConversationResult(result)) return [];
   const lines = TRANSCRIPTS[result] ?? TRANSCRIPTS.answered!;
   const step = durationSeconds > 0 ? (durationSeconds * 1000) / lines.length : 0;

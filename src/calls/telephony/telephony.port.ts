@@ -106,8 +106,6 @@ const callInbound = z.strictObject({
 
 export const TelephonyEventSchema = z.discriminatedUnion('type', [callStarted, callEnded, reportReady, callInbound]);
 
-export const TELEPHONY_EVENT_TYPES = ['call.started', 'call.ended', 'report.ready', 'call.inbound'] as const satisfies readonly TelephonyEventType[];
-
 // Compile-time check that the schema and the hand-written union describe the same values.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const schemaMatchesType: Same<z.output<typeof TelephonyEventSchema>, TelephonyEvent> = true;

@@ -88,7 +88,7 @@ function attributeConditions(q: ListQuery): Prisma.Sql[] {
 }
 
 /** The SQL conditions for a searchTerm: one per word (all must hold), plus the name-words pre-filter. */
-export function searchConditions(term: string): Prisma.Sql[] {
+function searchConditions(term: string): Prisma.Sql[] {
   const words = searchWords(term);
   return [...words.map(wordCondition), ...nameWordsCondition(words)];
 }
@@ -119,7 +119,7 @@ function phoneDigitsCondition(digits: string): Prisma.Sql {
   return Prisma.sql`(contact_phone_grams("phoneDigits") @> ${grams}::text[] AND ${like})`;
 }
 
-export interface SearchWord {
+interface SearchWord {
   kind: 'name' | 'digits';
   value: string;
 }

@@ -26,15 +26,13 @@ export async function upsertOnePreparedContact(
   ctx: Pick<RequestContext, 'db' | 'clock'>,
   account: AccountRules,
   write: PreparedWrite,
-  enrollment: Enrollment | null,
 ): Promise<WriteOutcome> {
   if (!write.dedup.ok) throw new Error('upsertOnePreparedContact needs a write with a dedup key');
   const db = directSql(ctx.db.sql);
   for (let attempt = 1; attempt <= MAX_ATTEMPTS * 4; attempt++) {
     const found = await findForUpsert(db, account.id, write.dedup.key, { sent: write.phone !== undefined, value: write.phone ?? null });
-    let row = applyContactWrite(found.contact, write, { account, mode: 'import', phoneBlocked: found.phoneBlocked, now: ctx.clock.now() });
+    const row = applyContactWrite(found.contact, write, { account, mode: 'import', phoneBlocked: found.phoneBlocked, now: ctx.clock.now() });
     row.dedupKey = write.dedup.key;
-    if (enrollment) row = applyEnrollment(row, enrollment);
     if (!found.contact) {
       if ((await insertContacts(db, account.id, [row])).size === 1) return { contact: row, created: true };
     } else if ((await updateContacts(db, account.id, [row], [found.version!])) === 1) {

@@ -17,7 +17,7 @@ export async function upsertContact(ctx: RequestContext, body: unknown): Promise
   const enrollment = await resolveEnrollmentTarget(ctx, actor.accountId, assignmentOptions);
   const prepared = prepareContactWrite({ sourceKind: 'api', ...write }, actor.account);
   if (!prepared.ok) throw dedupFailure(prepared.reason);
-  if (!enrollment && prepared.write.status !== 'connecting') return upsertOnePreparedContact(ctx, actor.account, prepared.write, null);
+  if (!enrollment && prepared.write.status !== 'connecting') return upsertOnePreparedContact(ctx, actor.account, prepared.write);
   // Enrolling (or restarting a call sequence) writes the contact and its enrollment together.
   const [outcome] = await withConflictRetry(() =>
     ctx.db.sql.transaction((tx) => upsertInTransaction(directSql(tx), actor.account, [prepared.write], enrollment, ctx.clock.now())),
