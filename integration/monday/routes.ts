@@ -5,7 +5,6 @@ import express, { Router, type Request, type Response } from 'express';
 import type { RequestContext, Services } from '../../src/domain/context.js';
 import { listEnrollableWorkflows } from '../../src/domain/workflows/workflows.service.js';
 import { findAgent, listAgents } from '../../src/domain/agents/agents.service.js';
-import { UUID_PATTERN } from '../../src/domain/shared/ids.js';
 import { asDomainError } from '../../src/domain/errors.js';
 import { verifyMondayRequest } from './monday-request.js';
 import { actionRoute } from './action-runs.js';
@@ -75,7 +74,7 @@ export function mondayRouter(services: Services, config: MondayConfig): Router {
     }
     const agentId = optionValue(fields.agentId);
     if (agentId) {
-      if (!UUID_PATTERN.test(agentId) || !(await findAgent(ctx, agentId))) {
+      if (!(await findAgent(ctx, agentId))) {
         res.status(400).json({ error: 'Bad Request', message: 'The chosen voice agent does not exist in this Contactline account' });
         return;
       }

@@ -62,6 +62,16 @@ describe.each(testDatabaseKinds())('board app remote options on %s', (kind) => {
     expect(res.json.options.map((o: { title: string }) => o.title).sort()).toEqual(['Ava', 'Bo (paused)']);
   });
 
+  it('a cursor we did not issue is a 400, never a 500', async () => {
+    const mondayAccountId = 600000 + Math.floor(Math.random() * 99999);
+    await linkedAccount(mondayAccountId);
+    for (const path of ['workflows', 'agents']) {
+      const res = await ask(path, mondayToken(mondayAccountId), { cursor: 'not-a-cursor' });
+      expect(res.status, `${path}: ${res.text}`).toBe(400);
+      expect(res.json).toMatchObject({ error: 'bad_request' });
+    }
+  });
+
   it('refuses tokens monday did not sign, expired ones, and accounts not linked', async () => {
     const mondayAccountId = 700000 + Math.floor(Math.random() * 99999);
     await linkedAccount(mondayAccountId);

@@ -5,6 +5,7 @@ import type { RequestContext } from '../context.js';
 import { requireActor, requireAdmin } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import { parseInput } from '../shared/validation.js';
+import { UUID_PATTERN } from '../shared/ids.js';
 import { canonicalTimezone } from '../../normalize/timezone.js';
 import { normalizeLanguage } from '../../normalize/language.js';
 import { normalizePhone } from '../../normalize/phone.js';
@@ -77,15 +78,17 @@ export async function updateAgent(ctx: RequestContext, id: string, input: unknow
   return ctx.db.prisma.agent.update({ where: { id }, data: { ...data, workingHours: data.workingHours as object | undefined } });
 }
 
-/** One of the key's Account's voice agents, or null. */
+/** One of the key's Account's voice agents, or null (also for an id that is not a UUID). */
 export async function findAgent(ctx: RequestContext, id: string) {
   const actor = requireActor(ctx);
+  if (!UUID_PATTERN.test(id)) return null;
   return ctx.db.prisma.agent.findFirst({ where: { id, accountId: actor.accountId } });
 }
 
-/** The key's Account's voice agents, in a stable order, one page at a time (for pickers). */
+/** The key's Account's voice agents, in a stable order, one page at a time (for pickers); `after` is the last id of the page before. */
 export async function listAgents(ctx: RequestContext, input: { after?: string; limit: number }) {
   const actor = requireActor(ctx);
+  if (input.after !== undefined && !UUID_PATTERN.test(input.after)) throw badRequest('The page cursor is not one this API issued');
   const rows = await ctx.db.prisma.agent.findMany({
     where: { accountId: actor.accountId, ...(input.after ? { id: { gt: input.after } } : {}) },
     orderBy: { id: 'asc' },
