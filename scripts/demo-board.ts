@@ -13,6 +13,7 @@ process.env.LOG_LEVEL = 'silent';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { Browser } from '../test/support/browser.js';
 import type { ActionRun, MondayEmulator } from '../test/support/monday-emulator/index.js';
 import type { RunningService } from '../src/service.js';
 
@@ -80,19 +81,7 @@ function sentenceOf(recipeKey: string, picked: Record<string, string>): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// HTTP helpers: a browser for the install pages, and GraphQL with the API key.
-
-class Browser {
-  private cookie = '';
-  async go(url: string, init: RequestInit = {}) {
-    const response = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), ...(this.cookie ? { cookie: this.cookie } : {}) } });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      if (pair.includes('=')) this.cookie = /Max-Age=0|Expires=Thu, 01 Jan 1970/i.test(line) ? '' : pair;
-    }
-    return { status: response.status, location: response.headers.get('location'), text: await response.text() };
-  }
-}
+// HTTP helpers: GraphQL with the API key (the install pages' browser: test/support/browser.ts).
 
 async function graphql<T>(baseUrl: string, apiKey: string, query: string, variables: Record<string, unknown> = {}): Promise<T> {
   const response = await fetch(`${baseUrl}/graphql`, {

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/test-server.js';
 import { createTestDatabase, testDatabaseKinds, type DatabaseKind } from '../support/databases.js';
 import { startMondayEmulator, type MondayEmulator } from '../support/monday-emulator/index.js';
+import { Browser } from '../support/browser.js';
 import { decryptToken } from '../../integration/monday/token-crypto.js';
 import type { MondayConfig } from '../../integration/monday/config.js';
 import { openDatabase } from '../../src/db/database.js';
@@ -24,22 +25,6 @@ const BASE = '/integrations/monday';
 
 let nextMondayId = 3_000_000 + Math.floor(Math.random() * 1_000_000);
 const mondayId = () => ++nextMondayId;
-
-/** A browser's cookie for our install pages, kept by hand. */
-class Browser {
-  cookie = '';
-  keep(headers: Headers) {
-    for (const line of headers.getSetCookie()) {
-      const [pair] = line.split(';');
-      if (pair.startsWith('contactline_monday_install=')) this.cookie = /Max-Age=0|Expires=Thu, 01 Jan 1970/i.test(line) ? '' : pair;
-    }
-  }
-  async go(url: string, init: RequestInit = {}) {
-    const response = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), ...(this.cookie ? { cookie: this.cookie } : {}) } });
-    this.keep(response.headers);
-    return { status: response.status, location: response.headers.get('location'), headers: response.headers, text: await response.text() };
-  }
-}
 
 const hidden = (page: string, name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(page)?.[1];
 
