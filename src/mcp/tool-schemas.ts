@@ -3,8 +3,7 @@
 // empty result means. Outputs describe the REST response bodies, which are the tools' results.
 import { z } from 'zod';
 import { CONTACT_STATUSES, ExternalIdPathSchema, ListQuerySchema, SOURCE_KINDS } from '../domain/contacts/contacts.inputs.js';
-import { CallListQuerySchema } from '../domain/calls/calls.inputs.js';
-import { WorkflowListSchema } from '../domain/workflows/workflows.service.js';
+import { PageQuerySchema } from '../domain/shared/cursor.js';
 import { UUID_PATTERN } from '../domain/shared/ids.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -52,15 +51,15 @@ export const ExternalIdInput = z.object({ sourceKind, externalId });
 export const ContactCallsListInput = z.object({
   sourceKind,
   externalId,
-  limit: pageLimit(CallListQuerySchema.shape.limit),
-  nextToken: nextToken(CallListQuerySchema.shape.nextToken, 'contact_calls_list'),
+  limit: pageLimit(PageQuerySchema.shape.limit),
+  nextToken: nextToken(PageQuerySchema.shape.nextToken, 'contact_calls_list'),
 });
 
 export const CallTranscriptGetInput = z.object({ callId: uuid('The call\'s id, as returned in the id field of a call by contact_calls_list') });
 
 export const WorkflowsListInput = z.object({
-  limit: pageLimit(WorkflowListSchema.shape.limit),
-  nextToken: nextToken(WorkflowListSchema.shape.nextToken, 'workflows_list'),
+  limit: pageLimit(PageQuerySchema.shape.limit),
+  nextToken: nextToken(PageQuerySchema.shape.nextToken, 'workflows_list'),
 });
 
 // ---------------------------------------------------------------------------------------------

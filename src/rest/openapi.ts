@@ -5,8 +5,7 @@ import { z } from 'zod';
 import {
   BulkImportBodySchema, BulkItemSchema, BulkUpdateBodySchema, CONTACT_STATUSES, ListQuerySchema, PatchBodySchema, SOURCE_KINDS, UpsertBodySchema,
 } from '../domain/contacts/contacts.inputs.js';
-import { WorkflowListSchema } from '../domain/workflows/workflows.service.js';
-import { CallListQuerySchema } from '../domain/calls/calls.inputs.js';
+import { PageQuerySchema } from '../domain/shared/cursor.js';
 
 const json = (schema: z.ZodType) => {
   const out = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
@@ -128,7 +127,7 @@ export function buildOpenApi(): Record<string, unknown> {
     },
     security: [{ apiKey: [] }],
     paths: {
-      '/api/v1/workflows': { get: { operationId: 'listWorkflows', parameters: queryParameters(WorkflowListSchema), responses: { ...ok('A page of workflows', page('Workflow')), ...errors(400, 401) } } },
+      '/api/v1/workflows': { get: { operationId: 'listWorkflows', parameters: queryParameters(PageQuerySchema), responses: { ...ok('A page of workflows', page('Workflow')), ...errors(400, 401) } } },
       '/api/v1/contacts/upsert': { put: { operationId: 'upsertContact', requestBody: body(UpsertBodySchema), responses: { ...ok('Updated', ref('Contact')), ...ok('Created', ref('Contact'), '201'), ...errors(400, 401, 422) } } },
       '/api/v1/contacts/bulk': {
         post: {
@@ -154,7 +153,7 @@ export function buildOpenApi(): Record<string, unknown> {
       '/api/v1/contacts/source/{sourceKind}/external-id/{externalId}/calls': {
         get: {
           operationId: 'listContactCalls',
-          parameters: [...externalIdPath, ...queryParameters(CallListQuerySchema)],
+          parameters: [...externalIdPath, ...queryParameters(PageQuerySchema)],
           responses: { ...ok('A page of the contact\'s calls, oldest first', page('CallRecord')), ...errors(400, 401, 404, 409) },
         },
       },

@@ -8,10 +8,9 @@ import type { RequestContext } from '../context.js';
 import { requireActor } from '../context.js';
 import { notFound } from '../errors.js';
 import { getContactByExternalId } from '../contacts/contacts.service.js';
-import { decodeCursor, encodeCursor } from '../shared/cursor.js';
+import { decodeCursor, encodeCursor, PageQuerySchema } from '../shared/cursor.js';
 import { assertUuid } from '../shared/ids.js';
 import { parseInput } from '../shared/validation.js';
-import { CallListQuerySchema } from './calls.inputs.js';
 
 /** A call as the REST API returns it (DESIGN: "Call record"). */
 export interface CallRecord {
@@ -57,7 +56,7 @@ export async function listContactCalls(
 ): Promise<CallPage> {
   const actor = requireActor(ctx);
   // The query is checked first: a bad limit or token is a 400 whatever the path names.
-  const { limit, nextToken } = parseInput(CallListQuerySchema, query);
+  const { limit, nextToken } = parseInput(PageQuerySchema, query);
   const cursor = nextToken ? decodeCursor(nextToken) : null;
   const contact = await getContactByExternalId(ctx, path);
   const rows = await ctx.db.prisma.call.findMany({

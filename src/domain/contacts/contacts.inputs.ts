@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { PHONE_WRITE_PATTERN } from '../../normalize/phone.js';
 import { UUID_PATTERN } from '../shared/ids.js';
+import { PageQuerySchema } from '../shared/cursor.js';
 
 export const SOURCE_KINDS = ['hubspot', 'salesforce', 'api', 'csv', 'manual', 'monday', 'oneai'] as const;
 export type SourceKind = (typeof SOURCE_KINDS)[number];
@@ -121,8 +122,7 @@ export const ListQuerySchema = z.object({
   addedBefore: isoDateTime.optional(),
   assignedWorkflowId: uuid.optional(),
   searchTerm: z.string().min(1).max(100).optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-  nextToken: z.string().min(1).max(512).optional(),
+  ...PageQuerySchema.shape,
 });
 export type ListQuery = z.infer<typeof ListQuerySchema>;
 

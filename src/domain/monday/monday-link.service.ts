@@ -1,11 +1,10 @@
 // The link between a Contactline Account and a monday.com account (made by the board app's
 // OAuth install): showing it, removing it, and storing it when the install completes.
 // The monday access token never leaves this module's callers except encrypted.
-import { z } from 'zod';
 import type { RequestContext } from '../context.js';
 import { requireActor, requireAdmin } from '../context.js';
 import { badRequest, DomainError, notFound } from '../errors.js';
-import { decodeCursor, encodeCursor } from '../shared/cursor.js';
+import { decodeCursor, encodeCursor, PageQuerySchema } from '../shared/cursor.js';
 import { assertUuid } from '../shared/ids.js';
 import { isUniqueViolation } from '../contacts/contacts-write.service.js';
 import { parseInput } from '../shared/validation.js';
@@ -54,15 +53,10 @@ export async function getMondayLink(ctx: RequestContext, accountId?: string | nu
   return ctx.db.prisma.mondayLink.findUnique({ where: { accountId: target }, omit: WITHOUT_TOKEN });
 }
 
-export const MondayLinkListSchema = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-  nextToken: z.string().min(1).max(512).optional(),
-});
-
 /** Operator: every Account's link, newest first, one page at a time. */
 export async function listMondayLinks(ctx: RequestContext, input: unknown): Promise<{ data: MondayLinkRecord[]; nextToken: string | null }> {
   requireAdmin(ctx);
-  const { limit, nextToken } = parseInput(MondayLinkListSchema, input);
+  const { limit, nextToken } = parseInput(PageQuerySchema, input);
   const cursor = nextToken ? decodeCursor(nextToken) : null;
   const rows = await ctx.db.prisma.mondayLink.findMany({
     where: cursor ? { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, accountId: { lt: cursor.id } }] } : {},

@@ -1,7 +1,14 @@
 // Opaque page tokens for newest-first lists: base64url of (createdAt, id) of the last row.
 // A token that does not decode to exactly that shape is a 400, never a 500.
+import { z } from 'zod';
 import { badRequest } from '../errors.js';
 import { UUID_PATTERN } from './ids.js';
+
+/** A list's page query (the spec's Limits: limit 1 to 100, default 50; an opaque nextToken). */
+export const PageQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(100).default(50),
+  nextToken: z.string().min(1).max(512).optional(),
+});
 
 export interface Cursor {
   createdAt: Date;

@@ -4,15 +4,11 @@ import { z } from 'zod';
 import type { RequestContext } from '../context.js';
 import { requireActor, requireAdmin } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
-import { decodeCursor, encodeCursor } from '../shared/cursor.js';
+import { decodeCursor, encodeCursor, PageQuerySchema } from '../shared/cursor.js';
 import { parseInput } from '../shared/validation.js';
 import type { Enrollment } from '../enrollment/enrollment.rules.js';
 import type { AssignmentOptions } from '../contacts/contacts.inputs.js';
 
-export const WorkflowListSchema = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-  nextToken: z.string().min(1).max(512).optional(),
-});
 
 export interface WorkflowRecord {
   id: string;
@@ -31,7 +27,7 @@ export async function listWorkflows(ctx: RequestContext, input: unknown): Promis
 /** A page of the key's Account's workflows matching `where`, newest first, with an opaque token. */
 async function pageOfWorkflows(ctx: RequestContext, input: unknown, where: { status?: 'published'; paused?: boolean }) {
   const actor = requireActor(ctx);
-  const { limit, nextToken } = parseInput(WorkflowListSchema, input);
+  const { limit, nextToken } = parseInput(PageQuerySchema, input);
   const cursor = nextToken ? decodeCursor(nextToken) : null;
   const rows = await ctx.db.prisma.workflow.findMany({
     where: {
