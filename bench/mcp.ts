@@ -17,7 +17,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { MCP_PATH } from '../src/mcp/mcp.route.js';
 import type { TestServer } from '../test/support/test-server.js';
-import { ratio, stats, timed, type Figure } from './run.js';
+import { figure, timed, type Figure } from './run.js';
 
 export interface McpSettings {
   /** Timed requests per figure, each side. */
@@ -161,20 +161,13 @@ export async function benchMcp(
         await runTool();
       }
     }
-    const s = stats(viaTool);
-    const r = stats(viaRest);
-    const ratioP50 = ratio(s.p50, r.p50);
-    figures.push({
+    figures.push(figure(viaTool, viaRest, {
       id: c.id,
       name: c.name,
-      service: s,
-      raw: r,
-      ratioP50,
-      ratioP95: ratio(s.p95, r.p95),
       target: `≤ ${MCP_TARGET_RATIO}× REST (p50)`,
-      pass: ratioP50 !== null && ratioP50 <= MCP_TARGET_RATIO,
+      pass: (_s, ratioP50) => ratioP50 !== null && ratioP50 <= MCP_TARGET_RATIO,
       notes: `"service" is the tool call (POST /api/mcp tools/call, JSON response), "raw" the REST request for the same data; ${settings.requests} of each, alternating`,
-    });
+    }));
   }
   return figures;
 }

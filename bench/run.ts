@@ -183,6 +183,17 @@ export interface Figure {
   extra?: Record<string, unknown>;
 }
 
+/** What a figure says besides its samples; `pass` judges the service's stats and the p50 ratio. */
+type FigureSpec = Omit<Figure, 'service' | 'raw' | 'ratioP50' | 'ratioP95' | 'pass'> & { pass: (service: Stats, ratioP50: number | null) => boolean | null };
+
+/** A figure from the service's and the raw driver's samples (ms): their stats and ratios. */
+export function figure(serviceMs: number[], rawMs: number[], { id, name, target, pass, notes, explain, extra }: FigureSpec): Figure {
+  const service = stats(serviceMs);
+  const raw = stats(rawMs);
+  const ratioP50 = ratio(service.p50, raw.p50);
+  return { id, name, service, raw, ratioP50, ratioP95: ratio(service.p95, raw.p95), target, pass: pass(service, ratioP50), notes, explain, extra };
+}
+
 interface DatabaseResult {
   kind: DatabaseKind;
   serverVersion: string;
@@ -352,21 +363,14 @@ async function benchBulkImport(server: TestServer, db: Database, account: { acco
       raw.push(tRaw);
     }
   }
-  const s = stats(service);
-  const r = stats(raw);
-  const ratioP50 = ratio(s.p50, r.p50);
-  return {
+  return figure(service, raw, {
     id: 'bulk-import-1000',
     name: `Bulk import of ${SETTINGS.bulkSize} new contacts (POST → batch done)`,
-    service: s,
-    raw: r,
-    ratioP50,
-    ratioP95: ratio(s.p95, r.p95),
     target: '≤ 3× raw and < 1000 ms (median)',
-    pass: s.p50 < 1000 && ratioP50 !== null && ratioP50 <= 3,
+    pass: (s, ratioP50) => s.p50 < 1000 && ratioP50 !== null && ratioP50 <= 3,
     notes: `raw: one ${SETTINGS.bulkSize}-row INSERT ... VALUES ... ON CONFLICT DO NOTHING; p50 is the median of ${SETTINGS.bulkRuns} runs`,
     extra: { acceptedMs: stats(accepted) },
-  };
+  });
 }
 
 async function benchUpsert(server: TestServer, db: Database, account: { accountId: string; apiKey: string }, kind: DatabaseKind): Promise<Figure[]> {
@@ -414,19 +418,13 @@ async function benchUpsert(server: TestServer, db: Database, account: { accountI
 }
 
 function upsertFigure(id: string, name: string, service: number[], raw: number[], kind: DatabaseKind): Figure {
-  const s = stats(service);
-  const r = stats(raw);
-  return {
+  return figure(service, raw, {
     id,
     name,
-    service: s,
-    raw: r,
-    ratioP50: ratio(s.p50, r.p50),
-    ratioP95: ratio(s.p95, r.p95),
     target: kind === 'postgres' ? 'p50 < 5 ms' : 'p50 < 5 ms (stated for PostgreSQL; informational here)',
-    pass: kind === 'postgres' ? s.p50 < 5 : null,
+    pass: (s) => (kind === 'postgres' ? s.p50 < 5 : null),
     notes: 'sequential requests, keep-alive fetch; raw: single-row INSERT ... ON CONFLICT ("accountId","dedupKey") DO UPDATE RETURNING',
-  };
+  });
 }
 
 interface ListCase {
@@ -454,18 +452,7 @@ async function benchHttpFloor(server: TestServer, db: Database): Promise<Figure>
       raw.push(rawMs);
     }
   }
-  const s = stats(service);
-  const r = stats(raw);
-  return {
-    id: 'http-floor',
-    name: 'HTTP floor: GET /healthz (SELECT 1, no auth)',
-    service: s,
-    raw: r,
-    ratioP50: ratio(s.p50, r.p50),
-    ratioP95: ratio(s.p95, r.p95),
-    target: 'informational',
-    pass: null,
-  };
+  return figure(service, raw, { id: 'http-floor', name: 'HTTP floor: GET /healthz (SELECT 1, no auth)', target: 'informational', pass: () => null });
 }
 
 async function benchList(server: TestServer, db: Database, account: { accountId: string; apiKey: string }): Promise<Figure[]> {
@@ -519,8 +506,6 @@ async function benchList(server: TestServer, db: Database, account: { accountId:
       const [prismaMs] = await timed(() => db.prisma.$queryRaw(listQuery(account.accountId, term, c.limit)));
       prismaTimes.push(prismaMs);
     }
-    const s = stats(service);
-    const r = stats(raw);
     // The slowest variant (by service time), with its plan.
     let slowest: string | undefined;
     let slowestMs = -1;
@@ -540,19 +525,15 @@ async function benchList(server: TestServer, db: Database, account: { accountId:
       serviceMaxMs: Math.round(Math.max(...v.service) * 10) / 10,
       rawMaxMs: Math.round(Math.max(...v.raw) * 10) / 10,
     }));
-    figures.push({
+    figures.push(figure(service, raw, {
       id: c.id,
       name: c.name,
-      service: s,
-      raw: r,
-      ratioP50: ratio(s.p50, r.p50),
-      ratioP95: ratio(s.p95, r.p95),
       target: `p95 < ${c.target} ms`,
-      pass: s.p95 < c.target,
+      pass: (s) => s.p95 < c.target,
       notes: `${SETTINGS.listRequests} sequential requests${c.terms.length > 1 ? ` over ${c.terms.length} terms` : ''}; raw: the same SELECT (limit+1) through db.sql.query`,
       explain: { variant: slowest ?? '(none)', plan },
       extra: { prismaQueryRawMs: stats(prismaTimes), ...(c.terms.length > 1 ? { perTerm: termTable } : {}) },
-    });
+    }));
   }
   return figures;
 }
