@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import { startMondayEmulator, type MondayEmulator } from '../support/monday-emulator/index.js';
-import { DEFAULT_WORKING_HOURS } from '../../src/domain/calls/calling-hours.js';
+import { DEFAULT_WORKING_HOURS, WEEKDAYS, type Weekday, type WorkingHours } from '../../src/domain/calls/calling-hours.js';
 import { encryptToken } from '../../integration/monday/token-crypto.js';
 import type { MondayConfig } from '../../integration/monday/config.js';
 import { runDialerOnce } from '../../src/jobs/dialer.js';
@@ -49,7 +49,7 @@ describe.each(testDatabaseKinds())('board app end to end on %s', (kind) => {
   };
 
   /** A Contactline Account linked to a fresh monday account, with a live agent that calls at once and a published workflow. */
-  async function setup(options: { agentName?: string } = {}) {
+  async function setup(options: { agentName?: string; agent?: { attemptLimit?: number; workingHours?: WorkingHours; callNewContactsImmediately?: boolean } } = {}) {
     const account = await server.createAccount();
     const mondayAccountId = mondayAccountSeq++;
     const mondayUserId = 42;
@@ -57,7 +57,8 @@ describe.each(testDatabaseKinds())('board app end to end on %s', (kind) => {
       data: { accountId: account.accountId, userId: account.userId, mondayAccountId: String(mondayAccountId), mondayUserId: String(mondayUserId), accessTokenEncrypted: encryptToken(monday.issueToken(mondayAccountId, mondayUserId, null), TOKEN_KEY) },
     });
     const agent = await prisma().agent.create({
-      data: { accountId: account.accountId, name: options.agentName ?? 'Ava', status: 'live', timezone: 'America/Chicago', defaultLanguage: 'en-US', attemptLimit: 1, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60, callNewContactsImmediately: true },
+      data: { accountId: account.accountId, name: options.agentName ?? 'Ava', status: 'live', timezone: 'America/Chicago', defaultLanguage: 'en-US', attemptLimit: options.agent?.attemptLimit ?? 1, workingHours: (options.agent?.workingHours ?? DEFAULT_WORKING_HOURS) as object, retryDelayMinutes: 60,
+        callNewContactsImmediately: options.agent?.callNewContactsImmediately ?? true },
     });
     const workflow = await prisma().workflow.create({ data: { accountId: account.accountId, agentId: agent.id, name: 'Spring outreach', status: 'published' } });
     const board = monday.addBoard({
@@ -414,5 +415,85 @@ describe.each(testDatabaseKinds())('board app end to end on %s', (kind) => {
     const agents = await monday.fetchOptions({ url: url('/options/agents'), accountId: ctx.mondayAccountId, userId: ctx.mondayUserId });
     expect(agents.options).toEqual([{ title: 'Ava', value: ctx.agentId }]);
     await expect(callEndedRecipe(ctx, { agentId: randomUUID() })).rejects.toThrow(/error shown in monday UI/);
+  });
+  it('fires after every attempt of a contact, unanswered ones included, with the last-call flag set only on the last', async () => {
+    const allDay = Object.fromEntries(WEEKDAYS.map((d) => [d, [{ start: '00:00', end: '24:00' }]])) as WorkingHours;
+    const ctx = await setup({ agent: { attemptLimit: 2, workingHours: allDay } });
+    await mapBoard(ctx);
+    const recipe = await callEndedRecipe(ctx);
+    const lead = addLead(ctx);
+    telephony().setScript(lead.phone, { result: 'no_answer' });
+    expect((await enrollRun(ctx, lead.itemId)).outcome).toBe('success');
+    const contact = await contactOf(ctx, lead.itemId);
+    const accepted = () => deliveriesFor(recipe.subscription!.subscriptionId).filter((d) => d.outcome === 'accepted');
+
+    await dial();
+    await server.eventually(async () => accepted().length === 1);
+    expect(accepted()[0].outputFields).toMatchObject({ itemId: Number(lead.itemId), callResult: 'no_answer', isLastCall: false });
+    // The enrollment goes on: one attempt made, the next one scheduled later.
+    const waiting = await prisma().enrollment.findFirstOrThrow({ where: { contactId: contact!.id } });
+    expect(waiting).toMatchObject({ active: true, attempts: 1 });
+    expect(waiting.nextAttemptAt!.getTime()).toBeGreaterThan(Date.now());
+
+    // Make the second attempt due now.
+    await prisma().enrollment.update({ where: { id: waiting.id }, data: { nextAttemptAt: new Date(Date.now() - 1000) } });
+    await dial();
+    await server.eventually(async () => accepted().length === 2);
+    await new Promise((r) => setTimeout(r, 1000));
+    const calls = await prisma().call.findMany({ where: { contactId: contact!.id }, orderBy: { createdAt: 'asc' } });
+    expect(calls).toHaveLength(2);
+    const all = accepted();
+    expect(all).toHaveLength(2);
+    expect(new Set(all.map((d) => d.outputFields!.callId)).size).toBe(2);
+    const byCall = new Map(all.map((d) => [d.outputFields!.callId, d.outputFields!]));
+    expect(calls.map((c) => byCall.get(c.id))).toEqual([
+      expect.objectContaining({ callId: calls[0].id, callResult: 'no_answer', isLastCall: false, itemId: Number(lead.itemId), boardId: Number(ctx.boardId) }),
+      expect.objectContaining({ callId: calls[1].id, callResult: 'no_answer', isLastCall: true, itemId: Number(lead.itemId), boardId: Number(ctx.boardId) }),
+    ]);
+    expect(await prisma().enrollment.findFirstOrThrow({ where: { contactId: contact!.id } })).toMatchObject({ active: false, attempts: 2, endReason: 'attempt_limit' });
+  });
+
+  it('keeps a new contact to the agent\'s working hours unless the agent calls new contacts immediately', async () => {
+    // Working hours on tomorrow only (in the contact's zone), so now is outside them.
+    const zone = 'America/Chicago';
+    const weekdayIn = (at: Date) => new Intl.DateTimeFormat('en-US', { timeZone: zone, weekday: 'short' }).format(at).toLowerCase();
+    const tomorrow = weekdayIn(new Date(Date.now() + 24 * 3600_000)) as Weekday;
+    const hours: WorkingHours = { [tomorrow]: [{ start: '09:00', end: '17:00' }] };
+    const ctx = await setup({ agent: { callNewContactsImmediately: false, workingHours: hours } });
+    await mapBoard(ctx);
+    const recipe = await callEndedRecipe(ctx);
+    const waiting = addLead(ctx, { tz: { timezone: zone } });
+    const run = await enrollRun(ctx, waiting.itemId);
+    expect(run.outcome).toBe('success');
+    const contact = await contactOf(ctx, waiting.itemId);
+    expect(contact).toMatchObject({ status: 'assigned', assignedWorkflowId: ctx.workflowId, timezone: zone });
+
+    const before = Date.now();
+    const pass = await runDialerOnce(server.service.services, telephony());
+    await telephony().settled();
+    expect(pass.placed.filter((c) => c.contactId === contact!.id)).toEqual([]);
+    expect(pass.deferred).toBeGreaterThanOrEqual(1);
+    expect(await prisma().call.count({ where: { contactId: contact!.id } })).toBe(0);
+    const deferred = await prisma().enrollment.findFirstOrThrow({ where: { contactId: contact!.id } });
+    expect(deferred).toMatchObject({ active: true, attempts: 0 });
+    // Moved to the next window: tomorrow 09:00 in the contact's zone.
+    const at = deferred.nextAttemptAt!;
+    expect(at.getTime()).toBeGreaterThan(before);
+    expect(at.getTime() - before).toBeLessThanOrEqual(34 * 3600_000);
+    expect(weekdayIn(at)).toBe(tomorrow);
+    expect(new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(at)).toBe('09:00');
+
+    // The same agent with the option on: a new contact is called at once, outside the hours.
+    await prisma().agent.update({ where: { id: ctx.agentId }, data: { callNewContactsImmediately: true } });
+    const now = addLead(ctx, { tz: { timezone: zone } });
+    telephony().setScript(now.phone, { result: 'no_answer' });
+    expect((await enrollRun(ctx, now.itemId)).outcome).toBe('success');
+    const called = await contactOf(ctx, now.itemId);
+    const second = await runDialerOnce(server.service.services, telephony());
+    await telephony().settled();
+    expect(second.placed.filter((c) => c.contactId === called!.id)).toHaveLength(1);
+    expect(second.placed.filter((c) => c.contactId === contact!.id)).toEqual([]);
+    await server.eventually(async () => deliveriesFor(recipe.subscription!.subscriptionId).some((d) => d.outcome === 'accepted' && d.outputFields!.itemId === Number(now.itemId)));
+    expect(await prisma().call.count({ where: { contactId: contact!.id } })).toBe(0);
   });
 });
