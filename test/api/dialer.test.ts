@@ -38,11 +38,11 @@ describe.each(testDatabaseKinds())('dialer on %s', (kind) => {
   };
   const freshPhone = () => `+1312555${String(1000 + phoneSeq++).padStart(4, '0')}`;
 
-  async function setup(agent: Partial<{ attemptLimit: number; retryDelayMinutes: number; callNewContactsImmediately: boolean; status: 'live' | 'paused' | 'draft'; timezone: string }> = {}) {
+  async function setup(agent: Partial<{ attemptLimit: number; retryDelayMinutes: number; callNewContactsImmediately: boolean; status: 'live' | 'paused' | 'draft'; timezone: string; defaultLanguage: string }> = {}) {
     const account = await server.createAccount();
     const a = await prisma().agent.create({
       data: {
-        accountId: account.accountId, name: 'Ava', status: agent.status ?? 'live', timezone: agent.timezone ?? 'America/Chicago', defaultLanguage: 'en-US',
+        accountId: account.accountId, name: 'Ava', status: agent.status ?? 'live', timezone: agent.timezone ?? 'America/Chicago', defaultLanguage: agent.defaultLanguage ?? 'en-US',
         attemptLimit: agent.attemptLimit ?? 2, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: agent.retryDelayMinutes ?? 60,
         callNewContactsImmediately: agent.callNewContactsImmediately ?? false,
       },
@@ -218,6 +218,97 @@ describe.each(testDatabaseKinds())('dialer on %s', (kind) => {
     const all = [...placed, ...third.placed.map((p) => p.contactId).filter((id) => ids.includes(id))];
     expect(all.sort()).toEqual([...ids].sort());
     expect(await prisma().call.count({ where: { contactId: { in: ids } } })).toBe(30);
+  });
+
+  it('an enrollment ending (last attempt or a final result) sets nextCallAt to null despite a reported next attempt', async () => {
+    clock.at = MONDAY_10_CHICAGO;
+    const lastAttempt = await setup({ attemptLimit: 1 });
+    const limited = await enroll(lastAttempt, {}, { result: 'no_answer', durationSeconds: 0, nextAttemptInMinutes: 90 });
+    const finalResult = await setup({ attemptLimit: 5 });
+    const refused = await enroll(finalResult, {}, { result: 'not_interested', durationSeconds: 60, nextAttemptInMinutes: 90 });
+    const placed = (await dial()).placed.map((p) => p.contactId);
+    expect(placed).toContain(limited.id);
+    expect(placed).toContain(refused.id);
+    // Both reports carried a next attempt time (kept on the call)...
+    const [limitedCall] = await prisma().call.findMany({ where: { contactId: limited.id } });
+    expect(limitedCall.nextCallAt!.toISOString()).toBe(new Date(MONDAY_10_CHICAGO.getTime() + 90 * 60_000).toISOString());
+    const [refusedCall] = await prisma().call.findMany({ where: { contactId: refused.id } });
+    expect(refusedCall.nextCallAt!.toISOString()).toBe(new Date(MONDAY_10_CHICAGO.getTime() + (60 + 90 * 60) * 1000).toISOString());
+    // ...but each ended its enrollment, and an ending enrollment clears the contact's nextCallAt.
+    expect(await enrollment(limited.id)).toMatchObject({ active: false, endReason: 'attempt_limit', nextAttemptAt: null });
+    expect(await contact(limited.id)).toMatchObject({ callCount: 1, lastCallAt: MONDAY_10_CHICAGO, nextCallAt: null });
+    expect(await enrollment(refused.id)).toMatchObject({ active: false, endReason: 'not_interested', nextAttemptAt: null });
+    expect(await contact(refused.id)).toMatchObject({ callCount: 1, lastCallAt: MONDAY_10_CHICAGO, nextCallAt: null });
+  });
+
+  it('a requested callback goes past the attempt limit; a callback without a time does not', async () => {
+    clock.at = MONDAY_10_CHICAGO;
+    const ctx = await setup({ attemptLimit: 1 });
+    const withTime = await enroll(ctx, {}, { result: 'callback_requested', durationSeconds: 60, nextAttemptInMinutes: 120 });
+    const withoutTime = await enroll(ctx, {}, { result: 'callback_requested', durationSeconds: 60, nextAttemptInMinutes: null });
+    const first = (await dial()).placed.map((p) => p.contactId);
+    expect(first).toEqual(expect.arrayContaining([withTime.id, withoutTime.id]));
+    const callbackAt = new Date(MONDAY_10_CHICAGO.getTime() + (60 + 120 * 60) * 1000); // Monday 12:01 in Chicago
+    expect(await enrollment(withTime.id)).toMatchObject({ active: true, attempts: 1, endReason: null, nextAttemptAt: callbackAt });
+    expect(await contact(withTime.id)).toMatchObject({ maxAttempts: 1, callCount: 1, nextCallAt: callbackAt });
+    expect(await enrollment(withoutTime.id)).toMatchObject({ active: false, attempts: 1, endReason: 'attempt_limit', nextAttemptAt: null });
+
+    // At the callback time the contact is dialed again, a second call over a limit of one.
+    clock.at = callbackAt;
+    const second = (await dial()).placed.map((p) => p.contactId);
+    expect(second).toContain(withTime.id);
+    expect(second).not.toContain(withoutTime.id);
+    expect(await contact(withTime.id)).toMatchObject({ maxAttempts: 1, callCount: 2, lastCallAt: callbackAt });
+    expect(await prisma().call.count({ where: { contactId: withTime.id } })).toBe(2);
+    expect(await prisma().call.count({ where: { contactId: withoutTime.id } })).toBe(1);
+  });
+
+  it('a contact without a time zone is called in the agent zone', async () => {
+    clock.at = MONDAY_10_CHICAGO; // 01:00 Tuesday in Tokyo
+    const ctx = await setup({ timezone: 'Asia/Tokyo' });
+    // Toll-free numbers give no zone, and the account has no default location: the zone stays null.
+    const zoneless = await enroll(ctx, { phone: '+18005550100' });
+    const chicago = await enroll(ctx, { phone: '+18885550123', timezone: 'America/Chicago' }, { result: 'answered' });
+    expect(await contact(zoneless.id)).toMatchObject({ timezone: null, location: null });
+    const placed = (await dial()).placed.map((p) => p.contactId);
+    // Inside 09:00-17:00 in Chicago (and in UTC), outside it in Tokyo.
+    expect(placed).toContain(chicago.id);
+    expect(placed).not.toContain(zoneless.id);
+    expect((await enrollment(zoneless.id)).nextAttemptAt!.toISOString()).toBe('2026-11-24T00:00:00.000Z'); // Tuesday 09:00 JST
+    expect((await contact(zoneless.id)).callCount).toBe(0);
+  });
+
+  it('a contact without a language is called in the agent default language; a contact language is kept', async () => {
+    clock.at = MONDAY_10_CHICAGO;
+    const ctx = await setup({ defaultLanguage: 'fr-FR' });
+    // The simulator ends an answered call in the language the call was placed in.
+    const unknown = await enroll(ctx, {}, { result: 'answered' });
+    const german = await enroll(ctx, { language: 'de-DE' }, { result: 'answered' });
+    expect(await contact(unknown.id)).toMatchObject({ language: null });
+    const run = await dial();
+    expect(run.placed.find((p) => p.contactId === unknown.id)?.language).toBe('fr-FR');
+    expect(run.placed.find((p) => p.contactId === german.id)?.language).toBe('de-DE');
+    expect(await contact(unknown.id)).toMatchObject({ callCount: 1, status: 'reached', language: 'fr-FR' });
+    expect(await contact(german.id)).toMatchObject({ callCount: 1, status: 'reached', language: 'de-DE' });
+    const [call] = await prisma().call.findMany({ where: { contactId: unknown.id } });
+    expect(call.language).toBe('fr-FR');
+  });
+
+  it('nextCallAt keeps the reported time when the dialer later defers the attempt to the next window', async () => {
+    clock.at = MONDAY_10_CHICAGO;
+    const ctx = await setup({ attemptLimit: 5 });
+    // The callback is reported for 19:01 Monday in Chicago, after working hours.
+    const c = await enroll(ctx, {}, { result: 'callback_requested', durationSeconds: 60, nextAttemptInMinutes: 9 * 60 });
+    expect((await dial()).placed.map((p) => p.contactId)).toContain(c.id);
+    const reported = new Date('2026-11-24T01:01:00.000Z');
+    expect(await contact(c.id)).toMatchObject({ nextCallAt: reported });
+    expect((await enrollment(c.id)).nextAttemptAt).toEqual(reported);
+
+    clock.at = reported;
+    expect((await dial()).placed.map((p) => p.contactId)).not.toContain(c.id);
+    // The attempt moved to Tuesday 09:00 in Chicago; the contact still shows the reported time.
+    expect((await enrollment(c.id)).nextAttemptAt!.toISOString()).toBe('2026-11-24T15:00:00.000Z');
+    expect(await contact(c.id)).toMatchObject({ nextCallAt: reported, callCount: 1, lastCallAt: MONDAY_10_CHICAGO });
   });
 });
 

@@ -96,6 +96,40 @@ describe.each(testDatabaseKinds())('enrollment on %s', (kind) => {
     expect(rows.map((r) => [r.active, r.reEnroll, r.enforceCallNow])).toEqual([[false, false, false], [true, true, true]]);
   });
 
+  it('restarts callCount and clears lastCallAt and nextCallAt on enrollment; reEnroll keeps the call history but clears nextCallAt', async () => {
+    const { accountId, apiKey } = await server.createAccount();
+    const first = await agentAndWorkflow(accountId, 4);
+    const second = await agentAndWorkflow(accountId, 2);
+    const third = await agentAndWorkflow(accountId, 7);
+    const phone = '+14155550104';
+    const created = await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', { phone, assignmentOptions: { workflowId: first.workflowId } });
+    const contactId = created.json.id as string;
+    const prisma = server.service.services.db.prisma;
+    // The first workflow called the contact three times; the latest report named a next attempt.
+    const lastCallAt = new Date('2026-11-20T15:00:00.000Z');
+    const nextCallAt = new Date('2026-11-21T15:00:00.000Z');
+    await prisma.call.create({ data: { id: randomUUID(), accountId, contactId, workflowId: first.workflowId, agentId: first.agentId, status: 'ended', result: 'callback_requested', startedAt: lastCallAt } });
+    await prisma.contact.update({ where: { id: contactId }, data: { lastCallAt, nextCallAt, callCount: 3, status: 'reached' } });
+
+    // Enrolled elsewhere without reEnroll: a fresh start.
+    const moved = await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', { phone, assignmentOptions: { workflowId: second.workflowId } });
+    expect(moved.status).toBe(200);
+    expect(moved.json).toMatchObject({ assignedWorkflowId: second.workflowId, maxAttempts: 2, callCount: 0, lastCallAt: null, nextCallAt: null, status: 'reached' });
+    expect(await prisma.contact.findUniqueOrThrow({ where: { id: contactId } })).toMatchObject({ callCount: 0, lastCallAt: null, nextCallAt: null });
+
+    // More calls, then a re-enrollment (reEnroll with enforceCallNow): lastCallAt and callCount stay, nextCallAt goes.
+    await prisma.contact.update({ where: { id: contactId }, data: { lastCallAt, nextCallAt, callCount: 2 } });
+    const reEnrolled = await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', {
+      phone,
+      assignmentOptions: { workflowId: third.workflowId, reEnroll: true, enforceCallNow: true },
+    });
+    expect(reEnrolled.status).toBe(200);
+    expect(reEnrolled.json).toMatchObject({ assignedWorkflowId: third.workflowId, maxAttempts: 7, callCount: 2, lastCallAt: lastCallAt.toISOString(), nextCallAt: null });
+    expect(await prisma.contact.findUniqueOrThrow({ where: { id: contactId } })).toMatchObject({ callCount: 2, lastCallAt, nextCallAt: null });
+    const rows = await enrollments(contactId);
+    expect(rows.map((r) => [r.workflowId, r.active])).toEqual([[first.workflowId, false], [second.workflowId, false], [third.workflowId, true]]);
+  });
+
   it('enrolls bulk-imported contacts the same way', async () => {
     const { accountId, apiKey } = await server.createAccount();
     const { workflowId } = await agentAndWorkflow(accountId, 5);
