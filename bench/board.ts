@@ -33,18 +33,18 @@ export async function benchBoard(server: TestServer, monday: MondayEmulator, con
   const db = server.service.services.db;
   const account = await server.createAccount();
   const agent = await db.prisma.agent.create({
-    data: { accountId: account.accountId, name: 'Bench', status: 'live', timezone: 'America/Chicago', defaultLanguage: 'en-US', attemptLimit: 3, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60 },
+    data: { createdAt: server.now(), updatedAt: server.now(), accountId: account.accountId, name: 'Bench', status: 'live', timezone: 'America/Chicago', defaultLanguage: 'en-US', attemptLimit: 3, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60 },
   });
-  const workflow = await db.prisma.workflow.create({ data: { accountId: account.accountId, agentId: agent.id, name: 'Bench', status: 'published' } });
+  const workflow = await db.prisma.workflow.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId: account.accountId, agentId: agent.id, name: 'Bench', status: 'published' } });
   await db.prisma.mondayLink.create({
-    data: { accountId: account.accountId, userId: account.userId, mondayAccountId: String(MONDAY_ACCOUNT), mondayUserId: String(MONDAY_USER), accessTokenEncrypted: encryptToken(monday.issueToken(MONDAY_ACCOUNT, MONDAY_USER, null), config.tokenKey!) },
+    data: { createdAt: server.now(), updatedAt: server.now(), accountId: account.accountId, userId: account.userId, mondayAccountId: String(MONDAY_ACCOUNT), mondayUserId: String(MONDAY_USER), accessTokenEncrypted: encryptToken(monday.issueToken(MONDAY_ACCOUNT, MONDAY_USER, null), config.tokenKey!) },
   });
   const board = monday.addBoard({
     accountId: MONDAY_ACCOUNT,
     columns: [{ id: 'first', type: 'text' }, { id: 'last', type: 'text' }, { id: 'phone', type: 'phone' }, { id: 'tz', type: 'world_clock' }, { id: 'company', type: 'text' }],
   });
   await db.prisma.boardMapping.create({
-    data: { accountId: account.accountId, boardId: String(board.id), firstNameColumnId: 'first', lastNameColumnId: 'last', phoneColumnId: 'phone', timezoneColumnId: 'tz', timezoneColumnType: 'world_clock', extraFields: [{ columnId: 'company', identifier: 'company' }] },
+    data: { updatedAt: server.now(), accountId: account.accountId, boardId: String(board.id), firstNameColumnId: 'first', lastNameColumnId: 'last', phoneColumnId: 'phone', timezoneColumnId: 'tz', timezoneColumnType: 'world_clock', extraFields: [{ columnId: 'company', identifier: 'company' }] },
   });
   let phoneSeq = 0;
   const addItem = () => {
@@ -126,13 +126,13 @@ async function rawEnroll(db: Database, accountId: string, workflowId: string, i:
   await db.sql.transaction(async (tx) => {
     const phone = `+1212${String(4_000_000 + i)}`;
     const contact = await tx.query<{ id: string }>(
-      `INSERT INTO "Contact" (id, "accountId", "firstName", "lastName", phone, "sourceKind", "externalId", "dedupKey", "customFields", status, "assignedWorkflowId", "updatedAt")
-       VALUES (gen_random_uuid(), $1::uuid, 'Raw', $2, $3, 'monday', $4, $5, '{"company":"Acme"}'::jsonb, 'assigned', $6::uuid, now())
+      `INSERT INTO "Contact" (id, "accountId", "firstName", "lastName", phone, "sourceKind", "externalId", "dedupKey", "customFields", status, "assignedWorkflowId", "createdAt", "updatedAt")
+       VALUES (gen_random_uuid(), $1::uuid, 'Raw', $2, $3, 'monday', $4, $5, '{"company":"Acme"}'::jsonb, 'assigned', $6::uuid, now(), now())
        ON CONFLICT ("accountId", "dedupKey") DO UPDATE SET "updatedAt" = now() RETURNING id`,
       [accountId, `Item${i}`, phone, `raw-${i}`, `phone:${phone}`, workflowId],
     );
     await tx.query(
-      `INSERT INTO "Enrollment" (id, "accountId", "contactId", "workflowId", active, "nextAttemptAt") VALUES (gen_random_uuid(), $1::uuid, $2::uuid, $3::uuid, true, now())
+      `INSERT INTO "Enrollment" (id, "accountId", "contactId", "workflowId", active, "nextAttemptAt", "createdAt") VALUES (gen_random_uuid(), $1::uuid, $2::uuid, $3::uuid, true, now(), now())
        ON CONFLICT DO NOTHING`,
       [accountId, contact.rows[0].id, workflowId],
     );

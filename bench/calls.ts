@@ -95,12 +95,12 @@ const seededDue = (t0: string) =>
 async function seedEnrollments(db: Database, accountId: string): Promise<{ workflowId: string; agentId: string; enrollments: number; seconds: number; t0: string }> {
   const started = performance.now();
   const agent = await db.prisma.agent.create({
-    data: {
+    data: { createdAt: new Date(), updatedAt: new Date(),
       accountId, name: 'Bench agent', status: 'live', timezone: 'America/Chicago', defaultLanguage: 'en-US', attemptLimit: 3,
       workingHours: ALWAYS as object, retryDelayMinutes: 60, callNewContactsImmediately: false,
     },
   });
-  const workflow = await db.prisma.workflow.create({ data: { accountId, agentId: agent.id, name: 'Bench workflow', status: 'published' } });
+  const workflow = await db.prisma.workflow.create({ data: { createdAt: new Date(), updatedAt: new Date(), accountId, agentId: agent.id, name: 'Bench workflow', status: 'published' } });
   const t0 = new Date().toISOString();
   const { rows: indexes } = await db.sql.query<{ indexname: string; indexdef: string }>(
     `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'Enrollment' AND indexname <> 'Enrollment_pkey'`,

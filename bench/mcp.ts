@@ -102,7 +102,7 @@ export async function benchMcp(
       timestamp: new Date(t0 + seq * 1000),
     })),
   });
-  for (let i = 0; i < 5; i++) await prisma.workflow.create({ data: { accountId: account.accountId, name: `Bench workflow ${i}`, status: 'published' } });
+  for (let i = 0; i < 5; i++) await prisma.workflow.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId: account.accountId, name: `Bench workflow ${i}`, status: 'published' } });
 
   const terms = ['mar', 'jo smi', 'ann', 'chr', 'wil', 'dav', 'gar', 'rob', 'jen', 'ste'];
   const externalPath = `/api/v1/contacts/source/${contact.sourceKind}/external-id/${encodeURIComponent(contact.externalId)}`;

@@ -52,6 +52,7 @@ export interface StartOptions {
 export async function startService(options: StartOptions): Promise<RunningService> {
   const { env } = options;
   const db = options.db ?? (await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, inMemory: options.inMemory }));
+  const clock = options.clock ?? systemClock;
   let demo: DemoAccount | null = null;
   try {
     if (db.kind === 'pglite') {
@@ -59,7 +60,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       await migrate(db.sql);
       // A brand-new embedded database (no Account yet, even if `migrate` ran first) gets
       // the demo account, so a first user can call the API at once.
-      if (options.seedDemo && (await db.prisma.account.count()) === 0) demo = await seedDemoAccount({ db });
+      if (options.seedDemo && (await db.prisma.account.count()) === 0) demo = await seedDemoAccount({ db, clock });
     } else {
       await assertMigrated(db);
     }
@@ -69,9 +70,9 @@ export async function startService(options: StartOptions): Promise<RunningServic
   }
   const queue = await startJobQueue(db);
   const monday = options.monday !== undefined ? options.monday : await loadMondayConfig();
-  const services: Services = { db, queue, clock: options.clock ?? systemClock, region: env.REGION, boards: monday ? mondayBoardDirectory({ db }, monday) : undefined };
+  const services: Services = { db, queue, clock, region: env.REGION, boards: monday ? mondayBoardDirectory({ db }, monday) : undefined };
   await startBatchWorker(services);
-  const telephony = options.telephony ?? createSimulatedTelephony({ sink: (event) => applyTelephonyEvent(services, event).then(() => undefined), delayMs: 200, script: env.SIMULATED_OUTCOMES });
+  const telephony = options.telephony ?? createSimulatedTelephony({ sink: (event) => applyTelephonyEvent(services, event).then(() => undefined), clock, delayMs: 200, script: env.SIMULATED_OUTCOMES });
   const dialer = options.dialer === false ? null : startDialer(services, telephony);
   const telephonySecrets = env.TELEPHONY_WEBHOOK_SECRETS?.split(',').map((secret) => secret.trim());
   const triggers = monday && options.triggerDelivery !== false ? startTriggerDelivery(services, monday) : null;

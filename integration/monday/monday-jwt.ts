@@ -54,7 +54,7 @@ export function verifyMondayJwt(header: string | undefined, signingSecret: strin
 }
 
 /** The Authorization value for firing a trigger at its webhookUrl: `Bearer <JWT { appId }>`, valid one minute. */
-export function signTriggerAuthorization(appId: number, signingSecret: string, now: Date = new Date()): string {
+export function signTriggerAuthorization(appId: number, signingSecret: string, now: Date): string {
   const iat = Math.floor(now.getTime() / 1000);
   return `Bearer ${jwt.sign({ appId, iat, exp: iat + 60 }, signingSecret, { algorithm: 'HS256' })}`;
 }

@@ -86,7 +86,7 @@ export function mondayRouter(services: Services, config: MondayConfig): Router {
       recipeId: payload.recipeId === undefined ? null : String(payload.recipeId), integrationId: payload.integrationId === undefined ? null : String(payload.integrationId),
       deletedAt: null,
     };
-    await services.db.prisma.mondayTriggerSubscription.upsert({ where: { webhookId }, create: { webhookId, ...data }, update: data });
+    await services.db.prisma.mondayTriggerSubscription.upsert({ where: { webhookId }, create: { webhookId, ...data, createdAt: services.clock.now() }, update: data });
     res.json({ webhookId });
   });
 

@@ -81,8 +81,8 @@ export async function fanOutCallEnded(services: Pick<Services, 'db' | 'clock'>):
       }
       if (deliveries.length > 0) {
         await tx.query(
-          `INSERT INTO "MondayTriggerDelivery" (id, "webhookId", "callId", payload, "nextAttemptAt")
-           SELECT gen_random_uuid(), d."webhookId", d."callId"::uuid, d.payload::jsonb, $2
+          `INSERT INTO "MondayTriggerDelivery" (id, "webhookId", "callId", payload, "nextAttemptAt", "createdAt")
+           SELECT gen_random_uuid(), d."webhookId", d."callId"::uuid, d.payload::jsonb, $2, $2
              FROM jsonb_to_recordset($1::jsonb) AS d("webhookId" text, "callId" text, payload text)
            ON CONFLICT ("webhookId", "callId") DO NOTHING`,
           [JSON.stringify(deliveries), services.clock.now()],

@@ -105,8 +105,8 @@ export async function runDialerOnce(services: Pick<Services, 'db' | 'clock'>, te
       }
     }
     if (calls.length > 0) {
-      await tx.$executeRaw`INSERT INTO "Call" ("id", "accountId", "contactId", "workflowId", "agentId", "enrollmentId", "direction", "status", "startedAt")
-        SELECT u.id, u.account, u.contact, u.workflow, u.agent, u.enrollment, 'outbound', 'ringing', ${now}::timestamptz
+      await tx.$executeRaw`INSERT INTO "Call" ("id", "accountId", "contactId", "workflowId", "agentId", "enrollmentId", "direction", "status", "startedAt", "createdAt")
+        SELECT u.id, u.account, u.contact, u.workflow, u.agent, u.enrollment, 'outbound', 'ringing', ${now}::timestamptz, ${now}::timestamptz
         FROM unnest(${calls.map((c) => c.callId)}::uuid[], ${calls.map((c) => c.accountId)}::uuid[], ${calls.map((c) => c.contactId)}::uuid[],
           ${calls.map((c) => c.workflowId)}::uuid[], ${calls.map((c) => c.agentId)}::uuid[], ${calls.map((c) => c.enrollmentId)}::uuid[])
           AS u(id, account, contact, workflow, agent, enrollment)`;

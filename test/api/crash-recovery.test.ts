@@ -60,10 +60,10 @@ describe.each(testDatabaseKinds())('bulk import survives a crash on %s', (kind: 
       seedDb = test.db;
       cleanups.push(async () => test.drop());
     }
-    const account = await seedDb.prisma.account.create({ data: { name: 'crash' } });
-    const user = await seedDb.prisma.user.create({ data: { accountId: account.id, email: 'c@example.com' } });
+    const account = await seedDb.prisma.account.create({ data: { createdAt: new Date(), name: 'crash' } });
+    const user = await seedDb.prisma.user.create({ data: { createdAt: new Date(), accountId: account.id, email: 'c@example.com' } });
     const key = generateSecret();
-    await seedDb.prisma.apiKey.create({ data: { accountId: account.id, userId: user.id, name: 'k', secretHash: hashSecret(key), lastFour: key.slice(-4) } });
+    await seedDb.prisma.apiKey.create({ data: { createdAt: new Date(), accountId: account.id, userId: user.id, name: 'k', secretHash: hashSecret(key), lastFour: key.slice(-4) } });
     if (kind === 'pglite') await seedDb.close();
 
     const first = await startChild(env);

@@ -41,13 +41,13 @@ describe.each(testDatabaseKinds())('dialer on %s', (kind) => {
   async function setup(agent: Partial<{ attemptLimit: number; retryDelayMinutes: number; callNewContactsImmediately: boolean; status: 'live' | 'paused' | 'draft'; timezone: string; defaultLanguage: string }> = {}) {
     const account = await server.createAccount();
     const a = await prisma().agent.create({
-      data: {
+      data: { createdAt: server.now(), updatedAt: server.now(),
         accountId: account.accountId, name: 'Ava', status: agent.status ?? 'live', timezone: agent.timezone ?? 'America/Chicago', defaultLanguage: agent.defaultLanguage ?? 'en-US',
         attemptLimit: agent.attemptLimit ?? 2, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: agent.retryDelayMinutes ?? 60,
         callNewContactsImmediately: agent.callNewContactsImmediately ?? false,
       },
     });
-    const w = await prisma().workflow.create({ data: { accountId: account.accountId, agentId: a.id, name: 'W', status: 'published' } });
+    const w = await prisma().workflow.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId: account.accountId, agentId: a.id, name: 'W', status: 'published' } });
     return { ...account, agentId: a.id, workflowId: w.id };
   }
 
@@ -141,7 +141,7 @@ describe.each(testDatabaseKinds())('dialer on %s', (kind) => {
     const dnc = await enroll(ctx, { status: 'dnc' });
     const blockedPhone = freshPhone();
     const blocked = await enroll(ctx, { phone: blockedPhone });
-    await prisma().blockedPhone.create({ data: { accountId: ctx.accountId, phone: blockedPhone } });
+    await prisma().blockedPhone.create({ data: { createdAt: server.now(), accountId: ctx.accountId, phone: blockedPhone } });
     const pausedWorkflow = await setup();
     const p1 = await enroll(pausedWorkflow);
     await prisma().workflow.update({ where: { id: pausedWorkflow.workflowId }, data: { paused: true } });
@@ -323,8 +323,8 @@ describe.each(testDatabaseKinds())('status connecting on %s', (kind) => {
   it('restarts a finished call sequence when a write sets connecting (upsert and PATCH)', async () => {
     const prisma = server.service.services.db.prisma;
     const account = await server.createAccount();
-    const agent = await prisma.agent.create({ data: { accountId: account.accountId, name: 'A', status: 'live', timezone: 'America/Chicago', defaultLanguage: 'en-US', attemptLimit: 1, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60 } });
-    const workflow = await prisma.workflow.create({ data: { accountId: account.accountId, agentId: agent.id, name: 'W', status: 'published' } });
+    const agent = await prisma.agent.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId: account.accountId, name: 'A', status: 'live', timezone: 'America/Chicago', defaultLanguage: 'en-US', attemptLimit: 1, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60 } });
+    const workflow = await prisma.workflow.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId: account.accountId, agentId: agent.id, name: 'W', status: 'published' } });
     const telephony = createSimulatedTelephony({ sink: async (e) => void (await applyTelephonyEvent(server.service.services, e)), delayMs: 0, script: { '+13125559001': { result: 'no_answer' } } });
     const created = await server.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: '+13125559001', externalId: 'x1', assignmentOptions: { workflowId: workflow.id } });
     await runDialerOnce(server.service.services, telephony);
@@ -359,7 +359,7 @@ describe.each(testDatabaseKinds())('inbound calls on %s', (kind) => {
     const prisma = services.db.prisma;
     const account = await server.createAccount();
     const agentNumber = `+1646555${String(Date.now() % 10000).padStart(4, '0')}`;
-    await prisma.agent.create({ data: { accountId: account.accountId, name: 'In', status: 'live', timezone: 'America/New_York', defaultLanguage: 'en-US', attemptLimit: 3, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60, phoneNumber: agentNumber } });
+    await prisma.agent.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId: account.accountId, name: 'In', status: 'live', timezone: 'America/New_York', defaultLanguage: 'en-US', attemptLimit: 3, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60, phoneNumber: agentNumber } });
     const callId = crypto.randomUUID();
     const at = new Date().toISOString();
     expect(await applyTelephonyEvent(services, { type: 'call.inbound', eventId: `${callId}:in`, callId, occurredAt: at, from: '+1 (212) 555-0188', to: agentNumber })).toBe('applied');
@@ -388,8 +388,8 @@ describe.each(testDatabaseKinds())('a worker that dies mid-call on %s', (kind) =
     const services = server.service.services;
     const prisma = services.db.prisma;
     const account = await server.createAccount();
-    const agent = await prisma.agent.create({ data: { accountId: account.accountId, name: 'A', status: 'live', timezone: 'America/Chicago', defaultLanguage: 'en-US', attemptLimit: 3, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60 } });
-    const workflow = await prisma.workflow.create({ data: { accountId: account.accountId, agentId: agent.id, name: 'W', status: 'published' } });
+    const agent = await prisma.agent.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId: account.accountId, name: 'A', status: 'live', timezone: 'America/Chicago', defaultLanguage: 'en-US', attemptLimit: 3, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60 } });
+    const workflow = await prisma.workflow.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId: account.accountId, agentId: agent.id, name: 'W', status: 'published' } });
     for (const phone of ['+13125559101', '+13125559102']) {
       await server.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone, assignmentOptions: { workflowId: workflow.id } });
     }

@@ -77,7 +77,7 @@ describe.each(testDatabaseKinds())('enrollment on %s', (kind) => {
     const prisma = server.service.services.db.prisma;
     // The workflow called the contact once: a call and its effect on the contact.
     const lastCallAt = new Date('2026-11-20T15:00:00.000Z');
-    await prisma.call.create({ data: { id: randomUUID(), accountId, contactId, workflowId, agentId, status: 'ended', result: 'no_answer', startedAt: lastCallAt } });
+    await prisma.call.create({ data: { createdAt: server.now(), id: randomUUID(), accountId, contactId, workflowId, agentId, status: 'ended', result: 'no_answer', startedAt: lastCallAt } });
     await prisma.contact.update({ where: { id: contactId }, data: { lastCallAt, callCount: 1, status: 'not_answered' } });
 
     const again = await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: '+14155550103', firstName: 'Again', assignmentOptions: { workflowId } });
@@ -108,7 +108,7 @@ describe.each(testDatabaseKinds())('enrollment on %s', (kind) => {
     // The first workflow called the contact three times; the latest report named a next attempt.
     const lastCallAt = new Date('2026-11-20T15:00:00.000Z');
     const nextCallAt = new Date('2026-11-21T15:00:00.000Z');
-    await prisma.call.create({ data: { id: randomUUID(), accountId, contactId, workflowId: first.workflowId, agentId: first.agentId, status: 'ended', result: 'callback_requested', startedAt: lastCallAt } });
+    await prisma.call.create({ data: { createdAt: server.now(), id: randomUUID(), accountId, contactId, workflowId: first.workflowId, agentId: first.agentId, status: 'ended', result: 'callback_requested', startedAt: lastCallAt } });
     await prisma.contact.update({ where: { id: contactId }, data: { lastCallAt, nextCallAt, callCount: 3, status: 'reached' } });
 
     // Enrolled elsewhere without reEnroll: a fresh start.

@@ -137,7 +137,7 @@ describe.each(testDatabaseKinds())('lookups and changes on %s', (kind) => {
       const phone = uniquePhone();
       await upsertOk(server, apiKey, { phone, sourceKind: 'hubspot', externalId: 'p-3' });
       expect((await patch(byExt('hubspot', 'p-3'), { status: 'qualified' })).json.status).toBe('qualified');
-      await server.service.services.db.prisma.blockedPhone.create({ data: { accountId, phone } });
+      await server.service.services.db.prisma.blockedPhone.create({ data: { createdAt: server.now(), accountId, phone } });
       expect((await patch(byExt('hubspot', 'p-3'), { status: 'qualified' })).json.status).toBe('dnc');
     });
 

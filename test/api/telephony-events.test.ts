@@ -52,12 +52,12 @@ describe.each(testDatabaseKinds())('telephony events on %s', (kind) => {
     clock.at = MONDAY_10_CHICAGO;
     const account = await server.createAccount();
     const agent = await prisma().agent.create({
-      data: {
+      data: { createdAt: server.now(), updatedAt: server.now(),
         accountId: account.accountId, name: 'Ava', status: 'live', timezone: 'America/Chicago', defaultLanguage: 'en-US',
         attemptLimit: 3, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60, callNewContactsImmediately: false,
       },
     });
-    const workflow = await prisma().workflow.create({ data: { accountId: account.accountId, agentId: agent.id, name: 'W', status: 'published' } });
+    const workflow = await prisma().workflow.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId: account.accountId, agentId: agent.id, name: 'W', status: 'published' } });
     const phone = `+1312556${String(1000 + phoneSeq++).padStart(4, '0')}`;
     const upsert = await server.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone, assignmentOptions: { workflowId: workflow.id } });
     expect(upsert.status).toBeLessThan(300);
@@ -204,7 +204,7 @@ describe.each(testDatabaseKinds())('telephony events on %s', (kind) => {
     const account = await server.createAccount();
     const agentNumber = `+1646557${String(1000 + phoneSeq++).padStart(4, '0')}`;
     await prisma().agent.create({
-      data: {
+      data: { createdAt: server.now(), updatedAt: server.now(),
         accountId: account.accountId, name: 'In', status: 'live', timezone: 'America/New_York', defaultLanguage: 'en-US',
         attemptLimit: 3, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60, phoneNumber: agentNumber,
       },

@@ -261,7 +261,7 @@ describe.each(testDatabaseKinds())('PUT /api/v1/contacts/upsert on %s', (kind) =
 
     it('a blacklisted phone is stored as dnc whatever status is sent, on create and update', async () => {
       const phone = uniquePhone();
-      await prisma().blockedPhone.create({ data: { accountId, phone } });
+      await prisma().blockedPhone.create({ data: { createdAt: server.now(), accountId, phone } });
       expect((await put({ phone, status: 'qualified' })).json.status).toBe('dnc');
       expect((await put({ phone, status: 'assigned' })).json.status).toBe('dnc');
       expect((await put({ phone, status: null })).json.status).toBe('dnc');
@@ -272,7 +272,7 @@ describe.each(testDatabaseKinds())('PUT /api/v1/contacts/upsert on %s', (kind) =
     it('an existing contact whose phone was blacklisted later becomes dnc on its next write', async () => {
       const phone = uniquePhone();
       expect((await put({ phone, status: 'reached' })).json.status).toBe('reached');
-      await prisma().blockedPhone.create({ data: { accountId, phone } });
+      await prisma().blockedPhone.create({ data: { createdAt: server.now(), accountId, phone } });
       expect((await put({ phone, firstName: 'Later' })).json.status).toBe('dnc');
     });
   });

@@ -54,13 +54,13 @@ describe.each(testDatabaseKinds())('board app end to end on %s', (kind) => {
     const mondayAccountId = mondayAccountSeq++;
     const mondayUserId = 42;
     await prisma().mondayLink.create({
-      data: { accountId: account.accountId, userId: account.userId, mondayAccountId: String(mondayAccountId), mondayUserId: String(mondayUserId), accessTokenEncrypted: encryptToken(monday.issueToken(mondayAccountId, mondayUserId, null), TOKEN_KEY) },
+      data: { createdAt: server.now(), updatedAt: server.now(), accountId: account.accountId, userId: account.userId, mondayAccountId: String(mondayAccountId), mondayUserId: String(mondayUserId), accessTokenEncrypted: encryptToken(monday.issueToken(mondayAccountId, mondayUserId, null), TOKEN_KEY) },
     });
     const agent = await prisma().agent.create({
-      data: { accountId: account.accountId, name: options.agentName ?? 'Ava', status: 'live', timezone: 'America/Chicago', defaultLanguage: 'en-US', attemptLimit: options.agent?.attemptLimit ?? 1, workingHours: (options.agent?.workingHours ?? DEFAULT_WORKING_HOURS) as object, retryDelayMinutes: 60,
+      data: { createdAt: server.now(), updatedAt: server.now(), accountId: account.accountId, name: options.agentName ?? 'Ava', status: 'live', timezone: 'America/Chicago', defaultLanguage: 'en-US', attemptLimit: options.agent?.attemptLimit ?? 1, workingHours: (options.agent?.workingHours ?? DEFAULT_WORKING_HOURS) as object, retryDelayMinutes: 60,
         callNewContactsImmediately: options.agent?.callNewContactsImmediately ?? true },
     });
-    const workflow = await prisma().workflow.create({ data: { accountId: account.accountId, agentId: agent.id, name: 'Spring outreach', status: 'published' } });
+    const workflow = await prisma().workflow.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId: account.accountId, agentId: agent.id, name: 'Spring outreach', status: 'published' } });
     const board = monday.addBoard({
       accountId: mondayAccountId,
       name: 'Leads',
@@ -234,9 +234,9 @@ describe.each(testDatabaseKinds())('board app end to end on %s', (kind) => {
     expect((await enrollRun(ctx, String(elsewhere.id))).notification?.title).toBe('Board not mapped');
 
     const lead = addLead(ctx);
-    const draft = await prisma().workflow.create({ data: { accountId: ctx.accountId, name: 'Draft', status: 'draft' } });
+    const draft = await prisma().workflow.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId: ctx.accountId, name: 'Draft', status: 'draft' } });
     expect(await enrollRun(ctx, lead.itemId, { workflowId: draft.id })).toMatchObject({ outcome: 'disabled', notification: { title: 'Workflow cannot take enrollments' } });
-    const paused = await prisma().workflow.create({ data: { accountId: ctx.accountId, name: 'Paused', status: 'published', paused: true } });
+    const paused = await prisma().workflow.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId: ctx.accountId, name: 'Paused', status: 'published', paused: true } });
     expect(await enrollRun(ctx, lead.itemId, { workflowId: paused.id })).toMatchObject({ outcome: 'failed', notification: { title: 'Workflow is paused' } });
     const foreign = await server.createWorkflow((await server.createAccount()).accountId);
     expect((await enrollRun(ctx, lead.itemId, { workflowId: foreign })).outcome).toBe('disabled');
@@ -358,7 +358,7 @@ describe.each(testDatabaseKinds())('board app end to end on %s', (kind) => {
   it('fires only for the filtered agent and the automation\'s own board, never for test or transferred calls, and stops after the automation is deleted', async () => {
     const ctx = await setup();
     await mapBoard(ctx);
-    const otherAgent = await prisma().agent.create({ data: { accountId: ctx.accountId, name: 'Bo', status: 'live', timezone: 'America/Chicago', defaultLanguage: 'en-US', attemptLimit: 1, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60 } });
+    const otherAgent = await prisma().agent.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId: ctx.accountId, name: 'Bo', status: 'live', timezone: 'America/Chicago', defaultLanguage: 'en-US', attemptLimit: 1, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60 } });
     const every = await callEndedRecipe(ctx);
     const onlyOther = await callEndedRecipe(ctx, { agentId: otherAgent.id });
     const otherBoard = monday.addBoard({ accountId: ctx.mondayAccountId, name: 'Another board', columns: [{ id: 'outcome', type: 'status', labels: ['Busy'] }] });

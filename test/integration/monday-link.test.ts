@@ -287,10 +287,10 @@ describe.each(testDatabaseKinds())('monday linking (OAuth install) on %s', (kind
     expect(all.length).toBe(await prisma().mondayLink.count());
 
     const subscription = (webhookId: string, deletedAt: Date | null = null) => ({
-      webhookId, accountId: a.account.accountId, mondayAccountId: String(a.mondayUser.accountId), webhookUrl: `${monday.origin}/automations/apps-events/${webhookId}`, deletedAt,
+      webhookId, accountId: a.account.accountId, mondayAccountId: String(a.mondayUser.accountId), webhookUrl: `${monday.origin}/automations/apps-events/${webhookId}`, deletedAt, createdAt: server.now(),
     });
     const ids = [randomUUID(), randomUUID(), randomUUID()];
-    await prisma().mondayTriggerSubscription.createMany({ data: [subscription(ids[0]), subscription(ids[1]), subscription(ids[2], new Date(Date.now() - 60_000))] });
+    await prisma().mondayTriggerSubscription.createMany({ data: [subscription(ids[0]), subscription(ids[1]), subscription(ids[2], new Date(server.now().getTime() - 60_000))] });
     const oldDeletion = (await prisma().mondayTriggerSubscription.findUniqueOrThrow({ where: { webhookId: ids[2] } })).deletedAt;
 
     const unlinked = await graphql(a.account.apiKey, `mutation { unlinkMonday { accountId subscriptionsRemoved removedLink { ${FIELDS} } } }`);
@@ -365,11 +365,13 @@ describe.each(testDatabaseKinds())('contactline monday show / unlink on %s', (ki
     let seeded: { accountId: string; userId: string; mondayAccountId: string };
     {
       const { prisma, close } = await open();
-      const account = await prisma.account.create({ data: { name: 'CLI monday' } });
-      const user = await prisma.user.create({ data: { accountId: account.id, email: `${randomUUID()}@example.com` } });
+      // The CLI runs on the system clock: so do these rows.
+      const now = new Date();
+      const account = await prisma.account.create({ data: { name: 'CLI monday', createdAt: now } });
+      const user = await prisma.user.create({ data: { accountId: account.id, email: `${randomUUID()}@example.com`, createdAt: now } });
       const mondayAccountId = String(mondayId());
-      await prisma.mondayLink.create({ data: { accountId: account.id, userId: user.id, mondayAccountId, mondayUserId: '77', accessTokenEncrypted: 'v1.a.b.c' } });
-      await prisma.mondayTriggerSubscription.create({ data: { webhookId: randomUUID(), accountId: account.id, mondayAccountId, webhookUrl: 'http://127.0.0.1:9/x' } });
+      await prisma.mondayLink.create({ data: { accountId: account.id, userId: user.id, mondayAccountId, mondayUserId: '77', accessTokenEncrypted: 'v1.a.b.c', createdAt: now, updatedAt: now } });
+      await prisma.mondayTriggerSubscription.create({ data: { webhookId: randomUUID(), accountId: account.id, mondayAccountId, webhookUrl: 'http://127.0.0.1:9/x', createdAt: now } });
       seeded = { accountId: account.id, userId: user.id, mondayAccountId };
       await close();
     }

@@ -21,7 +21,7 @@ describe.each(testDatabaseKinds())('board app remote options on %s', (kind) => {
   async function linkedAccount(mondayAccountId: number) {
     const account = await server.createAccount();
     await server.service.services.db.prisma.mondayLink.create({
-      data: { accountId: account.accountId, userId: account.userId, mondayAccountId: String(mondayAccountId), mondayUserId: '4012689', accessTokenEncrypted: 'v1.x.y.z' },
+      data: { createdAt: server.now(), updatedAt: server.now(), accountId: account.accountId, userId: account.userId, mondayAccountId: String(mondayAccountId), mondayUserId: '4012689', accessTokenEncrypted: 'v1.x.y.z' },
     });
     return account;
   }
@@ -34,11 +34,11 @@ describe.each(testDatabaseKinds())('board app remote options on %s', (kind) => {
     const { accountId } = await linkedAccount(mondayAccountId);
     const prisma = server.service.services.db.prisma;
     const expected: string[] = [];
-    for (let i = 0; i < 55; i++) expected.push((await prisma.workflow.create({ data: { accountId, name: `Published ${i}`, status: 'published' } })).id);
-    await prisma.workflow.create({ data: { accountId, name: 'Draft', status: 'draft' } });
-    await prisma.workflow.create({ data: { accountId, name: 'Paused', status: 'published', paused: true } });
+    for (let i = 0; i < 55; i++) expected.push((await prisma.workflow.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId, name: `Published ${i}`, status: 'published' } })).id);
+    await prisma.workflow.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId, name: 'Draft', status: 'draft' } });
+    await prisma.workflow.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId, name: 'Paused', status: 'published', paused: true } });
     const other = await server.createAccount();
-    await prisma.workflow.create({ data: { accountId: other.accountId, name: 'Elsewhere', status: 'published' } });
+    await prisma.workflow.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId: other.accountId, name: 'Elsewhere', status: 'published' } });
 
     const first = await ask('workflows', `Bearer ${mondayToken(mondayAccountId)}`);
     expect(first.status).toBe(200);
@@ -56,7 +56,7 @@ describe.each(testDatabaseKinds())('board app remote options on %s', (kind) => {
     const { accountId } = await linkedAccount(mondayAccountId);
     const prisma = server.service.services.db.prisma;
     for (const [name, status] of [['Ava', 'live'], ['Bo', 'paused']] as const) {
-      await prisma.agent.create({ data: { accountId, name, status, timezone: 'UTC', defaultLanguage: 'en-US', attemptLimit: 3, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60 } });
+      await prisma.agent.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId, name, status, timezone: 'UTC', defaultLanguage: 'en-US', attemptLimit: 3, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60 } });
     }
     const res = await ask('agents', mondayToken(mondayAccountId));
     expect(res.json.options.map((o: { title: string }) => o.title).sort()).toEqual(['Ava', 'Bo (paused)']);
@@ -105,8 +105,8 @@ describe.each(testDatabaseKinds())('board app trigger subscriptions on %s', (kin
     const mondayAccountId = 600000 + Math.floor(Math.random() * 99999);
     const account = await server.createAccount();
     const prisma = server.service.services.db.prisma;
-    await prisma.mondayLink.create({ data: { accountId: account.accountId, userId: account.userId, mondayAccountId: String(mondayAccountId), mondayUserId: '1', accessTokenEncrypted: 'v1.x.y.z' } });
-    const agent = await prisma.agent.create({ data: { accountId: account.accountId, name: 'Ava', status: 'live', timezone: 'UTC', defaultLanguage: 'en-US', attemptLimit: 3, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60 } });
+    await prisma.mondayLink.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId: account.accountId, userId: account.userId, mondayAccountId: String(mondayAccountId), mondayUserId: '1', accessTokenEncrypted: 'v1.x.y.z' } });
+    const agent = await prisma.agent.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId: account.accountId, name: 'Ava', status: 'live', timezone: 'UTC', defaultLanguage: 'en-US', attemptLimit: 3, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60 } });
     const token = jwt.sign({ accountId: mondayAccountId, userId: 1 }, SECRET, { expiresIn: 300 });
     const subscribe = (subscriptionId: number, agentField: unknown) =>
       server.request(null, 'POST', '/integrations/monday/trigger/subscribe', {

@@ -72,17 +72,17 @@ describe.each(testDatabaseKinds())('call-ended trigger across a restart on %s', 
     };
     const first = await start();
     const prisma = first.services.db.prisma;
-    const account = await prisma.account.create({ data: { name: 'restart' } });
-    const user = await prisma.user.create({ data: { accountId: account.id, email: 'r@example.com' } });
+    const account = await prisma.account.create({ data: { createdAt: first.services.clock.now(), name: 'restart' } });
+    const user = await prisma.user.create({ data: { createdAt: first.services.clock.now(), accountId: account.id, email: 'r@example.com' } });
     const agent = await prisma.agent.create({
-      data: { accountId: account.id, name: 'Ava', status: 'live', timezone: 'America/Chicago', defaultLanguage: 'en-US', attemptLimit: 1, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60, callNewContactsImmediately: true },
+      data: { createdAt: first.services.clock.now(), updatedAt: first.services.clock.now(), accountId: account.id, name: 'Ava', status: 'live', timezone: 'America/Chicago', defaultLanguage: 'en-US', attemptLimit: 1, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60, callNewContactsImmediately: true },
     });
-    const workflow = await prisma.workflow.create({ data: { accountId: account.id, agentId: agent.id, name: 'W', status: 'published' } });
+    const workflow = await prisma.workflow.create({ data: { createdAt: first.services.clock.now(), updatedAt: first.services.clock.now(), accountId: account.id, agentId: agent.id, name: 'W', status: 'published' } });
     await prisma.mondayLink.create({
-      data: { accountId: account.id, userId: user.id, mondayAccountId: String(MONDAY_ACCOUNT), mondayUserId: String(MONDAY_USER), accessTokenEncrypted: encryptToken(monday.issueToken(MONDAY_ACCOUNT, MONDAY_USER, null), TOKEN_KEY) },
+      data: { createdAt: first.services.clock.now(), updatedAt: first.services.clock.now(), accountId: account.id, userId: user.id, mondayAccountId: String(MONDAY_ACCOUNT), mondayUserId: String(MONDAY_USER), accessTokenEncrypted: encryptToken(monday.issueToken(MONDAY_ACCOUNT, MONDAY_USER, null), TOKEN_KEY) },
     });
     const board = monday.addBoard({ accountId: MONDAY_ACCOUNT, columns: [{ id: 'phone', type: 'phone' }, { id: 'outcome', type: 'status', labels: ['Answered', 'Busy'] }] });
-    await prisma.boardMapping.create({ data: { accountId: account.id, boardId: String(board.id), phoneColumnId: 'phone' } });
+    await prisma.boardMapping.create({ data: { updatedAt: first.services.clock.now(), accountId: account.id, boardId: String(board.id), phoneColumnId: 'phone' } });
     const item = monday.addItem({ boardId: board.id, name: 'Jane Doe', values: { phone: { phone: '+14155550199', countryShortName: 'US' } } });
     (first.telephony as SimulatedTelephony).setScript('+14155550199', { result: 'qualified' });
 

@@ -379,12 +379,12 @@ describe.each(testDatabaseKinds())('tool server tools on %s', (kind) => {
   it('an assistant can find a contact, follow it to a real (simulated) call and read the transcript', async () => {
     // A live agent that calls new contacts at once, so one dialer pass calls the enrolled contact.
     const agent = await prisma().agent.create({
-      data: {
+      data: { createdAt: server.now(), updatedAt: server.now(),
         accountId: mine.accountId, name: 'Ava', status: 'live', timezone: 'America/Chicago', defaultLanguage: 'en-US', attemptLimit: 3,
         workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60, callNewContactsImmediately: true,
       },
     });
-    const workflow = await prisma().workflow.create({ data: { accountId: mine.accountId, agentId: agent.id, name: 'Live outreach', status: 'published' } });
+    const workflow = await prisma().workflow.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId: mine.accountId, agentId: agent.id, name: 'Live outreach', status: 'published' } });
     const phone = uniquePhone();
     await upsertOk(server, mine.apiKey, { firstName: 'Margaret', lastName: 'Hamilton', phone, sourceKind: 'hubspot', externalId: 'crm-margaret', assignmentOptions: { workflowId: workflow.id } });
     const services = server.service.services;

@@ -26,6 +26,8 @@ export interface TestServer {
   request(apiKey: string | null, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; text: string; json: any }>;
   /** Polls until `check` returns a truthy value (bulk writes land within seconds). */
   eventually<T>(check: () => Promise<T | undefined | null | false>, timeoutMs?: number): Promise<T>;
+  /** The service's clock (the suite's own when it passed one): fixtures stamp rows with it. */
+  now(): Date;
   stop(): Promise<void>;
 }
 
@@ -51,15 +53,15 @@ export async function startTestServer(
     service,
     async createAccount(opts = {}) {
       const account = await prisma.account.create({
-        data: { name: `Account ${randomUUID().slice(0, 8)}`, defaultLocation: opts.defaultLocation ?? null, ...(opts.dedupFields ? { dedupFields: opts.dedupFields } : {}) },
+        data: { createdAt: service.services.clock.now(), name: `Account ${randomUUID().slice(0, 8)}`, defaultLocation: opts.defaultLocation ?? null, ...(opts.dedupFields ? { dedupFields: opts.dedupFields } : {}) },
       });
-      const user = await prisma.user.create({ data: { accountId: account.id, email: `${randomUUID()}@example.com` } });
+      const user = await prisma.user.create({ data: { createdAt: service.services.clock.now(), accountId: account.id, email: `${randomUUID()}@example.com` } });
       const apiKey = generateSecret();
-      const key = await prisma.apiKey.create({ data: { accountId: account.id, userId: user.id, name: 'test', secretHash: hashSecret(apiKey), lastFour: apiKey.slice(-4) } });
+      const key = await prisma.apiKey.create({ data: { createdAt: service.services.clock.now(), accountId: account.id, userId: user.id, name: 'test', secretHash: hashSecret(apiKey), lastFour: apiKey.slice(-4) } });
       return { accountId: account.id, userId: user.id, apiKey, apiKeyId: key.id };
     },
     async createWorkflow(accountId, opts = {}) {
-      const wf = await prisma.workflow.create({ data: { accountId, name: opts.name ?? 'Workflow', status: opts.status ?? 'published', paused: opts.paused ?? false } });
+      const wf = await prisma.workflow.create({ data: { createdAt: service.services.clock.now(), updatedAt: service.services.clock.now(), accountId, name: opts.name ?? 'Workflow', status: opts.status ?? 'published', paused: opts.paused ?? false } });
       return wf.id;
     },
     async request(apiKey, method, path, body, headers = {}) {
@@ -86,6 +88,7 @@ export async function startTestServer(
         await new Promise((r) => setTimeout(r, 50));
       }
     },
+    now: () => service.services.clock.now(),
     async stop() {
       await service.stop().catch(() => {});
       await database.drop().catch(() => {});

@@ -19,7 +19,7 @@ describe('PGlite shared by Prisma and the queue', () => {
 
     const transaction = prisma
       .$transaction(async (tx) => {
-        await tx.account.create({ data: { name: 'rolled back' } });
+        await tx.account.create({ data: { createdAt: new Date(), name: 'rolled back' } });
         insideTransaction();
         await held;
         throw new Error('roll back');
@@ -28,7 +28,7 @@ describe('PGlite shared by Prisma and the queue', () => {
 
     await started;
     // Issued while the transaction is open: must wait for it, then commit on its own.
-    const queueWrite = sql.query(`INSERT INTO "Account" (id, name) VALUES (gen_random_uuid(), 'from queue') RETURNING name`);
+    const queueWrite = sql.query(`INSERT INTO "Account" (id, name, "createdAt") VALUES (gen_random_uuid(), 'from queue', now()) RETURNING name`);
     const queueRead = sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Account" WHERE name = 'rolled back'`);
     await new Promise((r) => setTimeout(r, 100));
     releaseTransaction();

@@ -58,9 +58,9 @@ export function enrollAction(services: Services, config: MondayConfig): ActionHa
     });
     const contactId = upsertContact.contact.id;
     await services.db.sql.query(
-      `INSERT INTO "MondayItemLink" ("contactId", "accountId", "boardId", "itemId", "updatedAt") VALUES ($1::uuid, $2::uuid, $3, $4, now())
-       ON CONFLICT ("contactId") DO UPDATE SET "boardId" = EXCLUDED."boardId", "itemId" = EXCLUDED."itemId", "updatedAt" = now()`,
-      [contactId, accountId, item.boardId, item.id],
+      `INSERT INTO "MondayItemLink" ("contactId", "accountId", "boardId", "itemId", "updatedAt") VALUES ($1::uuid, $2::uuid, $3, $4, $5)
+       ON CONFLICT ("contactId") DO UPDATE SET "boardId" = EXCLUDED."boardId", "itemId" = EXCLUDED."itemId", "updatedAt" = EXCLUDED."updatedAt"`,
+      [contactId, accountId, item.boardId, item.id, services.clock.now()],
     );
     return { contactId, workflowId, created: upsertContact.created };
   };

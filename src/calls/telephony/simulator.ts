@@ -19,6 +19,7 @@
 // `clock` only stamps simulated inbound calls (simulateInbound); outbound timestamps derive from
 // request.startedAt so that they are reproducible.
 import { createHash } from 'node:crypto';
+import { systemClock, type Clock } from '../../domain/shared/clock.js';
 import {
   isConversationResult,
   type CallResult,
@@ -51,7 +52,7 @@ export interface SimulatedTelephonyOptions {
   script?: Record<string, SimulatedOutcome>;
   defaultOutcome?: (phone: string) => SimulatedOutcome;
   delayMs?: number;
-  clock?: { now(): Date };
+  clock?: Clock;
   /** Called when the sink rejects (or defaultOutcome throws); default ignores the error. */
   onError?: (error: unknown, event: TelephonyEvent | null) => void;
 }
@@ -313,7 +314,7 @@ export function createSimulatedTelephony(options: SimulatedTelephonyOptions): Si
   const { sink } = options;
   const delayMs = options.delayMs ?? 0;
   if (!(Number.isFinite(delayMs) && delayMs >= 0)) throw new RangeError(`delayMs must be >= 0, got ${delayMs}`);
-  const clock = options.clock ?? { now: () => new Date() };
+  const clock = options.clock ?? systemClock;
   const reportError = options.onError ?? (() => {});
   /** An onError that throws must not reach the caller nor stop the remaining events. */
   const onError = (error: unknown, event: TelephonyEvent | null): void => {

@@ -18,7 +18,7 @@ export async function createAccount(ctx: RequestContext, input: unknown) {
   requireAdmin(ctx);
   const data = parseInput(CreateAccountSchema, input);
   return ctx.db.prisma.account.create({
-    data: { name: data.name, region: data.region ?? ctx.region, defaultLocation: resolveDefaultLocation(data.defaultLocation) },
+    data: { name: data.name, region: data.region ?? ctx.region, defaultLocation: resolveDefaultLocation(data.defaultLocation), createdAt: ctx.clock.now() },
   });
 }
 
@@ -40,7 +40,7 @@ export async function createUser(ctx: RequestContext, input: unknown) {
   const data = parseInput(CreateUserSchema, input);
   const account = await ctx.db.prisma.account.findUnique({ where: { id: data.accountId } });
   if (!account) throw notFound(`No account ${data.accountId}`);
-  return ctx.db.prisma.user.create({ data });
+  return ctx.db.prisma.user.create({ data: { ...data, createdAt: ctx.clock.now() } });
 }
 
 export const UpdateAccountSchema = z.strictObject({

@@ -67,7 +67,8 @@ export async function createAgent(ctx: RequestContext, input: unknown) {
   const data = normalizeAgentLocale(parseInput(CreateAgentSchema, input));
   const account = await ctx.db.prisma.account.findUnique({ where: { id: data.accountId } });
   if (!account) throw notFound(`No account ${data.accountId}`);
-  return ctx.db.prisma.agent.create({ data: { ...data, workingHours: data.workingHours as object } });
+  const now = ctx.clock.now();
+  return ctx.db.prisma.agent.create({ data: { ...data, workingHours: data.workingHours as object, createdAt: now, updatedAt: now } });
 }
 
 export async function updateAgent(ctx: RequestContext, id: string, input: unknown) {
@@ -75,7 +76,7 @@ export async function updateAgent(ctx: RequestContext, id: string, input: unknow
   const data = normalizeAgentLocale(parseInput(UpdateAgentSchema, input));
   const existing = await ctx.db.prisma.agent.findUnique({ where: { id } });
   if (!existing) throw notFound(`No agent ${id}`);
-  return ctx.db.prisma.agent.update({ where: { id }, data: { ...data, workingHours: data.workingHours as object | undefined } });
+  return ctx.db.prisma.agent.update({ where: { id }, data: { ...data, workingHours: data.workingHours as object | undefined, updatedAt: ctx.clock.now() } });
 }
 
 /** One of the key's Account's voice agents, or null (also for an id that is not a UUID). */

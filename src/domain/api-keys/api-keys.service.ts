@@ -46,7 +46,7 @@ export async function createApiKey(ctx: RequestContext, input: unknown): Promise
   if (!user) throw notFound(`No user ${userId}`);
   const secret = generateSecret();
   const key = await ctx.db.prisma.apiKey.create({
-    data: { accountId: user.accountId, userId, name, secretHash: hashSecret(secret), lastFour: secret.slice(-4) },
+    data: { accountId: user.accountId, userId, name, secretHash: hashSecret(secret), lastFour: secret.slice(-4), createdAt: ctx.clock.now() },
     omit: { secretHash: true },
   });
   return { key, secret };
@@ -61,7 +61,7 @@ export async function revokeApiKey(ctx: RequestContext, id: string): Promise<Api
   requireAdmin(ctx);
   const key = await ctx.db.prisma.apiKey.findUnique({ where: { id } });
   if (!key) throw notFound(`No API key ${id}`);
-  return ctx.db.prisma.apiKey.update({ where: { id }, data: { revokedAt: key.revokedAt ?? new Date() }, omit: { secretHash: true } });
+  return ctx.db.prisma.apiKey.update({ where: { id }, data: { revokedAt: key.revokedAt ?? ctx.clock.now() }, omit: { secretHash: true } });
 }
 
 /**

@@ -16,13 +16,14 @@ export async function blockPhone(ctx: RequestContext, input: unknown) {
   if (!account) throw notFound(`No account ${data.accountId}`);
   const parsed = normalizePhone(data.phone, account.defaultLocation ? countryOf(account.defaultLocation) : null);
   if (!parsed.ok) throw badRequest(`phone: "${data.phone}" is not a valid phone number; include the country code`);
+  const now = ctx.clock.now();
   return ctx.db.prisma.$transaction(async (tx) => {
     const entry = await tx.blockedPhone.upsert({
       where: { accountId_phone: { accountId: account.id, phone: parsed.e164 } },
-      create: { accountId: account.id, phone: parsed.e164, reason: data.reason },
+      create: { accountId: account.id, phone: parsed.e164, reason: data.reason, createdAt: now },
       update: {},
     });
-    await tx.contact.updateMany({ where: { accountId: account.id, phone: parsed.e164 }, data: { status: 'dnc', updatedAt: new Date() } });
+    await tx.contact.updateMany({ where: { accountId: account.id, phone: parsed.e164 }, data: { status: 'dnc', updatedAt: now } });
     return entry;
   });
 }

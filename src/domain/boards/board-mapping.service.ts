@@ -66,7 +66,7 @@ export async function setBoardMapping(ctx: RequestContext, input: unknown): Prom
   if (problems.length > 0) {
     throw badRequest(`The mapping does not fit board "${board.name}": ${problems.join('; ')}`, { issues: problems.map((message) => ({ path: 'input', message })) });
   }
-  const data = { ...next, extraFields: next.extraFields as never, boardId: change.boardId, timezoneColumnType: timezoneColumnTypeOf(next, board.columns) };
+  const data = { ...next, extraFields: next.extraFields as never, boardId: change.boardId, timezoneColumnType: timezoneColumnTypeOf(next, board.columns), updatedAt: ctx.clock.now() };
   return ctx.db.prisma.boardMapping.upsert({
     where: { accountId },
     create: { accountId, ...data },
@@ -91,7 +91,7 @@ export async function setStatusLabels(ctx: RequestContext, input: unknown): Prom
   }
   const current = await ctx.db.prisma.boardMapping.findUnique({ where: { accountId } });
   if (!current) throw new DomainError('not_found', 'Map a board first (setBoardMapping): the status labels belong to the mapped board');
-  return ctx.db.prisma.boardMapping.update({ where: { accountId }, data: { statusLabels: mapping ?? Prisma.DbNull } });
+  return ctx.db.prisma.boardMapping.update({ where: { accountId }, data: { statusLabels: mapping ?? Prisma.DbNull, updatedAt: ctx.clock.now() } });
 }
 
 /** Every call result with the label it sets under the Account's mapping (null: unchanged). */

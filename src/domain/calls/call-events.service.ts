@@ -46,16 +46,17 @@ interface CallRow {
 }
 
 export async function applyTelephonyEvent(services: Pick<Services, 'db' | 'clock'>, event: TelephonyEvent): Promise<EventApplication> {
+  const now = services.clock.now();
   return services.db.sql.transaction(async (runner) => {
     const tx = directSql(runner);
     if (event.type === 'call.inbound') {
-      if (!(await recordEvent(tx, event.eventId))) return 'duplicate';
-      await startInboundCall(tx, event, services.clock.now());
+      if (!(await recordEvent(tx, event.eventId, now))) return 'duplicate';
+      await startInboundCall(tx, event, now);
       return 'applied';
     }
     // One round trip: record the event id, and lock the call and its contact.
     const [row] = await tx.$queryRaw<Array<{ fresh: boolean; call: CallRow | null; contact: ContactRow | null }>>`
-      WITH fresh AS (INSERT INTO "ProcessedEvent" ("eventId") VALUES (${event.eventId}) ON CONFLICT DO NOTHING RETURNING 1),
+      WITH fresh AS (INSERT INTO "ProcessedEvent" ("eventId", "receivedAt") VALUES (${event.eventId}, ${now}::timestamptz) ON CONFLICT DO NOTHING RETURNING 1),
       locked AS (
         SELECT cl."id", cl."accountId", cl."contactId", cl."workflowId", cl."agentId", cl."enrollmentId", cl."status", cl."startedAt",
           to_jsonb(ct) AS contact
@@ -69,14 +70,14 @@ export async function applyTelephonyEvent(services: Pick<Services, 'db' | 'clock
     if (!row.call || !row.contact) throw new DomainError('not_found', `No call ${event.callId}`);
     const call = { ...row.call, startedAt: row.call.startedAt ? new Date(row.call.startedAt) : null };
     if (event.type === 'call.started') await markStarted(tx, call, new Date(event.occurredAt));
-    else if (event.type === 'call.ended') await applyCallEnded(tx, call, contactFromJson(row.contact), event, services.clock.now());
+    else if (event.type === 'call.ended') await applyCallEnded(tx, call, contactFromJson(row.contact), event, now);
     else await storeReport(tx, call, event);
     return 'applied';
   });
 }
 
-async function recordEvent(tx: SqlClient, eventId: string): Promise<boolean> {
-  const fresh = await tx.$queryRaw<Array<{ eventId: string }>>`INSERT INTO "ProcessedEvent" ("eventId") VALUES (${eventId})
+async function recordEvent(tx: SqlClient, eventId: string, now: Date): Promise<boolean> {
+  const fresh = await tx.$queryRaw<Array<{ eventId: string }>>`INSERT INTO "ProcessedEvent" ("eventId", "receivedAt") VALUES (${eventId}, ${now}::timestamptz)
     ON CONFLICT DO NOTHING RETURNING "eventId"`;
   return fresh.length > 0;
 }
@@ -115,7 +116,7 @@ async function applyCallEnded(tx: SqlClient, call: CallRow, contact: ContactRow,
     transferred: event.transferred ?? false, testCall: event.testCall ?? false, endedAt: endedAt.toISOString(),
   };
   const block = event.result === 'do_not_call' && contact.phone
-    ? Prisma.sql`, blocked AS (INSERT INTO "BlockedPhone" ("accountId", "phone", "reason") VALUES (${call.accountId}::uuid, ${contact.phone}, 'do_not_call result') ON CONFLICT DO NOTHING)`
+    ? Prisma.sql`, blocked AS (INSERT INTO "BlockedPhone" ("accountId", "phone", "reason", "createdAt") VALUES (${call.accountId}::uuid, ${contact.phone}, 'do_not_call result', ${now}::timestamptz) ON CONFLICT DO NOTHING)`
     : Prisma.empty;
   await tx.$executeRaw`WITH contact_update AS (${updateContactsStatement(call.accountId, [updated])}),
     enrollment_update AS (${progress.statement}),
@@ -124,8 +125,8 @@ async function applyCallEnded(tx: SqlClient, call: CallRow, contact: ContactRow,
       "language" = ${event.language}, "lastCall" = ${progress.lastCall}, "nextCallAt" = ${reportedNext}::timestamptz,
       "transferred" = ${event.transferred ?? false}, "testCall" = ${event.testCall ?? false}
       WHERE "id" = ${call.id}::uuid) ${block}
-    INSERT INTO "DomainEvent" ("id", "accountId", "type", "payload")
-    VALUES (${randomUUID()}::uuid, ${call.accountId}::uuid, 'call.ended', ${JSON.stringify(payload)}::jsonb)`;
+    INSERT INTO "DomainEvent" ("id", "accountId", "type", "payload", "createdAt")
+    VALUES (${randomUUID()}::uuid, ${call.accountId}::uuid, 'call.ended', ${JSON.stringify(payload)}::jsonb, ${now}::timestamptz)`;
 }
 
 /**
@@ -201,7 +202,7 @@ async function startInboundCall(tx: SqlClient, event: TelephonyEventOf<'call.inb
     const [outcome] = await upsertInTransaction(tx, account, [usable.write], null, now);
     contactId = outcome.contact.id;
   }
-  await tx.$executeRaw`INSERT INTO "Call" ("id", "accountId", "contactId", "agentId", "direction", "status", "startedAt")
-    VALUES (${event.callId}::uuid, ${agent.accountId}::uuid, ${contactId}::uuid, ${agent.id}::uuid, 'inbound', 'in_progress', ${new Date(event.occurredAt)}::timestamptz)
+  await tx.$executeRaw`INSERT INTO "Call" ("id", "accountId", "contactId", "agentId", "direction", "status", "startedAt", "createdAt")
+    VALUES (${event.callId}::uuid, ${agent.accountId}::uuid, ${contactId}::uuid, ${agent.id}::uuid, 'inbound', 'in_progress', ${new Date(event.occurredAt)}::timestamptz, ${now}::timestamptz)
     ON CONFLICT ("id") DO NOTHING`;
 }

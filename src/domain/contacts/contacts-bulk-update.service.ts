@@ -71,7 +71,7 @@ export async function processBulkUpdateBatch(services: Services, batchId: string
       const done = chunk.length < CHUNK;
       const next: BulkUpdatePayload = { ...payload, updated, skipped, after: last ? { createdAt: last.createdAt.toISOString(), id: last.id } : payload.after };
       if (done) {
-        await tx.$executeRaw`UPDATE "ImportBatch" SET "status" = 'done', "doneAt" = now(), "payload" = '{}'::jsonb,
+        await tx.$executeRaw`UPDATE "ImportBatch" SET "status" = 'done', "doneAt" = ${services.clock.now()}::timestamptz, "payload" = '{}'::jsonb,
           "result" = ${JSON.stringify({ updated, skipped })}::jsonb WHERE "id" = ${batchId}::uuid`;
       } else {
         await tx.$executeRaw`UPDATE "ImportBatch" SET "payload" = ${JSON.stringify(next)}::jsonb WHERE "id" = ${batchId}::uuid`;

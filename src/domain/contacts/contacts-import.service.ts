@@ -70,8 +70,8 @@ function parseAllItems(contacts: unknown[]) {
 export async function enqueueBatch(ctx: RequestContext, kind: 'import' | 'bulk-update', payload: object): Promise<string> {
   const actor = requireActor(ctx);
   const batch = { id: randomUUID() };
-  await ctx.db.sql.query(`INSERT INTO "ImportBatch" ("id", "accountId", "userId", "kind", "payload") VALUES ($1::uuid, $2::uuid, $3::uuid, $4, $5::jsonb)`, [
-    batch.id, actor.accountId, actor.userId, kind, JSON.stringify(payload),
+  await ctx.db.sql.query(`INSERT INTO "ImportBatch" ("id", "accountId", "userId", "kind", "payload", "createdAt") VALUES ($1::uuid, $2::uuid, $3::uuid, $4, $5::jsonb, $6)`, [
+    batch.id, actor.accountId, actor.userId, kind, JSON.stringify(payload), ctx.clock.now(),
   ]);
   await ctx.queue.send(BATCH_QUEUE, { batchId: batch.id });
   // The queue job is the durable path; this local run only removes its polling delay (and,
@@ -113,8 +113,9 @@ export async function processBatch(services: Services, batchId: string, known?: 
       if (batch.status === 'done') return;
       const payload = known ?? batch.payload!;
       const account = await loadAccountRules(tx, batch.accountId);
-      await upsertInTransaction(tx, account, payload.writes, payload.enrollment, services.clock.now());
-      await tx.$executeRaw`UPDATE "ImportBatch" SET "status" = 'done', "doneAt" = now(), "payload" = '{}'::jsonb,
+      const now = services.clock.now();
+      await upsertInTransaction(tx, account, payload.writes, payload.enrollment, now);
+      await tx.$executeRaw`UPDATE "ImportBatch" SET "status" = 'done', "doneAt" = ${now}::timestamptz, "payload" = '{}'::jsonb,
         "result" = ${JSON.stringify({ written: payload.writes.length })}::jsonb WHERE "id" = ${batchId}::uuid`;
     }),
   );

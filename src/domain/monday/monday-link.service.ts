@@ -106,12 +106,13 @@ export async function saveMondayLink(ctx: RequestContext, input: SaveMondayLinkI
     return await ctx.db.prisma.$transaction(async (tx) => {
       const holder = await tx.mondayLink.findUnique({ where: { mondayAccountId: input.mondayAccountId }, select: { accountId: true } });
       if (holder && holder.accountId !== actor.accountId) throw conflict();
+      const now = ctx.clock.now();
       await tx.mondayTriggerSubscription.updateMany({
         where: { accountId: actor.accountId, mondayAccountId: { not: input.mondayAccountId }, deletedAt: null },
-        data: { deletedAt: ctx.clock.now() },
+        data: { deletedAt: now },
       });
-      const data = { mondayAccountId: input.mondayAccountId, mondayUserId: input.mondayUserId, userId: actor.userId, accessTokenEncrypted: input.accessTokenEncrypted };
-      return tx.mondayLink.upsert({ where: { accountId: actor.accountId }, create: { accountId: actor.accountId, ...data }, update: data, omit: WITHOUT_TOKEN });
+      const data = { mondayAccountId: input.mondayAccountId, mondayUserId: input.mondayUserId, userId: actor.userId, accessTokenEncrypted: input.accessTokenEncrypted, updatedAt: now };
+      return tx.mondayLink.upsert({ where: { accountId: actor.accountId }, create: { accountId: actor.accountId, ...data, createdAt: now }, update: data, omit: WITHOUT_TOKEN });
     });
   } catch (error) {
     // Two installs of one monday account racing: the unique index decides, as a conflict.

@@ -82,7 +82,8 @@ export async function createWorkflow(ctx: RequestContext, input: unknown): Promi
     const agent = await ctx.db.prisma.agent.findFirst({ where: { id: data.agentId, accountId: data.accountId } });
     if (!agent) throw badRequest(`agentId: no agent ${data.agentId} in account ${data.accountId}`);
   }
-  return ctx.db.prisma.workflow.create({ data });
+  const now = ctx.clock.now();
+  return ctx.db.prisma.workflow.create({ data: { ...data, createdAt: now, updatedAt: now } });
 }
 
 /** Operator changes: publish, archive, pause, resume. */
@@ -90,7 +91,7 @@ export async function updateWorkflow(ctx: RequestContext, id: string, change: { 
   requireAdmin(ctx);
   const existing = await ctx.db.prisma.workflow.findUnique({ where: { id } });
   if (!existing) throw notFound(`No workflow ${id}`);
-  return ctx.db.prisma.workflow.update({ where: { id }, data: change });
+  return ctx.db.prisma.workflow.update({ where: { id }, data: { ...change, updatedAt: ctx.clock.now() } });
 }
 
 /**
