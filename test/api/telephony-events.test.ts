@@ -225,6 +225,39 @@ describe.each(testDatabaseKinds())('telephony events on %s', (kind) => {
     expect(nobody.json).toMatchObject({ code: 'not_found' });
   });
 
+  it('keeps the reported next attempt of a call outside an active enrollment (no enrollment ended: nothing clears it)', async () => {
+    clock.at = MONDAY_10_CHICAGO;
+    const account = await server.createAccount();
+    const agentNumber = `+1646557${String(1000 + phoneSeq++).padStart(4, '0')}`;
+    await prisma().agent.create({
+      data: { createdAt: server.now(), updatedAt: server.now(),
+        accountId: account.accountId, name: 'In', status: 'live', timezone: 'America/New_York', defaultLanguage: 'en-US',
+        attemptLimit: 3, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60, phoneNumber: agentNumber,
+      },
+    });
+    const callId = randomUUID();
+    const at = clock.at.toISOString();
+    const next = new Date(MONDAY_10_CHICAGO.getTime() + 86_400_000).toISOString();
+    expect((await postSigned({ type: 'call.inbound', eventId: `${callId}:in`, callId, occurredAt: at, from: '+12125550177', to: agentNumber })).status).toBe(200);
+    const ended = await postSigned({ type: 'call.ended', eventId: `${callId}:end`, callId, occurredAt: at, result: 'callback_requested', endReason: 'hangup', durationSeconds: 30, language: null, nextAttemptAt: next });
+    expect(ended.json).toEqual({ status: 'applied' });
+    const { contactId } = await prisma().call.findUniqueOrThrow({ where: { id: callId } });
+    const contact = await server.request(account.apiKey, 'GET', `/api/v1/contacts/${contactId}`);
+    expect(contact.json).toMatchObject({ callCount: 1, nextCallAt: next, assignedWorkflowId: null });
+    expect(await prisma().call.findUniqueOrThrow({ where: { id: callId } })).toMatchObject({ nextCallAt: new Date(next) });
+
+    // A late report of a call whose enrollment already ended (here: the contact was re-enrolled
+    // elsewhere meanwhile) counts, and keeps its reported time too: this call ended no enrollment.
+    const late = await dialedCall({ result: 'no_answer', nextAttemptInMinutes: 90 });
+    const other = await prisma().workflow.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId: late.account.accountId, name: 'Other', status: 'published' } });
+    const moved = await server.request(late.account.apiKey, 'PUT', `/api/v1/contacts/upsert`, { phone: (await prisma().contact.findUniqueOrThrow({ where: { id: late.contactId } })).phone, assignmentOptions: { workflowId: other.id } });
+    expect(moved.status).toBe(200);
+    expect((await postSigned(late.ended)).json).toEqual({ status: 'applied' });
+    const after = await server.request(late.account.apiKey, 'GET', `/api/v1/contacts/${late.contactId}`);
+    expect(late.ended.nextAttemptAt).not.toBeNull();
+    expect(after.json).toMatchObject({ callCount: 1, nextCallAt: late.ended.nextAttemptAt });
+  });
+
   it('answers 404 when no secrets are configured', async () => {
     const { started } = await dialedCall();
     const app = createApp({ services: server.service.services });

@@ -109,7 +109,9 @@ async function applyCallEnded(tx: SqlClient, call: CallRow, contact: ContactRow,
 
   const { contact: updated } = applyCallOutcome(contact, { startedAt, result: event.result, language: event.language, nextAttemptAt: reportedNext }, now);
   const progress = await enrollmentProgress(tx, call, event, endedAt, reportedNext, contact.maxAttempts);
-  if (progress.lastCall) updated.nextCallAt = null; // an enrollment ending clears nextCallAt
+  // An enrollment ending with this call clears nextCallAt; a call outside any active
+  // enrollment (inbound, or a late report after its enrollment ended) keeps the reported time.
+  if (progress.endsEnrollment) updated.nextCallAt = null;
   const payload: CallEndedEvent = {
     callId: call.id, contactId: call.contactId, accountId: call.accountId, workflowId: call.workflowId, agentId: call.agentId,
     result: event.result, endReason: event.endReason, durationSeconds: event.durationSeconds, lastCall: progress.lastCall,
@@ -132,7 +134,9 @@ async function applyCallEnded(tx: SqlClient, call: CallRow, contact: ContactRow,
 /**
  * Counts the attempt and schedules the next one, or ends the enrollment: after a final
  * result, or at the attempt limit (a requested callback may go past it). Returns whether
- * this was the contact's last call of the enrollment, and the UPDATE that records it.
+ * this was the contact's last call of the enrollment (also true for a call outside any active
+ * enrollment: nothing follows it), whether this call ended the enrollment, and the UPDATE
+ * that records it.
  */
 async function enrollmentProgress(
   tx: SqlClient,
@@ -141,14 +145,14 @@ async function enrollmentProgress(
   endedAt: Date,
   reportedNext: Date | null,
   maxAttempts: number | null,
-): Promise<{ lastCall: boolean; statement: Prisma.Sql }> {
+): Promise<{ lastCall: boolean; endsEnrollment: boolean; statement: Prisma.Sql }> {
   const nothing = Prisma.sql`SELECT 1`;
-  if (!call.enrollmentId) return { lastCall: true, statement: nothing };
+  if (!call.enrollmentId) return { lastCall: true, endsEnrollment: false, statement: nothing };
   const [enrollment] = await tx.$queryRaw<Array<{ attempts: number; active: boolean; retryDelayMinutes: number | null }>>`
     SELECT e."attempts", e."active", a."retryDelayMinutes" FROM "Enrollment" e
       JOIN "Workflow" w ON w."id" = e."workflowId" LEFT JOIN "Agent" a ON a."id" = w."agentId"
     WHERE e."id" = ${call.enrollmentId}::uuid FOR UPDATE OF e`;
-  if (!enrollment?.active) return { lastCall: true, statement: nothing };
+  if (!enrollment?.active) return { lastCall: true, endsEnrollment: false, statement: nothing };
   const attempts = enrollment.attempts + 1;
   const limitReached = maxAttempts !== null && attempts >= maxAttempts;
   const continues = !FINAL_RESULTS.has(event.result) && (!limitReached || (event.result === 'callback_requested' && reportedNext !== null));
@@ -156,6 +160,7 @@ async function enrollmentProgress(
     const reason = FINAL_RESULTS.has(event.result) ? event.result : 'attempt_limit';
     return {
       lastCall: true,
+      endsEnrollment: true,
       statement: Prisma.sql`UPDATE "Enrollment" SET "attempts" = ${attempts}, "active" = false, "nextAttemptAt" = NULL,
         "endedAt" = ${endedAt}::timestamptz, "endReason" = ${reason} WHERE "id" = ${call.enrollmentId}::uuid`,
     };
@@ -163,6 +168,7 @@ async function enrollmentProgress(
   const retryAt = reportedNext ?? new Date(endedAt.getTime() + (enrollment.retryDelayMinutes ?? 60) * 60_000);
   return {
     lastCall: false,
+    endsEnrollment: false,
     statement: Prisma.sql`UPDATE "Enrollment" SET "attempts" = ${attempts}, "nextAttemptAt" = ${retryAt}::timestamptz WHERE "id" = ${call.enrollmentId}::uuid`,
   };
 }
