@@ -70,7 +70,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'contact_calls_list',
     title: 'List a contact\'s calls',
     description:
-      'List the calls of the contact with this sourceKind and externalId, oldest first. Returns one page: { data: [call...], nextToken? }; ' +
+      'List the calls of the contact with this sourceKind and externalId, oldest first by when each call started. Returns one page: { data: [call...], nextToken? }; ' +
       'data is empty when the contact has no calls. A call\'s transcriptAvailable says whether call_transcript_get has its transcript. ' +
       'Fails like contact_get_by_external_id (not_found, conflict).',
     input: ContactCallsListInput,

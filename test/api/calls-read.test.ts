@@ -37,10 +37,10 @@ describe.each(testDatabaseKinds())('call reads on %s', (kind) => {
     return upsertOk(server, key, { phone: uniquePhone(), sourceKind, externalId });
   }
 
-  /** One Call row; createdAt sets the list order. */
-  async function call(owner: string, contactId: string, createdAt: Date, data: Record<string, unknown> = {}) {
+  /** One Call row; startedAt sets the list order (the record is written at the server's clock time). */
+  async function call(owner: string, contactId: string, startedAt: Date, data: Record<string, unknown> = {}) {
     const id = randomUUID();
-    await prisma().call.create({ data: { id, accountId: owner, contactId, createdAt, ...data } });
+    await prisma().call.create({ data: { id, accountId: owner, contactId, startedAt, createdAt: server.now(), ...data } });
     return id;
   }
 
@@ -53,7 +53,7 @@ describe.each(testDatabaseKinds())('call reads on %s', (kind) => {
       const c = await contact('hubspot', 'calls-order');
       const workflowId = await server.createWorkflow(accountId);
       const t0 = Date.parse('2026-03-01T10:00:00.000Z');
-      // Inserted out of order; two share a createdAt (the id breaks the tie).
+      // Inserted out of order; two share a startedAt (the id breaks the tie).
       const third = await call(accountId, c.id, new Date(t0 + 3000));
       const first = await call(accountId, c.id, new Date(t0), {
         workflowId, direction: 'outbound', status: 'completed', result: 'converted', endReason: 'customer-ended-call',
@@ -84,7 +84,7 @@ describe.each(testDatabaseKinds())('call reads on %s', (kind) => {
       expect(res.json.data[0].startedAt).toMatch(ISO_MS);
       const tie = res.json.data.find((r: { id: string }) => r.id === tieB);
       expect(tie).toMatchObject({
-        direction: 'inbound', status: 'queued', result: null, endReason: null, startedAt: null, endedAt: null,
+        direction: 'inbound', status: 'queued', result: null, endReason: null, startedAt: new Date(t0 + 1000).toISOString(), endedAt: null,
         durationSeconds: null, language: null, lastCall: false, transcriptAvailable: false, workflowId: null,
       });
     });
@@ -104,11 +104,39 @@ describe.each(testDatabaseKinds())('call reads on %s', (kind) => {
       ]);
     });
 
+    it('lists calls in call order (startedAt, then id) when their records were written in another order, page by page', async () => {
+      const c = await contact('api', 'calls-late-reports');
+      const day = Date.parse('2026-03-02T00:00:00.000Z');
+      // Written first: the call that started at 00:40. Written 10 minutes later (a late report,
+      // a late inbound call): the one that started at 00:30, then one at 00:35.
+      const at0040 = await call(accountId, c.id, new Date(day + 40 * 60_000), { createdAt: new Date(day + 41 * 60_000) });
+      const at0030 = await call(accountId, c.id, new Date(day + 30 * 60_000), { createdAt: new Date(day + 51 * 60_000), direction: 'inbound' });
+      const at0035 = await call(accountId, c.id, new Date(day + 35 * 60_000), { createdAt: new Date(day + 52 * 60_000) });
+      const all = await get(callsPath('api', 'calls-late-reports'));
+      expect(all.status, all.text).toBe(200);
+      expect(all.json.data.map((r: { id: string }) => r.id)).toEqual([at0030, at0035, at0040]);
+      expect(all.json.data.map((r: { startedAt: string }) => r.startedAt)).toEqual(['2026-03-02T00:30:00.000Z', '2026-03-02T00:35:00.000Z', '2026-03-02T00:40:00.000Z']);
+      const seen: string[] = [];
+      let token: string | undefined;
+      do {
+        const res = await get(callsPath('api', 'calls-late-reports', `limit=1${token ? `&nextToken=${encodeURIComponent(token)}` : ''}`));
+        expect(res.status, res.text).toBe(200);
+        seen.push(...res.json.data.map((r: { id: string }) => r.id));
+        token = res.json.nextToken;
+      } while (token && seen.length < 10);
+      expect(seen).toEqual([at0030, at0035, at0040]);
+    });
+
+    it('has an index that serves the call order (contactId, startedAt, id)', async () => {
+      const { rows } = await server.service.services.db.sql.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE tablename = 'Call'`);
+      expect(rows.map((r) => r.indexdef)).toContainEqual(expect.stringMatching(/\("contactId", "startedAt", id\)/));
+    });
+
     it('pages through with limit and nextToken, without overlap; the last page has no nextToken', async () => {
       const c = await contact('csv', 'calls-paging');
       const t0 = Date.parse('2026-03-03T10:00:00.000Z');
       const ids: string[] = [];
-      // Seven calls, two pairs sharing a createdAt, so that a page boundary falls inside a tie.
+      // Seven calls, two pairs sharing a startedAt, so that a page boundary falls inside a tie.
       const offsets = [0, 1000, 1000, 2000, 3000, 3000, 4000];
       for (const ms of offsets) ids.push(await call(accountId, c.id, new Date(t0 + ms)));
       const expected = offsets

@@ -52,9 +52,9 @@ describe.each(testDatabaseKinds())('tool server tools on %s', (kind) => {
   };
   const prisma = () => server.service.services.db.prisma;
 
-  async function call(accountId: string, contactId: string, createdAt: Date, extra: Record<string, unknown> = {}) {
+  async function call(accountId: string, contactId: string, startedAt: Date, extra: Record<string, unknown> = {}) {
     const id = randomUUID();
-    await prisma().call.create({ data: { id, accountId, contactId, createdAt, ...extra } });
+    await prisma().call.create({ data: { id, accountId, contactId, startedAt, createdAt: server.now(), ...extra } });
     return id;
   }
 

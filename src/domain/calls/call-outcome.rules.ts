@@ -1,5 +1,5 @@
-// What a finished call does to its contact (spec: Contact table, Contact status, DESIGN.md
-// "Status" and the out-of-order rule), as pure functions.
+// What a finished call does to its contact (the contract's Contact table and status rules, and
+// the README's decisions on status order and out-of-order reports), as pure functions.
 import type { ContactRow } from '../contacts/contact-rules.js';
 import type { ContactStatus } from '../contacts/contacts.inputs.js';
 import { normalizeLanguage } from '../../normalize/language.js';

@@ -12,7 +12,7 @@ import { decodeCursor, encodeCursor, PageQuerySchema } from '../shared/cursor.js
 import { assertUuid } from '../shared/ids.js';
 import { parseInput } from '../shared/validation.js';
 
-/** A call as the REST API returns it (DESIGN: "Call record"). */
+/** A call as the REST API returns it (schema/openapi.json: CallRecord). */
 export interface CallRecord {
   id: string;
   contactId: string;
@@ -22,7 +22,7 @@ export interface CallRecord {
   status: string;
   result: string | null;
   endReason: string | null;
-  startedAt: Date | null;
+  startedAt: Date;
   endedAt: Date | null;
   durationSeconds: number | null;
   language: string | null;
@@ -46,8 +46,8 @@ export interface Transcript {
 }
 
 /**
- * One page of the calls of the contact with this sourceKind and externalId, oldest first by
- * (createdAt, id). 404 when no contact matches, 409 (with `contacts`) when several do.
+ * One page of the calls of the contact with this sourceKind and externalId, in call order:
+ * oldest first by (startedAt, id), whatever order their reports arrived in. 404 when no contact matches, 409 (with `contacts`) when several do.
  */
 export async function listContactCalls(
   ctx: RequestContext,
@@ -63,21 +63,21 @@ export async function listContactCalls(
     where: {
       accountId: actor.accountId,
       contactId: contact.id,
-      ...(cursor ? { OR: [{ createdAt: { gt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { gt: cursor.id } }] } : {}),
+      ...(cursor ? { OR: [{ startedAt: { gt: cursor.createdAt } }, { startedAt: cursor.createdAt, id: { gt: cursor.id } }] } : {}),
     },
-    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    orderBy: [{ startedAt: 'asc' }, { id: 'asc' }],
     // One row more than the page tells whether another page exists (the last page has no token).
     take: limit + 1,
     select: {
       id: true, contactId: true, workflowId: true, agentId: true, direction: true, status: true, result: true, endReason: true,
-      startedAt: true, endedAt: true, durationSeconds: true, language: true, lastCall: true, reportReady: true, createdAt: true,
+      startedAt: true, endedAt: true, durationSeconds: true, language: true, lastCall: true, reportReady: true,
     },
   });
   const page = rows.slice(0, limit);
   const withUtterances = await callsWithUtterances(ctx, page.filter((c) => c.reportReady).map((c) => c.id));
   return {
-    data: page.map(({ reportReady, createdAt: _createdAt, ...call }) => ({ ...call, transcriptAvailable: reportReady && withUtterances.has(call.id) })),
-    nextToken: rows.length > limit ? encodeCursor(page[page.length - 1]) : null,
+    data: page.map(({ reportReady, ...call }) => ({ ...call, transcriptAvailable: reportReady && withUtterances.has(call.id) })),
+    nextToken: rows.length > limit ? encodeCursor({ createdAt: page[page.length - 1].startedAt, id: page[page.length - 1].id }) : null,
   };
 }
 

@@ -56,7 +56,7 @@ const TranscriptType = builder.objectRef<Transcript>('Transcript').implement({
 builder.queryFields((t) => ({
   contactCalls: t.field({
     type: CallPageType,
-    description: 'One page of the calls of the contact with this external ID, oldest first; conflict when several contacts match.',
+    description: 'One page of the calls of the contact with this external ID, oldest first by start (startedAt, then id); conflict when several contacts match.',
     args: {
       sourceKind: t.arg.string({ required: true }),
       externalId: t.arg.string({ required: true }),

@@ -1,5 +1,5 @@
-// The contact field rules of the spec (Contact and Contact write fields tables) and of
-// DESIGN.md's decisions, as pure functions. Every write path (upsert, bulk import, PATCH,
+// The contact field rules of the contract (Contact and Contact write fields tables) and of
+// the README's "Decisions the contract leaves open", as pure functions. Every write path (upsert, bulk import, PATCH,
 // bulk-update) goes through prepareContactWrite and then applyContactWrite.
 import { randomUUID } from 'node:crypto';
 import { normalizePhone, phoneDigits } from '../../normalize/phone.js';

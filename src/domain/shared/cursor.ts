@@ -1,4 +1,5 @@
-// Opaque page tokens for newest-first lists: base64url of (createdAt, id) of the last row.
+// Opaque page tokens for keyset-paged lists: base64url of the last row's sort time and id
+// (its createdAt for contacts and workflows; a call's startedAt for a contact's calls).
 // A token that does not decode to exactly that shape is a 400, never a 500.
 import { z } from 'zod';
 import { badRequest } from '../errors.js';
