@@ -4,7 +4,14 @@
 // worker processes on one PostgreSQL never claim the same enrollment; a claimed enrollment
 // is marked in flight (no next attempt time) in the same transaction as its Call row.
 // Calls are placed after the commit; the outcome comes back as telephony events.
+//
+// An active enrollment's nextAttemptAt is NULL only while its call is in flight. An agent
+// with no working-hours window at all calls nobody except first attempts that are called at
+// once (enforceCallNow, or its call-new-contacts-immediately option): the claim skips its other
+// enrollments, which stay due with their time unchanged, as those of a paused agent do, so the
+// first pass after hours are set calls them.
 import { randomUUID } from 'node:crypto';
+import { Prisma } from '../generated/prisma/client.js';
 import type { Services } from '../domain/context.js';
 import { directSql } from '../domain/contacts/contacts.store.js';
 import { nextWindowStart, type WorkingHours } from '../domain/calls/calling-hours.js';
@@ -37,6 +44,11 @@ export interface DialerRun {
   /** Due enrollments outside their calling hours, moved to their next window. */
   deferred: number;
 }
+
+/** SQL: the agent `a` has at least one working-hours window (the JSON holds { mon: [{ start, end }], … }). */
+const HAS_WORKING_HOURS = Prisma.sql`jsonb_path_exists(a."workingHours", '$.*[*]')`;
+/** When the agent's windows exist but none opens in the lookahead, look again after this long. */
+const RECHECK_WITHOUT_WINDOW_MS = 86_400_000;
 
 /** A call with no report this long after it was placed (or started) is given up and retried. */
 export const UNREPORTED_PLACED_MS = 30 * 60_000;
@@ -83,18 +95,21 @@ export async function runDialerOnce(services: Pick<Services, 'db' | 'clock'>, te
         AND w."status" = 'published' AND NOT w."paused" AND a."status" = 'live'
         AND c."phone" IS NOT NULL AND (c."status" IS NULL OR c."status" NOT IN ('paused', 'dnc'))
         AND NOT EXISTS (SELECT 1 FROM "BlockedPhone" b WHERE b."accountId" = c."accountId" AND b."phone" = c."phone")
+        AND (${HAS_WORKING_HOURS} OR (e."attempts" = 0 AND (e."enforceCallNow" OR a."callNewContactsImmediately")))
       ORDER BY e."priority" DESC, e."nextAttemptAt" ASC
       LIMIT ${batchSize}
       FOR UPDATE OF e SKIP LOCKED`;
     const calls: ClaimedCall[] = [];
-    const later: Array<{ id: string; at: Date | null }> = [];
+    const later: Array<{ id: string; at: Date }> = [];
     for (const item of due) {
       // New contacts may be called at once (enforceCallNow, or the agent's option); every
       // other attempt waits for the agent's working hours in the contact's zone.
       const immediate = item.attempts === 0 && (item.enforceCallNow || item.callNewContactsImmediately);
       const zone = item.contactTimezone ?? item.agentTimezone;
       // One look at the hours: the next window start is `now` itself when now is inside one.
-      const at = immediate ? now : nextWindowStart(item.workingHours, zone, now);
+      // Windows that never open within the lookahead (all inside DST gaps) are looked at again
+      // a day later: nextAttemptAt is never NULL for an enrollment without a call in flight.
+      const at = immediate ? now : (nextWindowStart(item.workingHours, zone, now) ?? new Date(now.getTime() + RECHECK_WITHOUT_WINDOW_MS));
       if (at?.getTime() === now.getTime()) {
         calls.push({
           callId: randomUUID(), phone: item.phone, agentId: item.agentId, workflowId: item.workflowId, contactId: item.contactId,

@@ -2,7 +2,9 @@
 // attempt limits and retry delays, paused/dnc/blocked contacts, workflows and agents that
 // cannot call, duplicate and out-of-order events, and two dialers sharing one database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/test-server.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import { runDialerOnce } from '../../src/jobs/dialer.js';
 import { createSimulatedTelephony, type SimulatedOutcome, type SimulatedTelephony } from '../../src/calls/telephony/simulator.js';
@@ -38,12 +40,12 @@ describe.each(testDatabaseKinds())('dialer on %s', (kind) => {
   };
   const freshPhone = () => `+1312555${String(1000 + phoneSeq++).padStart(4, '0')}`;
 
-  async function setup(agent: Partial<{ attemptLimit: number; retryDelayMinutes: number; callNewContactsImmediately: boolean; status: 'live' | 'paused' | 'draft'; timezone: string; defaultLanguage: string }> = {}) {
+  async function setup(agent: Partial<{ attemptLimit: number; retryDelayMinutes: number; callNewContactsImmediately: boolean; status: 'live' | 'paused' | 'draft'; timezone: string; defaultLanguage: string; workingHours: object }> = {}) {
     const account = await server.createAccount();
     const a = await prisma().agent.create({
       data: { createdAt: server.now(), updatedAt: server.now(),
         accountId: account.accountId, name: 'Ava', status: agent.status ?? 'live', timezone: agent.timezone ?? 'America/Chicago', defaultLanguage: agent.defaultLanguage ?? 'en-US',
-        attemptLimit: agent.attemptLimit ?? 2, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: agent.retryDelayMinutes ?? 60,
+        attemptLimit: agent.attemptLimit ?? 2, workingHours: agent.workingHours ?? (DEFAULT_WORKING_HOURS as object), retryDelayMinutes: agent.retryDelayMinutes ?? 60,
         callNewContactsImmediately: agent.callNewContactsImmediately ?? false,
       },
     });
@@ -87,6 +89,58 @@ describe.each(testDatabaseKinds())('dialer on %s', (kind) => {
     // The attempt limit reached, the dialer leaves the contact alone.
     clock.at = new Date(clock.at.getTime() + 24 * 3600_000);
     expect((await dial()).placed).toHaveLength(0);
+  });
+
+  it('an agent with no working-hours window keeps its enrollments due, and calls them once hours are set', async () => {
+    clock.at = MONDAY_10_CHICAGO;
+    const ctx = await setup({ workingHours: {}, callNewContactsImmediately: false, attemptLimit: 3, retryDelayMinutes: 60 });
+    const waiting = await enroll(ctx, {}, { result: 'no_answer', nextAttemptInMinutes: null });
+    const dueAt = (await enrollment(waiting.id)).nextAttemptAt!;
+    for (let pass = 0; pass < 2; pass++) {
+      const run = await dial();
+      expect(run.placed).toHaveLength(0);
+      // Due as before (never NULL, which means "call in flight"), and not deferred in a loop.
+      expect((await enrollment(waiting.id)).nextAttemptAt).toEqual(dueAt);
+      clock.at = new Date(clock.at.getTime() + 3600_000);
+    }
+    // A first attempt the caller asked to place now still goes out; its retry waits for hours.
+    const now = await enroll(ctx, { assignmentOptions: { reEnroll: true, enforceCallNow: true } }, { result: 'no_answer', nextAttemptInMinutes: null });
+    expect((await dial()).placed.map((p) => p.contactId)).toEqual([now.id]);
+    clock.at = new Date(clock.at.getTime() + 2 * 3600_000);
+    expect((await dial()).placed).toHaveLength(0);
+
+    // Setting hours through the operator API revives both on the next pass, inside the hours.
+    const hours = await server.request(ADMIN_TOKEN, 'POST', '/graphql', {
+      query: 'mutation ($id: String!, $input: JSON!) { updateAgent(id: $id, input: $input) { id } }',
+      variables: { id: ctx.agentId, input: { workingHours: DEFAULT_WORKING_HOURS } },
+    });
+    expect(hours.json.errors).toBeUndefined();
+    expect((await dial()).placed.map((p) => p.contactId).sort()).toEqual([waiting.id, now.id].sort());
+    await retire(ctx.workflowId);
+  });
+
+  /** Pauses a test's workflow, so its enrollments (still active) stay out of later tests' passes. */
+  const retire = (workflowId: string) => prisma().workflow.update({ where: { id: workflowId }, data: { paused: true, updatedAt: server.now() } });
+
+  it('revives, by migration, enrollments an earlier dialer stranded with a NULL next attempt', async () => {
+    clock.at = MONDAY_10_CHICAGO;
+    const ctx = await setup();
+    const stranded = await enroll(ctx);
+    const inFlight = await enroll(ctx);
+    expect((await dial(1)).placed.map((p) => p.contactId)).toEqual([stranded.id]);
+    await telephony.settled();
+    // The old dialer's state: no call in flight (the call ended), yet no next attempt time.
+    await prisma().enrollment.updateMany({ where: { contactId: stranded.id }, data: { nextAttemptAt: null, active: true } });
+    const recorder = createSimulatedTelephony({ sink: async () => {}, delayMs: 0 });
+    expect((await runDialerOnce(services(), recorder, 1)).placed.map((p) => p.contactId)).toEqual([inFlight.id]);
+    const sql = fs.readFileSync(path.resolve(import.meta.dirname, '../../prisma/migrations/20261124020000_revive_enrollments_without_hours/migration.sql'), 'utf8');
+    await services().db.sql.exec(sql);
+    const revived = await enrollment(stranded.id);
+    expect(revived.nextAttemptAt).toEqual(revived.createdAt);
+    // The enrollment whose call is still in flight keeps NULL.
+    expect((await enrollment(inFlight.id)).nextAttemptAt).toBeNull();
+    expect((await dial()).placed.map((p) => p.contactId)).toEqual([stranded.id]);
+    await retire(ctx.workflowId);
   });
 
   it('defers calls outside working hours to the next window, in the contact zone or else the agent zone', async () => {
