@@ -86,11 +86,14 @@ export function createApp({ services, monday, adminToken, telephonySecrets, logE
   return app;
 }
 
-/** A body parser's own failures (malformed JSON, too large, aborted, bad encoding) are the client's: 400. */
+/**
+ * A body parser's own failures are the client's: too large is a 413, the others (malformed
+ * JSON, aborted, an unsupported charset or encoding) a 400.
+ */
 function fromBodyParser(error: unknown): DomainError | undefined {
   const e = error as { type?: string; status?: number; message?: string; limit?: number };
   if (e?.type === 'entity.parse.failed') return new DomainError('bad_request', 'The body is not valid JSON');
-  if (e?.type === 'entity.too.large') return new DomainError('bad_request', `The body is too large (${byteSize(e.limit ?? 0)} at most)`);
+  if (e?.type === 'entity.too.large') return new DomainError('payload_too_large', `The body is too large (${byteSize(e.limit ?? 0)} at most)`);
   if (e?.status && e.status >= 400 && e.status < 500) return new DomainError('bad_request', e.message ?? 'Bad request');
   return undefined;
 }
