@@ -59,7 +59,6 @@ export function createApp({ services, monday, adminToken, telephonySecrets, logE
   app.use(TELEPHONY_EVENTS_PATH, telephonyEventsRouter(services, telephonySecrets));
   // Before the JSON parser too: origin and key are checked first, then the MCP transport reads the body.
   app.use(MCP_PATH, mcpEndpoint(services, { logError }));
-  app.use('/api', express.json({ limit: '10mb', type: () => true }));
   app.use('/api/v1', restRouter(services));
   if (monday) app.use('/integrations/monday', mondayRouter(services, monday));
 
