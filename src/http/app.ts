@@ -1,5 +1,5 @@
-// Composes the HTTP service: request ids, health, the REST API, GraphQL, and one error
-// mapper. createApp takes its infrastructure so tests can pass their own.
+// Composes the HTTP service: request ids, health, the REST API, GraphQL, OPTIONS answers, and
+// one error mapper. createApp takes its infrastructure so tests can pass their own.
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { createYoga } from 'graphql-yoga';
 import type { Services } from '../domain/context.js';
@@ -16,6 +16,7 @@ import type { MondayConfig } from '../../integration/monday/config.js';
 import { TELEPHONY_EVENTS_PATH, telephonyEventsRouter } from './telephony-events.route.js';
 import { MCP_PATH, mcpEndpoint } from '../mcp/mcp.route.js';
 import { safeEqual } from '../domain/shared/safe-equal.js';
+import { answerOptionsRequests } from './options.js';
 
 const openApiDocument = buildOpenApi();
 
@@ -66,6 +67,8 @@ export function createApp({ services, monday, adminToken, telephonySecrets, logE
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
+    // No browser clients: no CORS answers (yoga's default reflects any Origin).
+    cors: false,
     context: async ({ req, res }) => {
       const token = bearerToken(req.headers.authorization);
       const base = { ...services, requestId: res.locals.requestId as string, actor: null, isAdmin: false };
@@ -74,8 +77,16 @@ export function createApp({ services, monday, adminToken, telephonySecrets, logE
       return base;
     },
   });
-  app.use('/graphql', (req, res) => yoga(req, res));
+  // GET and POST only: another method is an unknown operation (404), as everywhere else.
+  // Express answers HEAD with the GET route; yoga refuses HEAD, so it is shown the GET it
+  // stands for (Node sends no body in answer to a HEAD).
+  const graphql = (req: Request, res: Response) => {
+    if (req.method === 'HEAD') req.method = 'GET';
+    return yoga(req, res);
+  };
+  app.route('/graphql').get(graphql).post(graphql);
 
+  answerOptionsRequests(app.router);
   app.use((_req, _res, next) => next(new DomainError('not_found', 'No such operation')));
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const requestId = res.locals.requestId as string;
