@@ -108,6 +108,10 @@ export async function loadConformance(): Promise<Conformance> {
         validate(response.content[mediaType].schema, value, `${what}: body`);
       }
 
+      // An error body's requestId is the x-request-id header (as the header's description says).
+      const requestId = (answer.json as { requestId?: unknown } | undefined)?.requestId;
+      if (requestId !== undefined) expect(requestId, `${what}: requestId`).toBe(answer.headers.get('x-request-id'));
+
       // The document must accept the requests the service accepts.
       const requestSchema = operation.requestBody?.content['application/json']?.schema;
       if (answer.status < 300 && requestSchema && body !== undefined) validate(requestSchema, body, `${what}: request body`);
