@@ -15,8 +15,13 @@ export const ERROR_CODES = {
   forbidden: 403,
   /** Operation or resource does not exist (including another Account's resource). */
   not_found: 404,
-  /** More than one contact matched an external ID, or a change collides with another contact's dedup key. */
+  /**
+   * More than one contact matched an external ID, a change collides with another contact's
+   * dedup key, or an upsert kept losing to concurrent writes of its contact (retry it).
+   */
   conflict: 409,
+  /** The request body is over the endpoint's limit (the contract's "status text as code"). */
+  payload_too_large: 413,
   /** Upsert: the phone cannot be read as a number. */
   invalid_phone: 422,
   /** Upsert: the contact has none of the Account's dedup fields. */

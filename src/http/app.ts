@@ -1,5 +1,5 @@
-// Composes the HTTP service: request ids, health, the REST API, GraphQL, and one error
-// mapper. createApp takes its infrastructure so tests can pass their own.
+// Composes the HTTP service: request ids, health, the REST API, GraphQL, OPTIONS answers, and
+// one error mapper. createApp takes its infrastructure so tests can pass their own.
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { createYoga } from 'graphql-yoga';
 import type { Services } from '../domain/context.js';
@@ -16,6 +16,7 @@ import type { MondayConfig } from '../../integration/monday/config.js';
 import { TELEPHONY_EVENTS_PATH, telephonyEventsRouter } from './telephony-events.route.js';
 import { MCP_PATH, mcpEndpoint } from '../mcp/mcp.route.js';
 import { safeEqual } from '../domain/shared/safe-equal.js';
+import { answerOptionsRequests } from './options.js';
 
 const openApiDocument = buildOpenApi();
 
@@ -59,7 +60,6 @@ export function createApp({ services, monday, adminToken, telephonySecrets, logE
   app.use(TELEPHONY_EVENTS_PATH, telephonyEventsRouter(services, telephonySecrets));
   // Before the JSON parser too: origin and key are checked first, then the MCP transport reads the body.
   app.use(MCP_PATH, mcpEndpoint(services, { logError }));
-  app.use('/api', express.json({ limit: '10mb', type: () => true }));
   app.use('/api/v1', restRouter(services));
   if (monday) app.use('/integrations/monday', mondayRouter(services, monday));
 
@@ -67,6 +67,8 @@ export function createApp({ services, monday, adminToken, telephonySecrets, logE
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
+    // No browser clients: no CORS answers (yoga's default reflects any Origin).
+    cors: false,
     context: async ({ req, res }) => {
       const token = bearerToken(req.headers.authorization);
       const base = { ...services, requestId: res.locals.requestId as string, actor: null, isAdmin: false };
@@ -75,8 +77,16 @@ export function createApp({ services, monday, adminToken, telephonySecrets, logE
       return base;
     },
   });
-  app.use('/graphql', (req, res) => yoga(req, res));
+  // GET and POST only: another method is an unknown operation (404), as everywhere else.
+  // Express answers HEAD with the GET route; yoga refuses HEAD, so it is shown the GET it
+  // stands for (Node sends no body in answer to a HEAD).
+  const graphql = (req: Request, res: Response) => {
+    if (req.method === 'HEAD') req.method = 'GET';
+    return yoga(req, res);
+  };
+  app.route('/graphql').get(graphql).post(graphql);
 
+  answerOptionsRequests(app.router);
   app.use((_req, _res, next) => next(new DomainError('not_found', 'No such operation')));
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
     const requestId = res.locals.requestId as string;
@@ -86,11 +96,14 @@ export function createApp({ services, monday, adminToken, telephonySecrets, logE
   return app;
 }
 
-/** A body parser's own failures (malformed JSON, too large, aborted, bad encoding) are the client's: 400. */
+/**
+ * A body parser's own failures are the client's: too large is a 413, the others (malformed
+ * JSON, aborted, an unsupported charset or encoding) a 400.
+ */
 function fromBodyParser(error: unknown): DomainError | undefined {
   const e = error as { type?: string; status?: number; message?: string; limit?: number };
   if (e?.type === 'entity.parse.failed') return new DomainError('bad_request', 'The body is not valid JSON');
-  if (e?.type === 'entity.too.large') return new DomainError('bad_request', `The body is too large (${byteSize(e.limit ?? 0)} at most)`);
+  if (e?.type === 'entity.too.large') return new DomainError('payload_too_large', `The body is too large (${byteSize(e.limit ?? 0)} at most)`);
   if (e?.status && e.status >= 400 && e.status < 500) return new DomainError('bad_request', e.message ?? 'Bad request');
   return undefined;
 }

@@ -35,11 +35,14 @@ export function telephonyEventsRouter(services: Services, secrets: readonly stri
   const router = express.Router();
   const configured = (secrets ?? []).filter((secret) => secret.length > 0);
 
-  router.post('/', (req: Request, res: Response, next: NextFunction) => {
-    // Refuse before reading the body when the endpoint is off.
-    if (configured.length === 0) return next(new DomainError('not_found', 'Telephony events are not enabled'));
-    rawBody(req, res, next);
-  }, async (req: Request, res: Response) => {
+  if (configured.length === 0) {
+    // Off: every request is a 404 saying so, before any body is read. A middleware, not a
+    // route, so OPTIONS does not offer a POST that would only answer 404.
+    router.use((_req: Request, _res: Response, next: NextFunction) => next(new DomainError('not_found', 'Telephony events are not enabled')));
+    return router;
+  }
+
+  router.post('/', rawBody, async (req: Request, res: Response) => {
     const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
 
     const verified = verifySignature(body, req.header(SIGNATURE_HEADER), configured, services.clock.now());

@@ -1,11 +1,18 @@
 // The OpenAPI description of /api/v1, built from the same zod schemas the routes parse with,
 // so it cannot drift from the validation. Printed to schema/openapi.json (checked in; a test
-// fails when stale) and served at GET /openapi.json.
+// fails when stale) and served at GET /openapi.json. Every status an operation can answer is
+// listed with its exact body, and test/api/openapi-conformance.test.ts checks real answers
+// of every operation against the printed file.
+import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
 import {
   BulkImportBodySchema, BulkItemSchema, BulkUpdateBodySchema, CONTACT_STATUSES, ListQuerySchema, PatchBodySchema, SOURCE_KINDS, UpsertBodySchema,
 } from '../domain/contacts/contacts.inputs.js';
 import { PageQuerySchema } from '../domain/shared/cursor.js';
+import { ERROR_CODES, type ErrorCode } from '../domain/errors.js';
+import { WORKFLOW_STATUSES } from '../domain/workflows/workflows.service.js';
+import { CONTACT_RESPONSE_FIELDS } from '../domain/contacts/contact-rules.js';
+import { allowHeader } from '../http/options.js';
 
 const json = (schema: z.ZodType) => {
   const out = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
@@ -18,7 +25,8 @@ const timestamp = { type: 'string', format: 'date-time', description: 'UTC with 
 
 const Contact = {
   type: 'object',
-  required: ['id', 'accountId', 'firstName', 'lastName', 'fullName', 'phone', 'location', 'locationDefaulted', 'timezone', 'timezoneInferred', 'language', 'status', 'sourceKind', 'externalId', 'customFields', 'priority', 'assignedWorkflowId', 'callCount', 'maxAttempts', 'lastCallAt', 'nextCallAt', 'createdAt', 'updatedAt'],
+  additionalProperties: false,
+  required: [...CONTACT_RESPONSE_FIELDS],
   properties: {
     id: { type: 'string', format: 'uuid' },
     accountId: { type: 'string', format: 'uuid' },
@@ -48,6 +56,7 @@ const Contact = {
 
 const CallRecord = {
   type: 'object',
+  additionalProperties: false,
   required: ['id', 'contactId', 'workflowId', 'agentId', 'direction', 'status', 'result', 'endReason', 'startedAt', 'endedAt', 'durationSeconds', 'language', 'lastCall', 'transcriptAvailable'],
   properties: {
     id: { type: 'string', format: 'uuid' },
@@ -69,6 +78,7 @@ const CallRecord = {
 
 const Transcript = {
   type: 'object',
+  additionalProperties: false,
   required: ['utterances'],
   properties: {
     utterances: {
@@ -76,6 +86,7 @@ const Transcript = {
       description: 'In conversation order; empty until the call\'s report is ready, and for a call without a transcript',
       items: {
         type: 'object',
+        additionalProperties: false,
         required: ['speaker', 'content', 'timestamp'],
         properties: {
           speaker: nullable('string', { description: '`assistant` for the voice agent, `user` for the contact' }),
@@ -87,83 +98,262 @@ const Transcript = {
   },
 };
 
+const Workflow = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'name', 'status'],
+  properties: { id: { type: 'string', format: 'uuid' }, name: { type: 'string' }, status: { enum: [...WORKFLOW_STATUSES] } },
+};
+
 const ErrorBody = {
   type: 'object',
+  additionalProperties: false,
   required: ['error', 'message', 'code', 'requestId'],
   properties: {
     error: { type: 'string', description: 'HTTP status text' },
     message: { type: 'string', description: 'Explanation; wording can change' },
-    code: { type: 'string', description: 'bad_request, unauthenticated, not_found, conflict, invalid_phone, missing_dedup_field, dedup_key_too_long, internal' },
-    requestId: { type: 'string' },
-    issues: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, message: { type: 'string' } } } },
-    contacts: { type: 'array', items: { $ref: '#/components/schemas/Contact' } },
+    code: { type: 'string', description: 'Stable machine-readable value (each response lists the codes it answers today); new codes can be added' },
+    requestId: { type: 'string', description: 'Also in the x-request-id header' },
+    issues: { type: 'array', description: 'On a 400: the bad fields', items: { type: 'object', additionalProperties: false, required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } } },
+    contacts: { type: 'array', description: 'On a 409: the contacts involved', items: { $ref: '#/components/schemas/Contact' } },
   },
 };
 
+const REQUEST_ID_PATTERN = '^[A-Za-z0-9._:-]{1,128}$';
+
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const errors = (...statuses: number[]) =>
-  Object.fromEntries(statuses.map((s) => [String(s), { description: `Error ${s}`, content: { 'application/json': { schema: ref('ErrorBody') } } }]));
-const ok = (description: string, schema: object, status = '200') => ({ [status]: { description, content: { 'application/json': { schema } } } });
-const page = (item: string) => ({ type: 'object', required: ['data'], properties: { data: { type: 'array', items: ref(item) }, nextToken: { type: 'string', description: 'Absent on the last page' } } });
+const requestIdHeader = { 'x-request-id': { $ref: '#/components/headers/RequestId' } };
+const requestIdParameter = { $ref: '#/components/parameters/RequestId' };
+
+/** A response: every one carries x-request-id. */
+const answer = (description: string, content?: Record<string, { schema: object }>, headers: object = {}) => ({
+  description,
+  headers: { ...requestIdHeader, ...headers },
+  ...(content ? { content } : {}),
+});
+const jsonAnswer = (description: string, schema: object) => answer(description, { 'application/json': { schema } });
+
+/** The error body with this status's text and codes; `also` constrains it further (e.g. contacts required). */
+function errorAnswer(description: string, codes: ErrorCode[], also: object = {}) {
+  const status = ERROR_CODES[codes[0]];
+  return jsonAnswer(description, { allOf: [ref('ErrorBody'), { type: 'object', properties: { error: { const: STATUS_CODES[status] }, code: { enum: codes } }, ...also }] });
+}
+
+/** The errors every /api/v1 operation can answer, by status (see components.responses). */
+const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
+const standardErrors = {
+  400: responseRef('BadRequest'),
+  401: responseRef('Unauthenticated'),
+  500: responseRef('Internal'),
+} as const;
+const notFound = { 404: responseRef('NotFound') };
+const tooLarge = { 413: responseRef('PayloadTooLarge') };
+const unprocessable = { 422: responseRef('UnprocessableContact') };
+
+/** Several contacts have the external ID: the 409 lists them. */
+const severalMatch = {
+  409: errorAnswer('Several contacts have this external ID; `contacts` lists them (read one by its id)', ['conflict'], {
+    required: ['contacts'],
+    properties: { contacts: { type: 'array', minItems: 2 } },
+  }),
+};
+
+const page = (item: string) => ({
+  type: 'object',
+  additionalProperties: false,
+  required: ['data'],
+  properties: { data: { type: 'array', items: ref(item) }, nextToken: { type: 'string', minLength: 1, description: 'Absent on the last page' } },
+});
+
+/** The workflows page always carries nextToken: null on the last page (the contract allows null or absent). */
+const workflowPage = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['data', 'nextToken'],
+  properties: { data: { type: 'array', items: ref('Workflow') }, nextToken: { type: ['string', 'null'], minLength: 1, description: 'Null on the last page' } },
+};
 
 function queryParameters(schema: z.ZodObject) {
   const described = json(schema) as { properties: Record<string, object> };
   return Object.entries(described.properties).map(([name, s]) => ({ name, in: 'query', required: false, schema: s }));
 }
 
+const idPath = (description: string) => [{ name: 'id', in: 'path', required: true, description, schema: { type: 'string', format: 'uuid' } }];
 const externalIdPath = [
   { name: 'sourceKind', in: 'path', required: true, schema: { enum: [...SOURCE_KINDS] } },
-  { name: 'externalId', in: 'path', required: true, schema: { type: 'string', minLength: 1, maxLength: 256 } },
+  { name: 'externalId', in: 'path', required: true, description: 'Percent-encoded; matching is case- and accent-sensitive and ignores trailing spaces', schema: { type: 'string', minLength: 1, maxLength: 256 } },
 ];
 
+const BODY_NOTE = 'Read as JSON whatever the Content-Type says; 10 MB at most (413 above that)';
+const body = (schema: object) => ({ required: true, description: BODY_NOTE, content: { 'application/json': { schema } } });
+
+/** OPTIONS on each path: 204, Allow, no body, no key (src/http/options.ts answers it). */
+function withOptions(paths: Record<string, Record<string, object>>) {
+  return Object.fromEntries(
+    Object.entries(paths).map(([path, item]) => [path, {
+      ...item,
+      options: {
+        summary: 'The methods this path answers',
+        security: [],
+        parameters: [requestIdParameter],
+        responses: { 204: answer('No content; Allow names the methods', undefined, { Allow: { required: true, schema: { const: allowHeader(Object.keys(item).map((m) => m.toUpperCase())) } } }) },
+      },
+    }]),
+  );
+}
+
 export function buildOpenApi(): Record<string, unknown> {
-  const body = (schema: z.ZodType) => ({ required: true, content: { 'application/json': { schema: json(schema) } } });
+  const bulkImport = json(BulkImportBodySchema) as { properties: object };
   return {
     openapi: '3.1.0',
-    info: { title: 'Contactline API', version: '1.0.0-beta.1' },
+    info: {
+      title: 'Contactline API',
+      version: '1.0.0-beta.1',
+      description: [
+        'Every request carries `Authorization: Bearer svc_pk_…`; every response carries `x-request-id` (a well-formed incoming one is echoed).',
+        'Errors have the body `{ error, message, code, requestId }` (ErrorBody). An unknown path or method is a 404 `not_found`.',
+        'OPTIONS on any path answers 204 with an `Allow` header and no body, without a key; there are no CORS headers (no browser clients).',
+      ].join(' '),
+    },
     components: {
       securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'svc_pk_… API key' } },
-      schemas: { Contact, CallRecord, Transcript, ErrorBody, Workflow: { type: 'object', properties: { id: { type: 'string', format: 'uuid' }, name: { type: 'string' }, status: { type: 'string' } } }, ContactWrite: json(BulkItemSchema) },
+      schemas: { Contact, CallRecord, Transcript, ErrorBody, Workflow, ContactWrite: json(BulkItemSchema) },
+      headers: {
+        RequestId: {
+          description: 'The request\'s id: the incoming x-request-id when well-formed, else a new UUID; an error body\'s requestId is the same',
+          required: true,
+          schema: { type: 'string', pattern: REQUEST_ID_PATTERN },
+        },
+      },
+      parameters: {
+        RequestId: { name: 'x-request-id', in: 'header', required: false, description: 'Echoed when well-formed; otherwise the service picks one', schema: { type: 'string' } },
+      },
+      responses: {
+        BadRequest: errorAnswer('Invalid request (query, path, body or JSON); `issues` names the bad fields when it can', ['bad_request']),
+        Unauthenticated: errorAnswer('API key missing, unknown or revoked', ['unauthenticated']),
+        NotFound: errorAnswer('No such resource in the key\'s Account (another Account\'s is indistinguishable)', ['not_found']),
+        PayloadTooLarge: errorAnswer('The body is over 10 MB', ['payload_too_large']),
+        UnprocessableContact: errorAnswer('The contact cannot be keyed or its phone read', ['invalid_phone', 'missing_dedup_field', 'dedup_key_too_long']),
+        Internal: errorAnswer('The service failed to handle the request', ['internal']),
+      },
     },
     security: [{ apiKey: [] }],
-    paths: {
-      '/api/v1/workflows': { get: { operationId: 'listWorkflows', parameters: queryParameters(PageQuerySchema), responses: { ...ok('A page of workflows', page('Workflow')), ...errors(400, 401) } } },
-      '/api/v1/contacts/upsert': { put: { operationId: 'upsertContact', requestBody: body(UpsertBodySchema), responses: { ...ok('Updated', ref('Contact')), ...ok('Created', ref('Contact'), '201'), ...errors(400, 401, 422) } } },
+    paths: withOptions({
+      '/api/v1/workflows': {
+        get: {
+          operationId: 'listWorkflows',
+          parameters: [...queryParameters(PageQuerySchema), requestIdParameter],
+          responses: { 200: jsonAnswer('A page of workflows, newest first', workflowPage), ...standardErrors },
+        },
+      },
+      '/api/v1/contacts/upsert': {
+        put: {
+          operationId: 'upsertContact',
+          parameters: [requestIdParameter],
+          requestBody: body(json(UpsertBodySchema)),
+          responses: {
+            200: jsonAnswer('Updated: the contact that matched the Account\'s dedup fields', ref('Contact')),
+            201: jsonAnswer('Created', ref('Contact')),
+            ...standardErrors,
+            409: errorAnswer('Concurrent writes of the same dedup key kept changing the contact while this upsert ran; nothing was written by it; retry', ['conflict']),
+            ...tooLarge,
+            ...unprocessable,
+          },
+        },
+      },
       '/api/v1/contacts/bulk': {
         post: {
           operationId: 'importContacts',
-          requestBody: { required: true, content: { 'application/json': { schema: { ...json(BulkImportBodySchema), properties: { ...(json(BulkImportBodySchema) as { properties: object }).properties, contacts: { type: 'array', minItems: 1, maxItems: 1000, items: ref('ContactWrite') } } } } } },
-          responses: { ...ok('Queued', { type: 'object', required: ['accepted', 'rejected'], properties: { accepted: { type: 'integer' }, rejected: { type: 'array', items: { type: 'object', properties: { reason: { enum: ['missing-dedup-field', 'dedup-key-too-long', 'invalid-phone'] }, index: { type: 'integer' } } } } } }, '202'), ...errors(400, 401) },
+          parameters: [requestIdParameter],
+          requestBody: body({ ...bulkImport, properties: { ...bulkImport.properties, contacts: { type: 'array', minItems: 1, maxItems: 1000, items: ref('ContactWrite') } } }),
+          responses: {
+            202: jsonAnswer('Queued; written within seconds', {
+              type: 'object',
+              additionalProperties: false,
+              required: ['accepted', 'rejected'],
+              properties: {
+                accepted: { type: 'integer', minimum: 0 },
+                rejected: {
+                  type: 'array',
+                  items: { type: 'object', additionalProperties: false, required: ['reason', 'index'], properties: { reason: { enum: ['missing-dedup-field', 'dedup-key-too-long', 'invalid-phone'] }, index: { type: 'integer', minimum: 0 } } },
+                },
+              },
+            }),
+            ...standardErrors,
+            ...tooLarge,
+          },
         },
       },
-      '/api/v1/contacts': { get: { operationId: 'listContacts', parameters: queryParameters(ListQuerySchema), responses: { ...ok('A page of contacts, newest first', page('Contact')), ...errors(400, 401) } } },
+      '/api/v1/contacts': {
+        get: {
+          operationId: 'listContacts',
+          parameters: [...queryParameters(ListQuerySchema), requestIdParameter],
+          responses: { 200: jsonAnswer('A page of contacts, newest first', page('Contact')), ...standardErrors },
+        },
+      },
       '/api/v1/contacts/csv': {
         get: {
           operationId: 'exportContactsCsv',
-          parameters: queryParameters(ListQuerySchema),
-          responses: { '200': { description: 'CSV page; x-next-token header carries the next page token', headers: { 'x-next-token': { schema: { type: 'string' } } }, content: { 'text/csv': { schema: { type: 'string' } } } }, ...errors(400, 401) },
+          parameters: [...queryParameters(ListQuerySchema), requestIdParameter],
+          responses: {
+            200: answer(
+              'One page as CSV: a header row, then a row per contact (the Contact fields in order; customFields as JSON, booleans true/false, nulls empty)',
+              { 'text/csv': { schema: { type: 'string' } } },
+              { 'x-next-token': { description: 'The next page\'s nextToken; absent on the last page', required: false, schema: { type: 'string', minLength: 1 } } },
+            ),
+            ...standardErrors,
+          },
         },
       },
-      '/api/v1/contacts/bulk-update': { post: { operationId: 'bulkUpdateContacts', requestBody: body(BulkUpdateBodySchema), responses: { ...ok('Queued', { type: 'object' }, '202'), ...errors(400, 401) } } },
-      '/api/v1/contacts/{id}': { get: { operationId: 'getContact', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }], responses: { ...ok('The contact', ref('Contact')), ...errors(400, 401, 404) } } },
+      '/api/v1/contacts/bulk-update': {
+        post: {
+          operationId: 'bulkUpdateContacts',
+          parameters: [requestIdParameter],
+          requestBody: body(json(BulkUpdateBodySchema)),
+          responses: { 202: jsonAnswer('Queued; an empty object', { type: 'object', additionalProperties: false }), ...standardErrors, ...tooLarge },
+        },
+      },
+      '/api/v1/contacts/{id}': {
+        get: {
+          operationId: 'getContact',
+          parameters: [...idPath('The contact\'s id'), requestIdParameter],
+          responses: { 200: jsonAnswer('The contact', ref('Contact')), ...standardErrors, ...notFound },
+        },
+      },
       '/api/v1/contacts/source/{sourceKind}/external-id/{externalId}': {
-        get: { operationId: 'getContactByExternalId', parameters: externalIdPath, responses: { ...ok('The contact', ref('Contact')), ...errors(400, 401, 404, 409) } },
-        patch: { operationId: 'patchContactByExternalId', parameters: externalIdPath, requestBody: body(PatchBodySchema), responses: { ...ok('The changed contact', ref('Contact')), ...errors(400, 401, 404, 409, 422) } },
+        get: {
+          operationId: 'getContactByExternalId',
+          parameters: [...externalIdPath, requestIdParameter],
+          responses: { 200: jsonAnswer('The contact', ref('Contact')), ...standardErrors, ...notFound, ...severalMatch },
+        },
+        patch: {
+          operationId: 'patchContactByExternalId',
+          parameters: [...externalIdPath, requestIdParameter],
+          requestBody: body(json(PatchBodySchema)),
+          responses: {
+            200: jsonAnswer('The changed contact', ref('Contact')),
+            ...standardErrors,
+            ...notFound,
+            409: errorAnswer('Several contacts have this external ID, or the change would give the contact another contact\'s dedup key; `contacts` lists them', ['conflict']),
+            ...tooLarge,
+            ...unprocessable,
+          },
+        },
       },
       '/api/v1/contacts/source/{sourceKind}/external-id/{externalId}/calls': {
         get: {
           operationId: 'listContactCalls',
-          parameters: [...externalIdPath, ...queryParameters(PageQuerySchema)],
-          responses: { ...ok('A page of the contact\'s calls, oldest first', page('CallRecord')), ...errors(400, 401, 404, 409) },
+          parameters: [...externalIdPath, ...queryParameters(PageQuerySchema), requestIdParameter],
+          responses: { 200: jsonAnswer('A page of the contact\'s calls, oldest first', page('CallRecord')), ...standardErrors, ...notFound, ...severalMatch },
         },
       },
       '/api/v1/calls/{id}/transcript': {
         get: {
           operationId: 'getCallTranscript',
-          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } }],
-          responses: { ...ok('The call\'s transcript', ref('Transcript')), ...errors(400, 401, 404) },
+          parameters: [...idPath('The call\'s id'), requestIdParameter],
+          responses: { 200: jsonAnswer('The call\'s transcript', ref('Transcript')), ...standardErrors, ...notFound },
         },
       },
-    },
+    }),
   };
 }

@@ -1,5 +1,5 @@
 // The REST API under /api/v1: parse the request, run the domain operation, shape the answer.
-import { Router, type Request, type Response } from 'express';
+import express, { Router, type Request, type Response } from 'express';
 import type { RequestContext, Services } from '../domain/context.js';
 import { runOperation } from '../graphql/execute.js';
 import { apiKeyContext } from '../http/request-context.js';
@@ -8,6 +8,13 @@ import { contactsToCsv } from './contacts.csv.js';
 import { contactListVariables, externalIdPath, pageVariables } from '../http/query-values.js';
 
 type Handler = (ctx: RequestContext, req: Request, res: Response) => Promise<void>;
+
+/**
+ * Only the operations that take a body read one, as JSON whatever its Content-Type says (a
+ * client that forgets the header still works; a body that is not JSON is a 400). A GET's
+ * body is never read, so it cannot turn a read into a 400 or a 413.
+ */
+const jsonBody = express.json({ limit: '10mb', type: () => true });
 
 export function restRouter(services: Services): Router {
   const router = Router();
@@ -21,17 +28,17 @@ export function restRouter(services: Services): Router {
     res.json({ data: workflows.data, nextToken: workflows.nextToken });
   }));
 
-  router.put('/contacts/upsert', route(async (ctx, req, res) => {
+  router.put('/contacts/upsert', jsonBody, route(async (ctx, req, res) => {
     const { upsertContact } = await runOperation<{ upsertContact: { created: boolean; contact: unknown } }>(ctx, Operations.upsertContact, { input: req.body ?? null });
     res.status(upsertContact.created ? 201 : 200).json(upsertContact.contact);
   }));
 
-  router.post('/contacts/bulk', route(async (ctx, req, res) => {
+  router.post('/contacts/bulk', jsonBody, route(async (ctx, req, res) => {
     const { importContacts } = await runOperation<{ importContacts: unknown }>(ctx, Operations.importContacts, { input: req.body ?? null });
     res.status(202).json(importContacts);
   }));
 
-  router.post('/contacts/bulk-update', route(async (ctx, req, res) => {
+  router.post('/contacts/bulk-update', jsonBody, route(async (ctx, req, res) => {
     await runOperation(ctx, Operations.bulkUpdateContacts, { input: req.body ?? null });
     res.status(202).json({});
   }));
@@ -65,7 +72,7 @@ export function restRouter(services: Services): Router {
     res.json(data.contactByExternalId);
   }));
 
-  router.patch('/contacts/source/:sourceKind/external-id/:externalId', route(async (ctx, req, res) => {
+  router.patch('/contacts/source/:sourceKind/external-id/:externalId', jsonBody, route(async (ctx, req, res) => {
     const data = await runOperation<{ patchContactByExternalId: unknown }>(ctx, Operations.patchContactByExternalId, { ...externalIdPath(req.params), input: req.body ?? null });
     res.json(data.patchContactByExternalId);
   }));

@@ -171,7 +171,7 @@ describe.each(testDatabaseKinds())('telephony events on %s', (kind) => {
     expect(notUuid.json).toMatchObject({ code: 'not_found' });
   });
 
-  it('answers 400 for an invalid event (with issues), a body that is not JSON or too large, and an unusable call.inbound', async () => {
+  it('answers 400 for an invalid event (with issues), a body that is not JSON, and an unusable call.inbound; 413 for a body over 2 MB', async () => {
     const { ended } = await dialedCall();
     const invalid = await postSigned({ ...ended, result: 'maybe' });
     expect(invalid.status).toBe(400);
@@ -195,8 +195,8 @@ describe.each(testDatabaseKinds())('telephony events on %s', (kind) => {
 
     const tooLarge = 'x'.repeat(2 * 1024 * 1024 + 1);
     const large = await post(tooLarge, sign(tooLarge));
-    expect(large.status).toBe(400);
-    expect(large.json).toMatchObject({ code: 'bad_request', message: expect.stringMatching(/too large/) });
+    expect(large.status).toBe(413);
+    expect(large.json).toMatchObject({ error: 'Payload Too Large', code: 'payload_too_large', message: expect.stringMatching(/too large/) });
   });
 
   it('applies a signed call.inbound to an agent number, then its outcome; 404 for a number no agent has', async () => {

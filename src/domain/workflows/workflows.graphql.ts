@@ -1,8 +1,8 @@
 // The Workflow type; listing for the key's Account, operator management.
 import { builder } from '../builder.js';
-import { createWorkflow, listWorkflows, updateWorkflow, type WorkflowRecord } from './workflows.service.js';
+import { createWorkflow, listWorkflows, updateWorkflow, WORKFLOW_STATUSES, type WorkflowRecord } from './workflows.service.js';
 
-export const WorkflowStatusEnum = builder.enumType('WorkflowStatus', { values: ['published', 'draft', 'archived'] as const });
+export const WorkflowStatusEnum = builder.enumType('WorkflowStatus', { values: WORKFLOW_STATUSES });
 
 export const WorkflowType = builder.prismaObject('Workflow', {
   fields: (t) => ({

@@ -9,12 +9,14 @@ import { parseInput } from '../shared/validation.js';
 import type { Enrollment } from '../enrollment/enrollment.rules.js';
 import type { AssignmentOptions } from '../contacts/contacts.inputs.js';
 
+/** A workflow's statuses (the database enum WorkflowStatus). */
+export const WORKFLOW_STATUSES = ['published', 'draft', 'archived'] as const;
 
 export interface WorkflowRecord {
   id: string;
   accountId: string;
   name: string;
-  status: 'published' | 'draft' | 'archived';
+  status: (typeof WORKFLOW_STATUSES)[number];
   paused: boolean;
   createdAt: Date;
 }
@@ -68,7 +70,7 @@ export async function resolveEnrollmentTarget(ctx: RequestContext, accountId: st
 export const CreateWorkflowSchema = z.strictObject({
   accountId: z.uuid(),
   name: z.string().trim().min(1).max(200),
-  status: z.enum(['published', 'draft', 'archived']).default('draft'),
+  status: z.enum(WORKFLOW_STATUSES).default('draft'),
   /** The voice agent that calls this workflow's contacts. */
   agentId: z.uuid().optional(),
 });

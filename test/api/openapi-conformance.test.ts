@@ -1,0 +1,231 @@
+// Every operation of schema/openapi.json, called through a real listening server, answers as
+// the document says: each success and each error status we can provoke is checked for its
+// status, content type, headers and body (test/support/openapi-conformance.ts). The suite
+// fails when an answer's status is not documented for its operation, and when an operation
+// or one of its documented statuses was never exercised (500 alone is exempt: provoking it
+// needs a failing database).
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+import { testDatabaseKinds } from '../support/databases.js';
+import { uniquePhone } from '../support/api-helpers.js';
+import { loadConformance, type Conformance } from '../support/openapi-conformance.js';
+
+/** Over express.json's 10 MB limit on /api/v1 bodies. */
+const OVERSIZED = `{"padding":"${'x'.repeat(10 * 1024 * 1024)}"}`;
+
+const byExternalId = (sourceKind: string, externalId: string, suffix = '') =>
+  `/api/v1/contacts/source/${sourceKind}/external-id/${encodeURIComponent(externalId)}${suffix}`;
+
+describe.each(testDatabaseKinds())('schema/openapi.json describes every answer on %s', (kind) => {
+  let server: TestServer;
+  let conformance: Conformance;
+  let apiKey: string;
+  let accountId: string;
+  let otherKey: string;
+
+  beforeAll(async () => {
+    conformance = await loadConformance();
+    server = await startTestServer(kind);
+    ({ apiKey, accountId } = await server.createAccount());
+    ({ apiKey: otherKey } = await server.createAccount());
+  });
+  afterAll(() => server?.stop());
+
+  /** Sends the request, checks the answer against the document, and returns it. */
+  async function call(key: string | null, method: string, path: string, body?: unknown, headers?: Record<string, string>) {
+    const answer = await server.request(key, method, path, body, headers);
+    conformance.check(method, path, answer, typeof body === 'string' ? undefined : body);
+    return answer;
+  }
+
+  /** Like `call`, and the answer has this status (and error code). */
+  async function expectAnswer(status: number, code: string | null, key: string | null, method: string, path: string, body?: unknown) {
+    const answer = await call(key, method, path, body);
+    expect({ status: answer.status, code: (answer.json as { code?: string } | undefined)?.code ?? null }, answer.text.slice(0, 300)).toEqual({ status, code });
+    return answer;
+  }
+
+  /** Every operation answers 401 without a key and with an unknown one. */
+  async function expectUnauthenticated(method: string, path: string, body?: unknown) {
+    await expectAnswer(401, 'unauthenticated', null, method, path, body);
+    await expectAnswer(401, 'unauthenticated', 'svc_pk_unknown', method, path, body);
+  }
+
+  async function contact(fields: Record<string, unknown> = {}) {
+    return (await expectAnswer(201, null, apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: uniquePhone(), ...fields })).json as { id: string; phone: string };
+  }
+
+  it('GET /api/v1/workflows: pages with a nextToken, the last one with nextToken null; 400, 401', async () => {
+    await server.createWorkflow(accountId, { name: 'First' });
+    await server.createWorkflow(accountId, { name: 'Second' });
+    const first = await expectAnswer(200, null, apiKey, 'GET', '/api/v1/workflows?limit=1');
+    const { nextToken } = first.json as { nextToken: string };
+    expect(typeof nextToken).toBe('string');
+    const last = await expectAnswer(200, null, apiKey, 'GET', `/api/v1/workflows?limit=1&nextToken=${encodeURIComponent(nextToken)}`);
+    expect(last.json).toMatchObject({ nextToken: null });
+    await expectAnswer(400, 'bad_request', apiKey, 'GET', '/api/v1/workflows?limit=0');
+    await expectAnswer(400, 'bad_request', apiKey, 'GET', '/api/v1/workflows?nextToken=garbage');
+    await expectUnauthenticated('GET', '/api/v1/workflows');
+  });
+
+  it('PUT /api/v1/contacts/upsert: 201, 200; 400, 401, 413, 422', async () => {
+    const phone = uniquePhone();
+    const workflowId = await server.createWorkflow(accountId);
+    await expectAnswer(201, null, apiKey, 'PUT', '/api/v1/contacts/upsert', {
+      phone, fullName: 'Ada Lovelace', externalId: 'conformance-1', customFields: { plan: 'pro' }, assignmentOptions: { workflowId },
+    });
+    await expectAnswer(200, null, apiKey, 'PUT', '/api/v1/contacts/upsert', { phone, language: 'en' });
+    await expectAnswer(400, 'bad_request', apiKey, 'PUT', '/api/v1/contacts/upsert', { phone, phoneNumber: phone });
+    await expectAnswer(400, 'bad_request', apiKey, 'PUT', '/api/v1/contacts/upsert', '{"phone": "+1415');
+    await expectAnswer(400, 'bad_request', apiKey, 'PUT', '/api/v1/contacts/upsert', { phone, assignmentOptions: { workflowId: randomUUID() } });
+    await expectUnauthenticated('PUT', '/api/v1/contacts/upsert', { phone });
+    await expectAnswer(413, 'payload_too_large', apiKey, 'PUT', '/api/v1/contacts/upsert', OVERSIZED);
+    await expectAnswer(422, 'invalid_phone', apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: '+1 123' });
+    await expectAnswer(422, 'missing_dedup_field', apiKey, 'PUT', '/api/v1/contacts/upsert', { firstName: 'Nobody' });
+  });
+
+  it('PUT /api/v1/contacts/upsert: 409 when the contact keeps changing under the upsert', async () => {
+    // Stands in for concurrent writers: every update of this contact is skipped, as when
+    // another writer changed the row between the upsert's read and its write, every time.
+    const externalId = `contended-${randomUUID()}`;
+    const phone = uniquePhone();
+    await contact({ phone, externalId });
+    const sql = server.service.services.db.sql;
+    await sql.query('CREATE OR REPLACE FUNCTION conformance_skip_update() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$');
+    await sql.query(`CREATE TRIGGER conformance_contended BEFORE UPDATE ON "Contact" FOR EACH ROW WHEN (OLD."externalId" = '${externalId}') EXECUTE FUNCTION conformance_skip_update()`);
+    try {
+      await expectAnswer(409, 'conflict', apiKey, 'PUT', '/api/v1/contacts/upsert', { phone, firstName: 'Changed' });
+    } finally {
+      await sql.query('DROP TRIGGER conformance_contended ON "Contact"');
+    }
+  });
+
+  it('POST /api/v1/contacts/bulk: 202 with accepted and rejected; 400, 401, 413', async () => {
+    const queued = await expectAnswer(202, null, apiKey, 'POST', '/api/v1/contacts/bulk', {
+      contacts: [{ sourceKind: 'csv', externalId: null, phone: uniquePhone(), firstName: 'Grace' }, { sourceKind: 'csv', externalId: null, phone: '+1 123' }],
+    });
+    expect(queued.json).toEqual({ accepted: 1, rejected: [{ reason: 'invalid-phone', index: 1 }] });
+    await expectAnswer(400, 'bad_request', apiKey, 'POST', '/api/v1/contacts/bulk', { contacts: [] });
+    await expectUnauthenticated('POST', '/api/v1/contacts/bulk', { contacts: [{ sourceKind: 'csv', externalId: null, phone: uniquePhone() }] });
+    await expectAnswer(413, 'payload_too_large', apiKey, 'POST', '/api/v1/contacts/bulk', OVERSIZED);
+  });
+
+  it('GET /api/v1/contacts: a page with a nextToken, the last one without; 400, 401', async () => {
+    const { apiKey: key } = await server.createAccount();
+    for (const firstName of ['One', 'Two']) await expectAnswer(201, null, key, 'PUT', '/api/v1/contacts/upsert', { phone: uniquePhone(), firstName });
+    const first = await expectAnswer(200, null, key, 'GET', '/api/v1/contacts?limit=1');
+    const { nextToken } = first.json as { nextToken: string };
+    const last = await expectAnswer(200, null, key, 'GET', `/api/v1/contacts?limit=1&nextToken=${encodeURIComponent(nextToken)}`);
+    expect(Object.keys(last.json as object)).toEqual(['data']);
+    await expectAnswer(400, 'bad_request', key, 'GET', '/api/v1/contacts?limit=101');
+    await expectAnswer(400, 'bad_request', key, 'GET', '/api/v1/contacts?status=bogus');
+    await expectUnauthenticated('GET', '/api/v1/contacts');
+  });
+
+  it('GET /api/v1/contacts/csv: text/csv with x-next-token, the last page without it; 400, 401', async () => {
+    const { apiKey: key } = await server.createAccount();
+    for (const firstName of ['One', 'Two']) await expectAnswer(201, null, key, 'PUT', '/api/v1/contacts/upsert', { phone: uniquePhone(), firstName });
+    const first = await expectAnswer(200, null, key, 'GET', '/api/v1/contacts/csv?limit=1');
+    const token = first.headers.get('x-next-token');
+    expect(token).toBeTruthy();
+    expect(first.text.split('\n')[0]).toMatch(/^id,accountId,firstName,/);
+    const last = await expectAnswer(200, null, key, 'GET', `/api/v1/contacts/csv?limit=1&nextToken=${encodeURIComponent(token!)}`);
+    expect(last.headers.get('x-next-token')).toBeNull();
+    await expectAnswer(400, 'bad_request', key, 'GET', '/api/v1/contacts/csv?limit=abc');
+    await expectUnauthenticated('GET', '/api/v1/contacts/csv');
+  });
+
+  it('POST /api/v1/contacts/bulk-update: 202 {}; 400, 401, 413', async () => {
+    const update = { filter: { customFields: [{ key: 'plan', value: 'pro' }] }, data: { priority: 500 } };
+    const queued = await expectAnswer(202, null, apiKey, 'POST', '/api/v1/contacts/bulk-update', update);
+    expect(queued.json).toEqual({});
+    await expectAnswer(400, 'bad_request', apiKey, 'POST', '/api/v1/contacts/bulk-update', { data: { priority: 1 } });
+    await expectUnauthenticated('POST', '/api/v1/contacts/bulk-update', update);
+    await expectAnswer(413, 'payload_too_large', apiKey, 'POST', '/api/v1/contacts/bulk-update', OVERSIZED);
+  });
+
+  it('GET /api/v1/contacts/{id}: 200; 400, 401, 404 (unknown, or another Account\'s)', async () => {
+    const { id } = await contact();
+    await expectAnswer(200, null, apiKey, 'GET', `/api/v1/contacts/${id}`);
+    await expectAnswer(400, 'bad_request', apiKey, 'GET', '/api/v1/contacts/not-a-uuid');
+    await expectUnauthenticated('GET', `/api/v1/contacts/${id}`);
+    await expectAnswer(404, 'not_found', apiKey, 'GET', `/api/v1/contacts/${randomUUID()}`);
+    await expectAnswer(404, 'not_found', otherKey, 'GET', `/api/v1/contacts/${id}`);
+  });
+
+  it('GET and PATCH by external ID: 200; 400, 401, 404, 409 (several match, with contacts), 413 and 422 for PATCH', async () => {
+    const path = byExternalId('hubspot', 'conformance/one');
+    await contact({ sourceKind: 'hubspot', externalId: 'conformance/one' });
+    await expectAnswer(200, null, apiKey, 'GET', path);
+    await expectAnswer(200, null, apiKey, 'PATCH', path, { status: 'paused', customFields: { plan: null } });
+    await expectAnswer(400, 'bad_request', apiKey, 'GET', byExternalId('hubspot', 'e'.repeat(257)));
+    await expectAnswer(400, 'bad_request', apiKey, 'PATCH', path, { phoneNumber: '+14155552671' });
+    await expectUnauthenticated('GET', path);
+    await expectUnauthenticated('PATCH', path, { priority: 1 });
+    await expectAnswer(404, 'not_found', apiKey, 'GET', byExternalId('hubspot', 'nobody'));
+    await expectAnswer(404, 'not_found', apiKey, 'PATCH', byExternalId('hubspot', 'nobody'), { priority: 1 });
+    await expectAnswer(413, 'payload_too_large', apiKey, 'PATCH', path, OVERSIZED);
+    // The Account keys on phone alone: removing it leaves the contact without a dedup field.
+    await expectAnswer(422, 'missing_dedup_field', apiKey, 'PATCH', path, { phone: null });
+
+    const duplicated = byExternalId('csv', 'conformance-dup');
+    await contact({ sourceKind: 'csv', externalId: 'conformance-dup' });
+    await contact({ sourceKind: 'csv', externalId: 'conformance-dup' });
+    const several = await expectAnswer(409, 'conflict', apiKey, 'GET', duplicated);
+    expect((several.json as { contacts: unknown[] }).contacts).toHaveLength(2);
+    await expectAnswer(409, 'conflict', apiKey, 'PATCH', duplicated, { priority: 3 });
+  });
+
+  it('GET a contact\'s calls by external ID: pages; 400, 401, 404, 409', async () => {
+    const { id } = await contact({ sourceKind: 'hubspot', externalId: 'conformance-calls' });
+    const prisma = server.service.services.db.prisma;
+    const t0 = Date.parse('2026-03-01T10:00:00.000Z');
+    for (const offset of [0, 1000]) {
+      await prisma.call.create({ data: { id: randomUUID(), accountId, contactId: id, startedAt: new Date(t0 + offset), createdAt: server.now(), status: 'completed', result: 'converted', durationSeconds: 30, reportReady: true } });
+    }
+    const path = byExternalId('hubspot', 'conformance-calls', '/calls');
+    const first = await expectAnswer(200, null, apiKey, 'GET', `${path}?limit=1`);
+    const { nextToken } = first.json as { nextToken: string };
+    const last = await expectAnswer(200, null, apiKey, 'GET', `${path}?limit=1&nextToken=${encodeURIComponent(nextToken)}`);
+    expect(Object.keys(last.json as object)).toEqual(['data']);
+    await expectAnswer(400, 'bad_request', apiKey, 'GET', `${path}?limit=0`);
+    await expectUnauthenticated('GET', path);
+    await expectAnswer(404, 'not_found', apiKey, 'GET', byExternalId('hubspot', 'nobody', '/calls'));
+    await contact({ sourceKind: 'csv', externalId: 'conformance-calls-dup' });
+    await contact({ sourceKind: 'csv', externalId: 'conformance-calls-dup' });
+    await expectAnswer(409, 'conflict', apiKey, 'GET', byExternalId('csv', 'conformance-calls-dup', '/calls'));
+  });
+
+  it('GET /api/v1/calls/{id}/transcript: 200 with utterances; 400, 401, 404', async () => {
+    const { id: contactId } = await contact();
+    const callId = randomUUID();
+    const prisma = server.service.services.db.prisma;
+    await prisma.call.create({ data: { id: callId, accountId, contactId, startedAt: new Date('2026-03-01T10:00:00.000Z'), createdAt: server.now(), reportReady: true } });
+    await prisma.callUtterance.createMany({
+      data: [
+        { callId, seq: 1, speaker: 'assistant', content: 'Hello', timestamp: new Date('2026-03-01T10:00:01.000Z') },
+        { callId, seq: 2, speaker: 'user', content: null, timestamp: null },
+      ],
+    });
+    const transcript = await expectAnswer(200, null, apiKey, 'GET', `/api/v1/calls/${callId}/transcript`);
+    expect((transcript.json as { utterances: unknown[] }).utterances).toHaveLength(2);
+    await expectAnswer(400, 'bad_request', apiKey, 'GET', '/api/v1/calls/not-a-uuid/transcript');
+    await expectUnauthenticated('GET', `/api/v1/calls/${callId}/transcript`);
+    await expectAnswer(404, 'not_found', apiKey, 'GET', `/api/v1/calls/${randomUUID()}/transcript`);
+    await expectAnswer(404, 'not_found', otherKey, 'GET', `/api/v1/calls/${callId}/transcript`);
+  });
+
+  it('OPTIONS on every path: 204, the Allow header, no body; no key needed', async () => {
+    const paths = [...new Set(conformance.operations.map((operation) => operation.template))];
+    const example = (template: string) => template.replace('{sourceKind}', 'api').replace('{externalId}', 'x').replace('{id}', randomUUID());
+    for (const template of paths) {
+      await expectAnswer(204, null, apiKey, 'OPTIONS', example(template));
+      await expectAnswer(204, null, null, 'OPTIONS', example(template));
+    }
+  });
+
+  it('exercised every operation of the document, and each status it documents but 500', () => {
+    expect(conformance.unexercised((_operation, status) => status === '500')).toEqual([]);
+  });
+});
