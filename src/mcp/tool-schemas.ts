@@ -109,7 +109,7 @@ const CallOutput = z.object({
   status: z.string().describe('queued, ringing, in_progress, ended or failed'),
   result: z.string().nullable().describe('How the call went, e.g. converted, qualified, not_interested, no_answer, voicemail, busy; null until it ended'),
   endReason: z.string().nullable(),
-  startedAt: timestamp('When the call was answered or started').nullable(),
+  startedAt: timestamp('When the call was placed (outbound) or started (inbound); the list order'),
   endedAt: timestamp('When the call ended').nullable(),
   durationSeconds: z.number().int().nullable(),
   language: z.string().nullable().describe('Language the call ended in'),

@@ -67,7 +67,7 @@ const CallRecord = {
     status: { type: 'string' },
     result: nullable('string', { description: 'Call result, e.g. converted, no_answer, voicemail' }),
     endReason: nullable('string'),
-    startedAt: { ...timestamp, type: ['string', 'null'] },
+    startedAt: { ...timestamp, description: 'When the call was placed (outbound) or started (inbound); the list order' },
     endedAt: { ...timestamp, type: ['string', 'null'] },
     durationSeconds: nullable('integer', { minimum: 0 }),
     language: nullable('string', { description: 'Locale the call ended in' }),
@@ -344,7 +344,7 @@ export function buildOpenApi(): Record<string, unknown> {
         get: {
           operationId: 'listContactCalls',
           parameters: [...externalIdPath, ...queryParameters(PageQuerySchema), requestIdParameter],
-          responses: { 200: jsonAnswer('A page of the contact\'s calls, oldest first', page('CallRecord')), ...standardErrors, ...notFound, ...severalMatch },
+          responses: { 200: jsonAnswer('A page of the contact\'s calls, oldest first by start (startedAt, then id)', page('CallRecord')), ...standardErrors, ...notFound, ...severalMatch },
         },
       },
       '/api/v1/calls/{id}/transcript': {

@@ -15,7 +15,7 @@ export const CallType = builder.prismaObject('Call', {
     status: t.exposeString('status'),
     result: t.exposeString('result', { nullable: true }),
     endReason: t.exposeString('endReason', { nullable: true }),
-    startedAt: t.expose('startedAt', { type: 'DateTime', nullable: true }),
+    startedAt: t.expose('startedAt', { type: 'DateTime', description: 'When the call was placed (outbound) or started (inbound); the list order' }),
     endedAt: t.expose('endedAt', { type: 'DateTime', nullable: true }),
     durationSeconds: t.exposeInt('durationSeconds', { nullable: true }),
     language: t.exposeString('language', { nullable: true }),
