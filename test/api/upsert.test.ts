@@ -209,6 +209,25 @@ describe.each(testDatabaseKinds())('PUT /api/v1/contacts/upsert on %s', (kind) =
       expect(res.json).toMatchObject({ firstName: 'John', lastName: 'Smith', fullName: 'Dr. John Michael Smith Jr.' });
     });
 
+    // Issue 10: "Mr. Björn Smith" was stored as firstName null, lastName "Björn Smith".
+    it.each([
+      ['Mr. Björn Smith', 'Mr. Björn Smith', 'Björn', 'Smith'],
+      ['Mr. Bjorn Smith', 'Mr. Bjorn Smith', 'Bjorn', 'Smith'],
+      ['Mr. Björn Smith, decomposed (NFD)', 'Mr. Björn Smith'.normalize('NFD'), 'Björn', 'Smith'],
+      ['Mr. Ben Smith', 'Mr. Ben Smith', 'Ben', 'Smith'],
+      ['Dr. Zoë Ødegaard', 'Dr. Zoë Ødegaard', 'Zoë', 'Ødegaard'],
+      ['Prof. Пётр Петров', 'Prof. Пётр Петров', 'Пётр', 'Петров'],
+      ['Mrs. Ζωή Παπαδοπούλου', 'Mrs. Ζωή Παπαδοπούλου', 'Ζωή', 'Παπαδοπούλου'],
+      ["Mr. Jean-Luc O'Brien", "Mr. Jean-Luc O'Brien", 'Jean-Luc', "O'Brien"],
+      ['Dr. Ludwig van Éden', 'Dr. Ludwig van Éden', 'Ludwig', 'van Éden'],
+    ])('fullName %s splits into first and last name after its title', async (_label, fullName, firstName, lastName) => {
+      const res = await put({ phone: uniquePhone(), fullName });
+      expect(res.status).toBe(201);
+      expect(res.json).toMatchObject({ firstName, lastName, fullName });
+      const stored = await prisma().contact.findUniqueOrThrow({ where: { id: res.json.id } });
+      expect(stored).toMatchObject({ firstName, lastName });
+    });
+
     it('fullName sent with only firstName fills lastName', async () => {
       const res = await put({ phone: uniquePhone(), fullName: 'Ada Lovelace', firstName: 'Ada' });
       expect(res.json).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace', fullName: 'Ada Lovelace' });
