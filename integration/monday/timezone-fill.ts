@@ -3,15 +3,16 @@
 // timezone that is already there, and otherwise resolves a single IANA zone from the phone:
 //   1. the number's country, when it is not a +1 country and has one zone ('country');
 //   2. for +1 (NANP) numbers, the area code ('area_code');
-//   3. otherwise the calling-code / prefix ranges of Google's data ('calling_code').
+//   3. otherwise the calling code ('calling_code').
 // More than one zone, or none, is a failure with a sentence a board user can act on; the caller
 // maps it to severity 4000 and writes nothing. No I/O here: the monday GraphQL read and the
 // change_column_value write belong to the caller.
 //
-// All phone and zone data comes from src/normalize (libphonenumber `max` metadata, Google's
-// prefix → zones data, @vvo/tzdb country zones); nothing is duplicated in this file.
+// The zones come from src/normalize/phone-timezone.ts, the same rule that infers a contact's
+// zone on upsert: nothing about zones is decided in this file.
 import { normalizePhone, phoneDigits } from '../../src/normalize/phone.js';
-import { canonicalTimezone, timezoneForLocation, timezonesForPhone } from '../../src/normalize/timezone.js';
+import { phoneZones, type PhoneZoneSource } from '../../src/normalize/phone-timezone.js';
+import { canonicalTimezone } from '../../src/normalize/timezone.js';
 import type { TimezoneColumnType } from '../../src/domain/boards/board-mapping.rules.js';
 
 /** The item's phone column: `PhoneValue { phone country_short_name }` or its raw `value` JSON. */
@@ -21,7 +22,7 @@ export interface PhoneColumnValue {
 }
 
 export type TimezoneResolution =
-  | { ok: true; timezone: string; source: 'country' | 'area_code' | 'calling_code' }
+  | { ok: true; timezone: string; source: PhoneZoneSource }
   | {
       ok: false;
       reason: 'no_phone' | 'invalid_phone' | 'ambiguous' | 'unknown';
@@ -36,7 +37,7 @@ export type TimezoneFillPlan =
   | { action: 'write'; timezone: string; value: string; source: string }
   | { action: 'fail'; reason: string; message: string; candidates: string[] };
 
-/** NANP: every +1 number is resolved by its area code, never by its country (spec item 6). */
+/** +1 (NANP) numbers are resolved by their area code, so a failure names it. */
 const NANP_CALLING_CODE = '1';
 
 /** How many candidate zones a failure message lists before "and N more". */
@@ -91,25 +92,13 @@ export function resolveTimezoneFromPhone(value: PhoneColumnValue): TimezoneResol
   }
 
   const { e164 } = number;
+  const { zones, source } = phoneZones(e164);
+  if (zones.length === 1) return { ok: true, timezone: zones[0], source };
+
   const nanp = phoneDigits(e164).startsWith(NANP_CALLING_CODE);
-
-  // 1. The country, for non +1 countries that have one zone. The country is the number's own
-  //    region: for a number stored without its country code it comes from the flag; for an
-  //    international number it is what the digits say (monday validates the number against the
-  //    flag, so the two agree; if they do not, the dialled digits win).
-  if (!nanp && number.country) {
-    const zone = timezoneForLocation(number.country);
-    if (zone) return { ok: true, timezone: zone, source: 'country' };
-  }
-
-  // 2 and 3. The longest matching prefix of Google's prefix → zones data: the area code for
-  //    +1 numbers, otherwise the calling code and its geographic ranges.
-  const candidates = timezonesForPhone(e164);
-  const source = nanp ? 'area_code' : 'calling_code';
   // NANP zones follow the area code, so the message names it; elsewhere it names the number.
   const subject = nanp ? `+1 ${phoneDigits(e164).slice(1, 4)} numbers` : `The number ${e164}`;
-  if (candidates.length === 1) return { ok: true, timezone: candidates[0], source };
-  if (candidates.length === 0) {
+  if (zones.length === 0) {
     return failure(
       'unknown',
       [],
@@ -118,9 +107,9 @@ export function resolveTimezoneFromPhone(value: PhoneColumnValue): TimezoneResol
   }
   return failure(
     'ambiguous',
-    candidates,
-    `${subject} ${nanp ? 'span' : 'matches'} ${count(candidates.length)} time zones ` +
-      `(${listZones(candidates)}): set the timezone by hand.`,
+    zones,
+    `${subject} ${nanp ? 'span' : 'matches'} ${count(zones.length)} time zones ` +
+      `(${listZones(zones)}): set the timezone by hand.`,
   );
 }
 

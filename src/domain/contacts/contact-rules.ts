@@ -4,7 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import { normalizePhone, phoneDigits } from '../../normalize/phone.js';
 import { normalizeLocation, countryOf } from '../../normalize/location.js';
-import { canonicalTimezone, inferTimezone } from '../../normalize/timezone.js';
+import { canonicalTimezone } from '../../normalize/timezone.js';
+import { inferTimezone } from '../../normalize/infer-timezone.js';
 import { normalizeLanguage } from '../../normalize/language.js';
 import { splitFullName, joinFullName, fillMissingName } from '../../normalize/names.js';
 import { buildDedupKey, type DedupKeyResult } from './dedup.js';

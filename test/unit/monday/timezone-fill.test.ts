@@ -11,6 +11,17 @@ import {
   type TimezoneColumnType,
 } from '../../../integration/monday/timezone-fill.js';
 
+/** Australia's zones: a number there can be in any of them. */
+const AUSTRALIA = [
+  'Australia/Adelaide',
+  'Australia/Brisbane',
+  'Australia/Darwin',
+  'Australia/Eucla',
+  'Australia/Lord_Howe',
+  'Australia/Perth',
+  'Australia/Sydney',
+];
+
 const phone = (number: string | null, country: string | null = null): PhoneColumnValue => ({
   phone: number,
   countryShortName: country,
@@ -39,16 +50,12 @@ describe('resolveTimezoneFromPhone: one zone', () => {
     ['0044 20 7946 0958', null, 'Europe/London', 'country'],
     // The flag is lower-case or padded.
     ['020 7946 0958', ' gb ', 'Europe/London', 'country'],
-    // Multi-zone countries: the number's geographic range.
-    ['+61 2 9374 4000', 'AU', 'Australia/Sydney', 'calling_code'],
-    ['+55 11 91234 5678', 'BR', 'America/Sao_Paulo', 'calling_code'],
-    ['+55 92 3234 5678', 'BR', 'America/Manaus', 'calling_code'],
-    ['+7 495 123 4567', 'RU', 'Europe/Moscow', 'calling_code'],
-    ['+7 383 123 4567', 'RU', 'Asia/Novosibirsk', 'calling_code'],
-    ['+52 55 1234 5678', 'MX', 'America/Mexico_City', 'calling_code'],
-    ['+52 664 123 4567', 'MX', 'America/Tijuana', 'calling_code'],
-    ['+34 922 123 456', 'ES', 'Atlantic/Canary', 'calling_code'],
-    ['+34 912 345 678', 'ES', 'Europe/Madrid', 'calling_code'],
+    // The country's own zone, not the representative zone Google's range data names
+    // (America/Chicago for Nicaragua, which keeps no daylight time).
+    ['+505 8123 4567', 'NI', 'America/Managua', 'country'],
+    // Regions tzdb does not list: the calling code's one zone.
+    ['+247 62345', 'AC', 'Atlantic/St_Helena', 'calling_code'],
+    ['+383 44 123 456', 'XK', 'Europe/Belgrade', 'calling_code'],
     // +1 numbers: always the area code, whatever the country.
     ['+1 415 555 2671', 'US', 'America/Los_Angeles', 'area_code'],
     ['+1 212 555 0100', 'US', 'America/New_York', 'area_code'],
@@ -89,8 +96,21 @@ describe('resolveTimezoneFromPhone: failures', () => {
     ['415 555 2671', 'GB', 'invalid_phone', []],
     ['+1 907 555 0100', 'US', 'ambiguous', ['America/Adak', 'America/Anchorage']],
     ['+1 208 555 0100', 'US', 'ambiguous', ['America/Denver', 'America/Los_Angeles']],
-    ['+61 8 9123 4567', 'AU', 'ambiguous', ['Australia/Adelaide', 'Australia/Perth']],
-    ['+62 811 234 567', 'ID', 'ambiguous', ['Asia/Jakarta', 'Asia/Makassar']],
+    ['+1 850 444 1234', 'US', 'ambiguous', ['America/Chicago', 'America/New_York']],
+    ['+1 448 234 5678', 'US', 'ambiguous', ['America/Chicago', 'America/New_York']],
+    // Countries with several zones fail whatever the range (issue 10: an Australian mobile was
+    // filled with Australia/Sydney).
+    ['+61 412 345 678', 'AU', 'ambiguous', AUSTRALIA],
+    ['+61 2 9374 4000', 'AU', 'ambiguous', AUSTRALIA],
+    ['+61 8 9123 4567', 'AU', 'ambiguous', AUSTRALIA],
+    ['0412 345 678', 'AU', 'ambiguous', AUSTRALIA],
+    ['+62 811 234 567', 'ID', 'ambiguous', ['Asia/Jakarta', 'Asia/Jayapura', 'Asia/Makassar']],
+    ['+55 11 91234 5678', 'BR', 'ambiguous', ['America/Manaus', 'America/Noronha', 'America/Rio_Branco', 'America/Sao_Paulo']],
+    ['+34 922 123 456', 'ES', 'ambiguous', ['Atlantic/Canary', 'Europe/Madrid']],
+    ['+34 912 345 678', 'ES', 'ambiguous', ['Atlantic/Canary', 'Europe/Madrid']],
+    ['+351 912 345 678', 'PT', 'ambiguous', ['Atlantic/Azores', 'Europe/Lisbon']],
+    // +1 numbers tied to no place: every NANP zone.
+    ['+1 600 234 5678', 'CA', 'ambiguous', expect.arrayContaining(['America/New_York', 'America/Los_Angeles', 'America/Regina'])],
     // Non-geographic: no zone at all.
     ['+800 1234 5678', null, 'unknown', []],
   ] as const)('%s (%s) → %s', (number, country, reason, candidates) => {
@@ -120,12 +140,27 @@ describe('resolveTimezoneFromPhone: failures', () => {
   });
 
   it('names the number and the zones in an ambiguous non +1 message', () => {
-    const result = resolveTimezoneFromPhone(phone('+61 8 9123 4567', 'AU'));
+    const result = resolveTimezoneFromPhone(phone('+61 412 345 678', 'AU'));
     expect(result).toMatchObject({
       ok: false,
       message:
-        'The number +61891234567 matches two time zones (Australia/Adelaide, Australia/Perth): set the timezone by hand.',
+        'The number +61412345678 matches seven time zones (Australia/Adelaide, Australia/Brisbane, ' +
+        'Australia/Darwin, Australia/Eucla and 3 more): set the timezone by hand.',
     });
+  });
+
+  it('the Russian, Mexican and Chinese ranges of the data name no zone', () => {
+    for (const [number, country] of [
+      ['+7 495 123 4567', 'RU'],
+      ['+7 383 123 4567', 'RU'],
+      ['+52 55 1234 5678', 'MX'],
+      ['+52 664 123 4567', 'MX'],
+      ['+86 138 0013 8000', 'CN'],
+    ] as const) {
+      const result = resolveTimezoneFromPhone(phone(number, country));
+      expect(result, number).toMatchObject({ ok: false, reason: 'ambiguous' });
+      if (!result.ok) expect(result.candidates.length, number).toBeGreaterThan(1);
+    }
   });
 
   it('asks for the country code when the phone cannot be read', () => {
@@ -271,14 +306,14 @@ describe('planTimezoneFill', () => {
     // An invalid value in the column counts as empty and is overwritten.
     ['+972 3 123 4567', 'IL', column('text', '"Israel time"', 'Israel time'), 'Asia/Jerusalem', 'country', '"Asia/Jerusalem"'],
     [
-      '+7 495 123 4567',
-      'RU',
+      '+7 701 123 4567',
+      'KZ',
       column('world_clock', '{"timezone":"Nowhere/Special"}'),
-      'Europe/Moscow',
-      'calling_code',
-      '{"timezone":"Europe/Moscow"}',
+      'Asia/Almaty',
+      'country',
+      '{"timezone":"Asia/Almaty"}',
     ],
-    ['+61 2 9374 4000', 'AU', column('text', '""', ''), 'Australia/Sydney', 'calling_code', '"Australia/Sydney"'],
+    ['+81 3 1234 5678', 'JP', column('text', '""', ''), 'Asia/Tokyo', 'country', '"Asia/Tokyo"'],
   ])('%s (%s) → write %s', (number, country, timezoneColumn, timezone, source, value) => {
     expect(planTimezoneFill({ phone: phone(number, country), timezoneColumn })).toEqual({
       action: 'write',
@@ -293,6 +328,7 @@ describe('planTimezoneFill', () => {
     ['not a phone', null, 'invalid_phone', []],
     ['020 7946 0958', null, 'invalid_phone', []],
     ['+1 907 555 0100', 'US', 'ambiguous', ['America/Adak', 'America/Anchorage']],
+    ['+61 412 345 678', 'AU', 'ambiguous', AUSTRALIA],
     ['+800 1234 5678', null, 'unknown', []],
   ] as const)('%s (%s) → fail %s, nothing written', (number, country, reason, candidates) => {
     const plan = planTimezoneFill({

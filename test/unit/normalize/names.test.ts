@@ -130,7 +130,98 @@ describe('fillMissingName', () => {
     ['John', { firstName: 'John' }, 'John', null],
     ['  ', { firstName: 'John' }, 'John', null],
     ['', { lastName: 'Smith' }, null, 'Smith'],
+    // The found part comes back composed (NFC), whichever form the full name was sent in; the
+    // known part is kept as sent.
+    ['Björn Ström'.normalize('NFD'), { firstName: 'Björn'.normalize('NFD') }, 'Björn'.normalize('NFD'), 'Ström'],
+    ['Björn Ström'.normalize('NFD'), { firstName: 'Björn' }, 'Björn', 'Ström'],
+    ['Björn Ström', { lastName: 'Ström'.normalize('NFD') }, 'Björn', 'Ström'.normalize('NFD')],
+    ['Mr. Björn Smith', { lastName: 'Jones' }, 'Björn', 'Jones'],
   ])('%j with %j → %j / %j', (fullName, known, firstName, lastName) => {
     expect(fillMissingName(fullName, known)).toEqual({ firstName, lastName });
+  });
+});
+
+// Issue 10: "Mr. Björn Smith" was stored as last name "Björn Smith" while "Mr. Bjorn Smith"
+// split. parse-full-name's long particle list holds given names and name stems (Björn, Björk,
+// Ben, Al, Lund …) and glued them to the next word. Letters outside ASCII, and the composed or
+// decomposed way of writing them, must not change how a name splits.
+describe('splitFullName: letters outside ASCII split like ASCII ones', () => {
+  const TITLES = ['Mr.', 'Mrs.', 'Ms.', 'Dr.', 'Prof.', 'Herr', 'Sir', 'Dr'];
+  const GIVEN_NAMES = [
+    'Björn', 'Björk', 'Bjorn', 'Émile', 'Zoë', 'Ægir', 'Øystein', 'Åsa', 'Ângela', 'Çağla', 'Şükrü',
+    'Jürgen', 'Łukasz', 'Ødegaard', 'Ñuño', 'Dŭng', 'Иван', 'Пётр', 'Ζωή', 'Νίκος', 'Ðorđe',
+    'Jean-Luc', 'Zoë-Anne', "D'Arcy", 'Ben', 'Al', 'Beau', 'Sten', 'Bar', 'Lund',
+  ];
+  const LAST_NAMES = [
+    'Smith', 'Müller', 'Ström', 'Söderberg', "O'Brien", 'Øster', 'Łęcki', 'Петров', 'Παπαδόπουλος',
+    'García-Márquez', 'Ñúñez', 'Dvořák', 'Lund',
+  ];
+
+  const cases: [string, string, string][] = [];
+  for (const title of TITLES) {
+    for (const given of GIVEN_NAMES) cases.push([`${title} ${given} Smith`, given, 'Smith']);
+    for (const last of LAST_NAMES) cases.push([`${title} Björn ${last}`, 'Björn', last]);
+  }
+  it.each(cases)('%j → %j / %j', (input, firstName, lastName) => {
+    expect(splitFullName(input)).toEqual({ firstName, lastName });
+  });
+
+  it.each<[string, string | null, string | null]>([
+    // Without a title, and with a middle name or a suffix.
+    ['Björn Smith', 'Björn', 'Smith'],
+    ['Anna Björk Larsson', 'Anna', 'Larsson'],
+    ['John Lund Smith', 'John', 'Smith'],
+    ['Mr. Björn Anders Ström Jr.', 'Björn', 'Ström'],
+    ['Dr. Ölüm Çelik', 'Ölüm', 'Çelik'],
+    ['Prof. Dr. Jürgen Groß', 'Jürgen', 'Groß'],
+    ['Mrs. Zoë Ødegaard-Ñúñez', 'Zoë', 'Ødegaard-Ñúñez'],
+    ['Mr. Jean-Luc Picard', 'Jean-Luc', 'Picard'],
+    ["Mr. Seán O'Brien", 'Seán', "O'Brien"],
+    ["Dr. Ève d'Estaing", 'Ève', "d'Estaing"],
+    ['Mr. Ben Stiller', 'Ben', 'Stiller'],
+    ['Dr. Al Gore', 'Al', 'Gore'],
+    // Particles followed by a surname outside ASCII stay with it.
+    ['Mr. Jan van Ömmeren', 'Jan', 'van Ömmeren'],
+    ['Dr. Ludwig van Éden', 'Ludwig', 'van Éden'],
+    ['Herr Otto von Ärnheim', 'Otto', 'von Ärnheim'],
+    ['Mrs. Ursula von der Lühe', 'Ursula', 'von der Lühe'],
+    ['Mr. Luís de Sá', 'Luís', 'de Sá'],
+    ['Prof. Björn de la Cruz', 'Björn', 'de la Cruz'],
+    ['Dr. Leonardo da Ñúñez', 'Leonardo', 'da Ñúñez'],
+    ['Mme Émilie du Châtelet', 'Émilie', 'du Châtelet'],
+    ['Sr. João dos Santos', 'João', 'dos Santos'],
+    ['Björn van Ström', 'Björn', 'van Ström'],
+    ['Ivan von Петров', 'Ivan', 'von Петров'],
+    // "Last, First" and a title before it.
+    ['Ström, Björn', 'Björn', 'Ström'],
+    ['Dr. Smith, Björn Anders', 'Björn', 'Smith'],
+    ['van Ömmeren, Jan', 'Jan', 'van Ömmeren'],
+    // A lone name after a title is a last name, whatever its letters.
+    ['Mr. Björn', null, 'Björn'],
+    ['Dr. Ström', null, 'Ström'],
+    // A lower-case particle opening the name starts the last name.
+    ['Dr. van Helsing', null, 'van Helsing'],
+    ['Mr. de la Cruz', null, 'de la Cruz'],
+  ])('%j → %j / %j', (input, firstName, lastName) => {
+    expect(splitFullName(input)).toEqual({ firstName, lastName });
+  });
+
+  it.each([
+    'Mr. Björn Smith',
+    'Dr. Zoë Ødegaard',
+    'Mrs. Ñuño Dvořák',
+    'Prof. Ludwig van Éden',
+    'Mr. Пётр Петров',
+    'Dr. Νίκος Παπαδόπουλος',
+    'Ström, Björn',
+  ])('%j splits the same composed (NFC) and decomposed (NFD), into composed parts', (name) => {
+    const composed = name.normalize('NFC');
+    const decomposed = name.normalize('NFD');
+    expect(decomposed).not.toBe(composed);
+    const fromComposed = splitFullName(composed);
+    expect(fromComposed.firstName ?? fromComposed.lastName).not.toBeNull();
+    expect(splitFullName(decomposed)).toEqual(fromComposed);
+    expect(fromComposed.firstName?.normalize('NFC')).toBe(fromComposed.firstName ?? undefined);
+    expect(fromComposed.lastName?.normalize('NFC')).toBe(fromComposed.lastName ?? undefined);
   });
 });

@@ -15,13 +15,9 @@ vi.mock('bson', async (importOriginal) => {
   };
 });
 
-const {
-  canonicalTimezone,
-  inferTimezone,
-  timezoneForLocation,
-  timezoneForPhone,
-  timezonesForPhone,
-} = await import('../../../src/normalize/timezone.js');
+const { canonicalTimezone, timezoneForLocation } = await import('../../../src/normalize/timezone.js');
+const { timezoneForPhone, timezonesForPhone } = await import('../../../src/normalize/phone-timezone.js');
+const { inferTimezone } = await import('../../../src/normalize/infer-timezone.js');
 const { SUBDIVISION_TIMEZONES } = await import('../../../src/normalize/data/subdivision-timezones.js');
 
 describe('canonicalTimezone', () => {
@@ -185,7 +181,8 @@ describe('timezonesForPhone and timezoneForPhone', () => {
     ['+12125550100', ['America/New_York'], 'America/New_York'],
     ['+13125550100', ['America/Chicago'], 'America/Chicago'],
     ['+18085550100', ['Pacific/Honolulu'], 'Pacific/Honolulu'],
-    ['+19285550100', ['America/Phoenix'], 'America/Phoenix'],
+    // Arizona's 928 includes the Navajo Nation, which keeps daylight time.
+    ['+19285550100', ['America/Denver', 'America/Phoenix'], null],
     ['+19155550100', ['America/Denver'], 'America/Denver'], // El Paso, TX
     ['+15062345678', ['America/Halifax'], 'America/Halifax'], // New Brunswick
     ['+17875550100', ['America/Puerto_Rico'], 'America/Puerto_Rico'],
@@ -193,7 +190,7 @@ describe('timezonesForPhone and timezoneForPhone', () => {
     ['+19075550100', ['America/Adak', 'America/Anchorage'], null],
     // Portugal: the Azores or Lisbon.
     ['+351912345678', ['Atlantic/Azores', 'Europe/Lisbon'], null],
-    ['+972501234567', ['Asia/Jerusalem'], 'Asia/Jerusalem'],
+    ['+972502345678', ['Asia/Jerusalem'], 'Asia/Jerusalem'],
     ['+97231234567', ['Asia/Jerusalem'], 'Asia/Jerusalem'],
     // Guernsey, Isle of Man, Jersey and London behave the same: one zone, the UK's.
     ['+442079460958', ['Europe/London'], 'Europe/London'],
@@ -206,17 +203,22 @@ describe('timezonesForPhone and timezoneForPhone', () => {
     ['+393123456789', ['Europe/Rome'], 'Europe/Rome'],
     ['+358401234567', ['Europe/Helsinki'], 'Europe/Helsinki'],
     ['+4791234567', ['Europe/Oslo'], 'Europe/Oslo'],
-    ['+59991234567', ['America/Curacao'], 'America/Curacao'],
+    ['+59995181234', ['America/Curacao'], 'America/Curacao'],
     // Asia/Calcutta in the data is Asia/Kolkata.
     ['+918123456789', ['Asia/Kolkata'], 'Asia/Kolkata'],
     ['+4915123456789', ['Europe/Berlin'], 'Europe/Berlin'],
     ['+33612345678', ['Europe/Paris'], 'Europe/Paris'],
-    ['+34612345678', ['Europe/Madrid'], 'Europe/Madrid'],
-    ['+34922123456', ['Atlantic/Canary'], 'Atlantic/Canary'],
-    ['+8613800138000', ['Asia/Shanghai'], 'Asia/Shanghai'],
-    ['+79161234567', ['Europe/Moscow'], 'Europe/Moscow'],
-    // No prefix data.
+    // Countries with several zones: all of them, whatever the range (a Canaries landline too).
+    ['+34612345678', ['Atlantic/Canary', 'Europe/Madrid'], null],
+    ['+34922123456', ['Atlantic/Canary', 'Europe/Madrid'], null],
+    ['+8613800138000', ['Asia/Shanghai', 'Asia/Urumqi'], null],
+    ['+61412345678', ['Australia/Adelaide', 'Australia/Brisbane', 'Australia/Darwin', 'Australia/Eucla', 'Australia/Lord_Howe', 'Australia/Perth', 'Australia/Sydney'], null],
+    // The data names America/Chicago for Nicaragua, which keeps no daylight time.
+    ['+50581234567', ['America/Managua'], 'America/Managua'],
+    // No zone data for the calling code, or not a valid number.
     ['+80012345678', [], null],
+    ['+1', [], null],
+    ['+61', [], null],
     ['', [], null],
     ['+', [], null],
     ['abc', [], null],
@@ -234,8 +236,8 @@ describe('timezonesForPhone and timezoneForPhone', () => {
     expect(timezoneForPhone('+18005550100')).toBeNull();
   });
 
-  it('returns canonical, distinct zones for every prefix', () => {
-    for (const e164 of ['+1', '+7', '+61', '+52', '+55', '+62', '+44', '+353']) {
+  it('returns canonical, distinct zones for every number', () => {
+    for (const e164 of ['+18005550100', '+79161234567', '+61412345678', '+525512345678', '+5511912345678', '+628112345678', '+442079460958', '+353861234567']) {
       const zones = timezonesForPhone(e164);
       expect(zones.length, e164).toBeGreaterThan(0);
       expect(new Set(zones).size, e164).toBe(zones.length);
@@ -250,7 +252,7 @@ describe('timezonesForPhone and timezoneForPhone', () => {
   });
 
   it('decodes the prefix data once, not per call, across 10,000 lookups', () => {
-    const numbers = ['+14155552671', '+19075550100', '+442079460958', '+351912345678', '+972501234567'];
+    const numbers = ['+14155552671', '+19075550100', '+442079460958', '+351912345678', '+972502345678'];
     let singles = 0;
     for (let i = 0; i < 10_000; i++) {
       if (timezoneForPhone(numbers[i % numbers.length])) singles++;
@@ -273,7 +275,11 @@ describe('inferTimezone', () => {
     ['US-TX', '+19155550100', 'America/Denver'],
     ['US', '+14155552671', 'America/Los_Angeles'],
     ['AU', '+442079460958', 'Europe/London'],
-    [null, '+972501234567', 'Asia/Jerusalem'],
+    [null, '+972502345678', 'Asia/Jerusalem'],
+    // A phone whose zone is not certain gives none (issue 10).
+    [null, '+61412345678', null],
+    ['AU', '+61412345678', null],
+    ['US-NY', '+61412345678', 'America/New_York'],
     // Nothing single.
     ['US', '+19075550100', null],
     ['US-TX', null, null],
