@@ -199,7 +199,8 @@ describe.each(testDatabaseKinds())('telephony events on %s', (kind) => {
     expect(large.json).toMatchObject({ error: 'Payload Too Large', code: 'payload_too_large', message: expect.stringMatching(/too large/) });
   });
 
-  it('applies a signed call.inbound to an agent number, then its outcome; 404 for a number no agent has', async () => {
+  /** A new Account with a live agent answering its own number (for inbound calls), at the suite's Monday. */
+  async function agentWithNumber() {
     clock.at = MONDAY_10_CHICAGO;
     const account = await server.createAccount();
     const agentNumber = `+1646557${String(1000 + phoneSeq++).padStart(4, '0')}`;
@@ -209,6 +210,11 @@ describe.each(testDatabaseKinds())('telephony events on %s', (kind) => {
         attemptLimit: 3, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60, phoneNumber: agentNumber,
       },
     });
+    return { account, agentNumber };
+  }
+
+  it('applies a signed call.inbound to an agent number, then its outcome; 404 for a number no agent has', async () => {
+    const { account, agentNumber } = await agentWithNumber();
     const callId = randomUUID();
     const at = clock.at.toISOString();
     const inbound = await postSigned({ type: 'call.inbound', eventId: `${callId}:in`, callId, occurredAt: at, from: '+1 (212) 555-0199', to: agentNumber });
@@ -226,15 +232,7 @@ describe.each(testDatabaseKinds())('telephony events on %s', (kind) => {
   });
 
   it('keeps the reported next attempt of a call outside an active enrollment (no enrollment ended: nothing clears it)', async () => {
-    clock.at = MONDAY_10_CHICAGO;
-    const account = await server.createAccount();
-    const agentNumber = `+1646557${String(1000 + phoneSeq++).padStart(4, '0')}`;
-    await prisma().agent.create({
-      data: { createdAt: server.now(), updatedAt: server.now(),
-        accountId: account.accountId, name: 'In', status: 'live', timezone: 'America/New_York', defaultLanguage: 'en-US',
-        attemptLimit: 3, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60, phoneNumber: agentNumber,
-      },
-    });
+    const { account, agentNumber } = await agentWithNumber();
     const callId = randomUUID();
     const at = clock.at.toISOString();
     const next = new Date(MONDAY_10_CHICAGO.getTime() + 86_400_000).toISOString();
