@@ -13,7 +13,7 @@ export type NameParts = { firstName: string | null; lastName: string | null };
  * "van der Berg", "João dos Santos", "bin Salman", "בן דוד"). parse-full-name's long list of
  * "prefixes" cannot be used for this: besides particles it holds given names and name stems
  * (Björn, Björk, Ben, Al, Beau, Sten, Lund, Holm …) that it glues to the next word, so
- * "Mr. Björn Smith" came out as the last name "Björn Smith" (issue 10).
+ * "Mr. Björn Smith" came out as the last name "Björn Smith".
  */
 const PARTICLES: ReadonlySet<string> = new Set([
   'de', 'del', 'della', 'delle', 'degli', 'dei', 'dal', 'dalla', 'la', 'los', 'las', 'le', 'du',

