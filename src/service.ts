@@ -7,6 +7,9 @@ import { openDatabase, type Database } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { startJobQueue } from './jobs/queue.js';
 import { systemClock, type Clock } from './domain/shared/clock.js';
+import { parseSecretKey } from './domain/shared/secret-box.js';
+import type { VoiceProviders } from './domain/context.js';
+import { createVoiceProviderAdapters } from './calls/telephony/voice-providers.js';
 import type { Services } from './domain/context.js';
 import { startBatchWorker } from './domain/contacts/contacts-import.service.js';
 import { createApp } from './http/app.js';
@@ -32,7 +35,7 @@ export interface RunningService {
 }
 
 export interface StartOptions {
-  env: Pick<Env, 'DATABASE_URL' | 'DATA_DIR' | 'PORT' | 'HOST' | 'REGION' | 'ADMIN_TOKEN' | 'TELEPHONY_WEBHOOK_SECRETS'> & Partial<Pick<Env, 'SIMULATED_OUTCOMES'>>;
+  env: Pick<Env, 'DATABASE_URL' | 'DATA_DIR' | 'PORT' | 'HOST' | 'REGION' | 'ADMIN_TOKEN' | 'TELEPHONY_WEBHOOK_SECRETS'> & Partial<Pick<Env, 'SIMULATED_OUTCOMES' | 'PROVIDER_CREDENTIALS_KEY' | 'VAPI_API_URL' | 'RETELL_API_URL' | 'PUBLIC_BASE_URL'>>;
   /** An already-open database (tests); otherwise opened from env. */
   db?: Database;
   inMemory?: boolean;
@@ -47,6 +50,8 @@ export interface StartOptions {
   monday?: MondayConfig | null;
   /** With the board app on, deliver its call-ended triggers from this process (default true). */
   triggerDelivery?: boolean;
+  /** The Vapi and Retell adapters (default: both, on their official SDKs). */
+  voiceAdapters?: VoiceProviders['adapters'];
 }
 
 export async function startService(options: StartOptions): Promise<RunningService> {
@@ -70,7 +75,14 @@ export async function startService(options: StartOptions): Promise<RunningServic
   }
   const queue = await startJobQueue(db);
   const monday = options.monday !== undefined ? options.monday : await loadMondayConfig();
-  const services: Services = { db, queue, clock, region: env.REGION, boards: monday ? mondayBoardDirectory({ db }, monday) : undefined };
+  const voice: VoiceProviders = {
+    adapters: options.voiceAdapters ?? createVoiceProviderAdapters(),
+    credentialsKey: env.PROVIDER_CREDENTIALS_KEY ? parseSecretKey(env.PROVIDER_CREDENTIALS_KEY, 'PROVIDER_CREDENTIALS_KEY') : null,
+    apiUrls: { ...(env.VAPI_API_URL ? { vapi: env.VAPI_API_URL } : {}), ...(env.RETELL_API_URL ? { retell: env.RETELL_API_URL } : {}) },
+    // Known once the server listens, unless configured.
+    publicBaseUrl: env.PUBLIC_BASE_URL ?? '',
+  };
+  const services: Services = { db, queue, clock, region: env.REGION, boards: monday ? mondayBoardDirectory({ db }, monday) : undefined, voice };
   await startBatchWorker(services);
   const telephony = options.telephony ?? createSimulatedTelephony({ sink: (event) => applyTelephonyEvent(services, event).then(() => undefined), clock, delayMs: 200, script: env.SIMULATED_OUTCOMES });
   const dialer = options.dialer === false ? null : startDialer(services, telephony);
@@ -81,11 +93,13 @@ export async function startService(options: StartOptions): Promise<RunningServic
   await once(server, 'listening');
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;
+  const baseUrl = `http://${env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST}:${port}`;
+  voice.publicBaseUrl ||= baseUrl;
   return {
     services,
     telephony,
     server,
-    baseUrl: `http://${env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST}:${port}`,
+    baseUrl,
     demo,
     triggerDelivery: triggers,
     async stop() {

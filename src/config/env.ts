@@ -50,6 +50,15 @@ const EnvSchema = z.object({
       message: 'TELEPHONY_WEBHOOK_SECRETS must be comma-separated secrets of at least 16 characters each',
     })
     .optional(),
+  /** AES-256 key (32 bytes, base64) for Accounts' voice provider credentials at rest. Unset: none can be stored. */
+  PROVIDER_CREDENTIALS_KEY: z
+    .string()
+    .refine((value) => Buffer.from(value, 'base64').length === 32, { message: 'PROVIDER_CREDENTIALS_KEY must be 32 bytes, base64-encoded (e.g. `openssl rand -base64 32`)' })
+    .optional(),
+  /** Vapi's API base URL, when not https://api.vapi.ai (an EU org, or a local emulator). */
+  VAPI_API_URL: z.string().url().optional(),
+  /** Retell's API base URL, when not https://api.retellai.com (a local emulator). */
+  RETELL_API_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -6,6 +6,7 @@ import type { Clock } from './shared/clock.js';
 import { DomainError } from './errors.js';
 import type { AccountRules } from './contacts/contact-rules.js';
 import type { BoardColumn } from './boards/board-mapping.rules.js';
+import type { RemoteVoiceProvider, VoiceProviderAdapter } from '../calls/telephony/voice-provider.port.js';
 
 export interface Actor {
   accountId: string;
@@ -22,6 +23,20 @@ export interface Services {
   region: 'us' | 'eu';
   /** The board app's view of the Account's monday boards; absent when the board app is not configured. */
   boards?: BoardDirectory;
+  /** Real voice providers (Vapi, Retell): their adapters and the configuration they need. */
+  voice?: VoiceProviders;
+}
+
+/** What placing calls through Vapi or Retell needs from the process. */
+export interface VoiceProviders {
+  /** The adapter of each provider the process can reach. */
+  adapters: Partial<Record<RemoteVoiceProvider, VoiceProviderAdapter>>;
+  /** The key of Account credentials at rest (PROVIDER_CREDENTIALS_KEY); null: credentials cannot be stored or used. */
+  credentialsKey: Buffer | null;
+  /** Each provider API's base URL when not the SDK's default (VAPI_API_URL, RETELL_API_URL; the emulators in tests). */
+  apiUrls: Partial<Record<RemoteVoiceProvider, string>>;
+  /** The service's public address, for the webhook URL given to providers (PUBLIC_BASE_URL). */
+  publicBaseUrl: string;
 }
 
 /** Reads a monday board as the Account's linked user (through its stored OAuth token). */

@@ -8,5 +8,6 @@ import './agents/agents.graphql.js';
 import './calls/calls.graphql.js';
 import './boards/board-mapping.graphql.js';
 import './monday/monday-link.graphql.js';
+import './providers/providers.graphql.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

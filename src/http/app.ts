@@ -14,6 +14,7 @@ import { logger } from '../logger.js';
 import { mondayRouter } from '../../integration/monday/routes.js';
 import type { MondayConfig } from '../../integration/monday/config.js';
 import { TELEPHONY_EVENTS_PATH, telephonyEventsRouter } from './telephony-events.route.js';
+import { PROVIDER_WEBHOOKS_PATH, providerWebhooksRouter } from './provider-webhooks.route.js';
 import { MCP_PATH, mcpEndpoint } from '../mcp/mcp.route.js';
 import { safeEqual } from '../domain/shared/safe-equal.js';
 import { answerOptionsRequests } from './options.js';
@@ -58,6 +59,8 @@ export function createApp({ services, monday, adminToken, telephonySecrets, logE
 
   // Before the JSON parser: the signature is checked over the raw body bytes.
   app.use(TELEPHONY_EVENTS_PATH, telephonyEventsRouter(services, telephonySecrets));
+  // Vapi and Retell webhooks, authenticated with the Account's own credentials over the raw body.
+  if (services.voice) app.use(PROVIDER_WEBHOOKS_PATH, providerWebhooksRouter(services));
   // Before the JSON parser too: origin and key are checked first, then the MCP transport reads the body.
   app.use(MCP_PATH, mcpEndpoint(services, { logError }));
   app.use('/api/v1', restRouter(services));

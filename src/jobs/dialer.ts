@@ -13,7 +13,9 @@
 import { randomUUID } from 'node:crypto';
 import { Prisma } from '../generated/prisma/client.js';
 import type { Services } from '../domain/context.js';
-import { directSql } from '../domain/contacts/contacts.store.js';
+import { directSql, type SqlClient } from '../domain/contacts/contacts.store.js';
+import type { RemoteVoiceProvider, VoiceProvider } from '../calls/telephony/voice-provider.port.js';
+import { placeProviderCalls, reconcilePlacements } from './provider-placement.js';
 import { nextWindowStart, type WorkingHours } from '../domain/calls/calling-hours.js';
 import type { PlaceCallRequest, Telephony } from '../calls/telephony/telephony.port.js';
 import { logger } from '../logger.js';
@@ -34,10 +36,14 @@ interface DueEnrollment {
   defaultLanguage: string;
   workingHours: WorkingHours;
   callNewContactsImmediately: boolean;
+  provider: VoiceProvider;
+  /** The cap on the agent's calls in flight, and on the Account's key for its provider (null: none). */
+  agentCap: number | null;
+  keyCap: number | null;
 }
 
 /** A call claimed for placing, with the ids its Call row needs. */
-type ClaimedCall = PlaceCallRequest & { accountId: string; enrollmentId: string };
+type ClaimedCall = PlaceCallRequest & { accountId: string; enrollmentId: string; provider: VoiceProvider };
 
 export interface DialerRun {
   placed: ClaimedCall[];
@@ -47,6 +53,57 @@ export interface DialerRun {
 
 /** SQL: the agent `a` has at least one working-hours window (the JSON holds { mon: [{ start, end }], … }). */
 const HAS_WORKING_HOURS = Prisma.sql`jsonb_path_exists(a."workingHours", '$.*[*]')`;
+/** A call's statuses while it is in flight: they count against the agent's and the key's caps. */
+export const IN_FLIGHT = ['placing', 'queued', 'ringing', 'in_progress'];
+
+/** Each provider's default cap on calls in flight (its documented account default). */
+function defaultCaps(services: Pick<Services, 'voice'>): Record<RemoteVoiceProvider, number | null> {
+  const adapters = services.voice?.adapters ?? {};
+  return { vapi: adapters.vapi?.defaultMaxConcurrentCalls ?? null, retell: adapters.retell?.defaultMaxConcurrentCalls ?? null };
+}
+
+/** SQL: the default cap of the provider named by `provider` (none for the simulator). */
+function providerDefault(provider: Prisma.Sql, defaults: Record<RemoteVoiceProvider, number | null>): Prisma.Sql {
+  return Prisma.sql`(CASE ${provider}::text WHEN 'vapi' THEN ${defaults.vapi}::int WHEN 'retell' THEN ${defaults.retell}::int END)`;
+}
+
+/**
+ * The room left under each cap of these due enrollments' agents and keys, counted while holding
+ * the agents' and keys' rows locked, so that dialers on one PostgreSQL that claim at the same
+ * time take turns and never place past a cap together. take() spends one place.
+ */
+async function roomInFlight(tx: SqlClient, due: DueEnrollment[]): Promise<{ take(item: DueEnrollment): boolean }> {
+  const agents = [...new Set(due.filter((d) => d.agentCap !== null).map((d) => d.agentId))].sort();
+  const keys = [...new Set(due.filter((d) => d.keyCap !== null).map((d) => `${d.accountId}:${d.provider}`))].sort();
+  const room = new Map<string, number>();
+  if (agents.length > 0) {
+    await tx.$queryRaw`SELECT "id" FROM "Agent" WHERE "id" = ANY(${agents}::uuid[]) ORDER BY "id" FOR UPDATE`;
+    const counts = await tx.$queryRaw<Array<{ agentId: string; n: number }>>`SELECT "agentId", count(*)::int AS n FROM "Call"
+      WHERE "agentId" = ANY(${agents}::uuid[]) AND "status" IN (${Prisma.join(IN_FLIGHT)}) GROUP BY "agentId"`;
+    const inFlight = new Map(counts.map((c) => [c.agentId, c.n]));
+    for (const d of due) if (d.agentCap !== null) room.set(`agent:${d.agentId}`, d.agentCap - (inFlight.get(d.agentId) ?? 0));
+  }
+  if (keys.length > 0) {
+    const pairs = keys.map((k) => k.split(':'));
+    await tx.$queryRaw`SELECT 1 FROM "ProviderCredential" WHERE ("accountId", "provider"::text) IN (SELECT * FROM unnest(${pairs.map((p) => p[0])}::uuid[], ${pairs.map((p) => p[1])}::text[]))
+      ORDER BY "accountId", "provider" FOR UPDATE`;
+    const counts = await tx.$queryRaw<Array<{ key: string; n: number }>>`SELECT "accountId" || ':' || "provider"::text AS key, count(*)::int AS n FROM "Call"
+      WHERE ("accountId", "provider"::text) IN (SELECT * FROM unnest(${pairs.map((p) => p[0])}::uuid[], ${pairs.map((p) => p[1])}::text[]))
+        AND "status" IN (${Prisma.join(IN_FLIGHT)}) GROUP BY 1`;
+    const inFlight = new Map(counts.map((c) => [c.key, c.n]));
+    for (const d of due) if (d.keyCap !== null) room.set(`key:${d.accountId}:${d.provider}`, d.keyCap - (inFlight.get(`${d.accountId}:${d.provider}`) ?? 0));
+  }
+  return {
+    take(item) {
+      const names = [item.agentCap !== null ? `agent:${item.agentId}` : null, item.keyCap !== null ? `key:${item.accountId}:${item.provider}` : null]
+        .filter((n): n is string => n !== null);
+      if (names.some((n) => (room.get(n) ?? 0) <= 0)) return false;
+      for (const n of names) room.set(n, room.get(n)! - 1);
+      return true;
+    },
+  };
+}
+
 /** When the agent's windows exist but none opens in the lookahead, look again after this long. */
 const RECHECK_WITHOUT_WINDOW_MS = 86_400_000;
 
@@ -78,27 +135,45 @@ export async function recoverUnreportedCalls(services: Pick<Services, 'db' | 'cl
   });
 }
 
-/** One dialer pass at the services' clock time. */
-export async function runDialerOnce(services: Pick<Services, 'db' | 'clock'>, telephony: Telephony, batchSize = 100): Promise<DialerRun> {
+/**
+ * One dialer pass at the services' clock time. Simulator calls go to `telephony`; Vapi and
+ * Retell calls to their adapters (services.voice), after the claim commits.
+ */
+export async function runDialerOnce(services: Pick<Services, 'db' | 'clock' | 'voice'>, telephony: Telephony, batchSize = 100): Promise<DialerRun> {
   const now = services.clock.now();
+  const defaults = defaultCaps(services);
   const { placed, deferred } = await services.db.sql.transaction(async (runner) => {
     const tx = directSql(runner);
+    // A Vapi or Retell agent calls only with its Account's credentials, and neither the agent
+    // nor the Account's key goes past its cap on calls in flight: agents at a cap are not even
+    // read (their enrollments stay due); the exact room left is counted under locks below.
     const due = await tx.$queryRaw<DueEnrollment[]>`
       SELECT e."id" AS "enrollmentId", e."accountId", e."contactId", e."workflowId", a."id" AS "agentId", e."attempts", e."enforceCallNow",
         c."phone", c."timezone" AS "contactTimezone", c."language", a."timezone" AS "agentTimezone", a."defaultLanguage",
-        a."workingHours", a."callNewContactsImmediately"
+        a."workingHours", a."callNewContactsImmediately", a."provider"::text AS "provider",
+        COALESCE(a."maxConcurrentCalls", ${providerDefault(Prisma.sql`a."provider"`, defaults)}) AS "agentCap",
+        COALESCE(pc."maxConcurrentCalls", ${providerDefault(Prisma.sql`a."provider"`, defaults)}) AS "keyCap"
       FROM "Enrollment" e
         JOIN "Contact" c ON c."id" = e."contactId"
         JOIN "Workflow" w ON w."id" = e."workflowId"
         JOIN "Agent" a ON a."id" = w."agentId"
+        LEFT JOIN "ProviderCredential" pc ON pc."accountId" = e."accountId" AND pc."provider" = a."provider"
       WHERE e."active" AND e."nextAttemptAt" <= ${now}::timestamptz
         AND w."status" = 'published' AND NOT w."paused" AND a."status" = 'live'
         AND c."phone" IS NOT NULL AND (c."status" IS NULL OR c."status" NOT IN ('paused', 'dnc'))
         AND NOT EXISTS (SELECT 1 FROM "BlockedPhone" b WHERE b."accountId" = c."accountId" AND b."phone" = c."phone")
         AND (${HAS_WORKING_HOURS} OR (e."attempts" = 0 AND (e."enforceCallNow" OR a."callNewContactsImmediately")))
+        AND (a."provider" = 'simulator' OR pc."accountId" IS NOT NULL)
+        AND (a."maxConcurrentCalls" IS NULL AND a."provider" = 'simulator'
+          OR (SELECT count(*) FROM "Call" f WHERE f."agentId" = a."id" AND f."status" IN (${Prisma.join(IN_FLIGHT)}))
+            < COALESCE(a."maxConcurrentCalls", ${providerDefault(Prisma.sql`a."provider"`, defaults)}))
+        AND (a."provider" = 'simulator'
+          OR (SELECT count(*) FROM "Call" f WHERE f."accountId" = e."accountId" AND f."provider" = a."provider" AND f."status" IN (${Prisma.join(IN_FLIGHT)}))
+            < COALESCE(pc."maxConcurrentCalls", ${providerDefault(Prisma.sql`a."provider"`, defaults)}))
       ORDER BY e."priority" DESC, e."nextAttemptAt" ASC
       LIMIT ${batchSize}
       FOR UPDATE OF e SKIP LOCKED`;
+    const room = await roomInFlight(tx, due);
     const calls: ClaimedCall[] = [];
     const later: Array<{ id: string; at: Date }> = [];
     for (const item of due) {
@@ -111,20 +186,28 @@ export async function runDialerOnce(services: Pick<Services, 'db' | 'clock'>, te
       // a day later: nextAttemptAt is never NULL for an enrollment without a call in flight.
       const at = immediate ? now : (nextWindowStart(item.workingHours, zone, now) ?? new Date(now.getTime() + RECHECK_WITHOUT_WINDOW_MS));
       if (at?.getTime() === now.getTime()) {
+        // At a cap: left due, untouched, for a later pass.
+        if (!room.take(item)) continue;
         calls.push({
           callId: randomUUID(), phone: item.phone, agentId: item.agentId, workflowId: item.workflowId, contactId: item.contactId,
           language: item.language ?? item.defaultLanguage, startedAt: now, accountId: item.accountId, enrollmentId: item.enrollmentId,
+          provider: item.provider,
         });
       } else {
         later.push({ id: item.enrollmentId, at });
       }
     }
     if (calls.length > 0) {
-      await tx.$executeRaw`INSERT INTO "Call" ("id", "accountId", "contactId", "workflowId", "agentId", "enrollmentId", "direction", "status", "startedAt", "createdAt")
-        SELECT u.id, u.account, u.contact, u.workflow, u.agent, u.enrollment, 'outbound', 'ringing', ${now}::timestamptz, ${now}::timestamptz
+      // A simulator call rings at once; a provider's call is "placing" (with its lease) until
+      // the provider accepts it (provider-placement.ts).
+      await tx.$executeRaw`INSERT INTO "Call" ("id", "accountId", "contactId", "workflowId", "agentId", "enrollmentId", "direction", "status", "startedAt", "createdAt", "provider", "placingSince")
+        SELECT u.id, u.account, u.contact, u.workflow, u.agent, u.enrollment, 'outbound',
+          CASE WHEN u.provider = 'simulator' THEN 'ringing' ELSE 'placing' END, ${now}::timestamptz, ${now}::timestamptz,
+          u.provider::"VoiceProvider", CASE WHEN u.provider = 'simulator' THEN NULL ELSE ${now}::timestamptz END
         FROM unnest(${calls.map((c) => c.callId)}::uuid[], ${calls.map((c) => c.accountId)}::uuid[], ${calls.map((c) => c.contactId)}::uuid[],
-          ${calls.map((c) => c.workflowId)}::uuid[], ${calls.map((c) => c.agentId)}::uuid[], ${calls.map((c) => c.enrollmentId)}::uuid[])
-          AS u(id, account, contact, workflow, agent, enrollment)`;
+          ${calls.map((c) => c.workflowId)}::uuid[], ${calls.map((c) => c.agentId)}::uuid[], ${calls.map((c) => c.enrollmentId)}::uuid[],
+          ${calls.map((c) => c.provider)}::text[])
+          AS u(id, account, contact, workflow, agent, enrollment, provider)`;
       await tx.$executeRaw`UPDATE "Enrollment" SET "nextAttemptAt" = NULL WHERE "id" = ANY(${calls.map((c) => c.enrollmentId)}::uuid[])`;
     }
     if (later.length > 0) {
@@ -133,14 +216,16 @@ export async function runDialerOnce(services: Pick<Services, 'db' | 'clock'>, te
     }
     return { placed: calls, deferred: later.length };
   });
-  for (const call of placed) {
+  for (const call of placed.filter((c) => c.provider === 'simulator')) {
     await telephony.placeCall(call).catch((error) => logger.error({ err: error, callId: call.callId }, 'placing a call failed'));
   }
+  const remote = placed.filter((c) => c.provider !== 'simulator').map((c) => c.callId);
+  if (remote.length > 0) await placeProviderCalls(services, remote);
   return { placed, deferred };
 }
 
 /** Runs the dialer every `intervalMs`, one pass at a time, until stopped. */
-export function startDialer(services: Pick<Services, 'db' | 'clock'>, telephony: Telephony, intervalMs = 1000): PeriodicWorker {
+export function startDialer(services: Pick<Services, 'db' | 'clock' | 'voice'>, telephony: Telephony, intervalMs = 1000): PeriodicWorker {
   // The unreported-call sweep's cut-offs are 30 minutes and 3 hours: once a minute is plenty
   // (from the first pass on), where the claim runs every pass.
   const recoverEvery = Math.max(1, Math.round(60_000 / intervalMs));
@@ -149,6 +234,7 @@ export function startDialer(services: Pick<Services, 'db' | 'clock'>, telephony:
     intervalMs,
     async () => {
       if (pass++ % recoverEvery === 0) await recoverUnreportedCalls(services);
+      if (services.voice) await reconcilePlacements(services);
       await runDialerOnce(services, telephony);
     },
     (error) => logger.warn({ err: error }, 'dialer pass failed; retrying next tick'),

@@ -1,12 +1,14 @@
 // A real listening service on a fresh database, plus factories that make unique data.
 import { randomUUID } from 'node:crypto';
-import { startService, type RunningService } from '../../src/service.js';
+import { startService, type RunningService, type StartOptions } from '../../src/service.js';
 import { createTestDatabase, type DatabaseKind } from './databases.js';
 import { generateSecret, hashSecret } from '../../src/domain/api-keys/api-keys.service.js';
 import type { Clock } from '../../src/domain/shared/clock.js';
 import type { MondayConfig } from '../../integration/monday/config.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+/** The key of voice provider credentials at rest in every test server (32 bytes, base64). */
+export const TEST_CREDENTIALS_KEY = Buffer.alloc(32, 7).toString('base64');
 
 export interface TestAccount {
   accountId: string;
@@ -33,11 +35,19 @@ export interface TestServer {
 
 export async function startTestServer(
   kind: DatabaseKind,
-  options: { clock?: Clock; dialer?: boolean; telephonyWebhookSecrets?: string; monday?: MondayConfig; triggerDelivery?: boolean } = {},
+  options: {
+    clock?: Clock; dialer?: boolean; telephonyWebhookSecrets?: string; monday?: MondayConfig; triggerDelivery?: boolean;
+    /** Provider API base URLs (the emulators) and adapters; default: the service's own adapters. */
+    voice?: { VAPI_API_URL?: string; RETELL_API_URL?: string; adapters?: StartOptions['voiceAdapters'] };
+  } = {},
 ): Promise<TestServer> {
   const database = await createTestDatabase(kind);
   const service = await startService({
-    env: { PORT: 0, HOST: '127.0.0.1', REGION: 'us', DATA_DIR: '', ADMIN_TOKEN, DATABASE_URL: database.url, TELEPHONY_WEBHOOK_SECRETS: options.telephonyWebhookSecrets },
+    env: {
+      PORT: 0, HOST: '127.0.0.1', REGION: 'us', DATA_DIR: '', ADMIN_TOKEN, DATABASE_URL: database.url, TELEPHONY_WEBHOOK_SECRETS: options.telephonyWebhookSecrets,
+      PROVIDER_CREDENTIALS_KEY: TEST_CREDENTIALS_KEY, VAPI_API_URL: options.voice?.VAPI_API_URL, RETELL_API_URL: options.voice?.RETELL_API_URL,
+    },
+    voiceAdapters: options.voice?.adapters,
     db: database.db,
     clock: options.clock,
     // Suites drive the dialer themselves (runDialerOnce) unless they ask for the background one.

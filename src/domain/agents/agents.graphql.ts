@@ -18,6 +18,10 @@ export const AgentType = builder.prismaObject('Agent', {
     retryDelayMinutes: t.exposeInt('retryDelayMinutes'),
     callNewContactsImmediately: t.exposeBoolean('callNewContactsImmediately'),
     phoneNumber: t.exposeString('phoneNumber', { nullable: true, description: 'E.164; inbound calls to it belong to this agent' }),
+    provider: t.exposeString('provider', { description: 'Who runs the calls: simulator, vapi or retell' }),
+    providerAgentId: t.exposeString('providerAgentId', { nullable: true, description: 'Vapi assistant id or Retell agent id' }),
+    providerPhoneNumber: t.exposeString('providerPhoneNumber', { nullable: true, description: 'Vapi phone number id or Retell from-number' }),
+    maxConcurrentCalls: t.exposeInt('maxConcurrentCalls', { nullable: true, description: "Calls in flight at most (null: the provider's default)" }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
@@ -25,7 +29,7 @@ export const AgentType = builder.prismaObject('Agent', {
 builder.mutationFields((t) => ({
   createAgent: t.field({
     type: AgentType,
-    description: 'Operator: creates a voice agent ({ accountId, name, status?, timezone?, defaultLanguage?, attemptLimit?, workingHours?, retryDelayMinutes?, callNewContactsImmediately? }).',
+    description: 'Operator: creates a voice agent ({ accountId, name, status?, timezone?, defaultLanguage?, attemptLimit?, workingHours?, retryDelayMinutes?, callNewContactsImmediately?, phoneNumber?, provider? (simulator|vapi|retell), providerAgentId?, providerPhoneNumber?, maxConcurrentCalls? }).',
     args: { input: t.arg({ type: 'JSON', required: true }) },
     resolve: (_root, args, ctx) => createAgent(ctx, args.input) as never,
   }),

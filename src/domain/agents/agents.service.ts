@@ -10,6 +10,28 @@ import { canonicalTimezone } from '../../normalize/timezone.js';
 import { normalizeLanguage } from '../../normalize/language.js';
 import { normalizePhone } from '../../normalize/phone.js';
 import { DEFAULT_WORKING_HOURS, WorkingHoursSchema } from '../calls/calling-hours.js';
+import { VOICE_PROVIDERS, type VoiceProvider } from '../../calls/telephony/voice-provider.port.js';
+
+type ProviderReferences = { provider: VoiceProvider; providerAgentId?: string | null; providerPhoneNumber?: string | null };
+
+/**
+ * A Vapi or Retell agent names the provider's assistant (or agent) and the number it calls
+ * from; a Retell from-number is E.164. The simulator needs neither. A 400 names what is missing.
+ */
+function checkProviderReferences<T extends ProviderReferences>(agent: T): T {
+  if (agent.provider === 'simulator') return agent;
+  const missing = (['providerAgentId', 'providerPhoneNumber'] as const).filter((field) => !agent[field]);
+  if (missing.length > 0) {
+    const what = agent.provider === 'vapi' ? 'the Vapi assistant id and phone number id' : 'the Retell agent id and from-number';
+    throw badRequest(`${missing.join(', ')}: a ${agent.provider} agent needs ${what}`);
+  }
+  if (agent.provider === 'retell') {
+    const parsed = normalizePhone(agent.providerPhoneNumber!, null);
+    if (!parsed.ok) throw badRequest(`providerPhoneNumber: "${agent.providerPhoneNumber}" is not a phone number in international format (e.g. +14155550100)`);
+    return { ...agent, providerPhoneNumber: parsed.e164 };
+  }
+  return agent;
+}
 
 const agentFields = {
   name: z.string().trim().min(1).max(200),
@@ -22,6 +44,14 @@ const agentFields = {
   callNewContactsImmediately: z.boolean(),
   /** The agent's own number; inbound calls to it create or find the caller in this Account. */
   phoneNumber: z.string().max(64).nullable(),
+  /** Who runs the agent's calls; vapi and retell need the two references below. */
+  provider: z.enum(VOICE_PROVIDERS),
+  /** Vapi assistant id or Retell agent id. */
+  providerAgentId: z.string().trim().min(1).max(200).nullable(),
+  /** Vapi phone number id or Retell from-number (E.164). */
+  providerPhoneNumber: z.string().trim().min(1).max(200).nullable(),
+  /** Calls in flight at most (null: the provider's default). */
+  maxConcurrentCalls: z.number().int().min(1).max(10_000).nullable(),
 };
 
 export const CreateAgentSchema = z.strictObject({
@@ -35,6 +65,10 @@ export const CreateAgentSchema = z.strictObject({
   retryDelayMinutes: agentFields.retryDelayMinutes.default(60),
   callNewContactsImmediately: agentFields.callNewContactsImmediately.default(false),
   phoneNumber: agentFields.phoneNumber.optional(),
+  provider: agentFields.provider.default('simulator'),
+  providerAgentId: agentFields.providerAgentId.optional(),
+  providerPhoneNumber: agentFields.providerPhoneNumber.optional(),
+  maxConcurrentCalls: agentFields.maxConcurrentCalls.optional(),
 });
 
 export const UpdateAgentSchema = z.strictObject(
@@ -64,7 +98,7 @@ function normalizeAgentLocale<T extends { timezone?: string; defaultLanguage?: s
 
 export async function createAgent(ctx: RequestContext, input: unknown) {
   requireAdmin(ctx);
-  const data = normalizeAgentLocale(parseInput(CreateAgentSchema, input));
+  const data = checkProviderReferences(normalizeAgentLocale(parseInput(CreateAgentSchema, input)));
   const account = await ctx.db.prisma.account.findUnique({ where: { id: data.accountId } });
   if (!account) throw notFound(`No account ${data.accountId}`);
   const now = ctx.clock.now();
@@ -76,6 +110,9 @@ export async function updateAgent(ctx: RequestContext, id: string, input: unknow
   const data = normalizeAgentLocale(parseInput(UpdateAgentSchema, input));
   const existing = await ctx.db.prisma.agent.findUnique({ where: { id } });
   if (!existing) throw notFound(`No agent ${id}`);
+  // The references are checked as they will be after the change.
+  const references = checkProviderReferences({ ...existing, ...data, provider: data.provider ?? existing.provider });
+  data.providerPhoneNumber = data.providerPhoneNumber === undefined ? undefined : references.providerPhoneNumber;
   return ctx.db.prisma.agent.update({ where: { id }, data: { ...data, workingHours: data.workingHours as object | undefined, updatedAt: ctx.clock.now() } });
 }
 

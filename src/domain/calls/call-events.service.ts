@@ -8,7 +8,8 @@ import { DomainError } from '../errors.js';
 import { directSql, updateContactsStatement, type SqlClient } from '../contacts/contacts.store.js';
 import { Prisma } from '../../generated/prisma/client.js';
 import type { ContactRow } from '../contacts/contact-rules.js';
-import type { TelephonyEvent, TelephonyEventOf } from '../../calls/telephony/telephony.port.js';
+import type { TelephonyEventOf } from '../../calls/telephony/telephony.port.js';
+import type { ProviderEvent, RemoteVoiceProvider } from '../../calls/telephony/voice-provider.port.js';
 import { applyCallOutcome, FINAL_RESULTS } from './call-outcome.rules.js';
 import { normalizePhone } from '../../normalize/phone.js';
 import { UUID_PATTERN } from '../shared/ids.js';
@@ -45,13 +46,25 @@ interface CallRow {
   startedAt: Date | null;
 }
 
-export async function applyTelephonyEvent(services: Pick<Services, 'db' | 'clock'>, event: TelephonyEvent): Promise<EventApplication> {
+/** Where an event came from, when a provider's authenticated webhook delivered it. */
+export interface EventSource {
+  /** The Account whose credentials authenticated the webhook: its events touch only its calls and agents. */
+  accountId: string;
+  provider: RemoteVoiceProvider;
+}
+
+/**
+ * Applies one event once (see the header). From a provider's webhook (`source`), it also
+ * records the provider's call id and the recording, and a call or agent of another Account is
+ * as unknown as a missing one.
+ */
+export async function applyTelephonyEvent(services: Pick<Services, 'db' | 'clock'>, event: ProviderEvent, source?: EventSource): Promise<EventApplication> {
   const now = services.clock.now();
   return services.db.sql.transaction(async (runner) => {
     const tx = directSql(runner);
     if (event.type === 'call.inbound') {
       if (!(await recordEvent(tx, event.eventId, now))) return 'duplicate';
-      await startInboundCall(tx, event, now);
+      await startInboundCall(tx, event, now, source);
       return 'applied';
     }
     // One round trip: record the event id, and lock the call and its contact.
@@ -67,11 +80,14 @@ export async function applyTelephonyEvent(services: Pick<Services, 'db' | 'clock
         (SELECT to_jsonb(l) - 'contact' FROM locked l) AS call, (SELECT contact FROM locked) AS contact`;
     if (!row.fresh) return 'duplicate';
     // Thrown, so the event is not recorded as processed: the provider's retry can apply it.
-    if (!row.call || !row.contact) throw new DomainError('not_found', `No call ${event.callId}`);
+    if (!row.call || !row.contact || (source && row.call.accountId !== source.accountId)) throw new DomainError('not_found', `No call ${event.callId}`);
     const call = { ...row.call, startedAt: row.call.startedAt ? new Date(row.call.startedAt) : null };
+    if (event.providerCallId) {
+      await tx.$executeRaw`UPDATE "Call" SET "providerCallId" = COALESCE("providerCallId", ${event.providerCallId}) WHERE "id" = ${call.id}::uuid`;
+    }
     if (event.type === 'call.started') await markStarted(tx, call, new Date(event.occurredAt));
     else if (event.type === 'call.ended') await applyCallEnded(tx, call, contactFromJson(row.contact), event, now);
-    else await storeReport(tx, call, event);
+    else await storeReport(tx, call, event, event.recordingUrl ?? null);
     return 'applied';
   });
 }
@@ -93,7 +109,7 @@ function contactFromJson(json: ContactRow): ContactRow {
 
 async function markStarted(tx: SqlClient, call: CallRow, at: Date): Promise<void> {
   await tx.$executeRaw`UPDATE "Call" SET "startedAt" = COALESCE("startedAt", ${at}::timestamptz),
-    "status" = CASE WHEN "status" IN ('queued', 'ringing') THEN 'in_progress' ELSE "status" END WHERE "id" = ${call.id}::uuid`;
+    "status" = CASE WHEN "status" IN ('placing', 'queued', 'ringing') THEN 'in_progress' ELSE "status" END WHERE "id" = ${call.id}::uuid`;
 }
 
 /**
@@ -173,7 +189,7 @@ async function enrollmentProgress(
   };
 }
 
-async function storeReport(tx: SqlClient, call: CallRow, event: TelephonyEventOf<'report.ready'>): Promise<void> {
+async function storeReport(tx: SqlClient, call: CallRow, event: TelephonyEventOf<'report.ready'>, recordingUrl: string | null): Promise<void> {
   await tx.$executeRaw`DELETE FROM "CallUtterance" WHERE "callId" = ${call.id}::uuid`;
   if (event.utterances.length > 0) {
     await tx.$executeRaw`INSERT INTO "CallUtterance" ("callId", "seq", "speaker", "content", "timestamp")
@@ -181,18 +197,18 @@ async function storeReport(tx: SqlClient, call: CallRow, event: TelephonyEventOf
       FROM unnest(${event.utterances.map((u) => u.speaker)}::text[], ${event.utterances.map((u) => u.content)}::text[],
         ${event.utterances.map((u) => u.timestamp)}::timestamptz[]) WITH ORDINALITY AS u(speaker, content, ts, ord)`;
   }
-  await tx.$executeRaw`UPDATE "Call" SET "reportReady" = true WHERE "id" = ${call.id}::uuid`;
+  await tx.$executeRaw`UPDATE "Call" SET "reportReady" = true, "recordingUrl" = COALESCE(${recordingUrl}, "recordingUrl") WHERE "id" = ${call.id}::uuid`;
 }
 
 /**
  * An inbound call to an agent's number: the caller is found by phone in the agent's Account,
  * or created with sourceKind `oneai`; the call is recorded and its later events apply as usual.
  */
-async function startInboundCall(tx: SqlClient, event: TelephonyEventOf<'call.inbound'>, now: Date): Promise<void> {
+async function startInboundCall(tx: SqlClient, event: ProviderEvent & { type: 'call.inbound' }, now: Date, source?: EventSource): Promise<void> {
   const to = event.to ? normalizePhone(event.to, null) : null;
   if (!to?.ok) throw new DomainError('bad_request', 'call.inbound needs `to`: the agent number that was called, in international format');
   const [agent] = await tx.$queryRaw<Array<{ id: string; accountId: string }>>`SELECT "id", "accountId" FROM "Agent" WHERE "phoneNumber" = ${to.e164}`;
-  if (!agent) throw new DomainError('not_found', `No agent answers ${to.e164}`);
+  if (!agent || (source && agent.accountId !== source.accountId)) throw new DomainError('not_found', `No agent answers ${to.e164}`);
   const from = normalizePhone(event.from, null);
   if (!from.ok) throw new DomainError('bad_request', `call.inbound: "${event.from}" is not a phone number in international format`);
   const account = await loadAccountRules(tx, agent.accountId);
@@ -208,7 +224,8 @@ async function startInboundCall(tx: SqlClient, event: TelephonyEventOf<'call.inb
     const [outcome] = await upsertInTransaction(tx, account, [usable.write], null, now);
     contactId = outcome.contact.id;
   }
-  await tx.$executeRaw`INSERT INTO "Call" ("id", "accountId", "contactId", "agentId", "direction", "status", "startedAt", "createdAt")
-    VALUES (${event.callId}::uuid, ${agent.accountId}::uuid, ${contactId}::uuid, ${agent.id}::uuid, 'inbound', 'in_progress', ${new Date(event.occurredAt)}::timestamptz, ${now}::timestamptz)
+  await tx.$executeRaw`INSERT INTO "Call" ("id", "accountId", "contactId", "agentId", "direction", "status", "startedAt", "createdAt", "provider", "providerCallId")
+    VALUES (${event.callId}::uuid, ${agent.accountId}::uuid, ${contactId}::uuid, ${agent.id}::uuid, 'inbound', 'in_progress', ${new Date(event.occurredAt)}::timestamptz, ${now}::timestamptz,
+      ${source?.provider ?? 'simulator'}::"VoiceProvider", ${event.providerCallId ?? null})
     ON CONFLICT ("id") DO NOTHING`;
 }

@@ -1,0 +1,49 @@
+// POST /api/telephony/{provider}/{accountId}: webhooks from Vapi and Retell for an Account's
+// calls. The Account comes from the path, never from the body; the webhook is authenticated
+// with that Account's own credentials, exactly as the provider documents it (the adapter's
+// readWebhook, over the raw bytes), before anything in it is believed. Order:
+//   1. unknown provider, malformed Account id, or no credentials stored  -> 404 not_found
+//   2. authentication fails (missing, wrong secret, stale, body changed)  -> 401, nothing applied
+//   3. each event the message carries is applied (applyTelephonyEvent, scoped to the Account);
+//      a call or agent of another Account is a 404 like an unknown one
+//   4. 200 { status: applied | duplicate | ignored (a message we do not use), events: [applied|duplicate…] }
+// Redeliveries and out-of-order messages are absorbed by the events' deterministic ids.
+import express, { type Request, type Response } from 'express';
+import type { Services } from '../domain/context.js';
+import { DomainError } from '../domain/errors.js';
+import { UUID_PATTERN } from '../domain/shared/ids.js';
+import { applyTelephonyEvent } from '../domain/calls/call-events.service.js';
+import { loadProviderCredentials, REMOTE_VOICE_PROVIDERS } from '../domain/providers/provider-credentials.service.js';
+import type { RemoteVoiceProvider } from '../calls/telephony/voice-provider.port.js';
+
+export const PROVIDER_WEBHOOKS_PATH = '/api/telephony';
+
+// Providers send transcripts inline: allow as much as the generic events endpoint.
+const rawBody = express.raw({ type: () => true, limit: '2mb' });
+
+const isProvider = (value: string): value is RemoteVoiceProvider => (REMOTE_VOICE_PROVIDERS as readonly string[]).includes(value);
+
+export function providerWebhooksRouter(services: Services): express.Router {
+  const router = express.Router();
+  router.post('/:provider/:accountId', rawBody, async (req: Request, res: Response) => {
+    const provider = String(req.params.provider);
+    const accountId = String(req.params.accountId);
+    const adapter = isProvider(provider) ? services.voice?.adapters[provider] : undefined;
+    if (!isProvider(provider) || !adapter || !UUID_PATTERN.test(accountId)) throw new DomainError('not_found', 'No such provider webhook');
+    const credentials = await loadProviderCredentials(services, accountId, provider);
+    if (!credentials) throw new DomainError('not_found', `No ${provider} credentials for this Account`);
+
+    const headers = Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name.toLowerCase(), Array.isArray(value) ? value.join(',') : value]));
+    const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    const read = await adapter.readWebhook(credentials, { rawBody: body, headers }, services.clock.now());
+    if (!read.ok) throw new DomainError('unauthenticated', `The ${provider} webhook's authentication failed: ${read.reason}`);
+
+    const applied = [];
+    for (const event of read.events) {
+      if (!UUID_PATTERN.test(event.callId)) throw new DomainError('not_found', `No call ${event.callId}`);
+      applied.push(await applyTelephonyEvent(services, event, { accountId, provider }));
+    }
+    res.status(200).json({ status: applied.length === 0 ? 'ignored' : applied.includes('applied') ? 'applied' : 'duplicate', events: applied });
+  });
+  return router;
+}

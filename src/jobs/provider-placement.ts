@@ -1,0 +1,163 @@
+// Placing claimed calls with Vapi or Retell, and settling what each attempt came to. A claimed
+// provider call is a Call row in status "placing" whose `placingSince` is a lease. Its outcome:
+//   accepted     -> "queued" with the provider's call id; the provider's webhooks follow;
+//   refused      -> ended at once with the result and end reason the adapter gives (an attempt);
+//   retry_later  -> the row is removed and the enrollment is due again after the provider's
+//                   delay: a rate limit or a concurrency refusal is not an attempt;
+//   unknown      -> stays "placing". reconcilePlacements, once its lease is old, asks the
+//                   provider for a call with our call id before placing it again, so a call is
+//                   placed once and never lost.
+// Secrets are decrypted per pass, for the calls at hand, and never logged.
+import type { Services } from '../domain/context.js';
+import { directSql } from '../domain/contacts/contacts.store.js';
+import { loadProviderCredentials } from '../domain/providers/provider-credentials.service.js';
+import { applyTelephonyEvent } from '../domain/calls/call-events.service.js';
+import type { PlaceCallOutcome, ProviderCallRequest, ProviderCredentials, RemoteVoiceProvider } from '../calls/telephony/voice-provider.port.js';
+import { logger } from '../logger.js';
+
+/** A placing call whose lease is older than this is looked up with its provider (and placed again if it has none). */
+export const PLACING_LEASE_MS = 60_000;
+/** A retry_later without the provider's own delay waits this long. */
+export const DEFAULT_RETRY_LATER_MS = 60_000;
+/** Placing calls reconciled per pass. */
+const RECONCILE_BATCH = 20;
+
+type PlacementServices = Pick<Services, 'db' | 'clock' | 'voice'>;
+
+/** A placing call with everything its provider request needs. */
+interface PlacingCall {
+  callId: string;
+  accountId: string;
+  enrollmentId: string | null;
+  provider: RemoteVoiceProvider;
+  placedAt: Date;
+  phone: string;
+  firstName: string | null;
+  lastName: string | null;
+  fullName: string | null;
+  customFields: Record<string, unknown> | null;
+  language: string;
+  timezone: string;
+  providerAgentId: string | null;
+  providerPhoneNumber: string | null;
+}
+
+/** Reads placing calls with their contact and agent (one query for the dialer and the reconciliation). */
+async function readPlacingCalls(services: PlacementServices, callIds: string[]): Promise<PlacingCall[]> {
+  return directSql(services.db.sql).$queryRaw<PlacingCall[]>`
+    SELECT cl."id" AS "callId", cl."accountId", cl."enrollmentId", cl."provider"::text AS "provider", cl."startedAt" AS "placedAt",
+      c."phone", c."firstName", c."lastName", c."fullName", c."customFields",
+      COALESCE(c."language", a."defaultLanguage") AS "language", COALESCE(c."timezone", a."timezone") AS "timezone",
+      a."providerAgentId", a."providerPhoneNumber"
+    FROM "Call" cl JOIN "Contact" c ON c."id" = cl."contactId" JOIN "Agent" a ON a."id" = cl."agentId"
+    WHERE cl."id" = ANY(${callIds}::uuid[]) AND cl."status" = 'placing'`;
+}
+
+/** The provider request for a placing call: our id, the numbers, and the contact's variables. */
+function requestFor(services: PlacementServices, call: PlacingCall): ProviderCallRequest {
+  const base = services.voice?.publicBaseUrl.replace(/\/+$/, '') ?? '';
+  return {
+    callId: call.callId,
+    toNumber: call.phone,
+    assistantId: call.providerAgentId ?? '',
+    fromNumber: call.providerPhoneNumber ?? '',
+    webhookUrl: `${base}/api/telephony/${call.provider}/${call.accountId}`,
+    variables: {
+      firstName: call.firstName, lastName: call.lastName, fullName: call.fullName,
+      language: call.language, timezone: call.timezone, customFields: call.customFields ?? {},
+    },
+  };
+}
+
+/** Decrypted credentials per Account and provider, read once per pass. */
+function credentialsCache(services: PlacementServices) {
+  const cache = new Map<string, Promise<ProviderCredentials | null>>();
+  return (accountId: string, provider: RemoteVoiceProvider) => {
+    const key = `${accountId}:${provider}`;
+    if (!cache.has(key)) cache.set(key, loadProviderCredentials(services as Services, accountId, provider));
+    return cache.get(key)!;
+  };
+}
+
+/** Places freshly claimed provider calls (the dialer, after its claim commits). */
+export async function placeProviderCalls(services: PlacementServices, callIds: string[]): Promise<void> {
+  const credentialsOf = credentialsCache(services);
+  for (const call of await readPlacingCalls(services, callIds)) {
+    await attemptPlacement(services, call, credentialsOf).catch((error) => logger.error({ err: error, callId: call.callId }, 'placing a provider call failed'));
+  }
+}
+
+async function attemptPlacement(services: PlacementServices, call: PlacingCall, credentialsOf: ReturnType<typeof credentialsCache>): Promise<void> {
+  const adapter = services.voice?.adapters[call.provider];
+  const credentials = await credentialsOf(call.accountId, call.provider);
+  if (!adapter || !credentials) {
+    // The claim only takes agents whose Account has credentials; they were removed since.
+    await settlePlacement(services, call, { kind: 'retry_later', reason: adapter ? 'no credentials' : 'provider not configured', retryAfterMs: null });
+    return;
+  }
+  const outcome = await adapter.placeCall(credentials, requestFor(services, call));
+  await settlePlacement(services, call, outcome);
+}
+
+/** Records what one placement attempt came to (see the header). */
+export async function settlePlacement(services: PlacementServices, call: Pick<PlacingCall, 'callId' | 'enrollmentId' | 'provider'>, outcome: PlaceCallOutcome): Promise<void> {
+  const now = services.clock.now();
+  const sql = directSql(services.db.sql);
+  if (outcome.kind === 'accepted') {
+    // A webhook may have come first (and moved the status on): only a placing call becomes queued.
+    await sql.$executeRaw`UPDATE "Call" SET "providerCallId" = COALESCE("providerCallId", ${outcome.providerCallId}), "placingSince" = NULL,
+      "status" = CASE WHEN "status" = 'placing' THEN 'queued' ELSE "status" END WHERE "id" = ${call.callId}::uuid`;
+  } else if (outcome.kind === 'refused') {
+    await sql.$executeRaw`UPDATE "Call" SET "placingSince" = NULL WHERE "id" = ${call.callId}::uuid`;
+    await applyTelephonyEvent(services, {
+      type: 'call.ended', eventId: `${call.callId}:refused`, callId: call.callId, occurredAt: now.toISOString(),
+      result: outcome.result, endReason: outcome.endReason.slice(0, 256), durationSeconds: 0, language: null, nextAttemptAt: null,
+    });
+  } else if (outcome.kind === 'retry_later') {
+    const due = new Date(now.getTime() + (outcome.retryAfterMs ?? DEFAULT_RETRY_LATER_MS));
+    logger.warn({ callId: call.callId, provider: call.provider, reason: outcome.reason }, 'provider asked to retry later; the attempt is not counted');
+    await services.db.sql.transaction(async (runner) => {
+      const tx = directSql(runner);
+      const removed = await tx.$queryRaw<Array<{ enrollmentId: string | null }>>`DELETE FROM "Call" WHERE "id" = ${call.callId}::uuid AND "status" = 'placing' RETURNING "enrollmentId"`;
+      const enrollmentId = removed[0]?.enrollmentId;
+      if (enrollmentId) {
+        await tx.$executeRaw`UPDATE "Enrollment" SET "nextAttemptAt" = ${due}::timestamptz WHERE "id" = ${enrollmentId}::uuid AND "active" AND "nextAttemptAt" IS NULL`;
+      }
+    });
+  } else {
+    logger.warn({ callId: call.callId, provider: call.provider, reason: outcome.reason }, 'no answer from the provider; the call will be looked up before it is placed again');
+  }
+}
+
+/**
+ * Calls left "placing" (the provider's answer never came) whose lease has run out: each is
+ * leased again, looked up with the provider by our call id, and placed only if the provider has
+ * none. Several dialers never reconcile one call at once (SKIP LOCKED, then the renewed lease).
+ */
+export async function reconcilePlacements(services: PlacementServices): Promise<number> {
+  const now = services.clock.now();
+  const expired = new Date(now.getTime() - PLACING_LEASE_MS);
+  const leased = await services.db.sql.transaction(async (runner) => {
+    const tx = directSql(runner);
+    return tx.$queryRaw<Array<{ id: string }>>`UPDATE "Call" SET "placingSince" = ${now}::timestamptz
+      WHERE "id" IN (SELECT "id" FROM "Call" WHERE "status" = 'placing' AND "placingSince" < ${expired}::timestamptz
+        ORDER BY "placingSince" LIMIT ${RECONCILE_BATCH} FOR UPDATE SKIP LOCKED)
+      RETURNING "id"`;
+  });
+  if (leased.length === 0) return 0;
+  const credentialsOf = credentialsCache(services);
+  for (const call of await readPlacingCalls(services, leased.map((l) => l.id))) {
+    try {
+      const adapter = services.voice?.adapters[call.provider];
+      const credentials = await credentialsOf(call.accountId, call.provider);
+      if (!adapter || !credentials) continue;
+      const found = await adapter.findCall(credentials, { callId: call.callId, placedAt: call.placedAt, request: requestFor(services, call) });
+      if (found) await settlePlacement(services, call, { kind: 'accepted', providerCallId: found.providerCallId });
+      else await attemptPlacement(services, call, credentialsOf);
+    } catch (error) {
+      // The provider cannot be asked now: the lease runs out again and a later pass retries.
+      logger.warn({ err: error, callId: call.callId }, 'reconciling a placing call failed; retrying later');
+    }
+  }
+  return leased.length;
+}
