@@ -7,9 +7,8 @@ import { openDatabase, type Database } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { startJobQueue } from './jobs/queue.js';
 import { systemClock, type Clock } from './domain/shared/clock.js';
-import { parseSecretKey } from './domain/shared/secret-box.js';
 import type { VoiceProviders } from './domain/context.js';
-import { createVoiceProviderAdapters } from './calls/telephony/voice-providers.js';
+import { voiceProvidersFromEnv } from './calls/telephony/voice-providers.js';
 import type { Services } from './domain/context.js';
 import { startBatchWorker } from './domain/contacts/contacts-import.service.js';
 import { createApp } from './http/app.js';
@@ -75,13 +74,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
   }
   const queue = await startJobQueue(db);
   const monday = options.monday !== undefined ? options.monday : await loadMondayConfig();
-  const voice: VoiceProviders = {
-    adapters: options.voiceAdapters ?? createVoiceProviderAdapters(),
-    credentialsKey: env.PROVIDER_CREDENTIALS_KEY ? parseSecretKey(env.PROVIDER_CREDENTIALS_KEY, 'PROVIDER_CREDENTIALS_KEY') : null,
-    apiUrls: { ...(env.VAPI_API_URL ? { vapi: env.VAPI_API_URL } : {}), ...(env.RETELL_API_URL ? { retell: env.RETELL_API_URL } : {}) },
-    // Known once the server listens, unless configured.
-    publicBaseUrl: env.PUBLIC_BASE_URL ?? '',
-  };
+  // The public base URL is known once the server listens, unless configured.
+  const voice = voiceProvidersFromEnv(env, options.voiceAdapters);
   const services: Services = { db, queue, clock, region: env.REGION, boards: monday ? mondayBoardDirectory({ db }, monday) : undefined, voice };
   await startBatchWorker(services);
   const telephony = options.telephony ?? createSimulatedTelephony({ sink: (event) => applyTelephonyEvent(services, event).then(() => undefined), clock, delayMs: 200, script: env.SIMULATED_OUTCOMES });

@@ -7,6 +7,7 @@ import { migrateCommand, serveCommand } from './server-commands.js';
 import { accountsCommand, agentsCommand, blocklistCommand, keysCommand, usersCommand, workflowsCommand } from './operator-commands.js';
 import { importCommand } from './import-command.js';
 import { mondayCommand } from './monday-commands.js';
+import { providersCommand } from './provider-commands.js';
 
 function version(): string {
   try {
@@ -23,7 +24,7 @@ export function buildProgram(): Command {
     .exitOverride()
     .showHelpAfterError('(add --help for usage)')
     .configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => process.stderr.write(s) });
-  for (const command of [serveCommand(), migrateCommand(), accountsCommand(), usersCommand(), keysCommand(), agentsCommand(), workflowsCommand(), blocklistCommand(), mondayCommand(), importCommand()]) {
+  for (const command of [serveCommand(), migrateCommand(), accountsCommand(), usersCommand(), keysCommand(), agentsCommand(), workflowsCommand(), blocklistCommand(), mondayCommand(), providersCommand(), importCommand()]) {
     program.addCommand(command);
   }
   // Commands built with `new Command` do not inherit the program's settings: give every

@@ -208,7 +208,7 @@ export function blocklistCommand(): Command {
   return blocklist;
 }
 
-function intArg(value: string): number {
+export function intArg(value: string): number {
   const n = Number(value);
   if (!Number.isSafeInteger(n)) throw new InvalidArgumentError('must be a whole number.');
   return n;
@@ -228,6 +228,7 @@ function printAgent(out: ReturnType<typeof createOutput>, verb: string, a: Agent
   out.line(`  time zone:     ${a.timezone}, language ${a.defaultLanguage}`);
   out.line(`  attempts:      ${a.attemptLimit}, retry after ${a.retryDelayMinutes} min${a.callNewContactsImmediately ? ', new contacts called at once' : ''}`);
   out.line(`  working hours: ${JSON.stringify(a.workingHours)}`);
+  out.line(`  provider:      ${a.provider}${a.provider === 'simulator' ? '' : ` (agent ${a.providerAgentId}, calls from ${a.providerPhoneNumber})`}${a.maxConcurrentCalls ? `, at most ${a.maxConcurrentCalls} calls at once` : ''}`);
 }
 
 /** Agent options shared by create and update; only the ones given are sent. */
@@ -241,18 +242,24 @@ function agentOptions(command: Command): Command {
     .option('--working-hours <json>', 'per weekday windows, e.g. \'{"mon":[{"start":"09:00","end":"17:00"}]}\'', jsonArg)
     .option('--call-immediately', 'call new contacts at once, outside working hours')
     .option('--no-call-immediately', 'wait for working hours for new contacts too')
+    .addOption(new Option('--provider <provider>', 'who runs the calls').choices(['simulator', 'vapi', 'retell']))
+    .option('--provider-agent-id <id>', 'the Vapi assistant id or Retell agent id')
+    .option('--provider-phone-number <number>', 'the Vapi phone number id or Retell from-number (E.164)')
+    .option('--max-concurrent-calls <n>', "calls in flight at most (default: the provider's)", intArg)
     .addOption(jsonOption());
 }
 
 interface AgentOpts {
   status?: string; timezone?: string; language?: string; attemptLimit?: number; retryDelay?: number;
   workingHours?: unknown; callImmediately?: boolean; json?: boolean;
+  provider?: string; providerAgentId?: string; providerPhoneNumber?: string; maxConcurrentCalls?: number;
 }
 
 function agentInput(opts: AgentOpts): Record<string, unknown> {
   const input: Record<string, unknown> = {
     status: opts.status, timezone: opts.timezone, defaultLanguage: opts.language, attemptLimit: opts.attemptLimit,
     retryDelayMinutes: opts.retryDelay, workingHours: opts.workingHours, callNewContactsImmediately: opts.callImmediately,
+    provider: opts.provider, providerAgentId: opts.providerAgentId, providerPhoneNumber: opts.providerPhoneNumber, maxConcurrentCalls: opts.maxConcurrentCalls,
   };
   return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
 }

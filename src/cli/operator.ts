@@ -61,17 +61,18 @@ export interface OperatorSession {
 export async function withOperator<T>(fn: (session: OperatorSession) => Promise<T>): Promise<T> {
   const env = await readEnv();
   // Loading the schema (the slow part of start-up) overlaps with opening the database.
-  const modules = Promise.all([import('../graphql/execute.js'), import('../domain/shared/clock.js'), import('./operations.js')]);
+  const modules = Promise.all([import('../graphql/execute.js'), import('../domain/shared/clock.js'), import('./operations.js'), import('../calls/telephony/voice-providers.js')]);
   modules.catch(() => {}); // awaited below; never an unhandled rejection if opening fails first
   const db = await openFromEnv(env);
   try {
     await assertMigrated(db, env);
-    const [{ runOperation }, { systemClock }, { CliOperations: operations }] = await modules;
+    const [{ runOperation }, { systemClock }, { CliOperations: operations }, { voiceProvidersFromEnv }] = await modules;
     const ctx: RequestContext = {
       db,
       queue: noQueue,
       clock: systemClock,
       region: env.REGION,
+      voice: voiceProvidersFromEnv(env),
       requestId: `cli-${randomUUID()}`,
       actor: null,
       isAdmin: true,

@@ -136,6 +136,26 @@ describe('contactline CLI', () => {
     expect(blocked).toMatchObject({ ok: true, accountId: ids.accountId, phone: '+14155550100' });
   }, 180_000);
 
+  it('stores, shows and removes provider credentials, never printing a secret; an agent on Retell', async () => {
+    const env = { PROVIDER_CREDENTIALS_KEY: Buffer.alloc(32, 3).toString('base64') };
+    const secretKey = 'key_retell_live_7c1f00d2e8a94b3f';
+    const set = await cli(['providers', 'set', '--account', ids.accountId!, '--provider', 'retell', '--max-concurrent-calls', '5', '--json'], { ...env, PROVIDER_API_KEY: secretKey });
+    expect(set.code, set.stderr).toBe(0);
+    expect(JSON.parse(set.stdout).credentials).toMatchObject({ provider: 'retell', apiKeyLastFour: '4b3f', webhookSecretSet: false, maxConcurrentCalls: 5 });
+    const shown = await cli(['providers', 'show', '--account', ids.accountId!], env);
+    expect(shown.stdout).toContain('retell: key …4b3f');
+    expect(shown.stdout + set.stdout).not.toContain(secretKey.slice(0, -4));
+    const agent = await cli(['agents', 'create', '--account', ids.accountId!, '--name', 'Rita', '--provider', 'retell', '--provider-agent-id', 'agent_abc',
+      '--provider-phone-number', '+14155550123', '--json'], env);
+    expect(JSON.parse(agent.stdout).agent).toMatchObject({ provider: 'retell', providerAgentId: 'agent_abc', providerPhoneNumber: '+14155550123' });
+    // Without the configured key nothing can be stored: a clear error, exit 1.
+    const noKey = await cli(['providers', 'set', '--account', ids.accountId!, '--provider', 'vapi', '--api-key', 'vapi-key-0123456789', '--webhook-secret', 'secret-0123456789']);
+    expect(noKey.code).toBe(1);
+    expect(noKey.stderr).toMatch(/PROVIDER_CREDENTIALS_KEY/);
+    const removed = await cli(['providers', 'remove', '--account', ids.accountId!, '--provider', 'retell', '--json'], env);
+    expect(JSON.parse(removed.stdout)).toMatchObject({ ok: true, removed: true });
+  }, 120_000);
+
   it('reports domain errors with their message and exit code 1', async () => {
     const run = await cli(['workflows', 'resume', '00000000-0000-4000-8000-000000000000', '--json']);
     expect(run.code).toBe(1);
