@@ -81,6 +81,10 @@ function outcomeOfStatus(error: VapiError, status: number): PlaceCallOutcome {
 /** The outcome of a create that threw (an SDK error, a timeout, or anything else). */
 export function outcomeOfCreateError(error: unknown): PlaceCallOutcome {
   if (error instanceof VapiTimeoutError) return { kind: 'unknown', reason: truncate(`timeout: ${error.message}`) };
+  // SDK 2.0.1 aborts a timed-out request with the reason "timeout" (a string), and Node's fetch
+  // rejects with that string rather than an AbortError, so the SDK throws a plain VapiError
+  // whose cause is "timeout" instead of a VapiTimeoutError.
+  if (error instanceof VapiError && error.cause === 'timeout') return { kind: 'unknown', reason: 'timeout: no answer from Vapi in time' };
   if (error instanceof VapiError && typeof error.statusCode === 'number') return outcomeOfStatus(error, error.statusCode);
   const message = error instanceof Error ? error.message : String(error);
   return { kind: 'unknown', reason: truncate(`no answer from Vapi: ${message}`) };
