@@ -50,7 +50,7 @@ export const ANALYSIS_SCHEMA = {
     callbackAt: {
       type: 'string',
       description:
-        'Only when outcome is callback_requested: the date and time the contact asked to be called back, as ISO 8601 with the UTC offset (e.g. 2026-11-23T10:00:00-05:00), in the contact\'s time zone ({{timezone}}). Empty when no time was agreed.',
+        'Only when outcome is callback_requested: the date and time the contact asked to be called back, as ISO 8601 with the UTC offset (e.g. 2026-11-23T10:00:00-05:00), in the contact\'s time zone, as the assistant confirmed it aloud. Empty when no time was agreed.',
     },
     language: {
       type: 'string',
