@@ -622,3 +622,41 @@ describe('the emulator against the SDK types', () => {
     expect(await fetch(`${h.vapi.baseUrl}/call/00000000-0000-4000-8000-000000000000`, { headers: { authorization: `Bearer ${API_KEY}` } }).then((r) => r.status)).toBe(404);
   });
 });
+
+describe('our call id on Vapi’s messages', () => {
+  const report = (call: Record<string, unknown>) =>
+    JSON.stringify({ message: { type: 'end-of-call-report', endedReason: 'customer-busy', artifact: {}, analysis: {}, call: { id: 'vapi-call-1', orgId: 'o', createdAt: '2026-11-22T10:00:00.000Z', updatedAt: '2026-11-22T10:00:00.000Z', type: 'outboundPhoneCall', ...call } } });
+
+  it('falls back to the call’s name when the metadata is not echoed', async () => {
+    const h = await harness();
+    const body = report({ name: '3b1f0c9e-0000-4000-8000-000000000042' });
+    const result = await h.adapter.readWebhook(h.credentials, { rawBody: Buffer.from(body), headers: h.vapi.headersFor(body) }, clock);
+    expect(result.ok && result.events.map((e) => [e.type, e.callId])).toEqual([
+      ['call.ended', '3b1f0c9e-0000-4000-8000-000000000042'],
+      ['report.ready', '3b1f0c9e-0000-4000-8000-000000000042'],
+    ]);
+  });
+
+  it('gives no events for an outbound call Contactline did not place (dashboard calls)', async () => {
+    const h = await harness();
+    const body = report({ name: 'Friday test call' });
+    expect(await h.adapter.readWebhook(h.credentials, { rawBody: Buffer.from(body), headers: h.vapi.headersFor(body) }, clock)).toEqual({ ok: true, events: [] });
+  });
+
+  it('accepts an HMAC signature written with a sha256= prefix (GitHub-style signaturePrefix)', async () => {
+    const h = await harness();
+    const body = report({ name: '3b1f0c9e-0000-4000-8000-000000000042' });
+    const headers = h.vapi.headersFor(body);
+    const result = await h.adapter.readWebhook(h.credentials, { rawBody: Buffer.from(body), headers: { ...headers, 'x-signature': `sha256=${headers['x-signature']}` } }, clock);
+    expect(result.ok).toBe(true);
+  });
+
+  it('rejects a malformed signature or timestamp', async () => {
+    const h = await harness();
+    const body = report({});
+    const headers = h.vapi.headersFor(body);
+    for (const bad of [{ ...headers, 'x-signature': 'zz' }, { ...headers, 'x-timestamp': 'yesterday' }, { 'x-signature': headers['x-signature'] }]) {
+      expect((await h.adapter.readWebhook(h.credentials, { rawBody: Buffer.from(body), headers: bad }, clock)).ok).toBe(false);
+    }
+  });
+});
