@@ -1,0 +1,163 @@
+// Vapi server messages (`{ "message": { "type": …, "call": {…}, … } }`, docs.vapi.ai/server-url/events)
+// onto the port's events. Event ids are deterministic (`${callId}:started|ended|report|inbound`),
+// so a redelivered or repeated message collapses into a duplicate at the consumer.
+//
+//   status-update in-progress   → call.started (occurredAt: call.startedAt, else the message time)
+//   end-of-call-report          → call.ended, then report.ready (transcript, recording URL)
+//   any message of an inbound call (call.type inboundPhoneCall), and assistant-request
+//                               → call.inbound first (same id every time), with our call id
+//                                 derived from Vapi's (callIdForProviderCall)
+//   anything else               → no events
+// status-update `ended` is not used: it comes before the end-of-call-report, which carries the
+// analysis; emitting call.ended from it would make the analysed one a duplicate.
+import type { Vapi } from '@vapi-ai/server-sdk';
+import { isConversationResult, MAX_UTTERANCE_CHARS, MAX_UTTERANCES, type Utterance } from '../telephony.port.js';
+import { callIdForProviderCall, type ProviderEvent } from '../voice-provider.port.js';
+import { readCallAnalysis } from './analysis.js';
+import { resultForEndedCall } from './call-result.js';
+import { ourCallIdOf } from './create-call-request.js';
+import { isTransferredReason } from './ended-reasons.js';
+
+/** What the messages we read have in common (the SDK types each message separately). */
+type AnyServerMessage = {
+  type?: string;
+  call?: Vapi.Call;
+  customer?: Vapi.CreateCustomerDto;
+  phoneNumber?: unknown;
+  timestamp?: number;
+};
+
+const TEST_CALL_TYPES: ReadonlySet<string> = new Set(['webCall', 'vapi.websocketCall']);
+
+/** Our call id for the message's call: ours from the metadata, else one derived from Vapi's id; null without a call. */
+export function callIdOfMessage(message: AnyServerMessage): string | null {
+  const call = message.call;
+  if (!call?.id) return null;
+  return ourCallIdOf(call) ?? (call.type === 'inboundPhoneCall' ? callIdForProviderCall('vapi', call.id) : null);
+}
+
+function isoOrNull(value: unknown): string | null {
+  if (typeof value !== 'string' && typeof value !== 'number') return null;
+  const time = new Date(value).getTime();
+  return Number.isFinite(time) ? new Date(time).toISOString() : null;
+}
+
+/** The message's own time (epoch milliseconds), else the time it was received. */
+function messageTime(message: AnyServerMessage, now: Date): string {
+  return isoOrNull(message.timestamp) ?? now.toISOString();
+}
+
+/** A phone number object's E.164 `number` (Vapi types each number provider separately; some have none). */
+function numberOf(phoneNumber: unknown): string | null {
+  const number = (phoneNumber as { number?: unknown } | null | undefined)?.number;
+  return typeof number === 'string' && number.length > 0 ? number : null;
+}
+
+function inboundEvent(message: AnyServerMessage, callId: string, now: Date): ProviderEvent {
+  const call = message.call!;
+  const from = call.customer?.number ?? message.customer?.number ?? call.customer?.sipUri ?? 'unknown';
+  const to = numberOf(message.phoneNumber) ?? numberOf(call.phoneNumber);
+  return {
+    type: 'call.inbound',
+    eventId: `${callId}:inbound`,
+    callId,
+    occurredAt: isoOrNull(call.createdAt) ?? messageTime(message, now),
+    from,
+    to,
+    providerCallId: call.id,
+  };
+}
+
+/** Transcript lines of the assistant and the contact (Vapi's role is `bot` or `assistant`, and `user`). */
+export function utterancesOf(messages: readonly Vapi.ArtifactMessagesItem[] | undefined, startedAt: string | null): Utterance[] {
+  const utterances: Utterance[] = [];
+  for (const item of messages ?? []) {
+    const line = item as { role?: string; message?: unknown; time?: unknown; secondsFromStart?: unknown };
+    const speaker = line.role === 'user' ? 'user' : line.role === 'bot' || line.role === 'assistant' ? 'assistant' : null;
+    if (!speaker || typeof line.message !== 'string') continue;
+    utterances.push({ speaker, content: line.message.slice(0, MAX_UTTERANCE_CHARS), timestamp: lineTime(line, startedAt) });
+    if (utterances.length === MAX_UTTERANCES) break;
+  }
+  return utterances;
+}
+
+/** A line's `time` is epoch milliseconds; small values (seen in examples) are read as seconds from the start. */
+function lineTime(line: { time?: unknown; secondsFromStart?: unknown }, startedAt: string | null): string {
+  if (typeof line.time === 'number' && line.time > 1e11) return new Date(line.time).toISOString();
+  const seconds = typeof line.secondsFromStart === 'number' ? line.secondsFromStart : typeof line.time === 'number' ? line.time : 0;
+  const start = startedAt ? new Date(startedAt).getTime() : 0;
+  return new Date(start + Math.round(seconds * 1000)).toISOString();
+}
+
+function durationSeconds(startedAt: string | null, endedAt: string | null): number {
+  if (!startedAt || !endedAt) return 0;
+  return Math.max(0, Math.round((new Date(endedAt).getTime() - new Date(startedAt).getTime()) / 1000));
+}
+
+function stringVariable(call: Vapi.Call | undefined, name: string): string | null {
+  const value = call?.assistantOverrides?.variableValues?.[name];
+  return typeof value === 'string' && value.length > 0 && value.length <= 64 ? value : null;
+}
+
+function endOfCallEvents(report: Vapi.ServerMessageEndOfCallReport, callId: string, now: Date): ProviderEvent[] {
+  const call = report.call;
+  const startedAt = isoOrNull(report.startedAt ?? call?.startedAt);
+  const endedAt = isoOrNull(report.endedAt ?? call?.endedAt) ?? messageTime(report, now);
+  const endedReason = String(report.endedReason ?? call?.endedReason ?? 'unknown');
+  const utterances = utterancesOf(report.artifact?.messages ?? call?.artifact?.messages, startedAt);
+  const analysis = readCallAnalysis(report);
+  const outcome = resultForEndedCall({
+    endedReason,
+    started: startedAt !== null,
+    contactSpoke: utterances.some((u) => u.speaker === 'user'),
+    analysis,
+    endedAt: new Date(endedAt),
+  });
+  const providerCallId = call?.id;
+  return [
+    {
+      type: 'call.ended',
+      eventId: `${callId}:ended`,
+      callId,
+      occurredAt: endedAt,
+      result: outcome.result,
+      endReason: endedReason.slice(0, 256),
+      durationSeconds: durationSeconds(startedAt, endedAt),
+      // The analysed language, else the language the call started in (our variable) when the contact talked.
+      language: analysis.language ?? (isConversationResult(outcome.result) ? stringVariable(call, 'language') : null),
+      nextAttemptAt: outcome.nextAttemptAt,
+      ...(isTransferredReason(endedReason) ? { transferred: true } : {}),
+      ...(call?.type && TEST_CALL_TYPES.has(call.type) ? { testCall: true } : {}),
+      providerCallId,
+    },
+    {
+      type: 'report.ready',
+      eventId: `${callId}:report`,
+      callId,
+      occurredAt: endedAt,
+      utterances,
+      recordingUrl: report.artifact?.recordingUrl ?? report.artifact?.recording?.mono?.combinedUrl ?? null,
+      providerCallId,
+    },
+  ];
+}
+
+/** The port events one authenticated server message carries (possibly none). */
+export function eventsOfServerMessage(message: AnyServerMessage, now: Date): ProviderEvent[] {
+  const callId = callIdOfMessage(message);
+  if (!callId || !message.call) return [];
+  const events: ProviderEvent[] = [];
+  if (message.call.type === 'inboundPhoneCall' || message.type === 'assistant-request') events.push(inboundEvent(message, callId, now));
+
+  if (message.type === 'status-update' && (message as Vapi.ServerMessageStatusUpdate).status === 'in-progress') {
+    events.push({
+      type: 'call.started',
+      eventId: `${callId}:started`,
+      callId,
+      occurredAt: isoOrNull(message.call.startedAt) ?? messageTime(message, now),
+      providerCallId: message.call.id,
+    });
+  }
+  if (message.type === 'end-of-call-report') events.push(...endOfCallEvents(message as Vapi.ServerMessageEndOfCallReport, callId, now));
+  return events;
+}

@@ -1,0 +1,93 @@
+// The Vapi voice provider (https://vapi.ai) on its official SDK, @vapi-ai/server-sdk.
+//
+// placeCall  POST /call (client.calls.create) with the SDK's retries off: Vapi has no idempotency
+//            key, so a retried create after a lost answer could dial the contact twice. The body
+//            is ./create-call-request.ts; answers and failures are read by ./create-call-outcome.ts.
+// findCall   Vapi lists calls without a metadata filter, so: GET /call for the from-number's
+//            phoneNumberId, created in a window around placedAt, matched on our call id
+//            (metadata, else name) here.
+// readWebhook authenticates (./webhook-auth.ts) over the raw bytes, then maps the message onto
+//            port events (./server-messages.ts).
+// A client is built per request from the Account's credentials (apiKey, baseUrl).
+import { VapiClient } from '@vapi-ai/server-sdk';
+import type { ProviderCredentials, ProviderWebhookResult, VoiceProviderAdapter } from '../voice-provider.port.js';
+import { buildCreateCallRequest, ourCallIdOf } from './create-call-request.js';
+import { outcomeOfCreateError, outcomeOfCreatedCall } from './create-call-outcome.js';
+import { callIdOfMessage, eventsOfServerMessage } from './server-messages.js';
+import { authenticateWebhook } from './webhook-auth.js';
+
+/** Vapi's default of concurrent call slots per organization (docs.vapi.ai/calls/call-concurrency). */
+export const VAPI_DEFAULT_MAX_CONCURRENT_CALLS = 10;
+
+/** findCall looks for calls created from this long before placedAt (clock skew) … */
+const FIND_WINDOW_BEFORE_MS = 2 * 60_000;
+/** … to this long after it (a create that was slow to answer). */
+const FIND_WINDOW_AFTER_MS = 15 * 60_000;
+/** GET /call's largest page; the window holds far fewer calls of one number. */
+const FIND_LIMIT = 1000;
+
+export interface VapiAdapterOptions {
+  /** Per-request timeout; default the SDK's (60 s). */
+  timeoutMs?: number;
+}
+
+function clientFor(credentials: ProviderCredentials, options: VapiAdapterOptions, maxRetries?: number): VapiClient {
+  return new VapiClient({
+    token: credentials.apiKey,
+    ...(credentials.baseUrl ? { baseUrl: credentials.baseUrl } : {}),
+    ...(options.timeoutMs !== undefined ? { timeoutInSeconds: options.timeoutMs / 1000 } : {}),
+    ...(maxRetries !== undefined ? { maxRetries } : {}),
+  });
+}
+
+function parseJson(rawBody: Buffer): unknown {
+  try {
+    return JSON.parse(rawBody.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+export function createVapiAdapter(options: VapiAdapterOptions = {}): VoiceProviderAdapter {
+  return {
+    provider: 'vapi',
+    defaultMaxConcurrentCalls: VAPI_DEFAULT_MAX_CONCURRENT_CALLS,
+
+    async placeCall(credentials, request) {
+      const client = clientFor(credentials, options, 0);
+      try {
+        const created = await client.calls.create(buildCreateCallRequest(request, credentials.webhookSecret), { maxRetries: 0 });
+        return outcomeOfCreatedCall(created);
+      } catch (error) {
+        return outcomeOfCreateError(error);
+      }
+    },
+
+    async findCall(credentials, { callId, placedAt, request }) {
+      const client = clientFor(credentials, options);
+      const calls = await client.calls.list({
+        phoneNumberId: request.fromNumber,
+        createdAtGe: new Date(placedAt.getTime() - FIND_WINDOW_BEFORE_MS).toISOString(),
+        createdAtLe: new Date(placedAt.getTime() + FIND_WINDOW_AFTER_MS).toISOString(),
+        limit: FIND_LIMIT,
+      });
+      const found = calls.find((call) => ourCallIdOf(call) === callId);
+      return found ? { providerCallId: found.id } : null;
+    },
+
+    async readWebhook(credentials, webhook, now): Promise<ProviderWebhookResult> {
+      // Parsed before authentication only to name the call whose token may authenticate it.
+      const body = parseJson(webhook.rawBody) as { message?: Record<string, unknown> } | undefined;
+      const message = typeof body?.message === 'object' && body.message !== null ? body.message : null;
+      const auth = authenticateWebhook({
+        rawBody: webhook.rawBody,
+        headers: webhook.headers,
+        secret: credentials.webhookSecret,
+        now,
+        callId: message ? callIdOfMessage(message) : null,
+      });
+      if (!auth.ok) return { ok: false, reason: `vapi webhook authentication failed: ${auth.reason}` };
+      return { ok: true, events: message ? eventsOfServerMessage(message, now) : [] };
+    },
+  };
+}
