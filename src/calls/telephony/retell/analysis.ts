@@ -53,7 +53,9 @@ export const CONTACTLINE_ANALYSIS_FIELDS: readonly AnalysisItem[] = [
       Object.entries(OUTCOME_CHOICES).map(([choice, meaning]) => `${choice} = ${meaning}`).join('; ') +
       '.',
     choices: Object.keys(OUTCOME_CHOICES),
-    required: true,
+    // Not required: a required field Retell cannot extract marks the call unsuccessful in the
+    // agent's own statistics; a missing outcome falls back to `answered` here anyway.
+    required: false,
   },
   {
     type: 'string',
@@ -61,7 +63,7 @@ export const CONTACTLINE_ANALYSIS_FIELDS: readonly AnalysisItem[] = [
     description:
       'Only when the contact asked to be called back at a given time: that time as an ISO 8601 date-time ' +
       "with the contact's UTC offset (for example 2026-11-24T10:00:00-05:00). Empty otherwise.",
-    examples: ['2026-11-24T10:00:00-05:00', ''],
+    examples: ['2026-11-24T10:00:00-05:00'],
     required: false,
   },
   {
