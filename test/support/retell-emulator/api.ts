@@ -56,8 +56,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function send(ctx: ApiContext, req: Request, res: Response, status: number, body?: unknown, headers: Record<string, string> = {}): void {
-  ctx.requests.push({ method: req.method, path: req.path, body: req.body, headers: { ...req.headers }, status });
+function send(res: Response, status: number, body?: unknown, headers: Record<string, string> = {}): void {
+  (res.locals.logEntry as RequestLogEntry).status = status;
   res.status(status).set(headers);
   if (body === undefined) res.end();
   else res.json(body);
@@ -69,28 +69,28 @@ function createPhoneCall(ctx: ApiContext, req: Request, res: Response): void {
     const headers: Record<string, string> = {};
     if (failure.retryAfterSeconds !== undefined) headers['retry-after'] = String(failure.retryAfterSeconds);
     if (failure.retryAfterMs !== undefined) headers['retry-after-ms'] = String(failure.retryAfterMs);
-    send(ctx, req, res, failure.status, failure.body ?? errorBody(failure.status), headers);
+    send(res, failure.status, failure.body ?? errorBody(failure.status), headers);
     return;
   }
   const body: unknown = req.body;
   if (!isPlainObject(body) || typeof body.from_number !== 'string' || typeof body.to_number !== 'string') {
-    send(ctx, req, res, 400, errorBody(400));
+    send(res, 400, errorBody(400));
     return;
   }
   const params = body as unknown as CallCreatePhoneCallParams;
   const variables = params.retell_llm_dynamic_variables;
   if (variables !== undefined && (!isPlainObject(variables) || Object.values(variables).some((v) => typeof v !== 'string'))) {
-    send(ctx, req, res, 400, errorBody(400, 'retell_llm_dynamic_variables values must be strings.'));
+    send(res, 400, errorBody(400, 'retell_llm_dynamic_variables values must be strings.'));
     return;
   }
   const agentId = params.override_agent_id ?? 'agent_bound_to_number';
   if ((ctx.agentIds && !ctx.agentIds.includes(agentId)) || (ctx.phoneNumbers && !ctx.phoneNumbers.includes(params.from_number))) {
-    send(ctx, req, res, 422, errorBody(422));
+    send(res, 422, errorBody(422));
     return;
   }
   const overLimit = inProgress(ctx) >= ctx.concurrencyLimit;
   if (overLimit && ctx.concurrencyRefusal === 'status-429') {
-    send(ctx, req, res, 429, errorBody(429, 'Concurrency limit reached, please try again later.'));
+    send(res, 429, errorBody(429, 'Concurrency limit reached, please try again later.'));
     return;
   }
 
@@ -115,13 +115,13 @@ function createPhoneCall(ctx: ApiContext, req: Request, res: Response): void {
 
   const stall = ctx.stalls.shift();
   if (stall === undefined) {
-    send(ctx, req, res, 201, call.object);
+    send(res, 201, call.object);
     return;
   }
   // The call exists; only the answer is late (the client may have given up by then).
   const timer = setTimeout(() => {
     ctx.timers.delete(timer);
-    if (!res.writableEnded && !res.destroyed) send(ctx, req, res, 201, call.object);
+    if (!res.writableEnded && !res.destroyed) send(res, 201, call.object);
   }, stall);
   ctx.timers.add(timer);
 }
@@ -158,7 +158,7 @@ function listCalls(ctx: ApiContext, req: Request, res: Response): void {
   const skip = Math.max(0, Number(params.pagination_key ?? params.skip ?? 0) || 0);
   const page = items.slice(skip, skip + limit);
   const hasMore = skip + limit < items.length;
-  send(ctx, req, res, 200, {
+  send(res, 200, {
     items: page.map((call) => call.object),
     has_more: hasMore,
     ...(hasMore ? { pagination_key: String(skip + limit) } : {}),
@@ -169,9 +169,16 @@ function listCalls(ctx: ApiContext, req: Request, res: Response): void {
 export function createRetellApi(ctx: ApiContext): express.Router {
   const router = express.Router();
   router.use(express.json({ limit: '5mb' }));
+  // Logged on arrival, so that a request still unanswered (a stalled create) is listed too.
+  router.use((req, res, next) => {
+    const entry: RequestLogEntry = { method: req.method, path: req.path, body: req.body, headers: { ...req.headers }, status: null };
+    ctx.requests.push(entry);
+    res.locals.logEntry = entry;
+    next();
+  });
   router.use((req, res, next) => {
     if (req.headers.authorization !== `Bearer ${ctx.apiKey}`) {
-      send(ctx, req, res, 401, errorBody(401));
+      send(res, 401, errorBody(401));
       return;
     }
     next();
@@ -179,12 +186,12 @@ export function createRetellApi(ctx: ApiContext): express.Router {
   router.post('/v2/create-phone-call', (req, res) => createPhoneCall(ctx, req, res));
   router.get('/v2/get-call/:callId', (req, res) => {
     const call = ctx.calls.find((c) => c.providerCallId === req.params.callId);
-    if (call) send(ctx, req, res, 200, call.object);
-    else send(ctx, req, res, 422, errorBody(422));
+    if (call) send(res, 200, call.object);
+    else send(res, 422, errorBody(422));
   });
   router.post('/v3/list-calls', (req, res) => listCalls(ctx, req, res));
   router.get('/get-concurrency', (req, res) => {
-    send(ctx, req, res, 200, {
+    send(res, 200, {
       current_concurrency: inProgress(ctx),
       concurrency_limit: ctx.concurrencyLimit,
       base_concurrency: ctx.concurrencyLimit,
@@ -194,6 +201,6 @@ export function createRetellApi(ctx: ApiContext): express.Router {
       reserved_inbound_concurrency: 0,
     });
   });
-  router.use((req, res) => send(ctx, req, res, 404, errorBody(404, 'Not found.')));
+  router.use((req, res) => send(res, 404, errorBody(404, 'Not found.')));
   return router;
 }

@@ -79,7 +79,8 @@ export interface RequestLogEntry {
   path: string;
   body: unknown;
   headers: Record<string, string | string[] | undefined>;
-  status: number;
+  /** The status answered; null while the request is unanswered (a stalled create). */
+  status: number | null;
 }
 
 /** The error bodies of Retell's API reference (`{ status: "error", message }`), by status. */
