@@ -121,7 +121,8 @@ export function eventsOfPayload(payload: RetellWebhookPayload, now: Date): Provi
       eventId: `${callId}:inbound`,
       callId,
       occurredAt: startedAt ?? nowIso,
-      from: call.from_number,
+      // A caller with a withheld number still makes a call the port can record.
+      from: call.from_number || 'anonymous',
       to: call.to_number || null,
       providerCallId: call.call_id,
     });
