@@ -5,9 +5,12 @@ import type { Env } from '../../config/env.js';
 import type { VoiceProviders } from '../../domain/context.js';
 import { parseSecretKey } from '../../domain/shared/secret-box.js';
 import type { RemoteVoiceProvider, VoiceProviderAdapter } from './voice-provider.port.js';
+import { createVapiAdapter } from './vapi/vapi.adapter.js';
+import { createRetellAdapter } from './retell/retell.adapter.js';
 
-export function createVoiceProviderAdapters(): Partial<Record<RemoteVoiceProvider, VoiceProviderAdapter>> {
-  return {};
+/** Both adapters, on their official SDKs (`timeoutMs`: the create-call timeout, default the SDK's). */
+export function createVoiceProviderAdapters(options: { timeoutMs?: number } = {}): Record<RemoteVoiceProvider, VoiceProviderAdapter> {
+  return { vapi: createVapiAdapter(options), retell: createRetellAdapter(options) };
 }
 
 type VoiceEnv = Partial<Pick<Env, 'PROVIDER_CREDENTIALS_KEY' | 'VAPI_API_URL' | 'RETELL_API_URL' | 'PUBLIC_BASE_URL'>>;

@@ -1,0 +1,253 @@
+// Real calls through Vapi and Retell, end to end against local emulators of both providers (the
+// official SDKs pointed at them through VAPI_API_URL / RETELL_API_URL): a contact enrolled on a
+// provider agent is placed by the dialer through the SDK, the provider's signed webhooks reach
+// POST /api/telephony/{provider}/{accountId}, and the contact, the call and its transcript
+// follow. Also: refused webhooks change nothing, duplicates and out-of-order delivery apply
+// once, a 429 and a concurrency refusal are retried without counting an attempt, a timeout is
+// reconciled (placed once), a refused number ends the call, and the caps hold with two dialers.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/test-server.js';
+import { testDatabaseKinds } from '../support/databases.js';
+import { startVapiEmulator, type VapiEmulator } from '../support/vapi-emulator/index.js';
+import { startRetellEmulator, type RetellEmulator } from '../support/retell-emulator/index.js';
+import { createVoiceProviderAdapters } from '../../src/calls/telephony/voice-providers.js';
+import { runDialerOnce } from '../../src/jobs/dialer.js';
+import { reconcilePlacements, PLACING_LEASE_MS } from '../../src/jobs/provider-placement.js';
+import { createSimulatedTelephony } from '../../src/calls/telephony/simulator.js';
+import { ALWAYS_OPEN } from '../support/working-hours.js';
+
+type Provider = 'vapi' | 'retell';
+
+/** One provider's emulator behind the same few verbs. */
+interface Driver {
+  provider: Provider;
+  apiUrl: string;
+  credentials: { apiKey: string; webhookSecret: string };
+  agent: { providerAgentId: string; providerPhoneNumber: string };
+  /** Ended well: a conversation the analysis calls converted, with a transcript and a recording. */
+  scriptConverted(phone: string): void;
+  /** The line was busy. */
+  scriptBusy(phone: string): void;
+  /** Provider call ids, in creation order, and the create requests' bodies. */
+  created(): Array<{ providerCallId: string; request: any }>;
+  finish(providerCallId: string, options?: { duplicates?: boolean; reversed?: boolean; wrongSecret?: boolean; stale?: boolean; tamper?: boolean }): Promise<number[]>;
+  failNextCreate(status: number, retryAfterSeconds?: number): void;
+  stallNextCreate(ms: number): void;
+  stop(): Promise<void>;
+}
+
+const KEY = { vapi: 'vapi-private-key-test-0001', retell: 'key_retell_test_0001' };
+const SECRET = { vapi: 'vapi-webhook-secret-test-0001', retell: 'key_retell_webhook_0001' };
+
+async function startDriver(provider: Provider): Promise<Driver> {
+  if (provider === 'vapi') {
+    const vapi: VapiEmulator = await startVapiEmulator({ apiKey: KEY.vapi, webhookSecret: SECRET.vapi, concurrencyLimit: 50 });
+    return {
+      provider, apiUrl: vapi.baseUrl, credentials: { apiKey: KEY.vapi, webhookSecret: SECRET.vapi },
+      agent: { providerAgentId: '5c2f7d0e-0000-4000-8000-00000000a551', providerPhoneNumber: '5c2f7d0e-0000-4000-8000-0000000000f0' },
+      scriptConverted: (phone) => vapi.script(phone, { endedReason: 'customer-ended-call', durationSeconds: 95, analysis: { outcome: 'converted', language: 'en-US' }, recordingUrl: 'https://storage.vapi.example/rec.wav' }),
+      scriptBusy: (phone) => vapi.script(phone, { endedReason: 'customer-busy' }),
+      created: () => vapi.calls.filter((c) => c.request).map((c) => ({ providerCallId: c.id, request: c.request })),
+      async finish(id, o = {}) {
+        const { statuses } = await vapi.finishCall(id, {
+          duplicates: o.duplicates ? 1 : 0, reversed: o.reversed, secret: o.wrongSecret ? 'another-secret-0000000' : undefined,
+          staleSeconds: o.stale ? 600 : undefined, tamper: o.tamper ? (body) => `${body} ` : undefined,
+        });
+        return statuses;
+      },
+      failNextCreate: (status, retryAfterSeconds) => vapi.failNextCreate({ status, retryAfterSeconds }),
+      stallNextCreate: (ms) => vapi.stallNextCreate(ms),
+      stop: () => vapi.stop(),
+    };
+  }
+  const retell: RetellEmulator = await startRetellEmulator({ apiKey: KEY.retell, webhookSecret: SECRET.retell, concurrencyLimit: 50, webhookRetries: 0 });
+  return {
+    provider, apiUrl: retell.baseUrl, credentials: { apiKey: KEY.retell, webhookSecret: SECRET.retell },
+    agent: { providerAgentId: 'agent_7f3a', providerPhoneNumber: '+14155550177' },
+    scriptConverted: (phone) => retell.script(phone, { disconnectionReason: 'agent_hangup', durationSeconds: 95, analysis: { outcome: 'converted', language: 'en-US' }, recordingUrl: 'https://storage.retell.example/rec.wav' }),
+    scriptBusy: (phone) => retell.script(phone, { disconnectionReason: 'dial_busy' }),
+    created: () => retell.calls.filter((c) => c.request).map((c) => ({ providerCallId: c.providerCallId, request: c.request })),
+    async finish(id, o = {}) {
+      const { statuses } = await retell.finishCall(id, {
+        duplicates: o.duplicates ? 1 : 0, order: o.reversed ? 'reversed' : 'documented', secret: o.wrongSecret ? 'key_another_000000' : undefined,
+        signatureAgeMs: o.stale ? 600_000 : undefined, tamper: o.tamper ? (body) => `${body} ` : undefined,
+      });
+      return statuses.map((s) => s ?? 0);
+    },
+    failNextCreate: (status, retryAfterSeconds) => retell.failNextCreate({ status, retryAfterSeconds }),
+    stallNextCreate: (ms) => retell.stallNextCreate(ms),
+    stop: () => retell.stop(),
+  };
+}
+
+const cases = testDatabaseKinds().flatMap((kind) => (['vapi', 'retell'] as const).map((provider) => [kind, provider] as const));
+
+describe.each(cases)('real calls on %s through %s', (kind, provider) => {
+  let server: TestServer;
+  let driver: Driver;
+  let phoneSeq = 0;
+  const clock = { at: new Date(), now() { return this.at; } };
+
+  beforeAll(async () => {
+    driver = await startDriver(provider);
+    server = await startTestServer(kind, {
+      clock,
+      // Short create timeouts, so that a stalled provider is a quick `unknown`.
+      voice: { [provider === 'vapi' ? 'VAPI_API_URL' : 'RETELL_API_URL']: driver.apiUrl, adapters: createVoiceProviderAdapters({ timeoutMs: 1500 }) },
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await driver?.stop();
+  });
+
+  const services = () => server.service.services;
+  const prisma = () => services().db.prisma;
+  const simulator = createSimulatedTelephony({ sink: async () => {}, delayMs: 0 });
+  const dial = () => runDialerOnce(services(), simulator);
+  const graphql = async (query: string, variables: Record<string, unknown>) => {
+    const res = await server.request(ADMIN_TOKEN, 'POST', '/graphql', { query, variables });
+    expect(res.json.errors, JSON.stringify(res.json.errors)).toBeUndefined();
+    return res.json.data;
+  };
+  const freshPhone = () => `+1312557${String(1000 + phoneSeq++).padStart(4, '0')}`;
+
+  /** An Account with the provider's credentials, a live agent on it (calls new contacts at once) and a published workflow. */
+  async function setup(agent: { maxConcurrentCalls?: number } = {}, credentials: { maxConcurrentCalls?: number } = {}) {
+    clock.at = new Date();
+    const account = await server.createAccount();
+    await graphql('mutation ($i: JSON!) { setProviderCredentials(input: $i) { provider } }', { i: { accountId: account.accountId, provider, ...driver.credentials, ...credentials } });
+    const { createAgent } = await graphql('mutation ($i: JSON!) { createAgent(input: $i) { id } }', {
+      i: { accountId: account.accountId, name: 'Ava', status: 'live', provider, ...driver.agent, callNewContactsImmediately: true, workingHours: ALWAYS_OPEN, timezone: 'America/Chicago', ...agent },
+    });
+    const { createWorkflow } = await graphql('mutation ($a: String!, $g: String!) { createWorkflow(accountId: $a, agentId: $g, name: "W", status: published) { id } }', { a: account.accountId, g: createAgent.id });
+    return { ...account, agentId: createAgent.id as string, workflowId: createWorkflow.id as string };
+  }
+
+  async function enroll(ctx: { apiKey: string; workflowId: string }, body: Record<string, unknown> = {}) {
+    const phone = (body.phone as string) ?? freshPhone();
+    const res = await server.request(ctx.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone, firstName: 'Ada', lastName: 'Lovelace', customFields: { plan: 'gold' }, ...body, assignmentOptions: { workflowId: ctx.workflowId } });
+    expect(res.status, res.text).toBeLessThan(300);
+    return res.json as { id: string; phone: string };
+  }
+
+  const callsOf = (contactId: string) => prisma().call.findMany({ where: { contactId }, orderBy: { createdAt: 'asc' } });
+
+  it('places the call through the SDK with our call id and the contact, then applies the signed webhooks', async () => {
+    const ctx = await setup();
+    const phone = freshPhone();
+    driver.scriptConverted(phone);
+    const contact = await enroll(ctx, { phone });
+    const before = driver.created().length;
+    expect((await dial()).placed.map((p) => p.contactId)).toEqual([contact.id]);
+    const [call] = await callsOf(contact.id);
+    expect(call).toMatchObject({ provider, status: 'queued' });
+    const [created] = driver.created().slice(before);
+    expect(call.providerCallId).toBe(created.providerCallId);
+    // Our call id and the contact's variables reached the provider.
+    expect(JSON.stringify(created.request)).toContain(call.id);
+    expect(JSON.stringify(created.request)).toContain('Lovelace');
+    expect(JSON.stringify(created.request)).toContain('gold');
+    expect(JSON.stringify(created.request)).toContain(`/api/telephony/${provider}/${ctx.accountId}`);
+
+    const statuses = await driver.finish(created.providerCallId);
+    expect(statuses.every((s) => s === 200), JSON.stringify(statuses)).toBe(true);
+    const ended = (await callsOf(contact.id))[0];
+    expect(ended).toMatchObject({ status: 'ended', result: 'converted', reportReady: true, providerCallId: created.providerCallId });
+    expect(ended.recordingUrl).toMatch(/^https:\/\//);
+    const stored = await server.request(ctx.apiKey, 'GET', `/api/v1/contacts/${contact.id}`);
+    expect(stored.json).toMatchObject({ status: 'converted', callCount: 1 });
+    const transcript = await server.request(ctx.apiKey, 'GET', `/api/v1/calls/${call.id}/transcript`);
+    expect(transcript.json.utterances.length).toBeGreaterThan(0);
+    expect(transcript.json.utterances[0]).toMatchObject({ speaker: expect.stringMatching(/^(assistant|user)$/), content: expect.any(String) });
+  });
+
+  it('refuses webhooks with a wrong secret, a stale timestamp or a changed body (401, nothing applied); applies duplicates and reversed order once', async () => {
+    const ctx = await setup();
+    const placeOne = async () => {
+      const phone = freshPhone();
+      driver.scriptConverted(phone);
+      const contact = await enroll(ctx, { phone });
+      await dial();
+      return { contact, providerCallId: driver.created().at(-1)!.providerCallId };
+    };
+    // Each forged delivery on a call of its own (a provider ends a call once).
+    for (const attack of [{ wrongSecret: true }, { stale: true }, { tamper: true }]) {
+      const { contact, providerCallId } = await placeOne();
+      const statuses = await driver.finish(providerCallId, attack);
+      expect(statuses.length).toBeGreaterThan(0);
+      expect(statuses.every((s) => s === 401), `${JSON.stringify(attack)}: ${JSON.stringify(statuses)}`).toBe(true);
+      expect((await callsOf(contact.id))[0]).toMatchObject({ status: 'queued', result: null });
+      expect(await prisma().contact.findUniqueOrThrow({ where: { id: contact.id } })).toMatchObject({ callCount: 0 });
+    }
+    const { contact, providerCallId } = await placeOne();
+    const statuses = await driver.finish(providerCallId, { duplicates: true, reversed: true });
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    expect((await callsOf(contact.id))[0]).toMatchObject({ status: 'ended', result: 'converted' });
+    expect(await prisma().contact.findUniqueOrThrow({ where: { id: contact.id } })).toMatchObject({ callCount: 1 });
+    expect(await prisma().domainEvent.count({ where: { type: 'call.ended', payload: { path: ['contactId'], equals: contact.id } } })).toBe(1);
+  });
+
+  it('a 429 is retried later without counting an attempt', async () => {
+    const ctx = await setup();
+    const contact = await enroll(ctx);
+    driver.failNextCreate(429, 30);
+    expect((await dial()).placed).toHaveLength(1);
+    expect(await callsOf(contact.id)).toEqual([]);
+    const enrollment = await prisma().enrollment.findFirstOrThrow({ where: { contactId: contact.id, active: true } });
+    expect(enrollment.attempts).toBe(0);
+    expect(enrollment.nextAttemptAt!.getTime()).toBe(clock.at.getTime() + 30_000);
+    clock.at = new Date(clock.at.getTime() + 31_000);
+    expect((await dial()).placed.map((p) => p.contactId)).toEqual([contact.id]);
+    expect(await callsOf(contact.id)).toMatchObject([{ status: 'queued' }]);
+  });
+
+  it('a refused number ends the call with a result that says so', async () => {
+    const ctx = await setup();
+    const contact = await enroll(ctx);
+    driver.failNextCreate(provider === 'vapi' ? 400 : 422);
+    await dial();
+    const [call] = await callsOf(contact.id);
+    expect(call.status).toBe('ended');
+    expect(call.result).toMatch(/^(invalid_number|new)$/);
+    expect(call.endReason).toBeTruthy();
+  });
+
+  it('a timeout is reconciled by looking the call up: placed once, never twice', async () => {
+    const ctx = await setup();
+    const contact = await enroll(ctx);
+    const before = driver.created().length;
+    driver.stallNextCreate(4000);
+    await dial();
+    const [placing] = await callsOf(contact.id);
+    expect(placing).toMatchObject({ status: 'placing', providerCallId: null });
+    await new Promise((r) => setTimeout(r, 3000)); // the stalled create lands at the provider
+    clock.at = new Date(clock.at.getTime() + PLACING_LEASE_MS + 1000);
+    expect(await reconcilePlacements(services())).toBe(1);
+    const [found] = await callsOf(contact.id);
+    expect(found.status).toBe('queued');
+    expect(driver.created().slice(before)).toHaveLength(1);
+    expect(found.providerCallId).toBe(driver.created().at(-1)!.providerCallId);
+  });
+
+  it('never places past the agent cap or the key cap, with two dialers at once', async () => {
+    const ctx = await setup({ maxConcurrentCalls: 3 }, { maxConcurrentCalls: 5 });
+    const ids: string[] = [];
+    for (let i = 0; i < 8; i++) ids.push((await enroll(ctx)).id);
+    const [a, b] = await Promise.all([runDialerOnce(services(), simulator), runDialerOnce(services(), simulator)]);
+    expect(a.placed.length + b.placed.length).toBe(3);
+    expect(await prisma().call.count({ where: { agentId: ctx.agentId } })).toBe(3);
+    // A second agent of the Account shares the key's cap of 5: two more at most.
+    const { createAgent } = await graphql('mutation ($i: JSON!) { createAgent(input: $i) { id } }', {
+      i: { accountId: ctx.accountId, name: 'Bo', status: 'live', provider, ...driver.agent, callNewContactsImmediately: true, workingHours: ALWAYS_OPEN },
+    });
+    const { createWorkflow } = await graphql('mutation ($a: String!, $g: String!) { createWorkflow(accountId: $a, agentId: $g, name: "W2", status: published) { id } }', { a: ctx.accountId, g: createAgent.id });
+    for (let i = 0; i < 4; i++) await enroll({ apiKey: ctx.apiKey, workflowId: createWorkflow.id });
+    const [c, d] = await Promise.all([runDialerOnce(services(), simulator), runDialerOnce(services(), simulator)]);
+    expect(c.placed.length + d.placed.length).toBe(2);
+    // A finished call frees a place.
+    const first = driver.created().find((x) => JSON.stringify(x.request).includes(a.placed[0]?.callId ?? b.placed[0].callId))!;
+    await driver.finish(first.providerCallId);
+    expect((await dial()).placed).toHaveLength(1);
+  });
+});
