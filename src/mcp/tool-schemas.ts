@@ -115,6 +115,7 @@ const CallOutput = z.object({
   language: z.string().nullable().describe('Language the call ended in'),
   lastCall: z.boolean().describe('True when no further attempt follows this call'),
   transcriptAvailable: z.boolean().describe('True when call_transcript_get returns a non-empty transcript for this call'),
+  recordingUrl: z.string().nullable().describe('The recording of the call, as the voice provider reported it (its URL, which may expire); null when there is none'),
 });
 
 export const CallPageOutput = z.object({

@@ -57,7 +57,7 @@ const Contact = {
 const CallRecord = {
   type: 'object',
   additionalProperties: false,
-  required: ['id', 'contactId', 'workflowId', 'agentId', 'direction', 'status', 'result', 'endReason', 'startedAt', 'endedAt', 'durationSeconds', 'language', 'lastCall', 'transcriptAvailable'],
+  required: ['id', 'contactId', 'workflowId', 'agentId', 'direction', 'status', 'result', 'endReason', 'startedAt', 'endedAt', 'durationSeconds', 'language', 'lastCall', 'transcriptAvailable', 'recordingUrl'],
   properties: {
     id: { type: 'string', format: 'uuid' },
     contactId: { type: 'string', format: 'uuid' },
@@ -73,6 +73,7 @@ const CallRecord = {
     language: nullable('string', { description: 'Locale the call ended in' }),
     lastCall: { type: 'boolean', description: 'True when no further attempt follows this call' },
     transcriptAvailable: { type: 'boolean', description: 'True when the report is ready and the call has at least one utterance (the transcript is then non-empty)' },
+    recordingUrl: nullable('string', { description: 'The recording of the call, as the voice provider reported it (its URL, which may expire); null when there is none' }),
   },
 };
 

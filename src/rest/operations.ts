@@ -19,7 +19,7 @@ export const CONTACT_FIELDS = `fragment ContactFields on Contact {
 
 const CALL_FIELDS = `fragment CallFields on Call {
   id contactId workflowId agentId direction status result endReason startedAt endedAt durationSeconds language lastCall
-  transcriptAvailable
+  transcriptAvailable recordingUrl
 }`;
 
 const contactListArgs = `$status: [String!], $sourceKind: [String!], $addedSince: String, $addedBefore: String,

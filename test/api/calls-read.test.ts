@@ -9,7 +9,7 @@ import { expectContactShape, expectError, uniquePhone, upsertOk, UUID_RE } from 
 /** DESIGN: "Call record". */
 const CALL_FIELDS = [
   'id', 'contactId', 'workflowId', 'agentId', 'direction', 'status', 'result', 'endReason',
-  'startedAt', 'endedAt', 'durationSeconds', 'language', 'lastCall', 'transcriptAvailable',
+  'startedAt', 'endedAt', 'durationSeconds', 'language', 'lastCall', 'transcriptAvailable', 'recordingUrl',
 ];
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -79,7 +79,7 @@ describe.each(testDatabaseKinds())('call reads on %s', (kind) => {
       expect(res.json.data[0]).toEqual({
         id: first, contactId: c.id, workflowId, agentId: null, direction: 'outbound', status: 'completed', result: 'converted',
         endReason: 'customer-ended-call', startedAt: new Date(t0 + 5).toISOString(), endedAt: new Date(t0 + 65_005).toISOString(),
-        durationSeconds: 65, language: 'en-US', lastCall: true, transcriptAvailable: true,
+        durationSeconds: 65, language: 'en-US', lastCall: true, transcriptAvailable: true, recordingUrl: null,
       });
       expect(res.json.data[0].startedAt).toMatch(ISO_MS);
       const tie = res.json.data.find((r: { id: string }) => r.id === tieB);

@@ -32,6 +32,8 @@ interface Driver {
   created(): Array<{ providerCallId: string; request: any }>;
   finish(providerCallId: string, options?: { duplicates?: boolean; reversed?: boolean; wrongSecret?: boolean; stale?: boolean; tamper?: boolean }): Promise<number[]>;
   failNextCreate(status: number, retryAfterSeconds?: number): void;
+  /** An inbound call from `from` to our number `to`, its webhooks sent to `webhookUrl`. */
+  inbound(from: string, to: string, webhookUrl: string): Promise<number[]>;
   stallNextCreate(ms: number): void;
   stop(): Promise<void>;
 }
@@ -39,9 +41,9 @@ interface Driver {
 const KEY = { vapi: 'vapi-private-key-test-0001', retell: 'key_retell_test_0001' };
 const SECRET = { vapi: 'vapi-webhook-secret-test-0001', retell: 'key_retell_webhook_0001' };
 
-async function startDriver(provider: Provider): Promise<Driver> {
+async function startDriver(provider: Provider, concurrencyLimit = 50): Promise<Driver> {
   if (provider === 'vapi') {
-    const vapi: VapiEmulator = await startVapiEmulator({ apiKey: KEY.vapi, webhookSecret: SECRET.vapi, concurrencyLimit: 50 });
+    const vapi: VapiEmulator = await startVapiEmulator({ apiKey: KEY.vapi, webhookSecret: SECRET.vapi, concurrencyLimit });
     return {
       provider, apiUrl: vapi.baseUrl, credentials: { apiKey: KEY.vapi, webhookSecret: SECRET.vapi },
       agent: { providerAgentId: '5c2f7d0e-0000-4000-8000-00000000a551', providerPhoneNumber: '5c2f7d0e-0000-4000-8000-0000000000f0' },
@@ -56,11 +58,12 @@ async function startDriver(provider: Provider): Promise<Driver> {
         return statuses;
       },
       failNextCreate: (status, retryAfterSeconds) => vapi.failNextCreate({ status, retryAfterSeconds }),
+      inbound: async (from, to, webhookUrl) => (await vapi.inboundCall({ from, to, webhookUrl, script: { endedReason: 'customer-ended-call', analysis: { outcome: 'answered' } } })).statuses,
       stallNextCreate: (ms) => vapi.stallNextCreate(ms),
       stop: () => vapi.stop(),
     };
   }
-  const retell: RetellEmulator = await startRetellEmulator({ apiKey: KEY.retell, webhookSecret: SECRET.retell, concurrencyLimit: 50, webhookRetries: 0 });
+  const retell: RetellEmulator = await startRetellEmulator({ apiKey: KEY.retell, webhookSecret: SECRET.retell, concurrencyLimit, webhookRetries: 0 });
   return {
     provider, apiUrl: retell.baseUrl, credentials: { apiKey: KEY.retell, webhookSecret: SECRET.retell },
     agent: { providerAgentId: 'agent_7f3a', providerPhoneNumber: '+14155550177' },
@@ -75,6 +78,7 @@ async function startDriver(provider: Provider): Promise<Driver> {
       return statuses.map((s) => s ?? 0);
     },
     failNextCreate: (status, retryAfterSeconds) => retell.failNextCreate({ status, retryAfterSeconds }),
+    inbound: async (from, to, webhookUrl) => (await retell.inboundCall({ from, to, webhookUrl, outcome: { disconnectionReason: 'user_hangup', analysis: { outcome: 'answered' } } })).statuses.map((s) => s ?? 0),
     stallNextCreate: (ms) => retell.stallNextCreate(ms),
     stop: () => retell.stop(),
   };
@@ -157,6 +161,8 @@ describe.each(cases)('real calls on %s through %s', (kind, provider) => {
     expect(ended.recordingUrl).toMatch(/^https:\/\//);
     const stored = await server.request(ctx.apiKey, 'GET', `/api/v1/contacts/${contact.id}`);
     expect(stored.json).toMatchObject({ status: 'converted', callCount: 1 });
+    const listed = await server.request(ctx.apiKey, 'GET', `/api/v1/contacts/source/api/external-id/${contact.id}/calls`);
+    expect(listed.json.data).toMatchObject([{ id: call.id, result: 'converted', recordingUrl: ended.recordingUrl }]);
     const transcript = await server.request(ctx.apiKey, 'GET', `/api/v1/calls/${call.id}/transcript`);
     expect(transcript.json.utterances.length).toBeGreaterThan(0);
     expect(transcript.json.utterances[0]).toMatchObject({ speaker: expect.stringMatching(/^(assistant|user)$/), content: expect.any(String) });
@@ -200,6 +206,53 @@ describe.each(cases)('real calls on %s through %s', (kind, provider) => {
     clock.at = new Date(clock.at.getTime() + 31_000);
     expect((await dial()).placed.map((p) => p.contactId)).toEqual([contact.id]);
     expect(await callsOf(contact.id)).toMatchObject([{ status: 'queued' }]);
+  });
+
+  it("the provider's concurrency refusal is retried later without counting an attempt", async () => {
+    // A provider account that takes one call at a time, behind a service of its own.
+    const tight = await startDriver(provider, 1);
+    const own = await startTestServer(kind, { clock, voice: { [provider === 'vapi' ? 'VAPI_API_URL' : 'RETELL_API_URL']: tight.apiUrl } });
+    try {
+      const account = await own.createAccount();
+      const op = async (query: string, variables: Record<string, unknown>) => (await own.request(ADMIN_TOKEN, 'POST', '/graphql', { query, variables })).json.data;
+      await op('mutation ($i: JSON!) { setProviderCredentials(input: $i) { provider } }', { i: { accountId: account.accountId, provider, ...tight.credentials, maxConcurrentCalls: 100 } });
+      const { createAgent } = await op('mutation ($i: JSON!) { createAgent(input: $i) { id } }', {
+        i: { accountId: account.accountId, name: 'Ava', status: 'live', provider, ...tight.agent, callNewContactsImmediately: true, workingHours: ALWAYS_OPEN, maxConcurrentCalls: 100 },
+      });
+      const { createWorkflow } = await op('mutation ($a: String!, $g: String!) { createWorkflow(accountId: $a, agentId: $g, name: "W", status: published) { id } }', { a: account.accountId, g: createAgent.id });
+      const contacts = [];
+      for (let i = 0; i < 2; i++) {
+        const res = await own.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: freshPhone(), assignmentOptions: { workflowId: createWorkflow.id } });
+        contacts.push(res.json.id as string);
+      }
+      await runDialerOnce(own.service.services, simulator);
+      const calls = await own.service.services.db.prisma.call.findMany({ where: { accountId: account.accountId } });
+      expect(calls).toMatchObject([{ status: 'queued' }]);
+      const refused = contacts.find((id) => id !== calls[0].contactId)!;
+      const enrollment = await own.service.services.db.prisma.enrollment.findFirstOrThrow({ where: { contactId: refused, active: true } });
+      expect(enrollment.attempts).toBe(0);
+      expect(enrollment.nextAttemptAt!.getTime()).toBeGreaterThan(clock.at.getTime());
+      expect(await own.service.services.db.prisma.contact.findUniqueOrThrow({ where: { id: refused } })).toMatchObject({ callCount: 0 });
+    } finally {
+      await own.stop();
+      await tight.stop();
+    }
+  });
+
+  it('an inbound call to the agent number creates the caller and records the call', async () => {
+    const ctx = await setup();
+    const agentNumber = `+1646558${String(1000 + phoneSeq++).padStart(4, '0')}`;
+    await graphql('mutation ($id: String!, $i: JSON!) { updateAgent(id: $id, input: $i) { id } }', { id: ctx.agentId, i: { phoneNumber: agentNumber } });
+    const caller = freshPhone();
+    const statuses = await driver.inbound(caller, agentNumber, `${server.baseUrl}/api/telephony/${provider}/${ctx.accountId}`);
+    expect(statuses.every((s) => s === 200), JSON.stringify(statuses)).toBe(true);
+    const contact = await prisma().contact.findFirstOrThrow({ where: { accountId: ctx.accountId, phone: caller } });
+    expect(contact).toMatchObject({ sourceKind: 'oneai', callCount: 1, status: 'reached' });
+    expect(await callsOf(contact.id)).toMatchObject([{ direction: 'inbound', provider, status: 'ended', result: 'answered', agentId: ctx.agentId }]);
+    // Another Account's credentials cannot report it: the route is per Account.
+    const other = await setup();
+    const forged = await driver.inbound(freshPhone(), agentNumber, `${server.baseUrl}/api/telephony/${provider}/${other.accountId}`);
+    expect(forged.every((s) => s === 404), JSON.stringify(forged)).toBe(true);
   });
 
   it('a refused number ends the call with a result that says so', async () => {

@@ -28,6 +28,8 @@ export interface CallRecord {
   language: string | null;
   lastCall: boolean;
   transcriptAvailable: boolean;
+  /** The recording's URL, as the provider reported it; null when there is none. */
+  recordingUrl: string | null;
 }
 
 export interface CallPage {
@@ -70,7 +72,7 @@ export async function listContactCalls(
     take: limit + 1,
     select: {
       id: true, contactId: true, workflowId: true, agentId: true, direction: true, status: true, result: true, endReason: true,
-      startedAt: true, endedAt: true, durationSeconds: true, language: true, lastCall: true, reportReady: true,
+      startedAt: true, endedAt: true, durationSeconds: true, language: true, lastCall: true, reportReady: true, recordingUrl: true,
     },
   });
   const page = rows.slice(0, limit);

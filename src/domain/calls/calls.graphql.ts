@@ -20,6 +20,7 @@ export const CallType = builder.prismaObject('Call', {
     durationSeconds: t.exposeInt('durationSeconds', { nullable: true }),
     language: t.exposeString('language', { nullable: true }),
     lastCall: t.exposeBoolean('lastCall', { description: 'True when no further attempt follows this call (the contact\'s last call)' }),
+    recordingUrl: t.exposeString('recordingUrl', { nullable: true, description: 'The recording of the call, as the voice provider reported it (its URL, which may expire); null when there is none' }),
     transcriptAvailable: t.boolean({
       description: 'True when the call\'s report is ready and it has at least one utterance (callTranscript is then non-empty)',
       // Computed by the service that loaded the call (see calls-read.service.ts).
