@@ -106,7 +106,7 @@ const CallOutput = z.object({
   workflowId: z.string().nullable(),
   agentId: z.string().nullable(),
   direction: z.enum(['outbound', 'inbound']),
-  status: z.string().describe('queued, ringing, in_progress, ended or failed'),
+  status: z.string().describe('placing (with the voice provider), queued, ringing, in_progress, ended or failed'),
   result: z.string().nullable().describe('How the call went, e.g. converted, qualified, not_interested, no_answer, voicemail, busy; null until it ended'),
   endReason: z.string().nullable(),
   startedAt: timestamp('When the call was placed (outbound) or started (inbound); the list order'),

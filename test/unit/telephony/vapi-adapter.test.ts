@@ -554,7 +554,7 @@ describe('webhook authentication by secret header', () => {
     const h = await harness();
     const body = JSON.stringify({ message: { type: 'status-update', status: 'ringing' } });
     const result = await h.adapter.readWebhook({ ...h.credentials, webhookSecret: null }, { rawBody: Buffer.from(body), headers: h.vapi.headersFor(body) }, clock);
-    expect(result).toEqual({ ok: false, reason: 'vapi webhook authentication failed: no secret configured' });
+    expect(result).toEqual({ ok: false, reason: 'no secret configured' });
   });
 });
 

@@ -86,7 +86,7 @@ export function createVapiAdapter(options: VapiAdapterOptions = {}): VoiceProvid
         now,
         callId: message ? callIdOfMessage(message) : null,
       });
-      if (!auth.ok) return { ok: false, reason: `vapi webhook authentication failed: ${auth.reason}` };
+      if (!auth.ok) return { ok: false, reason: auth.reason };
       return { ok: true, events: message ? eventsOfServerMessage(message, now) : [] };
     },
   };
