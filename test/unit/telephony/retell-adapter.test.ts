@@ -6,7 +6,7 @@ import { createRetellAdapter } from '../../../src/calls/telephony/retell/retell.
 import { callIdForProviderCall, type ProviderCallRequest, type ProviderCredentials, type ProviderEvent } from '../../../src/calls/telephony/voice-provider.port.js';
 import { parseTelephonyEvent } from '../../../src/calls/telephony/telephony.port.js';
 import { startRetellEmulator, type RetellEmulator, type StartRetellEmulatorOptions } from '../../support/retell-emulator/index.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../../support/retell-emulator/webhook-receiver.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../../support/provider-webhook-receiver.js';
 
 const API_KEY = 'key_api_0123456789';
 const WEBHOOK_SECRET = 'key_webhook_abcdef';
@@ -202,7 +202,7 @@ describe('placeCall', () => {
     await start({ concurrencyLimit: 0 });
     expect((await adapter.placeCall(credentials, callRequest())).kind).toBe('retry_later');
     const { statuses } = await retell.finishCall(retell.calls[0].providerCallId);
-    expect(statuses).toEqual([204, 204]);
+    expect(statuses).toEqual([200, 200]);
     expect(receiver.events).toEqual([]);
     expect(await adapter.findCall(credentials, { callId: CALL_ID, placedAt: now(), request: callRequest() })).toBeNull();
   });
@@ -248,7 +248,7 @@ describe('readWebhook: a call from create to analysis', () => {
     const providerCallId = await placed();
     const { statuses, deliveries } = await retell.finishCall(providerCallId);
     expect(deliveries.map((d) => d.event)).toEqual(['call_started', 'call_ended', 'call_analyzed']);
-    expect(statuses).toEqual([204, 204, 204]);
+    expect(statuses).toEqual([200, 200, 200]);
 
     const endMs = clockMs;
     const startMs = endMs - 95_000;
@@ -370,7 +370,7 @@ describe('readWebhook: a call from create to analysis', () => {
     retell.script(TO, { disconnectionReason: 'user_hangup', analysis: { outcome: 'not_interested' } });
     const providerCallId = await placed();
     const { statuses } = await retell.finishCall(providerCallId, { duplicates: 2, order: 'reversed' });
-    expect(statuses).toEqual(Array(9).fill(204));
+    expect(statuses).toEqual(Array(9).fill(200));
     const ids = receiver.events.map((e) => e.eventId);
     expect(new Set(ids)).toEqual(new Set([`${CALL_ID}:started`, `${CALL_ID}:ended`, `${CALL_ID}:report`]));
     const ended = eventsOfType('call.ended');
@@ -388,7 +388,7 @@ describe('readWebhook: a call from create to analysis', () => {
     const providerCallId = await placed();
     receiver.failNext(500, 2);
     const { deliveries } = await retell.finishCall(providerCallId);
-    expect(deliveries[0].attempts.map((a) => a.status)).toEqual([500, 500, 204]);
+    expect(deliveries[0].attempts.map((a) => a.status)).toEqual([500, 500, 200]);
     receiver.failNext(503, 4);
     const again = await retell.finishCall(providerCallId, { order: ['call_ended'] });
     expect(again.deliveries[0].attempts.map((a) => a.status)).toEqual([503, 503, 503, 503]);
@@ -402,7 +402,7 @@ describe('readWebhook: a call from create to analysis', () => {
     credentials = { apiKey: API_KEY, webhookSecret: null, baseUrl: retell.baseUrl };
     receiver = await startWebhookReceiver({ adapter, credentials, now });
     const { statuses } = await retell.finishCall(await placed());
-    expect(statuses).toEqual([204, 204, 204]);
+    expect(statuses).toEqual([200, 200, 200]);
   });
 });
 
@@ -434,13 +434,13 @@ describe('readWebhook: authentication', () => {
 
   it('a signature 4 minutes old is accepted: the window is 5 minutes around the given now', async () => {
     const { statuses } = await firstResult({ signatureAgeMs: 4 * 60_000 });
-    expect(statuses).toEqual([204]);
+    expect(statuses).toEqual([200]);
   });
 
   it('the window is judged against the now given, not the process clock', async () => {
     clockMs = Date.parse('2031-01-01T00:00:00Z'); // emulator and receiver both use this clock
     const { statuses } = await firstResult({});
-    expect(statuses).toEqual([204]);
+    expect(statuses).toEqual([200]);
     const body = retell.webhooksFor(retell.calls.at(-1)!.providerCallId)[0];
     const rawBody = Buffer.from(JSON.stringify(body));
     const headers = await retell.headersFor(rawBody.toString());
@@ -473,7 +473,7 @@ describe('readWebhook: inbound calls', () => {
       webhookUrl: receiver.url,
       outcome: { disconnectionReason: 'user_hangup', analysis: { outcome: 'callback_requested', callbackAt: '2026-11-23T09:30:00-05:00' } },
     });
-    expect(statuses).toEqual([204, 204, 204]);
+    expect(statuses).toEqual([200, 200, 200]);
     const callId = callIdForProviderCall('retell', providerCallId);
     const inbound = eventsOfType('call.inbound');
     expect(inbound).toHaveLength(3);

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import Retell, { AuthenticationError, RateLimitError } from 'retell-sdk';
 import { createRetellAdapter } from '../../../src/calls/telephony/retell/retell.adapter.js';
 import { startRetellEmulator, type RetellEmulator } from '../../support/retell-emulator/index.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../../support/retell-emulator/webhook-receiver.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../../support/provider-webhook-receiver.js';
 
 const API_KEY = 'key_api';
 const WEBHOOK_SECRET = 'key_webhook';

@@ -10,7 +10,7 @@ import { readAnalysis } from '../../../src/calls/telephony/retell/analysis.js';
 import type { CallResult } from '../../../src/calls/telephony/telephony.port.js';
 import type { ProviderCredentials, ProviderEvent } from '../../../src/calls/telephony/voice-provider.port.js';
 import { startRetellEmulator, type RetellEmulator } from '../../support/retell-emulator/index.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../../support/retell-emulator/webhook-receiver.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../../support/provider-webhook-receiver.js';
 
 /** The reasons of the SDK's union type, read from its declaration file. */
 function sdkDisconnectionReasons(): string[] {

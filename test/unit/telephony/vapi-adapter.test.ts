@@ -16,7 +16,7 @@ import { createVapiAdapter } from '../../../src/calls/telephony/vapi/vapi.adapte
 import { callWebhookToken } from '../../../src/calls/telephony/vapi/webhook-auth.js';
 import { WEBHOOK_BACKOFF_PLAN } from '../../../src/calls/telephony/vapi/create-call-request.js';
 import { startVapiEmulator, type StartVapiEmulatorOptions, type VapiEmulator } from '../../support/vapi-emulator/index.js';
-import { startWebhookReceiver, type WebhookReceiver } from '../../support/vapi-emulator/webhook-receiver.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../../support/provider-webhook-receiver.js';
 
 const API_KEY = 'vapi-private-key-test';
 const SECRET = 'contactline-vapi-webhook-secret';

@@ -1,9 +1,10 @@
-// A stand-in for Contactline's webhook route (POST /api/telephony/vapi/{accountId}) in adapter
-// tests: reads the raw body, calls the adapter's readWebhook with the Account's credentials and
-// the test's clock, answers 401 on `ok: false` and 200 otherwise, and keeps the events.
+// A stand-in for Contactline's webhook route (POST /api/telephony/{provider}/{accountId}) in
+// adapter tests that need no database: reads the raw body, calls the adapter's readWebhook with
+// the Account's credentials and the test's clock, answers 401 on `ok: false` and 200 otherwise
+// (as the route does), and keeps what it received and the events.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ProviderCredentials, ProviderEvent, ProviderWebhookResult, VoiceProviderAdapter } from '../../../src/calls/telephony/voice-provider.port.js';
+import type { ProviderCredentials, ProviderEvent, ProviderWebhookResult, VoiceProviderAdapter } from '../../src/calls/telephony/voice-provider.port.js';
 
 export interface ReceivedWebhook {
   headers: Record<string, string | undefined>;
@@ -43,7 +44,8 @@ export async function startWebhookReceiver(input: {
           return;
         }
         const rawBody = Buffer.concat(chunks);
-        const headers = req.headers as Record<string, string | undefined>;
+        const headers: Record<string, string | undefined> = {};
+        for (const [name, value] of Object.entries(req.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
         const result = await input.adapter.readWebhook(input.credentials, { rawBody, headers }, input.now());
         const status = result.ok ? 200 : 401;
         if (result.ok) events.push(...result.events);
@@ -55,7 +57,7 @@ export async function startWebhookReceiver(input: {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}/api/telephony/vapi/${input.accountId ?? 'acct-1'}`,
+    url: `http://127.0.0.1:${port}/api/telephony/${input.adapter.provider}/${input.accountId ?? 'acct-1'}`,
     events,
     received,
     failNext(status, count = 1) {
