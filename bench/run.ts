@@ -20,6 +20,10 @@
 //   BENCH_ONLY=mcp                         seed, then only the tool server figures (5)
 //   6. (bench/board.ts) the board app's enroll action (monday's read excluded) and 1000 concurrent runs.
 //   BENCH_ONLY=board                       seed, then only the board app figures (6)
+//   7. (bench/voice.ts) per provider (Vapi, Retell, against their emulators): the dialer placing one
+//      claimed call, our own work over the bare SDK create (target ≤ 5 ms p50); the signed end-of-call
+//      webhook applied (POST /api/telephony/{provider}/{accountId}) vs one contact UPDATE.
+//   BENCH_ONLY=voice                       seed, then only the voice provider figures (7)
 // Writes bench/results.json and bench/results.md.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -38,6 +42,7 @@ import { benchBoard } from './board.js';
 import { startMondayEmulator } from '../test/support/monday-emulator/index.js';
 import type { MondayConfig } from '../integration/monday/config.js';
 import { benchMcp } from './mcp.js';
+import { benchVoice, startProviderEmulators } from './voice.js';
 import type { DatabaseKind } from '../test/support/databases.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -58,9 +63,10 @@ const SETTINGS = {
   dialerBudgetMs: 45_000,
   callEndedCalls: QUICK ? 50 : 200,
   enrollRuns: QUICK ? 100 : 300,
+  voiceCalls: QUICK ? 50 : 200,
   concurrentEnrolls: 1000,
 };
-const GROUPS = ['contacts', 'mcp', 'board', 'calls'] as const;
+const GROUPS = ['contacts', 'mcp', 'voice', 'board', 'calls'] as const;
 const ONLY = GROUPS.find((group) => group === process.env.BENCH_ONLY);
 /** Whether a group of figures runs: all of them, or only BENCH_ONLY's. */
 const runs = (group: (typeof GROUPS)[number]) => ONLY === undefined || ONLY === group;
@@ -549,7 +555,9 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
   // No trigger delivery worker: it would poll for call-ended events under the other figures.
   const monday = await startMondayEmulator({ signingSecret: 'bench-signing-secret', appId: 1 });
   const mondayConfig: MondayConfig = { signingSecret: 'bench-signing-secret', appId: 1, apiUrl: monday.url, apiVersion: '2026-10', publicBaseUrl: null, tokenKey: randomBytes(32) };
-  const server = await startTestServer(kind, { monday: mondayConfig, triggerDelivery: false });
+  // The Vapi and Retell adapters point at their emulators on loopback (bench/voice.ts).
+  const emulators = runs('voice') ? await startProviderEmulators() : null;
+  const server = await startTestServer(kind, { monday: mondayConfig, triggerDelivery: false, ...(emulators ? { voice: emulators.urls } : {}) });
   try {
     const db = server.service.services.db;
     const version = (await db.sql.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0].v;
@@ -573,6 +581,10 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
       log('   tool server (MCP) vs REST…');
       figures.push(...(await benchMcp(server, account, { requests: SETTINGS.mcpRequests, warmup: SETTINGS.mcpWarmup }, log)));
     }
+    // Before board and calls: the dialer must claim only the voice figures' own calls.
+    if (emulators) {
+      figures.push(...(await benchVoice(server, emulators, kind, { calls: SETTINGS.voiceCalls, warmup: SETTINGS.warmup }, log)));
+    }
     if (runs('board')) {
       figures.push(...(await benchBoard(server, monday, mondayConfig, { enrollRuns: SETTINGS.enrollRuns, warmup: SETTINGS.warmup, concurrentRuns: SETTINGS.concurrentEnrolls }, log)));
     }
@@ -585,6 +597,7 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
   } finally {
     await server.stop();
     await monday.close();
+    await emulators?.stop();
   }
 }
 
