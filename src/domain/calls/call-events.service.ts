@@ -44,6 +44,7 @@ interface CallRow {
   enrollmentId: string | null;
   status: string;
   startedAt: Date | null;
+  providerCallId: string | null;
 }
 
 /** Where an event came from, when a provider's authenticated webhook delivered it. */
@@ -67,14 +68,15 @@ export async function applyTelephonyEvent(services: Pick<Services, 'db' | 'clock
       await startInboundCall(tx, event, now, source);
       return 'applied';
     }
-    // One round trip: record the event id, and lock the call and its contact.
+    // One round trip: record the event id, and lock the call and its contact. A duplicate
+    // locks nothing: its transaction then writes nothing, and its commit waits for no WAL flush.
     const [row] = await tx.$queryRaw<Array<{ fresh: boolean; call: CallRow | null; contact: ContactRow | null }>>`
       WITH fresh AS (INSERT INTO "ProcessedEvent" ("eventId", "receivedAt") VALUES (${event.eventId}, ${now}::timestamptz) ON CONFLICT DO NOTHING RETURNING 1),
       locked AS (
         SELECT cl."id", cl."accountId", cl."contactId", cl."workflowId", cl."agentId", cl."enrollmentId", cl."status", cl."startedAt",
-          to_jsonb(ct) AS contact
+          cl."providerCallId", to_jsonb(ct) AS contact
         FROM "Call" cl JOIN "Contact" ct ON ct."id" = cl."contactId"
-        WHERE cl."id" = ${uuidOrNull(event.callId)}::uuid FOR UPDATE OF cl, ct
+        WHERE cl."id" = ${uuidOrNull(event.callId)}::uuid AND EXISTS (SELECT 1 FROM fresh) FOR UPDATE OF cl, ct
       )
       SELECT EXISTS (SELECT 1 FROM fresh) AS fresh,
         (SELECT to_jsonb(l) - 'contact' FROM locked l) AS call, (SELECT contact FROM locked) AS contact`;
@@ -82,7 +84,8 @@ export async function applyTelephonyEvent(services: Pick<Services, 'db' | 'clock
     // Thrown, so the event is not recorded as processed: the provider's retry can apply it.
     if (!row.call || !row.contact || (source && row.call.accountId !== source.accountId)) throw new DomainError('not_found', `No call ${event.callId}`);
     const call = { ...row.call, startedAt: row.call.startedAt ? new Date(row.call.startedAt) : null };
-    if (event.providerCallId) {
+    // Only a call that has none yet (one the dialer placed has it since the provider's answer).
+    if (event.providerCallId && call.providerCallId === null) {
       await tx.$executeRaw`UPDATE "Call" SET "providerCallId" = COALESCE("providerCallId", ${event.providerCallId}) WHERE "id" = ${call.id}::uuid`;
     }
     if (event.type === 'call.started') await markStarted(tx, call, new Date(event.occurredAt));
