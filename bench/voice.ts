@@ -296,7 +296,7 @@ export async function benchVoice(server: TestServer, emulators: ProviderEmulator
       target: postgresOnly('p50 < 5 ms'),
       pass: (s) => (kind === 'postgres' ? s.p50 < 5 : null),
       notes: `${hook.length} calls, each ${provider === 'vapi' ? 'end-of-call-report after status-update in-progress' : 'call_analyzed after call_started and call_ended'} (untimed); ` +
-        `${endBytes} bytes signed by the emulator's helper; credentials read and decrypted, signature checked, then its events applied, one transaction each ` +
+        `${endBytes} bytes signed by the emulator's helper; credentials read and decrypted, signature checked, then its events applied in one transaction ` +
         `(${provider === 'vapi' ? 'call.ended, report.ready' : 'call.started, call.ended, report.ready'}: ${endEvents}); the call converted, 2 transcript lines, a recording URL. ` +
         `Raw: one UPDATE of the contact row through the driver (the call-ended figure's baseline).`,
       extra: { bodyBytes: endBytes, events: endEvents },
