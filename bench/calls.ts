@@ -120,6 +120,10 @@ async function seedEnrollments(db: Database, accountId: string): Promise<{ workf
   return { workflowId: workflow.id, agentId: agent.id, enrollments, seconds: (performance.now() - started) / 1000, t0 };
 }
 
+/** The call-ended figures' baseline: one UPDATE of the contact row ($1 contact, $2 account, $3 time). */
+export const RAW_CONTACT_UPDATE = `UPDATE "Contact" SET "status" = 'reached', "callCount" = "callCount" + 1, "lastCallAt" = $3::timestamptz,
+    "nextCallAt" = NULL, "updatedAt" = $3::timestamptz WHERE "id" = $1::uuid AND "accountId" = $2::uuid`;
+
 const noopTelephony: Telephony = { placeCall: async () => {} };
 
 export async function benchCalls(
@@ -228,8 +232,6 @@ export async function benchCalls(
   const ended = events.filter((e): e is TelephonyEventOf<'call.ended'> => e.type === 'call.ended');
   if (ended.length < wanted) throw new Error(`only ${ended.length} call.ended events recorded`);
   const contactOf = new Map(recorder.placed.map((p) => [p.callId, p.contactId]));
-  const RAW_UPDATE = `UPDATE "Contact" SET "status" = 'reached', "callCount" = "callCount" + 1, "lastCallAt" = $3::timestamptz,
-    "nextCallAt" = NULL, "updatedAt" = $3::timestamptz WHERE "id" = $1::uuid AND "accountId" = $2::uuid`;
   const serviceE: number[] = [];
   const rawE: number[] = [];
   const statementsPerEvent: number[] = [];
@@ -252,7 +254,7 @@ export async function benchCalls(
       results.set(event.result, (results.get(event.result) ?? 0) + 1);
     }
     const contactId = contactOf.get(event.callId)!;
-    const [rawMs, res] = await timed(() => db.sql.query(RAW_UPDATE, [contactId, accountId, event.occurredAt]));
+    const [rawMs, res] = await timed(() => db.sql.query(RAW_CONTACT_UPDATE, [contactId, accountId, event.occurredAt]));
     if (res.rowCount !== 1) throw new Error('raw contact UPDATE touched no row');
     if (!warm) {
       serviceE.push(ms);

@@ -20,7 +20,12 @@
 //   BENCH_ONLY=mcp                         seed, then only the tool server figures (5)
 //   6. (bench/board.ts) the board app's enroll action (monday's read excluded) and 1000 concurrent runs.
 //   BENCH_ONLY=board                       seed, then only the board app figures (6)
-// Writes bench/results.json and bench/results.md.
+//   7. (bench/voice.ts) per provider (Vapi, Retell, against their emulators): the dialer placing one
+//      claimed call, our own work over the bare SDK create (target ≤ 5 ms p50); the signed end-of-call
+//      webhook applied (POST /api/telephony/{provider}/{accountId}) vs one contact UPDATE.
+//   BENCH_ONLY=voice                       seed, then only the voice provider figures (7)
+// Writes bench/results.json and bench/results.md. A BENCH_ONLY run replaces (or adds) only its own
+// figures in the results already there, each marked with the run it comes from.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -38,6 +43,7 @@ import { benchBoard } from './board.js';
 import { startMondayEmulator } from '../test/support/monday-emulator/index.js';
 import type { MondayConfig } from '../integration/monday/config.js';
 import { benchMcp } from './mcp.js';
+import { benchVoice, startProviderEmulators } from './voice.js';
 import type { DatabaseKind } from '../test/support/databases.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -58,9 +64,10 @@ const SETTINGS = {
   dialerBudgetMs: 45_000,
   callEndedCalls: QUICK ? 50 : 200,
   enrollRuns: QUICK ? 100 : 300,
+  voiceCalls: QUICK ? 50 : 200,
   concurrentEnrolls: 1000,
 };
-const GROUPS = ['contacts', 'mcp', 'board', 'calls'] as const;
+const GROUPS = ['contacts', 'mcp', 'voice', 'board', 'calls'] as const;
 const ONLY = GROUPS.find((group) => group === process.env.BENCH_ONLY);
 /** Whether a group of figures runs: all of them, or only BENCH_ONLY's. */
 const runs = (group: (typeof GROUPS)[number]) => ONLY === undefined || ONLY === group;
@@ -181,6 +188,8 @@ export interface Figure {
   /** EXPLAIN (ANALYZE, BUFFERS) of the slowest variant of a query figure. */
   explain?: { variant: string; plan: string };
   extra?: Record<string, unknown>;
+  /** Set on a figure merged in from a BENCH_ONLY run (see mergePartialRun): which run it comes from. */
+  partialRun?: string;
 }
 
 /** What a figure says besides its samples; `pass` judges the service's stats and the p50 ratio. */
@@ -549,7 +558,9 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
   // No trigger delivery worker: it would poll for call-ended events under the other figures.
   const monday = await startMondayEmulator({ signingSecret: 'bench-signing-secret', appId: 1 });
   const mondayConfig: MondayConfig = { signingSecret: 'bench-signing-secret', appId: 1, apiUrl: monday.url, apiVersion: '2026-10', publicBaseUrl: null, tokenKey: randomBytes(32) };
-  const server = await startTestServer(kind, { monday: mondayConfig, triggerDelivery: false });
+  // The Vapi and Retell adapters point at their emulators on loopback (bench/voice.ts).
+  const emulators = runs('voice') ? await startProviderEmulators() : null;
+  const server = await startTestServer(kind, { monday: mondayConfig, triggerDelivery: false, ...(emulators ? { voice: emulators.urls } : {}) });
   try {
     const db = server.service.services.db;
     const version = (await db.sql.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0].v;
@@ -573,6 +584,10 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
       log('   tool server (MCP) vs REST…');
       figures.push(...(await benchMcp(server, account, { requests: SETTINGS.mcpRequests, warmup: SETTINGS.mcpWarmup }, log)));
     }
+    // Before board and calls: the dialer must claim only the voice figures' own calls.
+    if (emulators) {
+      figures.push(...(await benchVoice(server, emulators, kind, { calls: SETTINGS.voiceCalls, warmup: SETTINGS.warmup }, log)));
+    }
     if (runs('board')) {
       figures.push(...(await benchBoard(server, monday, mondayConfig, { enrollRuns: SETTINGS.enrollRuns, warmup: SETTINGS.warmup, concurrentRuns: SETTINGS.concurrentEnrolls }, log)));
     }
@@ -585,6 +600,7 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
   } finally {
     await server.stop();
     await monday.close();
+    await emulators?.stop();
   }
 }
 
@@ -620,7 +636,7 @@ function markdown(results: DatabaseResult[], meta: Record<string, unknown>): str
   const out: string[] = [];
   out.push(`# Contactline benchmark`);
   out.push('');
-  out.push(`${meta.generatedAt} · ${meta.cpus} × ${meta.cpuModel} · Node ${meta.node} · load average ${(meta.loadAverageAtStart as number[]).join('/')} at start, ${(meta.loadAverageAtEnd as number[]).join('/')} at end${QUICK ? ' · **quick run**' : ''}`);
+  out.push(`${meta.generatedAt} · ${meta.cpus} × ${meta.cpuModel} · Node ${meta.node} · load average ${(meta.loadAverageAtStart as number[]).join('/')} at start, ${(meta.loadAverageAtEnd as number[]).join('/')} at end${meta.quick ? ' · **quick run**' : ''}`);
   out.push('');
   out.push('Each figure is the service end to end (HTTP on a listening server, keep-alive) against the raw database driver');
   out.push('(`db.sql.query`) doing the same SQL work, in the same process and on the same database. Times in milliseconds;');
@@ -632,11 +648,13 @@ function markdown(results: DatabaseResult[], meta: Record<string, unknown>): str
     out.push('| Figure | Service p50 | Service p95 | Raw p50 | Raw p95 | × p50 | × p95 | Target | |');
     out.push('|---|---:|---:|---:|---:|---:|---:|---|---|');
     for (const f of r.figures) {
-      out.push(`| ${f.name} | ${fmt(f.service.p50)} | ${fmt(f.service.p95)} | ${fmt(f.raw.p50)} | ${fmt(f.raw.p95)} | ${fmt(f.ratioP50)} | ${fmt(f.ratioP95)} | ${f.target} | ${verdict(f.pass)} |`);
+      out.push(`| ${f.name}${f.partialRun ? ' ¹' : ''} | ${fmt(f.service.p50)} | ${fmt(f.service.p95)} | ${fmt(f.raw.p50)} | ${fmt(f.raw.p95)} | ${fmt(f.ratioP50)} | ${fmt(f.ratioP95)} | ${f.target} | ${verdict(f.pass)} |`);
     }
     const bulk = r.figures.find((f) => f.id === 'bulk-import-1000');
     const acceptedMs = (bulk?.extra?.acceptedMs as Stats | undefined)?.p50;
     out.push('');
+    const partialRuns = [...new Set(r.figures.map((f) => f.partialRun).filter((x): x is string => x !== undefined))];
+    if (partialRuns.length) out.push(`¹ Not from the run above: ${partialRuns.join('; ')}.`);
     out.push(`Seeded with one INSERT … SELECT FROM generate_series in ${r.seedSeconds} s (Contact with its indexes: ${r.tableSize}).`);
     const prismaLines = r.figures
       .filter((f) => f.extra?.prismaQueryRawMs)
@@ -650,6 +668,17 @@ function markdown(results: DatabaseResult[], meta: Record<string, unknown>): str
       out.push(`Dialer claim (${claim.service.n} runs): inside its transaction the claim SELECT took ${fmt(inTx.claimSelectMs.p50)} ms (p50) and the other ` +
         `${inTx.statementsPerRun - 1} statements (Call INSERTs, in-flight UPDATE) ${fmt(inTx.otherStatementsMs.p50)} ms in all; ${claim.extra!.enrollments} enrollments seeded in ${claim.extra!.enrollmentSeedSeconds} s.`);
     }
+    const placing = r.figures.filter((f) => f.id.startsWith('place-call-'));
+    if (placing.length) {
+      out.push('Placing rows: "service" is our own work, each dialer run placing one call minus the bare SDK create with the same body sent right after it to the same emulator; ' +
+        '"raw" is that SDK create (the provider\'s answer time); × is our work ÷ the SDK create. ' +
+        placing.map((f) => {
+          const x = f.extra as { dialerMs: Stats; adapterPlaceCallMs: Stats };
+          return `${f.id}: whole dialer run p50 ${fmt(x.dialerMs.p50)} / p95 ${fmt(x.dialerMs.p95)} ms, the adapter's placeCall inside it p50 ${fmt(x.adapterPlaceCallMs.p50)} ms`;
+        }).join('; ') + '.');
+    }
+    const hooks = r.figures.filter((f) => f.id.startsWith('webhook-'));
+    if (hooks.length) out.push(`Webhook rows: the events each end-of-call message applied (in one transaction): ${hooks.map((f) => `${f.id} ${f.extra?.events}`).join('; ')}.`);
     const ended = r.figures.find((f) => f.id === 'call-ended');
     if (ended) out.push(`Call-ended: ${ended.service.n} events, ${ended.extra?.statementsPerEvent} statements each (p50), results ${JSON.stringify(ended.extra?.results)}.`);
     for (const f of r.figures.filter((x) => x.explain && (x.pass === false || x.id === 'dialer-claim-100'))) {
@@ -663,6 +692,40 @@ function markdown(results: DatabaseResult[], meta: Record<string, unknown>): str
   }
   out.push('');
   return out.join('\n');
+}
+
+/**
+ * The results already written, with this BENCH_ONLY run's figures in place of theirs (same id, same
+ * database) or added after them; each marked with this run (date, quick or not, contacts, load).
+ * The rest, and the file's own header, stay those of the run that wrote them.
+ */
+function mergePartialRun(
+  previous: Record<string, unknown> & { databases: DatabaseResult[] },
+  meta: Record<string, unknown>,
+  results: DatabaseResult[],
+  only: string,
+): Record<string, unknown> & { databases: DatabaseResult[] } {
+  const databases = [...previous.databases];
+  for (const r of results) {
+    const run = `${meta.quick ? 'quick ' : ''}BENCH_ONLY=${only} run of ${meta.generatedAt} (${meta.cpus} × ${meta.cpuModel}), ${r.contacts.toLocaleString('en-US')} contacts seeded, ` +
+      `load average ${(meta.loadAverageAtStart as number[])[0]} at start and ${(meta.loadAverageAtEnd as number[])[0]} at end`;
+    const marked = r.figures.map((f) => ({ ...f, partialRun: run }));
+    const index = databases.findIndex((d) => d.kind === r.kind);
+    if (index < 0) {
+      databases.push({ ...r, figures: marked });
+      continue;
+    }
+    const figures = [...databases[index].figures];
+    for (const f of marked) {
+      const at = figures.findIndex((x) => x.id === f.id);
+      if (at >= 0) figures[at] = f;
+      else figures.push(f);
+    }
+    databases[index] = { ...databases[index], figures };
+  }
+  const partialRuns = ((previous.partialRuns as Array<{ only: string }> | undefined) ?? []).filter((p) => p.only !== only);
+  partialRuns.push({ only, ...meta } as { only: string });
+  return { ...previous, partialRuns, databases };
 }
 
 async function postgresReachable(url: string): Promise<boolean> {
@@ -700,8 +763,13 @@ async function main() {
     loadAverageAtEnd: os.loadavg().map((x) => Math.round(x * 100) / 100),
     totalSeconds: Math.round((performance.now() - t0) / 100) / 10,
   };
-  fs.writeFileSync(path.join(HERE, 'results.json'), `${JSON.stringify({ ...meta, databases: results }, null, 2)}\n`);
-  fs.writeFileSync(path.join(HERE, 'results.md'), markdown(results, meta));
+  const file = path.join(HERE, 'results.json');
+  const written = ONLY !== undefined && fs.existsSync(file)
+    ? mergePartialRun(JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown> & { databases: DatabaseResult[] }, meta, results, ONLY)
+    : { ...meta, databases: results };
+  fs.writeFileSync(file, `${JSON.stringify(written, null, 2)}\n`);
+  const { databases, ...writtenMeta } = written;
+  fs.writeFileSync(path.join(HERE, 'results.md'), markdown(databases, writtenMeta));
   const misses = results.flatMap((r) => r.figures.filter((f) => f.pass === false).map((f) => `${r.kind}/${f.id}`));
   log(`\nDone in ${meta.totalSeconds} s. Wrote bench/results.json and bench/results.md.${misses.length ? ` Targets missed: ${misses.join(', ')}` : ' All targets met.'}`);
   // pg-boss / undici keep-alive sockets may hold the loop open.

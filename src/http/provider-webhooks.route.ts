@@ -4,15 +4,16 @@
 // readWebhook, over the raw bytes), before anything in it is believed. Order:
 //   1. unknown provider, malformed Account id, or no credentials stored  -> 404 not_found
 //   2. authentication fails (missing, wrong secret, stale, body changed)  -> 401, nothing applied
-//   3. each event the message carries is applied (applyTelephonyEvent, scoped to the Account);
-//      a call or agent of another Account is a 404 like an unknown one
+//   3. the events the message carries are applied in order, in one transaction (all or none:
+//      applyTelephonyEvents, scoped to the Account); a call or agent of another Account is a 404
+//      like an unknown one
 //   4. 200 { status: applied | duplicate | ignored (a message we do not use), events: [applied|duplicate…] }
 // Redeliveries and out-of-order messages are absorbed by the events' deterministic ids.
 import express, { type Request, type Response } from 'express';
 import type { Services } from '../domain/context.js';
 import { DomainError } from '../domain/errors.js';
 import { UUID_PATTERN } from '../domain/shared/ids.js';
-import { applyTelephonyEvent } from '../domain/calls/call-events.service.js';
+import { applyTelephonyEvents } from '../domain/calls/call-events.service.js';
 import { loadProviderCredentials, REMOTE_VOICE_PROVIDERS } from '../domain/providers/provider-credentials.service.js';
 import type { RemoteVoiceProvider } from '../calls/telephony/voice-provider.port.js';
 
@@ -38,11 +39,10 @@ export function providerWebhooksRouter(services: Services): express.Router {
     const read = await adapter.readWebhook(credentials, { rawBody: body, headers }, services.clock.now());
     if (!read.ok) throw new DomainError('unauthenticated', `The ${provider} webhook's authentication failed: ${read.reason}`);
 
-    const applied = [];
     for (const event of read.events) {
       if (!UUID_PATTERN.test(event.callId)) throw new DomainError('not_found', `No call ${event.callId}`);
-      applied.push(await applyTelephonyEvent(services, event, { accountId, provider }));
     }
+    const applied = await applyTelephonyEvents(services, read.events, { accountId, provider });
     res.status(200).json({ status: applied.length === 0 ? 'ignored' : applied.includes('applied') ? 'applied' : 'duplicate', events: applied });
   });
   return router;

@@ -44,6 +44,7 @@ interface CallRow {
   enrollmentId: string | null;
   status: string;
   startedAt: Date | null;
+  providerCallId: string | null;
 }
 
 /** Where an event came from, when a provider's authenticated webhook delivered it. */
@@ -59,37 +60,57 @@ export interface EventSource {
  * as unknown as a missing one.
  */
 export async function applyTelephonyEvent(services: Pick<Services, 'db' | 'clock'>, event: ProviderEvent, source?: EventSource): Promise<EventApplication> {
+  const [applied] = await applyTelephonyEvents(services, [event], source);
+  return applied;
+}
+
+/**
+ * Applies the events one provider message carries, in order, in one transaction: one commit
+ * for the message (a Vapi end-of-call-report is call.ended and report.ready; a Retell
+ * call_analyzed also repeats call.started and report.ready), and all of it or nothing when one
+ * of them fails (the provider's retry then applies the message again).
+ */
+export async function applyTelephonyEvents(services: Pick<Services, 'db' | 'clock'>, events: ProviderEvent[], source?: EventSource): Promise<EventApplication[]> {
+  if (events.length === 0) return [];
   const now = services.clock.now();
   return services.db.sql.transaction(async (runner) => {
     const tx = directSql(runner);
-    if (event.type === 'call.inbound') {
-      if (!(await recordEvent(tx, event.eventId, now))) return 'duplicate';
-      await startInboundCall(tx, event, now, source);
-      return 'applied';
-    }
-    // One round trip: record the event id, and lock the call and its contact.
-    const [row] = await tx.$queryRaw<Array<{ fresh: boolean; call: CallRow | null; contact: ContactRow | null }>>`
-      WITH fresh AS (INSERT INTO "ProcessedEvent" ("eventId", "receivedAt") VALUES (${event.eventId}, ${now}::timestamptz) ON CONFLICT DO NOTHING RETURNING 1),
-      locked AS (
-        SELECT cl."id", cl."accountId", cl."contactId", cl."workflowId", cl."agentId", cl."enrollmentId", cl."status", cl."startedAt",
-          to_jsonb(ct) AS contact
-        FROM "Call" cl JOIN "Contact" ct ON ct."id" = cl."contactId"
-        WHERE cl."id" = ${uuidOrNull(event.callId)}::uuid FOR UPDATE OF cl, ct
-      )
-      SELECT EXISTS (SELECT 1 FROM fresh) AS fresh,
-        (SELECT to_jsonb(l) - 'contact' FROM locked l) AS call, (SELECT contact FROM locked) AS contact`;
-    if (!row.fresh) return 'duplicate';
-    // Thrown, so the event is not recorded as processed: the provider's retry can apply it.
-    if (!row.call || !row.contact || (source && row.call.accountId !== source.accountId)) throw new DomainError('not_found', `No call ${event.callId}`);
-    const call = { ...row.call, startedAt: row.call.startedAt ? new Date(row.call.startedAt) : null };
-    if (event.providerCallId) {
-      await tx.$executeRaw`UPDATE "Call" SET "providerCallId" = COALESCE("providerCallId", ${event.providerCallId}) WHERE "id" = ${call.id}::uuid`;
-    }
-    if (event.type === 'call.started') await markStarted(tx, call, new Date(event.occurredAt));
-    else if (event.type === 'call.ended') await applyCallEnded(tx, call, contactFromJson(row.contact), event, now);
-    else await storeReport(tx, call, event, event.recordingUrl ?? null);
-    return 'applied';
+    const applied: EventApplication[] = [];
+    for (const event of events) applied.push(await applyInTransaction(tx, event, now, source));
+    return applied;
   });
+}
+
+async function applyInTransaction(tx: SqlClient, event: ProviderEvent, now: Date, source: EventSource | undefined): Promise<EventApplication> {
+  if (event.type === 'call.inbound') {
+    if (!(await recordEvent(tx, event.eventId, now))) return 'duplicate';
+    await startInboundCall(tx, event, now, source);
+    return 'applied';
+  }
+  // One round trip: record the event id, and lock the call and its contact. A duplicate locks
+  // nothing: a transaction of duplicates only writes nothing, and its commit waits for no WAL flush.
+  const [row] = await tx.$queryRaw<Array<{ fresh: boolean; call: CallRow | null; contact: ContactRow | null }>>`
+    WITH fresh AS (INSERT INTO "ProcessedEvent" ("eventId", "receivedAt") VALUES (${event.eventId}, ${now}::timestamptz) ON CONFLICT DO NOTHING RETURNING 1),
+    locked AS (
+      SELECT cl."id", cl."accountId", cl."contactId", cl."workflowId", cl."agentId", cl."enrollmentId", cl."status", cl."startedAt",
+        cl."providerCallId", to_jsonb(ct) AS contact
+      FROM "Call" cl JOIN "Contact" ct ON ct."id" = cl."contactId"
+      WHERE cl."id" = ${uuidOrNull(event.callId)}::uuid AND EXISTS (SELECT 1 FROM fresh) FOR UPDATE OF cl, ct
+    )
+    SELECT EXISTS (SELECT 1 FROM fresh) AS fresh,
+      (SELECT to_jsonb(l) - 'contact' FROM locked l) AS call, (SELECT contact FROM locked) AS contact`;
+  if (!row.fresh) return 'duplicate';
+  // Thrown, so the event is not recorded as processed: the provider's retry can apply it.
+  if (!row.call || !row.contact || (source && row.call.accountId !== source.accountId)) throw new DomainError('not_found', `No call ${event.callId}`);
+  const call = { ...row.call, startedAt: row.call.startedAt ? new Date(row.call.startedAt) : null };
+  // Only a call that has none yet (one the dialer placed has it since the provider's answer).
+  if (event.providerCallId && call.providerCallId === null) {
+    await tx.$executeRaw`UPDATE "Call" SET "providerCallId" = COALESCE("providerCallId", ${event.providerCallId}) WHERE "id" = ${call.id}::uuid`;
+  }
+  if (event.type === 'call.started') await markStarted(tx, call, new Date(event.occurredAt));
+  else if (event.type === 'call.ended') await applyCallEnded(tx, call, contactFromJson(row.contact), event, now);
+  else await storeReport(tx, call, event, event.recordingUrl ?? null);
+  return 'applied';
 }
 
 async function recordEvent(tx: SqlClient, eventId: string, now: Date): Promise<boolean> {
