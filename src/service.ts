@@ -34,7 +34,7 @@ export interface RunningService {
 }
 
 export interface StartOptions {
-  env: Pick<Env, 'DATABASE_URL' | 'DATA_DIR' | 'PORT' | 'HOST' | 'REGION' | 'ADMIN_TOKEN' | 'TELEPHONY_WEBHOOK_SECRETS'> & Partial<Pick<Env, 'SIMULATED_OUTCOMES' | 'PROVIDER_CREDENTIALS_KEY' | 'VAPI_API_URL' | 'RETELL_API_URL' | 'PUBLIC_BASE_URL'>>;
+  env: Pick<Env, 'DATABASE_URL' | 'DATA_DIR' | 'PORT' | 'HOST' | 'REGION' | 'ADMIN_TOKEN' | 'TELEPHONY_WEBHOOK_SECRETS'> & Partial<Pick<Env, 'SIMULATED_OUTCOMES' | 'SIMULATED_CALL_SPEED' | 'PROVIDER_CREDENTIALS_KEY' | 'VAPI_API_URL' | 'RETELL_API_URL' | 'PUBLIC_BASE_URL'>>;
   /** An already-open database (tests); otherwise opened from env. */
   db?: Database;
   inMemory?: boolean;
@@ -78,7 +78,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const voice = voiceProvidersFromEnv(env, options.voiceAdapters);
   const services: Services = { db, queue, clock, region: env.REGION, boards: monday ? mondayBoardDirectory({ db }, monday) : undefined, voice };
   await startBatchWorker(services);
-  const telephony = options.telephony ?? createSimulatedTelephony({ sink: (event) => applyTelephonyEvent(services, event).then(() => undefined), clock, delayMs: 200, script: env.SIMULATED_OUTCOMES });
+  const telephony = options.telephony ?? createSimulatedTelephony({ sink: (event) => applyTelephonyEvent(services, event).then(() => undefined), clock, delayMs: 200, callSpeed: env.SIMULATED_CALL_SPEED, script: env.SIMULATED_OUTCOMES });
   const dialer = options.dialer === false ? null : startDialer(services, telephony);
   const telephonySecrets = env.TELEPHONY_WEBHOOK_SECRETS?.split(',').map((secret) => secret.trim());
   const triggers = monday && options.triggerDelivery !== false ? startTriggerDelivery(services, monday) : null;

@@ -44,6 +44,12 @@ const EnvSchema = z.object({
         return z.NEVER;
       }
     }),
+  /**
+   * How much faster than real time simulated calls run: a call scripted to last 210 s lasts
+   * 210 / SIMULATED_CALL_SPEED seconds and reports what it lasted, so no time it reports is later
+   * than the moment it reports it.
+   */
+  SIMULATED_CALL_SPEED: z.coerce.number().positive().max(3600).default(30),
   TELEPHONY_WEBHOOK_SECRETS: z
     .string()
     .refine((value) => value.split(',').every((secret) => secret.trim().length >= 16), {

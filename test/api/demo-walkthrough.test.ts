@@ -3,13 +3,15 @@
 // transcript can be read within seconds.
 import { afterAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../src/service.js';
+import { loadEnv } from '../../src/config/env.js';
 
 describe('demo walk-through on the embedded database', () => {
   let service: RunningService | undefined;
   afterAll(() => service?.stop());
 
   it('calls an enrolled demo contact and serves the call and its transcript', async () => {
-    service = await startService({ env: { PORT: 0, HOST: '127.0.0.1', REGION: 'us', DATA_DIR: '' }, inMemory: true, seedDemo: true });
+    // The configuration `npm start` gets: the defaults (simulated calls paced as in production).
+    service = await startService({ env: { ...loadEnv({ PORT: '0', HOST: '127.0.0.1' }), DATA_DIR: '' }, inMemory: true, seedDemo: true });
     const demo = service.demo!;
     expect(demo.apiKey).toMatch(/^svc_pk_/);
     const call = (method: string, path: string, body?: unknown) =>
@@ -32,10 +34,16 @@ describe('demo walk-through on the embedded database', () => {
       if (calls[0]?.transcriptAvailable) break;
       await new Promise((r) => setTimeout(r, 200));
     }
+    const readAt = Date.now();
     expect(calls).toHaveLength(1);
     expect(calls[0]).toMatchObject({ status: 'ended', result: 'converted', lastCall: true, transcriptAvailable: true });
+    // The simulated call lasted what it reports: no time it reported is later than when we read it.
+    const { startedAt, endedAt, durationSeconds } = calls[0];
+    expect(Date.parse(endedAt)).toBeLessThanOrEqual(readAt);
+    expect(Math.abs(Date.parse(endedAt) - Date.parse(startedAt) - durationSeconds * 1000)).toBeLessThan(1000);
     const transcript = await call('GET', `/api/v1/calls/${calls[0].id}/transcript`);
     expect(transcript.json.utterances.length).toBeGreaterThan(2);
+    for (const u of transcript.json.utterances) expect(Date.parse(u.timestamp)).toBeLessThanOrEqual(readAt);
     const contact = await call('GET', '/api/v1/contacts/source/api/external-id/demo-1');
     expect(contact.json).toMatchObject({ status: 'converted', callCount: 1 });
   }, 40_000);

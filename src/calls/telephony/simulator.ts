@@ -53,6 +53,13 @@ export interface SimulatedTelephonyOptions {
   defaultOutcome?: (phone: string) => SimulatedOutcome;
   delayMs?: number;
   clock?: Clock;
+  /**
+   * Simulated calls last their duration divided by this, in real time, and report what they
+   * lasted: call.ended and report.ready are sent once the clock has reached the call's end, so
+   * no time they carry is later than the moment they are sent. Unset (tests that drive time
+   * themselves): all events are sent at once, timed from the call's start as scripted.
+   */
+  callSpeed?: number;
   /** Called when the sink rejects (or defaultOutcome throws); default ignores the error. */
   onError?: (error: unknown, event: TelephonyEvent | null) => void;
 }
@@ -314,6 +321,7 @@ export function createSimulatedTelephony(options: SimulatedTelephonyOptions): Si
   const { sink } = options;
   const delayMs = options.delayMs ?? 0;
   if (!(Number.isFinite(delayMs) && delayMs >= 0)) throw new RangeError(`delayMs must be >= 0, got ${delayMs}`);
+  if (options.callSpeed !== undefined && !(options.callSpeed > 0)) throw new RangeError(`callSpeed must be > 0, got ${options.callSpeed}`);
   const clock = options.clock ?? systemClock;
   const reportError = options.onError ?? (() => {});
   /** An onError that throws must not reach the caller nor stop the remaining events. */
@@ -339,8 +347,11 @@ export function createSimulatedTelephony(options: SimulatedTelephonyOptions): Si
     return script.get(scriptKey(phone)) ?? defaultOutcome(phone);
   }
 
-  /** Runs `build` after delayMs and delivers its events one by one; never rejects. */
-  function schedule(build: () => TelephonyEvent[]): void {
+  /**
+   * Runs `build` after delayMs and delivers its events one by one, each no earlier than
+   * `notBefore(event)` ms after that (0 when unset); never rejects.
+   */
+  function schedule(build: () => TelephonyEvent[], notBefore: (event: TelephonyEvent) => number = () => 0): void {
     const run = new Promise<void>((resolve) => {
       setTimeout(() => {
         void (async () => {
@@ -352,6 +363,8 @@ export function createSimulatedTelephony(options: SimulatedTelephonyOptions): Si
             return;
           }
           for (const event of events) {
+            const wait = notBefore(event);
+            if (wait > 0) await new Promise((r) => setTimeout(r, wait));
             try {
               await sink(event);
             } catch (error) {
@@ -379,8 +392,17 @@ export function createSimulatedTelephony(options: SimulatedTelephonyOptions): Si
         onError(error, null);
         outcome = { result: 'unknown', durationSeconds: 0 };
       }
-      const chosen = outcome;
-      schedule(() => simulatedCallEvents(snapshot, chosen));
+      if (options.callSpeed === undefined) {
+        const chosen = outcome;
+        schedule(() => simulatedCallEvents(snapshot, chosen));
+        return;
+      }
+      // A paced call lasts its scaled duration: its end (and report) wait until the clock has
+      // passed it, and carry the duration it really lasted.
+      const lasted = Math.round((outcome.durationSeconds ?? defaultDurationSeconds(outcome.result, snapshot.phone)) / options.callSpeed);
+      const paced: SimulatedOutcome = { ...outcome, durationSeconds: lasted };
+      const endsAt = snapshot.startedAt.getTime() + lasted * 1000;
+      schedule(() => simulatedCallEvents(snapshot, paced), (event) => (event.type === 'call.started' ? 0 : endsAt - clock.now().getTime()));
     },
     setScript(phone, outcome) {
       if (outcome === null) {

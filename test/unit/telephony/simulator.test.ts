@@ -360,3 +360,30 @@ describe('simulateInbound', () => {
     expect(TelephonyEventSchema.safeParse(events[0]).success).toBe(true);
   });
 });
+
+describe('paced calls (callSpeed): a call lasts what it reports', () => {
+  it('sends the end and the report only once the clock has passed the scaled end, and nothing it reports is later than when it sends it', async () => {
+    const clock = { now: () => new Date() };
+    const sent: Array<{ event: TelephonyEvent; at: number }> = [];
+    const telephony = createSimulatedTelephony({
+      sink: async (event) => void sent.push({ event, at: Date.now() }), clock, delayMs: 0, callSpeed: 100,
+      script: { [PHONE]: { result: 'converted', durationSeconds: 150 } },
+    });
+    const placedAt = new Date();
+    await telephony.placeCall(request({ startedAt: placedAt }));
+    await telephony.settled();
+    expect(sent.map((s) => s.event.type)).toEqual(['call.started', 'call.ended', 'report.ready']);
+    const ended = sent[1].event as TelephonyEventOf<'call.ended'>;
+    expect(ended.durationSeconds).toBe(2); // 150 s at 100x, rounded
+    expect(Date.parse(ended.occurredAt)).toBe(placedAt.getTime() + 2000);
+    for (const { event, at } of sent) {
+      expect(Date.parse(event.occurredAt)).toBeLessThanOrEqual(at);
+      if (event.type === 'report.ready') for (const u of event.utterances) expect(Date.parse(u.timestamp)).toBeLessThanOrEqual(at);
+    }
+    expect(sent[1].at - placedAt.getTime()).toBeGreaterThanOrEqual(2000);
+  });
+
+  it('refuses a speed that is not positive', () => {
+    expect(() => createSimulatedTelephony({ sink: async () => {}, callSpeed: 0 })).toThrow(/callSpeed/);
+  });
+});
