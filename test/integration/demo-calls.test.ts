@@ -1,24 +1,16 @@
 // `npm run demo:calls`, run as a user runs it: a child process that must exit 0 after printing
 // every step of the story (real calls through the Vapi and Retell emulators), with the key
 // results of each step.
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runProcess, type ProcessRun } from '../support/child-process.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-function runDemo(): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-    const child = spawn(npm, ['run', '--silent', 'demo:calls'], { cwd: ROOT, env: { ...process.env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function runDemo(): Promise<ProcessRun> {
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  return runProcess(npm, ['run', '--silent', 'demo:calls'], { cwd: ROOT, env: { ...process.env } });
 }
 
 describe('npm run demo:calls', () => {

@@ -2,7 +2,6 @@
 // (the emulator), the callback storing the encrypted token, the sentence builder's
 // Authorization URL, and showing/removing the link through GraphQL and the CLI.
 import { randomBytes, randomUUID } from 'node:crypto';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +12,7 @@ import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/test-s
 import { createTestDatabase, testDatabaseKinds, type DatabaseKind } from '../support/databases.js';
 import { startMondayEmulator, type MondayEmulator } from '../support/monday-emulator/index.js';
 import { Browser } from '../support/browser.js';
+import { runProcess, type ProcessRun } from '../support/child-process.js';
 import { decryptToken } from '../../integration/monday/token-crypto.js';
 import type { MondayConfig } from '../../integration/monday/config.js';
 import { openDatabase } from '../../src/db/database.js';
@@ -321,18 +321,10 @@ describe.each(testDatabaseKinds())('monday linking (OAuth install) on %s', (kind
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent', ...env };
-    if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
-    const child = spawn(process.execPath, [path.join(ROOT, 'bin/contactline.js'), ...args], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function cli(args: string[], env: Record<string, string>): Promise<ProcessRun> {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent', ...env };
+  if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
+  return runProcess(process.execPath, [path.join(ROOT, 'bin/contactline.js'), ...args], { env: childEnv });
 }
 
 describe.each(testDatabaseKinds())('contactline monday show / unlink on %s', (kind: DatabaseKind) => {
