@@ -16,6 +16,7 @@ import path from 'node:path';
 import { Browser } from '../test/support/browser.js';
 import type { ActionRun, MondayEmulator } from '../test/support/monday-emulator/index.js';
 import type { RunningService } from '../src/service.js';
+import { check, DemoFailure, runDemo, say, step, until } from './demo-steps.js';
 
 const DEADLINE_MS = 90_000;
 const MONDAY_ACCOUNT_ID = 4_200_001;
@@ -31,29 +32,6 @@ const LEADS = [
   { name: 'Edsger Dijkstra', phone: null, country: null, timezone: null, company: 'Eindhoven', expect: null },
 ] as const;
 
-class DemoFailure extends Error {}
-
-let currentStep = '0. Load the modules';
-const started = Date.now();
-const say = (line = '') => process.stdout.write(`${line}\n`);
-function step(title: string) {
-  currentStep = title;
-  say();
-  say(`── ${title}  (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-}
-function check(condition: unknown, message: string): asserts condition {
-  if (!condition) throw new DemoFailure(message);
-}
-/** Polls until `probe` returns a truthy value. */
-async function until<T>(what: string, probe: () => T | null | undefined | false | Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new DemoFailure(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // The app manifest: the recipes below are built from its blocks, URLs and sentences.
@@ -321,22 +299,4 @@ async function stop() {
   await resources.monday?.close();
 }
 
-const watchdog = setTimeout(() => {
-  process.stderr.write(`\nDemo failed during step "${currentStep}": it took longer than ${DEADLINE_MS / 1000} s.\n`);
-  process.exit(1);
-}, DEADLINE_MS);
-
-main()
-  .then(async () => {
-    step('9. Stop');
-    await stop();
-    clearTimeout(watchdog);
-    say(`  stopped Contactline and the emulator; the walk-through took ${((Date.now() - started) / 1000).toFixed(1)} s.`);
-    process.exit(0);
-  })
-  .catch(async (error: unknown) => {
-    const message = error instanceof DemoFailure ? error.message : ((error as Error)?.stack ?? String(error));
-    process.stderr.write(`\nDemo failed during step "${currentStep}":\n  ${message}\n`);
-    await Promise.race([stop().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 5_000))]);
-    process.exit(1);
-  });
+runDemo({ main, stop, stopStep: '9. Stop', stopped: 'stopped Contactline and the emulator', deadlineMs: DEADLINE_MS });

@@ -16,6 +16,7 @@ import { randomBytes } from 'node:crypto';
 import type { VapiEmulator } from '../test/support/vapi-emulator/index.js';
 import type { RetellEmulator } from '../test/support/retell-emulator/index.js';
 import type { RunningService } from '../src/service.js';
+import { check, DemoFailure, runDemo, say, step, until } from './demo-steps.js';
 
 const DEADLINE_MS = 90_000;
 type Provider = 'vapi' | 'retell';
@@ -44,29 +45,6 @@ const RETELL_TRANSCRIPT = [
   { role: 'agent' as const, content: 'Of course, tomorrow at ten. Talk to you then.' },
 ];
 
-class DemoFailure extends Error {}
-
-let currentStep = '0. Load the modules';
-const started = Date.now();
-const say = (line = '') => process.stdout.write(`${line}\n`);
-function step(title: string) {
-  currentStep = title;
-  say();
-  say(`── ${title}  (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-}
-function check(condition: unknown, message: string): asserts condition {
-  if (!condition) throw new DemoFailure(message);
-}
-/** Polls until `probe` returns a truthy value. */
-async function until<T>(what: string, probe: () => T | null | undefined | false | Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new DemoFailure(`timed out after ${timeoutMs / 1000} s waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 /**
  * Tomorrow at 10:00 in the contact's zone, as ISO 8601 with that zone's UTC offset: what a
@@ -383,22 +361,4 @@ async function stop() {
   await resources.retell?.stop();
 }
 
-const watchdog = setTimeout(() => {
-  process.stderr.write(`\nDemo failed during step "${currentStep}": it took longer than ${DEADLINE_MS / 1000} s.\n`);
-  process.exit(1);
-}, DEADLINE_MS);
-
-main()
-  .then(async () => {
-    step('10. Stop');
-    await stop();
-    clearTimeout(watchdog);
-    say(`  stopped Contactline and both emulators; the walk-through took ${((Date.now() - started) / 1000).toFixed(1)} s.`);
-    process.exit(0);
-  })
-  .catch(async (error: unknown) => {
-    const message = error instanceof DemoFailure ? error.message : ((error as Error)?.stack ?? String(error));
-    process.stderr.write(`\nDemo failed during step "${currentStep}":\n  ${message}\n`);
-    await Promise.race([stop().catch(() => undefined), new Promise((resolve) => setTimeout(resolve, 5_000))]);
-    process.exit(1);
-  });
+runDemo({ main, stop, stopStep: '10. Stop', stopped: 'stopped Contactline and both emulators', deadlineMs: DEADLINE_MS });
