@@ -256,6 +256,18 @@ describe.each(testDatabaseKinds())('telephony events on %s', (kind) => {
     expect(after.json).toMatchObject({ callCount: 1, nextCallAt: late.ended.nextAttemptAt });
   });
 
+  it('a do-not-call result outside an enrollment clears nextCallAt (a do-not-call block), even with a reported next attempt', async () => {
+    const { account, agentNumber } = await agentWithNumber();
+    const callId = randomUUID();
+    const at = clock.at.toISOString();
+    const next = new Date(MONDAY_10_CHICAGO.getTime() + 86_400_000).toISOString();
+    expect((await postSigned({ type: 'call.inbound', eventId: `${callId}:in`, callId, occurredAt: at, from: '+12125550166', to: agentNumber })).status).toBe(200);
+    await postSigned({ type: 'call.ended', eventId: `${callId}:end`, callId, occurredAt: at, result: 'do_not_call', endReason: 'hangup', durationSeconds: 20, language: null, nextAttemptAt: next });
+    const { contactId } = await prisma().call.findUniqueOrThrow({ where: { id: callId } });
+    const contact = await server.request(account.apiKey, 'GET', `/api/v1/contacts/${contactId}`);
+    expect(contact.json).toMatchObject({ status: 'dnc', callCount: 1, nextCallAt: null });
+  });
+
   it('answers 404 when no secrets are configured', async () => {
     const { started } = await dialedCall();
     const app = createApp({ services: server.service.services });
