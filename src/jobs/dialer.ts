@@ -15,7 +15,7 @@ import { Prisma } from '../generated/prisma/client.js';
 import type { Services } from '../domain/context.js';
 import { directSql, type SqlClient } from '../domain/contacts/contacts.store.js';
 import type { RemoteVoiceProvider, VoiceProvider } from '../calls/telephony/voice-provider.port.js';
-import { placeProviderCalls, reconcilePlacements } from './provider-placement.js';
+import { placeProviderCalls, reconcilePlacements, type PlacingCall } from './provider-placement.js';
 import { nextWindowStart, type WorkingHours } from '../domain/calls/calling-hours.js';
 import type { PlaceCallRequest, Telephony } from '../calls/telephony/telephony.port.js';
 import { logger } from '../logger.js';
@@ -40,6 +40,15 @@ interface DueEnrollment {
   /** The cap on the agent's calls in flight, and on the Account's key for its provider (null: none). */
   agentCap: number | null;
   keyCap: number | null;
+  /** What a provider call's request needs, read with the claim (see placeProviderCalls). */
+  firstName: string | null;
+  lastName: string | null;
+  fullName: string | null;
+  customFields: Record<string, unknown> | null;
+  providerAgentId: string | null;
+  providerPhoneNumber: string | null;
+  apiKeyEncrypted: string | null;
+  webhookSecretEncrypted: string | null;
 }
 
 /** A call claimed for placing, with the ids its Call row needs. */
@@ -70,28 +79,34 @@ function providerDefault(provider: Prisma.Sql, defaults: Record<RemoteVoiceProvi
 /**
  * The room left under each cap of these due enrollments' agents and keys, counted while holding
  * the agents' and keys' rows locked, so that dialers on one PostgreSQL that claim at the same
- * time take turns and never place past a cap together. take() spends one place.
+ * time take turns and never place past a cap together. Two round trips: the locks (agents, then
+ * keys, each in id order: one order for every dialer, so no deadlock), then the counts, in a
+ * statement of their own so that they see the calls of the dialer that held the locks before us
+ * (in READ COMMITTED each statement reads a fresh snapshot). take() spends one place.
  */
 async function roomInFlight(tx: SqlClient, due: DueEnrollment[]): Promise<{ take(item: DueEnrollment): boolean }> {
   const agents = [...new Set(due.filter((d) => d.agentCap !== null).map((d) => d.agentId))].sort();
-  const keys = [...new Set(due.filter((d) => d.keyCap !== null).map((d) => `${d.accountId}:${d.provider}`))].sort();
+  const keys = [...new Set(due.filter((d) => d.keyCap !== null).map((d) => `${d.accountId}:${d.provider}`))].sort().map((k) => k.split(':'));
   const room = new Map<string, number>();
-  if (agents.length > 0) {
-    await tx.$queryRaw`SELECT "id" FROM "Agent" WHERE "id" = ANY(${agents}::uuid[]) ORDER BY "id" FOR UPDATE`;
-    const counts = await tx.$queryRaw<Array<{ agentId: string; n: number }>>`SELECT "agentId", count(*)::int AS n FROM "Call"
-      WHERE "agentId" = ANY(${agents}::uuid[]) AND "status" IN (${Prisma.join(IN_FLIGHT)}) GROUP BY "agentId"`;
-    const inFlight = new Map(counts.map((c) => [c.agentId, c.n]));
-    for (const d of due) if (d.agentCap !== null) room.set(`agent:${d.agentId}`, d.agentCap - (inFlight.get(d.agentId) ?? 0));
-  }
-  if (keys.length > 0) {
-    const pairs = keys.map((k) => k.split(':'));
-    await tx.$queryRaw`SELECT 1 FROM "ProviderCredential" WHERE ("accountId", "provider"::text) IN (SELECT * FROM unnest(${pairs.map((p) => p[0])}::uuid[], ${pairs.map((p) => p[1])}::text[]))
-      ORDER BY "accountId", "provider" FOR UPDATE`;
-    const counts = await tx.$queryRaw<Array<{ key: string; n: number }>>`SELECT "accountId" || ':' || "provider"::text AS key, count(*)::int AS n FROM "Call"
-      WHERE ("accountId", "provider"::text) IN (SELECT * FROM unnest(${pairs.map((p) => p[0])}::uuid[], ${pairs.map((p) => p[1])}::text[]))
-        AND "status" IN (${Prisma.join(IN_FLIGHT)}) GROUP BY 1`;
-    const inFlight = new Map(counts.map((c) => [c.key, c.n]));
-    for (const d of due) if (d.keyCap !== null) room.set(`key:${d.accountId}:${d.provider}`, d.keyCap - (inFlight.get(`${d.accountId}:${d.provider}`) ?? 0));
+  if (agents.length > 0 || keys.length > 0) {
+    const keyAccounts = keys.map((k) => k[0]);
+    const keyProviders = keys.map((k) => k[1]);
+    await tx.$queryRaw`WITH agents AS (SELECT "id" FROM "Agent" WHERE "id" = ANY(${agents}::uuid[]) ORDER BY "id" FOR UPDATE),
+      provider_keys AS (SELECT 1 FROM "ProviderCredential" WHERE ("accountId", "provider"::text) IN (SELECT * FROM unnest(${keyAccounts}::uuid[], ${keyProviders}::text[]))
+        ORDER BY "accountId", "provider" FOR UPDATE)
+      SELECT (SELECT count(*) FROM agents) AS agents, (SELECT count(*) FROM provider_keys) AS keys`;
+    const counts = await tx.$queryRaw<Array<{ cap: string; n: number }>>`
+      SELECT 'agent:' || "agentId" AS cap, count(*)::int AS n FROM "Call"
+        WHERE "agentId" = ANY(${agents}::uuid[]) AND "status" IN (${Prisma.join(IN_FLIGHT)}) GROUP BY "agentId"
+      UNION ALL
+      SELECT 'key:' || "accountId" || ':' || "provider"::text, count(*)::int FROM "Call"
+        WHERE ("accountId", "provider"::text) IN (SELECT * FROM unnest(${keyAccounts}::uuid[], ${keyProviders}::text[]))
+          AND "status" IN (${Prisma.join(IN_FLIGHT)}) GROUP BY "accountId", "provider"`;
+    const inFlight = new Map(counts.map((c) => [c.cap, c.n]));
+    for (const d of due) {
+      if (d.agentCap !== null) room.set(`agent:${d.agentId}`, d.agentCap - (inFlight.get(`agent:${d.agentId}`) ?? 0));
+      if (d.keyCap !== null) room.set(`key:${d.accountId}:${d.provider}`, d.keyCap - (inFlight.get(`key:${d.accountId}:${d.provider}`) ?? 0));
+    }
   }
   return {
     take(item) {
@@ -142,7 +157,7 @@ export async function recoverUnreportedCalls(services: Pick<Services, 'db' | 'cl
 export async function runDialerOnce(services: Pick<Services, 'db' | 'clock' | 'voice'>, telephony: Telephony, batchSize = 100): Promise<DialerRun> {
   const now = services.clock.now();
   const defaults = defaultCaps(services);
-  const { placed, deferred } = await services.db.sql.transaction(async (runner) => {
+  const { placed, remote, deferred } = await services.db.sql.transaction(async (runner) => {
     const tx = directSql(runner);
     // A Vapi or Retell agent calls only with its Account's credentials, and neither the agent
     // nor the Account's key goes past its cap on calls in flight: agents at a cap are not even
@@ -152,7 +167,9 @@ export async function runDialerOnce(services: Pick<Services, 'db' | 'clock' | 'v
         c."phone", c."timezone" AS "contactTimezone", c."language", a."timezone" AS "agentTimezone", a."defaultLanguage",
         a."workingHours", a."callNewContactsImmediately", a."provider"::text AS "provider",
         COALESCE(a."maxConcurrentCalls", ${providerDefault(Prisma.sql`a."provider"`, defaults)}) AS "agentCap",
-        COALESCE(pc."maxConcurrentCalls", ${providerDefault(Prisma.sql`a."provider"`, defaults)}) AS "keyCap"
+        COALESCE(pc."maxConcurrentCalls", ${providerDefault(Prisma.sql`a."provider"`, defaults)}) AS "keyCap",
+        c."firstName", c."lastName", c."fullName", c."customFields", a."providerAgentId", a."providerPhoneNumber",
+        pc."apiKeyEncrypted", pc."webhookSecretEncrypted"
       FROM "Enrollment" e
         JOIN "Contact" c ON c."id" = e."contactId"
         JOIN "Workflow" w ON w."id" = e."workflowId"
@@ -175,6 +192,7 @@ export async function runDialerOnce(services: Pick<Services, 'db' | 'clock' | 'v
       FOR UPDATE OF e SKIP LOCKED`;
     const room = await roomInFlight(tx, due);
     const calls: ClaimedCall[] = [];
+    const remote: PlacingCall[] = [];
     const later: Array<{ id: string; at: Date }> = [];
     for (const item of due) {
       // New contacts may be called at once (enforceCallNow, or the agent's option); every
@@ -188,40 +206,59 @@ export async function runDialerOnce(services: Pick<Services, 'db' | 'clock' | 'v
       if (at?.getTime() === now.getTime()) {
         // At a cap: left due, untouched, for a later pass.
         if (!room.take(item)) continue;
-        calls.push({
+        const call: ClaimedCall = {
           callId: randomUUID(), phone: item.phone, agentId: item.agentId, workflowId: item.workflowId, contactId: item.contactId,
           language: item.language ?? item.defaultLanguage, startedAt: now, accountId: item.accountId, enrollmentId: item.enrollmentId,
           provider: item.provider,
-        });
+        };
+        calls.push(call);
+        if (item.provider !== 'simulator') remote.push(placingCallOf(item, call));
       } else {
         later.push({ id: item.enrollmentId, at });
       }
     }
-    if (calls.length > 0) {
-      // A simulator call rings at once; a provider's call is "placing" (with its lease) until
-      // the provider accepts it (provider-placement.ts).
-      await tx.$executeRaw`INSERT INTO "Call" ("id", "accountId", "contactId", "workflowId", "agentId", "enrollmentId", "direction", "status", "startedAt", "createdAt", "provider", "placingSince")
-        SELECT u.id, u.account, u.contact, u.workflow, u.agent, u.enrollment, 'outbound',
-          CASE WHEN u.provider = 'simulator' THEN 'ringing' ELSE 'placing' END, ${now}::timestamptz, ${now}::timestamptz,
-          u.provider::"VoiceProvider", CASE WHEN u.provider = 'simulator' THEN NULL ELSE ${now}::timestamptz END
-        FROM unnest(${calls.map((c) => c.callId)}::uuid[], ${calls.map((c) => c.accountId)}::uuid[], ${calls.map((c) => c.contactId)}::uuid[],
-          ${calls.map((c) => c.workflowId)}::uuid[], ${calls.map((c) => c.agentId)}::uuid[], ${calls.map((c) => c.enrollmentId)}::uuid[],
-          ${calls.map((c) => c.provider)}::text[])
-          AS u(id, account, contact, workflow, agent, enrollment, provider)`;
-      await tx.$executeRaw`UPDATE "Enrollment" SET "nextAttemptAt" = NULL WHERE "id" = ANY(${calls.map((c) => c.enrollmentId)}::uuid[])`;
-    }
-    if (later.length > 0) {
-      await tx.$executeRaw`UPDATE "Enrollment" AS e SET "nextAttemptAt" = u.at FROM unnest(${later.map((l) => l.id)}::uuid[], ${later.map((l) => l.at)}::timestamptz[]) AS u(id, at)
-        WHERE e."id" = u.id`;
-    }
-    return { placed: calls, deferred: later.length };
+    await recordClaims(tx, calls, later, now);
+    return { placed: calls, remote, deferred: later.length };
   });
   for (const call of placed.filter((c) => c.provider === 'simulator')) {
     await telephony.placeCall(call).catch((error) => logger.error({ err: error, callId: call.callId }, 'placing a call failed'));
   }
-  const remote = placed.filter((c) => c.provider !== 'simulator').map((c) => c.callId);
   if (remote.length > 0) await placeProviderCalls(services, remote);
   return { placed, deferred };
+}
+
+/** A claimed Vapi or Retell call, with what its provider request needs (read by the claim). */
+function placingCallOf(item: DueEnrollment, call: ClaimedCall): PlacingCall {
+  return {
+    callId: call.callId, accountId: item.accountId, enrollmentId: item.enrollmentId, provider: item.provider as RemoteVoiceProvider,
+    placedAt: call.startedAt, phone: item.phone, firstName: item.firstName, lastName: item.lastName, fullName: item.fullName,
+    customFields: item.customFields, language: item.language ?? item.defaultLanguage, timezone: item.contactTimezone ?? item.agentTimezone,
+    providerAgentId: item.providerAgentId, providerPhoneNumber: item.providerPhoneNumber,
+    secrets: item.apiKeyEncrypted ? { apiKeyEncrypted: item.apiKeyEncrypted, webhookSecretEncrypted: item.webhookSecretEncrypted } : null,
+  };
+}
+
+/**
+ * One statement for the claim's writes: the Call rows (a simulator call rings at once; a
+ * provider's call is "placing", with its lease, until the provider accepts it:
+ * provider-placement.ts), their enrollments marked in flight, and the deferred enrollments
+ * moved to their next window.
+ */
+async function recordClaims(tx: SqlClient, calls: ClaimedCall[], later: Array<{ id: string; at: Date }>, now: Date): Promise<void> {
+  if (calls.length === 0 && later.length === 0) return;
+  await tx.$executeRaw`WITH inserted AS (
+      INSERT INTO "Call" ("id", "accountId", "contactId", "workflowId", "agentId", "enrollmentId", "direction", "status", "startedAt", "createdAt", "provider", "placingSince")
+      SELECT u.id, u.account, u.contact, u.workflow, u.agent, u.enrollment, 'outbound',
+        CASE WHEN u.provider = 'simulator' THEN 'ringing' ELSE 'placing' END, ${now}::timestamptz, ${now}::timestamptz,
+        u.provider::"VoiceProvider", CASE WHEN u.provider = 'simulator' THEN NULL ELSE ${now}::timestamptz END
+      FROM unnest(${calls.map((c) => c.callId)}::uuid[], ${calls.map((c) => c.accountId)}::uuid[], ${calls.map((c) => c.contactId)}::uuid[],
+        ${calls.map((c) => c.workflowId)}::uuid[], ${calls.map((c) => c.agentId)}::uuid[], ${calls.map((c) => c.enrollmentId)}::uuid[],
+        ${calls.map((c) => c.provider)}::text[])
+        AS u(id, account, contact, workflow, agent, enrollment, provider))
+    UPDATE "Enrollment" AS e SET "nextAttemptAt" = u.at
+    FROM unnest(${[...calls.map((c) => c.enrollmentId), ...later.map((l) => l.id)]}::uuid[],
+      ${[...calls.map(() => null), ...later.map((l) => l.at)]}::timestamptz[]) AS u(id, at)
+    WHERE e."id" = u.id`;
 }
 
 /** Runs the dialer every `intervalMs`, one pass at a time, until stopped. */

@@ -10,7 +10,7 @@
 // Secrets are decrypted per pass, for the calls at hand, and never logged.
 import type { Services } from '../domain/context.js';
 import { directSql } from '../domain/contacts/contacts.store.js';
-import { loadProviderCredentials } from '../domain/providers/provider-credentials.service.js';
+import { credentialsFromStored, loadProviderCredentials, type StoredProviderSecrets } from '../domain/providers/provider-credentials.service.js';
 import { applyTelephonyEvent } from '../domain/calls/call-events.service.js';
 import type { PlaceCallOutcome, ProviderCallRequest, ProviderCredentials, RemoteVoiceProvider } from '../calls/telephony/voice-provider.port.js';
 import { logger } from '../logger.js';
@@ -25,7 +25,7 @@ const RECONCILE_BATCH = 20;
 type PlacementServices = Pick<Services, 'db' | 'clock' | 'voice'>;
 
 /** A placing call with everything its provider request needs. */
-interface PlacingCall {
+export interface PlacingCall {
   callId: string;
   accountId: string;
   enrollmentId: string | null;
@@ -40,6 +40,8 @@ interface PlacingCall {
   timezone: string;
   providerAgentId: string | null;
   providerPhoneNumber: string | null;
+  /** The Account's encrypted credentials when the query that read the call read them too (the dialer's claim). */
+  secrets?: StoredProviderSecrets | null;
 }
 
 /** Reads placing calls with their contact and agent (one query for the dialer and the reconciliation). */
@@ -69,27 +71,37 @@ function requestFor(services: PlacementServices, call: PlacingCall): ProviderCal
   };
 }
 
-/** Decrypted credentials per Account and provider, read once per pass. */
+/**
+ * Decrypted credentials per Account and provider, once per pass: decrypted from the secrets the
+ * call's own query read, else read.
+ */
 function credentialsCache(services: PlacementServices) {
   const cache = new Map<string, Promise<ProviderCredentials | null>>();
-  return (accountId: string, provider: RemoteVoiceProvider) => {
-    const key = `${accountId}:${provider}`;
-    if (!cache.has(key)) cache.set(key, loadProviderCredentials(services as Services, accountId, provider));
+  return (call: Pick<PlacingCall, 'accountId' | 'provider' | 'secrets'>) => {
+    const key = `${call.accountId}:${call.provider}`;
+    if (!cache.has(key)) {
+      cache.set(key, call.secrets
+        ? Promise.resolve().then(() => credentialsFromStored(services, call.provider, call.secrets!))
+        : loadProviderCredentials(services, call.accountId, call.provider));
+    }
     return cache.get(key)!;
   };
 }
 
-/** Places freshly claimed provider calls (the dialer, after its claim commits). */
-export async function placeProviderCalls(services: PlacementServices, callIds: string[]): Promise<void> {
+/**
+ * Places freshly claimed provider calls (the dialer, after its claim commits), read with the
+ * claim itself: no query between the commit and the provider's create.
+ */
+export async function placeProviderCalls(services: PlacementServices, calls: PlacingCall[]): Promise<void> {
   const credentialsOf = credentialsCache(services);
-  for (const call of await readPlacingCalls(services, callIds)) {
+  for (const call of calls) {
     await attemptPlacement(services, call, credentialsOf).catch((error) => logger.error({ err: error, callId: call.callId }, 'placing a provider call failed'));
   }
 }
 
 async function attemptPlacement(services: PlacementServices, call: PlacingCall, credentialsOf: ReturnType<typeof credentialsCache>): Promise<void> {
   const adapter = services.voice?.adapters[call.provider];
-  const credentials = await credentialsOf(call.accountId, call.provider);
+  const credentials = await credentialsOf(call);
   if (!adapter || !credentials) {
     // The claim only takes agents whose Account has credentials; they were removed since.
     await settlePlacement(services, call, { kind: 'retry_later', reason: adapter ? 'no credentials' : 'provider not configured', retryAfterMs: null });
@@ -149,7 +161,7 @@ export async function reconcilePlacements(services: PlacementServices): Promise<
   for (const call of await readPlacingCalls(services, leased.map((l) => l.id))) {
     try {
       const adapter = services.voice?.adapters[call.provider];
-      const credentials = await credentialsOf(call.accountId, call.provider);
+      const credentials = await credentialsOf(call);
       if (!adapter || !credentials) continue;
       const found = await adapter.findCall(credentials, { callId: call.callId, placedAt: call.placedAt, request: requestFor(services, call) });
       if (found) await settlePlacement(services, call, { kind: 'accepted', providerCallId: found.providerCallId });

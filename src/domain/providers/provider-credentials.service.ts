@@ -39,7 +39,7 @@ function viewOf(row: { accountId: string; provider: string; apiKeyLastFour: stri
   return { ...rest, provider: row.provider as RemoteVoiceProvider, webhookSecretSet: webhookSecretEncrypted !== null };
 }
 
-function requireKey(services: Services): Buffer {
+function requireKey(services: Pick<Services, 'voice'>): Buffer {
   const key = services.voice?.credentialsKey;
   if (!key) throw badRequest('Voice provider credentials need PROVIDER_CREDENTIALS_KEY (32 bytes, base64) in the service configuration');
   return key;
@@ -86,21 +86,31 @@ export async function removeProviderCredentials(ctx: RequestContext, accountId: 
   return count > 0;
 }
 
+/** A ProviderCredential row's encrypted secrets, as a query read them. */
+export interface StoredProviderSecrets {
+  apiKeyEncrypted: string;
+  webhookSecretEncrypted: string | null;
+}
+
+/** Decrypts secrets read with another query (the dialer's claim reads them with the calls it claims). */
+export function credentialsFromStored(services: Pick<Services, 'voice'>, provider: RemoteVoiceProvider, stored: StoredProviderSecrets): ProviderCredentials {
+  const key = requireKey(services);
+  return {
+    apiKey: decryptSecret(stored.apiKeyEncrypted, key),
+    webhookSecret: stored.webhookSecretEncrypted ? decryptSecret(stored.webhookSecretEncrypted, key) : null,
+    baseUrl: services.voice?.apiUrls[provider],
+  };
+}
+
 /**
  * The Account's decrypted credentials for a provider, or null when it stored none. Read on the
  * driver (a prepared statement): every provider webhook and every dialer pass reads them, and
  * Prisma's findUnique took about 1 ms more than the query itself (bench/voice.ts).
  */
-export async function loadProviderCredentials(services: Services, accountId: string, provider: RemoteVoiceProvider): Promise<ProviderCredentials | null> {
-  const { rows: [row] } = await services.db.sql.query<{ apiKeyEncrypted: string; webhookSecretEncrypted: string | null }>(
+export async function loadProviderCredentials(services: Pick<Services, 'db' | 'voice'>, accountId: string, provider: RemoteVoiceProvider): Promise<ProviderCredentials | null> {
+  const { rows: [row] } = await services.db.sql.query<StoredProviderSecrets>(
     `SELECT "apiKeyEncrypted", "webhookSecretEncrypted" FROM "ProviderCredential" WHERE "accountId" = $1::uuid AND "provider" = $2::"VoiceProvider"`,
     [accountId, provider],
   );
-  if (!row) return null;
-  const key = requireKey(services);
-  return {
-    apiKey: decryptSecret(row.apiKeyEncrypted, key),
-    webhookSecret: row.webhookSecretEncrypted ? decryptSecret(row.webhookSecretEncrypted, key) : null,
-    baseUrl: services.voice?.apiUrls[provider],
-  };
+  return row ? credentialsFromStored(services, provider, row) : null;
 }
