@@ -96,6 +96,19 @@ describe.each(testDatabaseKinds())('telephony events on %s', (kind) => {
     expect(transcript.json.utterances[0]).toMatchObject({ speaker: report.utterances[0].speaker, content: report.utterances[0].content });
   });
 
+  it('a later report under another event id replaces the transcript: longer, then shorter, with no line of the old one left', async () => {
+    const { account, callId, report } = await dialedCall();
+    const line = (n: number) => ({ speaker: n % 2 ? 'user' : 'assistant', content: `line ${n}`, timestamp: MONDAY_10_CHICAGO.toISOString() });
+    const transcript = async () => (await server.request(account.apiKey, 'GET', `/api/v1/calls/${callId}/transcript`)).json.utterances.map((u: { content: string }) => u.content);
+
+    expect((await postSigned({ ...report, eventId: randomUUID(), utterances: [1, 2, 3, 4, 5].map(line) })).json).toEqual({ status: 'applied' });
+    expect(await transcript()).toEqual(['line 1', 'line 2', 'line 3', 'line 4', 'line 5']);
+    expect((await postSigned({ ...report, eventId: randomUUID(), utterances: [7, 8].map(line) })).json).toEqual({ status: 'applied' });
+    expect(await transcript()).toEqual(['line 7', 'line 8']);
+    expect((await postSigned({ ...report, eventId: randomUUID(), utterances: [] })).json).toEqual({ status: 'applied' });
+    expect(await transcript()).toEqual([]);
+  });
+
   it('answers a replay (same bytes, or re-signed later) with duplicate and counts the call once', async () => {
     const { contactId, callId, ended } = await dialedCall();
     const body = JSON.stringify(ended);

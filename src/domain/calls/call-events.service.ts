@@ -69,54 +69,128 @@ export async function applyTelephonyEvent(services: Pick<Services, 'db' | 'clock
  * for the message (a Vapi end-of-call-report is call.ended and report.ready; a Retell
  * call_analyzed also repeats call.started and report.ready), and all of it or nothing when one
  * of them fails (the provider's retry then applies the message again).
+ *
+ * Round trips are what a webhook costs, so the first statement records every event id of the
+ * message and, when they are all about one existing call, locks that call, its contact and (for
+ * an end) its enrollment; each event then writes in one statement of its own.
  */
 export async function applyTelephonyEvents(services: Pick<Services, 'db' | 'clock'>, events: ProviderEvent[], source?: EventSource): Promise<EventApplication[]> {
   if (events.length === 0) return [];
   const now = services.clock.now();
   return services.db.sql.transaction(async (runner) => {
     const tx = directSql(runner);
+    const { fresh, locked } = await recordAndLock(tx, events, now);
+    const calls = new Map<string, LockedCall>(locked ? [[locked.call.id, locked]] : []);
     const applied: EventApplication[] = [];
-    for (const event of events) applied.push(await applyInTransaction(tx, event, now, source));
+    for (const event of events) {
+      // Deleted once applied: the same id twice in one message applies once.
+      if (!fresh.delete(event.eventId)) {
+        applied.push('duplicate');
+        continue;
+      }
+      if (event.type === 'call.inbound') {
+        await startInboundCall(tx, event, now, source);
+      } else {
+        const call = calls.get(event.callId) ?? (await lockCall(tx, event.callId, event.type === 'call.ended'));
+        // Thrown, so the event is not recorded as processed: the provider's retry can apply it.
+        if (!call || (source && call.call.accountId !== source.accountId)) throw new DomainError('not_found', `No call ${event.callId}`);
+        calls.set(event.callId, call);
+        await applyToCall(tx, call, event, now);
+      }
+      applied.push('applied');
+    }
     return applied;
   });
 }
 
-async function applyInTransaction(tx: SqlClient, event: ProviderEvent, now: Date, source: EventSource | undefined): Promise<EventApplication> {
-  if (event.type === 'call.inbound') {
-    if (!(await recordEvent(tx, event.eventId, now))) return 'duplicate';
-    await startInboundCall(tx, event, now, source);
-    return 'applied';
-  }
-  // One round trip: record the event id, and lock the call and its contact. A duplicate locks
-  // nothing: a transaction of duplicates only writes nothing, and its commit waits for no WAL flush.
-  const [row] = await tx.$queryRaw<Array<{ fresh: boolean; call: CallRow | null; contact: ContactRow | null }>>`
-    WITH fresh AS (INSERT INTO "ProcessedEvent" ("eventId", "receivedAt") VALUES (${event.eventId}, ${now}::timestamptz) ON CONFLICT DO NOTHING RETURNING 1),
-    locked AS (
+/** A call locked for its events, with its contact and (when an end was among them) its enrollment. */
+interface LockedCall {
+  call: CallRow;
+  contact: ContactRow;
+  enrollment: EnrollmentRow | null | undefined;
+}
+
+interface EnrollmentRow {
+  attempts: number;
+  active: boolean;
+  retryDelayMinutes: number | null;
+}
+
+interface LockedJson {
+  call: (Omit<CallRow, 'startedAt'> & { startedAt: string | null }) | null;
+  contact: ContactRow | null;
+  enrollment: EnrollmentRow | null;
+}
+
+/** SQL: the call `callId` with its contact and (when `withEnrollment`) its enrollment, locked, as JSON columns call, contact, enrollment. */
+function lockedCallSql(callId: string | null, withEnrollment: boolean, guard: Prisma.Sql): Prisma.Sql {
+  return Prisma.sql`locked AS (
       SELECT cl."id", cl."accountId", cl."contactId", cl."workflowId", cl."agentId", cl."enrollmentId", cl."status", cl."startedAt",
         cl."providerCallId", to_jsonb(ct) AS contact
       FROM "Call" cl JOIN "Contact" ct ON ct."id" = cl."contactId"
-      WHERE cl."id" = ${uuidOrNull(event.callId)}::uuid AND EXISTS (SELECT 1 FROM fresh) FOR UPDATE OF cl, ct
-    )
-    SELECT EXISTS (SELECT 1 FROM fresh) AS fresh,
-      (SELECT to_jsonb(l) - 'contact' FROM locked l) AS call, (SELECT contact FROM locked) AS contact`;
-  if (!row.fresh) return 'duplicate';
-  // Thrown, so the event is not recorded as processed: the provider's retry can apply it.
-  if (!row.call || !row.contact || (source && row.call.accountId !== source.accountId)) throw new DomainError('not_found', `No call ${event.callId}`);
-  const call = { ...row.call, startedAt: row.call.startedAt ? new Date(row.call.startedAt) : null };
+      WHERE cl."id" = ${callId}::uuid ${guard} FOR UPDATE OF cl, ct
+    ),
+    enrollment AS (
+      SELECT e."attempts", e."active", a."retryDelayMinutes" FROM "Enrollment" e
+        JOIN "Workflow" w ON w."id" = e."workflowId" LEFT JOIN "Agent" a ON a."id" = w."agentId"
+      WHERE ${withEnrollment}::boolean AND e."id" = (SELECT "enrollmentId" FROM locked) FOR UPDATE OF e
+    )`;
+}
+
+const LOCKED_COLUMNS = Prisma.sql`(SELECT to_jsonb(l) - 'contact' FROM locked l) AS call, (SELECT contact FROM locked) AS contact,
+  (SELECT to_jsonb(x) FROM enrollment x) AS enrollment`;
+
+function lockedOf(row: LockedJson, withEnrollment: boolean): LockedCall | null {
+  if (!row.call || !row.contact) return null;
+  return {
+    call: { ...row.call, startedAt: row.call.startedAt ? new Date(row.call.startedAt) : null },
+    contact: contactFromJson(row.contact),
+    // undefined: not read (enrollmentProgress reads it when an end needs it).
+    enrollment: withEnrollment ? row.enrollment : undefined,
+  };
+}
+
+/**
+ * One round trip: records the message's event ids (the fresh ones come back) and, when every
+ * event is about one call that already exists (no inbound call among them), locks it. A
+ * message of duplicates only locks nothing: it writes nothing, and its commit waits for no WAL flush.
+ */
+async function recordAndLock(tx: SqlClient, events: ProviderEvent[], now: Date): Promise<{ fresh: Set<string>; locked: LockedCall | null }> {
+  const callIds = new Set(events.map((e) => e.callId));
+  const oneCall = callIds.size === 1 && !events.some((e) => e.type === 'call.inbound') ? uuidOrNull(events[0].callId) : null;
+  const withEnrollment = events.some((e) => e.type === 'call.ended');
+  const [row] = await tx.$queryRaw<Array<LockedJson & { fresh: string[] }>>`
+    WITH fresh AS (INSERT INTO "ProcessedEvent" ("eventId", "receivedAt") SELECT id, ${now}::timestamptz FROM unnest(${events.map((e) => e.eventId)}::text[]) AS id
+      ON CONFLICT DO NOTHING RETURNING "eventId"),
+    ${lockedCallSql(oneCall, withEnrollment, Prisma.sql`AND EXISTS (SELECT 1 FROM fresh)`)}
+    SELECT ARRAY(SELECT "eventId" FROM fresh) AS fresh, ${LOCKED_COLUMNS}`;
+  return { fresh: new Set(row.fresh), locked: oneCall ? lockedOf(row, withEnrollment) : null };
+}
+
+/** Locks one call for its events (a message about several calls, or a call its inbound event just created). */
+async function lockCall(tx: SqlClient, callId: string, withEnrollment: boolean): Promise<LockedCall | null> {
+  const [row] = await tx.$queryRaw<LockedJson[]>`WITH ${lockedCallSql(uuidOrNull(callId), withEnrollment, Prisma.empty)} SELECT ${LOCKED_COLUMNS}`;
+  return lockedOf(row, withEnrollment);
+}
+
+/** One fresh event of a locked call, written in one statement; the locked state follows it. */
+async function applyToCall(tx: SqlClient, locked: LockedCall, event: Exclude<ProviderEvent, { type: 'call.inbound' }>, now: Date): Promise<void> {
+  const { call } = locked;
   // Only a call that has none yet (one the dialer placed has it since the provider's answer).
   if (event.providerCallId && call.providerCallId === null) {
     await tx.$executeRaw`UPDATE "Call" SET "providerCallId" = COALESCE("providerCallId", ${event.providerCallId}) WHERE "id" = ${call.id}::uuid`;
+    call.providerCallId = event.providerCallId;
   }
-  if (event.type === 'call.started') await markStarted(tx, call, new Date(event.occurredAt));
-  else if (event.type === 'call.ended') await applyCallEnded(tx, call, contactFromJson(row.contact), event, now);
-  else await storeReport(tx, call, event, event.recordingUrl ?? null);
-  return 'applied';
-}
-
-async function recordEvent(tx: SqlClient, eventId: string, now: Date): Promise<boolean> {
-  const fresh = await tx.$queryRaw<Array<{ eventId: string }>>`INSERT INTO "ProcessedEvent" ("eventId", "receivedAt") VALUES (${eventId}, ${now}::timestamptz)
-    ON CONFLICT DO NOTHING RETURNING "eventId"`;
-  return fresh.length > 0;
+  if (event.type === 'call.started') {
+    const at = new Date(event.occurredAt);
+    await markStarted(tx, call, at);
+    call.startedAt ??= at;
+    if (['placing', 'queued', 'ringing'].includes(call.status)) call.status = 'in_progress';
+  } else if (event.type === 'call.ended') {
+    await applyCallEnded(tx, locked, event, now);
+  } else {
+    await storeReport(tx, call, event, event.recordingUrl ?? null);
+  }
 }
 
 /** A call id that is not a UUID matches no call (instead of failing the cast). */
@@ -137,15 +211,17 @@ async function markStarted(tx: SqlClient, call: CallRow, at: Date): Promise<void
  * The outcome of an ended call, written in one statement: the contact, the enrollment's
  * progress, the block list (do_not_call), the call itself and the durable call.ended event.
  */
-async function applyCallEnded(tx: SqlClient, call: CallRow, contact: ContactRow, event: TelephonyEventOf<'call.ended'>, now: Date): Promise<void> {
+async function applyCallEnded(tx: SqlClient, locked: LockedCall, event: TelephonyEventOf<'call.ended'>, now: Date): Promise<void> {
+  const { call, contact } = locked;
   // One call ends once, whatever the number of "ended" events with different ids.
   if (call.status === 'ended') return;
+  call.status = 'ended';
   const endedAt = new Date(event.occurredAt);
   const startedAt = call.startedAt ?? new Date(endedAt.getTime() - event.durationSeconds * 1000);
   const reportedNext = event.nextAttemptAt ? new Date(event.nextAttemptAt) : null;
 
   const { contact: updated } = applyCallOutcome(contact, { startedAt, result: event.result, language: event.language, nextAttemptAt: reportedNext }, now);
-  const progress = await enrollmentProgress(tx, call, event, endedAt, reportedNext, contact.maxAttempts);
+  const progress = await enrollmentProgress(tx, call, locked.enrollment, event, endedAt, reportedNext, contact.maxAttempts);
   // An enrollment ending with this call clears nextCallAt; a call outside any active
   // enrollment (inbound, or a late report after its enrollment ended) keeps the reported time.
   if (progress.endsEnrollment) updated.nextCallAt = null;
@@ -178,6 +254,8 @@ async function applyCallEnded(tx: SqlClient, call: CallRow, contact: ContactRow,
 async function enrollmentProgress(
   tx: SqlClient,
   call: CallRow,
+  /** The enrollment read (and locked) with the call; undefined: not read yet. */
+  read: EnrollmentRow | null | undefined,
   event: TelephonyEventOf<'call.ended'>,
   endedAt: Date,
   reportedNext: Date | null,
@@ -185,10 +263,7 @@ async function enrollmentProgress(
 ): Promise<{ lastCall: boolean; endsEnrollment: boolean; statement: Prisma.Sql }> {
   const nothing = Prisma.sql`SELECT 1`;
   if (!call.enrollmentId) return { lastCall: true, endsEnrollment: false, statement: nothing };
-  const [enrollment] = await tx.$queryRaw<Array<{ attempts: number; active: boolean; retryDelayMinutes: number | null }>>`
-    SELECT e."attempts", e."active", a."retryDelayMinutes" FROM "Enrollment" e
-      JOIN "Workflow" w ON w."id" = e."workflowId" LEFT JOIN "Agent" a ON a."id" = w."agentId"
-    WHERE e."id" = ${call.enrollmentId}::uuid FOR UPDATE OF e`;
+  const enrollment = read !== undefined ? read : (await lockCall(tx, call.id, true))?.enrollment;
   if (!enrollment?.active) return { lastCall: true, endsEnrollment: false, statement: nothing };
   const attempts = enrollment.attempts + 1;
   const limitReached = maxAttempts !== null && attempts >= maxAttempts;
@@ -210,15 +285,19 @@ async function enrollmentProgress(
   };
 }
 
+/**
+ * The transcript replaces any earlier one (a report with another event id), in one statement:
+ * lines past the new last one removed, the others written over, the call marked report-ready.
+ */
 async function storeReport(tx: SqlClient, call: CallRow, event: TelephonyEventOf<'report.ready'>, recordingUrl: string | null): Promise<void> {
-  await tx.$executeRaw`DELETE FROM "CallUtterance" WHERE "callId" = ${call.id}::uuid`;
-  if (event.utterances.length > 0) {
-    await tx.$executeRaw`INSERT INTO "CallUtterance" ("callId", "seq", "speaker", "content", "timestamp")
+  const lines = event.utterances;
+  await tx.$executeRaw`WITH removed AS (DELETE FROM "CallUtterance" WHERE "callId" = ${call.id}::uuid AND "seq" > ${lines.length}),
+    written AS (INSERT INTO "CallUtterance" ("callId", "seq", "speaker", "content", "timestamp")
       SELECT ${call.id}::uuid, u.ord::int, u.speaker, u.content, u.ts
-      FROM unnest(${event.utterances.map((u) => u.speaker)}::text[], ${event.utterances.map((u) => u.content)}::text[],
-        ${event.utterances.map((u) => u.timestamp)}::timestamptz[]) WITH ORDINALITY AS u(speaker, content, ts, ord)`;
-  }
-  await tx.$executeRaw`UPDATE "Call" SET "reportReady" = true, "recordingUrl" = COALESCE(${recordingUrl}, "recordingUrl") WHERE "id" = ${call.id}::uuid`;
+      FROM unnest(${lines.map((u) => u.speaker)}::text[], ${lines.map((u) => u.content)}::text[], ${lines.map((u) => u.timestamp)}::timestamptz[])
+        WITH ORDINALITY AS u(speaker, content, ts, ord)
+      ON CONFLICT ("callId", "seq") DO UPDATE SET "speaker" = excluded."speaker", "content" = excluded."content", "timestamp" = excluded."timestamp")
+    UPDATE "Call" SET "reportReady" = true, "recordingUrl" = COALESCE(${recordingUrl}, "recordingUrl") WHERE "id" = ${call.id}::uuid`;
 }
 
 /**
