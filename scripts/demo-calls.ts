@@ -8,6 +8,11 @@
 // the SDKs; each emulator ends its call as scripted and sends its signed webhooks; the REST API
 // shows each contact, its call and the transcript; forged webhooks are refused. Any step that
 // does not go as described stops the demo with a message and a non-zero exit code.
+//
+// Time: the service and both emulators read one clock, the demo's. A provider reports a call
+// only once it is over (it rings, is picked up, talks for its scripted length, ends, and is
+// analysed), so instead of waiting the calls out in real time the demo moves its clock on to
+// when both providers report them.
 
 // Before anything imports the logger: the project's modules are imported in main(), dynamically.
 process.env.LOG_LEVEL = 'silent';
@@ -47,11 +52,28 @@ const RETELL_TRANSCRIPT = [
 
 
 /**
+ * The demo's clock: the process clock, moved forward when the demo lets time pass (the calls'
+ * lives) instead of waiting. The service and both emulators read it.
+ */
+const demoClock = {
+  aheadMs: 0,
+  now(): Date {
+    return new Date(Date.now() + demoClock.aheadMs);
+  },
+  /** Time passes until `at` (if it has not already). */
+  advanceTo(at: Date): number {
+    const skipMs = Math.max(0, at.getTime() - demoClock.now().getTime());
+    demoClock.aheadMs += skipMs;
+    return skipMs;
+  },
+};
+
+/**
  * Tomorrow at 10:00 in the contact's zone, as ISO 8601 with that zone's UTC offset: what a
  * post-call analysis reports for "call me back tomorrow at ten".
  */
 function tomorrowAtTen(timeZone: string): string {
-  const tomorrow = new Date(Date.now() + 24 * 3600_000);
+  const tomorrow = new Date(demoClock.now().getTime() + 24 * 3600_000);
   const parts = Object.fromEntries(new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', timeZoneName: 'longOffset' })
     .formatToParts(tomorrow).map((p) => [p.type, p.value]));
   const offset = parts.timeZoneName === 'GMT' ? '+00:00' : parts.timeZoneName.replace('GMT', '');
@@ -89,7 +111,7 @@ async function rest<T>(baseUrl: string, apiKey: string, method: string, path: st
 }
 
 interface ContactView { id: string; fullName: string | null; phone: string | null; status: string | null; callCount: number; lastCallAt: string | null; nextCallAt: string | null; language: string | null; assignedWorkflowId: string | null }
-interface CallView { id: string; status: string; result: string | null; endReason: string | null; durationSeconds: number | null; lastCall: boolean; transcriptAvailable: boolean; language: string | null }
+interface CallView { id: string; status: string; result: string | null; endReason: string | null; startedAt: string; endedAt: string | null; durationSeconds: number | null; lastCall: boolean; transcriptAvailable: boolean; language: string | null }
 interface Transcript { utterances: Array<{ speaker: string; content: string; timestamp: string }> }
 
 const short = (id: string) => `${id.slice(0, 8)}…`;
@@ -119,12 +141,14 @@ async function main(): Promise<void> {
   // Each emulator knows only our assistant/agent and number: a create naming others is refused.
   const vapi = await startVapiEmulator({
     ...keys.vapi,
+    now: () => demoClock.now(),
     assistantIds: [PROVIDER_AGENT.vapi.providerAgentId],
     phoneNumbers: { [PROVIDER_AGENT.vapi.providerPhoneNumber]: PROVIDER_AGENT.vapi.fromNumber },
   });
   resources.vapi = vapi;
   const retell = await startRetellEmulator({
     ...keys.retell,
+    now: () => demoClock.now(),
     agentIds: [PROVIDER_AGENT.retell.providerAgentId],
     phoneNumbers: [PROVIDER_AGENT.retell.providerPhoneNumber],
   });
@@ -144,6 +168,7 @@ async function main(): Promise<void> {
       RETELL_API_URL: retell.baseUrl,
     },
     inMemory: true,
+    clock: demoClock,
     seedDemo: true,
     dialer: true,
     monday: null,
@@ -269,7 +294,18 @@ async function main(): Promise<void> {
     summary.retell.providerCallId = retellCall.providerCallId!;
   }
 
-  step('6. Each provider ends its call and sends its signed webhooks to POST /api/telephony/{provider}/{accountId}');
+  step('6. Each call runs its course; its provider then sends its signed webhooks to POST /api/telephony/{provider}/{accountId}');
+  // A provider reports a call once it is over: the demo's clock moves on to then instead of waiting.
+  const lives = { vapi: vapi.timeline(vapiCall.providerCallId!), retell: retell.timeline(retellCall.providerCallId!) };
+  const clockTime = (at: Date) => at.toISOString().slice(11, 19);
+  for (const provider of ['vapi', 'retell'] as const) {
+    const life = lives[provider];
+    check(life.startedAt, `the ${provider} call was never picked up`);
+    say(`  ${provider === 'vapi' ? 'Vapi  ' : 'Retell'} placed ${clockTime(life.createdAt)}, picked up ${clockTime(life.startedAt)}, ended ${clockTime(life.endedAt)} `
+      + `(${(life.endedAt.getTime() - life.startedAt.getTime()) / 1000} s), reported ${clockTime(life.reportAt)}`);
+  }
+  const skipped = demoClock.advanceTo(new Date(Math.max(lives.vapi.reportAt.getTime(), lives.retell.reportAt.getTime())));
+  say(`  (the demo's clock moves on ${Math.round(skipped / 1000)} s, to when both providers report their calls)`);
   const vapiFinished = await vapi.finishCall(vapiCall.providerCallId!);
   for (const delivery of vapiFinished.deliveries) say(`  Vapi   ${`${delivery.type}${delivery.status ? ` ${delivery.status}` : ''}`.padEnd(26)} → ${delivery.httpStatus}`);
   check(vapiFinished.deliveries.length > 0 && vapiFinished.statuses.every((s) => s === 200), `Contactline answered the Vapi webhooks ${json(vapiFinished.statuses)}`);
@@ -306,13 +342,21 @@ async function main(): Promise<void> {
     check(call.status === 'ended' && call.result === want.result && call.endReason === want.endReason && call.durationSeconds === want.duration && call.transcriptAvailable,
       `${c.fullName}'s call is ${json(call)}; expected ended, ${want.result}, ${want.endReason}, ${want.duration} s, with a transcript`);
     check(call.lastCall === (want.nextCallAt === null), `${c.fullName}'s call has lastCall ${call.lastCall}`);
+    // Dated as the provider dated it: placed (startedAt, the dialer's stamp) ≤ picked up ≤ ended ≤ now, the duration from pick-up to end.
+    const readAt = demoClock.now().getTime();
+    const life = lives[provider];
+    say(`         startedAt ${call.startedAt} (placed), endedAt ${call.endedAt}`);
+    check(call.endedAt === life.endedAt.toISOString() && Date.parse(call.endedAt) <= readAt && Date.parse(call.startedAt) <= life.startedAt!.getTime(),
+      `${c.fullName}'s call is dated startedAt ${call.startedAt}, endedAt ${call.endedAt}; the provider picked up at ${life.startedAt!.toISOString()} and ended at ${life.endedAt.toISOString()}, read at ${new Date(readAt).toISOString()}`);
+    check((call.durationSeconds ?? 0) * 1000 === life.endedAt.getTime() - life.startedAt!.getTime(), `${c.fullName}'s call lasted ${call.durationSeconds} s from pick-up to end`);
 
     const transcript = await rest<Transcript>(baseUrl, demo.apiKey, 'GET', `/api/v1/calls/${call.id}/transcript`);
     check(transcript.status === 200, `GET the transcript of ${call.id} answered ${transcript.status}: ${json(transcript.json)}`);
-    say(`  ${label} GET /api/v1/calls/${short(call.id)}/transcript → ${transcript.status}, ${transcript.json.utterances.length} utterances`);
-    const first = Date.parse(transcript.json.utterances[0]?.timestamp ?? '');
-    for (const u of transcript.json.utterances) say(`         +${String(Math.round((Date.parse(u.timestamp) - first) / 1000)).padStart(2)} s ${u.speaker.padEnd(9)} ${u.content}`);
+    say(`  ${label} GET /api/v1/calls/${short(call.id)}/transcript → ${transcript.status}, ${transcript.json.utterances.length} utterances (times from the pick-up)`);
+    for (const u of transcript.json.utterances) say(`         +${String(Math.round((Date.parse(u.timestamp) - life.startedAt!.getTime()) / 1000)).padStart(2)} s ${u.speaker.padEnd(9)} ${u.content}`);
     check(json(transcript.json.utterances.map((u) => u.content)) === json(want.lines), `${c.fullName}'s transcript reads ${json(transcript.json.utterances.map((u) => u.content))}`);
+    check(transcript.json.utterances.every((u) => Date.parse(u.timestamp) >= life.startedAt!.getTime() && Date.parse(u.timestamp) <= Date.parse(call.endedAt!)),
+      `${c.fullName}'s transcript has times outside the call (${life.startedAt!.toISOString()} to ${call.endedAt}): ${transcript.json.utterances.map((u) => u.timestamp).join(', ')}`);
     check(transcript.json.utterances.every((u, i) => u.speaker === (i % 2 === 0 ? 'assistant' : 'user')), `${c.fullName}'s transcript speakers are ${transcript.json.utterances.map((u) => u.speaker).join(', ')}`);
     Object.assign(summary[provider], { result: call.result!, status: c.status ?? '—', calls: String(c.callCount), next: c.nextCallAt ?? '—', utterances: String(transcript.json.utterances.length) });
   }

@@ -38,7 +38,10 @@ describe('npm run demo:calls', () => {
     expect(stdout).toMatch(/metadata \{"contactline_call_id":"[0-9a-f-]{36}"\}/);
     expect(stdout).toMatch(/Call row [0-9a-f-]{36}: status queued, provider vapi, providerCallId \S+/);
     expect(stdout).toMatch(/Call row [0-9a-f-]{36}: status queued, provider retell, providerCallId \S+/);
-    // 6. Signed webhooks accepted.
+    // 6. Each call runs its course (the demo's clock moves on to its report), then its signed webhooks are accepted.
+    expect(stdout).toMatch(/Vapi {3}placed \d\d:\d\d:\d\d, picked up \d\d:\d\d:\d\d, ended \d\d:\d\d:\d\d \(95 s\), reported \d\d:\d\d:\d\d/);
+    expect(stdout).toMatch(/Retell placed \d\d:\d\d:\d\d, picked up \d\d:\d\d:\d\d, ended \d\d:\d\d:\d\d \(48 s\), reported \d\d:\d\d:\d\d/);
+    expect(stdout).toMatch(/the demo's clock moves on \d+ s, to when both providers report their calls/);
     expect(stdout).toMatch(/Vapi {3}end-of-call-report\s+→ 200/);
     expect(stdout).toMatch(/Retell call_analyzed\s+→ 200/);
     // 7. The REST API shows the scripted results.
@@ -46,6 +49,7 @@ describe('npm run demo:calls', () => {
     expect(stdout).toMatch(/Grace Hopper: status reached, callCount 1, .*nextCallAt \d{4}-\d{2}-\d{2}T\d{2}:00:00\.000Z/);
     expect(stdout).toMatch(/ended, result converted, endReason customer-ended-call, 95 s/);
     expect(stdout).toMatch(/ended, result callback_requested, endReason user_hangup, 48 s/);
+    expect(stdout).toMatch(/startedAt \S+Z \(placed\), endedAt \S+Z/);
     expect(stdout).toMatch(/transcript → 200, 4 utterances/);
     expect(stdout).toMatch(/transcript → 200, 3 utterances/);
     // 8. Forged webhooks refused.

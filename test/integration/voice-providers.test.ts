@@ -30,6 +30,9 @@ interface Driver {
   scriptBusy(phone: string): void;
   /** Provider call ids, in creation order, and the create requests' bodies. */
   created(): Array<{ providerCallId: string; request: any }>;
+  /** The call's life as the provider times it: picked up (null: never), ended, and when its report is sent. */
+  timeline(providerCallId: string): { startedAt: Date | null; endedAt: Date; reportAt: Date };
+  /** Sends the call's webhooks; the provider refuses (throws) while its clock is before timeline().reportAt. */
   finish(providerCallId: string, options?: { duplicates?: boolean; reversed?: boolean; wrongSecret?: boolean; stale?: boolean; tamper?: boolean }): Promise<number[]>;
   failNextCreate(status: number, retryAfterSeconds?: number): void;
   /** An inbound call from `from` to our number `to`, its webhooks sent to `webhookUrl`. */
@@ -41,15 +44,17 @@ interface Driver {
 const KEY = { vapi: 'vapi-private-key-test-0001', retell: 'key_retell_test_0001' };
 const SECRET = { vapi: 'vapi-webhook-secret-test-0001', retell: 'key_retell_webhook_0001' };
 
-async function startDriver(provider: Provider, concurrencyLimit = 50): Promise<Driver> {
+/** The provider's emulator, on the service's clock (`now`). */
+async function startDriver(provider: Provider, now: () => Date, concurrencyLimit = 50): Promise<Driver> {
   if (provider === 'vapi') {
-    const vapi: VapiEmulator = await startVapiEmulator({ apiKey: KEY.vapi, webhookSecret: SECRET.vapi, concurrencyLimit });
+    const vapi: VapiEmulator = await startVapiEmulator({ apiKey: KEY.vapi, webhookSecret: SECRET.vapi, concurrencyLimit, now });
     return {
       provider, apiUrl: vapi.baseUrl, credentials: { apiKey: KEY.vapi, webhookSecret: SECRET.vapi },
       agent: { providerAgentId: '5c2f7d0e-0000-4000-8000-00000000a551', providerPhoneNumber: '5c2f7d0e-0000-4000-8000-0000000000f0' },
       scriptConverted: (phone) => vapi.script(phone, { endedReason: 'customer-ended-call', durationSeconds: 95, analysis: { outcome: 'converted', language: 'en-US' }, recordingUrl: 'https://storage.vapi.example/rec.wav' }),
       scriptBusy: (phone) => vapi.script(phone, { endedReason: 'customer-busy' }),
       created: () => vapi.calls.filter((c) => c.request).map((c) => ({ providerCallId: c.id, request: c.request })),
+      timeline: (id) => vapi.timeline(id),
       async finish(id, o = {}) {
         const { statuses } = await vapi.finishCall(id, {
           duplicates: o.duplicates ? 1 : 0, reversed: o.reversed, secret: o.wrongSecret ? 'another-secret-0000000' : undefined,
@@ -63,13 +68,14 @@ async function startDriver(provider: Provider, concurrencyLimit = 50): Promise<D
       stop: () => vapi.stop(),
     };
   }
-  const retell: RetellEmulator = await startRetellEmulator({ apiKey: KEY.retell, webhookSecret: SECRET.retell, concurrencyLimit, webhookRetries: 0 });
+  const retell: RetellEmulator = await startRetellEmulator({ apiKey: KEY.retell, webhookSecret: SECRET.retell, concurrencyLimit, webhookRetries: 0, now });
   return {
     provider, apiUrl: retell.baseUrl, credentials: { apiKey: KEY.retell, webhookSecret: SECRET.retell },
     agent: { providerAgentId: 'agent_7f3a', providerPhoneNumber: '+14155550177' },
     scriptConverted: (phone) => retell.script(phone, { disconnectionReason: 'agent_hangup', durationSeconds: 95, analysis: { outcome: 'converted', language: 'en-US' }, recordingUrl: 'https://storage.retell.example/rec.wav' }),
     scriptBusy: (phone) => retell.script(phone, { disconnectionReason: 'dial_busy' }),
     created: () => retell.calls.filter((c) => c.request).map((c) => ({ providerCallId: c.providerCallId, request: c.request })),
+    timeline: (id) => retell.timeline(id),
     async finish(id, o = {}) {
       const { statuses } = await retell.finishCall(id, {
         duplicates: o.duplicates ? 1 : 0, order: o.reversed ? 'reversed' : 'documented', secret: o.wrongSecret ? 'key_another_000000' : undefined,
@@ -93,7 +99,7 @@ describe.each(cases)('real calls on %s through %s', (kind, provider) => {
   const clock = { at: new Date(), now() { return this.at; } };
 
   beforeAll(async () => {
-    driver = await startDriver(provider);
+    driver = await startDriver(provider, () => clock.now());
     server = await startTestServer(kind, {
       clock,
       // Short create timeouts, so that a stalled provider is a quick `unknown`.
@@ -135,6 +141,11 @@ describe.each(cases)('real calls on %s through %s', (kind, provider) => {
     return res.json as { id: string; phone: string };
   }
 
+  /** The call's life runs as the provider scripted it: the clock moves on to when the provider reports its end. */
+  const callIsOver = (providerCallId: string) => {
+    clock.at = new Date(Math.max(clock.at.getTime(), driver.timeline(providerCallId).reportAt.getTime()));
+  };
+
   const callsOf = (contactId: string) => prisma().call.findMany({ where: { contactId }, orderBy: { createdAt: 'asc' } });
 
   it('places the call through the SDK with our call id and the contact, then applies the signed webhooks', async () => {
@@ -154,6 +165,7 @@ describe.each(cases)('real calls on %s through %s', (kind, provider) => {
     expect(JSON.stringify(created.request)).toContain('gold');
     expect(JSON.stringify(created.request)).toContain(`/api/telephony/${provider}/${ctx.accountId}`);
 
+    callIsOver(created.providerCallId);
     const statuses = await driver.finish(created.providerCallId);
     expect(statuses.every((s) => s === 200), JSON.stringify(statuses)).toBe(true);
     const ended = (await callsOf(contact.id))[0];
@@ -168,6 +180,67 @@ describe.each(cases)('real calls on %s through %s', (kind, provider) => {
     expect(transcript.json.utterances[0]).toMatchObject({ speaker: expect.stringMatching(/^(assistant|user)$/), content: expect.any(String) });
   });
 
+  it("dates the call as the provider did: placed ≤ picked up ≤ utterances ≤ ended ≤ when its report was applied, duration from pick-up to end", async () => {
+    const ctx = await setup();
+    const phone = freshPhone();
+    driver.scriptConverted(phone);
+    const contact = await enroll(ctx, { phone });
+    const placedAt = clock.at;
+    await dial();
+    const { providerCallId } = driver.created().at(-1)!;
+    const life = driver.timeline(providerCallId);
+    const pickUp = life.startedAt!;
+    expect(pickUp.getTime()).toBeGreaterThan(placedAt.getTime());
+    expect(life.endedAt.getTime() - pickUp.getTime()).toBe(95_000);
+    // While the call is still going on, the provider has nothing to report.
+    clock.at = new Date(life.endedAt.getTime() - 1_000);
+    await expect(driver.finish(providerCallId)).rejects.toThrow(/not over yet.*advance it by \d+(\.\d+)? s/);
+    expect((await callsOf(contact.id))[0]).toMatchObject({ status: 'queued' });
+    // It reports a little after the end; the service applies the report then.
+    clock.at = new Date(life.reportAt.getTime() + 2_000);
+    const reportedAt = clock.at;
+    expect((await driver.finish(providerCallId)).every((s) => s === 200)).toBe(true);
+
+    const listed = await server.request(ctx.apiKey, 'GET', `/api/v1/contacts/source/api/external-id/${contact.id}/calls`);
+    expect(listed.status, listed.text).toBe(200);
+    const [call] = listed.json.data as Array<{ id: string; status: string; startedAt: string; endedAt: string; durationSeconds: number }>;
+    expect(call).toMatchObject({ status: 'ended', durationSeconds: 95 });
+    // startedAt: when the dialer placed the call (the list's order); endedAt: the provider's end.
+    expect(call.startedAt).toBe(placedAt.toISOString());
+    expect(call.endedAt).toBe(life.endedAt.toISOString());
+    expect(Date.parse(call.endedAt)).toBeLessThanOrEqual(reportedAt.getTime());
+    expect(call.durationSeconds * 1000).toBe(Date.parse(call.endedAt) - pickUp.getTime());
+
+    const transcript = await server.request(ctx.apiKey, 'GET', `/api/v1/calls/${call.id}/transcript`);
+    const times = (transcript.json.utterances as Array<{ timestamp: string }>).map((u) => Date.parse(u.timestamp));
+    expect(times.length).toBeGreaterThan(0);
+    expect([...times].sort((a, b) => a - b)).toEqual(times);
+    expect(Date.parse(call.startedAt)).toBeLessThanOrEqual(pickUp.getTime());
+    expect(times[0]).toBeGreaterThanOrEqual(pickUp.getTime());
+    expect(times.at(-1)!).toBeLessThanOrEqual(Date.parse(call.endedAt));
+  });
+
+  it('dates a call nobody picked up: no pick-up, a zero duration, ended after it was placed and before its report', async () => {
+    const ctx = await setup();
+    const phone = freshPhone();
+    driver.scriptBusy(phone);
+    const contact = await enroll(ctx, { phone });
+    const placedAt = clock.at;
+    await dial();
+    const { providerCallId } = driver.created().at(-1)!;
+    const life = driver.timeline(providerCallId);
+    expect(life.startedAt).toBeNull();
+    callIsOver(providerCallId);
+    const reportedAt = clock.at;
+    expect((await driver.finish(providerCallId)).every((s) => s === 200)).toBe(true);
+    const listed = await server.request(ctx.apiKey, 'GET', `/api/v1/contacts/source/api/external-id/${contact.id}/calls`);
+    const [call] = listed.json.data as Array<{ id: string; result: string; startedAt: string; endedAt: string; durationSeconds: number }>;
+    expect(call).toMatchObject({ result: 'busy', durationSeconds: 0, startedAt: placedAt.toISOString(), endedAt: life.endedAt.toISOString() });
+    expect(Date.parse(call.endedAt)).toBeGreaterThan(placedAt.getTime());
+    expect(Date.parse(call.endedAt)).toBeLessThanOrEqual(reportedAt.getTime());
+    expect((await server.request(ctx.apiKey, 'GET', `/api/v1/calls/${call.id}/transcript`)).json.utterances).toEqual([]);
+  });
+
   it('refuses webhooks with a wrong secret, a stale timestamp or a changed body (401, nothing applied); applies duplicates and reversed order once', async () => {
     const ctx = await setup();
     const placeOne = async () => {
@@ -180,6 +253,7 @@ describe.each(cases)('real calls on %s through %s', (kind, provider) => {
     // Each forged delivery on a call of its own (a provider ends a call once).
     for (const attack of [{ wrongSecret: true }, { stale: true }, { tamper: true }]) {
       const { contact, providerCallId } = await placeOne();
+      callIsOver(providerCallId);
       const statuses = await driver.finish(providerCallId, attack);
       expect(statuses.length).toBeGreaterThan(0);
       expect(statuses.every((s) => s === 401), `${JSON.stringify(attack)}: ${JSON.stringify(statuses)}`).toBe(true);
@@ -187,6 +261,7 @@ describe.each(cases)('real calls on %s through %s', (kind, provider) => {
       expect(await prisma().contact.findUniqueOrThrow({ where: { id: contact.id } })).toMatchObject({ callCount: 0 });
     }
     const { contact, providerCallId } = await placeOne();
+    callIsOver(providerCallId);
     const statuses = await driver.finish(providerCallId, { duplicates: true, reversed: true });
     expect(statuses.every((s) => s === 200)).toBe(true);
     expect((await callsOf(contact.id))[0]).toMatchObject({ status: 'ended', result: 'converted' });
@@ -210,7 +285,7 @@ describe.each(cases)('real calls on %s through %s', (kind, provider) => {
 
   it("the provider's concurrency refusal is retried later without counting an attempt", async () => {
     // A provider account that takes one call at a time, behind a service of its own.
-    const tight = await startDriver(provider, 1);
+    const tight = await startDriver(provider, () => clock.now(), 1);
     const own = await startTestServer(kind, { clock, voice: { [provider === 'vapi' ? 'VAPI_API_URL' : 'RETELL_API_URL']: tight.apiUrl } });
     try {
       const account = await own.createAccount();
@@ -300,6 +375,7 @@ describe.each(cases)('real calls on %s through %s', (kind, provider) => {
     expect(c.placed.length + d.placed.length).toBe(2);
     // A finished call frees a place.
     const first = driver.created().find((x) => JSON.stringify(x.request).includes(a.placed[0]?.callId ?? b.placed[0].callId))!;
+    callIsOver(first.providerCallId);
     await driver.finish(first.providerCallId);
     expect((await dial()).placed).toHaveLength(1);
   });

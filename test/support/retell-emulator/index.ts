@@ -5,9 +5,23 @@
  *   const retell = await startRetellEmulator({ apiKey: 'key_test', webhookSecret: 'key_webhook' });
  *   retell.script('+14155550100', { disconnectionReason: 'user_hangup', analysis: { outcome: 'converted' } });
  *   // the adapter under test: credentials { apiKey: 'key_test', webhookSecret: 'key_webhook', baseUrl: retell.baseUrl }
+ *   clockMs = retell.timeline(providerCallId).reportAt.getTime();  // the call rings, talks, ends, is analysed
  *   const { statuses } = await retell.finishCall(providerCallId);   // call_started, call_ended, call_analyzed
  *   retell.failNextCreate({ status: 429, retryAfterSeconds: 30 });
  *   await retell.stop();
+ *
+ * Time: every call is dated on the emulator's clock (`now`, default the process clock), as a real
+ * call's life runs: created (create-phone-call) → picked up 4 s later (start_timestamp,
+ * call_started) → the transcript's words (timed from the pick-up) → ended after the scripted
+ * durationSeconds (end_timestamp, duration_ms = end − pick-up, call_ended) → call_analyzed 3 s
+ * later, after the post-call analysis. A dialled call nobody picked up ends 25 s after creation
+ * (no start); a call in status "error" that never connected 0.5 s after it; a call refused at
+ * create time (concurrency) at its creation. finishCall sends the webhooks at the emulator's
+ * now(), which dates their signatures, so it refuses with an error naming how far to advance
+ * the clock until now() has reached the call_analyzed time: no time a webhook carries is later
+ * than the moment it is sent. Tests drive the clock: place the call, advance the clock to
+ * `timeline(id).reportAt` (or later), then finishCall. An inbound call is reported whole when it
+ * is over: its life ends (analysis included) at now().
  *
  * Concurrency: more than `concurrencyLimit` calls in progress (created, not yet finished) makes
  * the next create a refusal. Retell documents it as the disconnection reason
@@ -20,7 +34,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
 import { createRetellApi, newCallId, type ApiContext } from './api.js';
-import { analyzedCall, endedCall, startedCall } from './call-objects.js';
+import { analyzedCall, endedCall, finalStatusFor, startedCall } from './call-objects.js';
 import { DEFAULT_SCRIPT, numberKey, resolveScript, type CreateFailure, type EmulatedCall, type RequestLogEntry, type RetellCallScript } from './state.js';
 import { headersFor, sendWebhooks, signBody, type DeliveryOptions, type SenderConfig, type WebhookDelivery, type WebhookPayload } from './webhook-sender.js';
 
@@ -69,11 +83,16 @@ export interface RetellEmulator {
   failNextCreate(failure: CreateFailure): void;
   /** The next create makes the call but answers only after `ms` (so the client times out). */
   stallNextCreate(ms: number): void;
+  /** When the call's life goes as scripted: created, picked up, ended, and reportAt, the earliest clock time finishCall accepts. */
+  timeline(providerCallId: string): RetellCallTimeline;
   /** The call's webhooks as Retell would send them for its whole life, without sending them. */
   webhooksFor(providerCallId: string): WebhookPayload[];
-  /** Ends the call as scripted and sends its webhooks to its webhook URL. */
+  /**
+   * Ends the call as scripted and sends its webhooks to its webhook URL. Throws, sending nothing,
+   * while the emulator's clock is before the call's reportAt.
+   */
   finishCall(providerCallId: string, options?: DeliveryOptions): Promise<FinishResult>;
-  /** An inbound call to one of our numbers, from start to analysis. */
+  /** An inbound call to one of our numbers, from start to analysis, over by now(). */
   inboundCall(input: { from: string; to: string; webhookUrl: string; outcome?: RetellCallScript } & DeliveryOptions): Promise<FinishResult>;
   /** The x-retell-signature value for a body, signed with the webhook secret now. */
   sign(body: string): Promise<string>;
@@ -82,14 +101,43 @@ export interface RetellEmulator {
   stop(): Promise<void>;
 }
 
-/** A call's start and end times: it ends now, having lasted its scripted duration. */
-function timesOf(call: EmulatedCall, endMs: number): { startMs: number; endMs: number } {
-  return { startMs: endMs - call.outcome.durationSeconds * 1000, endMs };
+/** When a call's life happens (see the header). */
+export interface RetellCallTimeline {
+  createdAt: Date;
+  /** The pick-up (start_timestamp); null for a call that never connected. */
+  startedAt: Date | null;
+  endedAt: Date;
+  /** When call_analyzed is sent: the end plus the post-call analysis. */
+  reportAt: Date;
+}
+
+export const PICK_UP_AFTER_MS = 4_000;
+export const UNANSWERED_AFTER_MS = 25_000;
+export const NOT_DIALLED_AFTER_MS = 500;
+export const ANALYSIS_MS = 3_000;
+
+/** A call's life as scripted, from its creation (see the header). */
+function timelineOf(call: EmulatedCall): RetellCallTimeline {
+  const { outcome, createdAtMs } = call;
+  const startMs = outcome.connected ? createdAtMs + PICK_UP_AFTER_MS : null;
+  // A call already over when it was created (refused for concurrency) keeps that end.
+  const endMs = call.object?.end_timestamp
+    ?? (startMs !== null
+      ? startMs + outcome.durationSeconds * 1000
+      : createdAtMs + (finalStatusFor(outcome.disconnectionReason, false) === 'error' ? NOT_DIALLED_AFTER_MS : UNANSWERED_AFTER_MS));
+  if (startMs !== null) {
+    const talkMs = Math.max(0, ...outcome.transcript.map((line) => (line.atSeconds + (Math.max(1, line.content.split(/\s+/).filter(Boolean).length) - 1) * 0.3 + 0.25) * 1000));
+    if (startMs + talkMs > endMs) {
+      throw new Error(`retell emulator: call ${call.providerCallId}'s transcript runs ${talkMs / 1000} s, longer than the call (durationSeconds ${outcome.durationSeconds}); script a longer call`);
+    }
+  }
+  return { createdAt: new Date(createdAtMs), startedAt: startMs === null ? null : new Date(startMs), endedAt: new Date(endMs), reportAt: new Date(endMs + ANALYSIS_MS) };
 }
 
 /** The webhooks of a call's life in Retell's order: call_started only if it connected. */
-function lifeWebhooks(call: EmulatedCall, endMs: number): WebhookPayload[] {
-  const times = timesOf(call, endMs);
+function lifeWebhooks(call: EmulatedCall): WebhookPayload[] {
+  const timeline = timelineOf(call);
+  const times = { startMs: timeline.startedAt?.getTime() ?? timeline.endedAt.getTime(), endMs: timeline.endedAt.getTime() };
   const payloads: WebhookPayload[] = [];
   if (call.outcome.connected) payloads.push({ event: 'call_started', call: startedCall(call, times.startMs) });
   payloads.push({ event: 'call_ended', call: endedCall(call, times) });
@@ -138,10 +186,22 @@ export async function startRetellEmulator(options: StartRetellEmulatorOptions): 
     return call;
   }
 
-  /** Ends the call now (once: later finishes re-send the same life) and returns its webhooks. */
+  /** Ends the call as scripted (later finishes re-send the same life) and returns its webhooks. */
   function end(call: EmulatedCall): WebhookPayload[] {
-    const endMs = call.state === 'finished' && call.object.end_timestamp !== undefined ? call.object.end_timestamp : now().getTime();
-    const payloads = lifeWebhooks(call, endMs);
+    // No webhook is sent before the moment it reports: the clock must have reached the analysis.
+    const timeline = timelineOf(call);
+    const at = now();
+    if (at.getTime() < timeline.reportAt.getTime()) {
+      const life = timeline.startedAt
+        ? `picked up ${timeline.startedAt.toISOString()}, ends ${timeline.endedAt.toISOString()}`
+        : `never picked up, ends ${timeline.endedAt.toISOString()}`;
+      throw new Error(
+        `retell emulator: call ${call.providerCallId} is not over yet (created ${timeline.createdAt.toISOString()}, ${life}, call_analyzed at ` +
+          `${timeline.reportAt.toISOString()}) but the emulator's clock is at ${at.toISOString()}: advance it by ` +
+          `${(timeline.reportAt.getTime() - at.getTime()) / 1000} s before finishCall`,
+      );
+    }
+    const payloads = lifeWebhooks(call);
     call.state = 'finished';
     call.object = payloads[payloads.length - 1]!.call;
     return payloads;
@@ -172,9 +232,11 @@ export async function startRetellEmulator(options: StartRetellEmulatorOptions): 
     stallNextCreate(ms) {
       ctx.stalls.push(ms);
     },
+    timeline(providerCallId) {
+      return timelineOf(callById(providerCallId));
+    },
     webhooksFor(providerCallId) {
-      const call = callById(providerCallId);
-      return lifeWebhooks(call, call.object.end_timestamp ?? now().getTime());
+      return lifeWebhooks(callById(providerCallId));
     },
     async finishCall(providerCallId, delivery) {
       const call = callById(providerCallId);
@@ -182,6 +244,7 @@ export async function startRetellEmulator(options: StartRetellEmulatorOptions): 
     },
     async inboundCall({ from, to, webhookUrl, outcome, ...delivery }) {
       const providerCallId = newCallId();
+      const reportedAtMs = now().getTime();
       const call: EmulatedCall = {
         providerCallId,
         direction: 'inbound',
@@ -193,10 +256,12 @@ export async function startRetellEmulator(options: StartRetellEmulatorOptions): 
         dynamicVariables: undefined,
         webhookUrl,
         outcome: resolveScript(outcome ?? DEFAULT_SCRIPT, providerCallId),
-        createdAtMs: now().getTime(),
+        createdAtMs: reportedAtMs,
         state: 'in_progress',
         object: undefined as unknown as EmulatedCall['object'],
       };
+      // The call is over by now: it came in as long before now as its life (analysis included) lasts.
+      call.createdAtMs = reportedAtMs - (timelineOf(call).reportAt.getTime() - reportedAtMs);
       ctx.calls.push(call);
       return deliver(call, end(call), delivery);
     },

@@ -7,9 +7,21 @@
  *   const credentials = { apiKey: KEY, webhookSecret: SECRET, baseUrl: vapi.baseUrl };
  *   vapi.script('+14155552671', { endedReason: 'customer-ended-call', analysis: { outcome: 'converted' } });
  *   const placed = await adapter.placeCall(credentials, request);       // POST /call
+ *   clock = vapi.timeline(placed.providerCallId).reportAt;              // the call rings, talks, ends
  *   const { deliveries } = await vapi.finishCall(placed.providerCallId); // webhooks to the call's server URL
  *   ...
  *   await vapi.stop();
+ *
+ * Time: every call is dated on the emulator's clock (`now`, default the system clock), as a real
+ * call's life runs: created (POST /call) → ringing 1 s later → picked up 4 s after creation
+ * (startedAt) → the transcript's lines → ended after the scripted durationSeconds (endedAt) →
+ * the end-of-call-report 3 s later, after the post-call analysis (timelineFor in ./messages.ts
+ * has the rule, also for calls nobody picked up and calls never dialled). finishCall sends a
+ * call's messages at the emulator's now(), which dates their signatures, so it refuses with an
+ * error naming how far to advance the clock until now() has reached the report's time: no time
+ * a message carries is later than the moment it is sent. Tests drive the clock: place the call,
+ * advance the clock to `timeline(id).reportAt` (or later), then finishCall. An inbound call is
+ * reported whole when it is over: its life ends (report included) at now().
  *
  * Webhook authentication: every message carries the call's `server.headers` (what the adapter
  * put there) plus the headers of the emulated server credential (`credential`, default an HMAC
@@ -43,6 +55,7 @@ import {
   endOfCallReport,
   statusUpdate,
   timelineFor,
+  type CallTimeline,
 } from './messages.js';
 import type { CreateFailure, EmulatedCall, EmulatorState, RequestLogEntry, VapiCallScript } from './state.js';
 
@@ -50,6 +63,7 @@ export type { BackoffPlan, Delivery, DeliveryOptions, SigningOptions, VapiWebhoo
 export type { CreateFailure, EmulatedCall, RequestLogEntry, VapiCallScript } from './state.js';
 export { connectedByDefault } from './state.js';
 export { DEFAULT_ANALYSIS_OUTPUT_NAME } from './messages.js';
+export type { CallTimeline } from './messages.js';
 
 export interface StartVapiEmulatorOptions {
   apiKey: string;
@@ -102,9 +116,17 @@ export interface VapiEmulator {
   failNextCreate(failure: CreateFailure): void;
   /** The next create creates the call but answers only after `ms`. */
   stallNextCreate(ms: number): void;
-  /** Ends the call as scripted and sends its webhooks; resolves with what our server answered. */
+  /**
+   * When the call's life goes as scripted (or as `script` says): created, ringing, picked up,
+   * ended, and reportAt, the earliest clock time finishCall accepts.
+   */
+  timeline(providerCallId: string, script?: VapiCallScript): CallTimeline;
+  /**
+   * Ends the call as scripted and sends its webhooks; resolves with what our server answered.
+   * Throws, sending nothing, while the emulator's clock is before the call's reportAt.
+   */
   finishCall(providerCallId: string, options?: FinishCallOptions): Promise<FinishedCall>;
-  /** An inbound call to one of our numbers: its webhooks, sent to `webhookUrl`. */
+  /** An inbound call to one of our numbers, over by now(): its webhooks, sent to `webhookUrl`. */
   inboundCall(input: { from: string; to: string; webhookUrl: string; script?: VapiCallScript; assistantRequest?: boolean } & DeliveryOptions): Promise<FinishedCall>;
   /** The HMAC signature (hex) Vapi's HMAC credential sends for a body now. */
   sign(body: string, options?: SigningOptions): { signature: string; timestamp: string };
@@ -154,6 +176,7 @@ export async function startVapiEmulator(options: StartVapiEmulatorOptions): Prom
   const endCall = (emulated: EmulatedCall, script: VapiCallScript): unknown[] => {
     const call = emulated.call;
     const timeline = timelineFor(call, script);
+    assertOver(call, timeline);
     const allowed = new Set<string>(call.assistantOverrides?.serverMessages ?? DEFAULT_SERVER_MESSAGES);
     const messages: Array<[string, unknown]> = [];
     if (timeline.dialled) messages.push(['status-update', statusUpdate({ ...call, status: 'ringing', updatedAt: timeline.ringingAt.toISOString() }, 'ringing', emulated.ourNumber, timeline.ringingAt)]);
@@ -178,6 +201,20 @@ export async function startVapiEmulator(options: StartVapiEmulatorOptions): Prom
     messages.push(['end-of-call-report', endOfCallReport({ ...call }, emulated.ourNumber, new Date(timeline.endedAt.getTime() + 3_000))]);
     emulated.ended = true;
     return messages.filter(([type]) => allowed.has(type)).map(([, message]) => message);
+  };
+
+  /** No message is sent before the moment it reports: the clock must have reached the report. */
+  const assertOver = (call: Vapi.Call, timeline: CallTimeline): void => {
+    const at = now();
+    if (at.getTime() >= timeline.reportAt.getTime()) return;
+    const life = timeline.startedAt
+      ? `picked up ${timeline.startedAt.toISOString()}, ends ${timeline.endedAt.toISOString()}`
+      : `never picked up, ends ${timeline.endedAt.toISOString()}`;
+    throw new Error(
+      `vapi emulator: call ${call.id} is not over yet (created ${timeline.createdAt.toISOString()}, ${life}, end-of-call-report at ` +
+        `${timeline.reportAt.toISOString()}) but the emulator's clock is at ${at.toISOString()}: advance it by ` +
+        `${(timeline.reportAt.getTime() - at.getTime()) / 1000} s before finishCall`,
+    );
   };
 
   const send = async (server: ServerConfig, messages: unknown[], finishOptions: FinishCallOptions): Promise<Delivery[]> => {
@@ -209,6 +246,12 @@ export async function startVapiEmulator(options: StartVapiEmulatorOptions): Prom
     stallNextCreate(ms) {
       state.createStalls.push(ms);
     },
+    timeline(providerCallId, override) {
+      const emulated = state.calls.find((c) => c.id === providerCallId);
+      if (!emulated) throw new Error(`vapi emulator: no call ${providerCallId}`);
+      const blocked = emulated.call.endedReason === 'call.start.error-subscription-concurrency-limit-reached';
+      return timelineFor(emulated.call, blocked ? { endedReason: emulated.call.endedReason! } : scriptFor(emulated.call, override));
+    },
     async finishCall(providerCallId, finishOptions = {}) {
       const emulated = state.calls.find((c) => c.id === providerCallId);
       if (!emulated) throw new Error(`vapi emulator: no call ${providerCallId}`);
@@ -224,7 +267,11 @@ export async function startVapiEmulator(options: StartVapiEmulatorOptions): Prom
       return { call: emulated.call, deliveries, statuses: deliveries.map((d) => d.httpStatus) };
     },
     async inboundCall(input) {
-      const at = now().toISOString();
+      // The call is over by now: it came in as long before now as its life (report included) lasts.
+      const script = input.script ?? DEFAULT_SCRIPT;
+      const reportedAt = now();
+      const lifeMs = timelineFor({ createdAt: reportedAt.toISOString() } as Vapi.Call, script).reportAt.getTime() - reportedAt.getTime();
+      const at = new Date(reportedAt.getTime() - lifeMs).toISOString();
       const id = randomUUID();
       const call: Vapi.Call = {
         id,
@@ -242,7 +289,7 @@ export async function startVapiEmulator(options: StartVapiEmulatorOptions): Prom
       const emulated: EmulatedCall = { id, request: null, call, ourNumber: input.to, ended: false };
       state.calls.push(emulated);
       const first = input.assistantRequest ? [assistantRequest({ ...call }, emulated.ourNumber, new Date(at))] : [];
-      const messages = [...first, ...endCall(emulated, input.script ?? DEFAULT_SCRIPT)];
+      const messages = [...first, ...endCall(emulated, script)];
       const deliveries = await send(serverOf(call, input.webhookUrl), messages, input);
       return { call, deliveries, statuses: deliveries.map((d) => d.httpStatus) };
     },

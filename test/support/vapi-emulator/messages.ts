@@ -22,25 +22,58 @@ export const DEFAULT_SERVER_MESSAGES = [
   'transfer-destination-request', 'handoff-destination-request', 'user-interrupted', 'assistant.started',
 ];
 
+/**
+ * How a call's life is timed, from its creation (POST /call) on the emulator's clock: it rings
+ * 1 s later, is picked up 4 s after creation (startedAt), talks for the scripted duration and
+ * ends (endedAt); a dialled call nobody picked up ends 25 s after creation; a call refused
+ * before dialling (call.start.*) 0.5 s after it, or at its creation when it was already ended
+ * then (the concurrency block). The end-of-call-report follows the end after the post-call
+ * analysis (ANALYSIS_MS): finishCall sends the call's messages only once the clock has reached it.
+ */
+export const RINGING_AFTER_MS = 1_000;
+export const PICK_UP_AFTER_MS = 4_000;
+export const UNANSWERED_AFTER_MS = 25_000;
+export const NOT_DIALLED_AFTER_MS = 500;
+export const ANALYSIS_MS = 3_000;
+export const DEFAULT_DURATION_SECONDS = 42;
+/** Transcript lines: the first 1 s after pick-up, one every 4 s, each 3 s long. */
+const FIRST_LINE_S = 1;
+const LINE_EVERY_S = 4;
+const LINE_MS = 3_000;
+
 export interface CallTimeline {
   createdAt: Date;
   ringingAt: Date;
   startedAt: Date | null;
   endedAt: Date;
+  /** When the end-of-call-report is sent: the end plus the post-call analysis. */
+  reportAt: Date;
   dialled: boolean;
   connected: boolean;
 }
 
 export function timelineFor(call: Vapi.Call, script: VapiCallScript): CallTimeline {
   const createdAt = new Date(call.createdAt);
+  const created = createdAt.getTime();
   const dialled = !script.endedReason.startsWith('call.start.');
   const connected = dialled && (script.connected ?? connectedByDefault(script.endedReason));
-  const ringingAt = new Date(createdAt.getTime() + 1_000);
-  const startedAt = connected ? new Date(createdAt.getTime() + 4_000) : null;
-  const endedAt = startedAt
-    ? new Date(startedAt.getTime() + (script.durationSeconds ?? 42) * 1000)
-    : new Date(createdAt.getTime() + (dialled ? 25_000 : 500));
-  return { createdAt, ringingAt, startedAt, endedAt, dialled, connected };
+  const ringingAt = new Date(created + RINGING_AFTER_MS);
+  const startedAt = connected ? new Date(created + PICK_UP_AFTER_MS) : null;
+  const durationSeconds = script.durationSeconds ?? DEFAULT_DURATION_SECONDS;
+  // A call that ended when it was created (blocked at the concurrency limit) keeps that end.
+  const endedAt = call.endedAt
+    ? new Date(call.endedAt)
+    : startedAt
+      ? new Date(startedAt.getTime() + durationSeconds * 1000)
+      : new Date(created + (dialled ? UNANSWERED_AFTER_MS : NOT_DIALLED_AFTER_MS));
+  if (startedAt) {
+    const lines = (script.transcript ?? DEFAULT_TRANSCRIPT ?? []).length;
+    const talkMs = lines === 0 ? 0 : (FIRST_LINE_S + (lines - 1) * LINE_EVERY_S) * 1000 + LINE_MS;
+    if (startedAt.getTime() + talkMs > endedAt.getTime()) {
+      throw new Error(`vapi emulator: ${lines} transcript lines take ${talkMs / 1000} s, longer than the call (durationSeconds ${durationSeconds}); script a longer call`);
+    }
+  }
+  return { createdAt, ringingAt, startedAt, endedAt, reportAt: new Date(endedAt.getTime() + ANALYSIS_MS), dialled, connected };
 }
 
 function artifactMessages(script: VapiCallScript, timeline: CallTimeline): Vapi.ArtifactMessagesItem[] {
@@ -51,15 +84,15 @@ function artifactMessages(script: VapiCallScript, timeline: CallTimeline): Vapi.
   return [
     system,
     ...lines.map((line, index): Vapi.UserMessage | Vapi.BotMessage => {
-      const secondsFromStart = 1 + index * 4;
+      const secondsFromStart = FIRST_LINE_S + index * LINE_EVERY_S;
       const time = start + secondsFromStart * 1000;
       return {
         role: line.role === 'user' ? 'user' : (script.botRole ?? 'bot'),
         message: line.message,
         time,
-        endTime: time + 3000,
+        endTime: time + LINE_MS,
         secondsFromStart,
-        duration: 3000,
+        duration: LINE_MS,
       };
     }),
   ];

@@ -54,6 +54,18 @@ async function placed(request = callRequest()): Promise<string> {
   return outcome.providerCallId;
 }
 
+/** The call's life runs as scripted: the clock moves on to when Retell sends call_analyzed. */
+function callIsOver(providerCallId: string): void {
+  clockMs = Math.max(clockMs, retell.timeline(providerCallId).reportAt.getTime());
+}
+
+/** A call placed, and over: the clock has moved on past its life. */
+async function placedAndOver(request = callRequest()): Promise<string> {
+  const providerCallId = await placed(request);
+  callIsOver(providerCallId);
+  return providerCallId;
+}
+
 function eventsOfType<T extends ProviderEvent['type']>(type: T): Array<Extract<ProviderEvent, { type: T }>> {
   return receiver.events.filter((e): e is Extract<ProviderEvent, { type: T }> => e.type === type);
 }
@@ -186,6 +198,7 @@ describe('placeCall', () => {
       reason: 'retell refused the call: concurrency_limit_reached',
       retryAfterMs: null,
     });
+    callIsOver(first);
     await retell.finishCall(first);
     expect((await adapter.placeCall(credentials, callRequest({ callId: '00000000-0000-4000-8000-000000000003' }))).kind).toBe('accepted');
 
@@ -201,6 +214,7 @@ describe('placeCall', () => {
     await receiver.stop();
     await start({ concurrencyLimit: 0 });
     expect((await adapter.placeCall(credentials, callRequest())).kind).toBe('retry_later');
+    callIsOver(retell.calls[0].providerCallId);
     const { statuses } = await retell.finishCall(retell.calls[0].providerCallId);
     expect(statuses).toEqual([200, 200]);
     expect(receiver.events).toEqual([]);
@@ -246,12 +260,15 @@ describe('readWebhook: a call from create to analysis', () => {
       recordingUrl: 'https://example.invalid/rec.wav',
     });
     const providerCallId = await placed();
+    callIsOver(providerCallId);
     const { statuses, deliveries } = await retell.finishCall(providerCallId);
     expect(deliveries.map((d) => d.event)).toEqual(['call_started', 'call_ended', 'call_analyzed']);
     expect(statuses).toEqual([200, 200, 200]);
 
-    const endMs = clockMs;
-    const startMs = endMs - 95_000;
+    // Placed at 15:00:00: picked up at 15:00:04, 95 s of talk, call_analyzed 3 s after the end.
+    const startMs = Date.parse('2026-11-20T15:00:04.000Z');
+    const endMs = startMs + 95_000;
+    expect(clockMs).toBe(endMs + 3_000);
     const started = eventsOfType('call.started');
     expect(started[0]).toEqual({ type: 'call.started', eventId: `${CALL_ID}:started`, callId: CALL_ID, occurredAt: new Date(startMs).toISOString(), providerCallId });
     expect(eventsOfType('call.ended')).toEqual([
@@ -289,6 +306,7 @@ describe('readWebhook: a call from create to analysis', () => {
   it('a busy line ends at call_ended, has no call_started, and an analysis cannot make it converted', async () => {
     retell.script(TO, { disconnectionReason: 'dial_busy', analysis: { outcome: 'converted' } });
     const providerCallId = await placed();
+    callIsOver(providerCallId);
     const { deliveries } = await retell.finishCall(providerCallId);
     expect(deliveries.map((d) => d.event)).toEqual(['call_ended', 'call_analyzed']);
     expect(eventsOfType('call.started')).toEqual([]);
@@ -302,7 +320,7 @@ describe('readWebhook: a call from create to analysis', () => {
 
   it('a conversation without an outcome is answered, in the language we asked for', async () => {
     retell.script(TO, { disconnectionReason: 'user_hangup', analysis: {} });
-    await retell.finishCall(await placed());
+    await retell.finishCall(await placedAndOver());
     expect(endedEvent()).toMatchObject({ result: 'answered', endReason: 'user_hangup', language: 'es-ES' });
     // call_ended carried no ended event for a conversation: it waits for the analysis.
     expect(receiver.received[1].result).toMatchObject({ ok: true, events: [expect.objectContaining({ type: 'call.started' }), expect.objectContaining({ type: 'report.ready' })] });
@@ -310,12 +328,12 @@ describe('readWebhook: a call from create to analysis', () => {
 
   it('an outcome the agent does not define falls back to answered; Retell\'s voicemail detection wins', async () => {
     retell.script(TO, { disconnectionReason: 'user_hangup', analysis: { outcome: 'booked_demo' } });
-    await retell.finishCall(await placed());
+    await retell.finishCall(await placedAndOver());
     expect(endedEvent().result).toBe('answered');
 
     receiver.events.length = 0;
     retell.script(TO, { disconnectionReason: 'inactivity', analysis: { outcome: 'converted', inVoicemail: true } });
-    await retell.finishCall(await placed(callRequest({ callId: '00000000-0000-4000-8000-000000000010' })));
+    await retell.finishCall(await placedAndOver(callRequest({ callId: '00000000-0000-4000-8000-000000000010' })));
     expect(endedEvent()).toMatchObject({ result: 'voicemail', endReason: 'inactivity', language: null });
   });
 
@@ -325,7 +343,7 @@ describe('readWebhook: a call from create to analysis', () => {
       receiver.events.length = 0;
       retell.script(TO, { disconnectionReason: 'user_hangup', analysis: { outcome } });
       const callId = `00000000-0000-4000-8000-0000000001${String(index).padStart(2, '0')}`;
-      await retell.finishCall(await placed(callRequest({ callId })));
+      await retell.finishCall(await placedAndOver(callRequest({ callId })));
       expect(endedEvent().result, outcome).toBe(outcome);
     }
   });
@@ -343,25 +361,25 @@ describe('readWebhook: a call from create to analysis', () => {
     for (const [index, [callbackAt, expected]] of cases.entries()) {
       receiver.events.length = 0;
       retell.script(TO, { disconnectionReason: 'agent_hangup', analysis: { outcome: 'callback_requested', callbackAt } });
-      await retell.finishCall(await placed(callRequest({ callId: `00000000-0000-4000-8000-0000000002${String(index).padStart(2, '0')}` })));
+      await retell.finishCall(await placedAndOver(callRequest({ callId: `00000000-0000-4000-8000-0000000002${String(index).padStart(2, '0')}` })));
       expect(endedEvent(), callbackAt).toMatchObject({ result: 'callback_requested', nextAttemptAt: expected });
     }
   });
 
   it('the analysed language wins over the requested one; a malformed one is ignored', async () => {
     retell.script(TO, { disconnectionReason: 'user_hangup', analysis: { outcome: 'wrong_language', language: 'pt-BR' } });
-    await retell.finishCall(await placed());
+    await retell.finishCall(await placedAndOver());
     expect(endedEvent()).toMatchObject({ result: 'wrong_language', language: 'pt-BR' });
 
     receiver.events.length = 0;
     retell.script(TO, { disconnectionReason: 'user_hangup', analysis: { outcome: 'answered', language: 'Spanish, mostly' } });
-    await retell.finishCall(await placed(callRequest({ callId: '00000000-0000-4000-8000-000000000301' })));
+    await retell.finishCall(await placedAndOver(callRequest({ callId: '00000000-0000-4000-8000-000000000301' })));
     expect(endedEvent().language).toBe('es-ES');
   });
 
   it('transfers set transferred; a call with no recording has recordingUrl null', async () => {
     retell.script(TO, { disconnectionReason: 'call_transfer', transferDestination: '+14155550111', recordingUrl: null, analysis: { outcome: 'qualified' } });
-    await retell.finishCall(await placed());
+    await retell.finishCall(await placedAndOver());
     expect(endedEvent()).toMatchObject({ result: 'qualified', transferred: true, endReason: 'call_transfer' });
     expect(eventsOfType('report.ready')[0].recordingUrl).toBeNull();
   });
@@ -369,6 +387,7 @@ describe('readWebhook: a call from create to analysis', () => {
   it('redeliveries and duplicates give the same event ids; out-of-order delivery still ends the call once', async () => {
     retell.script(TO, { disconnectionReason: 'user_hangup', analysis: { outcome: 'not_interested' } });
     const providerCallId = await placed();
+    callIsOver(providerCallId);
     const { statuses } = await retell.finishCall(providerCallId, { duplicates: 2, order: 'reversed' });
     expect(statuses).toEqual(Array(9).fill(200));
     const ids = receiver.events.map((e) => e.eventId);
@@ -387,6 +406,7 @@ describe('readWebhook: a call from create to analysis', () => {
   it('Retell redelivers after a non-2xx answer, up to 3 times', async () => {
     const providerCallId = await placed();
     receiver.failNext(500, 2);
+    callIsOver(providerCallId);
     const { deliveries } = await retell.finishCall(providerCallId);
     expect(deliveries[0].attempts.map((a) => a.status)).toEqual([500, 500, 200]);
     receiver.failNext(503, 4);
@@ -401,7 +421,7 @@ describe('readWebhook: a call from create to analysis', () => {
     retell = await startRetellEmulator({ apiKey: API_KEY, webhookSecret: API_KEY, now });
     credentials = { apiKey: API_KEY, webhookSecret: null, baseUrl: retell.baseUrl };
     receiver = await startWebhookReceiver({ adapter, credentials, now });
-    const { statuses } = await retell.finishCall(await placed());
+    const { statuses } = await retell.finishCall(await placedAndOver());
     expect(statuses).toEqual([200, 200, 200]);
   });
 });
@@ -409,6 +429,7 @@ describe('readWebhook: a call from create to analysis', () => {
 describe('readWebhook: authentication', () => {
   async function firstResult(options: Parameters<RetellEmulator['finishCall']>[1]) {
     const providerCallId = await placed();
+    callIsOver(providerCallId);
     const { statuses } = await retell.finishCall(providerCallId, { ...options, order: ['call_ended'] });
     return { statuses, result: receiver.received.at(-1)!.result };
   }
@@ -477,7 +498,7 @@ describe('readWebhook: inbound calls', () => {
     const callId = callIdForProviderCall('retell', providerCallId);
     const inbound = eventsOfType('call.inbound');
     expect(inbound).toHaveLength(3);
-    expect(inbound[0]).toEqual({ type: 'call.inbound', eventId: `${callId}:inbound`, callId, occurredAt: new Date(clockMs - 60_000).toISOString(), from: '+12025550143', to: FROM, providerCallId });
+    expect(inbound[0]).toEqual({ type: 'call.inbound', eventId: `${callId}:inbound`, callId, occurredAt: new Date(clockMs - 63_000).toISOString(), from: '+12025550143', to: FROM, providerCallId });
     expect(new Set(receiver.events.map((e) => e.callId))).toEqual(new Set([callId]));
     expect(endedEvent()).toMatchObject({ callId, result: 'callback_requested', nextAttemptAt: '2026-11-23T14:30:00.000Z' });
   });

@@ -24,10 +24,20 @@ function sdkPhoneCallFields(): { all: Set<string>; required: string[] } {
 let retell: RetellEmulator;
 let receiver: WebhookReceiver;
 let client: Retell;
+/** How far the emulator's clock is behind the process clock. */
+let behindMs = 0;
+
+/** The calls placed so far are over: the emulator's clock catches up with the process clock. */
+function callsAreOver(): void {
+  behindMs = 0;
+}
 
 beforeEach(async () => {
-  // The process clock: Retell.verify, the SDK's public function, judges the window on it.
-  retell = await startRetellEmulator({ apiKey: API_KEY, webhookSecret: WEBHOOK_SECRET });
+  // Webhooks are signed on the process clock: Retell.verify, the SDK's public function, judges
+  // the window on it. Calls are placed ten minutes earlier on the emulator's clock, so that
+  // their lives are over when callsAreOver() brings it to the process time.
+  behindMs = 10 * 60_000;
+  retell = await startRetellEmulator({ apiKey: API_KEY, webhookSecret: WEBHOOK_SECRET, now: () => new Date(Date.now() - behindMs) });
   client = new Retell({ apiKey: API_KEY, baseURL: retell.baseUrl, maxRetries: 0 });
   receiver = await startWebhookReceiver({ adapter: createRetellAdapter(), credentials: { apiKey: API_KEY, webhookSecret: WEBHOOK_SECRET, baseUrl: retell.baseUrl }, now: () => new Date() });
 });
@@ -52,6 +62,7 @@ async function createdCall(): Promise<string> {
 describe('Retell emulator', () => {
   it('signs webhooks so that the SDK\'s own Retell.verify accepts them, and nothing else', async () => {
     const id = await createdCall();
+    callsAreOver();
     const { deliveries } = await retell.finishCall(id);
     for (const delivery of deliveries) {
       expect(await Retell.verify(delivery.body, WEBHOOK_SECRET, delivery.headers['x-retell-signature'])).toBe(true);
@@ -67,6 +78,7 @@ describe('Retell emulator', () => {
     expect(required).toEqual(expect.arrayContaining(['call_id', 'agent_id', 'call_status', 'from_number', 'to_number']));
     const id = await createdCall();
     const payloads = [...retell.webhooksFor(id)];
+    callsAreOver();
     const { deliveries } = await retell.finishCall(id);
     for (const delivery of deliveries) {
       const { event, call, ...rest } = JSON.parse(delivery.body) as { event: string; call: Record<string, unknown> };
@@ -88,6 +100,7 @@ describe('Retell emulator', () => {
   it('a call that never connected sends no call_started, and metadata is left out when not given', async () => {
     retell.script('+14155550009', { disconnectionReason: 'dial_no_answer' });
     const call = await client.call.createPhoneCall({ from_number: '+14155550000', to_number: '+14155550009', agent_override: { agent: { webhook_url: receiver.url } } });
+    callsAreOver();
     const { deliveries } = await retell.finishCall(call.call_id);
     expect(deliveries.map((d) => d.event)).toEqual(['call_ended', 'call_analyzed']);
     const ended = JSON.parse(deliveries[0].body).call;

@@ -77,7 +77,8 @@ describe('Retell disconnection reasons', () => {
     let receiver: WebhookReceiver;
     let credentials: ProviderCredentials;
     const adapter = createRetellAdapter({ timeoutMs: 2000 });
-    const now = () => new Date('2026-11-20T15:00:00Z');
+    let clockMs = Date.parse('2026-11-20T15:00:00Z');
+    const now = () => new Date(clockMs);
 
     beforeAll(async () => {
       retell = await startRetellEmulator({ apiKey: API_KEY, webhookSecret: 'key_webhook', now, concurrencyLimit: 1000 });
@@ -103,7 +104,9 @@ describe('Retell disconnection reasons', () => {
       });
       expect(outcome.kind).toBe('accepted');
       receiver.events.length = 0;
-      await retell.finishCall((outcome as { providerCallId: string }).providerCallId);
+      const { providerCallId } = outcome as { providerCallId: string };
+      clockMs = retell.timeline(providerCallId).reportAt.getTime(); // the call's life runs as scripted
+      await retell.finishCall(providerCallId);
       return receiver.events.filter((e) => e.type === 'call.ended' && e.callId === callId);
     }
 

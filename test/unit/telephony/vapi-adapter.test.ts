@@ -91,6 +91,11 @@ async function placeAccepted(h: Harness, overrides: Partial<ProviderCallRequest>
   return { request, providerCallId: outcome.providerCallId };
 }
 
+/** The call's life runs as scripted: the clock moves on to when Vapi sends its end-of-call-report. */
+function callIsOver(h: Harness, providerCallId: string): void {
+  clock = h.vapi.timeline(providerCallId).reportAt;
+}
+
 const creates = (vapi: VapiEmulator) => vapi.requests.filter((r) => r.method === 'POST' && r.path === '/call');
 
 describe('placeCall', () => {
@@ -211,6 +216,7 @@ describe('placeCall', () => {
   it('frees a slot when a call ends', async () => {
     const h = await harness({ concurrencyLimit: 1 });
     const first = await placeAccepted(h);
+    callIsOver(h, first.providerCallId);
     await h.vapi.finishCall(first.providerCallId);
     expect((await h.adapter.placeCall(h.credentials, callRequest(h.receiver.url))).kind).toBe('accepted');
   });
@@ -286,6 +292,9 @@ describe('webhooks of a call', () => {
       recordingUrl: 'https://storage.vapi.ai/rec-1.wav',
     });
     const { request, providerCallId } = await placeAccepted(h);
+    // Placed at 10:00:00: picked up at 10:00:04, 95 s of talk, the report 3 s after the end.
+    callIsOver(h, providerCallId);
+    expect(clock.toISOString()).toBe('2026-11-22T10:01:42.000Z');
     const { statuses, deliveries } = await h.vapi.finishCall(providerCallId);
 
     expect(deliveries.map((d) => d.status ?? d.type)).toEqual(['ringing', 'in-progress', 'ended', 'end-of-call-report']);
@@ -325,6 +334,7 @@ describe('webhooks of a call', () => {
     const h = await harness();
     h.vapi.script(CONTACT, { endedReason: 'customer-ended-call', botRole: 'assistant' });
     const { providerCallId } = await placeAccepted(h);
+    callIsOver(h, providerCallId);
     await h.vapi.finishCall(providerCallId);
     const report = h.receiver.events.find((e) => e.type === 'report.ready');
     expect(report?.type === 'report.ready' && report.utterances.map((u) => u.speaker)).toEqual(['assistant', 'user']);
@@ -342,6 +352,7 @@ describe('webhooks of a call', () => {
     const h = await harness();
     h.vapi.script(CONTACT, { endedReason, analysis: { outcome: 'converted' }, transcript: [{ role: 'assistant', message: 'Hello?' }] });
     const { providerCallId } = await placeAccepted(h);
+    callIsOver(h, providerCallId);
     await h.vapi.finishCall(providerCallId);
     const ended = h.receiver.events.find((e) => e.type === 'call.ended');
     expect(ended).toMatchObject({ result, endReason: endedReason });
@@ -352,6 +363,7 @@ describe('webhooks of a call', () => {
     const h = await harness();
     h.vapi.script(CONTACT, { endedReason: 'customer-did-not-answer' });
     const { providerCallId } = await placeAccepted(h);
+    callIsOver(h, providerCallId);
     await h.vapi.finishCall(providerCallId);
     expect(h.receiver.events.map((e) => e.type)).toEqual(['call.ended', 'report.ready']);
     expect(h.receiver.events[0]).toMatchObject({ durationSeconds: 0, language: null });
@@ -362,6 +374,7 @@ describe('webhooks of a call', () => {
     const h = await harness({ concurrencyLimit: 0 });
     const request = callRequest(h.receiver.url);
     expect((await h.adapter.placeCall(h.credentials, request)).kind).toBe('retry_later');
+    callIsOver(h, h.vapi.calls[0].id);
     await h.vapi.finishCall(h.vapi.calls[0].id);
     expect(h.receiver.events.find((e) => e.type === 'call.ended')).toMatchObject({
       callId: request.callId,
@@ -378,6 +391,7 @@ describe('webhooks of a call', () => {
       h.vapi.script(CONTACT, { transcript: conversation, ...script });
       const base = callRequest(h.receiver.url);
       const { providerCallId } = await placeAccepted(h, variables ? { variables: { ...base.variables, ...variables } } : {});
+      callIsOver(h, providerCallId);
       await h.vapi.finishCall(providerCallId);
       const ended = h.receiver.events.find((e) => e.type === 'call.ended');
       if (ended?.type !== 'call.ended') throw new Error('no call.ended');
@@ -448,6 +462,7 @@ describe('webhooks of a call', () => {
   it('gives redelivered and reordered messages the same event ids', async () => {
     const h = await harness();
     const { request, providerCallId } = await placeAccepted(h);
+    callIsOver(h, providerCallId);
     const { statuses } = await h.vapi.finishCall(providerCallId, { duplicates: 2, reversed: true });
     expect(statuses.every((s) => s === 200)).toBe(true);
     const ids = h.receiver.events.map((e) => e.eventId);
@@ -463,6 +478,7 @@ describe('webhooks of a call', () => {
     const h = await harness();
     const { providerCallId } = await placeAccepted(h);
     h.receiver.failNext(503, 2);
+    callIsOver(h, providerCallId);
     const { deliveries } = await h.vapi.finishCall(providerCallId);
     expect(deliveries[0].attempts).toEqual([503, 503, 200]);
     expect(deliveries.slice(1).map((d) => d.attempts)).toEqual([[200], [200], [200]]);
@@ -471,6 +487,7 @@ describe('webhooks of a call', () => {
   it('is not retried by Vapi after a 401 (excluded status)', async () => {
     const h = await harness();
     const { providerCallId } = await placeAccepted(h);
+    callIsOver(h, providerCallId);
     const { deliveries } = await h.vapi.finishCall(providerCallId, { secret: 'not-our-secret' });
     expect(deliveries.map((d) => d.attempts)).toEqual([[401], [401], [401], [401]]);
   });
@@ -485,7 +502,8 @@ describe('inbound calls', () => {
     const inbound = h.receiver.events.filter((e) => e.type === 'call.inbound').map(portEvent);
     expect(inbound.length).toBeGreaterThan(1);
     for (const event of inbound) {
-      expect(event).toEqual({ type: 'call.inbound', eventId: `${callId}:inbound`, callId, occurredAt: '2026-11-22T10:00:00.000Z', from: '+14155559876', to: FROM_NUMBER });
+      // Reported at 10:00:00, over by then: it came in 49 s earlier (4 s ringing, 42 s of talk, 3 s of analysis).
+      expect(event).toEqual({ type: 'call.inbound', eventId: `${callId}:inbound`, callId, occurredAt: '2026-11-22T09:59:11.000Z', from: '+14155559876', to: FROM_NUMBER });
     }
     expect(new Set(h.receiver.events.map((e) => e.callId))).toEqual(new Set([callId]));
     expect(h.receiver.events.map((e) => e.type)).toContain('call.ended');
@@ -506,6 +524,7 @@ describe('webhook authentication', () => {
     ['a timestamp older than 5 minutes', { staleSeconds: 301 }, 'stale'],
     ['a body changed after signing', { tamper: (body: string) => body.replaceAll(CONTACT, '+14155550000') }, 'mismatch'],
   ])('rejects %s', async (_name, options, reason) => {
+    callIsOver(h, providerCallId);
     const { statuses } = await h.vapi.finishCall(providerCallId, options);
     expect(statuses.every((s) => s === 401)).toBe(true);
     expect(h.receiver.events).toEqual([]);
@@ -513,11 +532,13 @@ describe('webhook authentication', () => {
   });
 
   it('accepts a timestamp 4 minutes old, in seconds as well as milliseconds', async () => {
+    callIsOver(h, providerCallId);
     const { statuses } = await h.vapi.finishCall(providerCallId, { staleSeconds: 240, timestampUnit: 'seconds' });
     expect(statuses.every((s) => s === 200)).toBe(true);
   });
 
   it('rejects a timestamp from the future beyond the window', async () => {
+    callIsOver(h, providerCallId);
     const { statuses } = await h.vapi.finishCall(providerCallId, { staleSeconds: -301 });
     expect(statuses.every((s) => s === 401)).toBe(true);
   });
@@ -527,6 +548,7 @@ describe('webhook authentication by secret header', () => {
   it('accepts the per-call X-Vapi-Secret token the adapter set on the call (no credential)', async () => {
     const h = await harness({ credential: 'none' });
     const { providerCallId } = await placeAccepted(h);
+    callIsOver(h, providerCallId);
     const { statuses } = await h.vapi.finishCall(providerCallId);
     expect(statuses).toEqual([200, 200, 200, 200]);
     expect(h.receiver.received.every((r) => r.result.ok)).toBe(true);
@@ -588,6 +610,7 @@ describe('the emulator against the SDK types', () => {
   it('sends server messages whose enumerated values are the SDK’s, with the Call fields the SDK requires', async () => {
     h.vapi.script(CONTACT, { endedReason: 'assistant-forwarded-call', destinationNumber: '+14155550199', analysis: { outcome: 'qualified' } });
     const { providerCallId } = await placeAccepted(h);
+    callIsOver(h, providerCallId);
     await h.vapi.finishCall(providerCallId);
     await h.vapi.inboundCall({ from: '+14155559876', to: FROM_NUMBER, webhookUrl: h.receiver.url, assistantRequest: true });
 
