@@ -43,7 +43,7 @@ import { benchBoard } from './board.js';
 import { startMondayEmulator } from '../test/support/monday-emulator/index.js';
 import type { MondayConfig } from '../integration/monday/config.js';
 import { benchMcp } from './mcp.js';
-import { benchVoice, startProviderEmulators } from './voice.js';
+import { benchClock, benchVoice, startProviderEmulators } from './voice.js';
 import type { DatabaseKind } from '../test/support/databases.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -556,11 +556,12 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
   log(`\n== ${kind}: starting service on a fresh database`);
   // The board app is on, pointed at the monday emulator on loopback (its figures: bench/board.ts).
   // No trigger delivery worker: it would poll for call-ended events under the other figures.
-  const monday = await startMondayEmulator({ signingSecret: 'bench-signing-secret', appId: 1 });
+  const monday = await startMondayEmulator({ signingSecret: 'bench-signing-secret', appId: 1, now: () => benchClock.now().getTime() });
   const mondayConfig: MondayConfig = { signingSecret: 'bench-signing-secret', appId: 1, apiUrl: monday.url, apiVersion: '2026-10', publicBaseUrl: null, tokenKey: randomBytes(32) };
   // The Vapi and Retell adapters point at their emulators on loopback (bench/voice.ts).
   const emulators = runs('voice') ? await startProviderEmulators() : null;
-  const server = await startTestServer(kind, { monday: mondayConfig, triggerDelivery: false, ...(emulators ? { voice: emulators.urls } : {}) });
+  // One clock for the service and the emulators: real time, moved on by the voice figures (see benchClock).
+  const server = await startTestServer(kind, { clock: benchClock, monday: mondayConfig, triggerDelivery: false, ...(emulators ? { voice: emulators.urls } : {}) });
   try {
     const db = server.service.services.db;
     const version = (await db.sql.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0].v;

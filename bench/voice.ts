@@ -61,10 +61,24 @@ export interface ProviderEmulators {
   stop(): Promise<void>;
 }
 
+/**
+ * The bench service's and emulators' clock: real time plus an offset that only grows. Before a
+ * call's end-of-call message is sent, the voice figures move it on to the call's report time
+ * (its pick-up, talk and end), so that no message reports a time still to come.
+ */
+export const benchClock = {
+  offsetMs: 0,
+  now: (): Date => new Date(Date.now() + benchClock.offsetMs),
+  /** Moves the clock on to `at` when it is not there yet. */
+  reach(at: Date): void {
+    benchClock.offsetMs += Math.max(0, at.getTime() - benchClock.now().getTime());
+  },
+};
+
 /** Both emulators, with no concurrency limit in the way (the SDK baseline's calls never end). */
 export async function startProviderEmulators(): Promise<ProviderEmulators> {
-  const vapi = await startVapiEmulator({ apiKey: KEY.vapi, webhookSecret: SECRET.vapi, concurrencyLimit: 1_000_000 });
-  const retell = await startRetellEmulator({ apiKey: KEY.retell, webhookSecret: SECRET.retell, concurrencyLimit: 1_000_000, webhookRetries: 0 });
+  const vapi = await startVapiEmulator({ apiKey: KEY.vapi, webhookSecret: SECRET.vapi, concurrencyLimit: 1_000_000, now: benchClock.now });
+  const retell = await startRetellEmulator({ apiKey: KEY.retell, webhookSecret: SECRET.retell, concurrencyLimit: 1_000_000, webhookRetries: 0, now: benchClock.now });
   return {
     vapi,
     retell,
@@ -93,6 +107,8 @@ interface Driver {
   sdkCreate(body: unknown): Promise<string>;
   /** The call's messages up to its end, in order: the last one ends it. */
   life(providerCallId: string): Message[];
+  /** When the provider reports the call's end (the clock must be there before its messages are sent). */
+  reportAt(providerCallId: string): Date;
 }
 
 function vapiDriver(vapi: VapiEmulator): Driver {
@@ -112,6 +128,7 @@ function vapiDriver(vapi: VapiEmulator): Driver {
       if (!id) throw new Error(`vapi SDK create: ${JSON.stringify(created).slice(0, 300)}`);
       return id;
     },
+    reportAt: (id) => vapi.timeline(id, VAPI_SCRIPT).reportAt,
     life(id) {
       // The emulator's own message builders (what finishCall sends), without sending them: the
       // status-update in-progress (call.started), then the end-of-call-report.
@@ -151,6 +168,7 @@ function retellDriver(retell: RetellEmulator): Driver {
       const created = await client.call.createPhoneCall(body as Retell.CallCreatePhoneCallParams, { maxRetries: 0 });
       return created.call_id;
     },
+    reportAt: (id) => retell.timeline(id).reportAt,
     // call_started, call_ended, call_analyzed, as Retell sends them.
     life: (id) => retell.webhooksFor(id).map((payload) => {
       const body = JSON.stringify(payload);
@@ -243,7 +261,9 @@ export async function benchVoice(server: TestServer, emulators: ProviderEmulator
       const body = driver.createBody(call.providerCallId);
       const [sdkMs] = await timed(() => driver.sdkCreate(body));
 
-      // The call's life up to its end: the messages before the last one untimed, the last one timed.
+      // The call's life up to its end: the messages before the last one untimed, the last one timed,
+      // once the clock has reached the time the provider reports the end.
+      benchClock.reach(driver.reportAt(call.providerCallId));
       const life = driver.life(call.providerCallId);
       for (const message of life.slice(0, -1)) {
         const [, answer] = await post(message);
