@@ -80,6 +80,11 @@ export interface FinishCallOptions extends DeliveryOptions {
   reversed?: boolean;
   /** Override the script of the call's number. */
   script?: VapiCallScript;
+  /**
+   * Message types lost on the way (never delivered, e.g. ['end-of-call-report']): the call still
+   * ends, and GET /call/{id} shows what the lost messages carried.
+   */
+  lose?: string[];
 }
 
 export interface FinishedCall {
@@ -102,6 +107,8 @@ export interface VapiEmulator {
   failNextCreate(failure: CreateFailure): void;
   /** The next create creates the call but answers only after `ms`. */
   stallNextCreate(ms: number): void;
+  /** Every API request answers `status` (e.g. 503: Vapi is down) until called with null. */
+  outage(status: number | null): void;
   /** Ends the call as scripted and sends its webhooks; resolves with what our server answered. */
   finishCall(providerCallId: string, options?: FinishCallOptions): Promise<FinishedCall>;
   /** An inbound call to one of our numbers: its webhooks, sent to `webhookUrl`. */
@@ -115,7 +122,7 @@ export interface VapiEmulator {
 
 export async function startVapiEmulator(options: StartVapiEmulatorOptions): Promise<VapiEmulator> {
   const now = options.now ?? (() => new Date());
-  const state: EmulatorState = { now, calls: [], requests: [], scripts: new Map(), createFailures: [], createStalls: [] };
+  const state: EmulatorState = { now, calls: [], requests: [], scripts: new Map(), createFailures: [], createStalls: [], outageStatus: null };
   const concurrencyLimit = options.concurrencyLimit ?? 10;
   const deliverer: Deliverer = {
     credential: options.credential ?? 'hmac',
@@ -181,7 +188,9 @@ export async function startVapiEmulator(options: StartVapiEmulatorOptions): Prom
   };
 
   const send = async (server: ServerConfig, messages: unknown[], finishOptions: FinishCallOptions): Promise<Delivery[]> => {
-    const ordered = finishOptions.reversed ? [...messages].reverse() : messages;
+    const lost = new Set(finishOptions.lose ?? []);
+    const delivered = messages.filter((message) => !lost.has((message as { message: { type: string } }).message.type));
+    const ordered = finishOptions.reversed ? [...delivered].reverse() : delivered;
     const deliveries: Delivery[] = [];
     for (const message of ordered) {
       for (let copy = 0; copy <= (finishOptions.duplicates ?? 0); copy++) deliveries.push(await deliver(deliverer, server, message, finishOptions));
@@ -208,6 +217,9 @@ export async function startVapiEmulator(options: StartVapiEmulatorOptions): Prom
     },
     stallNextCreate(ms) {
       state.createStalls.push(ms);
+    },
+    outage(status) {
+      state.outageStatus = status;
     },
     async finishCall(providerCallId, finishOptions = {}) {
       const emulated = state.calls.find((c) => c.id === providerCallId);
