@@ -107,6 +107,8 @@ export interface VapiEmulator {
   failNextCreate(failure: CreateFailure): void;
   /** The next create creates the call but answers only after `ms`. */
   stallNextCreate(ms: number): void;
+  /** Delivers, late, the messages finishCall lost (`lose`), as they were when the call ended. */
+  deliverLost(providerCallId: string, options?: DeliveryOptions): Promise<FinishedCall>;
   /** Every API request answers `status` (e.g. 503: Vapi is down) until called with null. */
   outage(status: number | null): void;
   /** Ends the call as scripted and sends its webhooks; resolves with what our server answered. */
@@ -187,9 +189,12 @@ export async function startVapiEmulator(options: StartVapiEmulatorOptions): Prom
     return messages.filter(([type]) => allowed.has(type)).map(([, message]) => message);
   };
 
-  const send = async (server: ServerConfig, messages: unknown[], finishOptions: FinishCallOptions): Promise<Delivery[]> => {
-    const lost = new Set(finishOptions.lose ?? []);
-    const delivered = messages.filter((message) => !lost.has((message as { message: { type: string } }).message.type));
+  /** Messages lost on the way (finishCall's `lose`), per call, for deliverLost. */
+  const lostMessages = new Map<string, unknown[]>();
+  const send = async (server: ServerConfig, messages: unknown[], finishOptions: FinishCallOptions, callId?: string): Promise<Delivery[]> => {
+    const isLost = (message: unknown) => (finishOptions.lose ?? []).includes((message as { message: { type: string } }).message.type);
+    if (callId && messages.some(isLost)) lostMessages.set(callId, [...(lostMessages.get(callId) ?? []), ...messages.filter(isLost)]);
+    const delivered = messages.filter((message) => !isLost(message));
     const ordered = finishOptions.reversed ? [...delivered].reverse() : delivered;
     const deliveries: Delivery[] = [];
     for (const message of ordered) {
@@ -232,7 +237,15 @@ export async function startVapiEmulator(options: StartVapiEmulatorOptions): Prom
       }
       if (emulated.ended) throw new Error(`vapi emulator: call ${providerCallId} already ended`);
       const messages = endCall(emulated, scriptFor(emulated.call, finishOptions.script));
-      const deliveries = await send(serverOf(emulated.call), messages, finishOptions);
+      const deliveries = await send(serverOf(emulated.call), messages, finishOptions, providerCallId);
+      return { call: emulated.call, deliveries, statuses: deliveries.map((d) => d.httpStatus) };
+    },
+    async deliverLost(providerCallId, deliveryOptions = {}) {
+      const emulated = state.calls.find((c) => c.id === providerCallId);
+      if (!emulated) throw new Error(`vapi emulator: no call ${providerCallId}`);
+      const messages = lostMessages.get(providerCallId) ?? [];
+      lostMessages.delete(providerCallId);
+      const deliveries = await send(serverOf(emulated.call), messages, deliveryOptions);
       return { call: emulated.call, deliveries, statuses: deliveries.map((d) => d.httpStatus) };
     },
     async inboundCall(input) {
