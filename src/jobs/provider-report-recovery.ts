@@ -16,7 +16,8 @@
 //
 // Several dialers on one database never ask about one call at once: a call is leased by setting
 // "reportAskedAt" to the clock's time in one statement over rows locked FOR UPDATE SKIP LOCKED,
-// and only calls whose lease is older than REPORT_ASK_AGAIN_MS are leased. A pass leases at most
+// and only calls whose lease is REPORT_ASK_AGAIN_MS old or older are leased (a call past the
+// ceiling is given up at the first pass that leases it). A pass leases at most
 // RECOVERY_BATCH calls and asks the provider after the lease commits. Secrets are decrypted per
 // pass, for the calls at hand, and never logged.
 import { Prisma } from '../generated/prisma/client.js';
@@ -109,7 +110,7 @@ export async function recoverProviderReports(services: RecoveryServices, cutoffs
   const leaseExpired = new Date(now.getTime() - REPORT_ASK_AGAIN_MS);
   const leased = await directSql(services.db.sql).$queryRaw<LeasedCall[]>`UPDATE "Call" AS c SET "reportAskedAt" = ${now}::timestamptz
     FROM (SELECT "id", "reportAskedAt" FROM "Call"
-      WHERE ${ASKS_PROVIDER} AND ${isUnreported(cutoffs)} AND ("reportAskedAt" IS NULL OR "reportAskedAt" < ${leaseExpired}::timestamptz)
+      WHERE ${ASKS_PROVIDER} AND ${isUnreported(cutoffs)} AND ("reportAskedAt" IS NULL OR "reportAskedAt" <= ${leaseExpired}::timestamptz)
       ORDER BY "reportAskedAt" NULLS FIRST, "createdAt" LIMIT ${RECOVERY_BATCH} FOR UPDATE SKIP LOCKED) AS due
     WHERE c."id" = due."id"
     RETURNING c."id" AS "callId", c."accountId", c."provider"::text AS "provider", c."providerCallId", c."createdAt" AS "placedAt", due."reportAskedAt" AS "previous"`;
