@@ -3,7 +3,9 @@
 // migration 20261122080000_dialer_claim_order) with FOR UPDATE SKIP LOCKED, so several
 // worker processes on one PostgreSQL never claim the same enrollment; a claimed enrollment
 // is marked in flight (no next attempt time) in the same transaction as its Call row.
-// Calls are placed after the commit; the outcome comes back as telephony events.
+// Calls are placed after the commit; the outcome comes back as telephony events. Calls whose
+// outcome never comes are swept (recoverUnreportedCalls): a Vapi or Retell call is asked about
+// at its provider (provider-report-recovery.ts), any other is given up and its enrollment is due again.
 //
 // An active enrollment's nextAttemptAt is NULL only while its call is in flight. An agent
 // with no working-hours window at all calls nobody except first attempts that are called at
@@ -16,6 +18,7 @@ import type { Services } from '../domain/context.js';
 import { directSql, type SqlClient } from '../domain/contacts/contacts.store.js';
 import type { RemoteVoiceProvider, VoiceProvider } from '../calls/telephony/voice-provider.port.js';
 import { placeProviderCalls, reconcilePlacements, type PlacingCall } from './provider-placement.js';
+import { ASKS_PROVIDER, giveUpCalls, isUnreported, recoverProviderReports } from './provider-report-recovery.js';
 import { nextWindowStart, type WorkingHours } from '../domain/calls/calling-hours.js';
 import type { PlaceCallRequest, Telephony } from '../calls/telephony/telephony.port.js';
 import { logger } from '../logger.js';
@@ -122,32 +125,26 @@ async function roomInFlight(tx: SqlClient, due: DueEnrollment[]): Promise<{ take
 /** When the agent's windows exist but none opens in the lookahead, look again after this long. */
 const RECHECK_WITHOUT_WINDOW_MS = 86_400_000;
 
-/** A call with no report this long after it was placed (or started) is given up and retried. */
+/** A call with no report this long after it was placed (or started) is swept: given up and retried, or asked about (below). */
 export const UNREPORTED_PLACED_MS = 30 * 60_000;
 export const UNREPORTED_STARTED_MS = 3 * 3600_000;
 
 /**
- * Gives up calls the provider never reported on (a worker died between claiming and placing,
- * or the provider lost them): they are marked failed and their enrollments are due again.
- * A late report for such a call still applies (its status is not "ended").
+ * The sweep of calls nobody reported on (a worker died between claiming and placing, or the
+ * final report was lost): open calls past the cut-offs. A Vapi or Retell call with the
+ * provider's call id is asked about at its provider, and ends with the provider's own report, or
+ * is left in flight, or is given up (provider-report-recovery.ts). Any other call is given up at
+ * once: marked failed, its enrollment due again. A late report for a call given up still applies
+ * (its status is not "ended"). Returns the calls settled (given up, or ended with the provider's report).
  */
-export async function recoverUnreportedCalls(services: Pick<Services, 'db' | 'clock'>): Promise<number> {
+export async function recoverUnreportedCalls(services: Pick<Services, 'db' | 'clock' | 'voice'>): Promise<number> {
   const now = services.clock.now();
-  const placedBefore = new Date(now.getTime() - UNREPORTED_PLACED_MS);
-  const startedBefore = new Date(now.getTime() - UNREPORTED_STARTED_MS);
-  return services.db.sql.transaction(async (runner) => {
-    const tx = directSql(runner);
-    const stuck = await tx.$queryRaw<Array<{ enrollmentId: string | null }>>`UPDATE "Call" SET "status" = 'failed', "endReason" = 'no_provider_report'
-      WHERE ("status" IN ('queued', 'ringing') AND "createdAt" < ${placedBefore}::timestamptz)
-         OR ("status" = 'in_progress' AND "startedAt" < ${startedBefore}::timestamptz)
-      RETURNING "enrollmentId"`;
-    const enrollments = stuck.map((r) => r.enrollmentId).filter((id): id is string => id !== null);
-    if (enrollments.length > 0) {
-      await tx.$executeRaw`UPDATE "Enrollment" SET "nextAttemptAt" = ${now}::timestamptz
-        WHERE "id" = ANY(${enrollments}::uuid[]) AND "active" AND "nextAttemptAt" IS NULL`;
-    }
-    return stuck.length;
-  });
+  const cutoffs = { placedBefore: new Date(now.getTime() - UNREPORTED_PLACED_MS), startedBefore: new Date(now.getTime() - UNREPORTED_STARTED_MS) };
+  const blind = await services.db.sql.transaction((runner) =>
+    giveUpCalls(directSql(runner), now, Prisma.sql`${isUnreported(cutoffs)} AND NOT ${ASKS_PROVIDER}`),
+  );
+  const asked = await recoverProviderReports(services, cutoffs);
+  return blind + asked.recovered + asked.givenUp;
 }
 
 /**
@@ -263,8 +260,9 @@ async function recordClaims(tx: SqlClient, calls: ClaimedCall[], later: Array<{ 
 
 /** Runs the dialer every `intervalMs`, one pass at a time, until stopped. */
 export function startDialer(services: Pick<Services, 'db' | 'clock' | 'voice'>, telephony: Telephony, intervalMs = 1000): PeriodicWorker {
-  // The unreported-call sweep's cut-offs are 30 minutes and 3 hours: once a minute is plenty
-  // (from the first pass on), where the claim runs every pass.
+  // The unreported-call sweep's cut-offs are 30 minutes and 3 hours, and it asks a provider
+  // about one call at most every 5 minutes: once a minute is plenty (from the first pass on),
+  // where the claim runs every pass.
   const recoverEvery = Math.max(1, Math.round(60_000 / intervalMs));
   let pass = 0;
   return startPeriodic(

@@ -1,7 +1,8 @@
 // A voice-AI provider (Vapi, Retell AI) behind the dialer. Each provider is one adapter under
 // ./<provider>/, built on the provider's official SDK: it places one call, finds a call by our
-// call id after an answer that never came, and turns the provider's own authenticated webhooks
-// into the Telephony port's events. The dialer, the credentials and the routes are the
+// call id after an answer that never came, asks for a call's state when its final webhook never
+// came (the same events that webhook would have carried), and turns the provider's own
+// authenticated webhooks into the Telephony port's events. The dialer, the credentials and the routes are the
 // provider-independent side (src/jobs/dialer.ts, src/http/provider-webhooks.route.ts).
 import { v5 as uuidV5 } from 'uuid';
 import type { CallResult, TelephonyEvent } from './telephony.port.js';
@@ -76,6 +77,22 @@ export type ProviderEvent = TelephonyEvent & {
   recordingUrl?: string | null;
 };
 
+/**
+ * An ended call's final report (and the post-call analysis in it) may still be on its way this
+ * long after the call ended: fetchCallState answers `in_flight` meanwhile, so that the webhook,
+ * with the analysis, is what applies. Past it, the call is read as the provider has it now.
+ */
+export const REPORT_GRACE_MS = 10 * 60_000;
+
+/** What the provider says about one call it accepted (fetchCallState). */
+export type ProviderCallState =
+  /** Over: the events its final webhook would have carried (call.started when it connected, call.ended, report.ready). */
+  | { kind: 'ended'; events: ProviderEvent[] }
+  /** Still queued, ringing or in progress, or ended less than REPORT_GRACE_MS ago without its report yet. */
+  | { kind: 'in_flight' }
+  /** The provider has no such call (404), or never dialled it: nobody was called. */
+  | { kind: 'not_found' };
+
 export type ProviderWebhookResult =
   /** Authentication failed (missing, wrong secret, stale timestamp, body changed): a 401, nothing applied. */
   | { ok: false; reason: string }
@@ -94,6 +111,13 @@ export interface VoiceProviderAdapter {
    * cannot be asked now (the dialer asks again later).
    */
   findCall(credentials: ProviderCredentials, lookup: { callId: string; placedAt: Date; request: ProviderCallRequest }): Promise<{ providerCallId: string } | null>;
+  /**
+   * The provider's state of a call it accepted (by its id for the call), for a call whose final
+   * webhook never came: the events are mapped by the same code as the webhooks', with the same
+   * event ids, so a webhook that comes after all is a duplicate. `now` judges REPORT_GRACE_MS.
+   * Throws when the provider cannot be asked now (no answer, 5xx, 401…): the dialer asks again later.
+   */
+  fetchCallState(credentials: ProviderCredentials, call: { callId: string; providerCallId: string }, now: Date): Promise<ProviderCallState>;
   /** Authenticates a webhook exactly as the provider documents it, then maps it onto port events. */
   readWebhook(credentials: ProviderCredentials, webhook: ProviderWebhook, now: Date): Promise<ProviderWebhookResult>;
 }

@@ -5,10 +5,12 @@
  *                                was told the account's agents/numbers); injected failures;
  *                                the concurrency refusal over `concurrencyLimit` calls in progress
  *   GET  /v2/get-call/{id}       200 call; 422 unknown call
+ *   DELETE /v2/delete-call/{id}  204, the call is gone; 422 unknown call
  *   POST /v3/list-calls          200 { items, has_more, pagination_key? }; filters on metadata,
  *                                to_number, from_number, call_status (newest first by default)
  *   GET  /get-concurrency        200 { current_concurrency, concurrency_limit, … }
  * Every request needs `Authorization: Bearer <api key>`, else 401; errors are `{ status: "error", message }`.
+ * While `outageStatus` is set, every request answers it (an incident at Retell).
  */
 import { randomBytes } from 'node:crypto';
 import express, { type Request, type Response } from 'express';
@@ -42,6 +44,8 @@ export interface ApiContext {
   failures: CreateFailure[];
   stalls: number[];
   timers: Set<NodeJS.Timeout>;
+  /** While set, every API request answers this HTTP status. */
+  outageStatus: number | null;
 }
 
 export function newCallId(): string {
@@ -176,6 +180,10 @@ export function createRetellApi(ctx: ApiContext): express.Router {
     res.locals.logEntry = entry;
     next();
   });
+  router.use((_req, res, next) => {
+    if (ctx.outageStatus !== null) return send(res, ctx.outageStatus, errorBody(ctx.outageStatus));
+    next();
+  });
   router.use((req, res, next) => {
     if (req.headers.authorization !== `Bearer ${ctx.apiKey}`) {
       send(res, 401, errorBody(401));
@@ -188,6 +196,12 @@ export function createRetellApi(ctx: ApiContext): express.Router {
     const call = ctx.calls.find((c) => c.providerCallId === req.params.callId);
     if (call) send(res, 200, call.object);
     else send(res, 422, errorBody(422));
+  });
+  router.delete('/v2/delete-call/:callId', (req, res) => {
+    const index = ctx.calls.findIndex((c) => c.providerCallId === req.params.callId);
+    if (index < 0) return send(res, 422, errorBody(422));
+    ctx.calls.splice(index, 1);
+    send(res, 204);
   });
   router.post('/v3/list-calls', (req, res) => listCalls(ctx, req, res));
   router.get('/get-concurrency', (req, res) => {

@@ -62,6 +62,14 @@ export interface StartRetellEmulatorOptions {
   webhookRetryDelayMs?: number;
 }
 
+export interface FinishOptions extends DeliveryOptions {
+  /**
+   * Retell has not analysed the call (not yet, or never: analysis off or failed): no
+   * call_analyzed is sent, and get-call shows the call as call_ended carried it.
+   */
+  analysisPending?: boolean;
+}
+
 export interface FinishResult {
   providerCallId: string;
   /** Each webhook sent (duplicates included), in sending order, with all its attempts. */
@@ -88,10 +96,13 @@ export interface RetellEmulator {
   /** The call's webhooks as Retell would send them for its whole life, without sending them. */
   webhooksFor(providerCallId: string): WebhookPayload[];
   /**
-   * Ends the call as scripted and sends its webhooks to its webhook URL. Throws, sending nothing,
-   * while the emulator's clock is before the call's reportAt.
+   * Ends the call as scripted and sends its webhooks to its webhook URL (`order` may name a
+   * subset: the others are lost on the way, and get-call still shows the call as Retell has it).
+   * Throws, sending nothing, while the emulator's clock is before the call's reportAt.
    */
-  finishCall(providerCallId: string, options?: DeliveryOptions): Promise<FinishResult>;
+  finishCall(providerCallId: string, options?: FinishOptions): Promise<FinishResult>;
+  /** Every API request answers `status` (e.g. 503: Retell is down) until called with null. */
+  outage(status: number | null): void;
   /** An inbound call to one of our numbers, from start to analysis, over by now(). */
   inboundCall(input: { from: string; to: string; webhookUrl: string; outcome?: RetellCallScript } & DeliveryOptions): Promise<FinishResult>;
   /** The x-retell-signature value for a body, signed with the webhook secret now. */
@@ -162,6 +173,7 @@ export async function startRetellEmulator(options: StartRetellEmulatorOptions): 
     failures: [],
     stalls: [],
     timers: new Set(),
+    outageStatus: null,
   };
   const sender: SenderConfig = {
     webhookSecret: options.webhookSecret,
@@ -238,9 +250,16 @@ export async function startRetellEmulator(options: StartRetellEmulatorOptions): 
     webhooksFor(providerCallId) {
       return lifeWebhooks(callById(providerCallId));
     },
-    async finishCall(providerCallId, delivery) {
+    async finishCall(providerCallId, { analysisPending, ...delivery } = {}) {
       const call = callById(providerCallId);
-      return deliver(call, end(call), delivery);
+      const payloads = end(call);
+      if (!analysisPending) return deliver(call, payloads, delivery);
+      const unanalysed = payloads.filter((p) => p.event !== 'call_analyzed');
+      call.object = unanalysed[unanalysed.length - 1]!.call;
+      return deliver(call, unanalysed, delivery);
+    },
+    outage(status) {
+      ctx.outageStatus = status;
     },
     async inboundCall({ from, to, webhookUrl, outcome, ...delivery }) {
       const providerCallId = newCallId();

@@ -1,4 +1,5 @@
-// Vapi's REST API for calls: POST /call, GET /call, GET /call/{id} (OpenAPI CallController_*).
+// Vapi's REST API for calls: POST /call, GET /call, GET /call/{id}, DELETE /call/{id} (OpenAPI
+// CallController_*). A deleted call is gone: GET /call/{id} answers 404 for it.
 //
 // Auth: `Authorization: Bearer <private key>`, else 401. Errors use NestJS's body shape,
 // { message, error, statusCode } (Vapi's API is NestJS; the 400 shape is seen in public issues).
@@ -110,6 +111,12 @@ export function createVapiApi(state: EmulatorState, options: ApiOptions): expres
     next();
   });
 
+  // An incident at Vapi: every request answers the outage's status (NestJS's error body).
+  router.use((_req, res, next) => {
+    if (state.outageStatus !== null) return void res.status(state.outageStatus).json(errorBody(state.outageStatus));
+    next();
+  });
+
   router.use((req, res, next) => {
     const match = /^Bearer (.+)$/.exec(req.headers.authorization ?? '');
     if (match?.[1] !== options.apiKey) {
@@ -167,6 +174,13 @@ export function createVapiApi(state: EmulatorState, options: ApiOptions): expres
     const found = state.calls.find((c) => c.id === req.params.id);
     if (!found) return void res.status(404).json(errorBody(404, 'Call not found'));
     res.json(found.call);
+  });
+
+  router.delete('/call/:id', (req, res) => {
+    const index = state.calls.findIndex((c) => c.id === req.params.id);
+    if (index < 0) return void res.status(404).json(errorBody(404, 'Call not found'));
+    const [deleted] = state.calls.splice(index, 1);
+    res.json(deleted.call);
   });
 
   router.use((_req, res) => void res.status(404).json(errorBody(404, 'Cannot find route')));

@@ -94,6 +94,11 @@ export interface FinishCallOptions extends DeliveryOptions {
   reversed?: boolean;
   /** Override the script of the call's number. */
   script?: VapiCallScript;
+  /**
+   * Message types lost on the way (never delivered, e.g. ['end-of-call-report']): the call still
+   * ends, and GET /call/{id} shows what the lost messages carried.
+   */
+  lose?: string[];
 }
 
 export interface FinishedCall {
@@ -121,6 +126,10 @@ export interface VapiEmulator {
    * ended, and reportAt, the earliest clock time finishCall accepts.
    */
   timeline(providerCallId: string, script?: VapiCallScript): CallTimeline;
+  /** Delivers, late, the messages finishCall lost (`lose`), as they were when the call ended. */
+  deliverLost(providerCallId: string, options?: DeliveryOptions): Promise<FinishedCall>;
+  /** Every API request answers `status` (e.g. 503: Vapi is down) until called with null. */
+  outage(status: number | null): void;
   /**
    * Ends the call as scripted and sends its webhooks; resolves with what our server answered.
    * Throws, sending nothing, while the emulator's clock is before the call's reportAt.
@@ -137,7 +146,7 @@ export interface VapiEmulator {
 
 export async function startVapiEmulator(options: StartVapiEmulatorOptions): Promise<VapiEmulator> {
   const now = options.now ?? (() => new Date());
-  const state: EmulatorState = { now, calls: [], requests: [], scripts: new Map(), createFailures: [], createStalls: [] };
+  const state: EmulatorState = { now, calls: [], requests: [], scripts: new Map(), createFailures: [], createStalls: [], outageStatus: null };
   const concurrencyLimit = options.concurrencyLimit ?? 10;
   const deliverer: Deliverer = {
     credential: options.credential ?? 'hmac',
@@ -217,8 +226,13 @@ export async function startVapiEmulator(options: StartVapiEmulatorOptions): Prom
     );
   };
 
-  const send = async (server: ServerConfig, messages: unknown[], finishOptions: FinishCallOptions): Promise<Delivery[]> => {
-    const ordered = finishOptions.reversed ? [...messages].reverse() : messages;
+  /** Messages lost on the way (finishCall's `lose`), per call, for deliverLost. */
+  const lostMessages = new Map<string, unknown[]>();
+  const send = async (server: ServerConfig, messages: unknown[], finishOptions: FinishCallOptions, callId?: string): Promise<Delivery[]> => {
+    const isLost = (message: unknown) => (finishOptions.lose ?? []).includes((message as { message: { type: string } }).message.type);
+    if (callId && messages.some(isLost)) lostMessages.set(callId, [...(lostMessages.get(callId) ?? []), ...messages.filter(isLost)]);
+    const delivered = messages.filter((message) => !isLost(message));
+    const ordered = finishOptions.reversed ? [...delivered].reverse() : delivered;
     const deliveries: Delivery[] = [];
     for (const message of ordered) {
       for (let copy = 0; copy <= (finishOptions.duplicates ?? 0); copy++) deliveries.push(await deliver(deliverer, server, message, finishOptions));
@@ -252,6 +266,9 @@ export async function startVapiEmulator(options: StartVapiEmulatorOptions): Prom
       const blocked = emulated.call.endedReason === 'call.start.error-subscription-concurrency-limit-reached';
       return timelineFor(emulated.call, blocked ? { endedReason: emulated.call.endedReason! } : scriptFor(emulated.call, override));
     },
+    outage(status) {
+      state.outageStatus = status;
+    },
     async finishCall(providerCallId, finishOptions = {}) {
       const emulated = state.calls.find((c) => c.id === providerCallId);
       if (!emulated) throw new Error(`vapi emulator: no call ${providerCallId}`);
@@ -263,7 +280,15 @@ export async function startVapiEmulator(options: StartVapiEmulatorOptions): Prom
       }
       if (emulated.ended) throw new Error(`vapi emulator: call ${providerCallId} already ended`);
       const messages = endCall(emulated, scriptFor(emulated.call, finishOptions.script));
-      const deliveries = await send(serverOf(emulated.call), messages, finishOptions);
+      const deliveries = await send(serverOf(emulated.call), messages, finishOptions, providerCallId);
+      return { call: emulated.call, deliveries, statuses: deliveries.map((d) => d.httpStatus) };
+    },
+    async deliverLost(providerCallId, deliveryOptions = {}) {
+      const emulated = state.calls.find((c) => c.id === providerCallId);
+      if (!emulated) throw new Error(`vapi emulator: no call ${providerCallId}`);
+      const messages = lostMessages.get(providerCallId) ?? [];
+      lostMessages.delete(providerCallId);
+      const deliveries = await send(serverOf(emulated.call), messages, deliveryOptions);
       return { call: emulated.call, deliveries, statuses: deliveries.map((d) => d.httpStatus) };
     },
     async inboundCall(input) {

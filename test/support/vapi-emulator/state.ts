@@ -63,6 +63,8 @@ export interface EmulatorState {
   scripts: Map<string, VapiCallScript>;
   createFailures: CreateFailure[];
   createStalls: number[];
+  /** While set, every API request answers this HTTP status (an incident at Vapi). */
+  outageStatus: number | null;
 }
 
 /** Reasons where nobody picked up; a script may still say otherwise with `connected`. */

@@ -10,6 +10,12 @@
 //   anything else               → no events
 // status-update `ended` is not used: it comes before the end-of-call-report, which carries the
 // analysis; emitting call.ended from it would make the analysed one a duplicate.
+//
+// A call read back with GET /call/{id} (its final report never came) is mapped by the same rules:
+// eventsOfEndedCall builds the two messages that call would have sent (status-update in-progress
+// when it connected, and the end-of-call-report, whose endedReason, startedAt, endedAt, artifact
+// and analysis "can also be found at call.<field> on GET /call/:id", as the SDK's types say) and
+// maps them with eventsOfServerMessage, so the events and their ids are those of the webhooks.
 import type { Vapi } from '@vapi-ai/server-sdk';
 import { isConversationResult, MAX_UTTERANCE_CHARS, MAX_UTTERANCES, type Utterance } from '../telephony.port.js';
 import { callIdForProviderCall, type ProviderEvent } from '../voice-provider.port.js';
@@ -160,4 +166,30 @@ export function eventsOfServerMessage(message: AnyServerMessage, now: Date): Pro
   }
   if (message.type === 'end-of-call-report') events.push(...endOfCallEvents(message as Vapi.ServerMessageEndOfCallReport, callId, now));
   return events;
+}
+
+/**
+ * The events of an ended call read with GET /call/{id}, as its messages would have carried them:
+ * status-update in-progress (when it connected), then the end-of-call-report, built from the call.
+ */
+export function eventsOfEndedCall(call: Vapi.Call, now: Date): ProviderEvent[] {
+  const messages: AnyServerMessage[] = [];
+  if (call.startedAt) {
+    const inProgress: Vapi.ServerMessageStatusUpdate = { type: 'status-update', status: 'in-progress', call, timestamp: Date.parse(call.startedAt) };
+    messages.push(inProgress);
+  }
+  const report: Vapi.ServerMessageEndOfCallReport = {
+    type: 'end-of-call-report',
+    call,
+    endedReason: call.endedReason as Vapi.ServerMessageEndOfCallReportEndedReason,
+    artifact: call.artifact ?? {},
+    analysis: call.analysis ?? {},
+    ...(call.startedAt ? { startedAt: call.startedAt } : {}),
+    ...(call.endedAt ? { endedAt: call.endedAt } : {}),
+    ...(call.destination ? { destination: call.destination as Vapi.ServerMessageEndOfCallReportDestination } : {}),
+  };
+  messages.push(report);
+  // An inbound call's call.inbound comes with each message, under one id: keep the first.
+  const events = messages.flatMap((message) => eventsOfServerMessage(message, now));
+  return events.filter((event, index) => events.findIndex((e) => e.eventId === event.eventId) === index);
 }

@@ -6,14 +6,19 @@
 // findCall   Vapi lists calls without a metadata filter, so: GET /call for the from-number's
 //            phoneNumberId, created in a window around placedAt, matched on our call id
 //            (metadata, else name) here.
+// fetchCallState GET /call/{id} (client.calls.get), for a call whose end-of-call-report never
+//            came: ended → the events its messages would have carried (./server-messages.ts,
+//            eventsOfEndedCall); any other status, or ended less than REPORT_GRACE_MS ago →
+//            in_flight; 404 → not_found. No SDK retries and a short timeout: the dialer asks
+//            again on a later pass, and a hanging provider must not hold its pass up.
 // readWebhook authenticates (./webhook-auth.ts) over the raw bytes, then maps the message onto
 //            port events (./server-messages.ts).
 // A client is built per request from the Account's credentials (apiKey, baseUrl).
-import { VapiClient } from '@vapi-ai/server-sdk';
-import type { ProviderCredentials, ProviderWebhookResult, VoiceProviderAdapter } from '../voice-provider.port.js';
+import { VapiClient, VapiError } from '@vapi-ai/server-sdk';
+import { REPORT_GRACE_MS, type ProviderCallState, type ProviderCredentials, type ProviderWebhookResult, type VoiceProviderAdapter } from '../voice-provider.port.js';
 import { buildCreateCallRequest, ourCallIdOf } from './create-call-request.js';
 import { outcomeOfCreateError, outcomeOfCreatedCall } from './create-call-outcome.js';
-import { callIdOfMessage, eventsOfServerMessage } from './server-messages.js';
+import { callIdOfMessage, eventsOfEndedCall, eventsOfServerMessage } from './server-messages.js';
 import { authenticateWebhook } from './webhook-auth.js';
 
 /** Vapi's default of concurrent call slots per organization (docs.vapi.ai/calls/call-concurrency). */
@@ -25,6 +30,9 @@ const FIND_WINDOW_BEFORE_MS = 2 * 60_000;
 const FIND_WINDOW_AFTER_MS = 15 * 60_000;
 /** GET /call's largest page; the window holds far fewer calls of one number. */
 const FIND_LIMIT = 1000;
+
+/** fetchCallState's timeout when the adapter has none: one call's GET answers in well under a second. */
+export const CALL_STATE_TIMEOUT_MS = 10_000;
 
 export interface VapiAdapterOptions {
   /** Per-request timeout; default the SDK's (60 s). */
@@ -73,6 +81,26 @@ export function createVapiAdapter(options: VapiAdapterOptions = {}): VoiceProvid
       });
       const found = calls.find((call) => ourCallIdOf(call) === callId);
       return found ? { providerCallId: found.id } : null;
+    },
+
+    async fetchCallState(credentials, { callId, providerCallId }, now): Promise<ProviderCallState> {
+      const client = clientFor(credentials, options, 0);
+      let call;
+      try {
+        call = await client.calls.get({ id: providerCallId }, { maxRetries: 0, timeoutInSeconds: (options.timeoutMs ?? CALL_STATE_TIMEOUT_MS) / 1000 });
+      } catch (error) {
+        if (error instanceof VapiError && error.statusCode === 404) return { kind: 'not_found' };
+        throw error;
+      }
+      if (call.status !== 'ended') return { kind: 'in_flight' };
+      const endedAt = Date.parse(call.endedAt ?? call.updatedAt);
+      if (Number.isFinite(endedAt) && now.getTime() - endedAt < REPORT_GRACE_MS) return { kind: 'in_flight' };
+      const events = eventsOfEndedCall(call, now);
+      // The provider's call must be ours: a call.ended for our call id, else nothing is applied.
+      if (!events.some((event) => event.type === 'call.ended' && event.callId === callId)) {
+        throw new Error(`vapi call ${providerCallId} does not carry call id ${callId}`);
+      }
+      return { kind: 'ended', events };
     },
 
     async readWebhook(credentials, webhook, now): Promise<ProviderWebhookResult> {

@@ -1,0 +1,372 @@
+// A call whose final report never came, through Vapi and Retell end to end (the service on a
+// real database, the official SDKs against the emulators, the emulators on the test's clock so
+// that their signatures and call times agree with the service's). The dialer's sweep
+// (recoverUnreportedCalls) asks the provider instead of failing the call blindly:
+//   - the report was lost: the call ends with the provider's own result, duration, transcript
+//     and recording; the report arriving late is a duplicate; the contact is called once;
+//   - the provider still has the call in flight: left as it is, asked again only after
+//     REPORT_ASK_AGAIN_MS (two dialers ask once), and ended by its webhooks as usual; still in
+//     flight REPORT_GIVE_UP_MS after it was placed, it is given up;
+//   - the provider has no such call (404): failed, and placed again once;
+//   - the provider cannot be asked (5xx, credentials removed): left as it is until
+//     REPORT_GIVE_UP_MS after it was placed, then given up and placed again;
+//   - Retell never analyses a conversation: it ends without the analysis (the fallbacks).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VapiClient } from '@vapi-ai/server-sdk';
+import Retell from 'retell-sdk';
+import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/test-server.js';
+import { testDatabaseKinds } from '../support/databases.js';
+import { startVapiEmulator } from '../support/vapi-emulator/index.js';
+import { startRetellEmulator } from '../support/retell-emulator/index.js';
+import { recoverUnreportedCalls, runDialerOnce, UNREPORTED_PLACED_MS, UNREPORTED_STARTED_MS } from '../../src/jobs/dialer.js';
+import { NO_PROVIDER_REPORT, REPORT_ASK_AGAIN_MS, REPORT_GIVE_UP_MS } from '../../src/jobs/provider-report-recovery.js';
+import { REPORT_GRACE_MS } from '../../src/calls/telephony/voice-provider.port.js';
+import { createSimulatedTelephony } from '../../src/calls/telephony/simulator.js';
+import { ALWAYS_OPEN } from '../support/working-hours.js';
+
+type Provider = 'vapi' | 'retell';
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+
+/** One provider's emulator behind the same few verbs. */
+interface Driver {
+  provider: Provider;
+  apiUrl: string;
+  credentials: { apiKey: string; webhookSecret: string };
+  agent: { providerAgentId: string; providerPhoneNumber: string };
+  /** A 95-second conversation the analysis calls converted, with a transcript and this recording. */
+  scriptConverted(phone: string): void;
+  recordingUrl: string;
+  /** The provider's end reason of that conversation, and of a busy line. */
+  convertedReason: string;
+  scriptBusy(phone: string): void;
+  busyReason: string;
+  /** How many calls were created at the provider to this phone (from its request log: a deleted call counts). */
+  createdFor(phone: string): number;
+  /** Ends the call and delivers its webhooks. */
+  finish(providerCallId: string): Promise<number[]>;
+  /** Ends the call; its webhooks up to the start arrive, its final report is lost. */
+  loseReport(providerCallId: string): Promise<void>;
+  /** Ends the call; none of its webhooks arrive. */
+  loseAll(providerCallId: string): Promise<void>;
+  /** The lost report arrives after all. */
+  lateReport(providerCallId: string): Promise<number[]>;
+  /** How many times the call was read (GET), i.e. asked about. */
+  asks(providerCallId: string): number;
+  /** Deletes the call at the provider, through its SDK: the provider no longer has it. */
+  deleteCall(providerCallId: string): Promise<void>;
+  outage(status: number | null): void;
+  /** Retell only: the call ends, call_ended comes, and Retell never analyses it (no call_analyzed). */
+  endWithoutAnalysis?(providerCallId: string): Promise<number[]>;
+  stop(): Promise<void>;
+}
+
+const KEY = { vapi: 'vapi-private-key-recovery-0001', retell: 'key_retell_recovery_0001' };
+const SECRET = { vapi: 'vapi-webhook-secret-recovery-0001', retell: 'key_retell_recovery_webhook_0001' };
+
+async function startDriver(provider: Provider, now: () => Date): Promise<Driver> {
+  if (provider === 'vapi') {
+    const vapi = await startVapiEmulator({ apiKey: KEY.vapi, webhookSecret: SECRET.vapi, now, concurrencyLimit: 100 });
+    const recordingUrl = 'https://storage.vapi.example/recovered.wav';
+    return {
+      provider, apiUrl: vapi.baseUrl, credentials: { apiKey: KEY.vapi, webhookSecret: SECRET.vapi },
+      agent: { providerAgentId: '5c2f7d0e-0000-4000-8000-00000000a551', providerPhoneNumber: '5c2f7d0e-0000-4000-8000-0000000000f0' },
+      scriptConverted: (phone) => vapi.script(phone, { endedReason: 'customer-ended-call', durationSeconds: 95, analysis: { outcome: 'converted', language: 'en-US' }, recordingUrl }),
+      recordingUrl,
+      convertedReason: 'customer-ended-call',
+      scriptBusy: (phone) => vapi.script(phone, { endedReason: 'customer-busy' }),
+      busyReason: 'customer-busy',
+      createdFor: (phone) => vapi.requests.filter((r) => r.method === 'POST' && r.path === '/call' && r.status === 201 && (r.body as { customer?: { number?: string } }).customer?.number === phone).length,
+      finish: async (id) => (await vapi.finishCall(id)).statuses,
+      async loseReport(id) {
+        const { statuses } = await vapi.finishCall(id, { lose: ['end-of-call-report'] });
+        expect(statuses.every((s) => s === 200), JSON.stringify(statuses)).toBe(true);
+      },
+      async loseAll(id) {
+        expect((await vapi.finishCall(id, { lose: ['status-update', 'end-of-call-report'] })).statuses).toEqual([]);
+      },
+      lateReport: async (id) => (await vapi.deliverLost(id)).statuses,
+      asks: (id) => vapi.requests.filter((r) => r.method === 'GET' && r.path === `/call/${id}`).length,
+      async deleteCall(id) {
+        await new VapiClient({ token: KEY.vapi, baseUrl: vapi.baseUrl }).calls.delete({ id });
+      },
+      outage: (status) => vapi.outage(status),
+      stop: () => vapi.stop(),
+    };
+  }
+  const retell = await startRetellEmulator({ apiKey: KEY.retell, webhookSecret: SECRET.retell, now, concurrencyLimit: 100, webhookRetries: 0 });
+  const recordingUrl = 'https://storage.retell.example/recovered.wav';
+  const statuses = (result: { statuses: Array<number | null> }) => result.statuses.map((s) => s ?? 0);
+  return {
+    provider, apiUrl: retell.baseUrl, credentials: { apiKey: KEY.retell, webhookSecret: SECRET.retell },
+    agent: { providerAgentId: 'agent_7f3a', providerPhoneNumber: '+14155550177' },
+    scriptConverted: (phone) => retell.script(phone, { disconnectionReason: 'agent_hangup', durationSeconds: 95, analysis: { outcome: 'converted', language: 'en-US' }, recordingUrl }),
+    recordingUrl,
+    convertedReason: 'agent_hangup',
+    scriptBusy: (phone) => retell.script(phone, { disconnectionReason: 'dial_busy' }),
+    busyReason: 'dial_busy',
+    createdFor: (phone) => retell.requests.filter((r) => r.method === 'POST' && r.path === '/v2/create-phone-call' && r.status === 201 && (r.body as { to_number?: string }).to_number === phone).length,
+    finish: async (id) => statuses(await retell.finishCall(id)),
+    async loseReport(id) {
+      expect(statuses(await retell.finishCall(id, { order: ['call_started'] }))).toEqual([200]);
+    },
+    async loseAll(id) {
+      expect((await retell.finishCall(id, { order: [] })).statuses).toEqual([]);
+    },
+    lateReport: async (id) => statuses(await retell.finishCall(id, { order: ['call_ended', 'call_analyzed'] })),
+    asks: (id) => retell.requests.filter((r) => r.method === 'GET' && r.path === `/v2/get-call/${id}`).length,
+    async deleteCall(id) {
+      await new Retell({ apiKey: KEY.retell, baseURL: retell.baseUrl }).call.delete(id);
+    },
+    outage: (status) => retell.outage(status),
+    endWithoutAnalysis: async (id) => statuses(await retell.finishCall(id, { analysisPending: true })),
+    stop: () => retell.stop(),
+  };
+}
+
+const cases = testDatabaseKinds().flatMap((kind) => (['vapi', 'retell'] as const).map((provider) => [kind, provider] as const));
+
+describe.each(cases)('final reports that never came, on %s through %s', (kind, provider) => {
+  let server: TestServer;
+  let driver: Driver;
+  let phoneSeq = 0;
+  // One clock for the service and the emulator, only ever moved forward.
+  const clock = { at: new Date(), now() { return this.at; }, advance(ms: number) { this.at = new Date(this.at.getTime() + ms); } };
+
+  beforeAll(async () => {
+    driver = await startDriver(provider, () => clock.now());
+    server = await startTestServer(kind, { clock, voice: { [provider === 'vapi' ? 'VAPI_API_URL' : 'RETELL_API_URL']: driver.apiUrl } });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await driver?.stop();
+  });
+
+  const services = () => server.service.services;
+  const prisma = () => services().db.prisma;
+  const simulator = createSimulatedTelephony({ sink: async () => {}, delayMs: 0 });
+  const dial = () => runDialerOnce(services(), simulator);
+  const sweep = () => recoverUnreportedCalls(services());
+  const graphql = async (query: string, variables: Record<string, unknown>) => {
+    const res = await server.request(ADMIN_TOKEN, 'POST', '/graphql', { query, variables });
+    expect(res.json.errors, JSON.stringify(res.json.errors)).toBeUndefined();
+    return res.json.data;
+  };
+  const freshPhone = () => `+1312558${String(1000 + phoneSeq++).padStart(4, '0')}`;
+
+  /**
+   * An Account with the provider's credentials, a live agent (calls new contacts at once) and a
+   * published workflow. The clock first moves on past every earlier test's calls (the sweep
+   * settles them on the way; each test checks only its own).
+   */
+  async function setup() {
+    clock.advance(REPORT_GIVE_UP_MS + DAY);
+    const account = await server.createAccount();
+    await graphql('mutation ($i: JSON!) { setProviderCredentials(input: $i) { provider } }', { i: { accountId: account.accountId, provider, ...driver.credentials } });
+    const { createAgent } = await graphql('mutation ($i: JSON!) { createAgent(input: $i) { id } }', {
+      i: { accountId: account.accountId, name: 'Ava', status: 'live', provider, ...driver.agent, callNewContactsImmediately: true, workingHours: ALWAYS_OPEN, timezone: 'America/Chicago' },
+    });
+    const { createWorkflow } = await graphql('mutation ($a: String!, $g: String!) { createWorkflow(accountId: $a, agentId: $g, name: "W", status: published) { id } }', { a: account.accountId, g: createAgent.id });
+    await sweep();
+    return { ...account, workflowId: createWorkflow.id as string };
+  }
+
+  /** Enrolls a new contact and places its call: the call is queued at the provider. */
+  async function placeOne(ctx: { apiKey: string; workflowId: string }, script?: (phone: string) => void) {
+    const phone = freshPhone();
+    script?.(phone);
+    const res = await server.request(ctx.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone, firstName: 'Ada', assignmentOptions: { workflowId: ctx.workflowId } });
+    expect(res.status, res.text).toBeLessThan(300);
+    const contactId = res.json.id as string;
+    await dial();
+    const [call] = await callsOf(contactId);
+    expect(call).toMatchObject({ provider, status: 'queued' });
+    return { contactId, phone, callId: call.id, providerCallId: call.providerCallId!, placedAt: clock.now() };
+  }
+
+  const callsOf = (contactId: string) => prisma().call.findMany({ where: { contactId }, orderBy: { createdAt: 'asc' } });
+  const callOf = (callId: string) => prisma().call.findUniqueOrThrow({ where: { id: callId } });
+  const enrollmentOf = (contactId: string) => prisma().enrollment.findFirstOrThrow({ where: { contactId } });
+  const endedEvents = (contactId: string) => prisma().domainEvent.count({ where: { type: 'call.ended', payload: { path: ['contactId'], equals: contactId } } });
+
+  it("the report was lost: the call ends with the provider's result, duration, transcript and recording; the late report is a duplicate; the contact is called once", async () => {
+    const ctx = await setup();
+    const placed = await placeOne(ctx, driver.scriptConverted);
+    await driver.loseReport(placed.providerCallId);
+    expect(await callOf(placed.callId)).toMatchObject({ status: 'in_progress', result: null });
+
+    // Half an hour on: a call in progress is not swept before three hours.
+    clock.advance(UNREPORTED_PLACED_MS + MINUTE);
+    await sweep();
+    expect(driver.asks(placed.providerCallId)).toBe(0);
+    expect(await callOf(placed.callId)).toMatchObject({ status: 'in_progress' });
+
+    // Past the cut-off two dialers sweep at once: the provider is asked once.
+    clock.advance(UNREPORTED_STARTED_MS);
+    await Promise.all([sweep(), sweep()]);
+    expect(driver.asks(placed.providerCallId)).toBe(1);
+    const ended = await callOf(placed.callId);
+    expect(ended).toMatchObject({ status: 'ended', result: 'converted', endReason: driver.convertedReason, durationSeconds: 95, reportReady: true, recordingUrl: driver.recordingUrl, language: 'en-US' });
+    const transcript = await server.request(ctx.apiKey, 'GET', `/api/v1/calls/${placed.callId}/transcript`);
+    expect(transcript.json.utterances).toEqual(expect.arrayContaining([expect.objectContaining({ speaker: 'user', content: 'Sure, go ahead.' })]));
+    expect((await server.request(ctx.apiKey, 'GET', `/api/v1/contacts/${placed.contactId}`)).json).toMatchObject({ status: 'converted', callCount: 1 });
+    expect(await enrollmentOf(placed.contactId)).toMatchObject({ active: false, attempts: 1, endReason: 'converted' });
+    expect(await endedEvents(placed.contactId)).toBe(1);
+
+    // The lost report comes after all: accepted, and a duplicate.
+    const statuses = await driver.lateReport(placed.providerCallId);
+    expect(statuses.length).toBeGreaterThan(0);
+    expect(statuses.every((s) => s === 200), JSON.stringify(statuses)).toBe(true);
+    expect(await callOf(placed.callId)).toEqual(ended);
+    expect(await endedEvents(placed.contactId)).toBe(1);
+    expect(await prisma().contact.findUniqueOrThrow({ where: { id: placed.contactId } })).toMatchObject({ callCount: 1 });
+
+    // Nothing is asked or placed again.
+    clock.advance(REPORT_ASK_AGAIN_MS);
+    await sweep();
+    await dial();
+    expect(driver.asks(placed.providerCallId)).toBe(1);
+    expect(driver.createdFor(placed.phone)).toBe(1);
+    expect(await callsOf(placed.contactId)).toHaveLength(1);
+  });
+
+  it("a call lost before it connected is read after half an hour: the line's result, and the agent's retry delay, not a blind retry", async () => {
+    const ctx = await setup();
+    const placed = await placeOne(ctx, driver.scriptBusy);
+    await driver.loseAll(placed.providerCallId);
+    clock.advance(UNREPORTED_PLACED_MS + MINUTE);
+    await sweep();
+    const ended = await callOf(placed.callId);
+    expect(ended).toMatchObject({ status: 'ended', result: 'busy', endReason: driver.busyReason, durationSeconds: 0 });
+    const enrollment = await enrollmentOf(placed.contactId);
+    expect(enrollment).toMatchObject({ active: true, attempts: 1 });
+    expect(enrollment.nextAttemptAt!.getTime()).toBeGreaterThan(clock.now().getTime());
+    await dial();
+    expect(driver.createdFor(placed.phone)).toBe(1);
+  });
+
+  it('the provider still has the call: left as it is, asked again only after REPORT_ASK_AGAIN_MS, and ended by its webhooks', async () => {
+    const ctx = await setup();
+    const placed = await placeOne(ctx, driver.scriptConverted);
+    clock.advance(UNREPORTED_PLACED_MS + MINUTE);
+    await Promise.all([sweep(), sweep()]);
+    expect(driver.asks(placed.providerCallId)).toBe(1);
+    await sweep();
+    expect(driver.asks(placed.providerCallId)).toBe(1);
+    expect(await callOf(placed.callId)).toMatchObject({ status: 'queued', result: null, endReason: null });
+    expect(await enrollmentOf(placed.contactId)).toMatchObject({ active: true, attempts: 0, nextAttemptAt: null });
+
+    clock.advance(REPORT_ASK_AGAIN_MS);
+    await sweep();
+    expect(driver.asks(placed.providerCallId)).toBe(2);
+    expect(await callOf(placed.callId)).toMatchObject({ status: 'queued' });
+    await dial();
+    expect(driver.createdFor(placed.phone)).toBe(1);
+
+    const statuses = await driver.finish(placed.providerCallId);
+    expect(statuses.every((s) => s === 200), JSON.stringify(statuses)).toBe(true);
+    expect(await callOf(placed.callId)).toMatchObject({ status: 'ended', result: 'converted' });
+  });
+
+  it('a call its provider still has in flight REPORT_GIVE_UP_MS after placing is given up: it only holds a place under the caps', async () => {
+    const ctx = await setup();
+    const placed = await placeOne(ctx);
+    clock.at = new Date(placed.placedAt.getTime() + REPORT_GIVE_UP_MS);
+    await sweep();
+    expect(driver.asks(placed.providerCallId)).toBe(1);
+    expect(await callOf(placed.callId)).toMatchObject({ status: 'failed', endReason: NO_PROVIDER_REPORT });
+  });
+
+  it('the provider has no such call (404): failed, its enrollment due again, and placed again once', async () => {
+    const ctx = await setup();
+    const placed = await placeOne(ctx);
+    await driver.deleteCall(placed.providerCallId);
+    clock.advance(UNREPORTED_PLACED_MS + MINUTE);
+    await sweep();
+    expect(driver.asks(placed.providerCallId)).toBe(1);
+    expect(await callOf(placed.callId)).toMatchObject({ status: 'failed', endReason: NO_PROVIDER_REPORT, result: null });
+    expect(await enrollmentOf(placed.contactId)).toMatchObject({ active: true, attempts: 0, nextAttemptAt: clock.now() });
+    expect(await prisma().contact.findUniqueOrThrow({ where: { id: placed.contactId } })).toMatchObject({ callCount: 0 });
+
+    await dial();
+    await dial();
+    expect(driver.createdFor(placed.phone)).toBe(2);
+    expect((await callsOf(placed.contactId)).map((c) => c.status)).toEqual(['failed', 'queued']);
+  });
+
+  it('while the provider cannot be asked (5xx), calls are left as they are, one asked per pass; REPORT_GIVE_UP_MS after placing they are given up and placed again', async () => {
+    const ctx = await setup();
+    const first = await placeOne(ctx);
+    const second = await placeOne(ctx);
+    const asked = () => driver.asks(first.providerCallId) + driver.asks(second.providerCallId);
+    driver.outage(503);
+    try {
+      clock.advance(UNREPORTED_PLACED_MS + MINUTE);
+      await sweep();
+      // The first to fail keeps the Account's other calls from being asked in this pass.
+      expect(asked()).toBe(1);
+      clock.advance(REPORT_ASK_AGAIN_MS);
+      await sweep();
+      // The one not asked goes first in the next pass.
+      expect([driver.asks(first.providerCallId), driver.asks(second.providerCallId)]).toEqual([1, 1]);
+      // The last pass before the ceiling (both leases run out by the ceiling).
+      clock.at = new Date(second.placedAt.getTime() + REPORT_GIVE_UP_MS - REPORT_ASK_AGAIN_MS);
+      await sweep();
+      for (const placed of [first, second]) expect(await callOf(placed.callId)).toMatchObject({ status: 'queued', endReason: null });
+
+      clock.at = new Date(second.placedAt.getTime() + REPORT_GIVE_UP_MS);
+      await sweep();
+      for (const placed of [first, second]) {
+        expect(await callOf(placed.callId)).toMatchObject({ status: 'failed', endReason: NO_PROVIDER_REPORT });
+        expect(await enrollmentOf(placed.contactId)).toMatchObject({ active: true, attempts: 0, nextAttemptAt: clock.now() });
+      }
+    } finally {
+      driver.outage(null);
+    }
+    await dial();
+    for (const placed of [first, second]) expect(driver.createdFor(placed.phone)).toBe(2);
+  });
+
+  it("the Account's credentials were removed: left as it is, then given up REPORT_GIVE_UP_MS after placing", async () => {
+    const ctx = await setup();
+    const placed = await placeOne(ctx);
+    expect((await graphql('mutation ($a: String!, $p: String!) { removeProviderCredentials(accountId: $a, provider: $p) }', { a: ctx.accountId, p: provider })).removeProviderCredentials).toBe(true);
+    clock.advance(UNREPORTED_PLACED_MS + MINUTE);
+    await sweep();
+    expect(await callOf(placed.callId)).toMatchObject({ status: 'queued' });
+    clock.at = new Date(placed.placedAt.getTime() + REPORT_GIVE_UP_MS);
+    await sweep();
+    expect(driver.asks(placed.providerCallId)).toBe(0);
+    expect(await callOf(placed.callId)).toMatchObject({ status: 'failed', endReason: NO_PROVIDER_REPORT });
+    expect(await enrollmentOf(placed.contactId)).toMatchObject({ active: true, nextAttemptAt: clock.now() });
+  });
+
+  it("a provider call without the provider's id is given up at the cut-off, as before", async () => {
+    const ctx = await setup();
+    const placed = await placeOne(ctx);
+    await prisma().call.update({ where: { id: placed.callId }, data: { providerCallId: null } });
+    clock.advance(UNREPORTED_PLACED_MS + MINUTE);
+    await sweep();
+    expect(driver.asks(placed.providerCallId)).toBe(0);
+    expect(await callOf(placed.callId)).toMatchObject({ status: 'failed', endReason: NO_PROVIDER_REPORT });
+  });
+
+  it.runIf(provider === 'retell')('Retell never analyses a conversation: in flight for REPORT_GRACE_MS after it ended, then ended without the analysis (answered)', async () => {
+    const ctx = await setup();
+    const placed = await placeOne(ctx, driver.scriptConverted);
+    // The call ends late in its third hour; call_ended comes, call_analyzed never does.
+    clock.advance(UNREPORTED_STARTED_MS - 5 * MINUTE);
+    expect(await driver.endWithoutAnalysis!(placed.providerCallId)).toEqual([200, 200]);
+    expect(await callOf(placed.callId)).toMatchObject({ status: 'in_progress', reportReady: true });
+
+    clock.advance(6 * MINUTE);
+    await sweep();
+    expect(driver.asks(placed.providerCallId)).toBe(1);
+    expect(await callOf(placed.callId)).toMatchObject({ status: 'in_progress' });
+
+    clock.advance(Math.max(REPORT_ASK_AGAIN_MS, REPORT_GRACE_MS - 6 * MINUTE + MINUTE));
+    await sweep();
+    expect(driver.asks(placed.providerCallId)).toBe(2);
+    expect(await callOf(placed.callId)).toMatchObject({ status: 'ended', result: 'answered', durationSeconds: 95, recordingUrl: driver.recordingUrl });
+  });
+});
