@@ -34,8 +34,8 @@ interface Driver {
   apiUrl: string;
   credentials: { apiKey: string; webhookSecret: string };
   agent: { providerAgentId: string; providerPhoneNumber: string };
-  /** A 95-second conversation the analysis calls converted, with a transcript and this recording. */
-  scriptConverted(phone: string): void;
+  /** A conversation (95 s unless told) the analysis calls converted, with a transcript and this recording. */
+  scriptConverted(phone: string, durationSeconds?: number): void;
   recordingUrl: string;
   /** The provider's end reason of that conversation, and of a busy line. */
   convertedReason: string;
@@ -64,26 +64,36 @@ interface Driver {
 const KEY = { vapi: 'vapi-private-key-recovery-0001', retell: 'key_retell_recovery_0001' };
 const SECRET = { vapi: 'vapi-webhook-secret-recovery-0001', retell: 'key_retell_recovery_webhook_0001' };
 
-async function startDriver(provider: Provider, now: () => Date): Promise<Driver> {
+/** The test's clock as the drivers see it: no call is finished before its life is over. */
+interface DriverClock {
+  now(): Date;
+  /** Moves the clock on to `at` when it is not there yet. */
+  reach(at: Date): void;
+}
+
+async function startDriver(provider: Provider, clock: DriverClock): Promise<Driver> {
+  const now = () => clock.now();
   if (provider === 'vapi') {
     const vapi = await startVapiEmulator({ apiKey: KEY.vapi, webhookSecret: SECRET.vapi, now, concurrencyLimit: 100 });
     const recordingUrl = 'https://storage.vapi.example/recovered.wav';
+    // The call's life (ring, talk, end, report) has passed before it is finished.
+    const over = (id: string) => (clock.reach(vapi.timeline(id).reportAt), id);
     return {
       provider, apiUrl: vapi.baseUrl, credentials: { apiKey: KEY.vapi, webhookSecret: SECRET.vapi },
       agent: { providerAgentId: '5c2f7d0e-0000-4000-8000-00000000a551', providerPhoneNumber: '5c2f7d0e-0000-4000-8000-0000000000f0' },
-      scriptConverted: (phone) => vapi.script(phone, { endedReason: 'customer-ended-call', durationSeconds: 95, analysis: { outcome: 'converted', language: 'en-US' }, recordingUrl }),
+      scriptConverted: (phone, durationSeconds = 95) => vapi.script(phone, { endedReason: 'customer-ended-call', durationSeconds, analysis: { outcome: 'converted', language: 'en-US' }, recordingUrl }),
       recordingUrl,
       convertedReason: 'customer-ended-call',
       scriptBusy: (phone) => vapi.script(phone, { endedReason: 'customer-busy' }),
       busyReason: 'customer-busy',
       createdFor: (phone) => vapi.requests.filter((r) => r.method === 'POST' && r.path === '/call' && r.status === 201 && (r.body as { customer?: { number?: string } }).customer?.number === phone).length,
-      finish: async (id) => (await vapi.finishCall(id)).statuses,
+      finish: async (id) => (await vapi.finishCall(over(id))).statuses,
       async loseReport(id) {
-        const { statuses } = await vapi.finishCall(id, { lose: ['end-of-call-report'] });
+        const { statuses } = await vapi.finishCall(over(id), { lose: ['end-of-call-report'] });
         expect(statuses.every((s) => s === 200), JSON.stringify(statuses)).toBe(true);
       },
       async loseAll(id) {
-        expect((await vapi.finishCall(id, { lose: ['status-update', 'end-of-call-report'] })).statuses).toEqual([]);
+        expect((await vapi.finishCall(over(id), { lose: ['status-update', 'end-of-call-report'] })).statuses).toEqual([]);
       },
       lateReport: async (id) => (await vapi.deliverLost(id)).statuses,
       asks: (id) => vapi.requests.filter((r) => r.method === 'GET' && r.path === `/call/${id}`).length,
@@ -96,30 +106,31 @@ async function startDriver(provider: Provider, now: () => Date): Promise<Driver>
   }
   const retell = await startRetellEmulator({ apiKey: KEY.retell, webhookSecret: SECRET.retell, now, concurrencyLimit: 100, webhookRetries: 0 });
   const recordingUrl = 'https://storage.retell.example/recovered.wav';
+  const over = (id: string) => (clock.reach(retell.timeline(id).reportAt), id);
   const statuses = (result: { statuses: Array<number | null> }) => result.statuses.map((s) => s ?? 0);
   return {
     provider, apiUrl: retell.baseUrl, credentials: { apiKey: KEY.retell, webhookSecret: SECRET.retell },
     agent: { providerAgentId: 'agent_7f3a', providerPhoneNumber: '+14155550177' },
-    scriptConverted: (phone) => retell.script(phone, { disconnectionReason: 'agent_hangup', durationSeconds: 95, analysis: { outcome: 'converted', language: 'en-US' }, recordingUrl }),
+    scriptConverted: (phone, durationSeconds = 95) => retell.script(phone, { disconnectionReason: 'agent_hangup', durationSeconds, analysis: { outcome: 'converted', language: 'en-US' }, recordingUrl }),
     recordingUrl,
     convertedReason: 'agent_hangup',
     scriptBusy: (phone) => retell.script(phone, { disconnectionReason: 'dial_busy' }),
     busyReason: 'dial_busy',
     createdFor: (phone) => retell.requests.filter((r) => r.method === 'POST' && r.path === '/v2/create-phone-call' && r.status === 201 && (r.body as { to_number?: string }).to_number === phone).length,
-    finish: async (id) => statuses(await retell.finishCall(id)),
+    finish: async (id) => statuses(await retell.finishCall(over(id))),
     async loseReport(id) {
-      expect(statuses(await retell.finishCall(id, { order: ['call_started'] }))).toEqual([200]);
+      expect(statuses(await retell.finishCall(over(id), { order: ['call_started'] }))).toEqual([200]);
     },
     async loseAll(id) {
-      expect((await retell.finishCall(id, { order: [] })).statuses).toEqual([]);
+      expect((await retell.finishCall(over(id), { order: [] })).statuses).toEqual([]);
     },
-    lateReport: async (id) => statuses(await retell.finishCall(id, { order: ['call_ended', 'call_analyzed'] })),
+    lateReport: async (id) => statuses(await retell.finishCall(over(id), { order: ['call_ended', 'call_analyzed'] })),
     asks: (id) => retell.requests.filter((r) => r.method === 'GET' && r.path === `/v2/get-call/${id}`).length,
     async deleteCall(id) {
       await new Retell({ apiKey: KEY.retell, baseURL: retell.baseUrl }).call.delete(id);
     },
     outage: (status) => retell.outage(status),
-    endWithoutAnalysis: async (id) => statuses(await retell.finishCall(id, { analysisPending: true })),
+    endWithoutAnalysis: async (id) => statuses(await retell.finishCall(over(id), { analysisPending: true })),
     stop: () => retell.stop(),
   };
 }
@@ -131,10 +142,15 @@ describe.each(cases)('final reports that never came, on %s through %s', (kind, p
   let driver: Driver;
   let phoneSeq = 0;
   // One clock for the service and the emulator, only ever moved forward.
-  const clock = { at: new Date(), now() { return this.at; }, advance(ms: number) { this.at = new Date(this.at.getTime() + ms); } };
+  const clock = {
+    at: new Date(),
+    now() { return this.at; },
+    advance(ms: number) { this.at = new Date(this.at.getTime() + ms); },
+    reach(at: Date) { if (at > this.at) this.at = at; },
+  };
 
   beforeAll(async () => {
-    driver = await startDriver(provider, () => clock.now());
+    driver = await startDriver(provider, clock);
     server = await startTestServer(kind, { clock, voice: { [provider === 'vapi' ? 'VAPI_API_URL' : 'RETELL_API_URL']: driver.apiUrl } });
   });
   afterAll(async () => {
@@ -353,9 +369,9 @@ describe.each(cases)('final reports that never came, on %s through %s', (kind, p
 
   it.runIf(provider === 'retell')('Retell never analyses a conversation: in flight for REPORT_GRACE_MS after it ended, then ended without the analysis (answered)', async () => {
     const ctx = await setup();
-    const placed = await placeOne(ctx, driver.scriptConverted);
-    // The call ends late in its third hour; call_ended comes, call_analyzed never does.
-    clock.advance(UNREPORTED_STARTED_MS - 5 * MINUTE);
+    // A conversation that ends late in its third hour; call_ended comes, call_analyzed never does.
+    const talk = (UNREPORTED_STARTED_MS - 5 * MINUTE) / 1000;
+    const placed = await placeOne(ctx, (phone) => driver.scriptConverted(phone, talk));
     expect(await driver.endWithoutAnalysis!(placed.providerCallId)).toEqual([200, 200]);
     expect(await callOf(placed.callId)).toMatchObject({ status: 'in_progress', reportReady: true });
 
@@ -367,6 +383,6 @@ describe.each(cases)('final reports that never came, on %s through %s', (kind, p
     clock.advance(Math.max(REPORT_ASK_AGAIN_MS, REPORT_GRACE_MS - 6 * MINUTE + MINUTE));
     await sweep();
     expect(driver.asks(placed.providerCallId)).toBe(2);
-    expect(await callOf(placed.callId)).toMatchObject({ status: 'ended', result: 'answered', durationSeconds: 95, recordingUrl: driver.recordingUrl });
+    expect(await callOf(placed.callId)).toMatchObject({ status: 'ended', result: 'answered', durationSeconds: talk, recordingUrl: driver.recordingUrl });
   });
 });

@@ -58,6 +58,7 @@ describe('Vapi fetchCallState (GET /call/{id})', () => {
     const h = await harness();
     h.vapi.script(CONTACT, { endedReason: 'customer-ended-call', durationSeconds: 95, analysis: { outcome: 'callback_requested', callbackAt: '2026-11-23T15:00:00-06:00', language: 'es-US' } });
     const call = await h.placeOne();
+    clockMs = h.vapi.timeline(call.providerCallId).reportAt.getTime(); // the call rings, talks and ends first
     const { call: ended } = await h.vapi.finishCall(call.providerCallId);
     const endedAt = Date.parse(ended.endedAt!);
     expect(await adapter.fetchCallState(h.credentials, call, new Date(endedAt + 60_000))).toEqual({ kind: 'in_flight' });
@@ -73,6 +74,7 @@ describe('Vapi fetchCallState (GET /call/{id})', () => {
     const h = await harness();
     h.vapi.script(CONTACT, { endedReason: 'customer-busy' });
     const call = await h.placeOne();
+    clockMs = h.vapi.timeline(call.providerCallId).reportAt.getTime(); // the call rings, talks and ends first
     await h.vapi.finishCall(call.providerCallId, { lose: ['status-update', 'end-of-call-report'] });
     expect(h.receiver.events).toEqual([]);
     const state = await adapter.fetchCallState(h.credentials, call, new Date(clockMs + REPORT_GRACE_MS + 60_000));
@@ -93,6 +95,7 @@ describe('Vapi fetchCallState (GET /call/{id})', () => {
   it('a call that does not carry our call id is refused', async () => {
     const h = await harness();
     const call = await h.placeOne();
+    clockMs = h.vapi.timeline(call.providerCallId).reportAt.getTime(); // the call rings, talks and ends first
     await h.vapi.finishCall(call.providerCallId);
     await expect(adapter.fetchCallState(h.credentials, { ...call, callId: '6a0b1c2d-0000-4000-8000-999999999999' }, new Date(clockMs + 86_400_000))).rejects.toThrow(/does not carry/);
   });
@@ -118,6 +121,7 @@ describe('Retell fetchCallState (GET /v2/get-call/{call_id})', () => {
     const h = await harness();
     h.retell.script(CONTACT, { disconnectionReason: 'agent_hangup', durationSeconds: 95, analysis: { outcome: 'converted', language: 'en-US' } });
     const call = await h.placeOne();
+    clockMs = h.retell.timeline(call.providerCallId).reportAt.getTime(); // the call rings, talks and ends first
     await h.retell.finishCall(call.providerCallId);
     const analysed = h.receiver.received.at(-1)!.result;
     const state = await adapter.fetchCallState(h.credentials, call, now());
@@ -130,6 +134,7 @@ describe('Retell fetchCallState (GET /v2/get-call/{call_id})', () => {
     const h = await harness();
     h.retell.script(CONTACT, { disconnectionReason: 'user_hangup', durationSeconds: 60, analysis: { outcome: 'converted' } });
     const call = await h.placeOne();
+    clockMs = h.retell.timeline(call.providerCallId).reportAt.getTime(); // the call rings, talks and ends first
     await h.retell.finishCall(call.providerCallId, { analysisPending: true });
     // call_ended alone cannot end a conversation: its result needs the analysis.
     expect(h.receiver.events.map((e) => e.type)).not.toContain('call.ended');
@@ -142,6 +147,7 @@ describe('Retell fetchCallState (GET /v2/get-call/{call_id})', () => {
     const h = await harness();
     h.retell.script(CONTACT, { disconnectionReason: 'dial_no_answer' });
     const call = await h.placeOne();
+    clockMs = h.retell.timeline(call.providerCallId).reportAt.getTime(); // the call rings, talks and ends first
     await h.retell.finishCall(call.providerCallId, { order: [] });
     const state = await adapter.fetchCallState(h.credentials, call, now());
     expect(state.kind === 'ended' && state.events.find((e) => e.type === 'call.ended')).toMatchObject({ result: 'no_answer', durationSeconds: 0 });
