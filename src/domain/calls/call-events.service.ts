@@ -95,10 +95,13 @@ export async function applyTelephonyEvents(services: Pick<Services, 'db' | 'cloc
         // Thrown, so the event is not recorded as processed: the provider's retry can apply it.
         if (!call || (source && call.call.accountId !== source.accountId)) throw new DomainError('not_found', `No call ${event.callId}`);
         calls.set(event.callId, call);
+        // Two events of one kind for one call in a message write one after the other.
+        if (call.writes.kinds.has(event.type)) await flushWrites(tx, call);
         await applyToCall(tx, call, event, now);
       }
       applied.push('applied');
     }
+    for (const call of calls.values()) await flushWrites(tx, call);
     return applied;
   });
 }
@@ -108,6 +111,32 @@ interface LockedCall {
   call: CallRow;
   contact: ContactRow;
   enrollment: EnrollmentRow | null | undefined;
+  /** What this message's events write to the call, not sent yet. */
+  writes: CallWrites;
+}
+
+/**
+ * The writes of a message's events to one locked call, sent as one statement (flushWrites):
+ * the other tables' writes as CTEs, and one UPDATE of the Call row with every column the
+ * events set (a later event's value for a column replaces an earlier one's).
+ */
+interface CallWrites {
+  kinds: Set<string>;
+  ctes: Prisma.Sql[];
+  callColumns: Map<string, Prisma.Sql>;
+}
+
+const noWrites = (): CallWrites => ({ kinds: new Set(), ctes: [], callColumns: new Map() });
+
+async function flushWrites(tx: SqlClient, locked: LockedCall): Promise<void> {
+  const { ctes, callColumns } = locked.writes;
+  if (ctes.length === 0 && callColumns.size === 0) return;
+  const withs = ctes.length > 0 ? Prisma.sql`WITH ${Prisma.join(ctes, ', ')} ` : Prisma.empty;
+  const main = callColumns.size > 0
+    ? Prisma.sql`UPDATE "Call" SET ${Prisma.join([...callColumns].map(([column, value]) => Prisma.sql`${Prisma.raw(`"${column}"`)} = ${value}`), ', ')} WHERE "id" = ${locked.call.id}::uuid`
+    : Prisma.sql`SELECT 1`;
+  await tx.$executeRaw`${withs}${main}`;
+  locked.writes = noWrites();
 }
 
 interface EnrollmentRow {
@@ -147,6 +176,7 @@ function lockedOf(row: LockedJson, withEnrollment: boolean): LockedCall | null {
     contact: contactFromJson(row.contact),
     // undefined: not read (enrollmentProgress reads it when an end needs it).
     enrollment: withEnrollment ? row.enrollment : undefined,
+    writes: noWrites(),
   };
 }
 
@@ -173,24 +203,18 @@ async function lockCall(tx: SqlClient, callId: string, withEnrollment: boolean):
   return lockedOf(row, withEnrollment);
 }
 
-/** One fresh event of a locked call, written in one statement; the locked state follows it. */
+/** One fresh event of a locked call, added to the call's pending writes; the locked state follows it. */
 async function applyToCall(tx: SqlClient, locked: LockedCall, event: Exclude<ProviderEvent, { type: 'call.inbound' }>, now: Date): Promise<void> {
-  const { call } = locked;
+  const { call, writes } = locked;
+  writes.kinds.add(event.type);
   // Only a call that has none yet (one the dialer placed has it since the provider's answer).
   if (event.providerCallId && call.providerCallId === null) {
-    await tx.$executeRaw`UPDATE "Call" SET "providerCallId" = COALESCE("providerCallId", ${event.providerCallId}) WHERE "id" = ${call.id}::uuid`;
     call.providerCallId = event.providerCallId;
+    writes.callColumns.set('providerCallId', Prisma.sql`${event.providerCallId}`);
   }
-  if (event.type === 'call.started') {
-    const at = new Date(event.occurredAt);
-    await markStarted(tx, call, at);
-    call.startedAt ??= at;
-    if (['placing', 'queued', 'ringing'].includes(call.status)) call.status = 'in_progress';
-  } else if (event.type === 'call.ended') {
-    await applyCallEnded(tx, locked, event, now);
-  } else {
-    await storeReport(tx, call, event, event.recordingUrl ?? null);
-  }
+  if (event.type === 'call.started') markStarted(locked, new Date(event.occurredAt));
+  else if (event.type === 'call.ended') await applyCallEnded(tx, locked, event, now);
+  else storeReport(locked, event, event.recordingUrl ?? null);
 }
 
 /** A call id that is not a UUID matches no call (instead of failing the cast). */
@@ -202,13 +226,21 @@ function contactFromJson(json: ContactRow): ContactRow {
   return { ...json, lastCallAt: date(json.lastCallAt), nextCallAt: date(json.nextCallAt), createdAt: date(json.createdAt)!, updatedAt: date(json.updatedAt)! };
 }
 
-async function markStarted(tx: SqlClient, call: CallRow, at: Date): Promise<void> {
-  await tx.$executeRaw`UPDATE "Call" SET "startedAt" = COALESCE("startedAt", ${at}::timestamptz),
-    "status" = CASE WHEN "status" IN ('placing', 'queued', 'ringing') THEN 'in_progress' ELSE "status" END WHERE "id" = ${call.id}::uuid`;
+/** A late call.started never undoes an end (the row is locked: its state in memory is the truth). */
+function markStarted(locked: LockedCall, at: Date): void {
+  const { call, writes } = locked;
+  if (call.startedAt === null) {
+    call.startedAt = at;
+    writes.callColumns.set('startedAt', Prisma.sql`${at}::timestamptz`);
+  }
+  if (['placing', 'queued', 'ringing'].includes(call.status)) {
+    call.status = 'in_progress';
+    writes.callColumns.set('status', Prisma.sql`'in_progress'`);
+  }
 }
 
 /**
- * The outcome of an ended call, written in one statement: the contact, the enrollment's
+ * The outcome of an ended call, in the call's pending writes: the contact, the enrollment's
  * progress, the block list (do_not_call), the call itself and the durable call.ended event.
  */
 async function applyCallEnded(tx: SqlClient, locked: LockedCall, event: TelephonyEventOf<'call.ended'>, now: Date): Promise<void> {
@@ -230,18 +262,23 @@ async function applyCallEnded(tx: SqlClient, locked: LockedCall, event: Telephon
     result: event.result, endReason: event.endReason, durationSeconds: event.durationSeconds, lastCall: progress.lastCall,
     transferred: event.transferred ?? false, testCall: event.testCall ?? false, endedAt: endedAt.toISOString(),
   };
-  const block = event.result === 'do_not_call' && contact.phone
-    ? Prisma.sql`, blocked AS (INSERT INTO "BlockedPhone" ("accountId", "phone", "reason", "createdAt") VALUES (${call.accountId}::uuid, ${contact.phone}, 'do_not_call result', ${now}::timestamptz) ON CONFLICT DO NOTHING)`
-    : Prisma.empty;
-  await tx.$executeRaw`WITH contact_update AS (${updateContactsStatement(call.accountId, [updated])}),
-    enrollment_update AS (${progress.statement}),
-    call_update AS (UPDATE "Call" SET "status" = 'ended', "result" = ${event.result}, "endReason" = ${event.endReason},
-      "startedAt" = ${startedAt}::timestamptz, "endedAt" = ${endedAt}::timestamptz, "durationSeconds" = ${event.durationSeconds},
-      "language" = ${event.language}, "lastCall" = ${progress.lastCall}, "nextCallAt" = ${reportedNext}::timestamptz,
-      "transferred" = ${event.transferred ?? false}, "testCall" = ${event.testCall ?? false}
-      WHERE "id" = ${call.id}::uuid) ${block}
-    INSERT INTO "DomainEvent" ("id", "accountId", "type", "payload", "createdAt")
-    VALUES (${randomUUID()}::uuid, ${call.accountId}::uuid, 'call.ended', ${JSON.stringify(payload)}::jsonb, ${now}::timestamptz)`;
+  const { ctes, callColumns } = locked.writes;
+  ctes.push(Prisma.sql`contact_update AS (${updateContactsStatement(call.accountId, [updated])})`);
+  if (progress.statement) ctes.push(Prisma.sql`enrollment_update AS (${progress.statement})`);
+  if (event.result === 'do_not_call' && contact.phone) {
+    ctes.push(Prisma.sql`blocked AS (INSERT INTO "BlockedPhone" ("accountId", "phone", "reason", "createdAt")
+      VALUES (${call.accountId}::uuid, ${contact.phone}, 'do_not_call result', ${now}::timestamptz) ON CONFLICT DO NOTHING)`);
+  }
+  ctes.push(Prisma.sql`ended_event AS (INSERT INTO "DomainEvent" ("id", "accountId", "type", "payload", "createdAt")
+    VALUES (${randomUUID()}::uuid, ${call.accountId}::uuid, 'call.ended', ${JSON.stringify(payload)}::jsonb, ${now}::timestamptz))`);
+  const columns: Array<[string, Prisma.Sql]> = [
+    ['status', Prisma.sql`'ended'`], ['result', Prisma.sql`${event.result}`], ['endReason', Prisma.sql`${event.endReason}`],
+    ['startedAt', Prisma.sql`${startedAt}::timestamptz`], ['endedAt', Prisma.sql`${endedAt}::timestamptz`],
+    ['durationSeconds', Prisma.sql`${event.durationSeconds}::int`], ['language', Prisma.sql`${event.language}`],
+    ['lastCall', Prisma.sql`${progress.lastCall}`], ['nextCallAt', Prisma.sql`${reportedNext}::timestamptz`],
+    ['transferred', Prisma.sql`${event.transferred ?? false}`], ['testCall', Prisma.sql`${event.testCall ?? false}`],
+  ];
+  for (const [column, value] of columns) callColumns.set(column, value);
 }
 
 /**
@@ -260,8 +297,8 @@ async function enrollmentProgress(
   endedAt: Date,
   reportedNext: Date | null,
   maxAttempts: number | null,
-): Promise<{ lastCall: boolean; endsEnrollment: boolean; statement: Prisma.Sql }> {
-  const nothing = Prisma.sql`SELECT 1`;
+): Promise<{ lastCall: boolean; endsEnrollment: boolean; statement: Prisma.Sql | null }> {
+  const nothing = null;
   if (!call.enrollmentId) return { lastCall: true, endsEnrollment: false, statement: nothing };
   const enrollment = read !== undefined ? read : (await lockCall(tx, call.id, true))?.enrollment;
   if (!enrollment?.active) return { lastCall: true, endsEnrollment: false, statement: nothing };
@@ -286,18 +323,23 @@ async function enrollmentProgress(
 }
 
 /**
- * The transcript replaces any earlier one (a report with another event id), in one statement:
- * lines past the new last one removed, the others written over, the call marked report-ready.
+ * The transcript replaces any earlier one (a report with another event id), in the call's
+ * pending writes: lines past the new last one removed, the others written over, the call marked
+ * report-ready.
  */
-async function storeReport(tx: SqlClient, call: CallRow, event: TelephonyEventOf<'report.ready'>, recordingUrl: string | null): Promise<void> {
+function storeReport(locked: LockedCall, event: TelephonyEventOf<'report.ready'>, recordingUrl: string | null): void {
+  const { call, writes } = locked;
   const lines = event.utterances;
-  await tx.$executeRaw`WITH removed AS (DELETE FROM "CallUtterance" WHERE "callId" = ${call.id}::uuid AND "seq" > ${lines.length}),
-    written AS (INSERT INTO "CallUtterance" ("callId", "seq", "speaker", "content", "timestamp")
+  writes.ctes.push(
+    Prisma.sql`utterances_removed AS (DELETE FROM "CallUtterance" WHERE "callId" = ${call.id}::uuid AND "seq" > ${lines.length})`,
+    Prisma.sql`utterances_written AS (INSERT INTO "CallUtterance" ("callId", "seq", "speaker", "content", "timestamp")
       SELECT ${call.id}::uuid, u.ord::int, u.speaker, u.content, u.ts
       FROM unnest(${lines.map((u) => u.speaker)}::text[], ${lines.map((u) => u.content)}::text[], ${lines.map((u) => u.timestamp)}::timestamptz[])
         WITH ORDINALITY AS u(speaker, content, ts, ord)
-      ON CONFLICT ("callId", "seq") DO UPDATE SET "speaker" = excluded."speaker", "content" = excluded."content", "timestamp" = excluded."timestamp")
-    UPDATE "Call" SET "reportReady" = true, "recordingUrl" = COALESCE(${recordingUrl}, "recordingUrl") WHERE "id" = ${call.id}::uuid`;
+      ON CONFLICT ("callId", "seq") DO UPDATE SET "speaker" = excluded."speaker", "content" = excluded."content", "timestamp" = excluded."timestamp")`,
+  );
+  writes.callColumns.set('reportReady', Prisma.sql`true`);
+  writes.callColumns.set('recordingUrl', Prisma.sql`COALESCE(${recordingUrl}, "recordingUrl")`);
 }
 
 /**

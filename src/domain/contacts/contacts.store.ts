@@ -121,7 +121,14 @@ export async function updateContacts(db: SqlClient, accountId: string, rows: Con
   return db.$executeRaw(updateContactsStatement(accountId, rows, versions));
 }
 
-/** The UPDATE behind updateContacts, to run on its own or inside a larger statement (a CTE). */
+/**
+ * The UPDATE behind updateContacts, to run on its own or inside a larger statement (a CTE): writes
+ * these contacts back by id (the Account check guards tenancy). The Account test is
+ * written IS NOT DISTINCT FROM, which no index serves, so the plan is always the primary key
+ * lookup: with `=`, a planner whose statistics predate the Account (a new Account, autovacuum
+ * off, the embedded database) estimates it at one row and scans the whole Account through an
+ * (accountId, …) index for each contact written.
+ */
 export function updateContactsStatement(accountId: string, rows: ContactRow[], versions?: string[]): Prisma.Sql {
   const c = columnArrays(rows);
   const versionCheck = versions ? Prisma.sql`AND t.xmin::text = (${versions}::text[])[u.ord]` : Prisma.empty;
@@ -141,7 +148,7 @@ export function updateContactsStatement(accountId: string, rows: ContactRow[], v
       AS u(id, "firstName", "lastName", "fullName", phone, location, "locationDefaulted", timezone, "timezoneInferred", language,
         status, "sourceKind", "externalId", "customFields", priority, "assignedWorkflowId", "callCount", "maxAttempts",
         "lastCallAt", "nextCallAt", "updatedAt", "dedupKey", "phoneDigits", ord)
-    WHERE t."id" = u.id AND t."accountId" = ${accountId}::uuid ${versionCheck}`;
+    WHERE t."id" = u.id AND t."accountId" IS NOT DISTINCT FROM ${accountId}::uuid ${versionCheck}`;
 }
 
 /**
