@@ -117,8 +117,13 @@ export async function settlePlacement(services: PlacementServices, call: Pick<Pl
   const sql = directSql(services.db.sql);
   if (outcome.kind === 'accepted') {
     // A webhook may have come first (and moved the status on): only a placing call becomes queued.
-    await sql.$executeRaw`UPDATE "Call" SET "providerCallId" = COALESCE("providerCallId", ${outcome.providerCallId}), "placingSince" = NULL,
-      "status" = CASE WHEN "status" = 'placing' THEN 'queued' ELSE "status" END WHERE "id" = ${call.callId}::uuid`;
+    // Committed without waiting for the WAL flush (synchronous_commit off for this statement's
+    // transaction only): a write lost in a crash leaves the call "placing", and
+    // reconcilePlacements finds it at the provider by our call id and records it then.
+    await sql.$executeRaw`WITH no_flush AS (SELECT set_config('synchronous_commit', 'off', true))
+      UPDATE "Call" SET "providerCallId" = COALESCE("providerCallId", ${outcome.providerCallId}), "placingSince" = NULL,
+        "status" = CASE WHEN "status" = 'placing' THEN 'queued' ELSE "status" END
+      WHERE "id" = ${call.callId}::uuid AND EXISTS (SELECT 1 FROM no_flush)`;
   } else if (outcome.kind === 'refused') {
     await sql.$executeRaw`UPDATE "Call" SET "placingSince" = NULL WHERE "id" = ${call.callId}::uuid`;
     await applyTelephonyEvent(services, {
