@@ -14,6 +14,8 @@ import { credentialsFromStored, loadProviderCredentials, type StoredProviderSecr
 import { applyTelephonyEvent } from '../domain/calls/call-events.service.js';
 import type { PlaceCallOutcome, ProviderCallRequest, ProviderCredentials, RemoteVoiceProvider } from '../calls/telephony/voice-provider.port.js';
 import { logger } from '../logger.js';
+import { Prisma } from '../generated/prisma/client.js';
+import { giveUpCalls, REPORT_GIVE_UP_MS } from './provider-report-recovery.js';
 
 /** A placing call whose lease is older than this is looked up with its provider (and placed again if it has none). */
 export const PLACING_LEASE_MS = 60_000;
@@ -167,7 +169,16 @@ export async function reconcilePlacements(services: PlacementServices): Promise<
     try {
       const adapter = services.voice?.adapters[call.provider];
       const credentials = await credentialsOf(call);
-      if (!adapter || !credentials) continue;
+      if (!adapter || !credentials) {
+        // The provider cannot be asked (credentials removed, provider no longer configured):
+        // its webhooks cannot be authenticated either. Kept for as long as a report could still
+        // come, then given up like any call without a report, so it stops holding a place under
+        // the caps and the contact is called again.
+        if (now.getTime() - call.placedAt.getTime() >= REPORT_GIVE_UP_MS) {
+          await services.db.sql.transaction((runner) => giveUpCalls(directSql(runner), now, Prisma.sql`"id" = ${call.callId}::uuid`));
+        }
+        continue;
+      }
       const found = await adapter.findCall(credentials, { callId: call.callId, placedAt: call.placedAt, request: requestFor(services, call) });
       if (found) await settlePlacement(services, call, { kind: 'accepted', providerCallId: found.providerCallId });
       else await attemptPlacement(services, call, credentialsOf);

@@ -20,6 +20,7 @@ import { startVapiEmulator } from '../support/vapi-emulator/index.js';
 import { startRetellEmulator } from '../support/retell-emulator/index.js';
 import { recoverUnreportedCalls, runDialerOnce, UNREPORTED_PLACED_MS, UNREPORTED_STARTED_MS } from '../../src/jobs/dialer.js';
 import { NO_PROVIDER_REPORT, REPORT_ASK_AGAIN_MS, REPORT_GIVE_UP_MS } from '../../src/jobs/provider-report-recovery.js';
+import { PLACING_LEASE_MS, reconcilePlacements } from '../../src/jobs/provider-placement.js';
 import { REPORT_GRACE_MS } from '../../src/calls/telephony/voice-provider.port.js';
 import { createSimulatedTelephony } from '../../src/calls/telephony/simulator.js';
 import { ALWAYS_OPEN } from '../support/working-hours.js';
@@ -355,6 +356,22 @@ describe.each(cases)('final reports that never came, on %s through %s', (kind, p
     expect(driver.asks(placed.providerCallId)).toBe(0);
     expect(await callOf(placed.callId)).toMatchObject({ status: 'failed', endReason: NO_PROVIDER_REPORT });
     expect(await enrollmentOf(placed.contactId)).toMatchObject({ active: true, nextAttemptAt: clock.now() });
+  });
+
+  it("a call still placing (no answer from the provider) when the credentials were removed: kept, then given up REPORT_GIVE_UP_MS after placing", async () => {
+    const ctx = await setup();
+    const placed = await placeOne(ctx);
+    // As if the create's answer had been lost: placing, with its lease from the placing time.
+    await prisma().call.update({ where: { id: placed.callId }, data: { status: 'placing', providerCallId: null, placingSince: placed.placedAt } });
+    expect((await graphql('mutation ($a: String!, $p: String!) { removeProviderCredentials(accountId: $a, provider: $p) }', { a: ctx.accountId, p: provider })).removeProviderCredentials).toBe(true);
+    clock.advance(PLACING_LEASE_MS + MINUTE);
+    await reconcilePlacements(services());
+    expect(await callOf(placed.callId)).toMatchObject({ status: 'placing' });
+    clock.at = new Date(placed.placedAt.getTime() + REPORT_GIVE_UP_MS);
+    await reconcilePlacements(services());
+    expect(await callOf(placed.callId)).toMatchObject({ status: 'failed', endReason: NO_PROVIDER_REPORT, placingSince: null });
+    expect(await enrollmentOf(placed.contactId)).toMatchObject({ active: true, nextAttemptAt: clock.now() });
+    expect(driver.createdFor(placed.phone)).toBe(1);
   });
 
   it("a provider call without the provider's id is given up at the cut-off, as before", async () => {
