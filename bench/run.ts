@@ -11,11 +11,16 @@
 //   1. bulk import of 1000 new contacts: POST /contacts/bulk until its ImportBatch is 'done',
 //      vs one multi-row INSERT of 1000 rows (same columns); median of ~10 runs.
 //   2. upsert of one contact (PUT /contacts/upsert, keep-alive) vs INSERT ... ON CONFLICT DO UPDATE.
-//   3. list / search by name prefix / search by phone digits / CSV page at N contacts, vs the same SELECT.
+//   3. (bench/lists.ts) every contact list filter and combination (status, sourceKind, assignedWorkflowId,
+//      addedSince/addedBefore, searchTerm; values common, rare and matching nothing; 20 pages down), over
+//      REST, the CSV export and the tool server, vs the same SELECT (listQuerySql) on the driver.
+//   The seed (bench/seed.ts): N contacts shaped like a real Account's (census name frequencies, skewed
+//   status and sourceKind, import bursts, five workflows with their enrollments, numbers of eight
+//   countries), with no ANALYZE or VACUUM after it.
 //   4. (bench/calls.ts) the dialer claiming the next 100 due calls among N enrolled contacts, vs its
 //      claim SELECT in BEGIN/ROLLBACK; one call.ended event applied, vs one contact UPDATE.
 //   5. (bench/mcp.ts) each tool server call vs the REST request for the same data (target ≤ 1.5× REST, p50).
-//   BENCH_ONLY=contacts                    seed, then only the contact figures (import, upsert, list, search)
+//   BENCH_ONLY=contacts                    seed, then only the contact figures (import, upsert, lists)
 //   BENCH_ONLY=calls                       seed, then only the calls figures (4)
 //   BENCH_ONLY=mcp                         seed, then only the tool server figures (5)
 //   6. (bench/board.ts) the board app's enroll action (monday's read excluded) and 1000 concurrent runs.
@@ -33,9 +38,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { Prisma } from '../src/generated/prisma/client.js';
 import { CONTACT_COLUMNS } from '../src/domain/contacts/contacts.store.js';
-import { listQuerySql } from '../src/domain/contacts/contacts-list.service.js';
 import type { Database } from '../src/db/database.js';
 import { startTestServer, type TestServer } from '../test/support/test-server.js';
 import { benchCalls } from './calls.js';
@@ -43,6 +46,8 @@ import { benchBoard } from './board.js';
 import { startMondayEmulator } from '../test/support/monday-emulator/index.js';
 import type { MondayConfig } from '../integration/monday/config.js';
 import { benchMcp } from './mcp.js';
+import { benchListCases, listCases } from './lists.js';
+import { seedContacts, seedShape, type SeedResult } from './seed.js';
 import { benchClock, benchVoice, startProviderEmulators } from './voice.js';
 import type { DatabaseKind } from '../test/support/databases.js';
 
@@ -55,7 +60,11 @@ const SETTINGS = {
   bulkSize: 1000,
   upsertCreates: QUICK ? 100 : 500,
   upsertUpdates: QUICK ? 50 : 200,
-  listRequests: QUICK ? 30 : 100,
+  // Per list case: up to listRequests timed requests, at least listMinRequests, within listBudgetMs.
+  listRequests: QUICK ? 8 : 60,
+  listMinRequests: QUICK ? 4 : 10,
+  listBudgetMs: QUICK ? 2000 : 20_000,
+  listWarmup: QUICK ? 1 : 6,
   // Tool calls and their REST requests take 1–20 ms: a larger sample steadies the p50 ratio.
   mcpRequests: QUICK ? 50 : 500,
   mcpWarmup: QUICK ? 10 : 50,
@@ -105,11 +114,7 @@ Peters Santos Hart Bradley Knight Elliott Cunningham Duncan Armstrong Hudson Car
 Delgado Berry Perkins Hoffman Johnston Matthews Pena Richards Contreras Willis Carpenter Lawrence Sandoval Okafor Yamamoto
 Kowalski Novak Rossi Müller Dubois`.split(/\s+/);
 
-/** Area codes of the seeded contacts. */
-const SEED_AREAS = [201, 202, 203, 205, 206, 207, 208, 209, 210, 212, 213, 214, 215, 216, 217, 218, 219, 224, 225, 228, 229,
-  231, 234, 239, 240, 248, 251, 252, 253, 254, 256, 260, 262, 267, 269, 270, 276, 281, 301, 302, 303, 304, 305, 307, 308, 309,
-  310, 312, 313, 314, 315, 316, 317, 318, 319, 320, 321, 323, 325, 330, 331, 334, 336, 337, 339, 347, 351, 352, 360, 361];
-/** Area codes of the benchmark's own writes: disjoint from the seed, so every write is new. */
+/** Area codes of the benchmark's own writes: not in the seed (bench/seed.ts), so every write is new. */
 const WRITE_AREAS = [415, 646, 617, 702, 512, 503, 602, 404, 408, 425];
 
 /** Deterministic PRNG (mulberry32), so runs are comparable. */
@@ -210,6 +215,21 @@ interface DatabaseResult {
   seedSeconds: number;
   tableSize: string;
   figures: Figure[];
+  /** The seed of the run (bench/seed.ts): its steps, and, when the contact figures ran, its shape and statistics state. */
+  seed?: SeedInfo;
+}
+
+interface SeedInfo {
+  /** Which run it describes (set on a result merged from a BENCH_ONLY run). */
+  run?: string;
+  contacts: number;
+  seconds: number;
+  tableSize: string;
+  enrollments: number;
+  steps: Record<string, number>;
+  /** Whether the server runs autovacuum, and when Contact was last analyzed (never, unless autovacuum did it). */
+  statistics?: { autovacuum: string; lastAnalyze: string | null; lastAutoanalyze: string | null };
+  shape?: Record<string, unknown>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -226,58 +246,6 @@ async function http(server: TestServer, apiKey: string, method: string, urlPath:
 
 function expectStatus(result: { status: number; text: string }, ok: number[], what: string): void {
   if (!ok.includes(result.status)) throw new Error(`${what}: HTTP ${result.status}: ${result.text.slice(0, 500)}`);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Seeding
-
-const sqlText = (s: string) => `'${s.replace(/'/g, "''")}'`;
-const sqlArray = (items: readonly (string | number)[]) => `ARRAY[${items.map((x) => (typeof x === 'number' ? String(x) : sqlText(x))).join(',')}]`;
-
-/**
- * N contacts in one account with plain SQL: the Contact indexes are dropped, the rows written
- * with one INSERT ... SELECT FROM generate_series, and the indexes rebuilt from their own
- * definitions (much faster than maintaining a trigram index row by row); then ANALYZE.
- */
-export async function seedContacts(db: Database, accountId: string, n: number): Promise<number> {
-  const t0 = performance.now();
-  const { rows: indexes } = await db.sql.query<{ indexname: string; indexdef: string }>(
-    `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'Contact' AND indexname <> 'Contact_pkey'`,
-  );
-  const { rows: statisticsTargets } = await db.sql.query<{ index: string; column: number; target: number }>(
-    `SELECT c.relname AS index, a.attnum AS column, a.attstattarget AS target FROM pg_index i
-       JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_attribute a ON a.attrelid = i.indexrelid
-     WHERE i.indrelid = '"Contact"'::regclass AND a.attstattarget > 0`,
-  );
-  const hashIndex = (salt: number, size: number) => `((hashint4(i * 7 + ${salt})::bigint & 2147483647) % ${size})`;
-  await db.sql.exec(`BEGIN;
-    SET LOCAL maintenance_work_mem = '256MB';
-    SET LOCAL session_replication_role = replica;
-    ${indexes.map((ix) => `DROP INDEX "${ix.indexname}";`).join('\n')}
-    INSERT INTO "Contact" ("id", "accountId", "firstName", "lastName", "fullName", "phone", "location", "locationDefaulted",
-      "timezone", "timezoneInferred", "language", "status", "sourceKind", "externalId", "customFields", "priority",
-      "assignedWorkflowId", "callCount", "maxAttempts", "lastCallAt", "nextCallAt", "createdAt", "updatedAt", "dedupKey", "phoneDigits")
-    SELECT gen_random_uuid(), ${sqlText(accountId)}::uuid, f, l, f || ' ' || l, p, 'US', true,
-      (ARRAY['America/New_York','America/Chicago','America/Denver','America/Los_Angeles'])[1 + (i % 4)], true, NULL,
-      (ARRAY['new','new','new','answered','unanswered','qualified'])[1 + ${hashIndex(3, 6)}]::"ContactStatus",
-      (ARRAY['api','api','csv','hubspot','salesforce','manual'])[1 + ${hashIndex(4, 6)}]::"SourceKind",
-      NULL, NULL, ${hashIndex(6, 1001)}, NULL, 0, NULL, NULL, NULL, c, c, 'phone=' || p, substr(p, 2)
-    FROM (
-      SELECT i,
-        (${sqlArray(FIRST_NAMES)})[1 + ${hashIndex(1, FIRST_NAMES.length)}] AS f,
-        (${sqlArray(LAST_NAMES)})[1 + ${hashIndex(2, LAST_NAMES.length)}] AS l,
-        '+1' || (${sqlArray(SEED_AREAS)})[1 + (i % ${SEED_AREAS.length})]::text || (2000000 + (i::bigint * 7919) % 8000000)::text AS p,
-        -- spread over the last year in insertion order, with up to an hour of jitter
-        now() - interval '365 days' + (i::float8 / ${n}) * interval '365 days' - ${hashIndex(5, 3600)} * interval '1 second' AS c
-      FROM generate_series(0, ${n - 1}) AS i
-    ) AS g;
-    ${indexes.map((ix) => `${ix.indexdef};`).join('\n')}
-    COMMIT;`);
-  // Recreated indexes lose their per-column statistics targets: put them back. VACUUM sets
-  // the visibility map as autovacuum would in steady state (index-only scans rely on it).
-  for (const t of statisticsTargets) await db.sql.exec(`ALTER INDEX "${t.index}" ALTER COLUMN ${t.column} SET STATISTICS ${t.target}`);
-  await db.sql.exec('VACUUM (ANALYZE) "Contact"');
-  return (performance.now() - t0) / 1000;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -320,12 +288,6 @@ const UPSERT_SQL = `INSERT INTO "Contact" (${COLUMN_LIST})
   ON CONFLICT ("accountId", "dedupKey") DO UPDATE SET "firstName" = EXCLUDED."firstName", "lastName" = EXCLUDED."lastName",
     "fullName" = EXCLUDED."fullName", "phone" = EXCLUDED."phone", "updatedAt" = EXCLUDED."updatedAt"
   RETURNING ${CONTACT_COLUMNS.strings.join('')}`;
-
-/** The service's list SELECT (contacts-list.service.ts), built the same way. */
-export function listQuery(accountId: string, searchTerm: string | undefined, limit: number): Prisma.Sql {
-  // Exactly the SELECT the service runs for this page (the raw baseline runs it on the driver).
-  return listQuerySql(accountId, { limit, ...(searchTerm ? { searchTerm } : {}) });
-}
 
 // ---------------------------------------------------------------------------------------------
 // Figures
@@ -436,15 +398,6 @@ function upsertFigure(id: string, name: string, service: number[], raw: number[]
   });
 }
 
-interface ListCase {
-  id: string;
-  name: string;
-  terms: Array<string | undefined>;
-  path: (term: string | undefined) => string;
-  limit: number;
-  target: number;
-}
-
 /** The HTTP floor: GET /healthz (express + SELECT 1, no auth) vs raw SELECT 1. Informational. */
 async function benchHttpFloor(server: TestServer, db: Database): Promise<Figure> {
   const service: number[] = [];
@@ -464,87 +417,15 @@ async function benchHttpFloor(server: TestServer, db: Database): Promise<Figure>
   return figure(service, raw, { id: 'http-floor', name: 'HTTP floor: GET /healthz (SELECT 1, no auth)', target: 'informational', pass: () => null });
 }
 
-async function benchList(server: TestServer, db: Database, account: { accountId: string; apiKey: string }): Promise<Figure[]> {
+/** The search terms of the list figures measured before the realistic seed (same terms, to compare). */
+function legacyTerms(): { namePrefixes: string[]; digitTerms: string[] } {
   const namePrefixes = ['mar', 'jo smi', 'jo', 'ann', 'chr', 'wil', 'dav', 'gar', 'rob', 'jen', 'ste', 'kim', 'ngu', 'pat',
     'mic joh', 'ka', 'li', 'eli', 'sar wil', 'tho', 'alex', 'rodr', 'mart', 'j', 'be', 'okaf', 'yam', 'jam bro', 'ma ga', 'zz'];
   const digitTerms = Array.from({ length: 40 }, (_, i) => {
     const len = i % 2 === 0 ? 4 : 5;
     return Array.from({ length: len }, () => Math.floor(rand() * 10)).join('');
   });
-  const q = (term: string | undefined, limit: number) =>
-    `?limit=${limit}${term ? `&searchTerm=${encodeURIComponent(term)}` : ''}`;
-  const cases: ListCase[] = [
-    { id: 'list', name: 'List, newest first (GET /contacts?limit=50)', terms: [undefined], path: (t) => `/api/v1/contacts${q(t, 50)}`, limit: 50, target: 50 },
-    { id: 'search-name', name: 'Search by name prefix (searchTerm, limit 50)', terms: namePrefixes, path: (t) => `/api/v1/contacts${q(t, 50)}`, limit: 50, target: 50 },
-    { id: 'search-phone', name: 'Search by phone digits, 4–5 digits (searchTerm, limit 50)', terms: digitTerms, path: (t) => `/api/v1/contacts${q(t, 50)}`, limit: 50, target: 50 },
-    { id: 'csv', name: 'CSV page (GET /contacts/csv?limit=100)', terms: [undefined], path: (t) => `/api/v1/contacts/csv${q(t, 100)}`, limit: 100, target: 50 },
-  ];
-
-  const figures: Figure[] = [];
-  for (const c of cases) {
-    const termAt = (i: number) => c.terms[i % c.terms.length];
-    const rawRun = (term: string | undefined) => {
-      const sql = listQuery(account.accountId, term, c.limit);
-      return db.sql.query(sql.text, sql.values);
-    };
-    for (let i = 0; i < SETTINGS.warmup; i++) {
-      expectStatus(await http(server, account.apiKey, 'GET', c.path(termAt(i))), [200], c.id);
-      await rawRun(termAt(i));
-    }
-    const service: number[] = [];
-    const perTerm = new Map<string, { service: number[]; raw: number[]; rows: number }>();
-    const slot = (term: string | undefined) => {
-      const key = term ?? '(none)';
-      if (!perTerm.has(key)) perTerm.set(key, { service: [], raw: [], rows: 0 });
-      return perTerm.get(key)!;
-    };
-    const raw: number[] = [];
-    const prismaTimes: number[] = [];
-    for (let i = 0; i < SETTINGS.listRequests; i++) {
-      const term = termAt(i);
-      const [ms, res] = await timed(() => http(server, account.apiKey, 'GET', c.path(term)));
-      expectStatus(res, [200], c.id);
-      service.push(ms);
-      slot(term).service.push(ms);
-      const [rawMs, rawRes] = await timed(() => rawRun(term));
-      raw.push(rawMs);
-      slot(term).raw.push(rawMs);
-      slot(term).rows = rawRes.rows.length;
-      // The same statement through Prisma's $queryRaw, for reference: the service runs it on
-      // the driver, so this shows what Prisma's per-query bookkeeping would have added.
-      const [prismaMs] = await timed(() => db.prisma.$queryRaw(listQuery(account.accountId, term, c.limit)));
-      prismaTimes.push(prismaMs);
-    }
-    // The slowest variant (by service time), with its plan.
-    let slowest: string | undefined;
-    let slowestMs = -1;
-    for (const [term, v] of perTerm) {
-      const worst = Math.max(...v.service);
-      if (worst > slowestMs) {
-        slowestMs = worst;
-        slowest = term;
-      }
-    }
-    const slowTerm = slowest === '(none)' ? undefined : slowest;
-    const sql = listQuery(account.accountId, slowTerm, c.limit);
-    const plan = (await db.sql.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${sql.text}`, sql.values)).rows.map((row) => row['QUERY PLAN']).join('\n');
-    const termTable = [...perTerm].map(([term, v]) => ({
-      term,
-      rows: v.rows,
-      serviceMaxMs: Math.round(Math.max(...v.service) * 10) / 10,
-      rawMaxMs: Math.round(Math.max(...v.raw) * 10) / 10,
-    }));
-    figures.push(figure(service, raw, {
-      id: c.id,
-      name: c.name,
-      target: `p95 < ${c.target} ms`,
-      pass: (s) => s.p95 < c.target,
-      notes: `${SETTINGS.listRequests} sequential requests${c.terms.length > 1 ? ` over ${c.terms.length} terms` : ''}; raw: the same SELECT (limit+1) through db.sql.query`,
-      explain: { variant: slowest ?? '(none)', plan },
-      extra: { prismaQueryRawMs: stats(prismaTimes), ...(c.terms.length > 1 ? { perTerm: termTable } : {}) },
-    }));
-  }
-  return figures;
+  return { namePrefixes, digitTerms };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -567,15 +448,22 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
     const version = (await db.sql.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0].v;
     const account = await server.createAccount();
     log(`   seeding ${n.toLocaleString('en-US')} contacts…`);
-    const seedSeconds = await seedContacts(db, account.accountId, n);
+    const seeded: SeedResult = await seedContacts(db, account.accountId, n);
+    const seedSeconds = seeded.seconds;
     const tableSize = (await db.sql.query<{ s: string }>(`SELECT pg_size_pretty(pg_total_relation_size('"Contact"')) AS s`)).rows[0].s;
-    log(`   seeded in ${seedSeconds.toFixed(1)} s (Contact with indexes: ${tableSize})`);
+    log(`   seeded in ${seedSeconds.toFixed(1)} s (Contact with indexes: ${tableSize}; ${seeded.enrollments.toLocaleString('en-US')} enrollments); steps (s): ${JSON.stringify(seeded.steps)}`);
+    const seed: SeedInfo = { contacts: n, seconds: Math.round(seedSeconds * 10) / 10, tableSize, enrollments: seeded.enrollments, steps: seeded.steps };
 
     const figures: Figure[] = [];
     if (runs('contacts')) {
-      log('   list / search / CSV…');
+      log('   lists: every filter and combination (REST, CSV, tool server)…');
       figures.push(await benchHttpFloor(server, db));
-      figures.push(...(await benchList(server, db, account)));
+      figures.push(...(await benchListCases(server, db, account, kind, listCases(seeded, legacyTerms()), {
+        requests: SETTINGS.listRequests, minRequests: SETTINGS.listMinRequests, budgetMs: SETTINGS.listBudgetMs, warmup: SETTINGS.listWarmup,
+      }, log)));
+      // Read after the list figures, so that neither warms what they measure.
+      seed.statistics = await statisticsState(db);
+      seed.shape = await seedShape(db, account.accountId, seeded.workflows);
       log('   bulk import…');
       figures.unshift(await benchBulkImport(server, db, account));
       log('   upsert…');
@@ -595,7 +483,7 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
     // Last: they enroll every contact of the account and change some of them.
     if (runs('calls')) figures.push(...(await benchCalls(server.service.services, account.accountId, kind,
       { dialerRuns: SETTINGS.dialerRuns, dialerBudgetMs: SETTINGS.dialerBudgetMs, callEndedCalls: SETTINGS.callEndedCalls, warmup: SETTINGS.warmup }, log)));
-    const result: DatabaseResult = { kind, serverVersion: version, contacts: n, seedSeconds: Math.round(seedSeconds * 10) / 10, tableSize, figures };
+    const result: DatabaseResult = { kind, serverVersion: version, contacts: n, seedSeconds: Math.round(seedSeconds * 10) / 10, tableSize, figures, seed };
     printTable(result);
     return result;
   } finally {
@@ -603,6 +491,17 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
     await monday.close();
     await emulators?.stop();
   }
+}
+
+/** Whether statistics exist for Contact: the server's autovacuum setting and the table's last (auto)analyze. */
+async function statisticsState(db: Database): Promise<SeedInfo['statistics']> {
+  const { rows } = await db.sql.query<{ autovacuum: string; last_analyze: Date | null; last_autoanalyze: Date | null }>(
+    `SELECT current_setting('autovacuum') AS autovacuum, s.last_analyze, s.last_autoanalyze
+     FROM (SELECT 1) AS one LEFT JOIN pg_stat_user_tables s ON s.relname = 'Contact' AND s.schemaname = current_schema()`,
+  );
+  const at = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+  // PGlite has the setting but runs no background worker: nothing analyzes a table by itself.
+  return { autovacuum: db.kind === 'pglite' ? 'none (PGlite runs no autovacuum worker)' : rows[0].autovacuum, lastAnalyze: at(rows[0].last_analyze), lastAutoanalyze: at(rows[0].last_autoanalyze) };
 }
 
 function log(message: string) {
@@ -628,9 +527,36 @@ function printTable(result: DatabaseResult) {
     const prisma = f.extra?.prismaQueryRawMs as Stats | undefined;
     if (prisma) log(`${f.id}: same SELECT through prisma.$queryRaw p50 ${fmt(prisma.p50)} / p95 ${fmt(prisma.p95)} ms`);
   }
+  // The list figures' plans are in results.md (there are dozens).
   for (const f of result.figures) {
-    if (f.pass === false && f.explain) log(`\nMISS ${f.id}: slowest variant ${JSON.stringify(f.explain.variant)}\n${f.explain.plan}`);
+    if (f.pass === false && f.explain && !f.extra?.listCase) log(`\nMISS ${f.id}: slowest variant ${JSON.stringify(f.explain.variant)}\n${f.explain.plan}`);
   }
+  const listMisses = result.figures.filter((f) => f.extra?.listCase && f.pass === false).map((f) => f.id);
+  if (listMisses.length) log(`\nList figures missing their target (plans in bench/results.md): ${listMisses.join(', ')}`);
+}
+
+/** The realistic seed in a few sentences, from what the run recorded. */
+function seedParagraph(seed: SeedInfo): string {
+  const steps = Object.entries(seed.steps);
+  const indexSeconds = steps.filter(([name]) => !['setup', 'contacts', 'enrollments'].includes(name)).reduce((a, [, t]) => a + t, 0);
+  const slowest = steps.filter(([name]) => !['setup', 'contacts', 'enrollments'].includes(name)).sort((a, b) => b[1] - a[1]).slice(0, 2);
+  const lines = [
+    `Seed${seed.run ? ` of the ${seed.run}` : ''} (bench/seed.ts): ${seed.contacts.toLocaleString('en-US')} contacts and ${seed.enrollments.toLocaleString('en-US')} enrollments in one transaction in ${seed.seconds} s ` +
+      `(Contact INSERT … SELECT ${seed.steps.contacts} s, Enrollment INSERT ${seed.steps.enrollments} s, indexes rebuilt ${Math.round(indexSeconds * 10) / 10} s, ` +
+      `of which ${slowest.map(([name, t]) => `${name} ${t} s`).join(', ')}; Contact with its indexes: ${seed.tableSize}). ` +
+      'Names by 1990 US Census frequency (3% without a first name, 5% without a last name), status and sourceKind skewed as in bench/seed.ts, ' +
+      'createdAt over two years (10% in 300 import bursts of up to thousands of contacts in one minute), 20.6% of the contacts in five workflows with their enrollments, ' +
+      'numbers of eight countries (US 60%). No ANALYZE or VACUUM after the seed' +
+      (seed.statistics ? `: autovacuum ${seed.statistics.autovacuum}, and after the list figures Contact had last been analyzed ${seed.statistics.lastAnalyze ?? seed.statistics.lastAutoanalyze ?? 'never'}` : '') + '.',
+  ];
+  const shape = seed.shape as Record<string, Record<string, number> | number[]> | undefined;
+  if (shape) {
+    const top = (key: string, k: number) => Object.entries(shape[key] as Record<string, number>).slice(0, k).map(([v, c]) => `${v} ${c.toLocaleString('en-US')}`).join(', ');
+    lines.push(`As stored: status ${top('status', 16)}; sourceKind ${top('sourceKind', 7)}; first names ${top('firstName', 6)}; last names ${top('lastName', 6)}; ` +
+      `contacts per workflow ${top('assignedWorkflowId', 6)}; the busiest minutes of createdAt ${(shape.busiestMinutes as number[]).map((c) => c.toLocaleString('en-US')).join(', ')} contacts; ` +
+      `enrollments ${top('enrollments', 9)}.`);
+  }
+  return lines.join('\n');
 }
 
 function markdown(results: DatabaseResult[], meta: Record<string, unknown>): string {
@@ -656,7 +582,8 @@ function markdown(results: DatabaseResult[], meta: Record<string, unknown>): str
     out.push('');
     const partialRuns = [...new Set(r.figures.map((f) => f.partialRun).filter((x): x is string => x !== undefined))];
     if (partialRuns.length) out.push(`¹ Not from the run above: ${partialRuns.join('; ')}.`);
-    out.push(`Seeded with one INSERT … SELECT FROM generate_series in ${r.seedSeconds} s (Contact with its indexes: ${r.tableSize}).`);
+    if (!r.seed || r.seed.run) out.push(`Seeded with one INSERT … SELECT FROM generate_series in ${r.seedSeconds} s (Contact with its indexes: ${r.tableSize}).`);
+    if (r.seed) out.push(seedParagraph(r.seed));
     const prismaLines = r.figures
       .filter((f) => f.extra?.prismaQueryRawMs)
       .map((f) => `${f.id} ${fmt((f.extra!.prismaQueryRawMs as Stats).p50)}/${fmt((f.extra!.prismaQueryRawMs as Stats).p95)}`);
@@ -682,7 +609,7 @@ function markdown(results: DatabaseResult[], meta: Record<string, unknown>): str
     if (hooks.length) out.push(`Webhook rows: the events each end-of-call message applied (in one transaction): ${hooks.map((f) => `${f.id} ${f.extra?.events}`).join('; ')}.`);
     const ended = r.figures.find((f) => f.id === 'call-ended');
     if (ended) out.push(`Call-ended: ${ended.service.n} events, ${ended.extra?.statementsPerEvent} statements each (p50), results ${JSON.stringify(ended.extra?.results)}.`);
-    for (const f of r.figures.filter((x) => x.explain && (x.pass === false || x.id === 'dialer-claim-100'))) {
+    for (const f of r.figures.filter((x) => x.explain && !x.extra?.listCase && (x.pass === false || x.id === 'dialer-claim-100'))) {
       out.push('');
       out.push(`${f.pass === false ? 'MISS' : 'Plan'} ${f.id}: EXPLAIN (ANALYZE, BUFFERS) of ${f.explain!.variant}`);
       out.push('');
@@ -690,6 +617,31 @@ function markdown(results: DatabaseResult[], meta: Record<string, unknown>): str
       out.push(f.explain!.plan);
       out.push('```');
     }
+    const lists = r.figures.filter((x) => x.explain && x.extra?.listCase);
+    if (lists.length) {
+      out.push('');
+      out.push(`### List figures: the plan of each case's slowest request (${r.kind === 'postgres' ? 'PostgreSQL' : 'PGlite'})`);
+      out.push('');
+      out.push('EXPLAIN (ANALYZE, BUFFERS) of the SELECT of the variant whose request was the slowest, run after the timed requests (warm caches).');
+      for (const f of lists) {
+        const perVariant = f.extra?.perVariant as Array<{ variant: string; rows: number; serviceMaxMs: number | null; rawMaxMs: number | null }> | undefined;
+        out.push('');
+        out.push(`<details><summary>${verdict(f.pass)} ${f.id}: p95 ${fmt(f.service.p95)} ms (raw ${fmt(f.raw.p95)}), ${f.explain!.variant}</summary>`);
+        out.push('');
+        if (perVariant) out.push(`Variants (rows; slowest service / raw request, ms): ${perVariant.map((v) => `${v.variant} (${v.rows}; ${fmt(v.serviceMaxMs)} / ${fmt(v.rawMaxMs)})`).join('; ')}.`);
+        out.push('');
+        out.push('```');
+        out.push(f.explain!.plan);
+        out.push('```');
+        out.push('');
+        out.push('</details>');
+      }
+    }
+  }
+  const before = path.join(HERE, 'before-realistic-data.md');
+  if (fs.existsSync(before)) {
+    out.push('');
+    out.push(fs.readFileSync(before, 'utf8').trimEnd());
   }
   out.push('');
   return out.join('\n');
@@ -711,18 +663,28 @@ function mergePartialRun(
     const run = `${meta.quick ? 'quick ' : ''}BENCH_ONLY=${only} run of ${meta.generatedAt} (${meta.cpus} × ${meta.cpuModel}), ${r.contacts.toLocaleString('en-US')} contacts seeded, ` +
       `load average ${(meta.loadAverageAtStart as number[])[0]} at start and ${(meta.loadAverageAtEnd as number[])[0]} at end`;
     const marked = r.figures.map((f) => ({ ...f, partialRun: run }));
+    // The seed described is the latest one the contact figures ran on.
+    const seed = r.seed?.shape ? { seed: { ...r.seed, run } } : {};
     const index = databases.findIndex((d) => d.kind === r.kind);
     if (index < 0) {
-      databases.push({ ...r, figures: marked });
+      databases.push({ ...r, figures: marked, ...seed });
       continue;
     }
     const figures = [...databases[index].figures];
+    // A new figure goes right after the one of this run before it (else at the end).
+    let after = -1;
     for (const f of marked) {
       const at = figures.findIndex((x) => x.id === f.id);
-      if (at >= 0) figures[at] = f;
-      else figures.push(f);
+      if (at >= 0) {
+        figures[at] = f;
+        after = at;
+      } else if (after >= 0) {
+        figures.splice(++after, 0, f);
+      } else {
+        figures.push(f);
+      }
     }
-    databases[index] = { ...databases[index], figures };
+    databases[index] = { ...databases[index], figures, ...seed };
   }
   const partialRuns = ((previous.partialRuns as Array<{ only: string }> | undefined) ?? []).filter((p) => p.only !== only);
   partialRuns.push({ only, ...meta } as { only: string });
