@@ -1,0 +1,26 @@
+-- The list's filters as ranges in list order (see orderedRanges in contacts-list.service.ts).
+-- With its leading columns fixed, each index below holds an Account's contacts newest first
+-- ("createdAt" DESC, "id" DESC, the list's order and cursor), so a page of a filter is read
+-- from the index and stops after the page, however rare or common the values are. Before,
+-- a status or source filter walked the whole list newest first and checked each contact.
+
+-- status (each of its values, with each of the seven source kinds) and status + sourceKind.
+CREATE INDEX "Contact_accountId_status_sourceKind_createdAt_id_idx"
+  ON "Contact" ("accountId", "status", "sourceKind", "createdAt" DESC, "id" DESC);
+
+-- sourceKind alone (status cannot be enumerated for it: NULL is not a value an index range
+-- can fix in list order).
+CREATE INDEX "Contact_accountId_sourceKind_createdAt_id_idx"
+  ON "Contact" ("accountId", "sourceKind", "createdAt" DESC, "id" DESC);
+
+-- assignedWorkflowId, with "id" for the cursor's ties; status and sourceKind after the order,
+-- so that a workflow filtered by them checks them on the index entries, not on the rows.
+-- Replaces the workflow index without them.
+DROP INDEX "Contact_accountId_assignedWorkflowId_createdAt_idx";
+CREATE INDEX "Contact_accountId_assignedWorkflowId_createdAt_id_idx"
+  ON "Contact" ("accountId", "assignedWorkflowId", "createdAt" DESC, "id" DESC, "status", "sourceKind");
+
+-- No parallel scans of Contact: starting Gather's workers costs a few milliseconds on every
+-- such plan, more than the list and search scans it was chosen for (the planner picks it
+-- when it overestimates a search index's rows), and they compete with requests for cores.
+ALTER TABLE "Contact" SET (parallel_workers = 0);
