@@ -24,3 +24,17 @@ CREATE INDEX "Contact_accountId_assignedWorkflowId_createdAt_id_idx"
 -- such plan, more than the list and search scans it was chosen for (the planner picks it
 -- when it overestimates a search index's rows), and they compete with requests for cores.
 ALTER TABLE "Contact" SET (parallel_workers = 0);
+
+-- The name-prefix indexes no longer carry the list's columns. A search reads a term's matches
+-- through them only when they are few (a common term is found by walking the list in order),
+-- so reading them index-only no longer pays; carrying names, createdAt and id let the
+-- planner, on a vacuumed table without statistics, read a whole Account from them and sort
+-- it rather than walk the list; and the eight columns were rewritten on every change of a
+-- contact's status or workflow. Each keeps the name it lowers, so that counting a prefix's
+-- matches reads the index alone once the table is vacuumed.
+DROP INDEX "Contact_search_firstName_idx";
+DROP INDEX "Contact_search_lastName_idx";
+CREATE INDEX "Contact_search_firstName_idx" ON "Contact" ("accountId", (lower("firstName") COLLATE "C")) INCLUDE ("firstName");
+CREATE INDEX "Contact_search_lastName_idx" ON "Contact" ("accountId", (lower("lastName") COLLATE "C")) INCLUDE ("lastName");
+ALTER INDEX "Contact_search_firstName_idx" ALTER COLUMN 2 SET STATISTICS 1000;
+ALTER INDEX "Contact_search_lastName_idx" ALTER COLUMN 2 SET STATISTICS 1000;

@@ -102,7 +102,8 @@ function rangeConditions(accountId: string, q: ListQuery): Prisma.Sql[] {
 
 function filterCondition(f: AttributeFilter): Prisma.Sql {
   const c = COLUMNS[f.column];
-  return Prisma.sql`${c.sql} = ANY(${f.values}::${c.type}[])`;
+  // Sent as text[]: PGlite has no serializer for an array of an enum it does not know.
+  return Prisma.sql`${c.sql} = ANY(${f.values}::text[]::${c.type}[])`;
 }
 
 /** Every condition of the rule: what a page's rows must satisfy. */
@@ -198,7 +199,7 @@ function rowsOf(ids: Prisma.Sql, take: number): Prisma.Sql {
 /**
  * A searchTerm is found in one statement, by whichever of two ways costs little for it:
  * - few candidates: when the term's index holds fewer than PROBE_ROWS_PER_ROW rows per row
- *   of the page for it (counted index-only, stopping there), every match is read through
+ *   of the page for it (counted in the index, stopping there), every match is read through
  *   that index and sorted (matchesByIndex). "garcia", "zbigniew", "john smith", most digits.
  * - otherwise, the walk: the filter's ordered ranges, newest first, for at most
  *   WALK_ROWS_PER_ROW rows per row of the page, keeping those that match every word. A
@@ -212,9 +213,9 @@ function rowsOf(ids: Prisma.Sql, take: number): Prisma.Sql {
 function searchQuerySql(accountId: string, plan: OrderedRanges, range: Prisma.Sql[], filters: AttributeFilter[], words: SearchWord[], take: number): Prisma.Sql {
   const exact = words.map(wordCondition);
   const indexed = matchesByIndex(accountId, words, ruleConditions(range, filters, words), take);
-  if (!indexed) return rowsOf(mergedRanges(plan, range, ORDER_KEYS, take, exact), take);
+  if (!indexed) return rowsOf(mergedRanges(plan, range, WALK_COLUMNS, take, exact), take);
   const budget = take * WALK_ROWS_PER_ROW;
-  const scope = mergedRanges(plan, range, Prisma.raw('"id", "createdAt", "firstName", "lastName", "phoneDigits"'), budget);
+  const scope = mergedRanges(plan, range, WALK_COLUMNS, budget);
   const few = indexed.few ?? Prisma.sql`false`;
   // "rn" marks the budget's last row: present only if the walk read the whole budget.
   return Prisma.sql`WITH probe AS MATERIALIZED (SELECT ${few} AS "few"),
@@ -229,6 +230,9 @@ function searchQuerySql(accountId: string, plan: OrderedRanges, range: Prisma.Sq
       SELECT "id" FROM (${indexed.matches}) AS found
       WHERE (SELECT "few" FROM probe) OR (SELECT count(*) FILTER (WHERE "hit") < ${take} AND bool_or("rn" = ${budget}) FROM walk)`, take)}`;
 }
+
+/** What a walk reads of each row: its place in the list and what the words are checked on. */
+const WALK_COLUMNS = Prisma.raw('"id", "createdAt", "firstName", "lastName", "phoneDigits"');
 
 interface IndexedSearch {
   /**
@@ -248,8 +252,8 @@ interface IndexedSearch {
  * rule is then checked on what it found. Left free, the planner (without statistics, an
  * Account looks a few thousand rows big to it) ANDs in a bitmap of every contact of the
  * Account or of a date range, which costs more than all the matches.
- * - one name word (and no digits of 4 or more): the two covering name-prefix indexes ("C"
- *   collation), which hold every column the rule reads (index-only once the table is vacuumed);
+ * - one name word (and no digits of 4 or more): the two name-prefix indexes ("C" collation),
+ *   scoped to the Account;
  * - otherwise the GIN indexes of name prefixes and of the phone's 4-digit windows, which
  *   intersect the words (and each other) before any row is read.
  */
@@ -290,7 +294,7 @@ function matchesByIndex(accountId: string, words: SearchWord[], rule: Prisma.Sql
   };
 }
 
-/** The columns the rule reads (all held by the covering name-prefix indexes). */
+/** The columns the rule reads. */
 const RULE_COLUMNS = Prisma.raw('"id", "accountId", "createdAt", "status", "sourceKind", "assignedWorkflowId", "firstName", "lastName", "phoneDigits"');
 
 function windows(digits: string): string[] {
