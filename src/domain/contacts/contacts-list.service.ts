@@ -188,9 +188,14 @@ function mergedRanges(plan: OrderedRanges, range: Prisma.Sql[], columns: Prisma.
     ORDER BY ${ORDER_BY} LIMIT ${take}`;
 }
 
-/** The page's rows, newest first, for a SELECT of their ids (in any order). */
+/**
+ * The page's rows, newest first, for a SELECT of at most `take` ids (in any order). The
+ * constant LIMIT tells the planner how few they are (under LIMIT (SELECT n) it expects a
+ * tenth of the range), so that it fetches them by primary key.
+ */
 function rowsOf(ids: Prisma.Sql, take: number): Prisma.Sql {
-  return Prisma.sql`SELECT ${CONTACT_COLUMNS} FROM "Contact" WHERE "id" IN (SELECT "id" FROM (${ids}) AS page) ORDER BY ${ORDER_BY} LIMIT ${take}`;
+  return Prisma.sql`SELECT ${CONTACT_COLUMNS} FROM "Contact" WHERE "id" IN (SELECT "id" FROM (${ids}) AS page LIMIT ${take})
+    ORDER BY ${ORDER_BY} LIMIT ${take}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -268,9 +273,8 @@ function matchesByIndex(accountId: string, words: SearchWord[], rule: Prisma.Sql
     WHERE ${Prisma.join(rule, ' AND ')}`;
   const grams = [...new Set(words.filter((w) => w.kind === 'digits' && w.value.length >= PHONE_GRAM).flatMap((w) => windows(w.value)))];
   if (names.length === 1 && grams.length === 0) {
-    const prefix = `${escapeLike(names[0].value)}%`;
-    const first = Prisma.sql`"accountId" = ${accountId}::uuid AND lower("firstName") COLLATE "C" LIKE ${prefix}`;
-    const last = Prisma.sql`"accountId" = ${accountId}::uuid AND lower("lastName") COLLATE "C" LIKE ${prefix}`;
+    const first = Prisma.sql`"accountId" = ${accountId}::uuid AND ${prefixRange(Prisma.raw('lower("firstName") COLLATE "C"'), names[0].value)}`;
+    const last = Prisma.sql`"accountId" = ${accountId}::uuid AND ${prefixRange(Prisma.raw('lower("lastName") COLLATE "C"'), names[0].value)}`;
     return {
       // The last names are counted only if the first names leave room (AND stops early).
       few: names[0].value.length < 3 ? null : Prisma.sql`(SELECT "n" < ${probe} AND "n" + ${upTo(last)} < ${probe} FROM (SELECT ${upTo(first)} AS "n" OFFSET 0) AS f)`,
@@ -296,6 +300,25 @@ function matchesByIndex(accountId: string, words: SearchWord[], rule: Prisma.Sql
 
 /** The columns the rule reads. */
 const RULE_COLUMNS = Prisma.raw('"id", "accountId", "createdAt", "status", "sourceKind", "assignedWorkflowId", "firstName", "lastName", "phoneDigits"');
+
+/**
+ * The values that start with `prefix`, as a range of the "C" collation (byte order, which for
+ * UTF-8 is code point order): from the prefix to the prefix with its last character's next.
+ * Unlike LIKE with a parameter, a range stays an index range in a prepared statement's
+ * generic plan, which PostgreSQL uses after five executions.
+ */
+function prefixRange(column: Prisma.Sql, prefix: string): Prisma.Sql {
+  const chars = [...prefix];
+  while (chars.length > 0) {
+    const next = chars[chars.length - 1].codePointAt(0)! + 1;
+    if (next <= 0x10ffff && (next < 0xd800 || next > 0xdfff)) {
+      const end = [...chars.slice(0, -1), String.fromCodePoint(next)].join('');
+      return Prisma.sql`${column} >= ${prefix} AND ${column} < ${end}`;
+    }
+    chars.pop();
+  }
+  return Prisma.sql`${column} >= ${prefix}`;
+}
 
 function windows(digits: string): string[] {
   return Array.from({ length: digits.length - PHONE_GRAM + 1 }, (_, i) => digits.slice(i, i + PHONE_GRAM));

@@ -1,0 +1,100 @@
+// Keeps the planner's statistics of "Contact" fresh, so that no operator has to run ANALYZE.
+//
+// PGlite never gathers statistics by itself (it has no autovacuum), and a PostgreSQL may run
+// with autovacuum off. Without statistics the planner takes an Account of a million contacts
+// for a few thousand rows; the list's query shapes are written to hold up even then (see
+// contacts-list.service.ts), but every other plan on the table is better with them. So:
+// - a light check every minute (two catalog rows): when the table has changed by a tenth
+//   since its last ANALYZE (the modification counter PostgreSQL keeps, and PGlite too, lazily),
+//   has grown by a tenth since then (what survives a lost counter), or has never been
+//   analyzed, it is analyzed;
+// - a write of many contacts at once (a bulk import, a bulk update) says so (`wrote`), and
+//   the check runs at once when this process alone has written a tenth of the table.
+// Where nothing else vacuums the table (PGlite; PostgreSQL with autovacuum off) the same run
+// is a VACUUM (ANALYZE): it also clears dead row versions and marks pages all-visible, as
+// autovacuum would.
+import type { Database } from '../db/database.js';
+import { logger } from '../logger.js';
+import { startPeriodic, type PeriodicWorker } from './periodic.js';
+
+/** Below this many pages (1 MB) the table is read whole in no time, whatever the plan. */
+const MIN_PAGES = 128;
+/** The share of the table that, changed or added, makes its statistics stale (autovacuum's default). */
+const STALE_SHARE = 0.1;
+/** Changes always tolerated, however small the table. */
+const STALE_MIN_ROWS = 1000;
+
+export interface StatisticsKeeper extends PeriodicWorker {
+  /** Notes `rows` contacts written by this process; checks at once once they are a large share. */
+  wrote(rows: number): void;
+  /** One check (and ANALYZE when stale), now; resolves to whether it analyzed. */
+  check(): Promise<boolean>;
+}
+
+interface TableState {
+  tuples: number;
+  analyzedPages: number;
+  pages: number;
+  changed: number;
+  analyzed: boolean;
+  autovacuum: boolean;
+}
+
+export function startStatisticsKeeper(db: Pick<Database, 'kind' | 'sql'>, intervalMs = 60_000): StatisticsKeeper {
+  let written = 0;
+  let knownTuples = 0;
+  let running: Promise<boolean> | null = null;
+
+  const runCheck = async (): Promise<boolean> => {
+    const state = await tableState(db);
+    knownTuples = Math.max(state.tuples, 0);
+    const changed = Math.max(state.changed, written);
+    const stale =
+      state.pages >= MIN_PAGES &&
+      (!state.analyzed ||
+        changed > STALE_MIN_ROWS + STALE_SHARE * knownTuples ||
+        state.pages > state.analyzedPages * (1 + STALE_SHARE) + MIN_PAGES);
+    if (!stale) return false;
+    written = 0;
+    const vacuum = db.kind === 'pglite' || !state.autovacuum;
+    await db.sql.exec(vacuum ? 'VACUUM (ANALYZE) "Contact"' : 'ANALYZE "Contact"');
+    logger.info({ table: 'Contact', vacuum, changed, pages: state.pages }, 'table statistics refreshed');
+    return true;
+  };
+
+  // One check at a time: a nudge during a check waits for it rather than starting another.
+  const check = (): Promise<boolean> => {
+    running ??= runCheck().finally(() => {
+      running = null;
+    });
+    return running;
+  };
+
+  const worker = startPeriodic(intervalMs, check, (error) => logger.warn({ err: error }, 'table statistics check failed; retrying next tick'));
+  return {
+    check,
+    wrote(rows) {
+      written += rows;
+      if (written > STALE_MIN_ROWS + STALE_SHARE * knownTuples && !running) {
+        check().catch((error) => logger.warn({ err: error }, 'table statistics check failed; retrying next tick'));
+      }
+    },
+    async stop() {
+      await worker.stop();
+      await running?.catch(() => {});
+    },
+  };
+}
+
+async function tableState(db: Pick<Database, 'sql'>): Promise<TableState> {
+  const { rows } = await db.sql.query<TableState>(
+    `SELECT c.reltuples::float8 AS "tuples", c.relpages AS "analyzedPages",
+       (pg_relation_size(c.oid) / current_setting('block_size')::int)::int AS "pages",
+       coalesce(s.n_mod_since_analyze, 0)::float8 AS "changed",
+       EXISTS (SELECT 1 FROM pg_stats p WHERE p.schemaname = n.nspname AND p.tablename = c.relname) AS "analyzed",
+       current_setting('autovacuum')::boolean AS "autovacuum"
+     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace LEFT JOIN pg_stat_user_tables s ON s.relid = c.oid
+     WHERE c.oid = '"Contact"'::regclass`,
+  );
+  return rows[0];
+}
