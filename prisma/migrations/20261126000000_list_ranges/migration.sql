@@ -4,14 +4,17 @@
 -- from the index and stops after the page, however rare or common the values are. Before,
 -- a status or source filter walked the whole list newest first and checked each contact.
 
--- status (each of its values, with each of the seven source kinds) and status + sourceKind.
+-- status + sourceKind; status alone (each of its values with each of the seven source kinds);
+-- sourceKind alone (each of its values with each status, and with NULL: below).
 CREATE INDEX "Contact_accountId_status_sourceKind_createdAt_id_idx"
   ON "Contact" ("accountId", "status", "sourceKind", "createdAt" DESC, "id" DESC);
 
--- sourceKind alone (status cannot be enumerated for it: NULL is not a value an index range
--- can fix in list order).
+-- The contacts without a status, by sourceKind. Under "status" IS NULL the planner does not
+-- take the index above for list order (IS NULL fixes no value for it), and an index of every
+-- contact by sourceKind would tie with the one above (without statistics both expect a row or
+-- so), to be chosen for a status + sourceKind page and read all of the source's contacts.
 CREATE INDEX "Contact_accountId_sourceKind_createdAt_id_idx"
-  ON "Contact" ("accountId", "sourceKind", "createdAt" DESC, "id" DESC);
+  ON "Contact" ("accountId", "sourceKind", "createdAt" DESC, "id" DESC) WHERE "status" IS NULL;
 
 -- assignedWorkflowId, with "id" for the cursor's ties; status and sourceKind after the order,
 -- so that a workflow filtered by them checks them on the index entries, not on the rows.

@@ -122,24 +122,24 @@ function wordCondition(word: SearchWord): Prisma.Sql {
 // Ordered ranges: the rows of a filter, newest first, straight from an index
 
 /**
- * Indexes that keep each Account's contacts in list order once some columns are fixed
- * (migration 20261126000000_list_ranges): keys ("accountId", ...before, "createdAt" DESC,
- * "id" DESC, ...after). With every `before` column fixed to one value, one range of the
+ * Ranges of indexes that keep each Account's contacts in list order once some columns are
+ * fixed (migration 20261126000000_list_ranges): keys ("accountId", ...before, "createdAt"
+ * DESC, "id" DESC, ...after). With every `before` column fixed to one value, one range of the
  * index is a run of contacts newest first; `after` columns fixed too are checked on the
  * index entries along that run, without reading the rows. Tried in this order; the first
  * whose first column is filtered is used, provided its other `before` columns are filtered
- * or can take each of their values (sourceKind: seven, never NULL), in at most MAX_RANGES
- * ranges.
+ * or take each of their values (sourceKind: seven; status: nineteen, and NULL, whose range
+ * is a partial index of its own), in at most MAX_RANGES ranges.
  */
 const ORDERED_INDEXES: Array<{ before: Column[]; after: Column[] }> = [
   { before: ['assignedWorkflowId'], after: ['status', 'sourceKind'] },
   { before: ['status', 'sourceKind'], after: [] },
-  { before: ['sourceKind'], after: [] },
+  { before: ['sourceKind', 'status'], after: [] },
   { before: [], after: [] },
 ];
 
-/** One range: each of its columns fixed to one value. */
-type Range = Array<[Column, string]>;
+/** One range: each of its columns fixed to one value (null: IS NULL). */
+type Range = Array<[Column, string | null]>;
 
 interface OrderedRanges {
   ranges: Range[];
@@ -153,10 +153,13 @@ function orderedRanges(filters: AttributeFilter[]): OrderedRanges {
   for (const { before, after } of ORDERED_INDEXES) {
     if (before.length > 0 && !byColumn.has(before[0])) continue;
     const columns = [...before, ...after.filter((c) => byColumn.has(c))];
-    const choices = columns.map((column) => byColumn.get(column) ?? (COLUMNS[column].nullable ? null : COLUMNS[column].domain));
+    const choices = columns.map((column) => {
+      const { domain, nullable } = COLUMNS[column];
+      return byColumn.get(column) ?? (domain ? [...domain, ...(nullable ? [null] : [])] : null);
+    });
     if (choices.some((c) => c === null)) continue;
     if (choices.reduce((n, c) => n * c!.length, 1) > MAX_RANGES) continue;
-    const ranges = choices.reduce<Range[]>((acc, values, i) => acc.flatMap((r) => values!.map((v) => [...r, [columns[i], v] as [Column, string]])), [[]]);
+    const ranges = choices.reduce<Range[]>((acc, values, i) => acc.flatMap((r) => values!.map((v) => [...r, [columns[i], v] as [Column, string | null]])), [[]]);
     return { ranges, residual: filters.filter((f) => !columns.includes(f.column)) };
   }
   throw new Error('unreachable: the newest-first index serves every filter');
@@ -180,7 +183,9 @@ function mergedRanges(plan: OrderedRanges, range: Prisma.Sql[], columns: Prisma.
   const take = Prisma.sql`(SELECT ${n}::int)`;
   const common = [...range, ...plan.residual.map(filterCondition), ...extra];
   const scans = plan.ranges.map((r) => {
-    const keys = r.map(([column, value]) => Prisma.sql`${COLUMNS[column].sql} = ${value}::${COLUMNS[column].type}`);
+    const keys = r.map(([column, value]) =>
+      value === null ? Prisma.sql`${COLUMNS[column].sql} IS NULL` : Prisma.sql`${COLUMNS[column].sql} = ${value}::${COLUMNS[column].type}`,
+    );
     return Prisma.sql`SELECT ${columns} FROM "Contact" WHERE ${Prisma.join([...common, ...keys], ' AND ')} ORDER BY ${ORDER_BY} LIMIT ${take}`;
   });
   if (scans.length === 1) return scans[0];
