@@ -21,6 +21,7 @@ import { loadMondayConfig, type MondayConfig } from '../integration/monday/confi
 import { mondayBoardDirectory } from '../integration/monday/board-directory.js';
 import { startTriggerDelivery } from '../integration/monday/trigger-delivery.js';
 import type { PeriodicWorker } from './jobs/periodic.js';
+import { startStatisticsKeeper } from './jobs/table-statistics.js';
 
 export interface RunningService {
   services: Services;
@@ -76,7 +77,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const monday = options.monday !== undefined ? options.monday : await loadMondayConfig();
   // The public base URL is known once the server listens, unless configured.
   const voice = voiceProvidersFromEnv(env, options.voiceAdapters);
-  const services: Services = { db, queue, clock, region: env.REGION, boards: monday ? mondayBoardDirectory({ db }, monday) : undefined, voice };
+  const statistics = startStatisticsKeeper(db);
+  const services: Services = { db, queue, clock, region: env.REGION, boards: monday ? mondayBoardDirectory({ db }, monday) : undefined, voice, statistics };
   await startBatchWorker(services);
   const telephony = options.telephony ?? createSimulatedTelephony({ sink: (event) => applyTelephonyEvent(services, event).then(() => undefined), clock, delayMs: 200, callSpeed: env.SIMULATED_CALL_SPEED, script: env.SIMULATED_OUTCOMES });
   const dialer = options.dialer === false ? null : startDialer(services, telephony);
@@ -101,6 +103,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await dialer?.stop();
       await triggers?.stop();
+      await statistics.stop();
       await queue.stop();
       await db.close();
     },

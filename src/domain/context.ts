@@ -25,6 +25,8 @@ export interface Services {
   boards?: BoardDirectory;
   /** Real voice providers (Vapi, Retell): their adapters and the configuration they need. */
   voice?: VoiceProviders;
+  /** Told of large writes of contacts, so that the table's planner statistics follow (src/jobs/table-statistics.ts). */
+  statistics?: { wrote(rows: number): void };
 }
 
 /** What placing calls through Vapi or Retell needs from the process. */

@@ -47,7 +47,9 @@ function filterSql(accountId: string, filter: BulkUpdateFilter): Prisma.Sql {
 /** Applies a stored bulk-update batch, chunk by chunk (called by processBatch). */
 export async function processBulkUpdateBatch(services: Services, batchId: string): Promise<void> {
   for (;;) {
+    let changed = 0;
     const finished = await services.db.sql.transaction(async (txRunner) => {
+      changed = 0;
       const tx = directSql(txRunner);
       const locked = await tx.$queryRaw<Array<{ accountId: string; payload: BulkUpdatePayload; status: string }>>`
         SELECT "accountId", "payload", "status"::text AS "status" FROM "ImportBatch" WHERE "id" = ${batchId}::uuid FOR UPDATE SKIP LOCKED`;
@@ -64,8 +66,10 @@ export async function processBulkUpdateBatch(services: Services, batchId: string
       let skipped = payload.skipped ?? 0;
       for (const contact of chunk) {
         const result = await changeStoredContact(tx, account, contact, payload.write, 'bulk-update', services.clock.now());
-        if (result.ok) updated++;
-        else skipped++;
+        if (result.ok) {
+          updated++;
+          changed++;
+        } else skipped++;
       }
       const last = chunk.at(-1);
       const done = chunk.length < CHUNK;
@@ -78,6 +82,7 @@ export async function processBulkUpdateBatch(services: Services, batchId: string
       }
       return done;
     });
+    services.statistics?.wrote(changed);
     if (finished) return;
   }
 }

@@ -101,6 +101,7 @@ export async function processBatch(services: Services, batchId: string, known?: 
   const [head] = (await services.db.sql.query<{ status: string; kind: string }>(`SELECT "status"::text AS "status", "kind" FROM "ImportBatch" WHERE "id" = $1::uuid`, [batchId])).rows;
   if (!head || head.status === 'done') return;
   if (head.kind === 'bulk-update') return processBulkUpdateBatch(services, batchId);
+  let written = 0;
   await withConflictRetry(() =>
     services.db.sql.transaction(async (txRunner) => {
       const tx = directSql(txRunner);
@@ -117,8 +118,10 @@ export async function processBatch(services: Services, batchId: string, known?: 
       await upsertInTransaction(tx, account, payload.writes, payload.enrollment, now);
       await tx.$executeRaw`UPDATE "ImportBatch" SET "status" = 'done', "doneAt" = ${now}::timestamptz, "payload" = '{}'::jsonb,
         "result" = ${JSON.stringify({ written: payload.writes.length })}::jsonb WHERE "id" = ${batchId}::uuid`;
+      written = payload.writes.length;
     }),
   );
+  services.statistics?.wrote(written);
 }
 
 export async function loadAccountRules(tx: SqlClient, accountId: string): Promise<AccountRules> {
