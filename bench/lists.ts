@@ -10,8 +10,9 @@
 // Each case has one or more variants (a query each); requests go round the variants, service and
 // raw alternating which goes first. A "deep" case first follows nextToken 20 pages down
 // (untimed), then measures that page. The slowest request's variant gets EXPLAIN (ANALYZE,
-// BUFFERS) of its SELECT (run after the timed requests, so on warm caches). Targets (issue 12):
-// PostgreSQL p95 < 50 ms and at most 10× raw (p50); PGlite p95 < 50 ms.
+// BUFFERS) of its SELECT (run after the timed requests, so on warm caches). Targets: PostgreSQL
+// p95 < 50 ms and at most 10× raw (p50) up to a million contacts, p95 < 150 ms beyond (ten
+// million in one Account); PGlite p95 < 50 ms.
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { performance } from 'node:perf_hooks';
 import { listQuerySql } from '../src/domain/contacts/contacts-list.service.js';
@@ -31,7 +32,12 @@ export interface ListSettings {
   /** Wall-clock budget of one case's timed requests. */
   budgetMs: number;
   warmup: number;
+  /** Contacts seeded: the p95 target is 50 ms up to a million, 150 ms beyond. */
+  contacts: number;
 }
+
+/** The p95 target of a list figure at this many contacts in one Account. */
+export const listP95TargetMs = (contacts: number) => (contacts > 1_000_000 ? 150 : 50);
 
 type Endpoint = 'rest' | 'csv' | 'mcp';
 type Query = { status?: string[]; sourceKind?: string[]; assignedWorkflowId?: string; addedSince?: string; addedBefore?: string; searchTerm?: string };
@@ -267,7 +273,8 @@ export async function benchListCases(
     const plan = (await db.sql.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${sql.text}`, sql.values)).rows.map((row) => row['QUERY PLAN']).join('\n');
     const variantLabel = (r: (typeof requests)[number]) => `${describe(r.q)}${r.nextToken ? ` (page ${r.depth + 1})` : ''}`;
     const max = (xs: number[]) => (xs.length ? Math.round(Math.max(...xs) * 10) / 10 : null);
-    const target = kind === 'postgres' ? 'p95 < 50 ms, ≤ 10× raw (p50)' : 'p95 < 50 ms';
+    const p95Target = listP95TargetMs(settings.contacts);
+    const target = kind === 'postgres' ? `p95 < ${p95Target} ms, ≤ 10× raw (p50)` : `p95 < ${p95Target} ms`;
     const endpointNote = c.endpoint === 'mcp'
       ? 'service: the tool call (POST /api/mcp, tools/call contacts_search)'
       : `service: GET /api/v1/contacts${c.endpoint === 'csv' ? '/csv' : ''}`;
@@ -276,7 +283,7 @@ export async function benchListCases(
       id: c.id,
       name: c.name,
       target,
-      pass: (s: Stats, ratioP50: number | null) => s.p95 < 50 && (kind !== 'postgres' || (ratioP50 !== null && ratioP50 <= 10)),
+      pass: (s: Stats, ratioP50: number | null) => s.p95 < p95Target && (kind !== 'postgres' || (ratioP50 !== null && ratioP50 <= 10)),
       notes: `${service.length} requests${requests.length > 1 ? ` over ${requests.length} variants` : ''} (limit ${c.limit}); ${endpointNote}; ` +
         `raw: the same SELECT (listQuerySql, limit+1) through db.sql.query` +
         (short.length ? `; only ${short.map((r) => `${r.depth} pages of ${describe(r.q)}`).join(', ')} before the last page` : ''),

@@ -29,7 +29,8 @@
 //      claimed call, our own work over the bare SDK create (target ≤ 5 ms p50); the signed end-of-call
 //      webhook applied (POST /api/telephony/{provider}/{accountId}) vs one contact UPDATE.
 //   BENCH_ONLY=voice                       seed, then only the voice provider figures (7)
-// Writes bench/results.json and bench/results.md. A BENCH_ONLY run replaces (or adds) only its own
+// Writes bench/results.json and bench/results.md (with BENCH_CONTACTS set: bench/results-<N>.json
+// and .md, so a run at another size keeps its own figures). A BENCH_ONLY run replaces (or adds) only its own
 // figures in the results already there, each marked with the run it comes from.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -208,7 +209,7 @@ export function figure(serviceMs: number[], rawMs: number[], { id, name, target,
   return { id, name, service, raw, ratioP50, ratioP95: ratio(service.p95, raw.p95), target, pass: pass(service, ratioP50), notes, explain, extra };
 }
 
-interface DatabaseResult {
+export interface DatabaseResult {
   kind: DatabaseKind;
   serverVersion: string;
   contacts: number;
@@ -459,7 +460,7 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
       log('   lists: every filter and combination (REST, CSV, tool server)…');
       figures.push(await benchHttpFloor(server, db));
       figures.push(...(await benchListCases(server, db, account, kind, listCases(seeded, legacyTerms()), {
-        requests: SETTINGS.listRequests, minRequests: SETTINGS.listMinRequests, budgetMs: SETTINGS.listBudgetMs, warmup: SETTINGS.listWarmup,
+        requests: SETTINGS.listRequests, minRequests: SETTINGS.listMinRequests, budgetMs: SETTINGS.listBudgetMs, warmup: SETTINGS.listWarmup, contacts: n,
       }, log)));
       // Read after the list figures, so that neither warms what they measure.
       seed.statistics = await statisticsState(db);
@@ -559,7 +560,7 @@ function seedParagraph(seed: SeedInfo): string {
   return lines.join('\n');
 }
 
-function markdown(results: DatabaseResult[], meta: Record<string, unknown>): string {
+export function markdown(results: DatabaseResult[], meta: Record<string, unknown>): string {
   const out: string[] = [];
   out.push(`# Contactline benchmark`);
   out.push('');
@@ -626,6 +627,9 @@ function markdown(results: DatabaseResult[], meta: Record<string, unknown>): str
       for (const f of lists) {
         const perVariant = f.extra?.perVariant as Array<{ variant: string; rows: number; serviceMaxMs: number | null; rawMaxMs: number | null }> | undefined;
         out.push('');
+        // The README's list tables link each row here.
+        out.push(`<a id="${planAnchor(r.kind, f.id)}"></a>`);
+        out.push('');
         out.push(`<details><summary>${verdict(f.pass)} ${f.id}: p95 ${fmt(f.service.p95)} ms (raw ${fmt(f.raw.p95)}), ${f.explain!.variant}</summary>`);
         out.push('');
         if (perVariant) out.push(`Variants (rows; slowest service / raw request, ms): ${perVariant.map((v) => `${v.variant} (${v.rows}; ${fmt(v.serviceMaxMs)} / ${fmt(v.rawMaxMs)})`).join('; ')}.`);
@@ -646,6 +650,9 @@ function markdown(results: DatabaseResult[], meta: Record<string, unknown>): str
   out.push('');
   return out.join('\n');
 }
+
+/** The anchor of a list figure's plan in results.md. */
+export const planAnchor = (kind: string, id: string) => `plan-${kind}-${id}`;
 
 /**
  * The results already written, with this BENCH_ONLY run's figures in place of theirs (same id, same
@@ -726,15 +733,16 @@ async function main() {
     loadAverageAtEnd: os.loadavg().map((x) => Math.round(x * 100) / 100),
     totalSeconds: Math.round((performance.now() - t0) / 100) / 10,
   };
-  const file = path.join(HERE, 'results.json');
+  const name = process.env.BENCH_CONTACTS ? `results-${Number(process.env.BENCH_CONTACTS)}` : 'results';
+  const file = path.join(HERE, `${name}.json`);
   const written = ONLY !== undefined && fs.existsSync(file)
     ? mergePartialRun(JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown> & { databases: DatabaseResult[] }, meta, results, ONLY)
     : { ...meta, databases: results };
   fs.writeFileSync(file, `${JSON.stringify(written, null, 2)}\n`);
   const { databases, ...writtenMeta } = written;
-  fs.writeFileSync(path.join(HERE, 'results.md'), markdown(databases, writtenMeta));
+  fs.writeFileSync(path.join(HERE, `${name}.md`), markdown(databases, writtenMeta));
   const misses = results.flatMap((r) => r.figures.filter((f) => f.pass === false).map((f) => `${r.kind}/${f.id}`));
-  log(`\nDone in ${meta.totalSeconds} s. Wrote bench/results.json and bench/results.md.${misses.length ? ` Targets missed: ${misses.join(', ')}` : ' All targets met.'}`);
+  log(`\nDone in ${meta.totalSeconds} s. Wrote bench/${name}.json and bench/${name}.md.${misses.length ? ` Targets missed: ${misses.join(', ')}` : ' All targets met.'}`);
   // pg-boss / undici keep-alive sockets may hold the loop open.
   process.exit(0);
 }
