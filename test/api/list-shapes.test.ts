@@ -11,6 +11,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { testDatabaseKinds } from '../support/databases.js';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { callOk, connect, type Connected } from '../mcp/mcp-helpers.js';
 
 const N = 2400;
 
@@ -134,14 +136,18 @@ describe.each(testDatabaseKinds())('list query shapes on %s', (kind) => {
   }, 120_000);
   afterAll(() => server?.stop());
 
+  const queryString = (q: Query, limit: number, token?: string) => {
+    const qs = new URLSearchParams({ limit: String(limit) });
+    for (const [k, v] of Object.entries(q)) qs.set(k, Array.isArray(v) ? v.join(',') : v);
+    if (token) qs.set('nextToken', token);
+    return qs;
+  };
+
   async function fetchAll(q: Query, limit: number): Promise<Array<{ id: string; createdAt: string }>> {
     const out = [];
     let token: string | undefined;
     do {
-      const qs = new URLSearchParams({ limit: String(limit) });
-      for (const [k, v] of Object.entries(q)) qs.set(k, Array.isArray(v) ? v.join(',') : v);
-      if (token) qs.set('nextToken', token);
-      const res = await server.request(apiKey, 'GET', `/api/v1/contacts?${qs}`);
+      const res = await server.request(apiKey, 'GET', `/api/v1/contacts?${queryString(q, limit, token)}`);
       expect(res.status, res.text).toBe(200);
       expect(res.json.data.length).toBeLessThanOrEqual(limit);
       if (res.json.nextToken) expect(res.json.data).toHaveLength(limit);
@@ -219,6 +225,44 @@ describe.each(testDatabaseKinds())('list query shapes on %s', (kind) => {
     expect(got.map((c) => c.id)).toEqual(expected.map((c) => c.id));
   });
 
+  // The CSV export and the tool server's contacts_search run the same operation: one case of
+  // each shape, paged through to the end, gives the same contacts in the same order.
+  const otherSurfaces = cases.filter(([name]) => [
+    'one rare status', 'two statuses', 'one rare sourceKind', 'workflow + status', 'a date window', 'search: a common first name (walked)',
+    'search: a rarer name (its index, at once)', 'search: two words (GIN)', 'search: 4 digits',
+    'search: a name only contacts of another status have (walk gives up, then its index)',
+  ].includes(name));
+
+  it.each(otherSurfaces)('the CSV export of %s pages through the same contacts', async (_name, query, limit) => {
+    const q = query.assignedWorkflowId === '' ? { ...query, assignedWorkflowId: w1 } : query;
+    const ids: string[] = [];
+    let token: string | undefined;
+    do {
+      const res = await server.request(apiKey, 'GET', `/api/v1/contacts/csv?${queryString(q, limit, token)}`);
+      expect(res.status, res.text).toBe(200);
+      ids.push(...parseCsv<{ id: string }>(res.text, { columns: true }).map((row) => row.id));
+      token = res.headers.get('x-next-token') ?? undefined;
+    } while (token);
+    expect(ids).toEqual(stored.filter((c) => matches(c, q)).sort(newestFirst).map((c) => c.id));
+  });
+
+  it.each(otherSurfaces)('contacts_search of %s pages through the same contacts', async (_name, query, limit) => {
+    const q = query.assignedWorkflowId === '' ? { ...query, assignedWorkflowId: w1 } : query;
+    const mcp: Connected = await connect(server, apiKey);
+    try {
+      const ids: string[] = [];
+      let nextToken: string | undefined;
+      do {
+        const page = await callOk(mcp.client, 'contacts_search', { ...q, limit, ...(nextToken ? { nextToken } : {}) });
+        ids.push(...page.data.map((c: { id: string }) => c.id));
+        nextToken = page.nextToken ?? undefined;
+      } while (nextToken);
+      expect(ids).toEqual(stored.filter((c) => matches(c, q)).sort(newestFirst).map((c) => c.id));
+    } finally {
+      await mcp.close();
+    }
+  });
+
   it('the data has the shape the cases rely on', () => {
     const count = (q: Query) => stored.filter((c) => matches(c, q)).length;
     expect(count({ searchTerm: 'zed', status: ['not_assigned'] })).toBe(4);
@@ -228,5 +272,6 @@ describe.each(testDatabaseKinds())('list query shapes on %s', (kind) => {
     expect(count({ status: ['connecting'] })).toBe(0);
     expect(new Set(stored.map((c) => c.createdAt)).size).toBeLessThan(250);
     expect(w2).not.toBe(w1);
+    expect(otherSurfaces).toHaveLength(10);
   });
 });
