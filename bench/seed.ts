@@ -236,7 +236,7 @@ export async function seedContacts(db: Database, accountId: string, n: number): 
   const { rows: statisticsTargets } = await db.sql.query<{ index: string; column: number; target: number }>(
     `SELECT c.relname AS index, a.attnum AS column, a.attstattarget AS target FROM pg_index i
        JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_attribute a ON a.attrelid = i.indexrelid
-     WHERE i.indrelid = '"Contact"'::regclass AND a.attstattarget > 0`,
+     WHERE i.indrelid = '"Contact"'::regclass AND a.attstattarget >= 0`,
   );
 
   // --- names ---------------------------------------------------------------------------------
@@ -386,7 +386,8 @@ export async function seedContacts(db: Database, accountId: string, n: number): 
     await step('enrollments', [insertEnrollments]);
     for (const ix of [...contactIndexes, ...enrollmentIndexes]) await step(ix.indexname, [ix.indexdef]);
   });
-  // Recreated indexes lose their per-column statistics targets: put them back (for whenever the
+  // Recreated indexes lose their per-column statistics targets (0 included: no statistics at all,
+  // which the migrations set on the GIN expressions): put them back (for whenever the
   // table is analyzed). No ANALYZE or VACUUM here: see the header.
   for (const t of statisticsTargets) await db.sql.exec(`ALTER INDEX "${t.index}" ALTER COLUMN ${t.column} SET STATISTICS ${t.target}`);
   const seconds = (performance.now() - t0) / 1000;
