@@ -21,6 +21,7 @@
 //      claim SELECT in BEGIN/ROLLBACK; one call.ended event applied, vs one contact UPDATE.
 //   5. (bench/mcp.ts) each tool server call vs the REST request for the same data (target ≤ 1.5× REST, p50).
 //   BENCH_ONLY=contacts                    seed, then only the contact figures (import, upsert, lists)
+//   BENCH_ONLY=writes                      seed, then only the import and upsert figures (what indexes cost)
 //   BENCH_ONLY=calls                       seed, then only the calls figures (4)
 //   BENCH_ONLY=mcp                         seed, then only the tool server figures (5)
 //   6. (bench/board.ts) the board app's enroll action (monday's read excluded) and 1000 concurrent runs.
@@ -77,7 +78,7 @@ const SETTINGS = {
   voiceCalls: QUICK ? 50 : 200,
   concurrentEnrolls: 1000,
 };
-const GROUPS = ['contacts', 'mcp', 'voice', 'board', 'calls'] as const;
+const GROUPS = ['contacts', 'writes', 'mcp', 'voice', 'board', 'calls'] as const;
 const ONLY = GROUPS.find((group) => group === process.env.BENCH_ONLY);
 /** Whether a group of figures runs: all of them, or only BENCH_ONLY's. */
 const runs = (group: (typeof GROUPS)[number]) => ONLY === undefined || ONLY === group;
@@ -465,6 +466,8 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
       // Read after the list figures, so that neither warms what they measure.
       seed.statistics = await statisticsState(db);
       seed.shape = await seedShape(db, account.accountId, seeded.workflows);
+    }
+    if (runs('contacts') || ONLY === 'writes') {
       log('   bulk import…');
       figures.unshift(await benchBulkImport(server, db, account));
       log('   upsert…');
