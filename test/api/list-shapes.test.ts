@@ -109,13 +109,14 @@ describe.each(testDatabaseKinds())('list query shapes on %s', (kind) => {
     for (let i = 0; i < N; i++) {
       let firstName = weighted(r, FIRST);
       const status = weighted(r, STATUS);
-      // "Zed": 300 contacts, all but four of them assigned, those four among the oldest.
+      // "Zed": 300 contacts, all but four of them assigned, three of those four among the
+      // oldest and one the newest.
       if (i < 300) firstName = 'Zed';
       contacts.push({
         firstName, lastName: weighted(r, LAST), status: i < 300 ? (i < 4 ? 'not_assigned' : 'assigned') : status,
         sourceKind: weighted(r, SOURCE), externalId: `x-${i}`,
         phone: `+1${['415', '212', '646', '303'][i % 4]}${String(2000000 + ((i * 7919) % 7999999)).padStart(7, '0')}`,
-        createdAt: i < 300 ? instants[Math.floor(r() * (i < 4 ? 5 : 240))] : instants[Math.floor(r() * 240)],
+        createdAt: i === 0 ? instants[239] : i < 300 ? instants[Math.floor(r() * (i < 4 ? 5 : 239))] : instants[Math.floor(r() * 240)],
       });
     }
     for (let i = 0; i < N; i += 1000) {
@@ -207,8 +208,10 @@ describe.each(testDatabaseKinds())('list query shapes on %s', (kind) => {
     ['search: name and 3 digits', { searchTerm: 'smi 415' }, 10],
     ['search: name and 4 digits (GIN and GIN)', { searchTerm: 'smith 2125' }, 2],
     ['search: more than ten words', { searchTerm: 'john smith 4152 x y z a b c d e f g' }, 5],
-    ['search: a name only contacts of another status have (walk gives up, then its index)', { searchTerm: 'zed', status: ['not_assigned'] }, 1],
+    ['search: a name only contacts of another status have (walk gives up, then its index)', { searchTerm: 'zed', status: ['not_assigned'], addedBefore: '2023-03-01T00:00:00Z' }, 1],
+    ['search: the same with the newest one (walk finds some, the longer walk the rest)', { searchTerm: 'zed', status: ['not_assigned'] }, 1],
     ['search: the same, two statuses', { searchTerm: 'zed', status: ['not_assigned', 'new'] }, 1],
+    ['search: two words, common (the short walk fills the page)', { searchTerm: 'john smi' }, 2],
     ['search: the same name with its status (walked)', { searchTerm: 'zed', status: ['assigned'] }, 2],
     ['search + status, common', { searchTerm: 'john', status: ['not_assigned'] }, 9],
     ['search + rare status', { searchTerm: 'smith', status: ['invalid'] }, 2],
@@ -266,6 +269,7 @@ describe.each(testDatabaseKinds())('list query shapes on %s', (kind) => {
   it('the data has the shape the cases rely on', () => {
     const count = (q: Query) => stored.filter((c) => matches(c, q)).length;
     expect(count({ searchTerm: 'zed', status: ['not_assigned'] })).toBe(4);
+    expect(count({ searchTerm: 'zed', status: ['not_assigned'], addedBefore: '2023-03-01T00:00:00Z' })).toBe(3);
     expect(count({ status: ['not_assigned'] })).toBeGreaterThan(600);
     expect(count({ searchTerm: 'john' })).toBeGreaterThan(400);
     expect(count({ searchTerm: 'garcia' })).toBeLessThan(200);

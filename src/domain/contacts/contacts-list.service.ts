@@ -38,6 +38,10 @@ const PHONE_GRAM = 4;
  */
 const PROBE_ROWS_PER_ROW = 100;
 const WALK_ROWS_PER_ROW = 200;
+/** The longer walk, for a term the first walk found common but not common enough. */
+const FAR_ROWS_PER_ROW = 2000;
+/** The short walk before counting a term in a GIN index (see searchQuerySql). */
+const HEAD_ROWS_PER_ROW = 20;
 
 /**
  * At most this many ordered ranges are merged for one page. Each costs an index descent and
@@ -210,38 +214,65 @@ function rowsOf(ids: Prisma.Sql, take: number): Prisma.Sql {
 // Search
 
 /**
- * A searchTerm is found in one statement, by whichever of two ways costs little for it:
+ * A searchTerm is found in one statement, by whichever way costs little for it:
  * - few candidates: when the term's index holds fewer than PROBE_ROWS_PER_ROW rows per row
  *   of the page for it (counted in the index, stopping there), every match is read through
  *   that index and sorted (matchesByIndex). "garcia", "zbigniew", "john smith", most digits.
  * - otherwise, the walk: the filter's ordered ranges, newest first, for at most
  *   WALK_ROWS_PER_ROW rows per row of the page, keeping those that match every word. A
  *   common term ("john", "smith", "jo") fills the page there, and the more common it is, the
- *   sooner. Only when the walk reads its whole budget and still finds less than a page (the
- *   term is common in the Account but rare in the filter's rows) are the matches read
- *   through the index after all; they are then fewer than a page per budget.
+ *   sooner.
+ * - a walk that reads its whole budget without filling the page but found at least an
+ *   eighth of it goes on, from the start, to FAR_ROWS_PER_ROW rows per row: the term is
+ *   common enough to fill the page there ("kim" in ten million contacts: 42 of 51 in the
+ *   first budget). Reading its candidates instead would cost a row fetch each, in name order
+ *   (tens of thousands at that size).
+ * - only when the walk finds less than that, or the longer walk too runs out (the term is
+ *   common in the Account but rare in the filter's rows), are the matches read through the
+ *   index after all; they are then few in the filter's rows.
+ * Counting candidates in a GIN index (several words, or phone digits) reads the term's whole
+ * posting list, however large (a 4-digit window every UK mobile has: a tenth of the table),
+ * so such a term first walks HEAD_ROWS_PER_ROW rows per row of the page, which a common one
+ * fills, and counts only if it did not.
  * A term no index serves (only one to three digits) is walked without a budget: such a word
  * matches about one phone in a hundred.
+ * Exactly one stage answers: the first whose walk filled the page or reached the end of the
+ * list, or the index read.
  */
 function searchQuerySql(accountId: string, plan: OrderedRanges, range: Prisma.Sql[], filters: AttributeFilter[], words: SearchWord[], take: number): Prisma.Sql {
   const exact = words.map(wordCondition);
   const indexed = matchesByIndex(accountId, words, ruleConditions(range, filters, words), take);
   if (!indexed) return rowsOf(mergedRanges(plan, range, WALK_COLUMNS, take, exact), take);
+  const hit = Prisma.sql`coalesce(${Prisma.join(exact, ' AND ')}, false)`;
+  // A walk of `budget` rows at most, run only when `gate` holds: its hits, newest first, up to
+  // the page, and the budget's last row ("rn" = budget), present only if it read the whole budget.
+  const walk = (budget: number, gate: Prisma.Sql) => Prisma.sql`SELECT "id", "hit", "rn" FROM (
+        SELECT "id", "createdAt", ${hit} AS "hit", row_number() OVER (ORDER BY ${ORDER_BY}) AS "rn"
+        FROM (${mergedRanges(plan, range, WALK_COLUMNS, budget)}) AS scope WHERE ${gate}
+      ) AS walked WHERE "hit" OR "rn" = ${budget} ORDER BY ${ORDER_BY} LIMIT ${take + 1}`;
+  // Whether a walk that ran answers: it filled the page, or the list ended within its budget.
+  const answers = (cte: string, budget: number) =>
+    Prisma.sql`(SELECT count(*) FILTER (WHERE "hit") >= ${take} OR NOT coalesce(bool_or("rn" = ${budget}), false) FROM ${Prisma.raw(cte)})`;
+  const hits = (cte: string) => Prisma.sql`(SELECT count(*) FILTER (WHERE "hit") FROM ${Prisma.raw(cte)})`;
+  const head = indexed.countsAll ? take * HEAD_ROWS_PER_ROW : 0;
   const budget = take * WALK_ROWS_PER_ROW;
-  const scope = mergedRanges(plan, range, WALK_COLUMNS, budget);
+  const far = take * FAR_ROWS_PER_ROW;
   const few = indexed.few ?? Prisma.sql`false`;
-  // "rn" marks the budget's last row: present only if the walk read the whole budget.
-  return Prisma.sql`WITH probe AS MATERIALIZED (SELECT ${few} AS "few"),
-    walk AS MATERIALIZED (
-      SELECT "id", "hit", "rn" FROM (
-        SELECT "id", "createdAt", coalesce(${Prisma.join(exact, ' AND ')}, false) AS "hit",
-          row_number() OVER (ORDER BY ${ORDER_BY}) AS "rn"
-        FROM (${scope}) AS scope WHERE NOT (SELECT "few" FROM probe)
-      ) AS walked WHERE "hit" OR "rn" = ${budget} ORDER BY ${ORDER_BY} LIMIT ${take + 1})
-    ${rowsOf(Prisma.sql`SELECT "id" FROM walk WHERE "hit"
-      UNION ALL
-      SELECT "id" FROM (${indexed.matches}) AS found
-      WHERE (SELECT "few" FROM probe) OR (SELECT count(*) FILTER (WHERE "hit") < ${take} AND bool_or("rn" = ${budget}) FROM walk)`, take)}`;
+  // Each stage's flags are computed once (MATERIALIZED), and a stage's scan runs only when its
+  // gate holds (a one-time filter): a probe or walk never runs after a stage that answered.
+  return Prisma.sql`WITH head AS MATERIALIZED (${walk(head, Prisma.sql`${head > 0}`)}),
+    s1 AS MATERIALIZED (SELECT ${head > 0} AND ${answers('head', head)} AS "headAnswers"),
+    s2 AS MATERIALIZED (SELECT "headAnswers", NOT "headAnswers" AND ${few} AS "few" FROM s1),
+    walk AS MATERIALIZED (${walk(budget, Prisma.sql`(SELECT NOT "headAnswers" AND NOT "few" FROM s2)`)}),
+    s3 AS MATERIALIZED (SELECT "headAnswers", "few", NOT "headAnswers" AND NOT "few" AND ${answers('walk', budget)} AS "walkAnswers",
+      NOT "headAnswers" AND NOT "few" AND NOT ${answers('walk', budget)} AND 8 * ${hits('walk')} >= ${take} AS "goFar" FROM s2),
+    far AS MATERIALIZED (${walk(far, Prisma.sql`(SELECT "goFar" FROM s3)`)}),
+    s4 AS MATERIALIZED (SELECT s3.*, "goFar" AND ${answers('far', far)} AS "farAnswers" FROM s3)
+    ${rowsOf(Prisma.sql`SELECT "id" FROM head WHERE "hit" AND (SELECT "headAnswers" FROM s4)
+      UNION ALL SELECT "id" FROM walk WHERE "hit" AND (SELECT "walkAnswers" FROM s4)
+      UNION ALL SELECT "id" FROM far WHERE "hit" AND (SELECT "farAnswers" FROM s4)
+      UNION ALL SELECT "id" FROM (${indexed.matches}) AS found
+      WHERE (SELECT NOT "headAnswers" AND NOT "walkAnswers" AND NOT "farAnswers" FROM s4)`, take)}`;
 }
 
 /** What a walk reads of each row: its place in the list and what the words are checked on. */
@@ -256,6 +287,8 @@ interface IndexedSearch {
   few: Prisma.Sql | null;
   /** The ids of the page's matches, from what the index holds. */
   matches: Prisma.Sql;
+  /** Counting reads every entry of the term (a GIN bitmap), not only up to the probe's limit. */
+  countsAll: boolean;
 }
 
 /**
@@ -287,6 +320,7 @@ function matchesByIndex(accountId: string, words: SearchWord[], rule: Prisma.Sql
       // The last names are counted only if the first names leave room (AND stops early).
       few: names[0].value.length < 3 ? null : Prisma.sql`(SELECT "n" < ${probe} AND "n" + ${upTo(last)} < ${probe} FROM (SELECT ${upTo(first)} AS "n" OFFSET 0) AS f)`,
       matches: Prisma.sql`SELECT "id" FROM (${found(first)} UNION ${found(last)}) AS matches ORDER BY ${ORDER_BY} LIMIT ${take}`,
+      countsAll: false,
     };
   }
   const narrow: Prisma.Sql[] = [];
@@ -303,6 +337,7 @@ function matchesByIndex(accountId: string, words: SearchWord[], rule: Prisma.Sql
     // is then walked, which for it costs little.
     few: Prisma.sql`${upTo(where)} < ${probe}`,
     matches: Prisma.sql`${found(where)} ORDER BY ${ORDER_BY} LIMIT ${take}`,
+    countsAll: true,
   };
 }
 
