@@ -586,7 +586,7 @@ export function markdown(results: DatabaseResult[], meta: Record<string, unknown
     out.push('');
     const partialRuns = [...new Set(r.figures.map((f) => f.partialRun).filter((x): x is string => x !== undefined))];
     if (partialRuns.length) out.push(`¹ Not from the run above: ${partialRuns.join('; ')}.`);
-    if (!r.seed || r.seed.run) out.push(`Seeded with one INSERT … SELECT FROM generate_series in ${r.seedSeconds} s (Contact with its indexes: ${r.tableSize}).`);
+    if (!r.seed || r.seed.run) out.push(`Seed of the run above: ${r.seedSeconds} s (Contact with its indexes: ${r.tableSize}).`);
     if (r.seed) out.push(seedParagraph(r.seed));
     const prismaLines = r.figures
       .filter((f) => f.extra?.prismaQueryRawMs)
