@@ -38,8 +38,9 @@ const PHONE_GRAM = 4;
  */
 const PROBE_ROWS_PER_ROW = 100;
 const WALK_ROWS_PER_ROW = 200;
-/** The longer walk, for a term the first walk found common but not common enough. */
+/** The longer walk, for a term the first walk found in at least 1/FAR_SHARE of a page. */
 const FAR_ROWS_PER_ROW = 2000;
+const FAR_SHARE = 4;
 /** The short walk before counting a term in a GIN index (see searchQuerySql). */
 const HEAD_ROWS_PER_ROW = 20;
 
@@ -222,11 +223,13 @@ function rowsOf(ids: Prisma.Sql, take: number): Prisma.Sql {
  *   WALK_ROWS_PER_ROW rows per row of the page, keeping those that match every word. A
  *   common term ("john", "smith", "jo") fills the page there, and the more common it is, the
  *   sooner.
- * - a walk that reads its whole budget without filling the page but found at least an
- *   eighth of it goes on, from the start, to FAR_ROWS_PER_ROW rows per row: the term is
+ * - a walk that reads its whole budget without filling the page but found at least a
+ *   quarter of it goes on, from the start, to FAR_ROWS_PER_ROW rows per row: the term is
  *   common enough to fill the page there ("kim" in ten million contacts: 42 of 51 in the
  *   first budget). Reading its candidates instead would cost a row fetch each, in name order
- *   (tens of thousands at that size).
+ *   (30,000 at that size). A row walked costs about a sixth of a candidate fetched, so a
+ *   rarer term (a 4-digit window found 7 times in the first budget: 7,000 candidates) is
+ *   cheaper read through its index.
  * - only when the walk finds less than that, or the longer walk too runs out (the term is
  *   common in the Account but rare in the filter's rows), are the matches read through the
  *   index after all; they are then few in the filter's rows.
@@ -265,7 +268,7 @@ function searchQuerySql(accountId: string, plan: OrderedRanges, range: Prisma.Sq
     s2 AS MATERIALIZED (SELECT "headAnswers", NOT "headAnswers" AND ${few} AS "few" FROM s1),
     walk AS MATERIALIZED (${walk(budget, Prisma.sql`(SELECT NOT "headAnswers" AND NOT "few" FROM s2)`)}),
     s3 AS MATERIALIZED (SELECT "headAnswers", "few", NOT "headAnswers" AND NOT "few" AND ${answers('walk', budget)} AS "walkAnswers",
-      NOT "headAnswers" AND NOT "few" AND NOT ${answers('walk', budget)} AND 8 * ${hits('walk')} >= ${take} AS "goFar" FROM s2),
+      NOT "headAnswers" AND NOT "few" AND NOT ${answers('walk', budget)} AND ${FAR_SHARE} * ${hits('walk')} >= ${take} AS "goFar" FROM s2),
     far AS MATERIALIZED (${walk(far, Prisma.sql`(SELECT "goFar" FROM s3)`)}),
     s4 AS MATERIALIZED (SELECT s3.*, "goFar" AND ${answers('far', far)} AS "farAnswers" FROM s3)
     ${rowsOf(Prisma.sql`SELECT "id" FROM head WHERE "hit" AND (SELECT "headAnswers" FROM s4)
