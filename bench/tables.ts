@@ -11,12 +11,13 @@ import { markdown, planAnchor, type DatabaseResult } from './run.js';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const fmt = (x: number | null) => (x === null ? '—' : x >= 100 ? String(Math.round(x)) : x.toFixed(1));
 
-const files = fs.readdirSync(HERE).filter((f) => /^results(-\d+)?\.json$/.test(f)).sort();
+// The default run first, then the other sizes; PostgreSQL before PGlite.
+const files = fs.readdirSync(HERE).filter((f) => /^results(-\d+)?\.json$/.test(f)).sort((a, b) => (a === 'results.json' ? -1 : b === 'results.json' ? 1 : a.localeCompare(b)));
 for (const file of files) {
   const { databases, ...meta } = JSON.parse(fs.readFileSync(path.join(HERE, file), 'utf8')) as Record<string, unknown> & { databases: DatabaseResult[] };
   const md = file.replace(/\.json$/, '.md');
   fs.writeFileSync(path.join(HERE, md), markdown(databases, meta));
-  for (const r of databases) {
+  for (const r of [...databases].sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'postgres' ? -1 : 1))) {
     const lists = r.figures.filter((f) => f.extra?.listCase);
     if (!lists.length) continue;
     const name = r.kind === 'postgres' ? `PostgreSQL ${r.serverVersion.split(' ')[0]}` : `PGlite ${r.serverVersion}`;
