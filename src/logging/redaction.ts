@@ -10,8 +10,9 @@
 //     may hold values too, and Prisma's validation errors print the call's arguments;
 //   - `scrubText`, applied to every message (the log line's and each error's, its stack
 //     included): quoted literals, key values and phone-like or e-mail-like text are masked,
-//     since database messages quote the value they refused ('invalid input syntax for type
-//     uuid: "…"');
+//     since PostgreSQL's own messages quote the value they refused ('invalid input syntax for
+//     type uuid: "…"'). The message of an exception raised in SQL (RAISE, SQL state P0…) is
+//     free text that may interpolate values unquoted: it is not logged at all;
 //   - `REDACTED_PATHS`, pino's redaction of fields that would carry data if someone logged them.
 
 /** Fields of a log object that are censored wherever they appear (at the top or one level down). */
@@ -38,7 +39,10 @@ export function safeError(error: unknown, depth = 0): Record<string, unknown> | 
     const value = source[field];
     if (field !== 'type' && (typeof value === 'string' || typeof value === 'number')) out[field] = typeof value === 'string' ? scrubText(value) : value;
   }
-  const message = typeof source.message === 'string' ? messageOf(error, source.message) : undefined;
+  const raised = raisedSqlState(source);
+  const message = raised
+    ? `the database raised ${raised} (its message is not logged: a message written in SQL may quote any value)`
+    : typeof source.message === 'string' ? messageOf(error, source.message) : undefined;
   if (message !== undefined) out.message = message;
   if (typeof source.stack === 'string') out.stack = stackOf(source.stack, source.message, message);
   // Prisma's known errors: the model and the fields involved are names; the driver's error
@@ -55,6 +59,18 @@ export function safeError(error: unknown, depth = 0): Record<string, unknown> | 
   if (source.cause !== undefined && depth < MAX_DEPTH) out.cause = safeError(source.cause, depth + 1);
   if (Array.isArray(source.errors) && depth < MAX_DEPTH) out.errors = source.errors.slice(0, 5).map((e) => safeError(e, depth + 1));
   return out;
+}
+
+/**
+ * The SQL state of an exception raised in SQL (RAISE: class P0), from a driver's error or
+ * Prisma's wrapping of it. Its message is free text written by whoever wrote the function or
+ * trigger, which may interpolate any value unquoted, so it cannot be scrubbed: it is dropped.
+ */
+function raisedSqlState(source: Record<string, unknown>): string | undefined {
+  const adapterCause = ((source.meta as { driverAdapterError?: { cause?: Record<string, unknown> } } | undefined)?.driverAdapterError?.cause) ?? undefined;
+  const candidates = [source.code, source.originalCode, adapterCause?.originalCode, (source.cause as Record<string, unknown> | undefined)?.originalCode];
+  const prismaRaw = typeof source.message === 'string' ? /Code: `(P0\w{3})`/.exec(source.message)?.[1] : undefined;
+  return [...candidates, prismaRaw].find((code): code is string => typeof code === 'string' && /^P0[0-9A-Z]{3}$/.test(code));
 }
 
 function errorType(error: object): string {

@@ -31,7 +31,7 @@ function messyCsv(): string {
   return `${lines.join('\n')}\n`;
 }
 
-const expectedRejections = () =>
+const expectedRejections = (): Array<{ row: number; line: number; reason: string; message?: string }> =>
   [
     ...[...BAD_FORMAT].map((row) => ({ row, line: row + 1, reason: 'invalid-field', message: PHONE_FORMAT })),
     { row: INVALID_NUMBER, line: INVALID_NUMBER + 1, reason: 'invalid-phone' },
