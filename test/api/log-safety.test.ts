@@ -149,7 +149,7 @@ describe.each(testDatabaseKinds())('log safety and access lines on %s', (kind: D
 
     // The batch fails after its 202, in the worker: its log line comes later.
     await until(() => service.lines().some((l) => l.batchId && l.err), 'the failed batch\'s log line');
-    await until(() => service.lines().filter((l) => l.msg === 'request').length >= 11, 'the access lines');
+    await until(() => service.lines().filter((l) => l.msg === 'request').length >= 10, 'the access lines');
 
     const text = service.stderr();
     const forbidden = [
