@@ -19,9 +19,10 @@ export interface FinishedRequest {
 
 const accounts = new WeakMap<Request, string>();
 
-/** Records which Account a request acts for (called where a credential is accepted). */
-export function noteRequestAccount(req: Request, accountId: string): void {
-  accounts.set(req, accountId);
+/** Records which Account a request acts for, where a credential is accepted; returns the actor. */
+export function noteRequestAccount<A extends { accountId: string }>(req: Request, actor: A): A {
+  accounts.set(req, actor.accountId);
+  return actor;
 }
 
 export function accessLog(options: { logger: Logger; endpoints?: readonly string[]; onFinished?: (request: FinishedRequest) => void }) {

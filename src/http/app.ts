@@ -80,11 +80,7 @@ export function createApp({ services, monday, adminToken, telephonySecrets, logE
       const token = bearerToken(req.headers.authorization);
       const base = { ...services, requestId: res.locals.requestId as string, actor: null, isAdmin: false };
       if (token && adminToken && safeEqual(token, adminToken)) return { ...base, isAdmin: true };
-      if (token?.startsWith(KEY_PREFIX)) {
-        const actor = await authenticateApiKey(services, token);
-        noteRequestAccount(req, actor.accountId);
-        return { ...base, actor };
-      }
+      if (token?.startsWith(KEY_PREFIX)) return { ...base, actor: noteRequestAccount(req, await authenticateApiKey(services, token)) };
       return base;
     },
   });

@@ -19,7 +19,6 @@ export function bearerToken(header: string | undefined): string | undefined {
 
 /** An account-scoped context from the API key, or a 401 DomainError. */
 export async function apiKeyContext(services: Services, req: Request, requestId: string): Promise<RequestContext> {
-  const actor = await authenticateApiKey(services, bearerToken(req.headers.authorization));
-  noteRequestAccount(req, actor.accountId);
+  const actor = noteRequestAccount(req, await authenticateApiKey(services, bearerToken(req.headers.authorization)));
   return { ...services, requestId, actor, isAdmin: false };
 }

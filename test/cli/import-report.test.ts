@@ -2,8 +2,11 @@
 // spread over three chunks (28 in the first, more than the 20 items one 400 names), a number
 // the service rejects after parsing it, a record with too many fields, and an unclosed quote
 // on the last line. Exactly the bad rows are reported, each once with its row, line and
-// reason, in text and in --json, and every other row is stored.
+// reason, in text and in --json, and every other row is stored. And a 429 is waited out.
+import { once } from 'node:events';
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -106,4 +109,41 @@ describe.each(testDatabaseKinds())('CLI import of a messy CSV on %s', (kind) => 
     expect(run.stdout).not.toMatch(/were not imported/);
     expect(run.stderr).toContain(`import finished with ${rejected.length} row(s) not imported`);
   }, 120_000);
+});
+
+describe('CLI import against a service that asks it to slow down', () => {
+  it('sends a chunk again after the Retry-After of a 429, and counts it once', async () => {
+    // A stand-in for the bulk endpoint: the first request is over the limit, the next accepted.
+    const bodies: Array<{ contacts: unknown[] }> = [];
+    const server = http.createServer((req, res) => {
+      let text = '';
+      req.on('data', (d) => (text += d));
+      req.on('end', () => {
+        bodies.push(JSON.parse(text));
+        if (bodies.length === 1) {
+          res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' });
+          res.end(JSON.stringify({ error: 'Too Many Requests', message: 'slow down', code: 'rate_limited', requestId: 'r' }));
+        } else {
+          res.writeHead(202, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ accepted: bodies[bodies.length - 1].contacts.length, rejected: [] }));
+        }
+      });
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cl-import-429-'));
+    try {
+      const file = path.join(dir, 'two.csv');
+      fs.writeFileSync(file, 'name,phone\nAda,+14155550101\nGrace,+14155550102\n');
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const run = await runProcess(process.execPath, [BIN, 'import', file, '--key', 'svc_pk_test', '--url', url, '--no-progress', '--json'], { cwd: dir, env: { ...process.env, LOG_LEVEL: 'silent' } });
+      expect(run.code, run.stderr).toBe(0);
+      expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, rows: 2, sent: 2, accepted: 2, rejected: [], failedChunks: [] });
+      expect(bodies).toHaveLength(2);
+      expect(bodies[1]).toEqual(bodies[0]);
+    } finally {
+      server.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
