@@ -34,7 +34,7 @@ function startLine(endLine: number, raw: string | undefined): number {
   return endLine - (body.match(/\n/g)?.length ?? 0);
 }
 
-function describe(error: CsvError, line: number, headerCount: number): string {
+function describeProblem(error: CsvError, line: number, headerCount: number): string {
   const { code } = error;
   const fields = (error as unknown as { record?: unknown[] }).record?.length;
   const lastLine = (error as unknown as { lines?: number }).lines ?? line;
@@ -83,7 +83,7 @@ export async function readCsvRecords(filePath: string): Promise<CsvRecords> {
         const line = startLine((error as unknown as { lines: number }).lines, raw);
         // One record can fail twice (a stray quote, then its field count): reported once.
         if (lastSkipped && lastSkipped.line === line) return;
-        lastSkipped = { row: ++count, line, message: describe(error, line, headers.length) };
+        lastSkipped = { row: ++count, line, message: describeProblem(error, line, headers.length) };
         malformed.push(lastSkipped);
       },
     }),
