@@ -10,6 +10,10 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { lockDataDir } from './data-dir-lock.js';
+import { logger } from '../logger.js';
+
+/** Connections each service process opens to PostgreSQL at most. */
+const POOL_MAX = 10;
 
 /** A plain SQL runner, shared by the migration runner and the job queue. */
 export interface SqlRunner {
@@ -28,7 +32,18 @@ export interface Database {
   sql: SqlRunner;
   /** PostgreSQL connection string, when kind is postgres (the queue opens its own pool). */
   connectionString?: string;
+  /** The connection pool's use, on PostgreSQL (PGlite is one connection): for /metrics. */
+  poolStats?(): PoolStats;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  max: number;
+  /** Open connections, idle or in use. */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection. */
+  waiting: number;
 }
 
 export interface OpenDatabaseOptions {
@@ -45,7 +60,10 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 }
 
 async function openPostgres(connectionString: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString, max: 10 });
+  const pool = new pg.Pool({ connectionString, max: POOL_MAX });
+  // An idle connection the server closed (a restart, a terminated backend) is dropped from
+  // the pool, which opens a new one when needed; unhandled, its 'error' would end the process.
+  pool.on('error', (error) => logger.warn({ err: error }, 'an idle database connection failed; the pool replaces it'));
   // A pool that cannot reach the server should fail here, not on the first request.
   const probe = await pool.connect();
   probe.release();
@@ -54,6 +72,7 @@ async function openPostgres(connectionString: string): Promise<Database> {
     kind: 'postgres',
     prisma,
     connectionString,
+    poolStats: () => ({ max: POOL_MAX, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     sql: {
       query: async (text, params) => {
         // Parameterized statements are prepared once per connection (named by their text),

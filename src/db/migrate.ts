@@ -15,6 +15,18 @@ export interface MigrationResult {
   wasEmpty: boolean;
 }
 
+/** The migrations this code ships (prisma/migrations/<name>/migration.sql), in the order they apply. */
+export function migrationNames(dir = MIGRATIONS_DIR): string[] {
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && fs.existsSync(path.join(dir, d.name, 'migration.sql')))
+    .map((d) => d.name)
+    .sort();
+}
+
+/** SQL: the migrations a database has applied (finished, not rolled back). */
+export const APPLIED_MIGRATIONS_SQL = `SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`;
+
 export async function migrate(sql: SqlRunner, dir = MIGRATIONS_DIR): Promise<MigrationResult> {
   await sql.exec(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
     "id" VARCHAR(36) PRIMARY KEY NOT NULL,
@@ -26,15 +38,9 @@ export async function migrate(sql: SqlRunner, dir = MIGRATIONS_DIR): Promise<Mig
     "started_at" TIMESTAMPTZ NOT NULL DEFAULT now(),
     "applied_steps_count" INTEGER NOT NULL DEFAULT 0
   )`);
-  const done = await sql.query<{ migration_name: string }>(
-    `SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
-  );
+  const done = await sql.query<{ migration_name: string }>(APPLIED_MIGRATIONS_SQL);
   const doneNames = new Set(done.rows.map((r) => r.migration_name));
-  const names = fs
-    .readdirSync(dir, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && fs.existsSync(path.join(dir, d.name, 'migration.sql')))
-    .map((d) => d.name)
-    .sort();
+  const names = migrationNames(dir);
   const applied: string[] = [];
   for (const name of names) {
     if (doneNames.has(name)) continue;

@@ -18,6 +18,8 @@ import { PROVIDER_WEBHOOKS_PATH, providerWebhooksRouter } from './provider-webho
 import { MCP_PATH, mcpEndpoint } from '../mcp/mcp.route.js';
 import { safeEqual } from '../domain/shared/safe-equal.js';
 import { answerOptionsRequests } from './options.js';
+import { noteRequestAccount } from './access-log.js';
+import { observabilityRouter } from './observability.js';
 
 const openApiDocument = buildOpenApi();
 
@@ -43,6 +45,8 @@ export function createApp({ services, monday, adminToken, telephonySecrets, logE
     res.setHeader('x-request-id', requestId);
     next();
   });
+  // The access line and request metrics of every request, GET /readyz and GET /metrics.
+  app.use(observabilityRouter(services, { adminToken }));
 
   app.get('/healthz', async (_req, res) => {
     try {
@@ -76,7 +80,7 @@ export function createApp({ services, monday, adminToken, telephonySecrets, logE
       const token = bearerToken(req.headers.authorization);
       const base = { ...services, requestId: res.locals.requestId as string, actor: null, isAdmin: false };
       if (token && adminToken && safeEqual(token, adminToken)) return { ...base, isAdmin: true };
-      if (token?.startsWith(KEY_PREFIX)) return { ...base, actor: await authenticateApiKey(services, token) };
+      if (token?.startsWith(KEY_PREFIX)) return { ...base, actor: noteRequestAccount(req, await authenticateApiKey(services, token)) };
       return base;
     },
   });

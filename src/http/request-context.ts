@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Request } from 'express';
 import type { RequestContext, Services } from '../domain/context.js';
 import { authenticateApiKey } from '../domain/api-keys/api-keys.service.js';
+import { noteRequestAccount } from './access-log.js';
 
 const ACCEPTABLE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -18,6 +19,6 @@ export function bearerToken(header: string | undefined): string | undefined {
 
 /** An account-scoped context from the API key, or a 401 DomainError. */
 export async function apiKeyContext(services: Services, req: Request, requestId: string): Promise<RequestContext> {
-  const actor = await authenticateApiKey(services, bearerToken(req.headers.authorization));
+  const actor = noteRequestAccount(req, await authenticateApiKey(services, bearerToken(req.headers.authorization)));
   return { ...services, requestId, actor, isAdmin: false };
 }

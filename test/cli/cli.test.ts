@@ -206,18 +206,23 @@ describe('contactline CLI', () => {
     expect(byExternalId['crm-1']).toMatchObject({ firstName: 'Ada', phone: '+14155552671', priority: 5, customFields: { Company: 'Analytical', crm: 'c1' } });
     expect(byExternalId['crm-4']).toMatchObject({ firstName: 'Grace', phone: '+12025550143' });
 
-    // A whole-chunk 400 (an unknown status) is reported with the API's message and the rows.
+    // A 400 naming one row (an unknown status): that row is reported with the API's reason,
+    // and the rest of its chunk is sent again and imported.
     const bad = path.join(workDir, 'bad.csv');
     fs.writeFileSync(bad, 'name,phone,status\nX,+14155550111,bogus\nY,+14155550112,new\n');
     const badRun = await cli(['import', bad, '--key', ids.secret!, '--url', baseUrl, '--json', '--no-progress']);
     expect(badRun.code).toBe(1);
     const badSummary = JSON.parse(badRun.stdout);
-    expect(badSummary.accepted).toBe(0);
-    expect(badSummary.failedChunks).toHaveLength(1);
-    expect(badSummary.failedChunks[0]).toMatchObject({ fromRow: 1, toRow: 2, status: 400, code: 'bad_request' });
-    expect(badSummary.failedChunks[0].message).toMatch(/status/);
-    expect(badSummary.failedChunks[0].issues).toEqual([expect.objectContaining({ row: 1, line: 2, path: 'status' })]);
-    expect(badSummary.rejected.map((r: any) => r.row)).toEqual([1, 2]);
+    expect(badSummary).toMatchObject({ rows: 2, sent: 2, accepted: 1, failedChunks: [] });
+    expect(badSummary.rejected).toEqual([{ row: 1, line: 2, reason: 'invalid-field', message: expect.stringMatching(/^status: /) }]);
+
+    // A chunk the service refuses as a whole (an unknown workflow would; a wrong path does
+    // here: 404) is reported once, with its rows' range, and stops the import.
+    const wrongUrl = await cli(['import', bad, '--key', ids.secret!, '--url', `${baseUrl}/nowhere`, '--json', '--no-progress']);
+    expect(wrongUrl.code).toBe(1);
+    const wrongSummary = JSON.parse(wrongUrl.stdout);
+    expect(wrongSummary).toMatchObject({ accepted: 0, rejected: [], failedChunks: [{ fromRow: 1, toRow: 2, rows: 2, status: 404, code: 'not_found' }] });
+    expect(wrongSummary.aborted).toBeTruthy();
 
     // Graceful stop on SIGTERM.
     const exited = new Promise<number | null>((r) => server!.once('exit', (code) => r(code)));
