@@ -214,6 +214,7 @@ export function buildOpenApi(): Record<string, unknown> {
         'Every request carries `Authorization: Bearer svc_pk_…`; every response carries `x-request-id` (a well-formed incoming one is echoed).',
         'Errors have the body `{ error, message, code, requestId }` (ErrorBody). An unknown path or method is a 404 `not_found`.',
         'OPTIONS on any path answers 204 with an `Allow` header and no body, without a key; there are no CORS headers (no browser clients).',
+        'No text value (body field, customFields key or value, query parameter, path segment) may contain the NUL character (U+0000) or a lone UTF-16 surrogate: such a request is a 400 `bad_request` naming the field, and nothing is stored.',
       ].join(' '),
     },
     components: {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { PHONE_WRITE_PATTERN } from '../../normalize/phone.js';
 import { UUID_PATTERN } from '../shared/ids.js';
 import { PageQuerySchema } from '../shared/cursor.js';
-import { customFieldsLimitProblem } from './custom-fields.limits.js';
+import { CUSTOM_FIELDS_LIMITS, customFieldsLimitProblem } from './custom-fields.limits.js';
 
 export const SOURCE_KINDS = ['hubspot', 'salesforce', 'api', 'csv', 'manual', 'monday', 'oneai'] as const;
 export type SourceKind = (typeof SOURCE_KINDS)[number];
@@ -31,6 +31,8 @@ const phone = z
 const customFields = z.record(z.string().min(1).max(128), z.unknown()).superRefine((value, ctx) => {
   const problem = customFieldsLimitProblem(value);
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
+}).meta({
+  description: `At most ${CUSTOM_FIELDS_LIMITS.maxBytes / 1024} KB as JSON (UTF-8), ${CUSTOM_FIELDS_LIMITS.maxDepth} levels deep and ${CUSTOM_FIELDS_LIMITS.maxKeys} keys (nested objects' keys included); keys 1 to 128 characters`,
 });
 
 /** The write fields shared by import, upsert, PATCH and bulk-update's `data`. */
