@@ -18,6 +18,7 @@ import { PROVIDER_WEBHOOKS_PATH, providerWebhooksRouter } from './provider-webho
 import { MCP_PATH, mcpEndpoint } from '../mcp/mcp.route.js';
 import { safeEqual } from '../domain/shared/safe-equal.js';
 import { answerOptionsRequests } from './options.js';
+import { refuseTooDeepDocuments } from './graphql-parse-guard.js';
 
 const openApiDocument = buildOpenApi();
 
@@ -70,6 +71,7 @@ export function createApp({ services, monday, adminToken, telephonySecrets, logE
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
+    plugins: [refuseTooDeepDocuments],
     // No browser clients: no CORS answers (yoga's default reflects any Origin).
     cors: false,
     context: async ({ req, res }) => {

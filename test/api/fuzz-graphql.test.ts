@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { schema } from '../../src/domain/schema.js';
 import { ADMIN_TOKEN, startTestServer, type TestAccount, type TestServer } from '../support/test-server.js';
 import { testDatabaseKinds } from '../support/databases.js';
-import { fuzzOptions, hostileString, hostileValue, wrongType } from '../support/hostile-values.js';
+import { fuzzOptions, hostileString, hostileValue, toJson, wrongType } from '../support/hostile-values.js';
 
 interface Target {
   operation: 'query' | 'mutation';
@@ -89,7 +89,7 @@ describe.each(testDatabaseKinds())('GraphQL fuzz on %s', (kind) => {
 
   async function expectHandled(token: string, query: string, variables: Record<string, unknown>): Promise<void> {
     const before = await stored();
-    const res = await server.request(token, 'POST', '/graphql', { query, variables });
+    const res = await server.request(token, 'POST', '/graphql', toJson({ query, variables }), { 'content-type': 'application/json' });
     expect(res.status, res.text.slice(0, 500)).toBeLessThan(500);
     const codes = (res.json?.errors ?? []).map((e: { extensions?: { code?: string } }) => e.extensions?.code);
     expect(codes, res.text.slice(0, 500)).not.toContain('INTERNAL_SERVER_ERROR');

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import { uniquePhone } from '../support/api-helpers.js';
-import { fuzzOptions, hostileString, hostileValue, pathSegment } from '../support/hostile-values.js';
+import { fuzzOptions, hostileString, hostileValue, pathSegment, toJson } from '../support/hostile-values.js';
 
 const WRITE_FIELDS = ['firstName', 'lastName', 'fullName', 'phone', 'location', 'timezone', 'language', 'status', 'sourceKind', 'externalId', 'customFields', 'priority'];
 const UPSERT_FIELDS = [...WRITE_FIELDS, 'createdAt', 'assignmentOptions', 'assignmentOptions.workflowId', 'assignmentOptions.reEnroll', 'customFields.plan', 'unknownField'];
@@ -53,6 +53,8 @@ describe.each(testDatabaseKinds())('REST fuzz on %s', (kind) => {
   afterAll(() => server?.stop());
 
   const prisma = () => server.service.services.db.prisma;
+  /** A JSON body written as text (deep values at full depth; see DeepJson). */
+  const send = (method: string, path: string, body: unknown) => server.request(apiKey, method, path, toJson(body), { 'content-type': 'application/json' });
   const stored = async () => ({
     contacts: await prisma().contact.count({ where: { accountId } }),
     batches: await prisma().importBatch.count({ where: { accountId } }),
@@ -73,7 +75,7 @@ describe.each(testDatabaseKinds())('REST fuzz on %s', (kind) => {
   it.each(UPSERT_FIELDS)('PUT /contacts/upsert: %s', async (field) => {
     await fc.assert(
       fc.asyncProperty(hostileValue, async (value) => {
-        await expectHandled(() => server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', withValueAt({ phone: uniquePhone(), assignmentOptions: { workflowId } }, field, value)));
+        await expectHandled(() => send('PUT', '/api/v1/contacts/upsert', withValueAt({ phone: uniquePhone(), assignmentOptions: { workflowId } }, field, value)));
       }),
       fuzzOptions(15),
     );
@@ -84,7 +86,7 @@ describe.each(testDatabaseKinds())('REST fuzz on %s', (kind) => {
       fc.asyncProperty(hostileValue, async (value) => {
         const contacts = [0, 1, 2].map(() => ({ sourceKind: 'csv', externalId: null, phone: uniquePhone() }));
         const body = field.startsWith('contacts') ? withValueAt({ contacts }, field, value) : { contacts: contacts.map((c, i) => (i === 1 ? withValueAt(c, field, value) : c)) };
-        await expectHandled(() => server.request(apiKey, 'POST', '/api/v1/contacts/bulk', body));
+        await expectHandled(() => send('POST', '/api/v1/contacts/bulk', body));
       }),
       fuzzOptions(15),
     );
@@ -96,7 +98,7 @@ describe.each(testDatabaseKinds())('REST fuzz on %s', (kind) => {
         // A filter that matches no contact, so that an accepted update changes nothing here.
         const body = withValueAt({ filter: { firstName: 'nobody-has-this-name' }, data: { priority: 1 } }, field, value);
         const before = await stored();
-        const res = await server.request(apiKey, 'POST', '/api/v1/contacts/bulk-update', body);
+        const res = await send('POST', '/api/v1/contacts/bulk-update', body);
         expect(res.status, res.text.slice(0, 500)).toBeLessThan(500);
         if (res.status >= 400) expect(await stored()).toEqual(before);
       }),
@@ -107,7 +109,7 @@ describe.each(testDatabaseKinds())('REST fuzz on %s', (kind) => {
   it.each([...WRITE_FIELDS, 'customFields.plan', 'unknownField'])('PATCH /contacts/source/api/external-id/{id}: %s', async (field) => {
     await fc.assert(
       fc.asyncProperty(hostileValue, async (value) => {
-        await expectHandled(() => server.request(apiKey, 'PATCH', `/api/v1/contacts/source/api/external-id/${externalId}`, withValueAt({}, field, value)));
+        await expectHandled(() => send('PATCH', `/api/v1/contacts/source/api/external-id/${externalId}`, withValueAt({}, field, value)));
       }),
       fuzzOptions(15),
     );
@@ -155,7 +157,7 @@ describe.each(testDatabaseKinds())('REST fuzz on %s', (kind) => {
     await fc.assert(
       fc.asyncProperty(fc.oneof(hostileValue, fc.jsonValue({ maxDepth: 3 })), fc.constantFrom('PUT /contacts/upsert', 'POST /contacts/bulk', 'POST /contacts/bulk-update', `PATCH /contacts/source/api/external-id/${externalId}`), async (body, operation) => {
         const [method, path] = operation.split(' ');
-        await expectHandled(() => server.request(apiKey, method, `/api/v1${path}`, JSON.stringify(body), { 'content-type': 'application/json' }));
+        await expectHandled(() => send(method, `/api/v1${path}`, body));
       }),
       fuzzOptions(40),
     );

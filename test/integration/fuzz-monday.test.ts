@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import { startMondayEmulator, type MondayEmulator } from '../support/monday-emulator/index.js';
-import { fuzzOptions, hostileString, hostileValue } from '../support/hostile-values.js';
+import { fuzzOptions, hostileString, hostileValue, toJson } from '../support/hostile-values.js';
 import { encryptToken } from '../../integration/monday/token-crypto.js';
 import { DEFAULT_WORKING_HOURS } from '../../src/domain/calls/calling-hours.js';
 import type { MondayConfig } from '../../integration/monday/config.js';
@@ -85,7 +85,7 @@ describe.each(testDatabaseKinds())('board app fuzz on %s', (kind) => {
     const url = `${server.baseUrl}/integrations/monday${path}`;
     const authorization = monday.mintJwt({ accountId: mondayAccountId, userId: mondayUserId, aud: url });
     const before = await stored();
-    const res = await server.request(null, 'POST', `/integrations/monday${path}`, JSON.stringify(body), { authorization, 'content-type': 'application/json' });
+    const res = await server.request(null, 'POST', `/integrations/monday${path}`, toJson(body), { authorization, 'content-type': 'application/json' });
     expect(res.status, `${path} ${res.text.slice(0, 500)}`).toBeLessThan(500);
     if (res.status >= 400) expect(await stored()).toEqual(before);
   }

@@ -9,7 +9,7 @@ import { McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.j
 import { startTestServer, type TestAccount, type TestServer } from '../support/test-server.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import { uniquePhone } from '../support/api-helpers.js';
-import { fuzzOptions, hostileValue } from '../support/hostile-values.js';
+import { fuzzOptions, hostileValue, materialize } from '../support/hostile-values.js';
 import { connect, type Connected } from './mcp-helpers.js';
 
 describe.each(testDatabaseKinds())('tool server fuzz on %s', (kind) => {
@@ -36,7 +36,7 @@ describe.each(testDatabaseKinds())('tool server fuzz on %s', (kind) => {
   async function expectHandled(name: string, args: Record<string, unknown>): Promise<void> {
     let result: CallToolResult;
     try {
-      result = (await mcp.client.callTool({ name, arguments: args })) as CallToolResult;
+      result = (await mcp.client.callTool({ name, arguments: materialize(args) as Record<string, unknown> })) as CallToolResult;
     } catch (error) {
       // A protocol error is acceptable only as a client error, never the server's internal one.
       expect(error).toBeInstanceOf(McpError);

@@ -31,15 +31,39 @@ export function nestedObject(levels: number): Record<string, unknown> {
   return value;
 }
 
-/** JSON far deeper than any limit (arrays and objects). */
-export const deepJson: fc.Arbitrary<unknown> = fc.oneof(
-  fc.integer({ min: 9, max: 5_000 }).map(nestedObject),
-  fc.integer({ min: 9, max: 5_000 }).map((levels) => {
-    let value: unknown = ['v'];
-    for (let i = 1; i < levels; i++) value = [value];
-    return value;
-  }),
-);
+/**
+ * JSON nested `levels` deep, kept as a marker: JSON.stringify (and so fetch bodies and the MCP
+ * client) overflows the test process's stack long before the service should, so the suites
+ * write it as text with toJson, or materialize it at a depth the client can send.
+ */
+export class DeepJson {
+  constructor(
+    readonly levels: number,
+    readonly array: boolean,
+  ) {}
+
+  text(): string {
+    return this.array ? `${'['.repeat(this.levels)}"v"${']'.repeat(this.levels)}` : `${'{"k":'.repeat(this.levels)}"v"${'}'.repeat(this.levels)}`;
+  }
+}
+
+/** JSON far deeper than any limit (objects and arrays). */
+export const deepJson: fc.Arbitrary<DeepJson> = fc.tuple(fc.integer({ min: 9, max: 6_000 }), fc.boolean()).map(([levels, array]) => new DeepJson(levels, array));
+
+/** JSON text of `value`, with each DeepJson written out (at most `maxLevels` deep). */
+export function toJson(value: unknown, maxLevels = Number.POSITIVE_INFINITY): string {
+  const deep: DeepJson[] = [];
+  // A DeepJson becomes a marker string ("\u0001deep<n>\u0001" once escaped), then its text.
+  const text = JSON.stringify(value, (_key, item) =>
+    item instanceof DeepJson ? `\u0001deep${deep.push(new DeepJson(Math.min(item.levels, maxLevels), item.array)) - 1}\u0001` : item,
+  );
+  return text.replace(/"\\u0001deep(\d+)\\u0001"/g, (_match, index: string) => deep[Number(index)].text());
+}
+
+/** `value` with each DeepJson as real nested JSON, at most `maxLevels` deep (what a JSON client can still serialize). */
+export function materialize(value: unknown, maxLevels = 1_000): unknown {
+  return JSON.parse(toJson(value, maxLevels));
+}
 
 /** Values of the wrong type for any field. */
 export const wrongType: fc.Arbitrary<unknown> = fc.oneof(
