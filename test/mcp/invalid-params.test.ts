@@ -26,7 +26,6 @@ describe.each(testDatabaseKinds())('tool server: malformed params on %s', (kind)
     ['name as an array', { name: ['workflows_list'], arguments: {} }, 'name'],
     ['name as a number', { name: 42 }, 'name'],
     ['no name', {}, 'name'],
-    ['params as a string', 'x', ''],
   ])('tools/call with %s: -32602 naming the param', async (_name, params, param) => {
     const res = await call(params);
     expect(res.status).toBe(200);
