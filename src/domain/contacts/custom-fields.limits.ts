@@ -38,6 +38,8 @@ export function customFieldsLimitProblem(value: Record<string, unknown>): string
       keys += children.length;
       if (keys > maxKeys) return `must have at most ${maxKeys} keys (nested objects' keys included)`;
     }
+    // Before pushing them: a million-item array is over the size without being walked.
+    if (values + stack.length + children.length > maxBytes) return `must be at most ${maxBytes} bytes as JSON`;
     for (const child of children) stack.push({ value: child, depth: depth + 1 });
   }
   // Shallow and bounded now, so serializing it is safe and cheap.

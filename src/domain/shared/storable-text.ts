@@ -29,32 +29,51 @@ export function unstorableTextReason(text: string): string | null {
   return null;
 }
 
+/** A value met by the walk, with how it was reached (its path is built only when it is reported). */
+interface Visit {
+  value: unknown;
+  parent: Visit | null;
+  step: string | number | null;
+}
+
 /**
  * The first string in `value` (an object's keys included, at any depth) that PostgreSQL cannot
- * store, with its path below `prefix`; null when there is none.
+ * store, with its path below `prefix`; null when there is none. Linear in the size of the value
+ * whatever its depth: paths are built for the one value reported, not for every value visited.
  */
 export function findUnstorableText(value: unknown, prefix = ''): TextProblem | null {
-  const stack: Array<{ value: unknown; path: string }> = [{ value, path: prefix }];
+  const stack: Visit[] = [{ value, parent: null, step: null }];
   while (stack.length > 0) {
-    const { value: current, path } = stack.pop()!;
+    const visit = stack.pop()!;
+    const current = visit.value;
     if (typeof current === 'string') {
       const reason = unstorableTextReason(current);
-      if (reason) return { path, message: reason };
+      if (reason) return { path: pathOf(visit, prefix), message: reason };
     } else if (Array.isArray(current)) {
       // Pushed last to first so the first bad item is the one reported.
-      for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], path: `${path}[${i}]` });
+      for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], parent: visit, step: i });
     } else if (current !== null && typeof current === 'object' && !(current instanceof Date)) {
       const entries = Object.entries(current);
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, item] = entries[i];
         const keyReason = unstorableTextReason(key);
-        const keyPath = joinKey(path, key);
-        if (keyReason) return { path: keyPath, message: `key ${keyReason}` };
-        stack.push({ value: item, path: keyPath });
+        if (keyReason) return { path: pathOf({ value: item, parent: visit, step: key }, prefix), message: `key ${keyReason}` };
+        stack.push({ value: item, parent: visit, step: key });
       }
     }
   }
   return null;
+}
+
+function pathOf(visit: Visit, prefix: string): string {
+  const steps: Array<string | number> = [];
+  for (let at: Visit | null = visit; at && at.step !== null; at = at.parent) steps.push(at.step);
+  let path = prefix;
+  for (let i = steps.length - 1; i >= 0; i--) {
+    const step = steps[i];
+    path = typeof step === 'number' ? `${path}[${step}]` : joinKey(path, step);
+  }
+  return path;
 }
 
 /** Throws the 400 for the first unstorable string in `value` (see findUnstorableText). */
