@@ -88,6 +88,8 @@ describe.each(testDatabaseKinds())('GraphQL fuzz on %s', (kind) => {
   }
 
   async function expectHandled(token: string, query: string, variables: Record<string, unknown>): Promise<void> {
+    // An accepted import or bulk-update writes after its answer: wait for those first.
+    await server.eventually(async () => (await prisma().importBatch.count({ where: { status: 'pending' } })) === 0);
     const before = await stored();
     const res = await server.request(token, 'POST', '/graphql', toJson({ query, variables }), { 'content-type': 'application/json' });
     expect(res.status, res.text.slice(0, 500)).toBeLessThan(500);
