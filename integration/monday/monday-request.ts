@@ -4,13 +4,15 @@ import type { Request, Response } from 'express';
 import type { RequestContext, Services } from '../../src/domain/context.js';
 import { MondayAuthError, verifyMondayJwt, type MondayClaims } from './monday-jwt.js';
 import type { MondayConfig } from './config.js';
+import { runFailed } from './action-failure.js';
+import { findUnstorableText } from '../../src/domain/shared/storable-text.js';
 
 export interface MondayRequest {
   ctx: RequestContext;
   claims: MondayClaims;
 }
 
-/** The verified request, or null when an answer (401 / 403) has been sent. */
+/** The verified request, or null when an answer (400 / 401 / 403) has been sent. */
 export async function verifyMondayRequest(services: Services, config: MondayConfig, req: Request, res: Response): Promise<MondayRequest | null> {
   let claims: MondayClaims;
   try {
@@ -20,6 +22,15 @@ export async function verifyMondayRequest(services: Services, config: MondayConf
   } catch (error) {
     if (!(error instanceof MondayAuthError)) throw error;
     res.status(401).json({ error: 'Unauthorized', message: error.message });
+    return null;
+  }
+  // Parts of monday's payloads are stored as they come (action runs, trigger subscriptions), so
+  // text the database cannot store is refused here, for every route, once the token is good.
+  const unstorable = findUnstorableText(req.body ?? null);
+  if (unstorable) {
+    const message = `${unstorable.path || 'body'}: ${unstorable.message}`;
+    const failure = req.path.startsWith('/actions/') ? runFailed('Unreadable input', `monday sent a value Contactline cannot store (${message})`, message) : null;
+    res.status(400).json(failure?.body ?? { error: 'Bad Request', message });
     return null;
   }
   // One query for the link and the Account's contact rules (this runs on every action).

@@ -1,5 +1,6 @@
 // Builds the schema: imports every type file (each registers itself on the builder).
 import { builder } from './builder.js';
+import { guardArguments } from './shared/argument-guard.js';
 import './shared/scalars.graphql.js';
 import './contacts/contacts.graphql.js';
 import './workflows/workflows.graphql.js';
@@ -10,4 +11,5 @@ import './boards/board-mapping.graphql.js';
 import './monday/monday-link.graphql.js';
 import './providers/providers.graphql.js';
 
-export const schema = builder.toSchema({ sortSchema: true });
+// Every operation's arguments are checked before its resolver runs (shared/argument-guard.ts).
+export const schema = guardArguments(builder.toSchema({ sortSchema: true }));

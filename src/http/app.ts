@@ -20,6 +20,7 @@ import { safeEqual } from '../domain/shared/safe-equal.js';
 import { answerOptionsRequests } from './options.js';
 import { noteRequestAccount } from './access-log.js';
 import { observabilityRouter } from './observability.js';
+import { refuseTooDeepDocuments } from './graphql-parse-guard.js';
 
 const openApiDocument = buildOpenApi();
 
@@ -74,6 +75,7 @@ export function createApp({ services, monday, adminToken, telephonySecrets, logE
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
+    plugins: [refuseTooDeepDocuments],
     // No browser clients: no CORS answers (yoga's default reflects any Origin).
     cors: false,
     context: async ({ req, res }) => {

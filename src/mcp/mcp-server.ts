@@ -7,7 +7,7 @@
 // schemas describe the arguments and the domain operation validates them, as for REST.
 import { createRequire } from 'node:module';
 import { z } from 'zod';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
   CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool, type ToolAnnotations,
@@ -15,6 +15,7 @@ import {
 import type { RequestContext } from '../domain/context.js';
 import { errorBody, failureOf, type LogError } from '../http/error-body.js';
 import { TOOLS, type ToolDefinition } from './tools.js';
+import { ParamsCheckingServer } from './params-checking-server.js';
 
 const SERVER_NAME = 'contactline';
 const SERVER_VERSION: string = createRequire(import.meta.url)('../../package.json').version;
@@ -57,7 +58,8 @@ export interface McpServerOptions {
 
 /** An MCP server whose tools act as the request context's key. */
 export function createMcpServer(ctx: RequestContext, { logError }: McpServerOptions = {}): Server {
-  const server = new Server(
+  // Malformed params are -32602, not the SDK's -32603 (params-checking-server.ts).
+  const server = new ParamsCheckingServer(
     { name: SERVER_NAME, version: SERVER_VERSION, title: 'Contactline' },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator },
   );

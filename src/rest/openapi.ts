@@ -230,7 +230,7 @@ export function buildOpenApi(): Record<string, unknown> {
         RequestId: { name: 'x-request-id', in: 'header', required: false, description: 'Echoed when well-formed; otherwise the service picks one', schema: { type: 'string' } },
       },
       responses: {
-        BadRequest: errorAnswer('Invalid request (query, path, body or JSON); `issues` names the bad fields when it can', ['bad_request']),
+        BadRequest: errorAnswer('Invalid request (query, path, body or JSON), including any text value (body field, customFields key or value, query parameter, path segment) holding the NUL character (U+0000) or a lone UTF-16 surrogate, which cannot be stored; `issues` names the bad fields when it can. Nothing is stored', ['bad_request']),
         Unauthenticated: errorAnswer('API key missing, unknown or revoked', ['unauthenticated']),
         NotFound: errorAnswer('No such resource in the key\'s Account (another Account\'s is indistinguishable)', ['not_found']),
         PayloadTooLarge: errorAnswer('The body is over 10 MB', ['payload_too_large']),

@@ -1,5 +1,6 @@
 // Operator operations on Accounts, users, API keys and the block list.
 import { builder } from '../builder.js';
+import { UUID_ARG } from '../shared/argument-guard.js';
 import { createAccount, createUser, updateAccount } from './accounts.service.js';
 import { createApiKey, listApiKeys, revokeApiKey } from '../api-keys/api-keys.service.js';
 import { blockPhone, unblockPhone } from '../blocklist/blocklist.service.js';
@@ -53,7 +54,7 @@ builder.queryFields((t) => ({
   apiKeys: t.field({
     type: [ApiKeyType],
     description: 'Operator: an Account\'s keys with their last-used times.',
-    args: { accountId: t.arg.string({ required: true }) },
+    args: { accountId: t.arg.string({ required: true, ...UUID_ARG }) },
     resolve: (_root, args, ctx) => listApiKeys(ctx, args.accountId) as never,
   }),
 }));
@@ -67,7 +68,7 @@ builder.mutationFields((t) => ({
   updateAccount: t.field({
     type: AccountType,
     description: 'Operator: sets the default location and/or the ordered dedup fields (phone, externalId, customFields.<key>).',
-    args: { id: t.arg.string({ required: true }), defaultLocation: t.arg.string(), clearDefaultLocation: t.arg.boolean(), dedupFields: t.arg.stringList() },
+    args: { id: t.arg.string({ required: true, ...UUID_ARG }), defaultLocation: t.arg.string(), clearDefaultLocation: t.arg.boolean(), dedupFields: t.arg.stringList() },
     resolve: (_root, args, ctx) =>
       updateAccount(ctx, args.id, {
         ...(args.clearDefaultLocation ? { defaultLocation: null } : args.defaultLocation ? { defaultLocation: args.defaultLocation } : {}),
@@ -76,23 +77,23 @@ builder.mutationFields((t) => ({
   }),
   createUser: t.field({
     type: UserType,
-    args: { accountId: t.arg.string({ required: true }), email: t.arg.string({ required: true }), name: t.arg.string() },
+    args: { accountId: t.arg.string({ required: true, ...UUID_ARG }), email: t.arg.string({ required: true }), name: t.arg.string() },
     resolve: (_root, args, ctx) => createUser(ctx, { accountId: args.accountId, email: args.email, name: args.name ?? undefined }) as never,
   }),
   createApiKey: t.field({
     type: CreatedKey,
-    args: { userId: t.arg.string({ required: true }), name: t.arg.string({ required: true }) },
+    args: { userId: t.arg.string({ required: true, ...UUID_ARG }), name: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => createApiKey(ctx, args),
   }),
-  revokeApiKey: t.field({ type: ApiKeyType, args: { id: t.arg.string({ required: true }) }, resolve: (_root, args, ctx) => revokeApiKey(ctx, args.id) as never }),
+  revokeApiKey: t.field({ type: ApiKeyType, args: { id: t.arg.string({ required: true, ...UUID_ARG }) }, resolve: (_root, args, ctx) => revokeApiKey(ctx, args.id) as never }),
   blockPhone: t.field({
     type: BlockedPhoneType,
     description: 'Operator: adds a phone to an Account\'s block list; its contacts become dnc.',
-    args: { accountId: t.arg.string({ required: true }), phone: t.arg.string({ required: true }), reason: t.arg.string() },
+    args: { accountId: t.arg.string({ required: true, ...UUID_ARG }), phone: t.arg.string({ required: true }), reason: t.arg.string() },
     resolve: (_root, args, ctx) => blockPhone(ctx, { accountId: args.accountId, phone: args.phone, reason: args.reason ?? undefined }) as never,
   }),
   unblockPhone: t.boolean({
-    args: { accountId: t.arg.string({ required: true }), phone: t.arg.string({ required: true }) },
+    args: { accountId: t.arg.string({ required: true, ...UUID_ARG }), phone: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => unblockPhone(ctx, args.accountId, args.phone),
   }),
 }));

@@ -1,5 +1,6 @@
 // The Agent type and the operator operations on it.
 import { builder } from '../builder.js';
+import { UUID_ARG } from '../shared/argument-guard.js';
 import { createAgent, updateAgent } from './agents.service.js';
 
 export const AgentStatusEnum = builder.enumType('AgentStatus', { values: ['live', 'paused', 'draft'] as const });
@@ -36,7 +37,7 @@ builder.mutationFields((t) => ({
   updateAgent: t.field({
     type: AgentType,
     description: 'Operator: changes the fields sent on a voice agent.',
-    args: { id: t.arg.string({ required: true }), input: t.arg({ type: 'JSON', required: true }) },
+    args: { id: t.arg.string({ required: true, ...UUID_ARG }), input: t.arg({ type: 'JSON', required: true }) },
     resolve: (_root, args, ctx) => updateAgent(ctx, args.id, args.input) as never,
   }),
 }));

@@ -13,6 +13,7 @@ import type { ProviderEvent, RemoteVoiceProvider } from '../../calls/telephony/v
 import { applyCallOutcome, FINAL_RESULTS } from './call-outcome.rules.js';
 import { normalizePhone } from '../../normalize/phone.js';
 import { UUID_PATTERN } from '../shared/ids.js';
+import { assertStorableText } from '../shared/storable-text.js';
 import { prepareContactWrite } from '../contacts/contact-rules.js';
 import { upsertInTransaction } from '../contacts/contacts-write.service.js';
 import { loadAccountRules } from '../contacts/contacts-import.service.js';
@@ -76,6 +77,8 @@ export async function applyTelephonyEvent(services: Pick<Services, 'db' | 'clock
  */
 export async function applyTelephonyEvents(services: Pick<Services, 'db' | 'clock'>, events: ProviderEvent[], source?: EventSource): Promise<EventApplication[]> {
   if (events.length === 0) return [];
+  // Whatever surface reported them: text the database cannot store is the reporter's 400.
+  events.forEach((event, index) => assertStorableText(event, events.length === 1 ? '' : `events[${index}]`));
   const now = services.clock.now();
   return services.db.sql.transaction(async (runner) => {
     const tx = directSql(runner);

@@ -1,5 +1,6 @@
 // The Call and Transcript types with their queries. Resolvers only call the services.
 import { builder } from '../builder.js';
+import { UUID_ARG } from '../shared/argument-guard.js';
 import { getCallTranscript, listContactCalls, type CallPage, type CallRecord, type Transcript, type Utterance } from './calls-read.service.js';
 
 export const CallDirectionEnum = builder.enumType('CallDirection', { values: ['outbound', 'inbound'] as const });
@@ -70,7 +71,7 @@ builder.queryFields((t) => ({
   callTranscript: t.field({
     type: TranscriptType,
     description: 'The transcript of one call of the key\'s Account.',
-    args: { id: t.arg.string({ required: true }) },
+    args: { id: t.arg.string({ required: true, ...UUID_ARG }) },
     resolve: (_root, args, ctx) => getCallTranscript(ctx, args.id),
   }),
 }));

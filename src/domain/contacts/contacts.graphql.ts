@@ -1,5 +1,6 @@
 // The Contact type with its queries and mutations. Resolvers only call the services.
 import { builder } from '../builder.js';
+import { UUID_ARG } from '../shared/argument-guard.js';
 import { CONTACT_STATUSES, SOURCE_KINDS } from './contacts.inputs.js';
 import { getContact, getContactByExternalId, patchContactByExternalId, upsertContact } from './contacts.service.js';
 import { listContacts } from './contacts-list.service.js';
@@ -65,7 +66,7 @@ builder.queryFields((t) => ({
   contact: t.field({
     type: ContactType,
     description: 'One contact of the key\'s Account by id.',
-    args: { id: t.arg.string({ required: true }) },
+    args: { id: t.arg.string({ required: true, ...UUID_ARG }) },
     resolve: (_root, args, ctx) => getContact(ctx, args.id) as never,
   }),
   contactByExternalId: t.field({
@@ -82,7 +83,7 @@ builder.queryFields((t) => ({
       sourceKind: t.arg.stringList(),
       addedSince: t.arg.string(),
       addedBefore: t.arg.string(),
-      assignedWorkflowId: t.arg.string(),
+      assignedWorkflowId: t.arg.string({ ...UUID_ARG }),
       searchTerm: t.arg.string(),
       limit: t.arg.int(),
       nextToken: t.arg.string(),

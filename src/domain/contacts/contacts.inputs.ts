@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { PHONE_WRITE_PATTERN } from '../../normalize/phone.js';
 import { UUID_PATTERN } from '../shared/ids.js';
 import { PageQuerySchema } from '../shared/cursor.js';
+import { CUSTOM_FIELDS_LIMITS, customFieldsLimitProblem } from './custom-fields.limits.js';
 
 export const SOURCE_KINDS = ['hubspot', 'salesforce', 'api', 'csv', 'manual', 'monday', 'oneai'] as const;
 export type SourceKind = (typeof SOURCE_KINDS)[number];
@@ -26,6 +27,14 @@ const phone = z
   .trim()
   .regex(PHONE_WRITE_PATTERN, 'must be digits with an optional leading + or 00, and only spaces, parentheses, dots or hyphens between them');
 
+/** A customFields object within CUSTOM_FIELDS_LIMITS (size, depth, keys). */
+const customFields = z.record(z.string().min(1).max(128), z.unknown()).superRefine((value, ctx) => {
+  const problem = customFieldsLimitProblem(value);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+}).meta({
+  description: `At most ${CUSTOM_FIELDS_LIMITS.maxBytes / 1024} KB as JSON (UTF-8), ${CUSTOM_FIELDS_LIMITS.maxDepth} levels deep and ${CUSTOM_FIELDS_LIMITS.maxKeys} keys (nested objects' keys included); keys 1 to 128 characters`,
+});
+
 /** The write fields shared by import, upsert, PATCH and bulk-update's `data`. */
 const writeFields = {
   firstName: z.string().max(128).nullable(),
@@ -38,7 +47,7 @@ const writeFields = {
   status: z.enum(CONTACT_STATUSES).nullable(),
   sourceKind: z.enum(SOURCE_KINDS),
   externalId: z.string().min(1).max(256).nullable(),
-  customFields: z.record(z.string().min(1).max(128), z.unknown()).nullable(),
+  customFields: customFields.nullable(),
   priority: z.number().int().min(0).max(1000),
 };
 

@@ -1,6 +1,7 @@
 // The MondayLink type (never its token) with the show/list/unlink operations. A key acts on
 // its own Account; the operator token names the Account (accountId).
 import { builder } from '../builder.js';
+import { UUID_ARG } from '../shared/argument-guard.js';
 import { getMondayLink, listMondayLinks, unlinkMonday, type MondayLinkRecord, type MondayUnlinkResult } from './monday-link.service.js';
 
 export const MondayLinkType = builder.prismaObject('MondayLink', {
@@ -37,7 +38,7 @@ builder.queryFields((t) => ({
     type: MondayLinkType,
     nullable: true,
     description: 'The Account\'s monday link, or null when it is not linked.',
-    args: { accountId: t.arg.string({ description: ACCOUNT_ID }) },
+    args: { accountId: t.arg.string({ ...UUID_ARG, description: ACCOUNT_ID }) },
     resolve: (_root, args, ctx) => getMondayLink(ctx, args.accountId) as never,
   }),
   mondayLinks: t.field({
@@ -52,7 +53,7 @@ builder.mutationFields((t) => ({
   unlinkMonday: t.field({
     type: MondayUnlinkResultType,
     description: 'Removes the Account\'s monday link and stops its "when a call ends" subscriptions. Idempotent.',
-    args: { accountId: t.arg.string({ description: ACCOUNT_ID }) },
+    args: { accountId: t.arg.string({ ...UUID_ARG, description: ACCOUNT_ID }) },
     resolve: (_root, args, ctx) => unlinkMonday(ctx, args.accountId),
   }),
 }));

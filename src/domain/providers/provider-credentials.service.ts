@@ -82,6 +82,8 @@ export async function listProviderCredentials(ctx: RequestContext, accountId: st
 
 export async function removeProviderCredentials(ctx: RequestContext, accountId: string, provider: string): Promise<boolean> {
   requireAdmin(ctx);
+  // Checked here: a value outside the enum would otherwise reach the database as an error.
+  if (!(REMOTE_VOICE_PROVIDERS as readonly string[]).includes(provider)) throw badRequest(`provider must be one of ${REMOTE_VOICE_PROVIDERS.join(', ')}`);
   const { count } = await ctx.db.prisma.providerCredential.deleteMany({ where: { accountId, provider: provider as RemoteVoiceProvider } });
   return count > 0;
 }

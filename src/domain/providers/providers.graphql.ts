@@ -1,6 +1,7 @@
 // Operator operations on an Account's voice provider credentials. Secrets go in, never out:
 // the type shows the API key's last four characters and whether a webhook secret is set.
 import { builder } from '../builder.js';
+import { UUID_ARG } from '../shared/argument-guard.js';
 import { listProviderCredentials, removeProviderCredentials, setProviderCredentials, type ProviderCredentialView } from './provider-credentials.service.js';
 
 const ProviderCredentialType = builder.objectRef<ProviderCredentialView>('ProviderCredential').implement({
@@ -20,7 +21,7 @@ builder.queryFields((t) => ({
   providerCredentials: t.field({
     type: [ProviderCredentialType],
     description: "Operator: the Account's voice provider credentials (never the secrets).",
-    args: { accountId: t.arg.string({ required: true }) },
+    args: { accountId: t.arg.string({ required: true, ...UUID_ARG }) },
     resolve: (_root, args, ctx) => listProviderCredentials(ctx, args.accountId),
   }),
 }));
@@ -35,7 +36,7 @@ builder.mutationFields((t) => ({
   removeProviderCredentials: t.field({
     type: 'Boolean',
     description: "Operator: forgets an Account's key for a provider (true when there was one).",
-    args: { accountId: t.arg.string({ required: true }), provider: t.arg.string({ required: true }) },
+    args: { accountId: t.arg.string({ required: true, ...UUID_ARG }), provider: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => removeProviderCredentials(ctx, args.accountId, args.provider),
   }),
 }));
