@@ -10,18 +10,33 @@ export interface MondayRequest {
   claims: MondayClaims;
 }
 
-/** The verified request, or null when an answer (401 / 403) has been sent. */
-export async function verifyMondayRequest(services: Services, config: MondayConfig, req: Request, res: Response): Promise<MondayRequest | null> {
-  let claims: MondayClaims;
+/** monday's verified claims, or null when the 401 has been sent. Reads headers only. */
+function verifiedClaims(services: Services, config: MondayConfig, req: Request, res: Response): MondayClaims | null {
   try {
     // The URL monday called: the public base (which may carry a path prefix) + the path we saw.
     const audience = config.publicBaseUrl ? `${config.publicBaseUrl.replace(/\/+$/, '')}${req.originalUrl}` : undefined;
-    claims = verifyMondayJwt(req.header('authorization'), config.signingSecret, { audience, now: services.clock.now() });
+    return verifyMondayJwt(req.header('authorization'), config.signingSecret, { audience, now: services.clock.now() });
   } catch (error) {
     if (!(error instanceof MondayAuthError)) throw error;
     res.status(401).json({ error: 'Unauthorized', message: error.message });
     return null;
   }
+}
+
+/**
+ * Middleware before the board app's JSON body parser: a request without monday's valid token
+ * is answered 401 from its headers, before its body is read.
+ */
+export function mondayTokenFirst(services: Services, config: MondayConfig) {
+  return (req: Request, res: Response, next: () => void): void => {
+    if (verifiedClaims(services, config, req, res)) next();
+  };
+}
+
+/** The verified request, or null when an answer (401 / 403) has been sent. */
+export async function verifyMondayRequest(services: Services, config: MondayConfig, req: Request, res: Response): Promise<MondayRequest | null> {
+  const claims = verifiedClaims(services, config, req, res);
+  if (!claims) return null;
   // One query for the link and the Account's contact rules (this runs on every action).
   const { rows } = await services.db.sql.query<{ accountId: string; userId: string; defaultLocation: string | null; dedupFields: string[] }>(
     `SELECT l."accountId", l."userId", a."defaultLocation", a."dedupFields"

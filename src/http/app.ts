@@ -7,8 +7,7 @@ import { asDomainError, DomainError } from '../domain/errors.js';
 import { schema } from '../domain/schema.js';
 import { restRouter } from '../rest/routes.js';
 import { errorBody, failureOf, type LogError } from './error-body.js';
-import { bearerToken, requestIdFor } from './request-context.js';
-import { authenticateApiKey, KEY_PREFIX } from '../domain/api-keys/api-keys.service.js';
+import { requestIdFor } from './request-context.js';
 import { buildOpenApi } from '../rest/openapi.js';
 import { logger } from '../logger.js';
 import { mondayRouter } from '../../integration/monday/routes.js';
@@ -16,8 +15,12 @@ import type { MondayConfig } from '../../integration/monday/config.js';
 import { TELEPHONY_EVENTS_PATH, telephonyEventsRouter } from './telephony-events.route.js';
 import { PROVIDER_WEBHOOKS_PATH, providerWebhooksRouter } from './provider-webhooks.route.js';
 import { MCP_PATH, mcpEndpoint } from '../mcp/mcp.route.js';
-import { safeEqual } from '../domain/shared/safe-equal.js';
 import { answerOptionsRequests } from './options.js';
+import { httpEdgeSettings, type HttpEdgeEnv } from '../config/http-edge-env.js';
+import { closeConnectionsWithUnreadBodies } from './edge/unread-body.js';
+import { corsPolicy } from './edge/cors-policy.js';
+import { rateLimitsFor, trustProxySetting } from './edge/http-edge.js';
+import { graphqlCaller, graphqlDocumentLimits, type GraphqlCaller } from './edge/graphql-guard.js';
 
 const openApiDocument = buildOpenApi();
 
@@ -29,13 +32,17 @@ export interface AppOptions {
   /** Secrets for POST /api/telephony/events (several during a rotation); none: the endpoint answers 404. */
   telephonySecrets?: string[];
   logError?: LogError;
+  /** Rate limits, GraphQL document limits, CORS origins, proxies (defaults: src/config/http-edge-env.ts). */
+  edge?: Partial<HttpEdgeEnv>;
 }
 
-export function createApp({ services, monday, adminToken, telephonySecrets, logError = defaultLogError }: AppOptions): express.Express {
+export function createApp({ services, monday, adminToken, telephonySecrets, logError = defaultLogError, edge: edgeOptions }: AppOptions): express.Express {
+  const edge = httpEdgeSettings(edgeOptions);
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
   app.set('etag', false);
+  if (edge.TRUST_PROXY !== undefined) app.set('trust proxy', trustProxySetting(edge.TRUST_PROXY));
 
   app.use((req, res, next) => {
     const requestId = requestIdFor(req.header('x-request-id'));
@@ -43,6 +50,11 @@ export function createApp({ services, monday, adminToken, telephonySecrets, logE
     res.setHeader('x-request-id', requestId);
     next();
   });
+  // The edge (src/http/edge/): answers that leave a body unread close the connection; one CORS
+  // policy; the rate limits and their headers on every answer. All before any body is read.
+  app.use(closeConnectionsWithUnreadBodies);
+  app.use(corsPolicy(edge.CORS_ORIGINS));
+  app.use(rateLimitsFor(services, edge).edge);
 
   app.get('/healthz', async (_req, res) => {
     try {
@@ -70,15 +82,11 @@ export function createApp({ services, monday, adminToken, telephonySecrets, logE
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    // No browser clients: no CORS answers (yoga's default reflects any Origin).
+    // CORS is the app's one policy (./edge/cors-policy.ts); yoga's default reflects any Origin.
     cors: false,
-    context: async ({ req, res }) => {
-      const token = bearerToken(req.headers.authorization);
-      const base = { ...services, requestId: res.locals.requestId as string, actor: null, isAdmin: false };
-      if (token && adminToken && safeEqual(token, adminToken)) return { ...base, isAdmin: true };
-      if (token?.startsWith(KEY_PREFIX)) return { ...base, actor: await authenticateApiKey(services, token) };
-      return base;
-    },
+    plugins: [graphqlDocumentLimits(edge)],
+    // The caller was resolved from the headers before yoga read the body (./edge/graphql-guard.ts).
+    context: ({ res }) => ({ ...services, requestId: res.locals.requestId as string, ...(res.locals.graphqlCaller as GraphqlCaller) }),
   });
   // GET and POST only: another method is an unknown operation (404), as everywhere else.
   // Express answers HEAD with the GET route; yoga refuses HEAD, so it is shown the GET it
@@ -87,7 +95,8 @@ export function createApp({ services, monday, adminToken, telephonySecrets, logE
     if (req.method === 'HEAD') req.method = 'GET';
     return yoga(req, res);
   };
-  app.route('/graphql').get(graphql).post(graphql);
+  const caller = graphqlCaller(services, adminToken);
+  app.route('/graphql').get(caller, graphql).post(caller, graphql);
 
   answerOptionsRequests(app.router);
   app.use((_req, _res, next) => next(new DomainError('not_found', 'No such operation')));

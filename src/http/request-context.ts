@@ -1,8 +1,9 @@
 // Request id and actor resolution shared by every HTTP surface.
 import { randomUUID } from 'node:crypto';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import type { RequestContext, Services } from '../domain/context.js';
 import { authenticateApiKey } from '../domain/api-keys/api-keys.service.js';
+import { spendKeyQuota } from './edge/rate-limit/rate-limits.js';
 
 const ACCEPTABLE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -16,8 +17,12 @@ export function bearerToken(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
-/** An account-scoped context from the API key, or a 401 DomainError. */
-export async function apiKeyContext(services: Services, req: Request, requestId: string): Promise<RequestContext> {
+/**
+ * An account-scoped context from the API key, or a 401 DomainError; then the key's rate limit
+ * (a 429 DomainError). Surfaces call it before reading the body.
+ */
+export async function apiKeyContext(services: Services, req: Request, res: Response): Promise<RequestContext> {
   const actor = await authenticateApiKey(services, bearerToken(req.headers.authorization));
-  return { ...services, requestId, actor, isAdmin: false };
+  if (actor.apiKeyId) await spendKeyQuota(res, actor.apiKeyId);
+  return { ...services, requestId: res.locals.requestId as string, actor, isAdmin: false };
 }

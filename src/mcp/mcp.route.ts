@@ -135,7 +135,7 @@ function jsonRpcMessages(body: unknown, protocolVersion: string | string[] | und
 /** The key's context; a 401 also tells the client the scheme (and nothing about OAuth). */
 async function keyContext(services: Services, req: Request, res: Response): Promise<RequestContext> {
   try {
-    return await apiKeyContext(services, req, res.locals.requestId as string);
+    return await apiKeyContext(services, req, res);
   } catch (error) {
     if (asDomainError(error)?.code === 'unauthenticated') res.setHeader('WWW-Authenticate', 'Bearer');
     throw error;
