@@ -20,7 +20,7 @@ import { httpEdgeSettings, type HttpEdgeEnv } from '../config/http-edge-env.js';
 import { closeConnectionsWithUnreadBodies } from './edge/unread-body.js';
 import { corsPolicy } from './edge/cors-policy.js';
 import { rateLimitsFor, trustProxySetting } from './edge/http-edge.js';
-import { graphqlCaller, graphqlDocumentLimits, type GraphqlCaller } from './edge/graphql-guard.js';
+import { GRAPHQL_BODY_LIMIT_BYTES, graphqlCaller, graphqlDocumentLimits, type GraphqlCaller } from './edge/graphql-guard.js';
 
 const openApiDocument = buildOpenApi();
 
@@ -95,8 +95,10 @@ export function createApp({ services, monday, adminToken, telephonySecrets, logE
     if (req.method === 'HEAD') req.method = 'GET';
     return yoga(req, res);
   };
+  // The caller first (from the headers), then the body: JSON, GRAPHQL_BODY_LIMIT_BYTES at most.
   const caller = graphqlCaller(services, adminToken);
-  app.route('/graphql').get(caller, graphql).post(caller, graphql);
+  const graphqlBody = express.json({ limit: GRAPHQL_BODY_LIMIT_BYTES, type: () => true });
+  app.route('/graphql').get(caller, graphql).post(caller, graphqlBody, graphql);
 
   answerOptionsRequests(app.router);
   app.use((_req, _res, next) => next(new DomainError('not_found', 'No such operation')));

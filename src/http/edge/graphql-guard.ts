@@ -18,6 +18,9 @@ import type { HttpEdgeEnv } from '../../config/http-edge-env.js';
 import { apiKeyContext, bearerToken } from '../request-context.js';
 import type { Actor } from '../../domain/context.js';
 
+/** The largest /graphql body: documents and their variables are small (REST takes the large writes). */
+export const GRAPHQL_BODY_LIMIT_BYTES = 1024 * 1024;
+
 export interface GraphqlCaller {
   actor: Actor | null;
   isAdmin: boolean;
