@@ -29,7 +29,8 @@ function verifiedClaims(services: Services, config: MondayConfig, req: Request, 
  */
 export function mondayTokenFirst(services: Services, config: MondayConfig) {
   return (req: Request, res: Response, next: () => void): void => {
-    if (verifiedClaims(services, config, req, res)) next();
+    // OPTIONS carries no body and needs no token (src/http/options.ts answers it).
+    if (req.method === 'OPTIONS' || verifiedClaims(services, config, req, res)) next();
   };
 }
 

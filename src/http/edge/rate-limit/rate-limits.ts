@@ -28,8 +28,8 @@ interface Policy {
   item: string;
 }
 
-/** Paths never limited: liveness and readiness probes run every few seconds from the platform. */
-const UNLIMITED_PATHS = new Set(['/healthz', '/readyz']);
+/** Paths never limited: the platform's probes and the metrics scraper call them every few seconds. */
+const UNLIMITED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
 
 const DECISIONS = Symbol('rateLimitDecisions');
 type Decisions = Array<{ policy: Policy; decision: QuotaDecision }>;
