@@ -17,12 +17,18 @@ export function bearerToken(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
-/**
- * An account-scoped context from the API key, or a 401 DomainError; then the key's rate limit
- * (a 429 DomainError). Surfaces call it before reading the body.
- */
-export async function apiKeyContext(services: Services, req: Request, res: Response): Promise<RequestContext> {
+/** An account-scoped context from the API key, or a 401 DomainError. */
+export async function apiKeyContext(services: Services, req: Request, requestId: string): Promise<RequestContext> {
   const actor = await authenticateApiKey(services, bearerToken(req.headers.authorization));
-  if (actor.apiKeyId) await spendKeyQuota(res, actor.apiKeyId);
-  return { ...services, requestId: res.locals.requestId as string, actor, isAdmin: false };
+  return { ...services, requestId, actor, isAdmin: false };
+}
+
+/**
+ * What a surface calls before reading a body: the API key's context (a 401 DomainError without
+ * a valid key), then the key's rate limit (a 429 DomainError past it).
+ */
+export async function keyedRequestContext(services: Services, req: Request, res: Response): Promise<RequestContext> {
+  const ctx = await apiKeyContext(services, req, res.locals.requestId as string);
+  if (ctx.actor?.apiKeyId) await spendKeyQuota(res, ctx.actor.apiKeyId);
+  return ctx;
 }

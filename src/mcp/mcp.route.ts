@@ -26,7 +26,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestContext, Services } from '../domain/context.js';
 import { asDomainError, DomainError } from '../domain/errors.js';
-import { apiKeyContext } from '../http/request-context.js';
+import { keyedRequestContext } from '../http/request-context.js';
 import { JsonResponseTransport } from './json-response-transport.js';
 import { createMcpServer, type McpServerOptions } from './mcp-server.js';
 
@@ -135,7 +135,7 @@ function jsonRpcMessages(body: unknown, protocolVersion: string | string[] | und
 /** The key's context; a 401 also tells the client the scheme (and nothing about OAuth). */
 async function keyContext(services: Services, req: Request, res: Response): Promise<RequestContext> {
   try {
-    return await apiKeyContext(services, req, res);
+    return await keyedRequestContext(services, req, res);
   } catch (error) {
     if (asDomainError(error)?.code === 'unauthenticated') res.setHeader('WWW-Authenticate', 'Bearer');
     throw error;

@@ -2,7 +2,7 @@
 import express, { Router, type Request, type Response } from 'express';
 import type { RequestContext, Services } from '../domain/context.js';
 import { runOperation } from '../graphql/execute.js';
-import { apiKeyContext } from '../http/request-context.js';
+import { keyedRequestContext } from '../http/request-context.js';
 import { Operations, restPage, type Page } from './operations.js';
 import { contactsToCsv } from './contacts.csv.js';
 import { contactListVariables, externalIdPath, pageVariables } from '../http/query-values.js';
@@ -25,7 +25,7 @@ const readJsonBody = (req: Request, res: Response) =>
 export function restRouter(services: Services): Router {
   const router = Router();
   const route = (handler: Handler, { body = false } = {}) => async (req: Request, res: Response) => {
-    const ctx = await apiKeyContext(services, req, res);
+    const ctx = await keyedRequestContext(services, req, res);
     if (body) await readJsonBody(req, res);
     await handler(ctx, req, res);
   };

@@ -57,7 +57,7 @@ describe.each(testDatabaseKinds())('credentials are checked before the body is r
   });
 
   it('telephony events: no signature, or a stale one, is a 401 before the body (2 MB limit) is read', async () => {
-    for (const headers of [{}, { 'x-contactline-signature': `t=1,v1=${'0'.repeat(64)}` }]) {
+    for (const headers of [{}, { 'x-contactline-signature': `t=1,v1=${'0'.repeat(64)}` }] as Array<Record<string, string>>) {
       const answer = await exchangeWithLargeBody(server.service.server, 'POST', '/api/telephony/events', { ...json, ...headers }, NINE_MB);
       expectRefusedUnread(answer, 401);
       expect(JSON.parse(answer.body)).toMatchObject({ code: 'unauthenticated' });

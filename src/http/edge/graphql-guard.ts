@@ -15,7 +15,7 @@ import type { Services } from '../../domain/context.js';
 import { asDomainError, DomainError } from '../../domain/errors.js';
 import { safeEqual } from '../../domain/shared/safe-equal.js';
 import type { HttpEdgeEnv } from '../../config/http-edge-env.js';
-import { apiKeyContext, bearerToken } from '../request-context.js';
+import { bearerToken, keyedRequestContext } from '../request-context.js';
 import type { Actor } from '../../domain/context.js';
 
 /** The largest /graphql body: documents and their variables are small (REST takes the large writes). */
@@ -35,7 +35,7 @@ export function graphqlCaller(services: Services, adminToken: string | undefined
       return next();
     }
     try {
-      const { actor } = await apiKeyContext(services, req, res);
+      const { actor } = await keyedRequestContext(services, req, res);
       res.locals.graphqlCaller = { actor, isAdmin: false } satisfies GraphqlCaller;
     } catch (error) {
       if (asDomainError(error)?.code !== 'unauthenticated') throw error;
