@@ -15,6 +15,7 @@ import { inputFieldsOf, optionValue } from './actions/fields.js';
 import { boardLogger, errorOf } from './board-logger.js';
 import type { MondayConfig } from './config.js';
 import { installRouter } from './oauth.routes.js';
+import { refuseDeclaredOversize } from '../../src/http/edge/body-limits.js';
 
 const PAGE_SIZE = 50;
 /** The largest body monday may send to a Run URL, an options or a trigger route. */
@@ -24,7 +25,7 @@ export function mondayRouter(services: Services, config: MondayConfig): Router {
   const router = Router();
   // monday's calls (Run URLs, remote options, trigger subscriptions): its token is checked from
   // the headers first, then the JSON body is read.
-  router.use(['/actions', '/options', '/trigger'], mondayTokenFirst(services, config), express.json({ limit: MONDAY_BODY_LIMIT_BYTES }));
+  router.use(['/actions', '/options', '/trigger'], mondayTokenFirst(services, config), refuseDeclaredOversize(MONDAY_BODY_LIMIT_BYTES), express.json({ limit: MONDAY_BODY_LIMIT_BYTES }));
   // Install and OAuth linking (browser pages; no monday JWT except /authorize's ?token=).
   router.use(installRouter(services, config));
 

@@ -18,6 +18,7 @@ import { MCP_PATH, mcpEndpoint } from '../mcp/mcp.route.js';
 import { answerOptionsRequests } from './options.js';
 import { httpEdgeSettings, type HttpEdgeEnv } from '../config/http-edge-env.js';
 import { closeConnectionsWithUnreadBodies } from './edge/unread-body.js';
+import { bodyTooLarge, refuseDeclaredOversize } from './edge/body-limits.js';
 import { corsPolicy } from './edge/cors-policy.js';
 import { rateLimitsFor, trustProxySetting } from './edge/http-edge.js';
 import { GRAPHQL_BODY_LIMIT_BYTES, graphqlCaller, graphqlDocumentLimits, type GraphqlCaller } from './edge/graphql-guard.js';
@@ -98,7 +99,7 @@ export function createApp({ services, monday, adminToken, telephonySecrets, logE
   // The caller first (from the headers), then the body: JSON, GRAPHQL_BODY_LIMIT_BYTES at most.
   const caller = graphqlCaller(services, adminToken);
   const graphqlBody = express.json({ limit: GRAPHQL_BODY_LIMIT_BYTES, type: () => true });
-  app.route('/graphql').get(caller, graphql).post(caller, graphqlBody, graphql);
+  app.route('/graphql').get(caller, graphql).post(caller, refuseDeclaredOversize(GRAPHQL_BODY_LIMIT_BYTES), graphqlBody, graphql);
 
   answerOptionsRequests(app.router);
   app.use((_req, _res, next) => next(new DomainError('not_found', 'No such operation')));
@@ -117,7 +118,7 @@ export function createApp({ services, monday, adminToken, telephonySecrets, logE
 function fromBodyParser(error: unknown): DomainError | undefined {
   const e = error as { type?: string; status?: number; message?: string; limit?: number };
   if (e?.type === 'entity.parse.failed') return new DomainError('bad_request', 'The body is not valid JSON');
-  if (e?.type === 'entity.too.large') return new DomainError('payload_too_large', `The body is too large (${byteSize(e.limit ?? 0)} at most)`);
+  if (e?.type === 'entity.too.large') return bodyTooLarge(e.limit ?? 0);
   if (e?.status && e.status >= 400 && e.status < 500) return new DomainError('bad_request', e.message ?? 'Bad request');
   return undefined;
 }
@@ -125,9 +126,4 @@ function fromBodyParser(error: unknown): DomainError | undefined {
 
 function defaultLogError(error: unknown, requestId: string): void {
   logger.error({ err: error, requestId }, 'request failed');
-}
-
-/** A parser's limit as written in its options: 10 MB, 16 KB. */
-function byteSize(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MB` : `${bytes / 1024} KB`;
 }

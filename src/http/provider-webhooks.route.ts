@@ -15,6 +15,7 @@ import type { Services } from '../domain/context.js';
 import { DomainError } from '../domain/errors.js';
 import { UUID_PATTERN } from '../domain/shared/ids.js';
 import { applyTelephonyEvents } from '../domain/calls/call-events.service.js';
+import { bodyTooLarge, declaresMoreThan } from './edge/body-limits.js';
 import { loadProviderCredentials, REMOTE_VOICE_PROVIDERS } from '../domain/providers/provider-credentials.service.js';
 import type { RemoteVoiceProvider } from '../calls/telephony/voice-provider.port.js';
 import { HMAC_SIGNATURE_HEADER, SECRET_HEADER } from '../calls/telephony/vapi/webhook-auth.js';
@@ -26,7 +27,10 @@ export const PROVIDER_WEBHOOKS_PATH = '/api/telephony';
 export const PROVIDER_WEBHOOK_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
 const rawBody = express.raw({ type: () => true, limit: PROVIDER_WEBHOOK_BODY_LIMIT_BYTES });
 const readRawBody = (req: Request, res: Response) =>
-  new Promise<void>((resolve, reject) => rawBody(req, res, (error?: unknown) => (error ? reject(error) : resolve())));
+  new Promise<void>((resolve, reject) => {
+    if (declaresMoreThan(req, PROVIDER_WEBHOOK_BODY_LIMIT_BYTES)) reject(bodyTooLarge(PROVIDER_WEBHOOK_BODY_LIMIT_BYTES));
+    else rawBody(req, res, (error?: unknown) => (error ? reject(error) : resolve()));
+  });
 
 /**
  * The headers that can carry each provider's credential (./vapi/webhook-auth.ts,

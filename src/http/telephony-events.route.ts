@@ -18,6 +18,7 @@ import { UUID_PATTERN } from '../domain/shared/ids.js';
 import { checkSignatureHeader, DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER, verifySignature, type SignatureFailure } from '../calls/telephony/signature.js';
 import { parseTelephonyEvent } from '../calls/telephony/telephony.port.js';
 import { applyTelephonyEvent } from '../domain/calls/call-events.service.js';
+import { refuseDeclaredOversize } from './edge/body-limits.js';
 
 export const TELEPHONY_EVENTS_PATH = '/api/telephony/events';
 
@@ -50,7 +51,7 @@ export function telephonyEventsRouter(services: Services, secrets: readonly stri
     next(checked.ok ? undefined : new DomainError('unauthenticated', SIGNATURE_MESSAGES[checked.reason]));
   };
 
-  router.post('/', signedHeader, rawBody, async (req: Request, res: Response) => {
+  router.post('/', signedHeader, refuseDeclaredOversize(TELEPHONY_BODY_LIMIT_BYTES), rawBody, async (req: Request, res: Response) => {
     const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
 
     const verified = verifySignature(body, req.header(SIGNATURE_HEADER), configured, services.clock.now());

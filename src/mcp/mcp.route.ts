@@ -73,6 +73,11 @@ export function mcpEndpoint(services: Services, options: McpServerOptions = {}):
       res.status(400).json(jsonRpcError(-32700, 'Parse error: Invalid JSON'));
       return;
     }
+    // Refused from the declared length, unread (the parser would read it to its end first).
+    if (Number(req.headers['content-length']) > MAX_BODY) {
+      res.status(413).json(jsonRpcError(-32000, requestBodyTooLargeMessage(MAX_BODY)));
+      return;
+    }
     const bodyError = await new Promise<unknown>((resolve) => parseJson(req, res, resolve));
     if (bodyError) {
       const { type, status, message } = bodyError as { type?: string; status?: number; message?: string };

@@ -6,6 +6,7 @@ import { keyedRequestContext } from '../http/request-context.js';
 import { Operations, restPage, type Page } from './operations.js';
 import { contactsToCsv } from './contacts.csv.js';
 import { contactListVariables, externalIdPath, pageVariables } from '../http/query-values.js';
+import { bodyTooLarge, declaresMoreThan } from '../http/edge/body-limits.js';
 
 type Handler = (ctx: RequestContext, req: Request, res: Response) => Promise<void>;
 
@@ -20,7 +21,10 @@ const jsonBody = express.json({ limit: REST_BODY_LIMIT_BYTES, type: () => true }
 
 /** Reads the JSON body into req.body; a parser failure (413, bad JSON) goes to the app's error mapper. */
 const readJsonBody = (req: Request, res: Response) =>
-  new Promise<void>((resolve, reject) => jsonBody(req, res, (error?: unknown) => (error ? reject(error) : resolve())));
+  new Promise<void>((resolve, reject) => {
+    if (declaresMoreThan(req, REST_BODY_LIMIT_BYTES)) reject(bodyTooLarge(REST_BODY_LIMIT_BYTES));
+    else jsonBody(req, res, (error?: unknown) => (error ? reject(error) : resolve()));
+  });
 
 export function restRouter(services: Services): Router {
   const router = Router();
