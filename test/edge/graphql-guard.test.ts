@@ -49,7 +49,7 @@ describe.each(testDatabaseKinds())('GraphQL guard on %s', (kind) => {
   });
 
   it('too deep and too costly documents are refused before execution (limits from the environment)', async () => {
-    const strict = await startTestServer(kind, { edge: { GRAPHQL_MAX_DEPTH: 2, GRAPHQL_MAX_COST: 50 } });
+    const strict = await startTestServer(kind, { edge: { GRAPHQL_MAX_DEPTH: 2, GRAPHQL_MAX_COST: 20 } });
     try {
       const { apiKey: key } = await strict.createAccount();
       const run = (query: string) => strict.request(key, 'POST', '/graphql', { query });
@@ -60,7 +60,7 @@ describe.each(testDatabaseKinds())('GraphQL guard on %s', (kind) => {
       expect(deep.json.errors[0].message).toMatch(/depth limit of 2 exceeded/i);
       const costly = await run(`{ ${Array.from({ length: 10 }, (_, i) => `w${i}: workflows { nextToken }`).join(' ')} }`);
       expect(costly.json.data).toBeUndefined();
-      expect(costly.json.errors[0].message).toMatch(/cost limit of 50 exceeded/i);
+      expect(costly.json.errors[0].message).toMatch(/cost limit of 20 exceeded/i);
     } finally {
       await strict.stop();
     }
