@@ -95,24 +95,35 @@ export function createPostgresQuotaStore(sql: Pick<SqlRunner, 'query'>): QuotaSt
     return { allowed: true, remaining: Math.max(0, limit - slice.leasedOverall + slice.tokens), resetSeconds: secondsUntil(slice.endsAt, at) };
   };
 
-  return {
-    async take(partition, limit, windowMs, now) {
-      const at = now.getTime();
-      // A few rounds: concurrent requests of one partition may spend a fresh slice first.
-      for (let round = 0; round < 4; round++) {
-        const slice = current(partition, at);
-        if (slice && slice.tokens > 0) {
-          const decision = spend(slice, limit, at);
-          const size = sliceOf(limit);
-          if (size > 1 && !slice.spent && slice.tokens * 2 < size) void lease(partition, limit, windowMs, now);
-          return decision;
-        }
-        if (slice?.spent) return { allowed: false, remaining: 0, resetSeconds: secondsUntil(slice.endsAt, at) };
-        await lease(partition, limit, windowMs, now);
-        if (failing) return { allowed: true, remaining: limit, resetSeconds: Math.ceil(windowMs / 1000) };
-      }
+  /** The hot path, without a promise: a slice with tokens left is spent synchronously. */
+  function spendLeased(partition: string, limit: number, windowMs: number, now: Date): QuotaDecision | undefined {
+    const at = now.getTime();
+    const slice = current(partition, at);
+    if (!slice || slice.tokens <= 0) return undefined;
+    const decision = spend(slice, limit, at);
+    const size = sliceOf(limit);
+    if (size > 1 && !slice.spent && slice.tokens * 2 < size) void lease(partition, limit, windowMs, now);
+    return decision;
+  }
+
+  async function takeAfterLease(partition: string, limit: number, windowMs: number, now: Date): Promise<QuotaDecision> {
+    const at = now.getTime();
+    // A few rounds: concurrent requests of one partition may spend a fresh slice first.
+    for (let round = 0; round < 4; round++) {
+      const leased = spendLeased(partition, limit, windowMs, now);
+      if (leased) return leased;
       const slice = current(partition, at);
-      return { allowed: false, remaining: 0, resetSeconds: slice ? secondsUntil(slice.endsAt, at) : 1 };
+      if (slice?.spent) return { allowed: false, remaining: 0, resetSeconds: secondsUntil(slice.endsAt, at) };
+      await lease(partition, limit, windowMs, now);
+      if (failing) return { allowed: true, remaining: limit, resetSeconds: Math.ceil(windowMs / 1000) };
+    }
+    const slice = current(partition, at);
+    return { allowed: false, remaining: 0, resetSeconds: slice ? secondsUntil(slice.endsAt, at) : 1 };
+  }
+
+  return {
+    take(partition, limit, windowMs, now) {
+      return spendLeased(partition, limit, windowMs, now) ?? takeAfterLease(partition, limit, windowMs, now);
     },
     async stop() {
       await Promise.allSettled([...leasing.values()]);

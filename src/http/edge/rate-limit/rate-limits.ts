@@ -61,7 +61,9 @@ export class RateLimits {
   async spend(res: Response, name: PolicyName, partition: string): Promise<void> {
     const policy = this.policies[name];
     if (!policy) return;
-    const decision = await this.store.take(`${name}:${partition}`, policy.limit, policy.windowSeconds * 1000, this.clock.now());
+    const taken = this.store.take(`${name}:${partition}`, policy.limit, policy.windowSeconds * 1000, this.clock.now());
+    // Most takes are answered without I/O: no promise to wait for then.
+    const decision = taken instanceof Promise ? await taken : taken;
     const locals = res.locals as Locals;
     (locals[DECISIONS] ??= []).push({ policy, decision });
     if (!decision.allowed) {
