@@ -22,6 +22,8 @@ import { mondayBoardDirectory } from '../integration/monday/board-directory.js';
 import { startTriggerDelivery } from '../integration/monday/trigger-delivery.js';
 import type { PeriodicWorker } from './jobs/periodic.js';
 import { startStatisticsKeeper } from './jobs/table-statistics.js';
+import type { HttpEdgeEnv } from './config/http-edge-env.js';
+import { answerClientError } from './http/edge/client-errors.js';
 
 export interface RunningService {
   services: Services;
@@ -35,7 +37,7 @@ export interface RunningService {
 }
 
 export interface StartOptions {
-  env: Pick<Env, 'DATABASE_URL' | 'DATA_DIR' | 'PORT' | 'HOST' | 'REGION' | 'ADMIN_TOKEN' | 'TELEPHONY_WEBHOOK_SECRETS'> & Partial<Pick<Env, 'SIMULATED_OUTCOMES' | 'SIMULATED_CALL_SPEED' | 'PROVIDER_CREDENTIALS_KEY' | 'VAPI_API_URL' | 'RETELL_API_URL' | 'PUBLIC_BASE_URL'>>;
+  env: Pick<Env, 'DATABASE_URL' | 'DATA_DIR' | 'PORT' | 'HOST' | 'REGION' | 'ADMIN_TOKEN' | 'TELEPHONY_WEBHOOK_SECRETS'> & Partial<Pick<Env, 'SIMULATED_OUTCOMES' | 'SIMULATED_CALL_SPEED' | 'PROVIDER_CREDENTIALS_KEY' | 'VAPI_API_URL' | 'RETELL_API_URL' | 'PUBLIC_BASE_URL'>> & Partial<HttpEdgeEnv>;
   /** An already-open database (tests); otherwise opened from env. */
   db?: Database;
   inMemory?: boolean;
@@ -84,8 +86,10 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const dialer = options.dialer === false ? null : startDialer(services, telephony);
   const telephonySecrets = env.TELEPHONY_WEBHOOK_SECRETS?.split(',').map((secret) => secret.trim());
   const triggers = monday && options.triggerDelivery !== false ? startTriggerDelivery(services, monday) : null;
-  const app = createApp({ services, adminToken: env.ADMIN_TOKEN, telephonySecrets, monday });
+  const app = createApp({ services, adminToken: env.ADMIN_TOKEN, telephonySecrets, monday, edge: env });
   const server = app.listen(env.PORT, env.HOST);
+  // Requests Node's parser refuses (headers over its limit, not HTTP) get the error body too.
+  server.on('clientError', answerClientError);
   await once(server, 'listening');
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;

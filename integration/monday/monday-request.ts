@@ -12,18 +12,34 @@ export interface MondayRequest {
   claims: MondayClaims;
 }
 
-/** The verified request, or null when an answer (400 / 401 / 403) has been sent. */
-export async function verifyMondayRequest(services: Services, config: MondayConfig, req: Request, res: Response): Promise<MondayRequest | null> {
-  let claims: MondayClaims;
+/** monday's verified claims, or null when the 401 has been sent. Reads headers only. */
+function verifiedClaims(services: Services, config: MondayConfig, req: Request, res: Response): MondayClaims | null {
   try {
     // The URL monday called: the public base (which may carry a path prefix) + the path we saw.
     const audience = config.publicBaseUrl ? `${config.publicBaseUrl.replace(/\/+$/, '')}${req.originalUrl}` : undefined;
-    claims = verifyMondayJwt(req.header('authorization'), config.signingSecret, { audience, now: services.clock.now() });
+    return verifyMondayJwt(req.header('authorization'), config.signingSecret, { audience, now: services.clock.now() });
   } catch (error) {
     if (!(error instanceof MondayAuthError)) throw error;
     res.status(401).json({ error: 'Unauthorized', message: error.message });
     return null;
   }
+}
+
+/**
+ * Middleware before the board app's JSON body parser: a request without monday's valid token
+ * is answered 401 from its headers, before its body is read.
+ */
+export function mondayTokenFirst(services: Services, config: MondayConfig) {
+  return (req: Request, res: Response, next: () => void): void => {
+    // OPTIONS carries no body and needs no token (src/http/options.ts answers it).
+    if (req.method === 'OPTIONS' || verifiedClaims(services, config, req, res)) next();
+  };
+}
+
+/** The verified request, or null when an answer (400 / 401 / 403) has been sent. */
+export async function verifyMondayRequest(services: Services, config: MondayConfig, req: Request, res: Response): Promise<MondayRequest | null> {
+  const claims = verifiedClaims(services, config, req, res);
+  if (!claims) return null;
   // Parts of monday's payloads are stored as they come (action runs, trigger subscriptions), so
   // text the database cannot store is refused here, for every route, once the token is good.
   const unstorable = findUnstorableText(req.body ?? null);

@@ -26,6 +26,7 @@ import { boardLogger, errorOf } from './board-logger.js';
 import { mondayApi } from './monday-api.js';
 import { MondayAuthError, verifyMondayJwt } from './monday-jwt.js';
 import { encryptToken } from './token-crypto.js';
+import { refuseDeclaredOversize } from '../../src/http/edge/body-limits.js';
 import type { MondayConfig } from './config.js';
 
 const COOKIE = 'contactline_monday_install';
@@ -34,6 +35,8 @@ const STATE_TTL_SECONDS = 10 * 60;
 const STATE_PURPOSE = 'contactline.monday.install';
 const DEFAULT_OAUTH_URL = 'https://auth.monday.com';
 const MONDAY_TIMEOUT_MS = 10_000;
+/** The install form: a key, a form token and a return address. */
+const INSTALL_FORM_LIMIT_BYTES = 16 * 1024;
 
 interface InstallState {
   purpose: typeof STATE_PURPOSE;
@@ -141,7 +144,7 @@ export function installRouter(services: Services, config: MondayConfig): Router 
     installPage(req, res, 200, browserIdFor(req, res), { backToUrl: backToUrl as string | undefined });
   }));
 
-  router.post('/install', express.urlencoded({ extended: false, limit: '16kb' }), wrap(async (req, res) => {
+  router.post('/install', refuseDeclaredOversize(INSTALL_FORM_LIMIT_BYTES), express.urlencoded({ extended: false, limit: INSTALL_FORM_LIMIT_BYTES }), wrap(async (req, res) => {
     if (notReady(res)) return;
     const body = (req.body ?? {}) as Record<string, unknown>;
     const hadCookie = !!readCookie(req, COOKIE);

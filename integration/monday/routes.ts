@@ -6,7 +6,7 @@ import type { RequestContext, Services } from '../../src/domain/context.js';
 import { listEnrollableWorkflows } from '../../src/domain/workflows/workflows.service.js';
 import { findAgent, listAgents } from '../../src/domain/agents/agents.service.js';
 import { asDomainError } from '../../src/domain/errors.js';
-import { verifyMondayRequest } from './monday-request.js';
+import { mondayTokenFirst, verifyMondayRequest } from './monday-request.js';
 import { actionRoute } from './action-runs.js';
 import { enrollAction } from './actions/enroll.action.js';
 import { fillTimezoneAction } from './actions/fill-timezone.action.js';
@@ -15,12 +15,17 @@ import { inputFieldsOf, optionValue } from './actions/fields.js';
 import { boardLogger, errorOf } from './board-logger.js';
 import type { MondayConfig } from './config.js';
 import { installRouter } from './oauth.routes.js';
+import { refuseDeclaredOversize } from '../../src/http/edge/body-limits.js';
 
 const PAGE_SIZE = 50;
+/** The largest body monday may send to a Run URL, an options or a trigger route. */
+export const MONDAY_BODY_LIMIT_BYTES = 1024 * 1024;
 
 export function mondayRouter(services: Services, config: MondayConfig): Router {
   const router = Router();
-  router.use(express.json({ limit: '1mb' }));
+  // monday's calls (Run URLs, remote options, trigger subscriptions): its token is checked from
+  // the headers first, then the JSON body is read.
+  router.use(['/actions', '/options', '/trigger'], mondayTokenFirst(services, config), refuseDeclaredOversize(MONDAY_BODY_LIMIT_BYTES), express.json({ limit: MONDAY_BODY_LIMIT_BYTES }));
   // Install and OAuth linking (browser pages; no monday JWT except /authorize's ?token=).
   router.use(installRouter(services, config));
 

@@ -1,6 +1,7 @@
 // Service configuration: one zod schema, read once at start-up. Bad values fail fast.
 import { z } from 'zod';
 import { CALL_RESULTS } from '../calls/telephony/telephony.port.js';
+import { HttpEdgeEnvShape } from './http-edge-env.js';
 
 const SimulatedOutcomeSchema = z.strictObject({
   result: z.enum(CALL_RESULTS),
@@ -66,6 +67,8 @@ const EnvSchema = z.object({
   /** Retell's API base URL, when not https://api.retellai.com (a local emulator). */
   RETELL_API_URL: z.string().url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  // Rate limits, GraphQL document limits, CORS origins, proxies: ./http-edge-env.ts.
+  ...HttpEdgeEnvShape,
 });
 
 export type Env = z.infer<typeof EnvSchema>;

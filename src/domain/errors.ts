@@ -22,6 +22,12 @@ export const ERROR_CODES = {
   conflict: 409,
   /** The request body is over the endpoint's limit (the contract's "status text as code"). */
   payload_too_large: 413,
+  /** The request did not arrive in time (the HTTP server's request timeout). */
+  request_timeout: 408,
+  /** Over a rate limit (per API key or per client address); retry after the Retry-After header's seconds. */
+  rate_limited: 429,
+  /** The request's header section is over the HTTP server's limit. */
+  request_header_fields_too_large: 431,
   /** Upsert: the phone cannot be read as a number. */
   invalid_phone: 422,
   /** Upsert: the contact has none of the Account's dedup fields. */

@@ -7,8 +7,7 @@ import { asDomainError, DomainError } from '../domain/errors.js';
 import { schema } from '../domain/schema.js';
 import { restRouter } from '../rest/routes.js';
 import { errorBody, failureOf, type LogError } from './error-body.js';
-import { bearerToken, requestIdFor } from './request-context.js';
-import { authenticateApiKey, KEY_PREFIX } from '../domain/api-keys/api-keys.service.js';
+import { requestIdFor } from './request-context.js';
 import { buildOpenApi } from '../rest/openapi.js';
 import { logger } from '../logger.js';
 import { mondayRouter } from '../../integration/monday/routes.js';
@@ -16,11 +15,15 @@ import type { MondayConfig } from '../../integration/monday/config.js';
 import { TELEPHONY_EVENTS_PATH, telephonyEventsRouter } from './telephony-events.route.js';
 import { PROVIDER_WEBHOOKS_PATH, providerWebhooksRouter } from './provider-webhooks.route.js';
 import { MCP_PATH, mcpEndpoint } from '../mcp/mcp.route.js';
-import { safeEqual } from '../domain/shared/safe-equal.js';
 import { answerOptionsRequests } from './options.js';
-import { noteRequestAccount } from './access-log.js';
 import { observabilityRouter } from './observability.js';
 import { refuseTooDeepDocuments } from './graphql-parse-guard.js';
+import { httpEdgeSettings, type HttpEdgeEnv } from '../config/http-edge-env.js';
+import { closeConnectionsWithUnreadBodies } from './edge/unread-body.js';
+import { bodyTooLarge, refuseDeclaredOversize } from './edge/body-limits.js';
+import { corsPolicy } from './edge/cors-policy.js';
+import { rateLimitsFor, trustProxySetting } from './edge/http-edge.js';
+import { GRAPHQL_BODY_LIMIT_BYTES, graphqlCaller, graphqlDocumentLimits, type GraphqlCaller } from './edge/graphql-guard.js';
 
 const openApiDocument = buildOpenApi();
 
@@ -32,13 +35,17 @@ export interface AppOptions {
   /** Secrets for POST /api/telephony/events (several during a rotation); none: the endpoint answers 404. */
   telephonySecrets?: string[];
   logError?: LogError;
+  /** Rate limits, GraphQL document limits, CORS origins, proxies (defaults: src/config/http-edge-env.ts). */
+  edge?: Partial<HttpEdgeEnv>;
 }
 
-export function createApp({ services, monday, adminToken, telephonySecrets, logError = defaultLogError }: AppOptions): express.Express {
+export function createApp({ services, monday, adminToken, telephonySecrets, logError = defaultLogError, edge: edgeOptions }: AppOptions): express.Express {
+  const edge = httpEdgeSettings(edgeOptions);
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
   app.set('etag', false);
+  if (edge.TRUST_PROXY !== undefined) app.set('trust proxy', trustProxySetting(edge.TRUST_PROXY));
 
   app.use((req, res, next) => {
     const requestId = requestIdFor(req.header('x-request-id'));
@@ -46,8 +53,13 @@ export function createApp({ services, monday, adminToken, telephonySecrets, logE
     res.setHeader('x-request-id', requestId);
     next();
   });
-  // The access line and request metrics of every request, GET /readyz and GET /metrics.
+  // The access line and request metrics of every request (429s included), GET /readyz and GET /metrics.
   app.use(observabilityRouter(services, { adminToken }));
+  // The edge (src/http/edge/): answers that leave a body unread close the connection; one CORS
+  // policy; the rate limits and their headers on every answer. All before any body is read.
+  app.use(closeConnectionsWithUnreadBodies);
+  app.use(corsPolicy(edge.CORS_ORIGINS));
+  app.use(rateLimitsFor(services, edge).edge);
 
   app.get('/healthz', async (_req, res) => {
     try {
@@ -75,16 +87,11 @@ export function createApp({ services, monday, adminToken, telephonySecrets, logE
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    plugins: [refuseTooDeepDocuments],
-    // No browser clients: no CORS answers (yoga's default reflects any Origin).
+    // CORS is the app's one policy (./edge/cors-policy.ts); yoga's default reflects any Origin.
     cors: false,
-    context: async ({ req, res }) => {
-      const token = bearerToken(req.headers.authorization);
-      const base = { ...services, requestId: res.locals.requestId as string, actor: null, isAdmin: false };
-      if (token && adminToken && safeEqual(token, adminToken)) return { ...base, isAdmin: true };
-      if (token?.startsWith(KEY_PREFIX)) return { ...base, actor: noteRequestAccount(req, await authenticateApiKey(services, token)) };
-      return base;
-    },
+    plugins: [refuseTooDeepDocuments, graphqlDocumentLimits(edge)],
+    // The caller was resolved from the headers before yoga read the body (./edge/graphql-guard.ts).
+    context: ({ res }) => ({ ...services, requestId: res.locals.requestId as string, ...(res.locals.graphqlCaller as GraphqlCaller) }),
   });
   // GET and POST only: another method is an unknown operation (404), as everywhere else.
   // Express answers HEAD with the GET route; yoga refuses HEAD, so it is shown the GET it
@@ -93,7 +100,10 @@ export function createApp({ services, monday, adminToken, telephonySecrets, logE
     if (req.method === 'HEAD') req.method = 'GET';
     return yoga(req, res);
   };
-  app.route('/graphql').get(graphql).post(graphql);
+  // The caller first (from the headers), then the body: JSON, GRAPHQL_BODY_LIMIT_BYTES at most.
+  const caller = graphqlCaller(services, adminToken);
+  const graphqlBody = express.json({ limit: GRAPHQL_BODY_LIMIT_BYTES, type: () => true });
+  app.route('/graphql').get(caller, graphql).post(caller, refuseDeclaredOversize(GRAPHQL_BODY_LIMIT_BYTES), graphqlBody, graphql);
 
   answerOptionsRequests(app.router);
   app.use((_req, _res, next) => next(new DomainError('not_found', 'No such operation')));
@@ -112,7 +122,7 @@ export function createApp({ services, monday, adminToken, telephonySecrets, logE
 function fromBodyParser(error: unknown): DomainError | undefined {
   const e = error as { type?: string; status?: number; message?: string; limit?: number };
   if (e?.type === 'entity.parse.failed') return new DomainError('bad_request', 'The body is not valid JSON');
-  if (e?.type === 'entity.too.large') return new DomainError('payload_too_large', `The body is too large (${byteSize(e.limit ?? 0)} at most)`);
+  if (e?.type === 'entity.too.large') return bodyTooLarge(e.limit ?? 0);
   if (e?.status && e.status >= 400 && e.status < 500) return new DomainError('bad_request', e.message ?? 'Bad request');
   return undefined;
 }
@@ -120,9 +130,4 @@ function fromBodyParser(error: unknown): DomainError | undefined {
 
 function defaultLogError(error: unknown, requestId: string): void {
   logger.error({ err: error, requestId }, 'request failed');
-}
-
-/** A parser's limit as written in its options: 10 MB, 16 KB. */
-function byteSize(bytes: number): string {
-  return bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MB` : `${bytes / 1024} KB`;
 }

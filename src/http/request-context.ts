@@ -1,9 +1,10 @@
 // Request id and actor resolution shared by every HTTP surface.
 import { randomUUID } from 'node:crypto';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import type { RequestContext, Services } from '../domain/context.js';
 import { authenticateApiKey } from '../domain/api-keys/api-keys.service.js';
 import { noteRequestAccount } from './access-log.js';
+import { spendKeyQuota } from './edge/rate-limit/rate-limits.js';
 
 const ACCEPTABLE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -21,4 +22,14 @@ export function bearerToken(header: string | undefined): string | undefined {
 export async function apiKeyContext(services: Services, req: Request, requestId: string): Promise<RequestContext> {
   const actor = noteRequestAccount(req, await authenticateApiKey(services, bearerToken(req.headers.authorization)));
   return { ...services, requestId, actor, isAdmin: false };
+}
+
+/**
+ * What a surface calls before reading a body: the API key's context (a 401 DomainError without
+ * a valid key), then the key's rate limit (a 429 DomainError past it).
+ */
+export async function keyedRequestContext(services: Services, req: Request, res: Response): Promise<RequestContext> {
+  const ctx = await apiKeyContext(services, req, res.locals.requestId as string);
+  if (ctx.actor?.apiKeyId) await spendKeyQuota(res, ctx.actor.apiKeyId);
+  return ctx;
 }

@@ -3,7 +3,8 @@
 // The route reads the body as raw bytes (it is mounted before the /api JSON parser) because the
 // HMAC (../calls/telephony/signature.ts) is computed over exactly the bytes received. Order:
 //   1. no secrets configured (TELEPHONY_WEBHOOK_SECRETS)  -> 404 not_found
-//   2. signature missing / malformed / stale / mismatch   -> 401 unauthenticated
+//   2. signature missing / malformed / stale              -> 401 unauthenticated, body not read
+//      signature mismatch (needs the body, 2 MB at most)  -> 401 unauthenticated
 //   3. body not JSON                                       -> 400 bad_request
 //   4. not a valid event (parseTelephonyEvent)            -> 400 bad_request with `issues`
 //   5. applyTelephonyEvent: 200 { status: 'applied' | 'duplicate' }; its DomainErrors keep their
@@ -14,9 +15,10 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { Services } from '../domain/context.js';
 import { DomainError } from '../domain/errors.js';
 import { UUID_PATTERN } from '../domain/shared/ids.js';
-import { DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER, verifySignature, type SignatureFailure } from '../calls/telephony/signature.js';
+import { checkSignatureHeader, DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER, verifySignature, type SignatureFailure } from '../calls/telephony/signature.js';
 import { parseTelephonyEvent } from '../calls/telephony/telephony.port.js';
 import { applyTelephonyEvent } from '../domain/calls/call-events.service.js';
+import { refuseDeclaredOversize } from './edge/body-limits.js';
 
 export const TELEPHONY_EVENTS_PATH = '/api/telephony/events';
 
@@ -28,7 +30,8 @@ const SIGNATURE_MESSAGES: Record<SignatureFailure, string> = {
 };
 
 // Its failures (too large, aborted) go to the app's error handler, as express.json's do.
-const rawBody = express.raw({ type: () => true, limit: '2mb' });
+export const TELEPHONY_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
+const rawBody = express.raw({ type: () => true, limit: TELEPHONY_BODY_LIMIT_BYTES });
 
 /** The router for TELEPHONY_EVENTS_PATH; `secrets` empty or absent: the endpoint answers 404. */
 export function telephonyEventsRouter(services: Services, secrets: readonly string[] | undefined): express.Router {
@@ -42,7 +45,13 @@ export function telephonyEventsRouter(services: Services, secrets: readonly stri
     return router;
   }
 
-  router.post('/', rawBody, async (req: Request, res: Response) => {
+  // The header alone refuses a request without a usable signature, before its body is read.
+  const signedHeader = (req: Request, _res: Response, next: NextFunction) => {
+    const checked = checkSignatureHeader(req.header(SIGNATURE_HEADER), services.clock.now());
+    next(checked.ok ? undefined : new DomainError('unauthenticated', SIGNATURE_MESSAGES[checked.reason]));
+  };
+
+  router.post('/', signedHeader, refuseDeclaredOversize(TELEPHONY_BODY_LIMIT_BYTES), rawBody, async (req: Request, res: Response) => {
     const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
 
     const verified = verifySignature(body, req.header(SIGNATURE_HEADER), configured, services.clock.now());

@@ -26,7 +26,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestContext, Services } from '../domain/context.js';
 import { asDomainError, DomainError } from '../domain/errors.js';
-import { apiKeyContext } from '../http/request-context.js';
+import { keyedRequestContext } from '../http/request-context.js';
 import { JsonResponseTransport } from './json-response-transport.js';
 import { createMcpServer, type McpServerOptions } from './mcp-server.js';
 
@@ -71,6 +71,11 @@ export function mcpEndpoint(services: Services, options: McpServerOptions = {}):
     if (req.headers['content-length'] === '0') {
       // An empty body (which the parser would read as {}): what JSON.parse('') answers in the SDK's transport.
       res.status(400).json(jsonRpcError(-32700, 'Parse error: Invalid JSON'));
+      return;
+    }
+    // Refused from the declared length, unread (the parser would read it to its end first).
+    if (Number(req.headers['content-length']) > MAX_BODY) {
+      res.status(413).json(jsonRpcError(-32000, requestBodyTooLargeMessage(MAX_BODY)));
       return;
     }
     const bodyError = await new Promise<unknown>((resolve) => parseJson(req, res, resolve));
@@ -135,7 +140,7 @@ function jsonRpcMessages(body: unknown, protocolVersion: string | string[] | und
 /** The key's context; a 401 also tells the client the scheme (and nothing about OAuth). */
 async function keyContext(services: Services, req: Request, res: Response): Promise<RequestContext> {
   try {
-    return await apiKeyContext(services, req, res.locals.requestId as string);
+    return await keyedRequestContext(services, req, res);
   } catch (error) {
     if (asDomainError(error)?.code === 'unauthenticated') res.setHeader('WWW-Authenticate', 'Bearer');
     throw error;

@@ -13,6 +13,7 @@ import { ERROR_CODES, type ErrorCode } from '../domain/errors.js';
 import { WORKFLOW_STATUSES } from '../domain/workflows/workflows.service.js';
 import { CONTACT_RESPONSE_FIELDS } from '../domain/contacts/contact-rules.js';
 import { allowHeader } from '../http/options.js';
+import { HTTP_EDGE_DEFAULTS } from '../config/http-edge-env.js';
 
 const json = (schema: z.ZodType) => {
   const out = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
@@ -124,12 +125,15 @@ const REQUEST_ID_PATTERN = '^[A-Za-z0-9._:-]{1,128}$';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const requestIdHeader = { 'x-request-id': { $ref: '#/components/headers/RequestId' } };
+/** On every answer: the rate-limit policies that applied and what is left of them. */
+const rateLimitHeaders = { 'RateLimit-Policy': { $ref: '#/components/headers/RateLimitPolicy' }, RateLimit: { $ref: '#/components/headers/RateLimit' } };
+const RATE_LIMIT_ITEM = '"(address|key)";';
 const requestIdParameter = { $ref: '#/components/parameters/RequestId' };
 
-/** A response: every one carries x-request-id. */
+/** A response: every one carries x-request-id and the rate-limit fields. */
 const answer = (description: string, content?: Record<string, { schema: object }>, headers: object = {}) => ({
   description,
-  headers: { ...requestIdHeader, ...headers },
+  headers: { ...requestIdHeader, ...rateLimitHeaders, ...headers },
   ...(content ? { content } : {}),
 });
 const jsonAnswer = (description: string, schema: object) => answer(description, { 'application/json': { schema } });
@@ -145,6 +149,7 @@ const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` 
 const standardErrors = {
   400: responseRef('BadRequest'),
   401: responseRef('Unauthenticated'),
+  429: responseRef('RateLimited'),
   500: responseRef('Internal'),
 } as const;
 const notFound = { 404: responseRef('NotFound') };
@@ -185,7 +190,7 @@ const externalIdPath = [
   { name: 'externalId', in: 'path', required: true, description: 'Percent-encoded; matching is case- and accent-sensitive and ignores trailing spaces', schema: { type: 'string', minLength: 1, maxLength: 256 } },
 ];
 
-const BODY_NOTE = 'Read as JSON whatever the Content-Type says; 10 MB at most (413 above that)';
+const BODY_NOTE = 'Read as JSON whatever the Content-Type says, and only once the key is accepted (a request without a valid key is refused unread); 10 MB at most (413 above that)';
 const body = (schema: object) => ({ required: true, description: BODY_NOTE, content: { 'application/json': { schema } } });
 
 /** OPTIONS on each path: 204, Allow, no body, no key (src/http/options.ts answers it). */
@@ -197,7 +202,10 @@ function withOptions(paths: Record<string, Record<string, object>>) {
         summary: 'The methods this path answers',
         security: [],
         parameters: [requestIdParameter],
-        responses: { 204: answer('No content; Allow names the methods', undefined, { Allow: { required: true, schema: { const: allowHeader(Object.keys(item).map((m) => m.toUpperCase())) } } }) },
+        responses: {
+          204: answer('No content; Allow names the methods', undefined, { Allow: { required: true, schema: { const: allowHeader(Object.keys(item).map((m) => m.toUpperCase())) } } }),
+          429: responseRef('RateLimited'),
+        },
       },
     }]),
   );
@@ -213,7 +221,9 @@ export function buildOpenApi(): Record<string, unknown> {
       description: [
         'Every request carries `Authorization: Bearer svc_pk_…`; every response carries `x-request-id` (a well-formed incoming one is echoed).',
         'Errors have the body `{ error, message, code, requestId }` (ErrorBody). An unknown path or method is a 404 `not_found`.',
-        'OPTIONS on any path answers 204 with an `Allow` header and no body, without a key; there are no CORS headers (no browser clients).',
+        'OPTIONS on any path answers 204 with an `Allow` header and no body, without a key.',
+        'CORS: no cross-origin access unless the operator lists the origin (CORS_ORIGINS); a listed origin gets Access-Control-Allow-Origin and answered preflights, never credentials.',
+        `Rate limits: per API key and per client address (by default ${HTTP_EDGE_DEFAULTS.RATE_LIMIT_PER_KEY} and ${HTTP_EDGE_DEFAULTS.RATE_LIMIT_PER_ADDRESS} requests per ${HTTP_EDGE_DEFAULTS.RATE_LIMIT_WINDOW_SECONDS} s); every answer carries \`RateLimit-Policy\` and \`RateLimit\` (draft-ietf-httpapi-ratelimit-headers); over a limit the answer is 429 \`rate_limited\` with \`Retry-After\`.`,
       ].join(' '),
     },
     components: {
@@ -225,6 +235,17 @@ export function buildOpenApi(): Record<string, unknown> {
           required: true,
           schema: { type: 'string', pattern: REQUEST_ID_PATTERN },
         },
+        RateLimitPolicy: {
+          description: 'The rate-limit policies applied to this request (structured field list): `address` per client address, `key` per API key once the key is accepted; q requests per w seconds',
+          required: true,
+          schema: { type: 'string', pattern: `^${RATE_LIMIT_ITEM}q=\\d+;w=\\d+(, ${RATE_LIMIT_ITEM}q=\\d+;w=\\d+)*$`, examples: ['"address";q=24000;w=60, "key";q=12000;w=60'] },
+        },
+        RateLimit: {
+          description: 'Per policy, the requests left (r) and the seconds until its window reopens (t)',
+          required: true,
+          schema: { type: 'string', pattern: `^${RATE_LIMIT_ITEM}r=\\d+;t=\\d+(, ${RATE_LIMIT_ITEM}r=\\d+;t=\\d+)*$`, examples: ['"address";r=23990;t=41, "key";r=11990;t=41'] },
+        },
+        RetryAfter: { description: 'Seconds until the refusing policy\'s window reopens', required: true, schema: { type: 'string', pattern: '^\\d+$' } },
       },
       parameters: {
         RequestId: { name: 'x-request-id', in: 'header', required: false, description: 'Echoed when well-formed; otherwise the service picks one', schema: { type: 'string' } },
@@ -234,6 +255,9 @@ export function buildOpenApi(): Record<string, unknown> {
         Unauthenticated: errorAnswer('API key missing, unknown or revoked', ['unauthenticated']),
         NotFound: errorAnswer('No such resource in the key\'s Account (another Account\'s is indistinguishable)', ['not_found']),
         PayloadTooLarge: errorAnswer('The body is over 10 MB', ['payload_too_large']),
+        RateLimited: answer('Over the key\'s or the client address\'s rate limit; nothing was done; retry after Retry-After seconds', {
+          'application/json': { schema: { allOf: [ref('ErrorBody'), { type: 'object', properties: { error: { const: STATUS_CODES[429] }, code: { enum: ['rate_limited'] } } }] } },
+        }, { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } }),
         UnprocessableContact: errorAnswer('The contact cannot be keyed or its phone read', ['invalid_phone', 'missing_dedup_field', 'dedup_key_too_long']),
         Internal: errorAnswer('The service failed to handle the request', ['internal']),
       },

@@ -2,43 +2,55 @@
 import express, { Router, type Request, type Response } from 'express';
 import type { RequestContext, Services } from '../domain/context.js';
 import { runOperation } from '../graphql/execute.js';
-import { apiKeyContext } from '../http/request-context.js';
+import { keyedRequestContext } from '../http/request-context.js';
 import { Operations, restPage, type Page } from './operations.js';
 import { contactsToCsv } from './contacts.csv.js';
 import { contactListVariables, externalIdPath, pageVariables } from '../http/query-values.js';
+import { bodyTooLarge, declaresMoreThan } from '../http/edge/body-limits.js';
 
 type Handler = (ctx: RequestContext, req: Request, res: Response) => Promise<void>;
 
 /**
  * Only the operations that take a body read one, as JSON whatever its Content-Type says (a
  * client that forgets the header still works; a body that is not JSON is a 400). A GET's
- * body is never read, so it cannot turn a read into a 400 or a 413.
+ * body is never read, so it cannot turn a read into a 400 or a 413. The body is read only
+ * after the key is checked: a request without a valid key is refused from its headers.
  */
-const jsonBody = express.json({ limit: '10mb', type: () => true });
+export const REST_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
+const jsonBody = express.json({ limit: REST_BODY_LIMIT_BYTES, type: () => true });
+
+/** Reads the JSON body into req.body; a parser failure (413, bad JSON) goes to the app's error mapper. */
+const readJsonBody = (req: Request, res: Response) =>
+  new Promise<void>((resolve, reject) => {
+    if (declaresMoreThan(req, REST_BODY_LIMIT_BYTES)) reject(bodyTooLarge(REST_BODY_LIMIT_BYTES));
+    else jsonBody(req, res, (error?: unknown) => (error ? reject(error) : resolve()));
+  });
 
 export function restRouter(services: Services): Router {
   const router = Router();
-  const route = (handler: Handler) => async (req: Request, res: Response) => {
-    const ctx = await apiKeyContext(services, req, res.locals.requestId as string);
+  const route = (handler: Handler, { body = false } = {}) => async (req: Request, res: Response) => {
+    const ctx = await keyedRequestContext(services, req, res);
+    if (body) await readJsonBody(req, res);
     await handler(ctx, req, res);
   };
+  const routeWithBody = (handler: Handler) => route(handler, { body: true });
 
   router.get('/workflows', route(async (ctx, req, res) => {
     const { workflows } = await runOperation<{ workflows: Page }>(ctx, Operations.listWorkflows, pageVariables(req.query));
     res.json({ data: workflows.data, nextToken: workflows.nextToken });
   }));
 
-  router.put('/contacts/upsert', jsonBody, route(async (ctx, req, res) => {
+  router.put('/contacts/upsert', routeWithBody(async (ctx, req, res) => {
     const { upsertContact } = await runOperation<{ upsertContact: { created: boolean; contact: unknown } }>(ctx, Operations.upsertContact, { input: req.body ?? null });
     res.status(upsertContact.created ? 201 : 200).json(upsertContact.contact);
   }));
 
-  router.post('/contacts/bulk', jsonBody, route(async (ctx, req, res) => {
+  router.post('/contacts/bulk', routeWithBody(async (ctx, req, res) => {
     const { importContacts } = await runOperation<{ importContacts: unknown }>(ctx, Operations.importContacts, { input: req.body ?? null });
     res.status(202).json(importContacts);
   }));
 
-  router.post('/contacts/bulk-update', jsonBody, route(async (ctx, req, res) => {
+  router.post('/contacts/bulk-update', routeWithBody(async (ctx, req, res) => {
     await runOperation(ctx, Operations.bulkUpdateContacts, { input: req.body ?? null });
     res.status(202).json({});
   }));
@@ -72,7 +84,7 @@ export function restRouter(services: Services): Router {
     res.json(data.contactByExternalId);
   }));
 
-  router.patch('/contacts/source/:sourceKind/external-id/:externalId', jsonBody, route(async (ctx, req, res) => {
+  router.patch('/contacts/source/:sourceKind/external-id/:externalId', routeWithBody(async (ctx, req, res) => {
     const data = await runOperation<{ patchContactByExternalId: unknown }>(ctx, Operations.patchContactByExternalId, { ...externalIdPath(req.params), input: req.body ?? null });
     res.json(data.patchContactByExternalId);
   }));

@@ -225,6 +225,24 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
     }
   });
 
+  it('every operation, OPTIONS included: 429 rate_limited with Retry-After once the address\'s limit is spent', async () => {
+    const limited = await startTestServer(kind, { edge: { RATE_LIMIT_PER_ADDRESS: 1 } });
+    try {
+      const { apiKey: key } = await limited.createAccount();
+      expect((await limited.request(key, 'GET', '/api/v1/workflows')).status).toBe(200);
+      const example = (template: string) => template.replace('{sourceKind}', 'api').replace('{externalId}', 'x').replace('{id}', randomUUID());
+      for (const operation of conformance.operations) {
+        const path = example(operation.template);
+        const body = operation.requestBody ? { phone: uniquePhone() } : undefined;
+        const answer = await limited.request(key, operation.method.toUpperCase(), path, body);
+        conformance.check(operation.method.toUpperCase(), path, answer);
+        expect({ status: answer.status, code: (answer.json as { code?: string } | undefined)?.code }, operation.name).toEqual({ status: 429, code: 'rate_limited' });
+      }
+    } finally {
+      await limited.stop();
+    }
+  });
+
   it('exercised every operation of the document, and each status it documents but 500', () => {
     expect(conformance.unexercised((_operation, status) => status === '500')).toEqual([]);
   });

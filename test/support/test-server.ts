@@ -5,6 +5,7 @@ import { createTestDatabase, type DatabaseKind } from './databases.js';
 import { generateSecret, hashSecret } from '../../src/domain/api-keys/api-keys.service.js';
 import type { Clock } from '../../src/domain/shared/clock.js';
 import type { MondayConfig } from '../../integration/monday/config.js';
+import type { HttpEdgeEnv } from '../../src/config/http-edge-env.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 /** The key of voice provider credentials at rest in every test server (32 bytes, base64). */
@@ -39,6 +40,8 @@ export async function startTestServer(
     clock?: Clock; dialer?: boolean; telephonyWebhookSecrets?: string; monday?: MondayConfig; triggerDelivery?: boolean;
     /** Provider API base URLs (the emulators) and adapters; default: the service's own adapters. */
     voice?: { VAPI_API_URL?: string; RETELL_API_URL?: string; adapters?: StartOptions['voiceAdapters'] };
+    /** Rate limits, GraphQL limits, CORS origins (default: the service's defaults). */
+    edge?: Partial<HttpEdgeEnv>;
   } = {},
 ): Promise<TestServer> {
   const database = await createTestDatabase(kind);
@@ -46,6 +49,7 @@ export async function startTestServer(
     env: {
       PORT: 0, HOST: '127.0.0.1', REGION: 'us', DATA_DIR: '', ADMIN_TOKEN, DATABASE_URL: database.url, TELEPHONY_WEBHOOK_SECRETS: options.telephonyWebhookSecrets,
       PROVIDER_CREDENTIALS_KEY: TEST_CREDENTIALS_KEY, VAPI_API_URL: options.voice?.VAPI_API_URL, RETELL_API_URL: options.voice?.RETELL_API_URL,
+      ...options.edge,
     },
     voiceAdapters: options.voice?.adapters,
     db: database.db,

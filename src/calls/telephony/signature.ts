@@ -91,6 +91,24 @@ export function parseSignatureHeader(header: string): ParsedSignatureHeader | nu
 }
 
 /**
+ * What can be checked before the body is read: `missing`, `malformed` and `stale` (see
+ * verifySignature). A request failing here is refused without reading its body.
+ */
+export function checkSignatureHeader(
+  header: string | undefined,
+  now: Date,
+  toleranceSeconds = DEFAULT_TOLERANCE_SECONDS,
+): { ok: true; header: ParsedSignatureHeader } | { ok: false; reason: Exclude<SignatureFailure, 'mismatch'> } {
+  if (header === undefined || header.trim() === '') return { ok: false, reason: 'missing' };
+  const parsed = parseSignatureHeader(header);
+  if (parsed === null) return { ok: false, reason: 'malformed' };
+  const nowSeconds = now.getTime() / 1000;
+  if (!Number.isFinite(nowSeconds)) throw new TypeError('verifySignature: now is an invalid Date');
+  if (Math.abs(nowSeconds - parsed.timestamp) > toleranceSeconds) return { ok: false, reason: 'stale' };
+  return { ok: true, header: parsed };
+}
+
+/**
  * Checks a provider request: `missing` (no or blank header), `malformed` (unparseable header),
  * `stale` (timestamp more than toleranceSeconds from now, either direction), `mismatch` (no v1
  * matches any secret). The timestamp is checked before computing any HMAC. On success returns the
@@ -108,13 +126,9 @@ export function verifySignature(
   if (!(Number.isFinite(toleranceSeconds) && toleranceSeconds >= 0)) {
     throw new TypeError(`verifySignature: toleranceSeconds must be >= 0, got ${toleranceSeconds}`);
   }
-  if (header === undefined || header.trim() === '') return { ok: false, reason: 'missing' };
-  const parsed = parseSignatureHeader(header);
-  if (parsed === null) return { ok: false, reason: 'malformed' };
-
-  const nowSeconds = now.getTime() / 1000;
-  if (!Number.isFinite(nowSeconds)) throw new TypeError('verifySignature: now is an invalid Date');
-  if (Math.abs(nowSeconds - parsed.timestamp) > toleranceSeconds) return { ok: false, reason: 'stale' };
+  const checked = checkSignatureHeader(header, now, toleranceSeconds);
+  if (!checked.ok) return checked;
+  const parsed = checked.header;
 
   let matched = false;
   for (const secret of secrets) {

@@ -1,0 +1,41 @@
+// The one CORS policy of the service: no cross-origin access unless CORS_ORIGINS lists the
+// origin. For a listed origin, every answer (errors included) allows that origin and exposes
+// the headers a client reads; a preflight is answered with the methods the path serves (the
+// Allow header src/http/options.ts computes), the request headers the API reads, and a
+// 10-minute cache. An unlisted origin gets no CORS header at all, so a browser lets no page
+// read anything. Credentials are never allowed, for any origin: the API authenticates with a
+// bearer header, never with cookies, so no page needs a browser's ambient credentials.
+// The tool server (MCP_PATH) is outside the policy: it refuses every request carrying an
+// Origin (403), as the contract requires, whether listed or not.
+import type { NextFunction, Request, Response } from 'express';
+import { MCP_PATH } from '../../mcp/mcp.route.js';
+import { onBeforeHeaders } from './before-headers.js';
+
+/** Response headers a browser client may read. */
+const EXPOSED_HEADERS = 'x-request-id, x-next-token, RateLimit, RateLimit-Policy, Retry-After';
+/** Request headers the API reads (Content-Type beyond the CORS-safelisted values needs a preflight). */
+const ALLOWED_REQUEST_HEADERS = 'Authorization, Content-Type, X-Request-Id';
+const PREFLIGHT_MAX_AGE_SECONDS = '600';
+
+export function corsPolicy(allowedOrigins: readonly string[]) {
+  const listed = new Set(allowedOrigins);
+  return (req: Request, res: Response, next: NextFunction): void => {
+    if (req.path === MCP_PATH || req.path.startsWith(`${MCP_PATH}/`)) return next();
+    // Answers differ by Origin once any origin is listed: caches must keep them apart.
+    if (listed.size > 0) res.vary('Origin');
+    const origin = req.headers.origin;
+    if (origin === undefined || !listed.has(origin)) return next();
+    res.setHeader('Access-Control-Allow-Origin', origin);
+    res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+    if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
+      res.setHeader('Access-Control-Allow-Headers', ALLOWED_REQUEST_HEADERS);
+      res.setHeader('Access-Control-Max-Age', PREFLIGHT_MAX_AGE_SECONDS);
+      // The methods are the path's own, known once its OPTIONS route has set Allow.
+      onBeforeHeaders(res, () => {
+        const allow = res.getHeader('Allow');
+        if (allow !== undefined) res.setHeader('Access-Control-Allow-Methods', String(allow));
+      });
+    }
+    next();
+  };
+}

@@ -1,0 +1,90 @@
+// The service's two rate limits and their answer headers.
+//
+//   address  every request but the probes, per client address (req.ip: see TRUST_PROXY), checked
+//            first, before the credential or the body is read;
+//   key      every request authenticated with an API key (REST, MCP, GraphQL), per key, checked
+//            right after the key is.
+//
+// Over a limit: 429 `rate_limited` in the error body with Retry-After. Every answer carries the
+// policies that applied to it in the fields of draft-ietf-httpapi-ratelimit-headers (structured
+// field lists, one item per policy):
+//   RateLimit-Policy: "address";q=24000;w=60, "key";q=12000;w=60
+//   RateLimit: "address";r=23990;t=41, "key";r=11990;t=41
+// A 429's Retry-After is the refusing policy's t.
+import type { Request, Response } from 'express';
+import type { Clock } from '../../../domain/shared/clock.js';
+import { DomainError } from '../../../domain/errors.js';
+import type { HttpEdgeEnv } from '../../../config/http-edge-env.js';
+import { onBeforeHeaders } from '../before-headers.js';
+import type { QuotaDecision, QuotaStore } from './quota-store.js';
+
+export type PolicyName = 'address' | 'key';
+
+interface Policy {
+  name: PolicyName;
+  limit: number;
+  windowSeconds: number;
+  /** The RateLimit-Policy item, formatted once. */
+  item: string;
+}
+
+/** Paths never limited: the platform's probes and the metrics scraper call them every few seconds. */
+const UNLIMITED_PATHS = new Set(['/healthz', '/readyz', '/metrics']);
+
+const DECISIONS = Symbol('rateLimitDecisions');
+type Decisions = Array<{ policy: Policy; decision: QuotaDecision }>;
+type Locals = { [DECISIONS]?: Decisions; rateLimits?: RateLimits };
+
+export class RateLimits {
+  private readonly policies: Partial<Record<PolicyName, Policy>> = {};
+
+  constructor(private readonly store: QuotaStore, settings: Pick<HttpEdgeEnv, 'RATE_LIMIT_WINDOW_SECONDS' | 'RATE_LIMIT_PER_KEY' | 'RATE_LIMIT_PER_ADDRESS'>, private readonly clock: Clock) {
+    const windowSeconds = settings.RATE_LIMIT_WINDOW_SECONDS;
+    const add = (name: PolicyName, limit: number) => {
+      if (limit > 0) this.policies[name] = { name, limit, windowSeconds, item: `"${name}";q=${limit};w=${windowSeconds}` };
+    };
+    add('address', settings.RATE_LIMIT_PER_ADDRESS);
+    add('key', settings.RATE_LIMIT_PER_KEY);
+  }
+
+  /** Middleware, first in the app: the address limit, and the headers of every answer. */
+  readonly edge = async (req: Request, res: Response, next: (error?: unknown) => void): Promise<void> => {
+    const locals = res.locals as Locals;
+    locals.rateLimits = this;
+    if (UNLIMITED_PATHS.has(req.path)) return next();
+    onBeforeHeaders(res, () => writeHeaders(res));
+    await this.spend(res, 'address', req.ip ?? req.socket.remoteAddress ?? 'unknown');
+    next();
+  };
+
+  /** Spends one request of the policy's window for this partition; a 429 DomainError when none is left. */
+  async spend(res: Response, name: PolicyName, partition: string): Promise<void> {
+    const policy = this.policies[name];
+    if (!policy) return;
+    const taken = this.store.take(`${name}:${partition}`, policy.limit, policy.windowSeconds * 1000, this.clock.now());
+    // Most takes are answered without I/O: no promise to wait for then.
+    const decision = taken instanceof Promise ? await taken : taken;
+    const locals = res.locals as Locals;
+    (locals[DECISIONS] ??= []).push({ policy, decision });
+    if (!decision.allowed) {
+      res.setHeader('Retry-After', String(decision.resetSeconds));
+      throw new DomainError('rate_limited', `Too many requests for this ${name === 'key' ? 'API key' : 'client address'}: at most ${policy.limit} every ${policy.windowSeconds} s; retry after ${decision.resetSeconds} s`);
+    }
+  }
+
+  stop(): Promise<void> {
+    return this.store.stop();
+  }
+}
+
+/** The key limit of the request's API key (called where each surface authenticates one). */
+export async function spendKeyQuota(res: Response, apiKeyId: string): Promise<void> {
+  await (res.locals as Locals).rateLimits?.spend(res, 'key', apiKeyId);
+}
+
+function writeHeaders(res: Response): void {
+  const decisions = (res.locals as Locals)[DECISIONS];
+  if (!decisions?.length) return;
+  res.setHeader('RateLimit-Policy', decisions.map(({ policy }) => policy.item).join(', '));
+  res.setHeader('RateLimit', decisions.map(({ policy, decision }) => `"${policy.name}";r=${decision.remaining};t=${decision.resetSeconds}`).join(', '));
+}
