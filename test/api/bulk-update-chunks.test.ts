@@ -51,7 +51,9 @@ describe.each(testDatabaseKinds())('chunked bulk-update on %s', (kind) => {
     // checked against the batch's progress read right after it.
     const progressSeenAfterAnswers: number[] = [];
     for (;;) {
+      const t0 = performance.now();
       const other = await server.request(apiKey, 'GET', '/api/v1/workflows');
+      if (process.env.DEBUG_LATENCY) console.log('latency', Math.round(performance.now() - t0));
       expect(other.status).toBe(200);
       const batch = await batchOf(accountId);
       if (batch.status === 'done') break;
@@ -59,7 +61,7 @@ describe.each(testDatabaseKinds())('chunked bulk-update on %s', (kind) => {
     }
     // Answered while the update was in progress, at several points of it.
     expect(progressSeenAfterAnswers.length).toBeGreaterThan(0);
-    expect(Math.max(...progressSeenAfterAnswers)).toBeLessThan(MANY);
+    expect(progressSeenAfterAnswers.some((updated) => updated > 0 && updated < MANY)).toBe(true);
     expect(new Set(progressSeenAfterAnswers).size).toBeGreaterThan(1);
 
     const { result } = await batchOf(accountId);
@@ -73,7 +75,7 @@ describe.each(testDatabaseKinds())('chunked bulk-update on %s', (kind) => {
 
   it('gives a dedup value to the first matching contact only, across chunks (the rest are skipped)', async () => {
     const { apiKey, accountId } = await server.createAccount({ defaultLocation: 'US' });
-    const n = BULK_UPDATE_WINDOW * 2 + 500;
+    const n = BULK_UPDATE_WINDOW[kind] * 2 + 500;
     await seedContacts(accountId, n);
     const res = await server.request(apiKey, 'POST', '/api/v1/contacts/bulk-update', { filter: {}, data: { phone: '+12125550199', firstName: 'Moved' } });
     expect(res.status).toBe(202);
@@ -90,11 +92,12 @@ describe.each(testDatabaseKinds())('chunked bulk-update on %s', (kind) => {
 
   it('resumes after its last committed chunk: the contacts before the cursor are not changed again', async () => {
     const { accountId, userId } = await server.createAccount({ defaultLocation: 'US' });
-    const n = BULK_UPDATE_WINDOW * 3;
+    const window = BULK_UPDATE_WINDOW[kind];
+    const n = window * 3;
     await seedContacts(accountId, n);
     // A batch as a killed process leaves it: the first window applied and its cursor stored.
     const { rows: firstWindow } = await sql().query<{ id: string; createdAt: Date }>(
-      `SELECT "id", "createdAt" FROM "Contact" WHERE "accountId" = $1::uuid ORDER BY "createdAt", "id" LIMIT ${BULK_UPDATE_WINDOW}`,
+      `SELECT "id", "createdAt" FROM "Contact" WHERE "accountId" = $1::uuid ORDER BY "createdAt", "id" LIMIT ${window}`,
       [accountId],
     );
     const cursor = firstWindow.at(-1)!;
@@ -102,7 +105,7 @@ describe.each(testDatabaseKinds())('chunked bulk-update on %s', (kind) => {
     const batchId = randomUUID();
     await sql().query(
       `INSERT INTO "ImportBatch" ("id", "accountId", "userId", "kind", "payload", "createdAt") VALUES ($1::uuid, $2::uuid, $3::uuid, 'bulk-update', $4::jsonb, $5)`,
-      [batchId, accountId, userId, JSON.stringify({ filter: {}, write, after: { createdAt: new Date(cursor.createdAt).toISOString(), id: cursor.id }, updated: BULK_UPDATE_WINDOW, skipped: 0 }), server.now()],
+      [batchId, accountId, userId, JSON.stringify({ filter: {}, write, after: { createdAt: new Date(cursor.createdAt).toISOString(), id: cursor.id }, updated: window, skipped: 0 }), server.now()],
     );
     await processBatch(server.service.services, batchId);
     expect((await batchOf(accountId)).result).toEqual({ updated: n, skipped: 0 });
@@ -111,7 +114,7 @@ describe.each(testDatabaseKinds())('chunked bulk-update on %s', (kind) => {
          FROM "Contact" WHERE "accountId" = $1::uuid`,
       [accountId],
     );
-    expect(rows[0]).toEqual({ changed: n - BULK_UPDATE_WINDOW, unchanged: BULK_UPDATE_WINDOW });
+    expect(rows[0]).toEqual({ changed: n - window, unchanged: window });
   }, 120_000);
 
   it('a change of nothing ({"data":{}}) answers 202 and is done at once, changing no contact', async () => {
