@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import { processBatch } from '../../src/domain/contacts/contacts-import.service.js';
-import { BULK_UPDATE_WINDOW } from '../../src/domain/contacts/contacts-bulk-update.service.js';
+import { BULK_UPDATE_CHUNK } from '../../src/domain/contacts/contacts-bulk-update.service.js';
 
 const MANY = 30_000;
 
@@ -75,7 +75,7 @@ describe.each(testDatabaseKinds())('chunked bulk-update on %s', (kind) => {
 
   it('gives a dedup value to the first matching contact only, across chunks (the rest are skipped)', async () => {
     const { apiKey, accountId } = await server.createAccount({ defaultLocation: 'US' });
-    const n = BULK_UPDATE_WINDOW[kind] * 2 + 500;
+    const n = BULK_UPDATE_CHUNK[kind].write * 2 + 500;
     await seedContacts(accountId, n);
     const res = await server.request(apiKey, 'POST', '/api/v1/contacts/bulk-update', { filter: {}, data: { phone: '+12125550199', firstName: 'Moved' } });
     expect(res.status).toBe(202);
@@ -92,7 +92,7 @@ describe.each(testDatabaseKinds())('chunked bulk-update on %s', (kind) => {
 
   it('resumes after its last committed chunk: the contacts before the cursor are not changed again', async () => {
     const { accountId, userId } = await server.createAccount({ defaultLocation: 'US' });
-    const window = BULK_UPDATE_WINDOW[kind];
+    const window = BULK_UPDATE_CHUNK[kind].write;
     const n = window * 3;
     await seedContacts(accountId, n);
     // A batch as a killed process leaves it: the first window applied and its cursor stored.

@@ -49,14 +49,18 @@ function filterSql(accountId: string, filter: BulkUpdateFilter): Prisma.Sql {
 }
 
 /**
- * Contacts of the Account looked at per chunk, in (createdAt, id) order: each chunk reads this
- * slice of the Account's list index (whatever the filter matches in it) and writes its matches
- * in one statement, so no statement's cost depends on the Account's size or the filter. On the
- * embedded database a chunk holds the one connection, and every other request waits for it:
- * there a chunk is small (writing a contact with its indexes costs about 0.3 ms there, so a
- * chunk takes well under 100 ms); on PostgreSQL other requests have connections of their own.
+ * The bounds of one chunk: it looks at no more than `scan` of the Account's contacts, in
+ * (createdAt, id) order after the cursor (a range of the list index), and writes no more than
+ * `write` of those the filter matches, in one statement. So no statement's cost depends on the
+ * Account's size or on the filter, and a filter that matches few contacts still passes over
+ * the rest quickly. On the embedded database a chunk holds the one connection and every other
+ * request waits for it: there chunks are small (writing a contact with its indexes costs about
+ * 0.3 ms there); on PostgreSQL other requests have connections of their own.
  */
-export const BULK_UPDATE_WINDOW: Record<Database['kind'], number> = { pglite: 250, postgres: 2000 };
+export const BULK_UPDATE_CHUNK: Record<Database['kind'], { scan: number; write: number }> = {
+  pglite: { scan: 5000, write: 250 },
+  postgres: { scan: 20000, write: 2000 },
+};
 /**
  * The pause between chunks on the embedded database: long enough for the requests that waited
  * on the chunk to run their few statements before the next one starts.
@@ -104,17 +108,31 @@ async function applyNextChunk(services: Services, tx: SqlClient, batchId: string
   const after = payload.after
     ? Prisma.sql`AND ("createdAt", "id") > (${new Date(payload.after.createdAt)}::timestamptz, ${payload.after.id}::uuid)`
     : Prisma.empty;
-  // The window's last contact; none when fewer than a window are left (this chunk is the last).
-  const [end] = await tx.$queryRaw<Array<{ createdAt: Date; id: string }>>`SELECT "createdAt", "id" FROM "Contact"
-    WHERE "accountId" = ${accountId}::uuid ${after} ORDER BY "createdAt", "id" OFFSET ${BULK_UPDATE_WINDOW[services.db.kind] - 1} LIMIT 1`;
-  const upTo = end ? Prisma.sql`AND ("createdAt", "id") <= (${end.createdAt}::timestamptz, ${end.id}::uuid)` : Prisma.empty;
-  const matches = await tx.$queryRaw<ContactRow[]>`SELECT ${CONTACT_COLUMNS} FROM "Contact"
-    WHERE ${filterSql(accountId, payload.filter)} ${after} ${upTo} ORDER BY "createdAt", "id" FOR UPDATE`;
+  // The chunk's range: up to `scan` contacts after the cursor, ending early at the `write`-th
+  // match. Its matches are then read again and locked, the filter checked on their current
+  // version (a concurrent change may have made one stop matching).
+  const bounds = BULK_UPDATE_CHUNK[services.db.kind];
+  const scanned = await tx.$queryRaw<Array<{ createdAt: Date; id: string; matches: boolean | null }>>`
+    SELECT "createdAt", "id", (${filterSql(accountId, payload.filter)}) AS "matches" FROM "Contact"
+    WHERE "accountId" = ${accountId}::uuid ${after} ORDER BY "createdAt", "id" LIMIT ${bounds.scan}`;
+  const ids: string[] = [];
+  let end = scanned.at(-1);
+  for (const row of scanned) {
+    if (!row.matches) continue;
+    ids.push(row.id);
+    if (ids.length === bounds.write) {
+      end = row;
+      break;
+    }
+  }
+  const last = end === scanned.at(-1) && scanned.length < bounds.scan;
+  const matches = ids.length === 0 ? [] : await tx.$queryRaw<ContactRow[]>`SELECT ${CONTACT_COLUMNS} FROM "Contact"
+    WHERE ${filterSql(accountId, payload.filter)} AND "id" = ANY(${ids}::uuid[]) ORDER BY "createdAt", "id" FOR UPDATE`;
   const account = await loadAccountRules(tx, accountId);
   const result = await changeStoredContacts(tx, account, matches, payload.write, 'bulk-update', now);
   updated += result.updated;
   skipped += result.skipped;
-  if (!end) {
+  if (last || !end) {
     await finish();
     return { finished: true, changed: result.updated };
   }
