@@ -58,6 +58,8 @@ describe.each(testDatabaseKinds())('stored work after a SIGKILL on %s', (kind: D
         method,
         headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
         body: body ? JSON.stringify(body) : undefined,
+        // A service that stops answering fails the test here, naming the request.
+        signal: AbortSignal.timeout(60_000),
       });
     /** The contacts of one run, read through the list's pages (newest first). */
     const contactsOfRun = async (baseUrl: string, run: number) => {
@@ -92,6 +94,7 @@ describe.each(testDatabaseKinds())('stored work after a SIGKILL on %s', (kind: D
       expect(answers).toEqual([0, 1, 2].map(() => ({ status: 202, body: { accepted: BATCH, rejected: [] } })));
 
       service = await startServiceProcess(env);
+      if (process.env.DEBUG_CRASH) console.log(`run ${run}: restarted after the imports`);
       // A batch is written in one transaction: its last contact stands for all of it.
       const imported = await withinBound(service.listeningAt, async () => {
         const found = await Promise.all(
@@ -113,6 +116,7 @@ describe.each(testDatabaseKinds())('stored work after a SIGKILL on %s', (kind: D
       expect(update).toEqual({ status: 202, body: {} });
 
       service = await startServiceProcess(env);
+      if (process.env.DEBUG_CRASH) console.log(`run ${run}: restarted after the bulk-update`);
       // Chunks apply oldest first, and the run's newest contact (the list's first) is the
       // Account's newest: once it is updated, every chunk before it is committed too.
       const updated = await withinBound(service.listeningAt, async () => {
