@@ -165,7 +165,11 @@ describe.each(testDatabaseKinds())('call-ended trigger across a restart on %s', 
     const second = await start();
     cleanups.push(() => second.stop());
     await until(() => accepted().length > 0, 5_000);
-    const row = await second.services.db.prisma.mondayTriggerDelivery.findFirstOrThrow({ where: { callId: call.id } });
+    // monday's 2xx comes before the row is marked delivered.
+    const row = await until(async () => {
+      const delivery = await second.services.db.prisma.mondayTriggerDelivery.findFirstOrThrow({ where: { callId: call.id } });
+      return delivery.status === 'delivered' ? delivery : null;
+    });
     expect(row).toMatchObject({ status: 'delivered', attempts: 2, leasedBy: null });
     expect(accepted()).toHaveLength(1);
   });
