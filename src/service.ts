@@ -81,7 +81,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const voice = voiceProvidersFromEnv(env, options.voiceAdapters);
   const statistics = startStatisticsKeeper(db);
   const services: Services = { db, queue, clock, region: env.REGION, boards: monday ? mondayBoardDirectory({ db }, monday) : undefined, voice, statistics };
-  await startBatchWorker(services);
+  const batches = await startBatchWorker(services);
   const telephony = options.telephony ?? createSimulatedTelephony({ sink: (event) => applyTelephonyEvent(services, event).then(() => undefined), clock, delayMs: 200, callSpeed: env.SIMULATED_CALL_SPEED, script: env.SIMULATED_OUTCOMES });
   const dialer = options.dialer === false ? null : startDialer(services, telephony);
   const telephonySecrets = env.TELEPHONY_WEBHOOK_SECRETS?.split(',').map((secret) => secret.trim());
@@ -108,6 +108,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       await dialer?.stop();
       await triggers?.stop();
       await statistics.stop();
+      await batches.stop();
       await queue.stop();
       await db.close();
     },

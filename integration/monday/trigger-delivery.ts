@@ -8,6 +8,10 @@
 // 2. Delivery: due rows are leased (nextAttemptAt moves past the HTTP timeout), POSTed to the
 //    subscription's webhookUrl with our `{ appId }` JWT, then marked delivered; 429, 5xx and no
 //    answer are retried with exponential backoff (honouring Retry-After) for up to a day.
+// 3. Recovery: a lease records the process holding it (`leasedBy`). When a worker starts, and
+//    every few seconds after, the leases of processes that are gone (src/jobs/process-liveness.ts)
+//    are given back, due at once: a delivery a killed process was sending goes out again within
+//    a second or two of the next start, not when its lease runs out.
 //
 // The unique (webhookId, callId) row means one call fires a subscription at most once; a row is
 // only sent again when the process dies between monday's 2xx and our commit (at-least-once over
@@ -15,6 +19,7 @@
 import type { Services } from '../../src/domain/context.js';
 import type { CallEndedEvent } from '../../src/domain/calls/call-events.service.js';
 import { startPeriodic, type PeriodicWorker } from '../../src/jobs/periodic.js';
+import { registerProcess, type ProcessLiveness } from '../../src/jobs/process-liveness.js';
 import { boardLogger, errorOf } from './board-logger.js';
 import type { MondayConfig } from './config.js';
 import { signTriggerAuthorization } from './monday-jwt.js';
@@ -27,6 +32,8 @@ const LEASE_MS = 2 * 60_000;
 const FIRST_RETRY_MS = 1_000;
 const MAX_RETRY_MS = 10 * 60_000;
 const GIVE_UP_AFTER_MS = 24 * 60 * 60_000;
+/** Passes between two looks for leases of processes that are gone (the first pass looks too). */
+const RECLAIM_EVERY_PASSES = 10;
 
 /** The trigger block's output fields (declared in monday/manifest.json). */
 export interface CallEndedOutputs {
@@ -127,6 +134,8 @@ interface LeasedDelivery {
 
 export interface DeliveryOptions {
   fetch?: typeof fetch;
+  /** The process that leases (recorded on the rows, so a later process can tell it is gone). */
+  leaseOwner?: string;
 }
 
 /** Sends the deliveries that are due; returns how many it attempted. */
@@ -135,13 +144,13 @@ export async function deliverDueTriggers(services: Pick<Services, 'db' | 'clock'
   if (config.appId === null) return 0;
   const now = services.clock.now();
   const { rows } = await services.db.sql.query<LeasedDelivery>(
-    `UPDATE "MondayTriggerDelivery" d SET attempts = d.attempts + 1, "nextAttemptAt" = $2
+    `UPDATE "MondayTriggerDelivery" d SET attempts = d.attempts + 1, "nextAttemptAt" = $2, "leasedBy" = $3::uuid
        FROM (SELECT id, "webhookId" FROM "MondayTriggerDelivery" WHERE status = 'pending' AND "nextAttemptAt" <= $1
               ORDER BY "nextAttemptAt" LIMIT ${DELIVERY_BATCH} FOR UPDATE SKIP LOCKED) due
        LEFT JOIN "MondayTriggerSubscription" sub ON sub."webhookId" = due."webhookId"
       WHERE d.id = due.id
       RETURNING d.id, d."webhookId", d.payload, d.attempts, d."createdAt", sub."webhookUrl", (sub."deletedAt" IS NOT NULL) AS "subscriptionDeleted"`,
-    [now, new Date(now.getTime() + LEASE_MS)],
+    [now, new Date(now.getTime() + LEASE_MS), options.leaseOwner ?? null],
   );
   await Promise.all(rows.map((row) => deliverOne(services, config, row, options.fetch ?? fetch)));
   return rows.length;
@@ -179,12 +188,12 @@ async function deliverOne(services: Pick<Services, 'db' | 'clock'>, config: Mond
   }
   const backoff = Math.min(FIRST_RETRY_MS * 2 ** (row.attempts - 1), MAX_RETRY_MS);
   const next = new Date(now.getTime() + Math.max(backoff, retryAfterMs ?? 0));
-  await services.db.sql.query(`UPDATE "MondayTriggerDelivery" SET "nextAttemptAt" = $2, "lastError" = $3 WHERE id = $1`, [row.id, next, error]);
+  await services.db.sql.query(`UPDATE "MondayTriggerDelivery" SET "nextAttemptAt" = $2, "lastError" = $3, "leasedBy" = NULL WHERE id = $1`, [row.id, next, error]);
 }
 
 async function settle(services: Pick<Services, 'db' | 'clock'>, id: string, status: 'delivered' | 'cancelled' | 'failed', error: string | null): Promise<void> {
   await services.db.sql.query(
-    `UPDATE "MondayTriggerDelivery" SET status = $2, "lastError" = COALESCE($3, "lastError"), "deliveredAt" = CASE WHEN $2 = 'delivered' THEN $4::timestamptz ELSE NULL END WHERE id = $1`,
+    `UPDATE "MondayTriggerDelivery" SET status = $2, "lastError" = COALESCE($3, "lastError"), "deliveredAt" = CASE WHEN $2 = 'delivered' THEN $4::timestamptz ELSE NULL END, "leasedBy" = NULL WHERE id = $1`,
     [id, status, error, services.clock.now()],
   );
 }
@@ -197,17 +206,53 @@ function retryAfter(header: string | null, now: Date): number | null {
   return Number.isNaN(at) ? null : Math.min(Math.max(at - now.getTime(), 0), MAX_RETRY_MS);
 }
 
-/** Fans out and delivers every `intervalMs`, one pass at a time. */
+/**
+ * Gives back, due now, the leases held by processes that are gone; returns how many. The
+ * delivery's attempt is not counted back: the process may have sent it before it died.
+ */
+export async function reclaimAbandonedLeases(services: Pick<Services, 'db' | 'clock'>, liveness: Pick<ProcessLiveness, 'gone'>): Promise<number> {
+  const { rows } = await services.db.sql.query<{ owner: string }>(
+    `SELECT DISTINCT "leasedBy"::text AS owner FROM "MondayTriggerDelivery" WHERE status = 'pending' AND "leasedBy" IS NOT NULL`,
+  );
+  const gone = await liveness.gone(rows.map((r) => r.owner));
+  if (gone.length === 0) return 0;
+  const { rowCount } = await services.db.sql.query(
+    `UPDATE "MondayTriggerDelivery" SET "leasedBy" = NULL, "nextAttemptAt" = $2 WHERE status = 'pending' AND "leasedBy" = ANY($1::uuid[])`,
+    [gone, services.clock.now()],
+  );
+  return rowCount;
+}
+
+/**
+ * Fans out and delivers every `intervalMs`, one pass at a time; the first pass (and every
+ * RECLAIM_EVERY_PASSES-th) first takes back the leases of processes that are gone.
+ */
 export function startTriggerDelivery(services: Pick<Services, 'db' | 'clock'>, config: MondayConfig, intervalMs = 500, options: DeliveryOptions = {}): PeriodicWorker {
   if (config.appId === null) {
     boardLogger(config).warn('MONDAY_APP_ID is not set: call-ended triggers wait until it is (the trigger JWT carries the app id)');
   }
-  return startPeriodic(
+  let liveness: Promise<ProcessLiveness> | null = null;
+  let passes = 0;
+  const worker = startPeriodic(
     intervalMs,
     async () => {
+      // Registered on the first pass (a connection of its own on PostgreSQL); retried if that fails.
+      liveness ??= registerProcess(services.db).catch((error) => {
+        liveness = null;
+        throw error;
+      });
+      const self = await liveness;
+      if (passes++ % RECLAIM_EVERY_PASSES === 0) await reclaimAbandonedLeases(services, self);
       await fanOutCallEnded(services);
-      await deliverDueTriggers(services, config, options);
+      await deliverDueTriggers(services, config, { ...options, leaseOwner: self.id });
     },
     (error) => boardLogger(config).error('trigger delivery pass failed; retrying next tick', { error: errorOf(error) }),
   );
+  return {
+    async stop() {
+      await worker.stop();
+      const self = await liveness?.catch(() => null);
+      await self?.close();
+    },
+  };
 }

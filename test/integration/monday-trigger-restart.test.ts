@@ -15,6 +15,8 @@ import { encryptToken } from '../../integration/monday/token-crypto.js';
 import type { MondayConfig } from '../../integration/monday/config.js';
 import { createTestDatabase, testDatabaseKinds, type DatabaseKind } from '../support/databases.js';
 import { startMondayEmulator } from '../support/monday-emulator/index.js';
+import { fanOutCallEnded, reclaimAbandonedLeases } from '../../integration/monday/trigger-delivery.js';
+import { registerProcess } from '../../src/jobs/process-liveness.js';
 
 const SECRET = 'restart-signing-secret';
 const APP_ID = 10155;
@@ -137,5 +139,55 @@ describe.each(testDatabaseKinds())('call-ended trigger across a restart on %s', 
     expect(accepted()).toHaveLength(1);
     const row = await second.services.db.prisma.mondayTriggerDelivery.findFirstOrThrow({ where: { callId: call.id } });
     expect(row).toMatchObject({ status: 'delivered', attempts: 2 });
+  });
+
+  /** Fans the call's event out and leases its delivery for two minutes to `owner`, as a worker in the middle of sending it. */
+  async function leaseAs(service: RunningService, callId: string, owner: string): Promise<void> {
+    await fanOutCallEnded(service.services);
+    const now = service.services.clock.now();
+    const { rowCount } = await service.services.db.sql.query(
+      `UPDATE "MondayTriggerDelivery" SET attempts = 1, "nextAttemptAt" = $2, "leasedBy" = $3::uuid WHERE "callId" = $1::uuid`,
+      [callId, new Date(now.getTime() + 120_000), owner],
+    );
+    expect(rowCount).toBe(1);
+  }
+
+  it('sends a delivery leased by a process that died within 5 s of the next start, once', async () => {
+    const { first, start, dial, accepted } = await scenario();
+    await first.triggerDelivery!.stop();
+    const call = await dial();
+    // The process that leased it is gone: its registration (its lock, on PostgreSQL) ended with it.
+    const dead = await registerProcess(first.services.db);
+    await dead.close();
+    await leaseAs(first, call.id, dead.id);
+    await first.stop();
+
+    const second = await start();
+    cleanups.push(() => second.stop());
+    await until(() => accepted().length > 0, 5_000);
+    // monday's 2xx comes before the row is marked delivered.
+    const row = await until(async () => {
+      const delivery = await second.services.db.prisma.mondayTriggerDelivery.findFirstOrThrow({ where: { callId: call.id } });
+      return delivery.status === 'delivered' ? delivery : null;
+    });
+    expect(row).toMatchObject({ status: 'delivered', attempts: 2, leasedBy: null });
+    expect(accepted()).toHaveLength(1);
+  });
+
+  it.runIf(kind === 'postgres')('leaves the lease of a live process alone, and takes it back once that process is gone', async () => {
+    const { first, dial } = await scenario();
+    await first.triggerDelivery!.stop();
+    const call = await dial();
+    const owner = await registerProcess(first.services.db);
+    const looker = await registerProcess(first.services.db);
+    cleanups.push(() => looker.close());
+    await leaseAs(first, call.id, owner.id);
+    expect(await reclaimAbandonedLeases(first.services, looker)).toBe(0);
+    await owner.close();
+    expect(await reclaimAbandonedLeases(first.services, looker)).toBe(1);
+    const row = await first.services.db.prisma.mondayTriggerDelivery.findFirstOrThrow({ where: { callId: call.id } });
+    expect(row.leasedBy).toBeNull();
+    expect(row.nextAttemptAt.getTime()).toBeLessThanOrEqual(first.services.clock.now().getTime());
+    await first.stop();
   });
 });

@@ -1,8 +1,51 @@
 // Runs the service in a child process (for crash tests): the same startService the CLI
 // uses, configured from the environment; prints one JSON line with its URL when listening.
+// Run directly (`node --import tsx test/support/service-process.ts`) it is the child; imported,
+// it gives the helpers that start such a child and kill it.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { pathToFileURL } from 'node:url';
 import { loadEnv } from '../../src/config/env.js';
 import { startService } from '../../src/service.js';
 
-const env = loadEnv();
-const service = await startService({ env, seedDemo: false });
-process.stdout.write(`${JSON.stringify({ baseUrl: service.baseUrl })}\n`);
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  baseUrl: string;
+  /** When the child said it was listening (Date.now() of this process). */
+  listeningAt: number;
+}
+
+/** Starts the service in a child process with `env` and waits until it listens. */
+export function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/service-process.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr += d));
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      if (line.startsWith('{')) resolve({ child, baseUrl: JSON.parse(line).baseUrl, listeningAt: Date.now() });
+    });
+    child.on('exit', (code) => reject(new Error(`service exited (${code}) before listening: ${stderr}`)));
+  });
+}
+
+/** Kills the child at once (SIGKILL: no shutdown code runs) and waits until it is gone. */
+export async function killService(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGKILL');
+  await exited;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  const env = loadEnv();
+  const service = await startService({ env, seedDemo: false });
+  process.stdout.write(`${JSON.stringify({ baseUrl: service.baseUrl })}\n`);
+}

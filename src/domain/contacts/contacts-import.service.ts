@@ -17,6 +17,8 @@ import { Prisma } from '../../generated/prisma/client.js';
 import { randomUUID } from 'node:crypto';
 import { processBulkUpdateBatch } from './contacts-bulk-update.service.js';
 import { logger } from '../../logger.js';
+import type { PeriodicWorker } from '../../jobs/periodic.js';
+import { startStoredWorkSweeper } from '../../jobs/stored-work-sweeper.js';
 
 export const BATCH_QUEUE = 'contacts.import';
 
@@ -90,14 +92,33 @@ interface ImportPayload {
   enrollment: Enrollment | null;
 }
 
-class BatchBusy extends Error {}
+/** Thrown inside a batch's transaction when another process holds the batch (its row lock). */
+export class BatchBusy extends Error {}
+
+/** This process's runs in progress, by batch id: a second request for one joins the first. */
+const runsInProgress = new Map<string, Promise<void>>();
 
 /**
  * Writes one pending batch. Safe to call any number of times, from any process: the batch
- * row is locked, applied and marked done in one transaction. `known` is the payload when
- * the caller already holds it (the process that accepted the batch).
+ * row is locked, applied and marked done in one transaction (a bulk-update: each chunk and
+ * its progress). `known` is the payload when the caller already holds it (the process that
+ * accepted the batch). Within a process, calls for one batch share one run; a batch another
+ * process is running is left to it (the sweeper of stored work comes back to it, so a
+ * process that died holding it delays nothing beyond its connection's end).
  */
-export async function processBatch(services: Services, batchId: string, known?: ImportPayload): Promise<void> {
+export function processBatch(services: Services, batchId: string, known?: ImportPayload): Promise<void> {
+  const running = runsInProgress.get(batchId);
+  if (running) return running;
+  const run = runBatch(services, batchId, known)
+    .catch((error) => {
+      if (!(error instanceof BatchBusy)) throw error;
+    })
+    .finally(() => runsInProgress.delete(batchId));
+  runsInProgress.set(batchId, run);
+  return run;
+}
+
+async function runBatch(services: Services, batchId: string, known?: ImportPayload): Promise<void> {
   const [head] = (await services.db.sql.query<{ status: string; kind: string }>(`SELECT "status"::text AS "status", "kind" FROM "ImportBatch" WHERE "id" = $1::uuid`, [batchId])).rows;
   if (!head || head.status === 'done') return;
   if (head.kind === 'bulk-update') return processBulkUpdateBatch(services, batchId);
@@ -108,7 +129,6 @@ export async function processBatch(services: Services, batchId: string, known?: 
       const payloadColumn = known ? Prisma.sql`NULL::jsonb AS "payload"` : Prisma.sql`"payload"`;
       const locked = await tx.$queryRaw<Array<{ accountId: string; payload: ImportPayload | null; status: string }>>`
         SELECT "accountId", ${payloadColumn}, "status"::text AS "status" FROM "ImportBatch" WHERE "id" = ${batchId}::uuid FOR UPDATE SKIP LOCKED`;
-      // Locked by another worker: let the queue retry later rather than report success.
       if (locked.length === 0) throw new BatchBusy(`batch ${batchId} is being processed elsewhere`);
       const [batch] = locked;
       if (batch.status === 'done') return;
@@ -129,10 +149,13 @@ export async function loadAccountRules(tx: SqlClient, accountId: string): Promis
   return account;
 }
 
-/** Registers the queue worker that runs batches (this process's own and any left by a crash). */
-export async function startBatchWorker(services: Services): Promise<void> {
+/**
+ * Registers the queue worker and starts the sweeper of stored batches (jobs/stored-work-sweeper.ts),
+ * whose first pass runs at once: batches a killed process left behind (pending, their jobs
+ * perhaps still "active" in the queue) are claimed when this process starts, not when a job's
+ * expiry or retry backoff comes round.
+ */
+export async function startBatchWorker(services: Services): Promise<PeriodicWorker> {
   await services.queue.work(BATCH_QUEUE, async (data) => processBatch(services, String(data.batchId)));
-  // Also sweep batches whose job was never sent (a crash between storing and queueing).
-  const pending = await services.db.sql.query<{ id: string }>(`SELECT "id" FROM "ImportBatch" WHERE "status" = 'pending' ORDER BY "createdAt"`);
-  for (const { id } of pending.rows) await services.queue.send(BATCH_QUEUE, { batchId: id });
+  return startStoredWorkSweeper(services, (batchId) => processBatch(services, batchId));
 }

@@ -14,13 +14,17 @@ export interface WriteOutcome {
   created: boolean;
 }
 
-const MAX_ATTEMPTS = 5;
+/** Whole-transaction attempts before a write gives up (each lost race or deadlock is one). */
+const MAX_ATTEMPTS = 10;
 
 /**
- * A single upsert without a transaction (3 round trips with authentication): read the
- * holder of the dedup key, then insert (ON CONFLICT DO NOTHING) or update only if the row
- * is unchanged since the read (xmin). Losing either race reads again, so concurrent
- * upserts of one contact end as one contact with every write applied in some order.
+ * A single upsert. The uncontended path runs without a transaction (3 round trips with
+ * authentication): read the holder of the dedup key, then insert (ON CONFLICT DO NOTHING) or
+ * update only if the row is unchanged since the read (xmin). A writer that loses that race
+ * does not try its luck again (with 100 writers of one contact, most would lose every round
+ * and give up): it queues behind the others on the row lock (upsertLocked), where every
+ * writer wins in turn. So concurrent upserts of one contact end as one contact, one of them
+ * answered "created", with every write applied in some order.
  */
 export async function upsertOnePreparedContact(
   ctx: Pick<RequestContext, 'db' | 'clock'>,
@@ -28,30 +32,68 @@ export async function upsertOnePreparedContact(
   write: PreparedWrite,
 ): Promise<WriteOutcome> {
   if (!write.dedup.ok) throw new Error('upsertOnePreparedContact needs a write with a dedup key');
+  const key = write.dedup.key;
   const db = directSql(ctx.db.sql);
-  for (let attempt = 1; attempt <= MAX_ATTEMPTS * 4; attempt++) {
-    const found = await findForUpsert(db, account.id, write.dedup.key, { sent: write.phone !== undefined, value: write.phone ?? null });
-    const row = applyContactWrite(found.contact, write, { account, mode: 'import', phoneBlocked: found.phoneBlocked, now: ctx.clock.now() });
-    row.dedupKey = write.dedup.key;
-    if (!found.contact) {
-      if ((await insertContacts(db, account.id, [row])).size === 1) return { contact: row, created: true };
-    } else if ((await updateContacts(db, account.id, [row], [found.version!])) === 1) {
-      if (row.priority !== found.contact.priority) await syncEnrollmentPriority(db, [{ id: row.id, priority: row.priority }]);
-      return { contact: row, created: false };
+  const found = await findForUpsert(db, account.id, key, { sent: write.phone !== undefined, value: write.phone ?? null });
+  const row = applyContactWrite(found.contact, write, { account, mode: 'import', phoneBlocked: found.phoneBlocked, now: ctx.clock.now() });
+  row.dedupKey = key;
+  if (!found.contact) {
+    if ((await insertContacts(db, account.id, [row])).size === 1) return { contact: row, created: true };
+  } else if ((await updateContacts(db, account.id, [row], [found.version!])) === 1) {
+    if (row.priority !== found.contact.priority) await syncEnrollmentPriority(db, [{ id: row.id, priority: row.priority }]);
+    return { contact: row, created: false };
+  }
+  return withConflictRetry(() => ctx.db.sql.transaction((runner) => upsertLocked(directSql(runner), account, write, key, ctx.clock.now())));
+}
+
+/**
+ * The contended path of a single upsert, in a transaction: the holder of the dedup key is
+ * read FOR UPDATE, so concurrent writers of one contact take turns. When there is no holder
+ * yet, the insert may still lose to a concurrent insert (ON CONFLICT DO NOTHING waits for it
+ * to commit); the next read then finds and locks that contact. Only a contact deleted
+ * between every read and write could exhaust the attempts.
+ */
+async function upsertLocked(tx: SqlClient, account: AccountRules, write: PreparedWrite, key: string, now: Date): Promise<WriteOutcome> {
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    const [stored] = await findContactsByDedupKeys(tx, account.id, [key], true);
+    const resultingPhone = write.phone !== undefined ? write.phone : (stored?.phone ?? null);
+    const blocked = resultingPhone ? await findBlockedPhones(tx, account.id, [resultingPhone]) : new Set<string>();
+    const row = applyContactWrite(stored ?? null, write, { account, mode: 'import', phoneBlocked: blocked.size > 0, now });
+    row.dedupKey = key;
+    if (!stored) {
+      if ((await insertContacts(tx, account.id, [row])).size === 1) return { contact: row, created: true };
+      continue;
     }
+    await updateContacts(tx, account.id, [row]);
+    if (row.priority !== stored.priority) await syncEnrollmentPriority(tx, [{ id: row.id, priority: row.priority }]);
+    return { contact: row, created: false };
   }
   throw new DomainError('conflict', 'The contact kept changing while this upsert ran; retry it');
 }
 
-/** Runs `attempt` again when it lost an insert race on a dedup key (see upsertInTransaction). */
+/**
+ * Runs `attempt` (a whole transaction) again when it lost a race to a concurrent writer: an
+ * insert race on a dedup key (see upsertInTransaction), a deadlock, or a serialization
+ * failure. Contention is never the client's problem; a genuine dedup conflict is not retried.
+ */
 export async function withConflictRetry<T>(attempt: () => Promise<T>): Promise<T> {
   for (let n = 1; ; n++) {
     try {
       return await attempt();
     } catch (error) {
-      if (!(error instanceof RetryableConflict) || n >= MAX_ATTEMPTS) throw error;
+      if (!(error instanceof RetryableConflict || isContentionFailure(error)) || n >= MAX_ATTEMPTS) throw error;
     }
   }
+}
+
+/**
+ * PostgreSQL's deadlock_detected (40P01) and serialization_failure (40001), as the driver
+ * (pg, PGlite) or Prisma (P2034) reports them: the transaction was rolled back and is safe to
+ * run again.
+ */
+export function isContentionFailure(error: unknown): boolean {
+  const code = (error as { code?: unknown })?.code;
+  return code === '40P01' || code === '40001' || code === 'P2034';
 }
 
 class RetryableConflict extends Error {}
@@ -97,7 +139,9 @@ export async function upsertInTransaction(tx: SqlClient, account: AccountRules, 
   }
 
   const finalRows = [...byKey.values()];
-  const toInsert = finalRows.filter((e) => e.created).map((e) => e.row);
+  // Inserted in dedup-key order, the order the read locks rows in, so two imports of
+  // overlapping contacts wait for each other instead of deadlocking (mostly; see withConflictRetry).
+  const toInsert = finalRows.filter((e) => e.created).map((e) => e.row).sort((a, b) => (a.dedupKey < b.dedupKey ? -1 : a.dedupKey > b.dedupKey ? 1 : 0));
   const toUpdate = finalRows.filter((e) => !e.created).map((e) => e.row);
   const inserted = await insertContacts(tx, account.id, toInsert);
   // A row missing here was inserted by a concurrent writer after our read: start over,

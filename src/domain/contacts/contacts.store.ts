@@ -41,7 +41,8 @@ export const CONTACT_COLUMNS = Prisma.raw(
 
 export async function findContactsByDedupKeys(db: SqlClient, accountId: string, keys: string[], forUpdate: boolean): Promise<ContactRow[]> {
   if (keys.length === 0) return [];
-  const lock = forUpdate ? Prisma.raw('FOR UPDATE') : Prisma.empty;
+  // Locked in key order, so that writers of overlapping contacts queue rather than deadlock.
+  const lock = forUpdate ? Prisma.raw('ORDER BY "dedupKey" FOR UPDATE') : Prisma.empty;
   return db.$queryRaw<ContactRow[]>`SELECT ${CONTACT_COLUMNS} FROM "Contact"
     WHERE "accountId" = ${accountId}::uuid AND "dedupKey" = ANY(${keys}::text[]) ${lock}`;
 }
