@@ -280,7 +280,7 @@ export function buildOpenApi(): Record<string, unknown> {
             200: jsonAnswer('Updated: the contact that matched the Account\'s dedup fields', ref('Contact')),
             201: jsonAnswer('Created', ref('Contact')),
             ...standardErrors,
-            409: errorAnswer('Concurrent writes of the same dedup key kept changing the contact while this upsert ran; nothing was written by it; retry', ['conflict']),
+            409: errorAnswer('The contact could not be written while this upsert ran (something other than the service\'s writers changed or removed it each time; concurrent upserts of one contact take turns and all succeed); nothing was written by it; retry', ['conflict']),
             ...tooLarge,
             ...unprocessable,
           },

@@ -64,7 +64,10 @@ async function upsertLocked(tx: SqlClient, account: AccountRules, write: Prepare
       if ((await insertContacts(tx, account.id, [row])).size === 1) return { contact: row, created: true };
       continue;
     }
-    await updateContacts(tx, account.id, [row]);
+    // Under the row lock the update always applies, unless something outside the service's
+    // writers (a trigger, a manual statement) kept it from being written: then never answer as
+    // if it had been.
+    if ((await updateContacts(tx, account.id, [row])) !== 1) continue;
     if (row.priority !== stored.priority) await syncEnrollmentPriority(tx, [{ id: row.id, priority: row.priority }]);
     return { contact: row, created: false };
   }
