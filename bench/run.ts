@@ -49,7 +49,7 @@ import { startMondayEmulator } from '../test/support/monday-emulator/index.js';
 import type { MondayConfig } from '../integration/monday/config.js';
 import { benchMcp } from './mcp.js';
 import { benchListCases, listCases } from './lists.js';
-import { seedContacts, seedShape, type SeedResult } from './seed.js';
+import { prng, seedContacts, seedShape, type SeedResult } from './seed.js';
 import { benchClock, benchVoice, startProviderEmulators } from './voice.js';
 import type { DatabaseKind } from '../test/support/databases.js';
 
@@ -119,17 +119,6 @@ Kowalski Novak Rossi Müller Dubois`.split(/\s+/);
 /** Area codes of the benchmark's own writes: not in the seed (bench/seed.ts), so every write is new. */
 const WRITE_AREAS = [415, 646, 617, 702, 512, 503, 602, 404, 408, 425];
 
-/** Deterministic PRNG (mulberry32), so runs are comparable. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const rand = prng(20260401);
 const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)];
 

@@ -122,8 +122,8 @@ function censusNames(): Record<'male' | 'female' | 'last', Array<{ name: string;
   return pools;
 }
 
-/** Deterministic PRNG (mulberry32). */
-function prng(seed: number) {
+/** Deterministic PRNG (mulberry32), so runs are comparable; the bench's own writes use it too (bench/run.ts). */
+export function prng(seed: number) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
