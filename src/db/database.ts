@@ -10,6 +10,7 @@ import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient } from '../generated/prisma/client.js';
 import { lockDataDir } from './data-dir-lock.js';
+import { takeTurnsFairly } from './pglite-fair-turns.js';
 import { logger } from '../logger.js';
 
 /** Connections each service process opens to PostgreSQL at most. */
@@ -132,7 +133,7 @@ function statementName(text: string): string {
 async function openPglite(dataDir: string | undefined): Promise<Database> {
   if (dataDir) fs.mkdirSync(path.resolve(dataDir), { recursive: true });
   const unlock = dataDir ? lockDataDir(path.resolve(dataDir)) : () => {};
-  const db = await PGlite.create({ dataDir: dataDir ? path.resolve(dataDir) : undefined, extensions: { pg_trgm } });
+  const db = takeTurnsFairly(await PGlite.create({ dataDir: dataDir ? path.resolve(dataDir) : undefined, extensions: { pg_trgm } }));
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(db) as never });
   return {
     kind: 'pglite',
