@@ -12,5 +12,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // The in-process servers of the tests would write an access line per request to the test
+    // log; warnings and errors still show. Tests that read the log run a service process with
+    // LOG_LEVEL=info of their own (test/api/log-safety.test.ts).
+    env: { LOG_LEVEL: 'warn' },
   },
 });

@@ -1,66 +1,70 @@
-// What the HTTP edge (rate limits and their headers, CORS, the unread-body rule) adds to
-// GET /api/v1/contacts/{id}: two apps over the same services and database, one with both
-// limits on (high enough that the run never meets them; slices of 100 as at the defaults),
-// one with both off (0), called in alternation, one request at a
-// time on keep-alive connections; p50 and p99 of each and their difference.
-//
-//   npx tsx bench/http-edge.ts                 on PGlite (in memory): limits counted in memory
-//   BENCH_DATABASE_URL=postgres://… npx tsx bench/http-edge.ts    on PostgreSQL: leased slices
-//   BENCH_REQUESTS=N                           requests per app (default 5000)
+// What the HTTP edge and the access log add to GET /api/v1/contacts/{id}: two apps over the
+// same services and database, called in alternation one request at a time on keep-alive
+// connections. One is the service as it runs: the rate limits on (far above the run, so none
+// is refused; counted in memory on the embedded database, in leased slices of the shared quota
+// table on PostgreSQL) and one access line per request, written as the service writes its log
+// (pino, synchronously, to /dev/null here). The other has both limits off (0) and its access
+// lines dropped (level silent). Target: the difference of the p50s is under 0.2 ms.
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { performance } from 'node:perf_hooks';
+import pino from 'pino';
 import { createApp } from '../src/http/app.js';
-import { startTestServer } from '../test/support/test-server.js';
+import { createLogger } from '../src/logger.js';
+import type { TestServer } from '../test/support/test-server.js';
+import { figure, timed, type Figure } from './run.js';
 
-const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 5000);
-const kind = process.env.BENCH_DATABASE_URL ? 'postgres' : 'pglite';
-if (kind === 'postgres') process.env.TEST_DATABASE_URL = process.env.BENCH_DATABASE_URL;
+export async function benchHttpEdge(server: TestServer, apiKey: string, settings: { requests: number; warmup: number }, log: (message: string) => void): Promise<Figure> {
+  log('   what the rate limits and the access log add to GET /contacts/{id}…');
+  const created = await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: '+14155550142', firstName: 'Edge' });
+  if (created.status !== 200 && created.status !== 201) throw new Error(`upsert: HTTP ${created.status}`);
+  const path = `/api/v1/contacts/${(created.json as { id: string }).id}`;
+  const headers = { authorization: `Bearer ${apiKey}` };
 
-const server = await startTestServer(kind);
-const { apiKey } = await server.createAccount();
-const created = await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: '+14155550142', firstName: 'Bench' });
-const path = `/api/v1/contacts/${created.json.id}`;
+  async function listen(options: Omit<Parameters<typeof createApp>[0], 'services'>) {
+    const listener = createApp({ services: server.service.services, ...options }).listen(0, '127.0.0.1');
+    await once(listener, 'listening');
+    return { listener, base: `http://127.0.0.1:${(listener.address() as AddressInfo).port}` };
+  }
+  const devNull = pino.destination({ dest: '/dev/null', sync: true });
+  const asRun = await listen({ edge: { RATE_LIMIT_PER_KEY: 100_000_000, RATE_LIMIT_PER_ADDRESS: 100_000_000 }, accessLogger: createLogger(devNull, 'info') });
+  const bare = await listen({ edge: { RATE_LIMIT_PER_KEY: 0, RATE_LIMIT_PER_ADDRESS: 0 }, accessLogger: createLogger(devNull, 'silent') });
 
-async function listen(edge: Parameters<typeof createApp>[0]['edge']) {
-  const listener = createApp({ services: server.service.services, edge }).listen(0, '127.0.0.1');
-  await once(listener, 'listening');
-  return { listener, base: `http://127.0.0.1:${(listener.address() as AddressInfo).port}` };
-}
-// Limits far above the run, so that every request is served and none refused.
-const limited = await listen({ RATE_LIMIT_PER_KEY: 10_000_000, RATE_LIMIT_PER_ADDRESS: 10_000_000 });
-const unlimited = await listen({ RATE_LIMIT_PER_KEY: 0, RATE_LIMIT_PER_ADDRESS: 0 });
-const headers = { authorization: `Bearer ${apiKey}` };
-
-async function once_(base: string): Promise<number> {
-  const start = performance.now();
-  const res = await fetch(base + path, { headers });
-  await res.text();
-  if (res.status !== 200) throw new Error(`status ${res.status}`);
-  return performance.now() - start;
-}
-
-const times = { limited: [] as number[], unlimited: [] as number[] };
-for (let i = 0; i < 500; i++) await Promise.all([once_(limited.base), once_(unlimited.base)]);
-for (let i = 0; i < REQUESTS; i++) {
-  // Alternate which goes first, so that neither always follows the other.
-  if (i % 2 === 0) {
-    times.limited.push(await once_(limited.base));
-    times.unlimited.push(await once_(unlimited.base));
-  } else {
-    times.unlimited.push(await once_(unlimited.base));
-    times.limited.push(await once_(limited.base));
+  const get = async (base: string) => {
+    const [ms, status] = await timed(async () => {
+      const response = await fetch(base + path, { headers });
+      await response.text();
+      return response.status;
+    });
+    if (status !== 200) throw new Error(`GET ${path}: HTTP ${status}`);
+    return ms;
+  };
+  try {
+    for (let i = 0; i < settings.warmup; i++) await Promise.all([get(asRun.base), get(bare.base)]);
+    const withEdge: number[] = [];
+    const without: number[] = [];
+    for (let i = 0; i < settings.requests; i++) {
+      // Alternate which goes first, so that neither always follows the other.
+      if (i % 2 === 0) {
+        withEdge.push(await get(asRun.base));
+        without.push(await get(bare.base));
+      } else {
+        without.push(await get(bare.base));
+        withEdge.push(await get(asRun.base));
+      }
+    }
+    const result = figure(withEdge, without, {
+      id: 'edge-overhead',
+      name: 'GET /contacts/{id} with the rate limits and the access log, against neither',
+      target: 'adds < 0.2 ms (p50)',
+      pass: () => null,
+      notes: '"raw" here is the same app with both limits off and no access line: the ratio and the difference are what the edge costs',
+    });
+    const added = Math.round((result.service.p50 - result.raw.p50) * 1000) / 1000;
+    return { ...result, pass: added < 0.2, extra: { addedP50Ms: added } };
+  } finally {
+    for (const { listener } of [asRun, bare]) {
+      listener.closeAllConnections();
+      await new Promise<void>((resolve) => listener.close(() => resolve()));
+    }
   }
 }
-const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.floor(q * (values.length - 1))];
-const row = (name: string, values: number[]) => `${name.padEnd(28)} p50 ${quantile(values, 0.5).toFixed(3)} ms   p99 ${quantile(values, 0.99).toFixed(3)} ms`;
-console.log(`GET /api/v1/contacts/{id} on ${kind}, ${REQUESTS} requests each, sequential, keep-alive`);
-console.log(row('rate limits on', times.limited));
-console.log(row('rate limits off', times.unlimited));
-console.log(`added by the limits: p50 ${(quantile(times.limited, 0.5) - quantile(times.unlimited, 0.5)).toFixed(3)} ms`);
-
-for (const { listener } of [limited, unlimited]) {
-  listener.closeAllConnections();
-  await new Promise<void>((resolve) => listener.close(() => resolve()));
-}
-await server.stop();

@@ -30,17 +30,21 @@
 //      claimed call, our own work over the bare SDK create (target ≤ 5 ms p50); the signed end-of-call
 //      webhook applied (POST /api/telephony/{provider}/{accountId}) vs one contact UPDATE.
 //   BENCH_ONLY=voice                       seed, then only the voice provider figures (7)
+//   8. (bench/http-edge.ts) what the rate limits and the access log add to GET /contacts/{id} (target < 0.2 ms p50);
+//      (bench/load.ts) the load figure: 50 connections for 30 s on upsert and on list against `contactline serve`
+//      in its own process, with throughput, p50, p99, errors (target 0) and the server's peak memory.
+//   BENCH_ONLY=load                        no seed: only the figures of 8
 // Writes bench/results.json and bench/results.md (with BENCH_CONTACTS set: bench/results-<N>.json
 // and .md, so a run at another size keeps its own figures). A BENCH_ONLY run replaces (or adds) only its own
 // figures in the results already there, each marked with the run it comes from.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { CONTACT_COLUMNS } from '../src/domain/contacts/contacts.store.js';
+import { multiRowInsert, rawRow, UPSERT_SQL } from './raw-statements.js';
 import type { Database } from '../src/db/database.js';
 import { startTestServer, type TestServer } from '../test/support/test-server.js';
 import { benchCalls } from './calls.js';
@@ -48,6 +52,9 @@ import { benchBoard } from './board.js';
 import { startMondayEmulator } from '../test/support/monday-emulator/index.js';
 import type { MondayConfig } from '../integration/monday/config.js';
 import { benchMcp } from './mcp.js';
+import { benchHttpEdge } from './http-edge.js';
+import { logger } from '../src/logger.js';
+import { benchLoad, type LoadFigure } from './load.js';
 import { benchListCases, listCases } from './lists.js';
 import { prng, seedContacts, seedShape, type SeedResult } from './seed.js';
 import { benchClock, benchVoice, startProviderEmulators } from './voice.js';
@@ -77,8 +84,10 @@ const SETTINGS = {
   enrollRuns: QUICK ? 100 : 300,
   voiceCalls: QUICK ? 50 : 200,
   concurrentEnrolls: 1000,
+  edgeRequests: QUICK ? 500 : 5000,
+  load: { connections: 50, seconds: QUICK ? 5 : 30, baselineSeconds: QUICK ? 3 : 10 },
 };
-const GROUPS = ['contacts', 'writes', 'mcp', 'voice', 'board', 'calls'] as const;
+const GROUPS = ['contacts', 'writes', 'mcp', 'voice', 'board', 'calls', 'load'] as const;
 const ONLY = GROUPS.find((group) => group === process.env.BENCH_ONLY);
 /** Whether a group of figures runs: all of them, or only BENCH_ONLY's. */
 const runs = (group: (typeof GROUPS)[number]) => ONLY === undefined || ONLY === group;
@@ -208,6 +217,8 @@ export interface DatabaseResult {
   figures: Figure[];
   /** The seed of the run (bench/seed.ts): its steps, and, when the contact figures ran, its shape and statistics state. */
   seed?: SeedInfo;
+  /** The load figures (bench/load.ts), on a database of their own. */
+  load?: Array<LoadFigure & { partialRun?: string }>;
 }
 
 interface SeedInfo {
@@ -241,44 +252,6 @@ function expectStatus(result: { status: number; text: string }, ok: number[], wh
 
 // ---------------------------------------------------------------------------------------------
 // Raw statements (the baseline)
-
-const CONTACT_INSERT_COLUMNS = ['id', 'accountId', 'firstName', 'lastName', 'fullName', 'phone', 'location', 'locationDefaulted',
-  'timezone', 'timezoneInferred', 'language', 'status', 'sourceKind', 'externalId', 'customFields', 'priority',
-  'assignedWorkflowId', 'callCount', 'maxAttempts', 'lastCallAt', 'nextCallAt', 'createdAt', 'updatedAt', 'dedupKey', 'phoneDigits'] as const;
-const CASTS: Record<string, string> = {
-  id: '::uuid', accountId: '::uuid', assignedWorkflowId: '::uuid', status: '::"ContactStatus"', sourceKind: '::"SourceKind"',
-  customFields: '::jsonb', locationDefaulted: '::boolean', timezoneInferred: '::boolean', priority: '::int', callCount: '::int',
-  maxAttempts: '::int', lastCallAt: '::timestamptz', nextCallAt: '::timestamptz', createdAt: '::timestamptz', updatedAt: '::timestamptz',
-};
-const COLUMN_LIST = CONTACT_INSERT_COLUMNS.map((c) => `"${c}"`).join(', ');
-
-/** One contact row as the service would store it for { phone, firstName, lastName }. */
-function rawRow(accountId: string, phone: string, firstName: string, lastName: string): unknown[] {
-  const now = new Date().toISOString();
-  return [randomUUID(), accountId, firstName, lastName, `${firstName} ${lastName}`, phone, 'US', true, 'America/Los_Angeles', true,
-    null, null, 'api', null, null, 0, null, 0, null, null, null, now, now, `phone=${phone}`, phone.slice(1)];
-}
-
-function multiRowInsert(rows: unknown[][]): { text: string; values: unknown[] } {
-  const values: unknown[] = [];
-  const tuples = rows.map((row) => {
-    const placeholders = row.map((v, j) => {
-      values.push(v);
-      return `$${values.length}${CASTS[CONTACT_INSERT_COLUMNS[j]] ?? ''}`;
-    });
-    return `(${placeholders.join(', ')})`;
-  });
-  return {
-    text: `INSERT INTO "Contact" (${COLUMN_LIST}) VALUES ${tuples.join(',\n')} ON CONFLICT ("accountId", "dedupKey") DO NOTHING RETURNING "id"`,
-    values,
-  };
-}
-
-const UPSERT_SQL = `INSERT INTO "Contact" (${COLUMN_LIST})
-  VALUES (${CONTACT_INSERT_COLUMNS.map((c, j) => `$${j + 1}${CASTS[c] ?? ''}`).join(', ')})
-  ON CONFLICT ("accountId", "dedupKey") DO UPDATE SET "firstName" = EXCLUDED."firstName", "lastName" = EXCLUDED."lastName",
-    "fullName" = EXCLUDED."fullName", "phone" = EXCLUDED."phone", "updatedAt" = EXCLUDED."updatedAt"
-  RETURNING ${CONTACT_COLUMNS.strings.join('')}`;
 
 // ---------------------------------------------------------------------------------------------
 // Figures
@@ -441,6 +414,15 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
     const db = server.service.services.db;
     const version = (await db.sql.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0].v;
     const account = await server.createAccount();
+    const figures: Figure[] = [];
+    if (ONLY === 'load') {
+      // The load figures need no seed: the edge figure reads one contact, the load runs have a database of their own.
+      figures.push(await benchHttpEdge(server, account.apiKey, { requests: SETTINGS.edgeRequests, warmup: SETTINGS.warmup * 50 }, log));
+      const tableSize = (await db.sql.query<{ s: string }>(`SELECT pg_size_pretty(pg_total_relation_size('"Contact"')) AS s`)).rows[0].s;
+      const result: DatabaseResult = { kind, serverVersion: version, contacts: 0, seedSeconds: 0, tableSize, figures };
+      printTable(result);
+      return result;
+    }
     log(`   seeding ${n.toLocaleString('en-US')} contacts…`);
     const seeded: SeedResult = await seedContacts(db, account.accountId, n);
     const seedSeconds = seeded.seconds;
@@ -448,7 +430,6 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
     log(`   seeded in ${seedSeconds.toFixed(1)} s (Contact with indexes: ${tableSize}; ${seeded.enrollments.toLocaleString('en-US')} enrollments); steps (s): ${JSON.stringify(seeded.steps)}`);
     const seed: SeedInfo = { contacts: n, seconds: Math.round(seedSeconds * 10) / 10, tableSize, enrollments: seeded.enrollments, steps: seeded.steps };
 
-    const figures: Figure[] = [];
     if (runs('contacts')) {
       log('   lists: every filter and combination (REST, CSV, tool server)…');
       figures.push(await benchHttpFloor(server, db));
@@ -469,6 +450,7 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
       log('   tool server (MCP) vs REST…');
       figures.push(...(await benchMcp(server, account, { requests: SETTINGS.mcpRequests, warmup: SETTINGS.mcpWarmup }, log)));
     }
+    if (runs('load')) figures.push(await benchHttpEdge(server, account.apiKey, { requests: SETTINGS.edgeRequests, warmup: SETTINGS.warmup * 50 }, log));
     // Before board and calls: the dialer must claim only the voice figures' own calls.
     if (emulators) {
       figures.push(...(await benchVoice(server, emulators, kind, { calls: SETTINGS.voiceCalls, warmup: SETTINGS.warmup }, log)));
@@ -531,6 +513,37 @@ function printTable(result: DatabaseResult) {
   if (listMisses.length) log(`\nList figures missing their target (plans in bench/results.md): ${listMisses.join(', ')}`);
 }
 
+const LOAD_HEADER = ['load figure', 'conn × s', 'requests', 'per s', 'p50', 'p99', 'errors', 'peak MiB', 'raw per s', 'raw p50', 'raw p99', '× per s', 'target', ''];
+const loadCells = (f: LoadFigure) => [f.id, `${f.connections} × ${f.seconds}`, String(f.requests), String(f.throughput), fmt(f.p50), fmt(f.p99), String(f.errors),
+  String(f.peakMemoryMiB), String(f.baseline.throughput), fmt(f.baseline.p50), fmt(f.baseline.p99), fmt(f.throughputRatio), f.target, verdict(f.pass)];
+
+function printLoad(result: DatabaseResult) {
+  const rows = (result.load ?? []).map(loadCells);
+  const widths = LOAD_HEADER.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 || i >= 12 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  log(`\n${result.kind}: load (contactline serve in its own process; times in ms)`);
+  log(line(LOAD_HEADER));
+  for (const r of rows) log(line(r));
+}
+
+/** The load figures as a markdown table, with what they are. */
+function loadMarkdown(load: Array<LoadFigure & { partialRun?: string }>): string[] {
+  const out = ['', '| Load | Connections × s | Requests | Per second | p50 | p99 | Errors | Peak memory (MiB) | Raw driver per second | Raw p50 | Raw p99 | × per second | Target | |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|'];
+  for (const f of load) {
+    const c = loadCells(f);
+    out.push(`| ${f.name}${f.partialRun ? ' ¹' : ''} | ${c.slice(1, 13).join(' | ')} | ${c[13]} |`);
+  }
+  out.push('');
+  out.push('Load rows: autocannon from the benchmark process against `contactline serve` in a process of its own (access log on, written to /dev/null; ' +
+    'rate limits on, raised above the load), on a fresh database (the embedded one in a data directory, or PostgreSQL). Errors are non-2xx answers, ' +
+    'connection errors and timeouts. Peak memory is the service process\'s peak resident set (VmHWM) during the run; on PostgreSQL the database server is not in it. ' +
+    '"Raw" is the driver in the benchmark process running the same statements from as many concurrent loops on the same data afterwards; × is service ÷ raw.');
+  const partialRuns = [...new Set(load.map((f) => f.partialRun).filter((x): x is string => x !== undefined))];
+  if (partialRuns.length) out.push(`¹ Load rows from the ${partialRuns.join('; ')}.`);
+  return out;
+}
+
 /** The realistic seed in a few sentences, from what the run recorded. */
 function seedParagraph(seed: SeedInfo): string {
   const steps = Object.entries(seed.steps);
@@ -573,6 +586,7 @@ export function markdown(results: DatabaseResult[], meta: Record<string, unknown
     for (const f of r.figures) {
       out.push(`| ${f.name}${f.partialRun ? ' ¹' : ''} | ${fmt(f.service.p50)} | ${fmt(f.service.p95)} | ${fmt(f.raw.p50)} | ${fmt(f.raw.p95)} | ${fmt(f.ratioP50)} | ${fmt(f.ratioP95)} | ${f.target} | ${verdict(f.pass)} |`);
     }
+    if (r.load?.length) out.push(...loadMarkdown(r.load));
     const bulk = r.figures.find((f) => f.id === 'bulk-import-1000');
     const acceptedMs = (bulk?.extra?.acceptedMs as Stats | undefined)?.p50;
     out.push('');
@@ -665,11 +679,12 @@ function mergePartialRun(
     const run = `${meta.quick ? 'quick ' : ''}BENCH_ONLY=${only} run of ${meta.generatedAt} (${meta.cpus} × ${meta.cpuModel}), ${r.contacts.toLocaleString('en-US')} contacts seeded, ` +
       `load average ${(meta.loadAverageAtStart as number[])[0]} at start and ${(meta.loadAverageAtEnd as number[])[0]} at end`;
     const marked = r.figures.map((f) => ({ ...f, partialRun: run }));
+    const load = r.load ? { load: r.load.map((f) => ({ ...f, partialRun: run })) } : {};
     // The seed described is the latest one the contact figures ran on.
     const seed = r.seed?.shape ? { seed: { ...r.seed, run } } : {};
     const index = databases.findIndex((d) => d.kind === r.kind);
     if (index < 0) {
-      databases.push({ ...r, figures: marked, ...seed });
+      databases.push({ ...r, figures: marked, ...seed, ...load });
       continue;
     }
     const figures = [...databases[index].figures];
@@ -686,7 +701,7 @@ function mergePartialRun(
         figures.push(f);
       }
     }
-    databases[index] = { ...databases[index], figures, ...seed };
+    databases[index] = { ...databases[index], figures, ...seed, ...load };
   }
   const partialRuns = ((previous.partialRuns as Array<{ only: string }> | undefined) ?? []).filter((p) => p.only !== only);
   partialRuns.push({ only, ...meta } as { only: string });
@@ -707,6 +722,8 @@ async function postgresReachable(url: string): Promise<boolean> {
 }
 
 async function main() {
+  // The in-process servers' access lines would bury the figures (the edge figure writes its own, bench/http-edge.ts).
+  logger.level = process.env.LOG_LEVEL ?? 'warn';
   const pgUrl = process.env.BENCH_DATABASE_URL ?? DEFAULT_PG_URL;
   const choice = process.env.BENCH_DB ?? ((await postgresReachable(pgUrl)) ? 'both' : 'pglite');
   const kinds: DatabaseKind[] = choice === 'both' ? ['pglite', 'postgres'] : choice === 'postgres' ? ['postgres'] : choice === 'pglite' ? ['pglite'] : [];
@@ -716,7 +733,15 @@ async function main() {
   log(`load average ${loadAtStart.join(' ')} on ${os.cpus().length} CPUs (other processes share the machine)`);
   const t0 = performance.now();
   const results: DatabaseResult[] = [];
-  for (const kind of kinds) results.push(await benchDatabase(kind, pgUrl));
+  for (const kind of kinds) {
+    const result = await benchDatabase(kind, pgUrl);
+    // After the in-process server has stopped: the load runs have the machine to themselves.
+    if (runs('load')) {
+      result.load = await benchLoad(kind, SETTINGS.load, log);
+      printLoad(result);
+    }
+    results.push(result);
+  }
   const meta = {
     generatedAt: new Date().toISOString(),
     quick: QUICK,

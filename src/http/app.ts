@@ -1,6 +1,7 @@
 // Composes the HTTP service: request ids, health, the REST API, GraphQL, OPTIONS answers, and
 // one error mapper. createApp takes its infrastructure so tests can pass their own.
 import express, { type NextFunction, type Request, type Response } from 'express';
+import type { Logger } from 'pino';
 import { createYoga } from 'graphql-yoga';
 import type { Services } from '../domain/context.js';
 import { asDomainError, DomainError } from '../domain/errors.js';
@@ -37,9 +38,11 @@ export interface AppOptions {
   logError?: LogError;
   /** Rate limits, GraphQL document limits, CORS origins, proxies (defaults: src/config/http-edge-env.ts). */
   edge?: Partial<HttpEdgeEnv>;
+  /** Where the access lines go (default: the service's logger, on stderr). */
+  accessLogger?: Logger;
 }
 
-export function createApp({ services, monday, adminToken, telephonySecrets, logError = defaultLogError, edge: edgeOptions }: AppOptions): express.Express {
+export function createApp({ services, monday, adminToken, telephonySecrets, logError = defaultLogError, edge: edgeOptions, accessLogger }: AppOptions): express.Express {
   const edge = httpEdgeSettings(edgeOptions);
   const app = express();
   app.disable('x-powered-by');
@@ -54,7 +57,7 @@ export function createApp({ services, monday, adminToken, telephonySecrets, logE
     next();
   });
   // The access line and request metrics of every request (429s included), GET /readyz and GET /metrics.
-  app.use(observabilityRouter(services, { adminToken }));
+  app.use(observabilityRouter(services, { adminToken, logger: accessLogger }));
   // The edge (src/http/edge/): answers that leave a body unread close the connection; one CORS
   // policy; the rate limits and their headers on every answer. All before any body is read.
   app.use(closeConnectionsWithUnreadBodies);
