@@ -269,6 +269,6 @@ export async function benchLoad(kind: DatabaseKind, settings: LoadSettings, log:
     }
   } finally {
     await pgDatabase?.drop();
-    if (process.env.BENCH_KEEP) log('kept ' + workDir); else fs.rmSync(workDir, { recursive: true, force: true });
+    fs.rmSync(workDir, { recursive: true, force: true });
   }
 }

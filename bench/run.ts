@@ -761,7 +761,7 @@ async function main() {
   fs.writeFileSync(file, `${JSON.stringify(written, null, 2)}\n`);
   const { databases, ...writtenMeta } = written;
   fs.writeFileSync(path.join(HERE, `${name}.md`), markdown(databases, writtenMeta));
-  const misses = results.flatMap((r) => r.figures.filter((f) => f.pass === false).map((f) => `${r.kind}/${f.id}`));
+  const misses = results.flatMap((r) => [...r.figures, ...(r.load ?? [])].filter((f) => f.pass === false).map((f) => `${r.kind}/${f.id}`));
   log(`\nDone in ${meta.totalSeconds} s. Wrote bench/${name}.json and bench/${name}.md.${misses.length ? ` Targets missed: ${misses.join(', ')}` : ' All targets met.'}`);
   // pg-boss / undici keep-alive sockets may hold the loop open.
   process.exit(0);
