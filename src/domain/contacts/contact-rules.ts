@@ -9,6 +9,7 @@ import { inferTimezone } from '../../normalize/infer-timezone.js';
 import { normalizeLanguage } from '../../normalize/language.js';
 import { splitFullName, joinFullName, fillMissingName } from '../../normalize/names.js';
 import { buildDedupKey, type DedupKeyResult } from './dedup.js';
+import { customFieldsLimitProblem, MergedCustomFieldsOverLimit } from './custom-fields.limits.js';
 import type { ContactStatus, ContactWrite, SourceKind } from './contacts.inputs.js';
 
 /** A stored contact row (the Prisma Contact model). */
@@ -268,7 +269,8 @@ function nextStatus(stored: ContactRow | null, write: PreparedWrite, options: Ap
 /**
  * Merges custom fields: keys sent replace, keys not sent keep their value, a key sent as
  * null is removed. `customFields: null` changes nothing on import and removes every custom
- * field on PATCH and bulk-update.
+ * field on PATCH and bulk-update. Throws MergedCustomFieldsOverLimit when the result would
+ * pass the limits of custom-fields.limits.ts.
  */
 export function mergeCustomFields(
   stored: Record<string, unknown> | null,
@@ -280,6 +282,11 @@ export function mergeCustomFields(
   for (const [key, value] of Object.entries(sent)) {
     if (value === null) delete merged[key];
     else merged[key] = value;
+  }
+  // What was sent was checked against the limits; only keys kept from the stored object can pass them.
+  if (stored !== null && Object.keys(stored).some((key) => !Object.hasOwn(sent, key))) {
+    const problem = customFieldsLimitProblem(merged);
+    if (problem) throw new MergedCustomFieldsOverLimit(problem);
   }
   return merged;
 }

@@ -1,9 +1,11 @@
 // A PATCH-style write applied to many stored contacts at once (a bulk-update chunk), in a few
 // set-based statements instead of a few per contact, with the same outcome as applying the
 // write to each contact in turn (changeStoredContact): a contact whose change would take a
-// dedup key another contact holds at that moment, or leave it with none, is skipped.
+// dedup key another contact holds at that moment, or leave it with none, or whose merged
+// customFields would pass their limits, is skipped.
 import { applyContactWrite, type AccountRules, type ContactRow, type PreparedWrite, type WriteMode } from './contact-rules.js';
 import { buildDedupKey } from './dedup.js';
+import { MergedCustomFieldsOverLimit } from './custom-fields.limits.js';
 import { findBlockedPhones, findContactsByDedupKeys, updateContacts, type SqlClient } from './contacts.store.js';
 import { isUniqueViolation } from './contacts-write.service.js';
 import { restartSequences, syncEnrollmentPriority } from '../enrollment/enrollment.store.js';
@@ -29,10 +31,18 @@ export async function changeStoredContacts(
   const resultingPhone = (contact: ContactRow) => (write.phone !== undefined ? write.phone : contact.phone);
   const phones = new Set(stored.map(resultingPhone).filter((phone): phone is string => !!phone));
   const blocked = await findBlockedPhones(tx, account.id, [...phones]);
-  const candidates = stored.map((contact) => {
+  let skipped = 0;
+  const candidates = stored.flatMap((contact) => {
     const phone = resultingPhone(contact);
-    const row = applyContactWrite(contact, write, { account, mode, phoneBlocked: phone !== null && blocked.has(phone), now });
-    return { stored: contact, row, key: buildDedupKey(account.dedupFields, row) };
+    try {
+      const row = applyContactWrite(contact, write, { account, mode, phoneBlocked: phone !== null && blocked.has(phone), now });
+      return [{ stored: contact, row, key: buildDedupKey(account.dedupFields, row) }];
+    } catch (error) {
+      // This contact's customFields, merged with what the write sends, would pass the limits: skipped.
+      if (!(error instanceof MergedCustomFieldsOverLimit)) throw error;
+      skipped++;
+      return [];
+    }
   });
 
   // Who holds each key a contact moves to, as the write reaches each contact in turn: first
@@ -43,7 +53,6 @@ export async function changeStoredContacts(
   for (const holder of await findContactsByDedupKeys(tx, account.id, movesTo, true)) holderOf.set(holder.dedupKey, holder.id);
   for (const contact of stored) holderOf.set(contact.dedupKey, contact.id);
   const writes: Array<{ stored: ContactRow; row: ContactRow }> = [];
-  let skipped = 0;
   for (const { stored: contact, row, key } of candidates) {
     if (!key.ok) {
       skipped++;

@@ -135,10 +135,13 @@ async function runBatch(services: Services, batchId: string, known?: ImportPaylo
       const payload = known ?? batch.payload!;
       const account = await loadAccountRules(tx, batch.accountId);
       const now = services.clock.now();
-      await upsertInTransaction(tx, account, payload.writes, payload.enrollment, now);
+      const outcomes = await upsertInTransaction(tx, account, payload.writes, payload.enrollment, now, { skipOverLimit: true });
+      // Items whose customFields, merged into their stored contact's, would pass the limits.
+      const skipped = payload.writes.length - outcomes.length;
+      if (skipped > 0) logger.warn({ batchId, skipped }, 'bulk import items skipped: their customFields merged with the stored ones would pass the limits');
       await tx.$executeRaw`UPDATE "ImportBatch" SET "status" = 'done', "doneAt" = ${now}::timestamptz, "payload" = '{}'::jsonb,
-        "result" = ${JSON.stringify({ written: payload.writes.length })}::jsonb WHERE "id" = ${batchId}::uuid`;
-      written = payload.writes.length;
+        "result" = ${JSON.stringify({ written: outcomes.length, skipped })}::jsonb WHERE "id" = ${batchId}::uuid`;
+      written = outcomes.length;
     }),
   );
   services.statistics?.wrote(written);

@@ -5,6 +5,7 @@ import type { RequestContext } from '../context.js';
 import { DomainError } from '../errors.js';
 import { applyContactWrite, type AccountRules, type ContactRow, type PreparedWrite, type WriteMode } from './contact-rules.js';
 import { buildDedupKey } from './dedup.js';
+import { MergedCustomFieldsOverLimit } from './custom-fields.limits.js';
 import { directSql, findBlockedPhones, findContactsByDedupKeys, findForUpsert, insertContacts, updateContacts, type SqlClient } from './contacts.store.js';
 import { applyEnrollment, type Enrollment } from '../enrollment/enrollment.rules.js';
 import { findContactsCalledBy, restartSequences, startEnrollments, syncEnrollmentPriority } from '../enrollment/enrollment.store.js';
@@ -103,11 +104,20 @@ class RetryableConflict extends Error {}
 
 /**
  * Applies `writes` (prepared, each with a dedup key) as import-style upserts inside the
- * caller's transaction, in order, and returns each resulting contact in input order.
+ * caller's transaction, in order, and returns each resulting contact in input order (none for
+ * an item skipped with options.skipOverLimit).
  * Throws RetryableConflict (see withConflictRetry) when a concurrent writer inserted one of
  * the same dedup keys first.
  */
-export async function upsertInTransaction(tx: SqlClient, account: AccountRules, writes: PreparedWrite[], enrollment: Enrollment | null, now: Date): Promise<WriteOutcome[]> {
+export async function upsertInTransaction(
+  tx: SqlClient,
+  account: AccountRules,
+  writes: PreparedWrite[],
+  enrollment: Enrollment | null,
+  now: Date,
+  /** For a batch already accepted (a bulk import): skip an item whose merged customFields pass the limits, instead of failing them all. */
+  options: { skipOverLimit?: boolean } = {},
+): Promise<WriteOutcome[]> {
   const keys = [...new Set(writes.map((w) => (w.dedup.ok ? w.dedup.key : '')))].filter(Boolean);
   const existing = await findContactsByDedupKeys(tx, account.id, keys, true);
   const byKey = new Map<string, { row: ContactRow; created: boolean }>(existing.map((row) => [row.dedupKey, { row, created: false }]));
@@ -125,12 +135,18 @@ export async function upsertInTransaction(tx: SqlClient, account: AccountRules, 
     if (!write.dedup.ok) throw new Error('upsertInTransaction needs writes with a dedup key');
     const current = byKey.get(write.dedup.key);
     const resultingPhone = write.phone !== undefined ? write.phone : (current?.row.phone ?? null);
-    let row = applyContactWrite(current?.row ?? null, write, {
-      account,
-      mode: 'import',
-      phoneBlocked: resultingPhone !== null && blocked.has(resultingPhone),
-      now,
-    });
+    let row: ContactRow;
+    try {
+      row = applyContactWrite(current?.row ?? null, write, {
+        account,
+        mode: 'import',
+        phoneBlocked: resultingPhone !== null && blocked.has(resultingPhone),
+        now,
+      });
+    } catch (error) {
+      if (options.skipOverLimit && error instanceof MergedCustomFieldsOverLimit) continue;
+      throw error;
+    }
     row.dedupKey = write.dedup.key;
     if (enrollment && !alreadyCalled.has(row.id)) {
       row = applyEnrollment(row, enrollment);

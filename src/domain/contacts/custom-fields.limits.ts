@@ -8,6 +8,8 @@
 // value), so 200 keys, 64 KB of JSON and 8 levels (room for a nested address or a list of
 // tags) are far above any real sync, while keeping a page of 100 contacts under ~6.5 MB of
 // custom fields and every recursive use of the value (JSON.stringify, jsonb) shallow.
+import { DomainError } from '../errors.js';
+
 export const CUSTOM_FIELDS_LIMITS = {
   /** The object serialized as JSON, in UTF-8 bytes. */
   maxBytes: 64 * 1024,
@@ -45,4 +47,17 @@ export function customFieldsLimitProblem(value: Record<string, unknown>): string
   // Shallow and bounded now, so serializing it is safe and cheap.
   if (Buffer.byteLength(JSON.stringify(value), 'utf8') > maxBytes) return `must be at most ${maxBytes} bytes as JSON`;
   return null;
+}
+
+/**
+ * A write whose customFields are within the limits but, merged into the contact's stored ones
+ * (keys not sent are kept), would pass them: the limits bound what is stored, not only what is
+ * sent. A single write (upsert, PATCH, the board app's enroll) answers this 400 and stores
+ * nothing; a bulk import item or a bulk-update's contact so refused is skipped and counted.
+ */
+export class MergedCustomFieldsOverLimit extends DomainError {
+  constructor(problem: string) {
+    const message = `merged with the contact's stored custom fields, customFields ${problem}; send null for the keys to remove`;
+    super('bad_request', `customFields: ${message}`, { issues: [{ path: 'customFields', message }] });
+  }
 }
