@@ -32,7 +32,7 @@ const customFields = z.record(z.string().min(1).max(128), z.unknown()).superRefi
   const problem = customFieldsLimitProblem(value);
   if (problem) ctx.addIssue({ code: 'custom', message: problem });
 }).meta({
-  description: `At most ${CUSTOM_FIELDS_LIMITS.maxBytes / 1024} KB as JSON (UTF-8), ${CUSTOM_FIELDS_LIMITS.maxDepth} levels deep and ${CUSTOM_FIELDS_LIMITS.maxKeys} keys (nested objects' keys included); keys 1 to 128 characters`,
+  description: `At most ${CUSTOM_FIELDS_LIMITS.maxBytes / 1024} KB as JSON (UTF-8), ${CUSTOM_FIELDS_LIMITS.maxDepth} levels deep and ${CUSTOM_FIELDS_LIMITS.maxKeys} keys (nested objects' keys included); keys 1 to 128 characters. The limits hold for what the contact stores: merged into its stored custom fields (keys not sent are kept), the result must be within them too`,
 });
 
 /** The write fields shared by import, upsert, PATCH and bulk-update's `data`. */
