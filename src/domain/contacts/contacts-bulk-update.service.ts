@@ -55,17 +55,36 @@ function filterSql(accountId: string, filter: BulkUpdateFilter): Prisma.Sql {
  * Account's size or on the filter, and a filter that matches few contacts still passes over
  * the rest quickly. On the embedded database a chunk holds the one connection and every other
  * request waits for it: there chunks are small (writing a contact with its indexes costs about
- * 0.3 ms there); on PostgreSQL other requests have connections of their own.
+ * 0.3 ms there), these are the largest, and their size follows the time they take
+ * (nextEmbeddedBounds); on PostgreSQL other requests have connections of their own.
  */
 export const BULK_UPDATE_CHUNK: Record<Database['kind'], { scan: number; write: number }> = {
   pglite: { scan: 5000, write: 250 },
   postgres: { scan: 20000, write: 2000 },
 };
 /**
- * The pause between chunks on the embedded database: long enough for the requests that waited
- * on the chunk to run their few statements before the next one starts.
+ * On the embedded database a request that arrives during a chunk waits for the rest of it, so
+ * there a chunk is sized by time: its bounds shrink or grow (between a fifth of
+ * BULK_UPDATE_CHUNK.pglite and all of it) so that a chunk takes about this long. A fixed 250
+ * took 100 to 200 ms on a busy machine, and a plain read waited 100 ms (p50) behind it. Smaller
+ * chunks would cost more in their own statements (about ten each) than they save a neighbour.
  */
-const EMBEDDED_PAUSE_MS = 5;
+const EMBEDDED_CHUNK_TARGET_MS = 20;
+
+/** The bounds of the chunk after one that took `elapsedMs` with `bounds` (embedded database). */
+export function nextEmbeddedBounds(bounds: { scan: number; write: number }, elapsedMs: number): { scan: number; write: number } {
+  // Proportional, but by at most half or double per chunk: one slow chunk (a pause of the
+  // machine) does not collapse the size, one fast one does not overshoot.
+  const factor = Math.min(2, Math.max(0.5, EMBEDDED_CHUNK_TARGET_MS / Math.max(elapsedMs, 1)));
+  return embeddedBounds(bounds.write * factor);
+}
+
+/** `write` (within a fifth of BULK_UPDATE_CHUNK.pglite and all of it) and the scan in proportion. */
+function embeddedBounds(write: number): { scan: number; write: number } {
+  const max = BULK_UPDATE_CHUNK.pglite;
+  const bounded = Math.round(Math.min(max.write, Math.max(max.write / 5, write)));
+  return { write: bounded, scan: Math.round((bounded * max.scan) / max.write) };
+}
 
 /** True when the write sets no field at all (`data: {}`): it changes nothing. */
 export function writesNothing(write: PreparedWrite): boolean {
@@ -78,16 +97,23 @@ export function writesNothing(write: PreparedWrite): boolean {
  * after the last committed chunk, and no contact is changed twice.
  */
 export async function processBulkUpdateBatch(services: Services, batchId: string): Promise<void> {
+  const embedded = services.db.kind === 'pglite';
+  // On the embedded database the first chunk starts small and the size follows the time chunks take.
+  let bounds = embedded ? embeddedBounds(0) : BULK_UPDATE_CHUNK.postgres;
   for (;;) {
-    const step = await withConflictRetry(() => services.db.sql.transaction((txRunner) => applyNextChunk(services, directSql(txRunner), batchId)));
+    const started = performance.now();
+    const step = await withConflictRetry(() => services.db.sql.transaction((txRunner) => applyNextChunk(services, directSql(txRunner), batchId, bounds)));
+    if (embedded) bounds = nextEmbeddedBounds(bounds, performance.now() - started);
     services.statistics?.wrote(step.changed);
     if (step.finished) return;
-    // Between chunks the connection is free: let the requests waiting for it through.
-    await new Promise((resolve) => (services.db.kind === 'pglite' ? setTimeout(resolve, EMBEDDED_PAUSE_MS) : setImmediate(resolve)));
+    // Between chunks the connection is free: the requests that arrived during the chunk have
+    // queued their statements, and the next chunk's transaction queues behind them (on the
+    // embedded database every statement lets the event loop turn first: src/db/pglite-fair-turns.ts).
+    await new Promise((resolve) => setImmediate(resolve));
   }
 }
 
-async function applyNextChunk(services: Services, tx: SqlClient, batchId: string): Promise<{ finished: boolean; changed: number }> {
+async function applyNextChunk(services: Services, tx: SqlClient, batchId: string, bounds: { scan: number; write: number }): Promise<{ finished: boolean; changed: number }> {
   const locked = await tx.$queryRaw<Array<{ accountId: string; payload: BulkUpdatePayload; status: string }>>`
     SELECT "accountId", "payload", "status"::text AS "status" FROM "ImportBatch" WHERE "id" = ${batchId}::uuid FOR UPDATE SKIP LOCKED`;
   if (locked.length === 0) throw new BatchBusy(`batch ${batchId} is being processed elsewhere`);
@@ -111,7 +137,6 @@ async function applyNextChunk(services: Services, tx: SqlClient, batchId: string
   // The chunk's range: up to `scan` contacts after the cursor, ending early at the `write`-th
   // match. Its matches are then read again and locked, the filter checked on their current
   // version (a concurrent change may have made one stop matching).
-  const bounds = BULK_UPDATE_CHUNK[services.db.kind];
   const scanned = await tx.$queryRaw<Array<{ createdAt: Date; id: string; matches: boolean | null }>>`
     SELECT "createdAt", "id", (${filterSql(accountId, payload.filter)}) AS "matches" FROM "Contact"
     WHERE "accountId" = ${accountId}::uuid ${after} ORDER BY "createdAt", "id" LIMIT ${bounds.scan}`;
