@@ -31,6 +31,7 @@
 //      webhook applied (POST /api/telephony/{provider}/{accountId}) vs one contact UPDATE.
 //   BENCH_ONLY=voice                       seed, then only the voice provider figures (7)
 //   8. (bench/http-edge.ts) what the rate limits and the access log add to GET /contacts/{id} (target < 0.2 ms p50);
+//      (bench/bulk-update-neighbour.ts) GET /contacts/{id} during a bulk-update of 50,000 contacts vs idle (≤ 2× p50);
 //      (bench/load.ts) the load figure: 50 connections for 30 s on upsert and on list against `contactline serve`
 //      in its own process, with throughput, p50, p99, errors (target 0) and the server's peak memory.
 //   BENCH_ONLY=load                        no seed: only the figures of 8
@@ -53,6 +54,7 @@ import { startMondayEmulator } from '../test/support/monday-emulator/index.js';
 import type { MondayConfig } from '../integration/monday/config.js';
 import { benchMcp } from './mcp.js';
 import { benchHttpEdge } from './http-edge.js';
+import { benchBulkUpdateNeighbour } from './bulk-update-neighbour.js';
 import { logger } from '../src/logger.js';
 import { benchLoad, type LoadFigure } from './load.js';
 import { benchListCases, listCases } from './lists.js';
@@ -85,6 +87,7 @@ const SETTINGS = {
   voiceCalls: QUICK ? 50 : 200,
   concurrentEnrolls: 1000,
   edgeRequests: QUICK ? 500 : 5000,
+  bulkUpdateNeighbour: { contacts: QUICK ? 5000 : 50_000, idleRequests: QUICK ? 50 : 300 },
   load: { connections: 50, seconds: QUICK ? 5 : 30, baselineSeconds: QUICK ? 3 : 10 },
 };
 const GROUPS = ['contacts', 'writes', 'mcp', 'voice', 'board', 'calls', 'load'] as const;
@@ -418,6 +421,7 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
     if (ONLY === 'load') {
       // The load figures need no seed: the edge figure reads one contact, the load runs have a database of their own.
       figures.push(await benchHttpEdge(server, account.apiKey, { requests: SETTINGS.edgeRequests, warmup: SETTINGS.warmup * 50 }, log));
+      figures.push(await benchBulkUpdateNeighbour(server, SETTINGS.bulkUpdateNeighbour, log));
       const tableSize = (await db.sql.query<{ s: string }>(`SELECT pg_size_pretty(pg_total_relation_size('"Contact"')) AS s`)).rows[0].s;
       const result: DatabaseResult = { kind, serverVersion: version, contacts: 0, seedSeconds: 0, tableSize, figures };
       printTable(result);
@@ -450,7 +454,10 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
       log('   tool server (MCP) vs REST…');
       figures.push(...(await benchMcp(server, account, { requests: SETTINGS.mcpRequests, warmup: SETTINGS.mcpWarmup }, log)));
     }
-    if (runs('load')) figures.push(await benchHttpEdge(server, account.apiKey, { requests: SETTINGS.edgeRequests, warmup: SETTINGS.warmup * 50 }, log));
+    if (runs('load')) {
+      figures.push(await benchHttpEdge(server, account.apiKey, { requests: SETTINGS.edgeRequests, warmup: SETTINGS.warmup * 50 }, log));
+      figures.push(await benchBulkUpdateNeighbour(server, SETTINGS.bulkUpdateNeighbour, log));
+    }
     // Before board and calls: the dialer must claim only the voice figures' own calls.
     if (emulators) {
       figures.push(...(await benchVoice(server, emulators, kind, { calls: SETTINGS.voiceCalls, warmup: SETTINGS.warmup }, log)));
