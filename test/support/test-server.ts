@@ -34,16 +34,15 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-export async function startTestServer(
-  kind: DatabaseKind,
-  options: {
-    clock?: Clock; dialer?: boolean; telephonyWebhookSecrets?: string; monday?: MondayConfig; triggerDelivery?: boolean;
-    /** Provider API base URLs (the emulators) and adapters; default: the service's own adapters. */
-    voice?: { VAPI_API_URL?: string; RETELL_API_URL?: string; adapters?: StartOptions['voiceAdapters'] };
-    /** Rate limits, GraphQL limits, CORS origins (default: the service's defaults). */
-    edge?: Partial<HttpEdgeEnv>;
-  } = {},
-): Promise<TestServer> {
+export interface TestServerOptions {
+  clock?: Clock; dialer?: boolean; telephonyWebhookSecrets?: string; monday?: MondayConfig; triggerDelivery?: boolean;
+  /** Provider API base URLs (the emulators) and adapters; default: the service's own adapters. */
+  voice?: { VAPI_API_URL?: string; RETELL_API_URL?: string; adapters?: StartOptions['voiceAdapters'] };
+  /** Rate limits, GraphQL limits, CORS origins (default: the service's defaults). */
+  edge?: Partial<HttpEdgeEnv>;
+}
+
+export async function startTestServer(kind: DatabaseKind, options: TestServerOptions = {}): Promise<TestServer> {
   const database = await createTestDatabase(kind);
   const service = await startService({
     env: {
