@@ -37,8 +37,19 @@ export interface ProviderBase {
   stop(): Promise<void>;
 }
 
-const KEY = { vapi: 'vapi-private-key-test-0001', retell: 'key_retell_test_0001' };
-const SECRET = { vapi: 'vapi-webhook-secret-test-0001', retell: 'key_retell_webhook_0001' };
+/** Each provider's fixture values: test credentials, the agent's provider ids, end reasons and a recording. */
+const FIXTURES = {
+  vapi: {
+    env: 'VAPI_API_URL', credentials: { apiKey: 'vapi-private-key-test-0001', webhookSecret: 'vapi-webhook-secret-test-0001' },
+    agent: { providerAgentId: '5c2f7d0e-0000-4000-8000-00000000a551', providerPhoneNumber: '5c2f7d0e-0000-4000-8000-0000000000f0' },
+    convertedReason: 'customer-ended-call', busyReason: 'customer-busy', recordingUrl: 'https://storage.vapi.example/rec.wav',
+  },
+  retell: {
+    env: 'RETELL_API_URL', credentials: { apiKey: 'key_retell_test_0001', webhookSecret: 'key_retell_webhook_0001' },
+    agent: { providerAgentId: 'agent_7f3a', providerPhoneNumber: '+14155550177' },
+    convertedReason: 'agent_hangup', busyReason: 'dial_busy', recordingUrl: 'https://storage.retell.example/rec.wav',
+  },
+} as const;
 
 interface EmulatorOptions {
   /** The emulator's clock: the service's, so that signatures and call times agree. */
@@ -46,40 +57,37 @@ interface EmulatorOptions {
   concurrencyLimit: number;
 }
 
+type ScriptExtras = { durationSeconds?: number; analysis?: { outcome: string; language: string }; recordingUrl?: string };
+
+/** The base verbs over one emulator; `script` scripts a call with the provider's own name for the end reason. */
+function providerBase(
+  provider: Provider,
+  emulator: { baseUrl: string; timeline: ProviderBase['timeline']; stop(): Promise<void> },
+  script: (phone: string, reason: string, extras?: ScriptExtras) => void,
+): ProviderBase {
+  const fixture = FIXTURES[provider];
+  return {
+    provider, apiUrl: emulator.baseUrl, env: { [fixture.env]: emulator.baseUrl }, credentials: { ...fixture.credentials }, agent: { ...fixture.agent },
+    scriptConverted: (phone, durationSeconds = 95) => script(phone, fixture.convertedReason, { durationSeconds, analysis: { outcome: 'converted', language: 'en-US' }, recordingUrl: fixture.recordingUrl }),
+    recordingUrl: fixture.recordingUrl,
+    convertedReason: fixture.convertedReason,
+    scriptBusy: (phone) => script(phone, fixture.busyReason),
+    busyReason: fixture.busyReason,
+    timeline: (id) => emulator.timeline(id),
+    stop: () => emulator.stop(),
+  };
+}
+
 /** The Vapi emulator and its base verbs. */
 export async function startVapiBase(options: EmulatorOptions): Promise<{ vapi: VapiEmulator; base: ProviderBase }> {
-  const vapi = await startVapiEmulator({ apiKey: KEY.vapi, webhookSecret: SECRET.vapi, concurrencyLimit: options.concurrencyLimit, now: options.now });
-  const recordingUrl = 'https://storage.vapi.example/rec.wav';
-  const base: ProviderBase = {
-    provider: 'vapi', apiUrl: vapi.baseUrl, env: { VAPI_API_URL: vapi.baseUrl }, credentials: { apiKey: KEY.vapi, webhookSecret: SECRET.vapi },
-    agent: { providerAgentId: '5c2f7d0e-0000-4000-8000-00000000a551', providerPhoneNumber: '5c2f7d0e-0000-4000-8000-0000000000f0' },
-    scriptConverted: (phone, durationSeconds = 95) => vapi.script(phone, { endedReason: 'customer-ended-call', durationSeconds, analysis: { outcome: 'converted', language: 'en-US' }, recordingUrl }),
-    recordingUrl,
-    convertedReason: 'customer-ended-call',
-    scriptBusy: (phone) => vapi.script(phone, { endedReason: 'customer-busy' }),
-    busyReason: 'customer-busy',
-    timeline: (id) => vapi.timeline(id),
-    stop: () => vapi.stop(),
-  };
-  return { vapi, base };
+  const vapi = await startVapiEmulator({ ...FIXTURES.vapi.credentials, concurrencyLimit: options.concurrencyLimit, now: options.now });
+  return { vapi, base: providerBase('vapi', vapi, (phone, endedReason, extras) => vapi.script(phone, { endedReason, ...extras })) };
 }
 
 /** The Retell emulator (no webhook retries) and its base verbs. */
 export async function startRetellBase(options: EmulatorOptions): Promise<{ retell: RetellEmulator; base: ProviderBase }> {
-  const retell = await startRetellEmulator({ apiKey: KEY.retell, webhookSecret: SECRET.retell, concurrencyLimit: options.concurrencyLimit, webhookRetries: 0, now: options.now });
-  const recordingUrl = 'https://storage.retell.example/rec.wav';
-  const base: ProviderBase = {
-    provider: 'retell', apiUrl: retell.baseUrl, env: { RETELL_API_URL: retell.baseUrl }, credentials: { apiKey: KEY.retell, webhookSecret: SECRET.retell },
-    agent: { providerAgentId: 'agent_7f3a', providerPhoneNumber: '+14155550177' },
-    scriptConverted: (phone, durationSeconds = 95) => retell.script(phone, { disconnectionReason: 'agent_hangup', durationSeconds, analysis: { outcome: 'converted', language: 'en-US' }, recordingUrl }),
-    recordingUrl,
-    convertedReason: 'agent_hangup',
-    scriptBusy: (phone) => retell.script(phone, { disconnectionReason: 'dial_busy' }),
-    busyReason: 'dial_busy',
-    timeline: (id) => retell.timeline(id),
-    stop: () => retell.stop(),
-  };
-  return { retell, base };
+  const retell = await startRetellEmulator({ ...FIXTURES.retell.credentials, concurrencyLimit: options.concurrencyLimit, webhookRetries: 0, now: options.now });
+  return { retell, base: providerBase('retell', retell, (phone, disconnectionReason, extras) => retell.script(phone, { disconnectionReason, ...extras })) };
 }
 
 export interface ProviderSuite<D extends ProviderBase> {
