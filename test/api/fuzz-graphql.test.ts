@@ -7,9 +7,10 @@
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { getNamedType, getNullableType, isEnumType, isListType, isNonNullType, isObjectType, type GraphQLArgument, type GraphQLField } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { schema } from '../../src/domain/schema.js';
-import { ADMIN_TOKEN, startTestServer, type TestAccount, type TestServer } from '../support/test-server.js';
+import { ADMIN_TOKEN } from '../support/test-server.js';
+import { useServerWithAccount } from '../support/api-helpers.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import { fuzzOptions, hostileString, hostileValue, toJson, wrongType } from '../support/hostile-values.js';
 
@@ -35,13 +36,7 @@ function valuesFor(argument: GraphQLArgument): fc.Arbitrary<unknown> {
 }
 
 describe.each(testDatabaseKinds())('GraphQL fuzz on %s', (kind) => {
-  let server: TestServer;
-  let account: TestAccount;
-  beforeAll(async () => {
-    server = await startTestServer(kind);
-    account = await server.createAccount();
-  });
-  afterAll(() => server?.stop());
+  const { server, account } = useServerWithAccount(kind);
 
   const prisma = () => server.service.services.db.prisma;
   const stored = async () => ({

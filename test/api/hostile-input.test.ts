@@ -2,11 +2,11 @@
 // on every write path and surface: a 400 `bad_request` naming the field (for bulk, the item's
 // path), nothing stored. And the operator operations: a malformed ID argument or an unstorable
 // name is a bad_request naming the argument, never INTERNAL_SERVER_ERROR.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/test-server.js';
+import { ADMIN_TOKEN } from '../support/test-server.js';
 import { testDatabaseKinds } from '../support/databases.js';
-import { expectError, uniquePhone } from '../support/api-helpers.js';
+import { expectError, uniquePhone, useServerWithAccount } from '../support/api-helpers.js';
 import { CUSTOM_FIELDS_LIMITS } from '../../src/domain/contacts/custom-fields.limits.js';
 import { DeepJson, toJson } from '../support/hostile-values.js';
 
@@ -21,19 +21,12 @@ function nested(levels: number): Record<string, unknown> {
 }
 
 describe.each(testDatabaseKinds())('hostile input on %s', (kind) => {
-  let server: TestServer;
-  let apiKey: string;
-  let accountId: string;
-  beforeAll(async () => {
-    server = await startTestServer(kind);
-    ({ apiKey, accountId } = await server.createAccount());
-  });
-  afterAll(() => server?.stop());
+  const { server, account } = useServerWithAccount(kind);
 
   const prisma = () => server.service.services.db.prisma;
   const stored = async () => ({
-    contacts: await prisma().contact.count({ where: { accountId } }),
-    batches: await prisma().importBatch.count({ where: { accountId } }),
+    contacts: await prisma().contact.count({ where: { accountId: account.accountId } }),
+    batches: await prisma().importBatch.count({ where: { accountId: account.accountId } }),
   });
   let before: { contacts: number; batches: number };
   beforeEach(async () => {
@@ -49,7 +42,7 @@ describe.each(testDatabaseKinds())('hostile input on %s', (kind) => {
       ['NUL', NUL, 'must not contain the NUL character'],
       ['a lone surrogate', LONE_SURROGATE, 'well-formed Unicode'],
     ])('upsert: %s in firstName is a 400 naming firstName, nothing stored', async (_name, text, reason) => {
-      const res = await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: uniquePhone(), firstName: text });
+      const res = await server.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: uniquePhone(), firstName: text });
       expectError(res, 400, 'bad_request', ['issues']);
       expect(res.json.message).toContain('firstName');
       expect(res.json.message).toContain(reason);
@@ -58,10 +51,10 @@ describe.each(testDatabaseKinds())('hostile input on %s', (kind) => {
     });
 
     it('upsert: a NUL in a customFields key or a nested value names its path', async () => {
-      const key = await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: uniquePhone(), customFields: { [NUL]: 'x' } });
+      const key = await server.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: uniquePhone(), customFields: { [NUL]: 'x' } });
       expectError(key, 400, 'bad_request');
       expect(key.json.issues[0].path).toBe('customFields["a\\u0000b"]');
-      const deep = await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: uniquePhone(), customFields: { address: { lines: ['ok', LONE_SURROGATE] } } });
+      const deep = await server.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: uniquePhone(), customFields: { address: { lines: ['ok', LONE_SURROGATE] } } });
       expectError(deep, 400, 'bad_request');
       expect(deep.json.issues[0].path).toBe('customFields.address.lines[1]');
       await nothingStored();
@@ -69,17 +62,17 @@ describe.each(testDatabaseKinds())('hostile input on %s', (kind) => {
 
     it('bulk import: one bad item in 1000 is a 400 naming contacts[12].firstName; nothing stored', async () => {
       const contacts = Array.from({ length: 1000 }, (_, i) => ({ sourceKind: 'csv', externalId: null, phone: uniquePhone(), firstName: i === 12 ? LONE_SURROGATE : `Item${i}` }));
-      const res = await server.request(apiKey, 'POST', '/api/v1/contacts/bulk', { contacts });
+      const res = await server.request(account.apiKey, 'POST', '/api/v1/contacts/bulk', { contacts });
       expectError(res, 400, 'bad_request');
       expect(res.json.message).toMatch(/^contacts\[12\]\.firstName: /);
       await nothingStored();
     });
 
     it('bulk-update: a NUL in the filter or the data is a 400 naming it; nothing queued', async () => {
-      const inData = await server.request(apiKey, 'POST', '/api/v1/contacts/bulk-update', { filter: { firstName: 'Ada' }, data: { customFields: { plan: NUL } } });
+      const inData = await server.request(account.apiKey, 'POST', '/api/v1/contacts/bulk-update', { filter: { firstName: 'Ada' }, data: { customFields: { plan: NUL } } });
       expectError(inData, 400, 'bad_request');
       expect(inData.json.issues[0].path).toBe('data.customFields.plan');
-      const inFilter = await server.request(apiKey, 'POST', '/api/v1/contacts/bulk-update', { filter: { customFields: [{ key: 'plan', value: NUL }] }, data: { priority: 1 } });
+      const inFilter = await server.request(account.apiKey, 'POST', '/api/v1/contacts/bulk-update', { filter: { customFields: [{ key: 'plan', value: NUL }] }, data: { priority: 1 } });
       expectError(inFilter, 400, 'bad_request');
       expect(inFilter.json.issues[0].path).toBe('filter.customFields[0].value');
       await nothingStored();
@@ -87,41 +80,41 @@ describe.each(testDatabaseKinds())('hostile input on %s', (kind) => {
 
     it('PATCH, searchTerm and external-id path segments: a 400 naming the field', async () => {
       const externalId = `crm-${randomUUID()}`;
-      const created = await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: uniquePhone(), externalId, firstName: 'Ada' });
+      const created = await server.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: uniquePhone(), externalId, firstName: 'Ada' });
       expect(created.status).toBe(201);
-      const patch = await server.request(apiKey, 'PATCH', `/api/v1/contacts/source/api/external-id/${externalId}`, { lastName: NUL });
+      const patch = await server.request(account.apiKey, 'PATCH', `/api/v1/contacts/source/api/external-id/${externalId}`, { lastName: NUL });
       expectError(patch, 400, 'bad_request');
       expect(patch.json.issues[0].path).toBe('lastName');
-      const search = await server.request(apiKey, 'GET', `/api/v1/contacts?searchTerm=${encodeURIComponent(NUL)}`);
+      const search = await server.request(account.apiKey, 'GET', `/api/v1/contacts?searchTerm=${encodeURIComponent(NUL)}`);
       expectError(search, 400, 'bad_request');
       expect(search.json.message).toMatch(/^searchTerm: /);
       for (const path of [`/api/v1/contacts/source/api/external-id/a%00b`, `/api/v1/contacts/source/api/external-id/a%00b/calls`]) {
-        const res = await server.request(apiKey, 'GET', path);
+        const res = await server.request(account.apiKey, 'GET', path);
         expectError(res, 400, 'bad_request');
         expect(res.json.message).toMatch(/^externalId: /);
       }
-      const patchPath = await server.request(apiKey, 'PATCH', '/api/v1/contacts/source/api/external-id/a%00b', { lastName: 'x' });
+      const patchPath = await server.request(account.apiKey, 'PATCH', '/api/v1/contacts/source/api/external-id/a%00b', { lastName: 'x' });
       expectError(patchPath, 400, 'bad_request');
-      const unchanged = await server.request(apiKey, 'GET', `/api/v1/contacts/${created.json.id}`);
+      const unchanged = await server.request(account.apiKey, 'GET', `/api/v1/contacts/${created.json.id}`);
       expect(unchanged.json.lastName).toBeNull();
     });
 
     it('GraphQL: in a variable and in an inline literal, a bad_request naming the field', async () => {
-      const viaVariable = await graphql(apiKey, 'mutation($input: JSON!) { upsertContact(input: $input) { created } }', { input: { phone: uniquePhone(), firstName: NUL } });
+      const viaVariable = await graphql(account.apiKey, 'mutation($input: JSON!) { upsertContact(input: $input) { created } }', { input: { phone: uniquePhone(), firstName: NUL } });
       expect(viaVariable.status).toBe(200);
       expect(viaVariable.json.errors[0]).toMatchObject({ message: expect.stringMatching(/^firstName: /), extensions: { code: 'bad_request' } });
-      const inline = await graphql(apiKey, `mutation { upsertContact(input: { phone: "${uniquePhone()}", firstName: "a\\u0000b" }) { created } }`);
+      const inline = await graphql(account.apiKey, `mutation { upsertContact(input: { phone: "${uniquePhone()}", firstName: "a\\u0000b" }) { created } }`);
       expect(inline.json.errors[0]).toMatchObject({ message: expect.stringMatching(/^firstName: /), extensions: { code: 'bad_request' } });
-      const search = await graphql(apiKey, 'query($t: String) { contacts(searchTerm: $t) { nextToken } }', { t: LONE_SURROGATE });
+      const search = await graphql(account.apiKey, 'query($t: String) { contacts(searchTerm: $t) { nextToken } }', { t: LONE_SURROGATE });
       expect(search.json.errors[0]).toMatchObject({ message: expect.stringMatching(/^searchTerm: /), extensions: { code: 'bad_request' } });
       await nothingStored();
     });
 
     it('a single upsert no longer stores a lone surrogate as U+FFFD', async () => {
       const phone = uniquePhone();
-      const res = await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', { phone, lastName: LONE_SURROGATE });
+      const res = await server.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone, lastName: LONE_SURROGATE });
       expect(res.status).toBe(400);
-      expect(await prisma().contact.count({ where: { accountId, phone } })).toBe(0);
+      expect(await prisma().contact.count({ where: { accountId: account.accountId, phone } })).toBe(0);
     });
   });
 
@@ -130,15 +123,15 @@ describe.each(testDatabaseKinds())('hostile input on %s', (kind) => {
     const manyKeys = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`key${i}`, i]));
     const tooLarge = { blob: 'x'.repeat(9 * 1024 * 1024) };
     // As JSON text: the test process itself cannot JSON.stringify 4,500 levels.
-    const send = (method: string, path: string, body: unknown) => server.request(apiKey, method, path, toJson(body), { 'content-type': 'application/json' });
+    const send = (method: string, path: string, body: unknown) => server.request(account.apiKey, method, path, toJson(body), { 'content-type': 'application/json' });
 
     it('accepts customFields exactly at every limit', async () => {
-      const atDepth = await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: uniquePhone(), customFields: nested(maxDepth) });
+      const atDepth = await server.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: uniquePhone(), customFields: nested(maxDepth) });
       expect(atDepth.status).toBe(201);
-      const atKeys = await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: uniquePhone(), customFields: manyKeys(maxKeys) });
+      const atKeys = await server.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: uniquePhone(), customFields: manyKeys(maxKeys) });
       expect(atKeys.status).toBe(201);
       // {"blob":"…"} is 11 bytes around the string.
-      const atSize = await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: uniquePhone(), customFields: { blob: 'x'.repeat(maxBytes - 11) } });
+      const atSize = await server.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: uniquePhone(), customFields: { blob: 'x'.repeat(maxBytes - 11) } });
       expect(atSize.status).toBe(201);
     });
 
@@ -172,7 +165,7 @@ describe.each(testDatabaseKinds())('hostile input on %s', (kind) => {
 
     it('GraphQL: a deeply nested inline JSON literal is a client error, never a 500', async () => {
       const literal = `${'{k:'.repeat(4500)}"v"${'}'.repeat(4500)}`;
-      const res = await graphql(apiKey, `mutation { upsertContact(input: { phone: "${uniquePhone()}", customFields: ${literal} }) { created } }`);
+      const res = await graphql(account.apiKey, `mutation { upsertContact(input: { phone: "${uniquePhone()}", customFields: ${literal} }) { created } }`);
       expect(res.status).toBeLessThan(500);
       expect(res.json.errors?.[0]?.extensions?.code).not.toBe('INTERNAL_SERVER_ERROR');
       await nothingStored();
@@ -208,9 +201,9 @@ describe.each(testDatabaseKinds())('hostile input on %s', (kind) => {
     });
 
     it('an upper-case UUID still names the resource', async () => {
-      const res = await operator('query($id: String!) { apiKeys(accountId: $id) { accountId } }', { id: accountId.toUpperCase() });
+      const res = await operator('query($id: String!) { apiKeys(accountId: $id) { accountId } }', { id: account.accountId.toUpperCase() });
       expect(res.json.errors).toBeUndefined();
-      expect(res.json.data.apiKeys[0].accountId).toBe(accountId);
+      expect(res.json.data.apiKeys[0].accountId).toBe(account.accountId);
     });
   });
 });

@@ -1,29 +1,21 @@
 // Reads and changes through a real listening server: GET by id, GET/PATCH by external ID,
 // bulk-update, and the workflows list.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { describe, expect, it } from 'vitest';
 import { testDatabaseKinds } from '../support/databases.js';
-import { expectContactShape, expectError, listAll, sleep, uniquePhone, upsertOk, UUID_RE } from '../support/api-helpers.js';
+import { expectContactShape, expectError, listAll, sleep, uniquePhone, upsertOk, useServerWithAccount, UUID_RE } from '../support/api-helpers.js';
 
 const byExt = (sourceKind: string, externalId: string) => `/api/v1/contacts/source/${sourceKind}/external-id/${encodeURIComponent(externalId)}`;
 
 describe.each(testDatabaseKinds())('lookups and changes on %s', (kind) => {
-  let server: TestServer;
-  let apiKey: string;
-  let accountId: string;
-  beforeAll(async () => {
-    server = await startTestServer(kind);
-    ({ apiKey, accountId } = await server.createAccount());
-  });
-  afterAll(() => server?.stop());
+  const { server, account } = useServerWithAccount(kind);
 
-  const get = (path: string, key = apiKey) => server.request(key, 'GET', path);
-  const patch = (path: string, body: unknown, key = apiKey) => server.request(key, 'PATCH', path, body);
-  const bulkUpdate = (body: unknown, key = apiKey) => server.request(key, 'POST', '/api/v1/contacts/bulk-update', body);
+  const get = (path: string, key = account.apiKey) => server.request(key, 'GET', path);
+  const patch = (path: string, body: unknown, key = account.apiKey) => server.request(key, 'PATCH', path, body);
+  const bulkUpdate = (body: unknown, key = account.apiKey) => server.request(key, 'POST', '/api/v1/contacts/bulk-update', body);
 
   describe('GET /api/v1/contacts/{id}', () => {
     it('returns the contact', async () => {
-      const c = await upsertOk(server, apiKey, { phone: uniquePhone(), firstName: 'ById', customFields: { a: 1 } });
+      const c = await upsertOk(server, account.apiKey, { phone: uniquePhone(), firstName: 'ById', customFields: { a: 1 } });
       const res = await get(`/api/v1/contacts/${c.id}`);
       expect(res.status).toBe(200);
       expectContactShape(res.json);
@@ -40,7 +32,7 @@ describe.each(testDatabaseKinds())('lookups and changes on %s', (kind) => {
 
   describe('GET /api/v1/contacts/source/{sourceKind}/external-id/{externalId}', () => {
     it('returns the contact with that sourceKind and external ID', async () => {
-      const c = await upsertOk(server, apiKey, { phone: uniquePhone(), sourceKind: 'hubspot', externalId: 'hs-100' });
+      const c = await upsertOk(server, account.apiKey, { phone: uniquePhone(), sourceKind: 'hubspot', externalId: 'hs-100' });
       const res = await get(byExt('hubspot', 'hs-100'));
       expect(res.status).toBe(200);
       expectContactShape(res.json);
@@ -48,18 +40,18 @@ describe.each(testDatabaseKinds())('lookups and changes on %s', (kind) => {
     });
 
     it('a contact created without one is found by its own id', async () => {
-      const c = await upsertOk(server, apiKey, { phone: uniquePhone(), sourceKind: 'manual' });
+      const c = await upsertOk(server, account.apiKey, { phone: uniquePhone(), sourceKind: 'manual' });
       expect((await get(byExt('manual', c.id))).json.id).toBe(c.id);
     });
 
     it('404 for an unknown external ID or another sourceKind', async () => {
-      await upsertOk(server, apiKey, { phone: uniquePhone(), sourceKind: 'hubspot', externalId: 'hs-200' });
+      await upsertOk(server, account.apiKey, { phone: uniquePhone(), sourceKind: 'hubspot', externalId: 'hs-200' });
       expectError(await get(byExt('hubspot', 'hs-nope')), 404, 'not_found');
       expectError(await get(byExt('salesforce', 'hs-200')), 404, 'not_found');
     });
 
     it('ignores trailing spaces; is case- and accent-sensitive', async () => {
-      const c = await upsertOk(server, apiKey, { phone: uniquePhone(), sourceKind: 'salesforce', externalId: 'Café-1' });
+      const c = await upsertOk(server, account.apiKey, { phone: uniquePhone(), sourceKind: 'salesforce', externalId: 'Café-1' });
       expect((await get(byExt('salesforce', 'Café-1  '))).json.id).toBe(c.id);
       expectError(await get(byExt('salesforce', 'café-1')), 404, 'not_found');
       expectError(await get(byExt('salesforce', 'CAFÉ-1')), 404, 'not_found');
@@ -69,13 +61,13 @@ describe.each(testDatabaseKinds())('lookups and changes on %s', (kind) => {
     });
 
     it('an external ID stored with trailing spaces is found without them', async () => {
-      const c = await upsertOk(server, apiKey, { phone: uniquePhone(), sourceKind: 'monday', externalId: 'item-7   ' });
+      const c = await upsertOk(server, account.apiKey, { phone: uniquePhone(), sourceKind: 'monday', externalId: 'item-7   ' });
       expect((await get(byExt('monday', 'item-7'))).json.id).toBe(c.id);
     });
 
     it('409 conflict listing every matching contact when several share it', async () => {
-      const a = await upsertOk(server, apiKey, { phone: uniquePhone(), sourceKind: 'csv', externalId: 'dup-1', firstName: 'A' });
-      const b = await upsertOk(server, apiKey, { phone: uniquePhone(), sourceKind: 'csv', externalId: 'dup-1', firstName: 'B' });
+      const a = await upsertOk(server, account.apiKey, { phone: uniquePhone(), sourceKind: 'csv', externalId: 'dup-1', firstName: 'A' });
+      const b = await upsertOk(server, account.apiKey, { phone: uniquePhone(), sourceKind: 'csv', externalId: 'dup-1', firstName: 'B' });
       expect(a.id).not.toBe(b.id);
       const res = await get(byExt('csv', 'dup-1'));
       expectError(res, 409, 'conflict', ['contacts']);
@@ -94,7 +86,7 @@ describe.each(testDatabaseKinds())('lookups and changes on %s', (kind) => {
 
     it('external IDs with reserved URL characters are found when percent-encoded', async () => {
       const ext = 'a/b c?d#e%f';
-      const c = await upsertOk(server, apiKey, { phone: uniquePhone(), sourceKind: 'hubspot', externalId: ext });
+      const c = await upsertOk(server, account.apiKey, { phone: uniquePhone(), sourceKind: 'hubspot', externalId: ext });
       const res = await get(byExt('hubspot', ext));
       expect(res.status, res.text).toBe(200);
       expect(res.json.id).toBe(c.id);
@@ -105,14 +97,14 @@ describe.each(testDatabaseKinds())('lookups and changes on %s', (kind) => {
 
     it('256 chars is accepted', async () => {
       const ext = 'L'.repeat(256);
-      const c = await upsertOk(server, apiKey, { phone: uniquePhone(), sourceKind: 'hubspot', externalId: ext });
+      const c = await upsertOk(server, account.apiKey, { phone: uniquePhone(), sourceKind: 'hubspot', externalId: ext });
       expect((await get(byExt('hubspot', ext))).json.id).toBe(c.id);
     });
   });
 
   describe('PATCH by external ID', () => {
     it('changes only the fields sent and returns the contact', async () => {
-      const c = await upsertOk(server, apiKey, {
+      const c = await upsertOk(server, account.apiKey, {
         phone: uniquePhone(), sourceKind: 'hubspot', externalId: 'p-1', firstName: 'Old', lastName: 'Name',
         status: 'reached', customFields: { a: 1, b: 2 }, priority: 5, language: 'en', location: 'France',
       });
@@ -128,40 +120,40 @@ describe.each(testDatabaseKinds())('lookups and changes on %s', (kind) => {
     });
 
     it('merges customFields (null key removed)', async () => {
-      await upsertOk(server, apiKey, { phone: uniquePhone(), sourceKind: 'hubspot', externalId: 'p-2', customFields: { a: 1, b: 2 } });
+      await upsertOk(server, account.apiKey, { phone: uniquePhone(), sourceKind: 'hubspot', externalId: 'p-2', customFields: { a: 1, b: 2 } });
       const res = await patch(byExt('hubspot', 'p-2'), { customFields: { b: null, c: 3 } });
       expect(res.json.customFields).toEqual({ a: 1, c: 3 });
     });
 
     it('sets status, and a blocked phone makes it dnc', async () => {
       const phone = uniquePhone();
-      await upsertOk(server, apiKey, { phone, sourceKind: 'hubspot', externalId: 'p-3' });
+      await upsertOk(server, account.apiKey, { phone, sourceKind: 'hubspot', externalId: 'p-3' });
       expect((await patch(byExt('hubspot', 'p-3'), { status: 'qualified' })).json.status).toBe('qualified');
-      await server.service.services.db.prisma.blockedPhone.create({ data: { createdAt: server.now(), accountId, phone } });
+      await server.service.services.db.prisma.blockedPhone.create({ data: { createdAt: server.now(), accountId: account.accountId, phone } });
       expect((await patch(byExt('hubspot', 'p-3'), { status: 'qualified' })).json.status).toBe('dnc');
     });
 
     it('404 when none matches, 409 with contacts when several do', async () => {
       expectError(await patch(byExt('hubspot', 'p-none'), { firstName: 'X' }), 404, 'not_found');
-      await upsertOk(server, apiKey, { phone: uniquePhone(), sourceKind: 'csv', externalId: 'dup-p', firstName: 'One' });
-      await upsertOk(server, apiKey, { phone: uniquePhone(), sourceKind: 'csv', externalId: 'dup-p', firstName: 'Two' });
+      await upsertOk(server, account.apiKey, { phone: uniquePhone(), sourceKind: 'csv', externalId: 'dup-p', firstName: 'One' });
+      await upsertOk(server, account.apiKey, { phone: uniquePhone(), sourceKind: 'csv', externalId: 'dup-p', firstName: 'Two' });
       const res = await patch(byExt('csv', 'dup-p'), { firstName: 'Both' });
       expectError(res, 409, 'conflict', ['contacts']);
       expect(res.json.contacts.map((c: { firstName: string }) => c.firstName).sort()).toEqual(['One', 'Two']);
       // Neither changed.
-      const all = await listAll(server, apiKey, 'sourceKind=csv');
+      const all = await listAll(server, account.apiKey, 'sourceKind=csv');
       expect(all.filter((c) => c.externalId === 'dup-p').map((c) => c.firstName).sort()).toEqual(['One', 'Two']);
     });
 
     it('unknown field, bad bounds, non-JSON body are a 400 and change nothing', async () => {
-      const c = await upsertOk(server, apiKey, { phone: uniquePhone(), sourceKind: 'hubspot', externalId: 'p-4', firstName: 'Keep' });
+      const c = await upsertOk(server, account.apiKey, { phone: uniquePhone(), sourceKind: 'hubspot', externalId: 'p-4', firstName: 'Keep' });
       const path = byExt('hubspot', 'p-4');
       expectError(await patch(path, { firstName: 'X', phoneNumber: '1' }), 400, 'bad_request');
       expectError(await patch(path, { firstName: 'a'.repeat(129) }), 400, 'bad_request');
       expectError(await patch(path, { priority: 1001 }), 400, 'bad_request');
       expectError(await patch(path, { status: 'bogus' }), 400, 'bad_request');
       expectError(await patch(path, { externalId: 'e'.repeat(257) }), 400, 'bad_request');
-      expectError(await server.request(apiKey, 'PATCH', path, '{"firstName":', { 'content-type': 'application/json' }), 400, 'bad_request');
+      expectError(await server.request(account.apiKey, 'PATCH', path, '{"firstName":', { 'content-type': 'application/json' }), 400, 'bad_request');
       expect((await get(`/api/v1/contacts/${c.id}`)).json.firstName).toBe('Keep');
     });
   });
@@ -311,7 +303,7 @@ describe.each(testDatabaseKinds())('lookups and changes on %s', (kind) => {
       expectError(await bulkUpdate({ filter: {}, data: { phone: 'abc' } }), 400, 'bad_request');
       expectError(await bulkUpdate({ filter: {}, data: { sourceKind: 'zapier' } }), 400, 'bad_request');
       expectError(await bulkUpdate({ filter: {}, data: {}, extra: 1 }), 400, 'bad_request');
-      expectError(await server.request(apiKey, 'POST', '/api/v1/contacts/bulk-update', 'nope', { 'content-type': 'application/json' }), 400, 'bad_request');
+      expectError(await server.request(account.apiKey, 'POST', '/api/v1/contacts/bulk-update', 'nope', { 'content-type': 'application/json' }), 400, 'bad_request');
     });
   });
 

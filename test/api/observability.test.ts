@@ -5,11 +5,11 @@
 // trigger deliveries), the database pool, the event-loop lag. /readyz answers 503 in the error
 // body while a migration this code ships is missing or the database is closed.
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { migrationNames } from '../../src/db/migrate.js';
-import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/test-server.js';
+import { ADMIN_TOKEN, startTestServer } from '../support/test-server.js';
 import { testDatabaseKinds } from '../support/databases.js';
-import { expectError, uniquePhone } from '../support/api-helpers.js';
+import { expectError, uniquePhone, useServerWithAccount } from '../support/api-helpers.js';
 
 /** Prometheus text format: `name{labels} value` per sample (labels as written, sorted by prom-client). */
 function parseMetrics(text: string): Map<string, number> {
@@ -24,14 +24,7 @@ function parseMetrics(text: string): Map<string, number> {
 }
 
 describe.each(testDatabaseKinds())('metrics and readiness on %s', (kind) => {
-  let server: TestServer;
-  let apiKey: string;
-  let accountId: string;
-  beforeAll(async () => {
-    server = await startTestServer(kind);
-    ({ apiKey, accountId } = await server.createAccount());
-  });
-  afterAll(() => server?.stop());
+  const { server, account } = useServerWithAccount(kind);
 
   const scrape = async () => {
     const res = await server.request(ADMIN_TOKEN, 'GET', '/metrics');
@@ -41,7 +34,7 @@ describe.each(testDatabaseKinds())('metrics and readiness on %s', (kind) => {
   };
 
   it('refuses /metrics without the operator token', async () => {
-    for (const token of [null, 'not-the-token-0123456789', apiKey]) {
+    for (const token of [null, 'not-the-token-0123456789', account.apiKey]) {
       const res = await server.request(token, 'GET', '/metrics');
       expectError(res, 401, 'unauthenticated');
       expect(res.headers.get('www-authenticate')).toBe('Bearer');
@@ -50,18 +43,18 @@ describe.each(testDatabaseKinds())('metrics and readiness on %s', (kind) => {
   });
 
   it('counts requests by method, route pattern and status, with their latency', async () => {
-    const created = await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: uniquePhone(), firstName: 'Ada' });
+    const created = await server.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: uniquePhone(), firstName: 'Ada' });
     expect(created.status).toBe(201);
     const path = `/api/v1/contacts/${created.json.id}`;
-    expect((await server.request(apiKey, 'GET', path)).status).toBe(200);
+    expect((await server.request(account.apiKey, 'GET', path)).status).toBe(200);
     const labels = '{method="GET",route="/api/v1/contacts/:id",status="200"}';
     const before = await scrape();
     const count = before.get(`contactline_http_requests_total${labels}`);
     expect(count).toBeGreaterThanOrEqual(1);
     expect(before.get(`contactline_http_request_duration_seconds_count${labels}`)).toBe(count);
 
-    for (let i = 0; i < 3; i++) expect((await server.request(apiKey, 'GET', path)).status).toBe(200);
-    expect((await server.request(apiKey, 'GET', `/api/v1/contacts/${randomUUID()}`)).status).toBe(404);
+    for (let i = 0; i < 3; i++) expect((await server.request(account.apiKey, 'GET', path)).status).toBe(200);
+    expect((await server.request(account.apiKey, 'GET', `/api/v1/contacts/${randomUUID()}`)).status).toBe(404);
     const after = await scrape();
     expect(after.get(`contactline_http_requests_total${labels}`)).toBe(count! + 3);
     expect(after.get(`contactline_http_request_duration_seconds_count${labels}`)).toBe(count! + 3);
@@ -76,24 +69,24 @@ describe.each(testDatabaseKinds())('metrics and readiness on %s', (kind) => {
     const prisma = server.service.services.db.prisma;
     const zero = await scrape();
     expect(zero.get('contactline_database_up')).toBe(1);
-    for (const name of ['contactline_dialer_due_enrollments', 'contactline_dialer_calls_in_flight', 'contactline_trigger_deliveries_waiting', 'contactline_trigger_deliveries_failing']) {
+    for (const name of [
+      'contactline_dialer_due_enrollments', 'contactline_dialer_calls_in_flight', 'contactline_trigger_deliveries_waiting', 'contactline_trigger_deliveries_failing',
+      'contactline_import_batches_waiting{kind="import"}', 'contactline_import_batches_waiting{kind="bulk-update"}', 'contactline_import_batch_oldest_waiting_seconds',
+    ]) {
       expect(zero.get(name), name).toBe(0);
     }
-    expect(zero.get('contactline_import_batches_waiting{kind="import"}')).toBe(0);
-    expect(zero.get('contactline_import_batches_waiting{kind="bulk-update"}')).toBe(0);
-    expect(zero.get('contactline_import_batch_oldest_waiting_seconds')).toBe(0);
 
     // Two contacts enrolled into a workflow (the test server runs no dialer: they stay due),
     // one call in flight, two trigger deliveries waiting of which one failed once.
-    const workflowId = await server.createWorkflow(accountId);
+    const workflowId = await server.createWorkflow(account.accountId);
     const ids: string[] = [];
     for (let i = 0; i < 2; i++) {
-      const res = await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: uniquePhone(), assignmentOptions: { workflowId } });
+      const res = await server.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: uniquePhone(), assignmentOptions: { workflowId } });
       expect(res.status).toBe(201);
       ids.push(res.json.id);
     }
     const now = server.now();
-    await prisma.call.create({ data: { id: randomUUID(), accountId, contactId: ids[0], workflowId, status: 'queued', startedAt: now, createdAt: now } });
+    await prisma.call.create({ data: { id: randomUUID(), accountId: account.accountId, contactId: ids[0], workflowId, status: 'queued', startedAt: now, createdAt: now } });
     for (const lastError of [null, 'HTTP 502: bad gateway']) {
       await prisma.mondayTriggerDelivery.create({ data: { webhookId: randomUUID(), callId: randomUUID(), payload: {}, status: 'pending', nextAttemptAt: now, createdAt: now, lastError } });
     }
@@ -101,28 +94,23 @@ describe.each(testDatabaseKinds())('metrics and readiness on %s', (kind) => {
     const batchId = randomUUID();
     await server.service.services.db.sql.query(
       `INSERT INTO "ImportBatch" ("id", "accountId", "userId", "kind", "payload", "createdAt") SELECT $1::uuid, "accountId", "id", 'bulk-update', '{}'::jsonb, $2 FROM "User" WHERE "accountId" = $3::uuid`,
-      [batchId, new Date(now.getTime() - 90_000), accountId],
+      [batchId, new Date(now.getTime() - 90_000), account.accountId],
     );
     const busy = await scrape();
     await server.service.services.db.sql.query(`DELETE FROM "ImportBatch" WHERE "id" = $1::uuid`, [batchId]);
-    expect(busy.get('contactline_dialer_due_enrollments')).toBe(2);
-    expect(busy.get('contactline_dialer_calls_in_flight')).toBe(1);
-    expect(busy.get('contactline_trigger_deliveries_waiting')).toBe(2);
-    expect(busy.get('contactline_trigger_deliveries_failing')).toBe(1);
-    expect(busy.get('contactline_import_batches_waiting{kind="bulk-update"}')).toBe(1);
+    const waiting = {
+      contactline_dialer_due_enrollments: 2, contactline_dialer_calls_in_flight: 1, contactline_trigger_deliveries_waiting: 2, contactline_trigger_deliveries_failing: 1,
+      'contactline_import_batches_waiting{kind="bulk-update"}': 1,
+    };
+    expect(Object.fromEntries(Object.keys(waiting).map((name) => [name, busy.get(name)]))).toEqual(waiting);
     expect(busy.get('contactline_import_batch_oldest_waiting_seconds')).toBeGreaterThanOrEqual(90);
   });
 
   it('serves the database pool and the process metrics, event-loop lag included', async () => {
     const samples = await scrape();
     expect(samples.get('contactline_db_pool_max_connections')).toBe(kind === 'postgres' ? 10 : 1);
-    if (kind === 'postgres') {
-      expect(samples.get('contactline_db_pool_connections{state="idle"}')).toBeGreaterThanOrEqual(0);
-      expect(samples.get('contactline_db_pool_connections{state="in_use"}')).toBeGreaterThanOrEqual(0);
-      expect(samples.get('contactline_db_pool_waiting_requests')).toBeGreaterThanOrEqual(0);
-    }
-    expect(samples.get('nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0);
-    expect(samples.get('nodejs_eventloop_lag_p99_seconds')).toBeGreaterThanOrEqual(0);
+    const pool = kind === 'postgres' ? ['contactline_db_pool_connections{state="idle"}', 'contactline_db_pool_connections{state="in_use"}', 'contactline_db_pool_waiting_requests'] : [];
+    for (const name of [...pool, 'nodejs_eventloop_lag_seconds', 'nodejs_eventloop_lag_p99_seconds']) expect(samples.get(name), name).toBeGreaterThanOrEqual(0);
     expect(samples.get('process_resident_memory_bytes')).toBeGreaterThan(0);
   });
 

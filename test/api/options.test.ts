@@ -4,25 +4,16 @@
 // openapi-conformance.test.ts.
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { describe, expect, it } from 'vitest';
+import { everySurface } from '../support/test-server.js';
 import { testDatabaseKinds } from '../support/databases.js';
-import { expectError } from '../support/api-helpers.js';
+import { expectError, useServerWithAccount } from '../support/api-helpers.js';
 import { createApp } from '../../src/http/app.js';
 
 const ORIGIN = { origin: 'https://app.example' };
 
 describe.each(testDatabaseKinds())('OPTIONS and methods across the app on %s', (kind) => {
-  let server: TestServer;
-  let apiKey: string;
-  beforeAll(async () => {
-    server = await startTestServer(kind, {
-      telephonyWebhookSecrets: 'telephony-secret-0123456789',
-      monday: { signingSecret: 'monday-signing-secret-0123', appId: 10155, apiUrl: 'http://127.0.0.1:1/v2', apiVersion: '2026-10', publicBaseUrl: null },
-    });
-    ({ apiKey } = await server.createAccount());
-  });
-  afterAll(() => server?.stop());
+  const { server, account } = useServerWithAccount(kind, everySurface());
 
   const accessControl = (headers: Headers) => [...headers.keys()].filter((name) => name.startsWith('access-control-'));
 
@@ -36,7 +27,7 @@ describe.each(testDatabaseKinds())('OPTIONS and methods across the app on %s', (
     ['/integrations/monday/options/workflows', 'OPTIONS, POST'],
     ['/api/v1/contacts/upsert', 'OPTIONS, PUT'],
   ])('OPTIONS %s: 204, Allow: %s, no body, no CORS, no key needed', async (path, allow) => {
-    for (const key of [null, apiKey]) {
+    for (const key of [null, account.apiKey]) {
       const res = await server.request(key, 'OPTIONS', path, undefined, ORIGIN);
       expect({ status: res.status, allow: res.headers.get('allow'), type: res.headers.get('content-type'), body: res.text }).toEqual({ status: 204, allow, type: null, body: '' });
       expect(res.headers.get('x-request-id')).toBeTruthy();
@@ -46,7 +37,7 @@ describe.each(testDatabaseKinds())('OPTIONS and methods across the app on %s', (
 
   it('OPTIONS on an unknown path is a 404 not_found', async () => {
     for (const path of ['/nope', '/api/v1/nope', '/graphql/x', '/integrations/monday/nope']) {
-      expectError(await server.request(apiKey, 'OPTIONS', path), 404, 'not_found');
+      expectError(await server.request(account.apiKey, 'OPTIONS', path), 404, 'not_found');
     }
   });
 
@@ -69,21 +60,21 @@ describe.each(testDatabaseKinds())('OPTIONS and methods across the app on %s', (
 
   it('the tool server answers OPTIONS by its own rules: 401 without a key, else 405 Allow: POST', async () => {
     expectError(await server.request(null, 'OPTIONS', '/api/mcp'), 401, 'unauthenticated');
-    const res = await server.request(apiKey, 'OPTIONS', '/api/mcp');
+    const res = await server.request(account.apiKey, 'OPTIONS', '/api/mcp');
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('POST');
   });
 
   it('/graphql answers GET, HEAD and POST without CORS headers; another method is a 404', async () => {
     const query = '/graphql?query=%7B__typename%7D';
-    const get = await server.request(apiKey, 'GET', query, undefined, ORIGIN);
+    const get = await server.request(account.apiKey, 'GET', query, undefined, ORIGIN);
     expect(get.json).toEqual({ data: { __typename: 'Query' } });
     expect(accessControl(get.headers)).toEqual([]);
-    const post = await server.request(apiKey, 'POST', '/graphql', { query: '{ __typename }' }, ORIGIN);
+    const post = await server.request(account.apiKey, 'POST', '/graphql', { query: '{ __typename }' }, ORIGIN);
     expect(post.json).toEqual({ data: { __typename: 'Query' } });
     expect(accessControl(post.headers)).toEqual([]);
-    const head = await server.request(apiKey, 'HEAD', query);
+    const head = await server.request(account.apiKey, 'HEAD', query);
     expect({ status: head.status, body: head.text }).toEqual({ status: 200, body: '' });
-    for (const method of ['PUT', 'DELETE', 'PATCH']) expectError(await server.request(apiKey, method, '/graphql', { query: '{ __typename }' }), 404, 'not_found');
+    for (const method of ['PUT', 'DELETE', 'PATCH']) expectError(await server.request(account.apiKey, method, '/graphql', { query: '{ __typename }' }), 404, 'not_found');
   });
 });

@@ -1,23 +1,15 @@
 // PUT /api/v1/contacts/upsert through a real listening server: create/update by dedup key,
 // every write-field bound, the 422 codes, and the field rules of the spec.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { describe, expect, it } from 'vitest';
 import { testDatabaseKinds } from '../support/databases.js';
-import { expectContactShape, expectError, listAll, uniquePhone } from '../support/api-helpers.js';
+import { expectContactShape, expectError, listAll, uniquePhone, useServerWithAccount } from '../support/api-helpers.js';
 
 const UPSERT = '/api/v1/contacts/upsert';
 
 describe.each(testDatabaseKinds())('PUT /api/v1/contacts/upsert on %s', (kind) => {
-  let server: TestServer;
-  let apiKey: string;
-  let accountId: string;
-  beforeAll(async () => {
-    server = await startTestServer(kind);
-    ({ apiKey, accountId } = await server.createAccount());
-  });
-  afterAll(() => server?.stop());
+  const { server, account } = useServerWithAccount(kind);
 
-  const put = (body: unknown, key = apiKey) => server.request(key, 'PUT', UPSERT, body);
+  const put = (body: unknown, key = account.apiKey) => server.request(key, 'PUT', UPSERT, body);
   const prisma = () => server.service.services.db.prisma;
 
   describe('create and update', () => {
@@ -26,7 +18,7 @@ describe.each(testDatabaseKinds())('PUT /api/v1/contacts/upsert on %s', (kind) =
       const created = await put({ phone, firstName: 'Ada', sourceKind: 'api' });
       expect(created.status).toBe(201);
       expectContactShape(created.json);
-      expect(created.json).toMatchObject({ phone, firstName: 'Ada', accountId, sourceKind: 'api', priority: 0, callCount: 0, assignedWorkflowId: null });
+      expect(created.json).toMatchObject({ phone, firstName: 'Ada', accountId: account.accountId, sourceKind: 'api', priority: 0, callCount: 0, assignedWorkflowId: null });
 
       // Same number, written differently: normalized to the same E.164, so the same contact.
       const formatted = `+1 (${phone.slice(2, 5)}) ${phone.slice(5, 8)}-${phone.slice(8)}`;
@@ -148,9 +140,9 @@ describe.each(testDatabaseKinds())('PUT /api/v1/contacts/upsert on %s', (kind) =
     });
 
     it('a body that is not JSON is a 400', async () => {
-      const res = await server.request(apiKey, 'PUT', UPSERT, '{"phone": "+1415', { 'content-type': 'application/json' });
+      const res = await server.request(account.apiKey, 'PUT', UPSERT, '{"phone": "+1415', { 'content-type': 'application/json' });
       expectError(res, 400, 'bad_request');
-      const notObject = await server.request(apiKey, 'PUT', UPSERT, 'hello', { 'content-type': 'text/plain' });
+      const notObject = await server.request(account.apiKey, 'PUT', UPSERT, 'hello', { 'content-type': 'text/plain' });
       expectError(notObject, 400, 'bad_request');
     });
 
@@ -280,7 +272,7 @@ describe.each(testDatabaseKinds())('PUT /api/v1/contacts/upsert on %s', (kind) =
 
     it('a blacklisted phone is stored as dnc whatever status is sent, on create and update', async () => {
       const phone = uniquePhone();
-      await prisma().blockedPhone.create({ data: { createdAt: server.now(), accountId, phone } });
+      await prisma().blockedPhone.create({ data: { createdAt: server.now(), accountId: account.accountId, phone } });
       expect((await put({ phone, status: 'qualified' })).json.status).toBe('dnc');
       expect((await put({ phone, status: 'assigned' })).json.status).toBe('dnc');
       expect((await put({ phone, status: null })).json.status).toBe('dnc');
@@ -291,7 +283,7 @@ describe.each(testDatabaseKinds())('PUT /api/v1/contacts/upsert on %s', (kind) =
     it('an existing contact whose phone was blacklisted later becomes dnc on its next write', async () => {
       const phone = uniquePhone();
       expect((await put({ phone, status: 'reached' })).json.status).toBe('reached');
-      await prisma().blockedPhone.create({ data: { createdAt: server.now(), accountId, phone } });
+      await prisma().blockedPhone.create({ data: { createdAt: server.now(), accountId: account.accountId, phone } });
       expect((await put({ phone, firstName: 'Later' })).json.status).toBe('dnc');
     });
   });
@@ -499,7 +491,7 @@ describe.each(testDatabaseKinds())('PUT /api/v1/contacts/upsert on %s', (kind) =
 
   describe('assignmentOptions', () => {
     it('enrollment sets assignedWorkflowId and moves the status to assigned', async () => {
-      const wf = await server.createWorkflow(accountId);
+      const wf = await server.createWorkflow(account.accountId);
       const res = await put({ phone: uniquePhone(), assignmentOptions: { workflowId: wf } });
       expect(res.status).toBe(201);
       expectContactShape(res.json);
@@ -507,7 +499,7 @@ describe.each(testDatabaseKinds())('PUT /api/v1/contacts/upsert on %s', (kind) =
     });
 
     it('enrolls an existing contact on update', async () => {
-      const wf = await server.createWorkflow(accountId);
+      const wf = await server.createWorkflow(account.accountId);
       const phone = uniquePhone();
       await put({ phone });
       const res = await put({ phone, assignmentOptions: { workflowId: wf, reEnroll: true, enforceCallNow: true } });
@@ -550,7 +542,7 @@ describe.each(testDatabaseKinds())('PUT /api/v1/contacts/upsert on %s', (kind) =
     });
 
     it('reEnroll and enforceCallNow must be sent together', async () => {
-      const wf = await server.createWorkflow(accountId);
+      const wf = await server.createWorkflow(account.accountId);
       expectError(await put({ phone: uniquePhone(), assignmentOptions: { workflowId: wf, reEnroll: true } }), 400, 'bad_request');
       expectError(await put({ phone: uniquePhone(), assignmentOptions: { workflowId: wf, enforceCallNow: false } }), 400, 'bad_request');
       expectError(await put({ phone: uniquePhone(), assignmentOptions: { workflowId: wf, reEnroll: 'yes', enforceCallNow: true } }), 400, 'bad_request');

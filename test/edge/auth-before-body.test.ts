@@ -3,7 +3,7 @@
 // reads the refusal, then offers the rest; the server's socket must have read under 1 MB (a
 // server that reads or drains the body reads all 9 MB) and the answer closes the connection.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/test-server.js';
+import { ADMIN_TOKEN, everySurface, startTestServer, type TestServer } from '../support/test-server.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import { exchangeWithLargeBody, trackConnections, type RawExchange } from '../support/raw-http.js';
 
@@ -15,10 +15,7 @@ describe.each(testDatabaseKinds())('credentials are checked before the body is r
   let accountId: string;
   let apiKey: string;
   beforeAll(async () => {
-    server = await startTestServer(kind, {
-      telephonyWebhookSecrets: 'telephony-secret-0123456789',
-      monday: { signingSecret: 'monday-signing-secret-0123', appId: 10155, apiUrl: 'http://127.0.0.1:1/v2', apiVersion: '2026-10', publicBaseUrl: null },
-    });
+    server = await startTestServer(kind, everySurface());
     trackConnections(server.service.server);
     ({ accountId, apiKey } = await server.createAccount());
     // Vapi credentials for the provider webhook (without them that route is a 404, also unread).

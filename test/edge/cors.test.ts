@@ -1,8 +1,9 @@
 // One CORS policy (src/http/edge/cors-policy.ts), the matrix on every surface: a listed origin,
 // an unlisted one and none; a simple request and a preflight. Only a listed origin gets
 // Access-Control-* headers, never Allow-Credentials; the tool server refuses every Origin (403).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/test-server.js';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, everySurface } from '../support/test-server.js';
+import { useServerWithAccount } from '../support/api-helpers.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import { initializeMessage } from '../mcp/mcp-helpers.js';
 
@@ -10,24 +11,14 @@ const LISTED = 'https://crm.example.com';
 const UNLISTED = 'https://evil.example.net';
 
 describe.each(testDatabaseKinds())('the CORS policy on %s', (kind) => {
-  let server: TestServer;
-  let apiKey: string;
-  beforeAll(async () => {
-    server = await startTestServer(kind, {
-      telephonyWebhookSecrets: 'telephony-secret-0123456789',
-      monday: { signingSecret: 'monday-signing-secret-0123', appId: 10155, apiUrl: 'http://127.0.0.1:1/v2', apiVersion: '2026-10', publicBaseUrl: null },
-      edge: { CORS_ORIGINS: [LISTED, 'http://localhost:5173'] },
-    });
-    ({ apiKey } = await server.createAccount());
-  });
-  afterAll(() => server?.stop());
+  const { server, account } = useServerWithAccount(kind, { ...everySurface(), edge: { CORS_ORIGINS: [LISTED, 'http://localhost:5173'] } });
 
   const accessControl = (headers: Headers) => Object.fromEntries([...headers].filter(([name]) => name.startsWith('access-control-')));
 
   // Each surface: a simple request (method, path, credential, body) and the methods its path serves.
   const surfaces: Array<{ name: string; method: string; path: string; token: () => string | null; body?: unknown; allow: string }> = [
-    { name: 'REST', method: 'GET', path: '/api/v1/contacts', token: () => apiKey, allow: 'GET, HEAD, OPTIONS' },
-    { name: 'GraphQL (key)', method: 'POST', path: '/graphql', token: () => apiKey, body: { query: '{ __typename }' }, allow: 'GET, HEAD, OPTIONS, POST' },
+    { name: 'REST', method: 'GET', path: '/api/v1/contacts', token: () => account.apiKey, allow: 'GET, HEAD, OPTIONS' },
+    { name: 'GraphQL (key)', method: 'POST', path: '/graphql', token: () => account.apiKey, body: { query: '{ __typename }' }, allow: 'GET, HEAD, OPTIONS, POST' },
     { name: 'GraphQL (operator)', method: 'POST', path: '/graphql', token: () => ADMIN_TOKEN, body: { query: '{ __typename }' }, allow: 'GET, HEAD, OPTIONS, POST' },
     { name: 'OpenAPI document', method: 'GET', path: '/openapi.json', token: () => null, allow: 'GET, HEAD, OPTIONS' },
     { name: 'board app', method: 'POST', path: '/integrations/monday/options/workflows', token: () => null, body: {}, allow: 'OPTIONS, POST' },
@@ -79,7 +70,7 @@ describe.each(testDatabaseKinds())('the CORS policy on %s', (kind) => {
   it('the tool server refuses any Origin, listed or not, also on a preflight (403, no CORS header)', async () => {
     for (const origin of [LISTED, UNLISTED]) {
       for (const method of ['POST', 'OPTIONS']) {
-        const res = await server.request(apiKey, method, '/api/mcp', method === 'POST' ? initializeMessage() : undefined, {
+        const res = await server.request(account.apiKey, method, '/api/mcp', method === 'POST' ? initializeMessage() : undefined, {
           origin, accept: 'application/json, text/event-stream', 'access-control-request-method': 'POST',
         });
         expect(res.status, `${method} ${origin}`).toBe(403);
@@ -88,7 +79,7 @@ describe.each(testDatabaseKinds())('the CORS policy on %s', (kind) => {
       }
     }
     // Without an Origin it answers as usual.
-    const res = await server.request(apiKey, 'POST', '/api/mcp', initializeMessage(), { accept: 'application/json, text/event-stream' });
+    const res = await server.request(account.apiKey, 'POST', '/api/mcp', initializeMessage(), { accept: 'application/json, text/event-stream' });
     expect(res.status).toBe(200);
     expect(res.json.result.serverInfo).toBeTruthy();
   });

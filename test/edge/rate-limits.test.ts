@@ -1,14 +1,13 @@
 // Rate limits per API key and per client address (src/http/edge/rate-limit/): the draft-IETF
 // RateLimit-Policy and RateLimit fields on every answer, 429 `rate_limited` with Retry-After
 // past a limit, on every surface; and, on PostgreSQL, one limit shared by two service processes.
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { createInterface } from 'node:readline';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/test-server.js';
 import { createTestDatabase, testDatabaseKinds, type TestDatabase } from '../support/databases.js';
 import { generateSecret, hashSecret } from '../../src/domain/api-keys/api-keys.service.js';
 import { initializeMessage } from '../mcp/mcp-helpers.js';
+import { killService, startServiceProcess } from '../support/service-process.js';
 
 const WINDOW = 3600;
 const ITEM = /^"(address|key)";r=(\d+);t=(\d+)$/;
@@ -103,24 +102,6 @@ describe.each(testDatabaseKinds())('the per-address limit on %s', (kind) => {
   });
 });
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-
-function startChild(env: Record<string, string>): Promise<{ child: ChildProcess; baseUrl: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/service-process.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
-  return new Promise((resolve, reject) => {
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      if (line.startsWith('{')) resolve({ child, baseUrl: JSON.parse(line).baseUrl });
-    });
-    child.on('exit', (code) => reject(new Error(`service exited (${code}) before listening: ${stderr}`)));
-  });
-}
-
 describe.runIf(testDatabaseKinds().includes('postgres'))('two service processes on one PostgreSQL', () => {
   let database: TestDatabase;
   const children: ChildProcess[] = [];
@@ -135,12 +116,12 @@ describe.runIf(testDatabaseKinds().includes('postgres'))('two service processes 
     apiKey = generateSecret();
     await prisma.apiKey.create({ data: { createdAt: now, accountId: account.id, userId: user.id, name: 'k', secretHash: hashSecret(apiKey), lastFour: apiKey.slice(-4) } });
     const env = { DATABASE_URL: database.url!, RATE_LIMIT_PER_KEY: '10', RATE_LIMIT_PER_ADDRESS: '100', RATE_LIMIT_WINDOW_SECONDS: String(WINDOW) };
-    const started = await Promise.all([startChild(env), startChild(env)]);
+    const started = await Promise.all([startServiceProcess(env), startServiceProcess(env)]);
     for (const { child } of started) children.push(child);
     bases = started.map((s) => s.baseUrl);
   });
   afterAll(async () => {
-    for (const child of children) child.kill('SIGKILL');
+    await Promise.all(children.map(killService));
     await database?.drop();
   });
 

@@ -8,13 +8,11 @@
 import fc from 'fast-check';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import type { TestServer } from '../support/test-server.js';
 import { testDatabaseKinds } from '../support/databases.js';
-import { startMondayEmulator, type MondayEmulator } from '../support/monday-emulator/index.js';
+import type { MondayEmulator } from '../support/monday-emulator/index.js';
+import { seedLinkedBoardAccount, startBoardApp } from '../support/monday-board-app.js';
 import { fuzzOptions, hostileString, hostileValue, toJson } from '../support/hostile-values.js';
-import { encryptToken } from '../../integration/monday/token-crypto.js';
-import { DEFAULT_WORKING_HOURS } from '../../src/domain/calls/calling-hours.js';
-import type { MondayConfig } from '../../integration/monday/config.js';
 
 const SECRET = 'board-app-fuzz-signing-secret';
 const APP_ID = 10155;
@@ -33,34 +31,10 @@ describe.each(testDatabaseKinds())('board app fuzz on %s', (kind) => {
   const mondayUserId = 42;
 
   beforeAll(async () => {
-    monday = await startMondayEmulator({ signingSecret: SECRET, appId: APP_ID, retry: { delaysMs: [10] } });
-    const config: MondayConfig = { signingSecret: SECRET, appId: APP_ID, apiUrl: monday.url, apiVersion: '2026-10', publicBaseUrl: null, tokenKey: TOKEN_KEY };
-    server = await startTestServer(kind, { monday: config });
-    config.publicBaseUrl = server.baseUrl;
-    const account = await server.createAccount();
-    ({ apiKey, accountId } = account);
-    const prisma = server.service.services.db.prisma;
-    await prisma.mondayLink.create({
-      data: { createdAt: server.now(), updatedAt: server.now(), accountId, userId: account.userId, mondayAccountId: String(mondayAccountId), mondayUserId: String(mondayUserId), accessTokenEncrypted: encryptToken(monday.issueToken(mondayAccountId, mondayUserId, null), TOKEN_KEY) },
-    });
-    const agent = await prisma.agent.create({
-      data: { createdAt: server.now(), updatedAt: server.now(), accountId, name: 'Ava', status: 'live', timezone: 'America/Chicago', defaultLanguage: 'en-US', attemptLimit: 1, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60, callNewContactsImmediately: false },
-    });
-    agentId = agent.id;
-    workflowId = (await prisma.workflow.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId, agentId, name: 'Outreach', status: 'published' } })).id;
-    const board = monday.addBoard({
-      accountId: mondayAccountId,
-      name: 'Leads',
-      columns: [
-        { id: 'first', type: 'text', title: 'First name' },
-        { id: 'last', type: 'text', title: 'Last name' },
-        { id: 'phone', type: 'phone', title: 'Phone' },
-        { id: 'tz', type: 'world_clock', title: 'Timezone' },
-        { id: 'company', type: 'text', title: 'Company' },
-        { id: 'outcome', type: 'status', title: 'Call outcome', labels: ['Booked', 'Answered'] },
-      ],
-    });
-    boardId = String(board.id);
+    ({ monday, server } = await startBoardApp(kind, { signingSecret: SECRET, appId: APP_ID, tokenKey: TOKEN_KEY, retry: { delaysMs: [10] } }));
+    ({ apiKey, accountId, agentId, workflowId, boardId } = await seedLinkedBoardAccount(server, monday, {
+      tokenKey: TOKEN_KEY, mondayAccountId, mondayUserId, workflowName: 'Outreach', agent: { callNewContactsImmediately: false },
+    }));
     itemId = String(monday.addItem({ boardId, name: 'Jane Doe', values: { first: 'Jane', last: 'Doe', phone: { phone: '+14155550142', countryShortName: 'US' }, company: 'Acme' } }).id);
     const mapped = await server.request(apiKey, 'POST', '/graphql', {
       query: 'mutation ($input: JSON!) { setBoardMapping(input: $input) { boardId } }',

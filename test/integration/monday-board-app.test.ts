@@ -4,12 +4,11 @@
 // the mapped label back. Plus every failure path, forged tokens, retries and idempotency.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import type { TestServer } from '../support/test-server.js';
 import { testDatabaseKinds } from '../support/databases.js';
-import { startMondayEmulator, type MondayEmulator } from '../support/monday-emulator/index.js';
+import type { MondayEmulator } from '../support/monday-emulator/index.js';
+import { seedLinkedBoardAccount, startBoardApp, type SeedLinkedBoardAccountOptions } from '../support/monday-board-app.js';
 import { DEFAULT_WORKING_HOURS, WEEKDAYS, type Weekday, type WorkingHours } from '../../src/domain/calls/calling-hours.js';
-import { encryptToken } from '../../integration/monday/token-crypto.js';
-import type { MondayConfig } from '../../integration/monday/config.js';
 import { runDialerOnce } from '../../src/jobs/dialer.js';
 import type { SimulatedTelephony } from '../../src/calls/telephony/simulator.js';
 
@@ -24,14 +23,9 @@ let phoneSeq = 0;
 describe.each(testDatabaseKinds())('board app end to end on %s', (kind) => {
   let server: TestServer;
   let monday: MondayEmulator;
-  let config: MondayConfig;
 
   beforeAll(async () => {
-    monday = await startMondayEmulator({ signingSecret: SECRET, appId: APP_ID, retry: { delaysMs: [20, 50, 100] } });
-    config = { signingSecret: SECRET, appId: APP_ID, apiUrl: monday.url, apiVersion: '2026-10', publicBaseUrl: null, tokenKey: TOKEN_KEY };
-    server = await startTestServer(kind, { monday: config });
-    // monday signs `aud` = the URL it calls; check it against our public URL from now on.
-    config.publicBaseUrl = server.baseUrl;
+    ({ monday, server } = await startBoardApp(kind, { signingSecret: SECRET, appId: APP_ID, tokenKey: TOKEN_KEY, retry: { delaysMs: [20, 50, 100] } }));
   });
   afterAll(async () => {
     await server?.stop();
@@ -49,34 +43,8 @@ describe.each(testDatabaseKinds())('board app end to end on %s', (kind) => {
   };
 
   /** A Contactline Account linked to a fresh monday account, with a live agent that calls at once and a published workflow. */
-  async function setup(options: { agentName?: string; agent?: { attemptLimit?: number; workingHours?: WorkingHours; callNewContactsImmediately?: boolean } } = {}) {
-    const account = await server.createAccount();
-    const mondayAccountId = mondayAccountSeq++;
-    const mondayUserId = 42;
-    await prisma().mondayLink.create({
-      data: { createdAt: server.now(), updatedAt: server.now(), accountId: account.accountId, userId: account.userId, mondayAccountId: String(mondayAccountId), mondayUserId: String(mondayUserId), accessTokenEncrypted: encryptToken(monday.issueToken(mondayAccountId, mondayUserId, null), TOKEN_KEY) },
-    });
-    const agent = await prisma().agent.create({
-      data: { createdAt: server.now(), updatedAt: server.now(), accountId: account.accountId, name: options.agentName ?? 'Ava', status: 'live', timezone: 'America/Chicago', defaultLanguage: 'en-US', attemptLimit: options.agent?.attemptLimit ?? 1, workingHours: (options.agent?.workingHours ?? DEFAULT_WORKING_HOURS) as object, retryDelayMinutes: 60,
-        callNewContactsImmediately: options.agent?.callNewContactsImmediately ?? true },
-    });
-    const workflow = await prisma().workflow.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId: account.accountId, agentId: agent.id, name: 'Spring outreach', status: 'published' } });
-    const board = monday.addBoard({
-      accountId: mondayAccountId,
-      name: 'Leads',
-      columns: [
-        { id: 'first', type: 'text', title: 'First name' },
-        { id: 'last', type: 'text', title: 'Last name' },
-        { id: 'phone', type: 'phone', title: 'Phone' },
-        { id: 'tz', type: 'world_clock', title: 'Timezone' },
-        { id: 'tz_text', type: 'text', title: 'Timezone (text)' },
-        { id: 'company', type: 'text', title: 'Company' },
-        { id: 'stage', type: 'status', title: 'Stage', labels: ['New', 'Enroll'] },
-        { id: 'outcome', type: 'status', title: 'Call outcome', labels: ['Booked', 'Unqualified', 'Not interested', 'Answered', 'Busy'] },
-      ],
-    });
-    return { ...account, mondayAccountId, mondayUserId, agentId: agent.id, workflowId: workflow.id, boardId: String(board.id) };
-  }
+  const setup = (options: Pick<SeedLinkedBoardAccountOptions, 'agentName' | 'agent'> = {}) =>
+    seedLinkedBoardAccount(server, monday, { tokenKey: TOKEN_KEY, mondayAccountId: mondayAccountSeq++, workflowName: 'Spring outreach', ...options });
   type Setup = Awaited<ReturnType<typeof setup>>;
 
   async function mapBoard(ctx: Setup, extra: Record<string, unknown> = {}) {

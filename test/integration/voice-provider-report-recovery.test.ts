@@ -11,37 +11,20 @@
 //   - the provider cannot be asked (5xx, credentials removed): left as it is until
 //     REPORT_GIVE_UP_MS after it was placed, then given up and placed again;
 //   - Retell never analyses a conversation: it ends without the analysis (the fallbacks).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { VapiClient } from '@vapi-ai/server-sdk';
 import Retell from 'retell-sdk';
-import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/test-server.js';
-import { testDatabaseKinds } from '../support/databases.js';
-import { startVapiEmulator } from '../support/vapi-emulator/index.js';
-import { startRetellEmulator } from '../support/retell-emulator/index.js';
-import { recoverUnreportedCalls, runDialerOnce, UNREPORTED_PLACED_MS, UNREPORTED_STARTED_MS } from '../../src/jobs/dialer.js';
+import { providerCases, startRetellBase, startVapiBase, useProviderSuite, type Provider, type ProviderBase } from '../support/voice-providers.js';
+import { recoverUnreportedCalls, UNREPORTED_PLACED_MS, UNREPORTED_STARTED_MS } from '../../src/jobs/dialer.js';
 import { NO_PROVIDER_REPORT, REPORT_ASK_AGAIN_MS, REPORT_GIVE_UP_MS } from '../../src/jobs/provider-report-recovery.js';
 import { PLACING_LEASE_MS, reconcilePlacements } from '../../src/jobs/provider-placement.js';
 import { REPORT_GRACE_MS } from '../../src/calls/telephony/voice-provider.port.js';
-import { createSimulatedTelephony } from '../../src/calls/telephony/simulator.js';
-import { ALWAYS_OPEN } from '../support/working-hours.js';
 
-type Provider = 'vapi' | 'retell';
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 
 /** One provider's emulator behind the same few verbs. */
-interface Driver {
-  provider: Provider;
-  apiUrl: string;
-  credentials: { apiKey: string; webhookSecret: string };
-  agent: { providerAgentId: string; providerPhoneNumber: string };
-  /** A conversation (95 s unless told) the analysis calls converted, with a transcript and this recording. */
-  scriptConverted(phone: string, durationSeconds?: number): void;
-  recordingUrl: string;
-  /** The provider's end reason of that conversation, and of a busy line. */
-  convertedReason: string;
-  scriptBusy(phone: string): void;
-  busyReason: string;
+interface Driver extends ProviderBase {
   /** How many calls were created at the provider to this phone (from its request log: a deleted call counts). */
   createdFor(phone: string): number;
   /** Ends the call and delivers its webhooks. */
@@ -59,11 +42,7 @@ interface Driver {
   outage(status: number | null): void;
   /** Retell only: the call ends, call_ended comes, and Retell never analyses it (no call_analyzed). */
   endWithoutAnalysis?(providerCallId: string): Promise<number[]>;
-  stop(): Promise<void>;
 }
-
-const KEY = { vapi: 'vapi-private-key-recovery-0001', retell: 'key_retell_recovery_0001' };
-const SECRET = { vapi: 'vapi-webhook-secret-recovery-0001', retell: 'key_retell_recovery_webhook_0001' };
 
 /** The test's clock as the drivers see it: no call is finished before its life is over. */
 interface DriverClock {
@@ -75,18 +54,11 @@ interface DriverClock {
 async function startDriver(provider: Provider, clock: DriverClock): Promise<Driver> {
   const now = () => clock.now();
   if (provider === 'vapi') {
-    const vapi = await startVapiEmulator({ apiKey: KEY.vapi, webhookSecret: SECRET.vapi, now, concurrencyLimit: 100 });
-    const recordingUrl = 'https://storage.vapi.example/recovered.wav';
+    const { vapi, base } = await startVapiBase({ now, concurrencyLimit: 100 });
     // The call's life (ring, talk, end, report) has passed before it is finished.
     const over = (id: string) => (clock.reach(vapi.timeline(id).reportAt), id);
     return {
-      provider, apiUrl: vapi.baseUrl, credentials: { apiKey: KEY.vapi, webhookSecret: SECRET.vapi },
-      agent: { providerAgentId: '5c2f7d0e-0000-4000-8000-00000000a551', providerPhoneNumber: '5c2f7d0e-0000-4000-8000-0000000000f0' },
-      scriptConverted: (phone, durationSeconds = 95) => vapi.script(phone, { endedReason: 'customer-ended-call', durationSeconds, analysis: { outcome: 'converted', language: 'en-US' }, recordingUrl }),
-      recordingUrl,
-      convertedReason: 'customer-ended-call',
-      scriptBusy: (phone) => vapi.script(phone, { endedReason: 'customer-busy' }),
-      busyReason: 'customer-busy',
+      ...base,
       createdFor: (phone) => vapi.requests.filter((r) => r.method === 'POST' && r.path === '/call' && r.status === 201 && (r.body as { customer?: { number?: string } }).customer?.number === phone).length,
       finish: async (id) => (await vapi.finishCall(over(id))).statuses,
       async loseReport(id) {
@@ -99,24 +71,16 @@ async function startDriver(provider: Provider, clock: DriverClock): Promise<Driv
       lateReport: async (id) => (await vapi.deliverLost(id)).statuses,
       asks: (id) => vapi.requests.filter((r) => r.method === 'GET' && r.path === `/call/${id}`).length,
       async deleteCall(id) {
-        await new VapiClient({ token: KEY.vapi, baseUrl: vapi.baseUrl }).calls.delete({ id });
+        await new VapiClient({ token: base.credentials.apiKey, baseUrl: vapi.baseUrl }).calls.delete({ id });
       },
       outage: (status) => vapi.outage(status),
-      stop: () => vapi.stop(),
     };
   }
-  const retell = await startRetellEmulator({ apiKey: KEY.retell, webhookSecret: SECRET.retell, now, concurrencyLimit: 100, webhookRetries: 0 });
-  const recordingUrl = 'https://storage.retell.example/recovered.wav';
+  const { retell, base } = await startRetellBase({ now, concurrencyLimit: 100 });
   const over = (id: string) => (clock.reach(retell.timeline(id).reportAt), id);
   const statuses = (result: { statuses: Array<number | null> }) => result.statuses.map((s) => s ?? 0);
   return {
-    provider, apiUrl: retell.baseUrl, credentials: { apiKey: KEY.retell, webhookSecret: SECRET.retell },
-    agent: { providerAgentId: 'agent_7f3a', providerPhoneNumber: '+14155550177' },
-    scriptConverted: (phone, durationSeconds = 95) => retell.script(phone, { disconnectionReason: 'agent_hangup', durationSeconds, analysis: { outcome: 'converted', language: 'en-US' }, recordingUrl }),
-    recordingUrl,
-    convertedReason: 'agent_hangup',
-    scriptBusy: (phone) => retell.script(phone, { disconnectionReason: 'dial_busy' }),
-    busyReason: 'dial_busy',
+    ...base,
     createdFor: (phone) => retell.requests.filter((r) => r.method === 'POST' && r.path === '/v2/create-phone-call' && r.status === 201 && (r.body as { to_number?: string }).to_number === phone).length,
     finish: async (id) => statuses(await retell.finishCall(over(id))),
     async loseReport(id) {
@@ -128,19 +92,14 @@ async function startDriver(provider: Provider, clock: DriverClock): Promise<Driv
     lateReport: async (id) => statuses(await retell.finishCall(over(id), { order: ['call_ended', 'call_analyzed'] })),
     asks: (id) => retell.requests.filter((r) => r.method === 'GET' && r.path === `/v2/get-call/${id}`).length,
     async deleteCall(id) {
-      await new Retell({ apiKey: KEY.retell, baseURL: retell.baseUrl }).call.delete(id);
+      await new Retell({ apiKey: base.credentials.apiKey, baseURL: retell.baseUrl }).call.delete(id);
     },
     outage: (status) => retell.outage(status),
     endWithoutAnalysis: async (id) => statuses(await retell.finishCall(over(id), { analysisPending: true })),
-    stop: () => retell.stop(),
   };
 }
 
-const cases = testDatabaseKinds().flatMap((kind) => (['vapi', 'retell'] as const).map((provider) => [kind, provider] as const));
-
-describe.each(cases)('final reports that never came, on %s through %s', (kind, provider) => {
-  let server: TestServer;
-  let driver: Driver;
+describe.each(providerCases())('final reports that never came, on %s through %s', (kind, provider) => {
   let phoneSeq = 0;
   // One clock for the service and the emulator, only ever moved forward.
   const clock = {
@@ -149,26 +108,8 @@ describe.each(cases)('final reports that never came, on %s through %s', (kind, p
     advance(ms: number) { this.at = new Date(this.at.getTime() + ms); },
     reach(at: Date) { if (at > this.at) this.at = at; },
   };
-
-  beforeAll(async () => {
-    driver = await startDriver(provider, clock);
-    server = await startTestServer(kind, { clock, voice: { [provider === 'vapi' ? 'VAPI_API_URL' : 'RETELL_API_URL']: driver.apiUrl } });
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await driver?.stop();
-  });
-
-  const services = () => server.service.services;
-  const prisma = () => services().db.prisma;
-  const simulator = createSimulatedTelephony({ sink: async () => {}, delayMs: 0 });
-  const dial = () => runDialerOnce(services(), simulator);
+  const { server, driver, services, prisma, dial, graphql, setupAccount } = useProviderSuite(kind, () => startDriver(provider, clock), { clock });
   const sweep = () => recoverUnreportedCalls(services());
-  const graphql = async (query: string, variables: Record<string, unknown>) => {
-    const res = await server.request(ADMIN_TOKEN, 'POST', '/graphql', { query, variables });
-    expect(res.json.errors, JSON.stringify(res.json.errors)).toBeUndefined();
-    return res.json.data;
-  };
   const freshPhone = () => `+1312558${String(1000 + phoneSeq++).padStart(4, '0')}`;
 
   /**
@@ -178,14 +119,9 @@ describe.each(cases)('final reports that never came, on %s through %s', (kind, p
    */
   async function setup() {
     clock.advance(REPORT_GIVE_UP_MS + DAY);
-    const account = await server.createAccount();
-    await graphql('mutation ($i: JSON!) { setProviderCredentials(input: $i) { provider } }', { i: { accountId: account.accountId, provider, ...driver.credentials } });
-    const { createAgent } = await graphql('mutation ($i: JSON!) { createAgent(input: $i) { id } }', {
-      i: { accountId: account.accountId, name: 'Ava', status: 'live', provider, ...driver.agent, callNewContactsImmediately: true, workingHours: ALWAYS_OPEN, timezone: 'America/Chicago' },
-    });
-    const { createWorkflow } = await graphql('mutation ($a: String!, $g: String!) { createWorkflow(accountId: $a, agentId: $g, name: "W", status: published) { id } }', { a: account.accountId, g: createAgent.id });
+    const account = await setupAccount();
     await sweep();
-    return { ...account, workflowId: createWorkflow.id as string };
+    return account;
   }
 
   /** Enrolls a new contact and places its call: the call is queued at the provider. */

@@ -5,56 +5,33 @@
 // follow. Also: refused webhooks change nothing, duplicates and out-of-order delivery apply
 // once, a 429 and a concurrency refusal are retried without counting an attempt, a timeout is
 // reconciled (placed once), a refused number ends the call, and the caps hold with two dialers.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/test-server.js';
-import { testDatabaseKinds } from '../support/databases.js';
-import { startVapiEmulator, type VapiEmulator } from '../support/vapi-emulator/index.js';
-import { startRetellEmulator, type RetellEmulator } from '../support/retell-emulator/index.js';
+import { describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, startTestServer } from '../support/test-server.js';
+import { providerCases, startRetellBase, startVapiBase, useProviderSuite, type Provider, type ProviderBase } from '../support/voice-providers.js';
 import { createVoiceProviderAdapters } from '../../src/calls/telephony/voice-providers.js';
 import { runDialerOnce } from '../../src/jobs/dialer.js';
 import { reconcilePlacements, PLACING_LEASE_MS } from '../../src/jobs/provider-placement.js';
-import { createSimulatedTelephony } from '../../src/calls/telephony/simulator.js';
 import { ALWAYS_OPEN } from '../support/working-hours.js';
 
-type Provider = 'vapi' | 'retell';
-
 /** One provider's emulator behind the same few verbs. */
-interface Driver {
-  provider: Provider;
-  apiUrl: string;
-  credentials: { apiKey: string; webhookSecret: string };
-  agent: { providerAgentId: string; providerPhoneNumber: string };
-  /** Ended well: a conversation the analysis calls converted, with a transcript and a recording. */
-  scriptConverted(phone: string): void;
-  /** The line was busy. */
-  scriptBusy(phone: string): void;
+interface Driver extends ProviderBase {
   /** Provider call ids, in creation order, and the create requests' bodies. */
   created(): Array<{ providerCallId: string; request: any }>;
-  /** The call's life as the provider times it: picked up (null: never), ended, and when its report is sent. */
-  timeline(providerCallId: string): { startedAt: Date | null; endedAt: Date; reportAt: Date };
   /** Sends the call's webhooks; the provider refuses (throws) while its clock is before timeline().reportAt. */
   finish(providerCallId: string, options?: { duplicates?: boolean; reversed?: boolean; wrongSecret?: boolean; stale?: boolean; tamper?: boolean }): Promise<number[]>;
   failNextCreate(status: number, retryAfterSeconds?: number): void;
   /** An inbound call from `from` to our number `to`, its webhooks sent to `webhookUrl`. */
   inbound(from: string, to: string, webhookUrl: string): Promise<number[]>;
   stallNextCreate(ms: number): void;
-  stop(): Promise<void>;
 }
-
-const KEY = { vapi: 'vapi-private-key-test-0001', retell: 'key_retell_test_0001' };
-const SECRET = { vapi: 'vapi-webhook-secret-test-0001', retell: 'key_retell_webhook_0001' };
 
 /** The provider's emulator, on the service's clock (`now`). */
 async function startDriver(provider: Provider, now: () => Date, concurrencyLimit = 50): Promise<Driver> {
   if (provider === 'vapi') {
-    const vapi: VapiEmulator = await startVapiEmulator({ apiKey: KEY.vapi, webhookSecret: SECRET.vapi, concurrencyLimit, now });
+    const { vapi, base } = await startVapiBase({ now, concurrencyLimit });
     return {
-      provider, apiUrl: vapi.baseUrl, credentials: { apiKey: KEY.vapi, webhookSecret: SECRET.vapi },
-      agent: { providerAgentId: '5c2f7d0e-0000-4000-8000-00000000a551', providerPhoneNumber: '5c2f7d0e-0000-4000-8000-0000000000f0' },
-      scriptConverted: (phone) => vapi.script(phone, { endedReason: 'customer-ended-call', durationSeconds: 95, analysis: { outcome: 'converted', language: 'en-US' }, recordingUrl: 'https://storage.vapi.example/rec.wav' }),
-      scriptBusy: (phone) => vapi.script(phone, { endedReason: 'customer-busy' }),
+      ...base,
       created: () => vapi.calls.filter((c) => c.request).map((c) => ({ providerCallId: c.id, request: c.request })),
-      timeline: (id) => vapi.timeline(id),
       async finish(id, o = {}) {
         const { statuses } = await vapi.finishCall(id, {
           duplicates: o.duplicates ? 1 : 0, reversed: o.reversed, secret: o.wrongSecret ? 'another-secret-0000000' : undefined,
@@ -65,17 +42,12 @@ async function startDriver(provider: Provider, now: () => Date, concurrencyLimit
       failNextCreate: (status, retryAfterSeconds) => vapi.failNextCreate({ status, retryAfterSeconds }),
       inbound: async (from, to, webhookUrl) => (await vapi.inboundCall({ from, to, webhookUrl, script: { endedReason: 'customer-ended-call', analysis: { outcome: 'answered' } } })).statuses,
       stallNextCreate: (ms) => vapi.stallNextCreate(ms),
-      stop: () => vapi.stop(),
     };
   }
-  const retell: RetellEmulator = await startRetellEmulator({ apiKey: KEY.retell, webhookSecret: SECRET.retell, concurrencyLimit, webhookRetries: 0, now });
+  const { retell, base } = await startRetellBase({ now, concurrencyLimit });
   return {
-    provider, apiUrl: retell.baseUrl, credentials: { apiKey: KEY.retell, webhookSecret: SECRET.retell },
-    agent: { providerAgentId: 'agent_7f3a', providerPhoneNumber: '+14155550177' },
-    scriptConverted: (phone) => retell.script(phone, { disconnectionReason: 'agent_hangup', durationSeconds: 95, analysis: { outcome: 'converted', language: 'en-US' }, recordingUrl: 'https://storage.retell.example/rec.wav' }),
-    scriptBusy: (phone) => retell.script(phone, { disconnectionReason: 'dial_busy' }),
+    ...base,
     created: () => retell.calls.filter((c) => c.request).map((c) => ({ providerCallId: c.providerCallId, request: c.request })),
-    timeline: (id) => retell.timeline(id),
     async finish(id, o = {}) {
       const { statuses } = await retell.finishCall(id, {
         duplicates: o.duplicates ? 1 : 0, order: o.reversed ? 'reversed' : 'documented', secret: o.wrongSecret ? 'key_another_000000' : undefined,
@@ -86,52 +58,22 @@ async function startDriver(provider: Provider, now: () => Date, concurrencyLimit
     failNextCreate: (status, retryAfterSeconds) => retell.failNextCreate({ status, retryAfterSeconds }),
     inbound: async (from, to, webhookUrl) => (await retell.inboundCall({ from, to, webhookUrl, outcome: { disconnectionReason: 'user_hangup', analysis: { outcome: 'answered' } } })).statuses.map((s) => s ?? 0),
     stallNextCreate: (ms) => retell.stallNextCreate(ms),
-    stop: () => retell.stop(),
   };
 }
 
-const cases = testDatabaseKinds().flatMap((kind) => (['vapi', 'retell'] as const).map((provider) => [kind, provider] as const));
-
-describe.each(cases)('real calls on %s through %s', (kind, provider) => {
-  let server: TestServer;
-  let driver: Driver;
+describe.each(providerCases())('real calls on %s through %s', (kind, provider) => {
   let phoneSeq = 0;
   const clock = { at: new Date(), now() { return this.at; } };
-
-  beforeAll(async () => {
-    driver = await startDriver(provider, () => clock.now());
-    server = await startTestServer(kind, {
-      clock,
-      // Short create timeouts, so that a stalled provider is a quick `unknown`.
-      voice: { [provider === 'vapi' ? 'VAPI_API_URL' : 'RETELL_API_URL']: driver.apiUrl, adapters: createVoiceProviderAdapters({ timeoutMs: 1500 }) },
-    });
+  // Short create timeouts, so that a stalled provider is a quick `unknown`.
+  const { server, driver, services, prisma, simulator, dial, graphql, setupAccount } = useProviderSuite(kind, () => startDriver(provider, () => clock.now()), {
+    clock, adapters: createVoiceProviderAdapters({ timeoutMs: 1500 }),
   });
-  afterAll(async () => {
-    await server?.stop();
-    await driver?.stop();
-  });
-
-  const services = () => server.service.services;
-  const prisma = () => services().db.prisma;
-  const simulator = createSimulatedTelephony({ sink: async () => {}, delayMs: 0 });
-  const dial = () => runDialerOnce(services(), simulator);
-  const graphql = async (query: string, variables: Record<string, unknown>) => {
-    const res = await server.request(ADMIN_TOKEN, 'POST', '/graphql', { query, variables });
-    expect(res.json.errors, JSON.stringify(res.json.errors)).toBeUndefined();
-    return res.json.data;
-  };
   const freshPhone = () => `+1312557${String(1000 + phoneSeq++).padStart(4, '0')}`;
 
   /** An Account with the provider's credentials, a live agent on it (calls new contacts at once) and a published workflow. */
   async function setup(agent: { maxConcurrentCalls?: number } = {}, credentials: { maxConcurrentCalls?: number } = {}) {
     clock.at = new Date();
-    const account = await server.createAccount();
-    await graphql('mutation ($i: JSON!) { setProviderCredentials(input: $i) { provider } }', { i: { accountId: account.accountId, provider, ...driver.credentials, ...credentials } });
-    const { createAgent } = await graphql('mutation ($i: JSON!) { createAgent(input: $i) { id } }', {
-      i: { accountId: account.accountId, name: 'Ava', status: 'live', provider, ...driver.agent, callNewContactsImmediately: true, workingHours: ALWAYS_OPEN, timezone: 'America/Chicago', ...agent },
-    });
-    const { createWorkflow } = await graphql('mutation ($a: String!, $g: String!) { createWorkflow(accountId: $a, agentId: $g, name: "W", status: published) { id } }', { a: account.accountId, g: createAgent.id });
-    return { ...account, agentId: createAgent.id as string, workflowId: createWorkflow.id as string };
+    return setupAccount({ agent, credentials });
   }
 
   async function enroll(ctx: { apiKey: string; workflowId: string }, body: Record<string, unknown> = {}) {
@@ -286,7 +228,7 @@ describe.each(cases)('real calls on %s through %s', (kind, provider) => {
   it("the provider's concurrency refusal is retried later without counting an attempt", async () => {
     // A provider account that takes one call at a time, behind a service of its own.
     const tight = await startDriver(provider, () => clock.now(), 1);
-    const own = await startTestServer(kind, { clock, voice: { [provider === 'vapi' ? 'VAPI_API_URL' : 'RETELL_API_URL']: tight.apiUrl } });
+    const own = await startTestServer(kind, { clock, voice: tight.env });
     try {
       const account = await own.createAccount();
       const op = async (query: string, variables: Record<string, unknown>) => (await own.request(ADMIN_TOKEN, 'POST', '/graphql', { query, variables })).json.data;

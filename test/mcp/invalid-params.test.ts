@@ -1,20 +1,14 @@
 // Malformed request params are JSON-RPC -32602 (invalid params), never -32603 (internal
 // error): the client's message is wrong, the server is fine. Sent raw (the SDK's Client would
 // refuse to build them), to a listening server; the official client then still works.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ErrorCode, LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { startTestServer, type TestAccount, type TestServer } from '../support/test-server.js';
+import { useServerWithAccount } from '../support/api-helpers.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import { callOk, connect, initializeMessage, rawMcp } from './mcp-helpers.js';
 
 describe.each(testDatabaseKinds())('tool server: malformed params on %s', (kind) => {
-  let server: TestServer;
-  let account: TestAccount;
-  beforeAll(async () => {
-    server = await startTestServer(kind);
-    account = await server.createAccount();
-  });
-  afterAll(() => server?.stop());
+  const { server, account } = useServerWithAccount(kind);
 
   const send = (message: unknown) =>
     rawMcp(server, 'POST', { authorization: `Bearer ${account.apiKey}`, 'mcp-protocol-version': LATEST_PROTOCOL_VERSION }, message);

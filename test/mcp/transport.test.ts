@@ -2,25 +2,18 @@
 // the SDK's Client, stateless JSON responses, the 401s (missing, unknown, revoked key), the 403
 // for an Origin header on every method, 405 for GET and DELETE, and no OAuth documents.
 import { gzipSync } from 'node:zlib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LATEST_PROTOCOL_VERSION, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { startTestServer, type TestAccount, type TestServer } from '../support/test-server.js';
 import { testDatabaseKinds } from '../support/databases.js';
-import { UUID_RE } from '../support/api-helpers.js';
+import { useServerWithAccount, UUID_RE } from '../support/api-helpers.js';
 import { CONTACT_STATUSES, SOURCE_KINDS } from '../../src/domain/contacts/contacts.inputs.js';
 import { connect, initializeMessage, MCP_PATH, rawMcp, toolCallMessage, type RawResponse } from './mcp-helpers.js';
 
 const TOOL_NAMES = ['call_transcript_get', 'contact_calls_list', 'contact_get', 'contact_get_by_external_id', 'contacts_search', 'workflows_list'];
 
 describe.each(testDatabaseKinds())('tool server transport on %s', (kind) => {
-  let server: TestServer;
-  let account: TestAccount;
-  beforeAll(async () => {
-    server = await startTestServer(kind);
-    account = await server.createAccount();
-  });
-  afterAll(() => server?.stop());
+  const { server, account } = useServerWithAccount(kind);
 
   const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 

@@ -1,7 +1,25 @@
-// Small helpers shared by the REST API suites (test/api): unique phone numbers, the error-body
-// contract check, and paging through a list.
-import { expect } from 'vitest';
-import type { TestServer } from './test-server.js';
+// Small helpers shared by the HTTP suites (test/api, test/edge, test/mcp): the suite's server
+// with an account, unique phone numbers, the error-body contract check, and paging through a list.
+import { afterAll, beforeAll, expect } from 'vitest';
+import { startTestServer, type TestAccount, type TestServer, type TestServerOptions } from './test-server.js';
+import type { DatabaseKind } from './databases.js';
+
+/**
+ * One server with one account for the calling describe block, so that suites do not each repeat
+ * the beforeAll/afterAll pair: started in beforeAll, stopped in afterAll. Both objects are empty
+ * until beforeAll has run (it copies the started server's and the account's fields into them), so
+ * read them inside hooks and tests only.
+ */
+export function useServerWithAccount(kind: DatabaseKind, options: TestServerOptions = {}): { server: TestServer; account: TestAccount } {
+  const server = {} as TestServer;
+  const account = {} as TestAccount;
+  beforeAll(async () => {
+    Object.assign(server, await startTestServer(kind, options));
+    Object.assign(account, await server.createAccount());
+  });
+  afterAll(() => server.stop?.());
+  return { server, account };
+}
 
 let phoneCounter = Math.floor(Math.random() * 1_000_000);
 

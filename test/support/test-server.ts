@@ -34,16 +34,23 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-export async function startTestServer(
-  kind: DatabaseKind,
-  options: {
-    clock?: Clock; dialer?: boolean; telephonyWebhookSecrets?: string; monday?: MondayConfig; triggerDelivery?: boolean;
-    /** Provider API base URLs (the emulators) and adapters; default: the service's own adapters. */
-    voice?: { VAPI_API_URL?: string; RETELL_API_URL?: string; adapters?: StartOptions['voiceAdapters'] };
-    /** Rate limits, GraphQL limits, CORS origins (default: the service's defaults). */
-    edge?: Partial<HttpEdgeEnv>;
-  } = {},
-): Promise<TestServer> {
+export interface TestServerOptions {
+  clock?: Clock; dialer?: boolean; telephonyWebhookSecrets?: string; monday?: MondayConfig; triggerDelivery?: boolean;
+  /** Provider API base URLs (the emulators) and adapters; default: the service's own adapters. */
+  voice?: { VAPI_API_URL?: string; RETELL_API_URL?: string; adapters?: StartOptions['voiceAdapters'] };
+  /** Rate limits, GraphQL limits, CORS origins (default: the service's defaults). */
+  edge?: Partial<HttpEdgeEnv>;
+}
+
+/** Options that switch on every surface the service can serve (telephony events, the board app), for suites that walk all of them. */
+export function everySurface(): TestServerOptions {
+  return {
+    telephonyWebhookSecrets: 'telephony-secret-0123456789',
+    monday: { signingSecret: 'monday-signing-secret-0123', appId: 10155, apiUrl: 'http://127.0.0.1:1/v2', apiVersion: '2026-10', publicBaseUrl: null },
+  };
+}
+
+export async function startTestServer(kind: DatabaseKind, options: TestServerOptions = {}): Promise<TestServer> {
   const database = await createTestDatabase(kind);
   const service = await startService({
     env: {

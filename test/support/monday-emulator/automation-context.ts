@@ -2,7 +2,7 @@
  * What the automation roles share: configuration, state, JWT minting, the HTTP client towards
  * our app, and bookkeeping of in-flight work so tests can wait for monday's side to settle.
  */
-import { mintMondayJwt, type MintJwtInput } from './app-jwt.js';
+import { authorizationFor, mintMondayJwt, type MintJwtInput } from './app-jwt.js';
 import { postToApp, type PostToAppInput } from './app-http.js';
 import { createAutomationState, type ActionAttempt, type ActionRun, type AutomationState, type RetryPolicy } from './automation-state.js';
 import type { EmulatorState } from './state.js';
@@ -23,6 +23,12 @@ export interface AutomationContext {
   config: AutomationConfig;
   mintJwt(input: MintJwtInput): string;
   postToApp(input: Omit<PostToAppInput, 'signal'>): Promise<ActionAttempt>;
+  /**
+   * POSTs to our app as monday signs its calls (§2), so each caller does not mint and attach the
+   * JWT itself: a fresh JWT for the account and user with `aud` = the URL (raw, or `Bearer <jwt>`),
+   * within one attempt's timeout.
+   */
+  postSignedToApp(input: Pick<PostToAppInput, 'kind' | 'url' | 'body'> & { accountId: number; userId: number; bearer?: boolean }): Promise<ActionAttempt>;
   /** Registers background work (mutation-fired recipes, trigger-fired actions) for `idle()`. */
   track<T>(work: Promise<T>): Promise<T>;
   /** Resolves when no tracked work is left, including work started by work that finished. */
@@ -56,6 +62,8 @@ export function createAutomationContext(input: CreateAutomationContextInput): Au
     mintJwt: (mint) =>
       mintMondayJwt({ signingSecret: config.signingSecret, nowMs: state.now, issueShortLivedToken: input.issueShortLivedToken }, mint),
     postToApp: (post) => postToApp({ nowMs: state.now, log: automation.appCalls }, { ...post, signal: closing.signal }),
+    postSignedToApp: ({ accountId, userId, bearer, ...post }) =>
+      context.postToApp({ ...post, authorization: authorizationFor(context.mintJwt({ accountId, userId, aud: post.url }), bearer ?? false), timeoutMs: config.retry.timeoutMs }),
     track(work) {
       const settled = work.then(
         () => undefined,

@@ -3,7 +3,6 @@
  * §4 and §10.A.3-4). Creating one with our custom trigger subscribes at our app; deleting it
  * unsubscribes; turning it off keeps the subscription but ignores what fires.
  */
-import { authorizationFor } from './app-jwt.js';
 import { isPlainObject } from './app-http.js';
 import { DEFAULT_RECIPE_ID, runAction } from './action-runner.js';
 import type { AutomationContext } from './automation-context.js';
@@ -106,13 +105,7 @@ async function subscribe(context: AutomationContext, recipe: Recipe, trigger: Ap
       integrationId: recipe.integrationId,
     },
   };
-  const attempt = await context.postToApp({
-    kind: 'subscribe',
-    url: trigger.subscribeUrl,
-    authorization: authorizationFor(context.mintJwt({ accountId: recipe.accountId, userId: recipe.userId, aud: trigger.subscribeUrl }), trigger.bearer ?? false),
-    body,
-    timeoutMs: context.config.retry.timeoutMs,
-  });
+  const attempt = await context.postSignedToApp({ kind: 'subscribe', url: trigger.subscribeUrl, accountId: recipe.accountId, userId: recipe.userId, bearer: trigger.bearer, body });
   if (attempt.status === null || attempt.status < 200 || attempt.status > 299) throw new RecipeSetupError(attempt, trigger.subscribeUrl);
   const answered = isPlainObject(attempt.body) ? attempt.body.webhookId : undefined;
   // Without a webhookId monday keeps using the subscriptionId in later calls (§4.1).
@@ -135,12 +128,13 @@ export async function deleteRecipe(context: AutomationContext, id: number): Prom
   if (!recipe.subscription || recipe.trigger.kind !== 'app') return null;
   context.automation.subscriptions.delete(String(recipe.subscription.subscriptionId));
   const url = recipe.trigger.unsubscribeUrl;
-  return context.postToApp({
+  return context.postSignedToApp({
     kind: 'unsubscribe',
     url,
-    authorization: authorizationFor(context.mintJwt({ accountId: recipe.accountId, userId: recipe.userId, aud: url }), recipe.trigger.bearer ?? false),
+    accountId: recipe.accountId,
+    userId: recipe.userId,
+    bearer: recipe.trigger.bearer,
     body: { payload: { webhookId: recipe.subscription.webhookId } },
-    timeoutMs: context.config.retry.timeoutMs,
   });
 }
 

@@ -3,7 +3,6 @@
  * (reference doc §5 and §10.A.5): POST with `pageRequestData: {}`, then whatever our app returned
  * as `nextPageRequestData`, until the last page. Any non-200 is "Could not load fields".
  */
-import { authorizationFor } from './app-jwt.js';
 import { isPlainObject } from './app-http.js';
 import type { AutomationContext } from './automation-context.js';
 import { DEFAULT_RECIPE_ID } from './action-runner.js';
@@ -77,13 +76,7 @@ export async function fetchRemoteOptions(context: AutomationContext, input: Fetc
       },
     };
     result.pageRequests.push(pageRequestData);
-    const attempt = await context.postToApp({
-      kind: 'options',
-      url: input.url,
-      authorization: authorizationFor(context.mintJwt({ accountId: input.accountId, userId: input.userId, aud: input.url }), input.bearer ?? false),
-      body,
-      timeoutMs: context.config.retry.timeoutMs,
-    });
+    const attempt = await context.postSignedToApp({ kind: 'options', url: input.url, accountId: input.accountId, userId: input.userId, bearer: input.bearer, body });
     if (attempt.status !== 200) throw new CouldNotLoadFieldsError(attempt.status, attempt.status === null ? String(attempt.error) : `HTTP ${attempt.status}`);
     const parsed = readPage(attempt.body);
     if (!parsed) throw new CouldNotLoadFieldsError(200, 'the answer is neither an option list nor a paginated object');
