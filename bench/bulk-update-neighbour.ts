@@ -1,8 +1,8 @@
 // What a large bulk-update does to the other requests: GET /api/v1/contacts/{id}, one at a time,
 // while a bulk-update of every contact of an Account of its own (50,000, one statement to seed)
 // runs in chunks, against the same request on the idle service just before. Target: the update
-// adds at most 20 ms to the p50. On the embedded database a request that arrives during a chunk
-// waits for the rest of it, and chunks there are sized to take about 20 ms (see
+// adds at most 15 ms to the p50. On the embedded database a request that arrives during a chunk
+// waits for the rest of it, and chunks there are sized to take about 10 ms (see
 // src/domain/contacts/contacts-bulk-update.service.ts); on PostgreSQL it has its own connection.
 import type { TestServer } from '../test/support/test-server.js';
 import { figure, timed, type Figure } from './run.js';
@@ -28,6 +28,8 @@ export async function benchBulkUpdateNeighbour(server: TestServer, settings: { c
   const batchDone = async () =>
     (await sql.query<{ status: string }>(`SELECT "status"::text AS "status" FROM "ImportBatch" WHERE "accountId" = $1::uuid AND "kind" = 'bulk-update'`, [accountId])).rows[0]?.status === 'done';
 
+  // Warm-up: right after the seed's insert the first reads are slower (PostgreSQL sets hint bits, flushes).
+  for (let i = 0; i < settings.idleRequests; i++) await get();
   const idle: number[] = [];
   for (let i = 0; i < settings.idleRequests; i++) idle.push(await get());
   const started = performance.now();
@@ -41,10 +43,10 @@ export async function benchBulkUpdateNeighbour(server: TestServer, settings: { c
   const result = figure(during, idle, {
     id: 'bulk-update-neighbour',
     name: `GET /contacts/{id} during a bulk-update of ${settings.contacts.toLocaleString('en-US')} contacts, against the idle service`,
-    target: 'adds ≤ 20 ms (p50)',
+    target: 'adds ≤ 15 ms (p50)',
     pass: () => null,
     notes: `"raw" here is the same request on the idle service just before; the bulk-update took ${seconds} s`,
   });
   const added = Math.round((result.service.p50 - result.raw.p50) * 100) / 100;
-  return { ...result, pass: added <= 20, extra: { addedP50Ms: added, bulkUpdateSeconds: seconds } };
+  return { ...result, pass: added <= 15, extra: { addedP50Ms: added, bulkUpdateSeconds: seconds } };
 }
