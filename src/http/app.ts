@@ -9,6 +9,7 @@ import { schema } from '../domain/schema.js';
 import { restRouter } from '../rest/routes.js';
 import { errorBody, failureOf, type LogError } from './error-body.js';
 import { requestIdFor } from './request-context.js';
+import { noteRequestStarted } from '../db/foreground-traffic.js';
 import { buildOpenApi } from '../rest/openapi.js';
 import { logger } from '../logger.js';
 import { mondayRouter } from '../../integration/monday/routes.js';
@@ -51,6 +52,8 @@ export function createApp({ services, monday, adminToken, telephonySecrets, logE
   if (edge.TRUST_PROXY !== undefined) app.set('trust proxy', trustProxySetting(edge.TRUST_PROXY));
 
   app.use((req, res, next) => {
+    // Background work on the embedded database sizes its chunks by the requests coming (src/db/foreground-traffic.ts).
+    noteRequestStarted();
     const requestId = requestIdFor(req.header('x-request-id'));
     res.locals.requestId = requestId;
     res.setHeader('x-request-id', requestId);

@@ -13,6 +13,7 @@ import { prepareContactWrite, type PreparedWrite } from './contact-rules.js';
 import { BulkUpdateBodySchema, type BulkUpdateFilter } from './contacts.inputs.js';
 import { CONTACT_COLUMNS, directSql, type SqlClient } from './contacts.store.js';
 import { withConflictRetry } from './contacts-write.service.js';
+import { afterPendingReads, requestsStarted } from '../../db/foreground-traffic.js';
 import { changeStoredContacts } from './contacts-change-many.service.js';
 import type { ContactRow } from './contact-rules.js';
 import { BatchBusy, enqueueBatch, loadAccountRules } from './contacts-import.service.js';
@@ -64,11 +65,11 @@ export const BULK_UPDATE_CHUNK: Record<Database['kind'], { scan: number; write: 
 };
 /**
  * On the embedded database a request that arrives during a chunk waits for the rest of it, so
- * there a chunk is sized by time: its bounds shrink or grow (between a twenty-fifth of
- * BULK_UPDATE_CHUNK.pglite and all of it) so that a chunk takes about this long. A fixed 250
- * took 100 to 200 ms on a busy machine, and a plain read waited 100 ms (p50) behind it; at
- * 10 ms it waits about 10 ms more than when idle, and the update takes a quarter longer (a
- * chunk's own statements cost little next to writing its contacts).
+ * while requests are coming a chunk is sized by time: its bounds shrink or grow (between a
+ * twenty-fifth of BULK_UPDATE_CHUNK.pglite and all of it) so that a chunk takes about this
+ * long. A fixed 250 took 100 to 200 ms on a busy machine, and a plain read waited 100 ms (p50)
+ * behind it; at 10 ms it waits about 10 ms more than when idle. While no request comes, chunks
+ * are the largest, so an update nobody waits on runs at full speed.
  */
 const EMBEDDED_CHUNK_TARGET_MS = 10;
 
@@ -99,18 +100,26 @@ export function writesNothing(write: PreparedWrite): boolean {
  */
 export async function processBulkUpdateBatch(services: Services, batchId: string): Promise<void> {
   const embedded = services.db.kind === 'pglite';
-  // On the embedded database the first chunk starts small and the size follows the time chunks take.
+  // On the embedded database the first chunk starts small; then chunks follow the requests.
   let bounds = embedded ? embeddedBounds(0) : BULK_UPDATE_CHUNK.postgres;
   for (;;) {
+    const requestsBefore = requestsStarted();
     const started = performance.now();
     const step = await withConflictRetry(() => services.db.sql.transaction((txRunner) => applyNextChunk(services, directSql(txRunner), batchId, bounds)));
-    if (embedded) bounds = nextEmbeddedBounds(bounds, performance.now() - started);
+    const chunkMs = performance.now() - started;
     services.statistics?.wrote(step.changed);
     if (step.finished) return;
-    // Between chunks the connection is free: the requests that arrived during the chunk have
-    // queued their statements, and the next chunk's transaction queues behind them (on the
-    // embedded database every statement lets the event loop turn first: src/db/pglite-fair-turns.ts).
-    await new Promise((resolve) => setImmediate(resolve));
+    if (!embedded) {
+      // Other requests have connections of their own.
+      await new Promise((resolve) => setImmediate(resolve));
+      continue;
+    }
+    // The requests that arrived during the chunk are read now, and queue their statements
+    // ahead of the next chunk's (every statement lets the event loop turn first:
+    // src/db/pglite-fair-turns.ts). While requests come, chunks are sized by time; while none
+    // does, they grow to the largest.
+    await afterPendingReads();
+    bounds = requestsStarted() !== requestsBefore ? nextEmbeddedBounds(bounds, chunkMs) : embeddedBounds(bounds.write * 2);
   }
 }
 
