@@ -1,7 +1,7 @@
 // Tool server figures (called from bench/run.ts after the contact figures, on the same seeded
 // account): each tool call (one POST /api/mcp carrying tools/call: stateless, so no session and
 // no initialize before it, with the headers the SDK's client sends) against the REST request
-// it stands for, on the same data, alternating, in the same run. Target (issue 5): the tool
+// it stands for, on the same data, alternating, in the same run. Target: the tool
 // call's p50 at most 1.5× the REST request's. Before timing, each pair is checked to return
 // the same data (the tool's structuredContent equals the REST body).
 //

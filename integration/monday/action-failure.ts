@@ -1,7 +1,8 @@
-// How an action run fails in monday's terms (reference §3.3–3.4): a 4xx/5xx with a severity
-// body. 4000: this run failed, the automation stays on; 6000: the configuration can never
-// succeed, monday disables the automation. A 5xx without severity makes monday retry (for
-// transient failures on our side or monday's API rate limits).
+// How an action run fails in monday's terms: a 4xx/5xx with a severity body. 4000: this run
+// failed, the automation stays on; 6000: the configuration can never succeed, monday disables
+// the automation. A 5xx without severity makes monday retry (for transient failures on our side
+// or monday's API rate limits). Which failure is which: README, "What a failure looks like on
+// the board".
 import { STATUS_CODES } from 'node:http';
 
 export interface SeverityBody {

@@ -1,5 +1,6 @@
 // Runs one action block request end to end: verify, make it idempotent on monday's
-// `actionUuid`, run the action, and answer in monday's terms (reference §3.2–3.4).
+// `actionUuid`, run the action, and answer in monday's terms (200, or a failure from
+// action-failure.ts).
 //
 // Idempotency: the run is claimed (a MondayActionRun row in progress) before any work, and the
 // answer is stored with it. A retry of a finished run replays the stored answer; a retry that

@@ -1,5 +1,6 @@
 // The domain's BoardDirectory port, served by monday's API with the Account's stored OAuth token
-// (outside a monday request there is no short-lived token: reference §7.1).
+// (monday sends a short-lived token only with its own requests; outside one, the stored token
+// is all there is).
 import type { BoardDirectory, Services } from '../../src/domain/context.js';
 import { DomainError } from '../../src/domain/errors.js';
 import type { MondayConfig } from './config.js';

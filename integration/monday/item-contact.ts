@@ -1,4 +1,4 @@
-// A board item → the contact it enrolls (spec Events item 4), from the Account's mapped columns.
+// A board item → the contact the enroll action upserts, from the Account's mapped columns.
 // Pure: the caller reads the item and maps failures to monday's answers.
 import { getCountryCallingCode, isSupportedCountry } from 'libphonenumber-js/max';
 import { normalizePhone } from '../../src/normalize/phone.js';
@@ -18,7 +18,8 @@ export interface ItemContact {
 export type ItemContactResult = { ok: true; contact: ItemContact } | { ok: false; reason: 'missing_phone' | 'invalid_phone'; message: string };
 
 /**
- * The item's phone must carry its country code (spec: "Phone must include the country code"):
+ * The item's phone must carry its country code, else the run fails with severity 4000 (README,
+ * "What a failure looks like on the board"):
  * `+44 20 7946 0958`, `0044…`, or the digits with the code (`442079460958`, as monday often
  * stores them). A number only valid once the flag's country is assumed is refused, and so is a
  * number whose code is not the flag's country's.

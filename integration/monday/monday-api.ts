@@ -1,4 +1,4 @@
-// The calls the board app makes to monday's GraphQL API (reference §7), through the official
+// The calls the board app makes to monday's GraphQL API, through the official
 // client (@mondaydotcomorg/api) at the configured endpoint and pinned API version. Every failure
 // becomes a MondayApiFailure with a kind the callers map to monday's action-failure answers:
 // `unavailable` (rate limit, 5xx, network, a token monday no longer accepts) → retry later;
@@ -69,7 +69,7 @@ const ME = `query { me { id account { id } } }`;
 export interface MondayApi {
   readItem(itemId: string, columnIds: string[]): Promise<BoardItem | null>;
   readBoard(boardId: string): Promise<{ id: string; name: string; columns: BoardColumn[] } | null>;
-  /** `value` is the JSON-encoded column value (reference §7.4). */
+  /** `value` is the JSON-encoded column value, as monday's change_column_value takes it. */
   changeColumnValue(boardId: string, itemId: string, columnId: string, value: string): Promise<void>;
   me(): Promise<{ userId: string; accountId: string }>;
 }

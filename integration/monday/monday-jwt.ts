@@ -1,6 +1,6 @@
-// The JWTs of monday's integration contract (reference §2 and §4.2): verifying the ones monday
-// sends to our action, trigger and options URLs (Signing Secret, HS256/384/512, `aud` = the URL
-// called, `exp`), and signing the one we send when firing a trigger ({ appId }, one minute).
+// The JWTs of monday's integration protocol: verifying the ones monday sends to our action,
+// trigger and options URLs (Signing Secret, HS256/384/512, `aud` = the URL called, `exp`), and
+// signing the one we send when firing a trigger ({ appId }, one minute).
 import jwt from 'jsonwebtoken';
 
 export interface MondayClaims {

@@ -253,7 +253,8 @@ export function installRouter(services: Services, config: MondayConfig): Router 
   router.get('/authorize', wrap(async (req, res) => {
     let claims;
     try {
-      // Authorization-URL tokens carry accountId, userId and backToUrl (no aud): reference §2.
+      // Authorization-URL tokens carry accountId, userId and backToUrl and no aud: only the Signing
+      // Secret and exp are checked (ARCHITECTURE.md, "Decisions": Board app).
       claims = verifyMondayJwt(typeof req.query.token === 'string' ? req.query.token : undefined, config.signingSecret, { now: services.clock.now() });
     } catch (failure) {
       if (!(failure instanceof MondayAuthError)) throw failure;

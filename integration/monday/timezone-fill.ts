@@ -1,4 +1,4 @@
-// monday "Fill timezone from phone" automation step (spec: Events item 6; monday reference §3.6):
+// monday "Fill timezone from phone" automation step (README, "Build the recipes"):
 // the pure decision for one item. It reads the item's phone column and timezone column, keeps a
 // timezone that is already there, and otherwise resolves a single IANA zone from the phone:
 //   1. the number's country, when it is not a +1 country and has one zone ('country');
@@ -44,7 +44,7 @@ const NANP_CALLING_CODE = '1';
 const LISTED_CANDIDATES = 4;
 
 /**
- * A phone column as read through GraphQL (reference §7.2) → PhoneColumnValue. The
+ * A phone column as read through monday's GraphQL API → PhoneColumnValue. The
  * `PhoneValue` fragment fields win; otherwise the raw `value` JSON
  * (`{"phone":"...","countryShortName":"US"}`) is read. Empty strings become null; the country is
  * upper-cased. Never throws (unreadable JSON gives nulls).
@@ -114,7 +114,7 @@ export function resolveTimezoneFromPhone(value: PhoneColumnValue): TimezoneResol
 }
 
 /**
- * The change_column_value `value` argument (already a JSON-encoded string, reference §7.3/§7.4)
+ * The change_column_value `value` argument (already a JSON-encoded string, as monday takes it)
  * that writes `zone`: text → `"America/New_York"` (a JSON string), world_clock →
  * `{"timezone":"America/New_York"}`. (change_simple_column_value does not support World Clock.)
  * The zone is written under its canonical IANA name; a name that is not a zone throws

@@ -1,4 +1,6 @@
-// "When a call ends" trigger delivery (spec Events item 2; reference §4.2), durable:
+// "When a call ends" trigger delivery: every ended call is POSTed as
+// `{ trigger: { outputFields } }` to the webhookUrl of each matching subscription (README,
+// 'The "when a call ends" trigger'), durably:
 //
 // 1. Fan-out: each call.ended DomainEvent (written in the same transaction as the call's outcome)
 //    becomes one MondayTriggerDelivery row per matching subscription, and the event is marked
@@ -116,7 +118,7 @@ export function outputsOf(call: CallEndedEvent, item: { boardId: string; itemId:
   };
 }
 
-/** monday ids are numbers in trigger outputs (reference §4.2); ones beyond 2^53 stay strings. */
+/** monday takes its ids (item, board) as numbers in trigger outputs; ones beyond 2^53 stay strings. */
 function mondayIdValue(id: string): number | string {
   const n = Number(id);
   return Number.isSafeInteger(n) ? n : id;

@@ -3,7 +3,7 @@
 import { GraphQLError } from 'graphql';
 
 /**
- * Every stable error code, with its HTTP status. Codes are part of the public contract:
+ * Every stable error code, with its HTTP status. Codes are part of the public API:
  * clients branch on them, so a code is never renamed.
  */
 export const ERROR_CODES = {
@@ -20,7 +20,7 @@ export const ERROR_CODES = {
    * dedup key, or an upsert kept losing to concurrent writes of its contact (retry it).
    */
   conflict: 409,
-  /** The request body is over the endpoint's limit (the contract's "status text as code"). */
+  /** The request body is over the endpoint's limit (the code is the status text, in snake case). */
   payload_too_large: 413,
   /** The request did not arrive in time (the HTTP server's request timeout). */
   request_timeout: 408,

@@ -1,4 +1,6 @@
-// The contract's error body, built once from a DomainError (Errors section of the spec).
+// The API's error body, built once from a DomainError: `{ error, message, code, requestId }`, where
+// `error` is the HTTP status text, plus the error's details (`issues` on a 400, `contacts` on a 409).
+// The codes and their statuses: ERROR_CODES in src/domain/errors.ts; ARCHITECTURE.md, "Errors".
 import { STATUS_CODES } from 'node:http';
 import { asDomainError, DomainError } from '../domain/errors.js';
 
@@ -15,7 +17,7 @@ export function errorBody(error: DomainError, requestId: string): Record<string,
 }
 
 /**
- * A failure as the contract's error: a DomainError as it is (`known`, by default the error
+ * A failure as an API error: a DomainError as it is (`known`, by default the error
  * itself when it is one), anything else `internal`, whose cause is logged with the request id
  * (the client sees only the error body).
  */

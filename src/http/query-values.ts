@@ -4,7 +4,7 @@
 // from one value or an array, and a page limit that is an integer, or else -1 so that the
 // operation's bound check names the bound. A null value counts as not sent. Only a value that
 // is neither text nor a list of text (`?searchTerm[a]=1`, an object argument) is refused here,
-// with the contract's 400 shape.
+// as a 400 `bad_request` naming the value.
 import { badRequest } from '../domain/errors.js';
 
 /** A parsed query string, or a tool call's arguments. */

@@ -1,6 +1,6 @@
 // GET /readyz: may a load balancer send this process traffic? Ready when the database answers
 // and has applied every migration this code ships (compared by name with prisma/migrations);
-// otherwise 503 in the contract's error body (`unavailable`), naming what is missing. A
+// otherwise 503 in the API's error body (`unavailable`), naming what is missing. A
 // database that takes longer than READINESS_TIMEOUT_MS to answer counts as unreachable, so a
 // probe never hangs on a pool waiting for a server that is gone. /healthz stays the liveness
 // check (is the process serving at all), which a restart cannot fix when the database is down.

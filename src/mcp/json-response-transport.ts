@@ -5,9 +5,10 @@
 // Why not the SDK's WebStandardStreamableHTTPServerTransport: it speaks web Request and
 // Response, so Express's request had to be rebuilt as one and the answer read back out of
 // another, and it re-validates every message it sends. That cost about 0.15 ms of a tool
-// call's ~0.45 ms overhead over the REST request (`npm run bench`, issue 5's 1.5x target), for
-// streams, sessions and resumability a stateless JSON server never uses. The protocol (the
-// JSON-RPC exchange, initialize, capabilities, tool dispatch) stays the SDK's Server.
+// call's ~0.45 ms overhead over the REST request (`npm run bench`, whose target for a tool call
+// is at most 1.5× the REST request's p50), for streams, sessions and resumability a stateless
+// JSON server never uses. The protocol (the JSON-RPC exchange, initialize, capabilities, tool
+// dispatch) stays the SDK's Server.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   isJSONRPCRequest, type JSONRPCErrorResponse, type JSONRPCMessage, type JSONRPCResultResponse, type MessageExtraInfo, type RequestId,

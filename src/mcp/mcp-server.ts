@@ -2,8 +2,8 @@
 // (the tool server is stateless), apart from the HTTP transport (mcp.route.ts).
 //
 // Why the SDK's low-level Server and not McpServer: McpServer validates arguments against the
-// advertised input schema and answers a failure with its own text. The contract treats a bad
-// argument as a REST 400 (the domain's error body, with code and requestId), so the advertised
+// advertised input schema and answers a failure with its own text. A bad argument must get
+// the REST 400 (the domain's error body, with code and requestId), so the advertised
 // schemas describe the arguments and the domain operation validates them, as for REST.
 import { createRequire } from 'node:module';
 import { z } from 'zod';
@@ -82,7 +82,7 @@ async function callTool(ctx: RequestContext, tool: ToolDefinition, args: Record<
   }
 }
 
-/** The MCP mapping of a failure: a tool error result whose text is the contract's error body. */
+/** The MCP mapping of a failure: a tool error result whose text is the REST error body. */
 export function toolError(error: unknown, requestId: string, logError?: LogError): CallToolResult {
   const mapped = failureOf(error, requestId, logError);
   return { content: [{ type: 'text', text: JSON.stringify(errorBody(mapped, requestId)) }], isError: true };

@@ -5,7 +5,7 @@ import { match } from '@formatjs/intl-localematcher';
 import { iso31661 } from 'iso-3166';
 import { nameKey } from './text.js';
 
-/** The locales a contact's language can take, as the spec lists them. */
+/** The nine locales a contact's language can take: the languages the voice agent speaks. */
 export const SUPPORTED_LOCALES = [
   'en-US',
   'en-GB',
@@ -29,7 +29,8 @@ const NAME_LANGUAGES = ['en', 'he', 'es', 'fr', 'de'] as const;
 const TAG_SHAPE = /^[a-z]{2,3}(?:[-_][a-z0-9]{1,8})*$/i;
 
 /**
- * Reads a language as a supported locale, or null when unreadable (the spec ignores it then).
+ * Reads a language as a supported locale, or null when unreadable (a write then counts the
+ * language as not sent: prepareContactWrite in src/domain/contacts/contact-rules.ts).
  * Short codes take the main locale (`en` → en-US, `es` → es-ES, `he`/`iw` → he-IL); regional
  * variants the nearest supported locale of the same language (es-AR → es-419, en-AU → en-GB);
  * language names in English, Hebrew, Spanish, French and German are understood ("Hebrew",

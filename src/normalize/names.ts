@@ -71,7 +71,7 @@ export function joinFullName(firstName: string | null, lastName: string | null):
 }
 
 /**
- * The spec's "fullName sent with only one of firstName and lastName fills the other". The known
+ * A fullName sent with only one of firstName and lastName fills the other one. The known
  * part is kept as sent; the other comes from the full name: the rest of it when it starts (or,
  * for a last name, ends) with the known part, else the matching half of its split.
  */

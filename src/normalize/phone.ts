@@ -1,5 +1,6 @@
-// Phone numbers: the spec's write pattern and normalization to E.164 with libphonenumber-js's
-// `max` metadata (the only one that checks a number is really valid, not just well shaped).
+// Phone numbers: the pattern a written phone must match, and normalization to E.164 with
+// libphonenumber-js's `max` metadata (the only one that checks a number is really valid, not
+// just well shaped).
 import {
   isSupportedCountry,
   parsePhoneNumberFromString,
@@ -8,9 +9,10 @@ import {
 } from 'libphonenumber-js/max';
 
 /**
- * The spec's write pattern for `phone`: an optional single leading `+` or `00`, then digits with
- * optional spaces, parentheses, dots and hyphens, at least one digit. A value that fails it is a
- * bad request (400) before any parsing. The lookahead keeps the check linear on long input.
+ * The pattern a `phone` sent in a write must match: an optional single leading `+` or `00`, then
+ * digits with optional spaces, parentheses, dots and hyphens, at least one digit. A value that
+ * fails it is a bad request (400) before any parsing. The lookahead keeps the check linear on
+ * long input.
  */
 export const PHONE_WRITE_PATTERN: RegExp = /^(?:\+|00)?(?=[^0-9]*[0-9])[0-9 ().-]+$/;
 

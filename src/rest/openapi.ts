@@ -171,7 +171,7 @@ const page = (item: string) => ({
   properties: { data: { type: 'array', items: ref(item) }, nextToken: { type: 'string', minLength: 1, description: 'Absent on the last page' } },
 });
 
-/** The workflows page always carries nextToken: null on the last page (the contract allows null or absent). */
+/** The workflows page always carries nextToken, null on the last page (ARCHITECTURE.md, "Decisions": Pages). */
 const workflowPage = {
   type: 'object',
   additionalProperties: false,

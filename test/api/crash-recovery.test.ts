@@ -1,5 +1,6 @@
 // Stored work survives a SIGKILL right after its 202 and is applied promptly after a restart:
-// within 5 s of the restarted service listening (the issue's bound), ten times in a row on each
+// within 5 s of the restarted service listening (the bound README, "Concurrent writers, crashes and
+// long work", promises), ten times in a row on each
 // database, for bulk imports and for a bulk-update, with nothing lost and nothing doubled.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -12,7 +13,7 @@ import { createTestDatabase, testDatabaseKinds, type DatabaseKind } from '../sup
 import { killService, startServiceProcess } from '../support/service-process.js';
 
 const RUNS = 10;
-/** The issue's bound: stored work is picked up and applied within 5 s of a start. */
+/** The bound: stored work is picked up and applied within 5 s of a start. */
 const RECOVERY_BOUND_MS = 5_000;
 const BATCH = 1000;
 

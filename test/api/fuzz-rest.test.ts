@@ -1,6 +1,6 @@
 // Property-based fuzzing of the REST API (fast-check): generated hostile values (NUL, lone
 // surrogates, huge strings, deep JSON, wrong types) in every body field, path segment and query
-// parameter of every operation. No answer may be a 5xx; an error is the contract's error body;
+// parameter of every operation. No answer may be a 5xx; an error is the API's error body;
 // a refused write stores nothing.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

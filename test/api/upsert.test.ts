@@ -1,5 +1,6 @@
 // PUT /api/v1/contacts/upsert through a real listening server: create/update by dedup key,
-// every write-field bound, the 422 codes, and the field rules of the spec.
+// every write-field bound, the 422 codes, and the contact field rules
+// (src/domain/contacts/contact-rules.ts).
 import { describe, expect, it } from 'vitest';
 import { testDatabaseKinds } from '../support/databases.js';
 import { expectContactShape, expectError, listAll, uniquePhone, useServerWithAccount } from '../support/api-helpers.js';
@@ -201,7 +202,7 @@ describe.each(testDatabaseKinds())('PUT /api/v1/contacts/upsert on %s', (kind) =
       expect(res.json).toMatchObject({ firstName: 'John', lastName: 'Smith', fullName: 'Dr. John Michael Smith Jr.' });
     });
 
-    // Issue 10: "Mr. Björn Smith" was stored as firstName null, lastName "Björn Smith".
+    // A former bug: "Mr. Björn Smith" was stored as firstName null, lastName "Björn Smith".
     it.each([
       ['Mr. Björn Smith', 'Mr. Björn Smith', 'Björn', 'Smith'],
       ['Mr. Bjorn Smith', 'Mr. Bjorn Smith', 'Bjorn', 'Smith'],
@@ -403,7 +404,7 @@ describe.each(testDatabaseKinds())('PUT /api/v1/contacts/upsert on %s', (kind) =
       expect(guernsey.json).toMatchObject({ timezone: 'Europe/Guernsey', timezoneInferred: true });
     });
 
-    // Issue 10: "+61412345678" was given Australia/Sydney. A phone gives a zone only when one is
+    // A former bug: "+61412345678" was given Australia/Sydney. A phone gives a zone only when one is
     // certain: its country's only zone, or the one zone of a +1 area code.
     it.each([
       ['an Australian mobile', '+61412345678'],

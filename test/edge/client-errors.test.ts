@@ -1,4 +1,4 @@
-// Requests Node's HTTP parser refuses, answered with the contract's error body: a header section
+// Requests Node's HTTP parser refuses, answered with the API's error body: a header section
 // over Node's limit is a 431, a request that is not HTTP a 400; then the connection closes.
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';

@@ -1,4 +1,4 @@
-// The monday emulator's automation side (reference doc §10 parts A and B), played against a
+// The monday emulator's automation side (the engine and the trigger receiver), played against a
 // tiny Express app standing in for ours: JWTs monday mints, action runs with monday's severity
 // and retry rules, recipes with our trigger (subscribe, unsubscribe, the webhookUrl receiver) or
 // monday's status-change trigger, and remote options paging.
@@ -101,7 +101,7 @@ let stub: StubApp;
 let monday: MondayEmulator;
 const url = (path: string) => `${stub.origin}${path}`;
 
-/** What our trigger delivery job sends (§4.2). */
+/** What our trigger delivery job sends: `{ trigger: { outputFields } }`. */
 const triggerAuthorization = (secret = SECRET, appId: unknown = APP_ID) =>
   `Bearer ${jwt.sign({ appId }, secret, { algorithm: 'HS256', expiresIn: 60 })}`;
 

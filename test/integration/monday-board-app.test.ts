@@ -302,7 +302,7 @@ describe.each(testDatabaseKinds())('board app end to end on %s', (kind) => {
     expect(wrongColumn.outcome).toBe('disabled');
   });
 
-  // Issue 10: an Australian mobile was filled with Australia/Sydney; it could be in any of
+  // A former bug: an Australian mobile was filled with Australia/Sydney; it could be in any of
   // Australia's zones. The run fails with severity 4000 (the automation stays on) and writes
   // nothing, in either column format.
   it.each(['tz', 'tz_text'])('fails an Australian mobile (several zones) with severity 4000 and writes nothing to %s', async (column) => {

@@ -1,5 +1,5 @@
 // Every DomainError code goes through the tool server's one mapper: a tool error result whose
-// text is the contract's error body (the REST body of the same error).
+// text is the API's error body (the REST body of the same error).
 import { describe, expect, it, vi } from 'vitest';
 import { DomainError, ERROR_CODES, type ErrorCode } from '../../src/domain/errors.js';
 import { errorBody } from '../../src/http/error-body.js';

@@ -1,7 +1,7 @@
 // Property-based fuzzing of the tool server through the official MCP client (fast-check): every
 // argument of every tool, read from the tool's advertised input schema, gets generated hostile
 // values (NUL, lone surrogates, huge strings, deep JSON, wrong types). Each call answers a
-// result or a tool error whose body is the contract's, never `internal`, and never a JSON-RPC
+// result or a tool error whose body is the API's error body, never `internal`, and never a JSON-RPC
 // internal error (-32603). The tools only read, so nothing can be stored.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -17,7 +17,7 @@ describe.each(testDatabaseKinds())('tool server transport on %s', (kind) => {
 
   const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
-  /** The contract's error body, exactly, with requestId equal to the x-request-id header. */
+  /** The API's error body, exactly, with requestId equal to the x-request-id header. */
   function expectErrorBody(res: RawResponse, status: number, code: string, error: string) {
     expect({ status: res.status, body: res.json }, res.text).toMatchObject({ status, body: { code, error } });
     expect(Object.keys(res.json).sort()).toEqual(['code', 'error', 'message', 'requestId']);

@@ -1,5 +1,5 @@
 // Small helpers shared by the HTTP suites (test/api, test/edge, test/mcp): the suite's server
-// with an account, unique phone numbers, the error-body contract check, and paging through a list.
+// with an account, unique phone numbers, the error-body check, and paging through a list.
 import { afterAll, beforeAll, expect } from 'vitest';
 import { startTestServer, type TestAccount, type TestServer, type TestServerOptions } from './test-server.js';
 import type { DatabaseKind } from './databases.js';
@@ -29,7 +29,7 @@ export function uniquePhone(): string {
   return `+1415${String(2_000_000 + phoneCounter)}`;
 }
 
-/** The spec's response fields of a contact, in table order. */
+/** The response fields of a contact, in the order the API lists them (the OpenAPI Contact schema). */
 export const CONTACT_FIELDS = [
   'id', 'accountId', 'firstName', 'lastName', 'fullName', 'phone', 'location', 'locationDefaulted', 'timezone',
   'timezoneInferred', 'language', 'status', 'sourceKind', 'externalId', 'customFields', 'priority',
@@ -41,12 +41,12 @@ export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f
 type Res = Awaited<ReturnType<TestServer['request']>>;
 
 /**
- * Asserts the spec's error contract: status, code, a body with error/message/code/requestId
+ * Asserts the API's error body: status, code, a body with error/message/code/requestId
  * (and the `extras` keys, when given), and requestId equal to the x-request-id header.
  */
 export function expectError(res: Res, status: number, code: string, extras: string[] = []): void {
   expect({ status: res.status, code: res.json?.code, body: res.json }).toMatchObject({ status, code });
-  // The four fields are always there; extra fields are allowed (spec: "Some errors add fields").
+  // The four fields are always there; extra fields are allowed (`issues` on a 400, `contacts` on a 409).
   for (const field of ['code', 'error', 'message', 'requestId', ...extras]) expect(res.json, `error body field ${field}`).toHaveProperty(field);
   expect(typeof res.json.error).toBe('string');
   expect(res.json.error.length).toBeGreaterThan(0);
@@ -55,7 +55,7 @@ export function expectError(res: Res, status: number, code: string, extras: stri
   expect(res.json.requestId).toBe(res.headers.get('x-request-id'));
 }
 
-/** Asserts a contact response has exactly the spec's fields. */
+/** Asserts a contact response has exactly the response fields. */
 export function expectContactShape(contact: Record<string, unknown>): void {
   expect(Object.keys(contact).sort()).toEqual([...CONTACT_FIELDS].sort());
   expect(contact.id).toMatch(UUID_RE);

@@ -1,4 +1,4 @@
-// "Enroll this item in {workflow}" (spec Events item 4; reference §3.6): reads the item's mapped
+// "Enroll this item in {workflow}" (README, "Build the recipes"): reads the item's mapped
 // columns with the run's short-lived token, upserts the contact (sourceKind monday, externalId
 // the item id) and enrolls it, through the same upsert operation as the REST API.
 import type { Services } from '../../../src/domain/context.js';

@@ -1,4 +1,4 @@
-// Reading an action's input fields (reference §3.1): ids arrive as numbers, a custom list field
+// Reading an action's input fields as monday sends them: ids arrive as numbers, a custom list field
 // as its option object { title, value }.
 import { runFailed } from '../action-failure.js';
 

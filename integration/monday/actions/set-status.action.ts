@@ -1,7 +1,7 @@
-// "Set {status column} from the call result" (spec Events item 5): the Account's call result →
-// label mapping (the spec's example by default); a result mapped to nothing leaves the status
-// as it is. The result comes from the "when a call ends" trigger's output, or, when the recipe
-// does not pass it, from the item's contact's latest finished call.
+// "Set {status column} from the call result": the Account's call result → label mapping
+// (DEFAULT_STATUS_LABELS by default); a result mapped to nothing leaves the status as it is.
+// The result comes from the "when a call ends" trigger's output, or, when the recipe does not
+// pass it, from the item's contact's latest finished call.
 import { CALL_RESULTS, type CallResult } from '../../../src/calls/telephony/telephony.port.js';
 import type { Services } from '../../../src/domain/context.js';
 import { labelForResult, type StatusLabelMapping } from '../../../src/domain/boards/status-labels.js';

@@ -3,7 +3,8 @@
 // offline; ./simulator.ts) and a real provider that POSTs signed events (./signature.ts) which
 // are validated with TelephonyEventSchema before they reach the same sink.
 //
-// Call result values are the spec's "Events" item 3 list, in the spec's order.
+// The 21 call results a call can end with, `converted` first. What each does to the contact:
+// src/domain/calls/call-outcome.rules.ts; its default board label: src/domain/boards/status-labels.ts.
 import { z } from 'zod';
 
 export const CALL_RESULTS = [
@@ -129,8 +130,8 @@ export function parseTelephonyEvent(input: unknown): ParseTelephonyEventResult {
 // Result classification shared by adapters and consumers.
 
 /**
- * Results where a person picked up and talked with the agent (spec Events item 5 groups them as
- * booked, unqualified, not-interested and answered labels), plus human_busy and wrong_number,
+ * Results where a person picked up and talked with the agent (the default board labels Booked,
+ * Unqualified, Not interested and Answered, in status-labels.ts), plus human_busy and wrong_number,
  * where a person answered briefly. These calls have a transcript.
  */
 export const CONVERSATION_RESULTS = [

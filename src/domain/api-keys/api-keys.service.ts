@@ -1,5 +1,6 @@
-// API keys (spec: Authentication): `svc_pk_` + 32 random bytes in base62, shown once, stored
-// only as a SHA-256 hash; named, no expiry, revocable; last use kept to the minute.
+// API keys, sent as `Authorization: Bearer svc_pk_…`: `svc_pk_` + 32 random bytes in base62,
+// shown once, stored only as a SHA-256 hash; named, no expiry, revocable; last use kept to the
+// minute.
 import { createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { Actor, RequestContext, Services } from '../context.js';

@@ -1,5 +1,6 @@
-// Which board columns feed which contact fields (spec Events item 4), checked against the
-// board's real columns: when the mapping is saved and again each time an action uses it. Pure.
+// Which board columns feed which contact fields when the enroll action reads an item (README,
+// "Map the board"), checked against the board's real columns: when the mapping is saved and
+// again each time an action uses it. Pure.
 
 /** A board column as monday's API describes it. */
 export interface BoardColumn {
@@ -24,7 +25,7 @@ export interface BoardColumnMapping {
   extraFields: ExtraField[];
 }
 
-/** monday has no timezone column type (reference §6): a World Clock column or a text column. */
+/** monday has no timezone column type: a zone is kept in a World Clock column or a text column. */
 export const TIMEZONE_COLUMN_TYPES = ['text', 'world_clock'] as const;
 export type TimezoneColumnType = (typeof TIMEZONE_COLUMN_TYPES)[number];
 

@@ -1,6 +1,6 @@
-// The Account's board mapping (spec Events item 4): one board per Account; choosing another
+// The Account's board mapping, read by the enroll action: one board per Account; choosing another
 // board clears the mappings; every save is checked against the board's real columns through
-// monday's API. Also the Account's call result → status label mapping (Events item 5).
+// monday's API. Also the Account's call result → status label mapping (the set-status action).
 import { Prisma, type BoardMapping } from '../../generated/prisma/client.js';
 import { requireActor, type RequestContext } from '../context.js';
 import { badRequest, DomainError, notFound } from '../errors.js';
@@ -80,7 +80,7 @@ export async function removeBoardMapping(ctx: RequestContext): Promise<boolean> 
   return count > 0;
 }
 
-/** Replaces the Account's call result → label mapping (null: back to the spec's default). */
+/** Replaces the Account's call result → label mapping (null: back to DEFAULT_STATUS_LABELS). */
 export async function setStatusLabels(ctx: RequestContext, input: unknown): Promise<BoardMapping> {
   const { accountId } = requireActor(ctx);
   let mapping: StatusLabelMapping | null = null;

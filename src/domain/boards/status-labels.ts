@@ -1,10 +1,10 @@
-// Call result → board status label (spec Events item 5). Each Account may replace the mapping;
+// Call result → board status label, for the set-status action. Each Account may replace the mapping;
 // a result mapped to nothing leaves the item's status unchanged.
 import { CALL_RESULTS, type CallResult } from '../../calls/telephony/telephony.port.js';
 
 export type StatusLabelMapping = Partial<Record<CallResult, string | null>>;
 
-/** The spec's example mapping, the default until an Account sets its own. */
+/** The default mapping (the table in README, "Map the board"), until an Account sets its own. */
 export const DEFAULT_STATUS_LABELS: Readonly<Record<CallResult, string | null>> = {
   converted: 'Booked',
   disqualified: 'Unqualified', wrong_language: 'Unqualified',

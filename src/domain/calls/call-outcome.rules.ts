@@ -1,5 +1,7 @@
-// What a finished call does to its contact (the contract's Contact table and status rules, and
-// the README's decisions on status order and out-of-order reports), as pure functions.
+// What a finished call does to its contact: the status moves forward only (SERVICE_STATUS_ORDER;
+// `paused` stays), a late or out-of-order report is not counted (applyCallOutcome), and a final
+// result ends the enrollment (README, "Calls: the demo walk-through"; ARCHITECTURE.md,
+// "Decisions"), as pure functions.
 import type { ContactRow } from '../contacts/contact-rules.js';
 import type { ContactStatus } from '../contacts/contacts.inputs.js';
 import { normalizeLanguage } from '../../normalize/language.js';

@@ -1,5 +1,5 @@
-// The contact field rules of the contract (Contact and Contact write fields tables) and of
-// the README's "Decisions the contract leaves open", as pure functions. Every write path (upsert, bulk import, PATCH,
+// The contact field rules (the Contact and ContactWrite schemas of schema/openapi.json, and
+// ARCHITECTURE.md, "Decisions"), as pure functions. Every write path (upsert, bulk import, PATCH,
 // bulk-update) goes through prepareContactWrite and then applyContactWrite.
 import { randomUUID } from 'node:crypto';
 import { normalizePhone, phoneDigits } from '../../normalize/phone.js';
@@ -297,7 +297,7 @@ function emptyToNull(value: string | null | undefined): string | null {
   return trimmed === '' ? null : trimmed;
 }
 
-/** The response fields of a contact, in the spec's order (for error bodies and CSV). */
+/** The response fields of a contact, in the order the API lists them (the OpenAPI Contact schema, error bodies, CSV). */
 export const CONTACT_RESPONSE_FIELDS = [
   'id', 'accountId', 'firstName', 'lastName', 'fullName', 'phone', 'location', 'locationDefaulted', 'timezone',
   'timezoneInferred', 'language', 'status', 'sourceKind', 'externalId', 'customFields', 'priority',

@@ -1,5 +1,6 @@
-// Input schemas for contact operations: the single source of every bound and format in the
-// spec's Contact write fields and Limits tables. REST, GraphQL and MCP all parse through these.
+// Input schemas for contact operations: the single source of every bound and format of a contact
+// write and of a list query (schema/openapi.json is printed from them). REST, GraphQL and MCP all
+// parse through these.
 import { z } from 'zod';
 import { PHONE_WRITE_PATTERN } from '../../normalize/phone.js';
 import { UUID_PATTERN } from '../shared/ids.js';
@@ -16,7 +17,7 @@ export const CONTACT_STATUSES = [
 ] as const;
 export type ContactStatus = (typeof CONTACT_STATUSES)[number];
 
-/** ISO 8601 date-time with Z or an offset (the spec's format for createdAt and list filters). */
+/** ISO 8601 date-time with Z or an offset: the format of createdAt and of the list's date filters. */
 export const isoDateTime = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time with Z or an offset' }).transform((s) => new Date(s));
 
 const uuid = z.string().regex(UUID_PATTERN, 'must be a UUID').transform((s) => s.toLowerCase());
@@ -137,7 +138,7 @@ export type ListQuery = z.infer<typeof ListQuerySchema>;
 
 export const ExternalIdPathSchema = z.object({
   sourceKind: z.enum(SOURCE_KINDS),
-  // Matching ignores trailing spaces (spec), so they are trimmed before the length check.
+  // An external ID matches with its trailing spaces ignored, so they are trimmed before the length check.
   externalId: z.string().transform((s) => s.replace(/ +$/, '')).pipe(z.string().min(1).max(256)),
 });
 

@@ -31,7 +31,7 @@ export function directSql(runner: Pick<SqlRunner, 'query'>): SqlClient {
   };
 }
 
-/** The columns a contact response is read from, in the spec's order. */
+/** The columns a contact response is read from, in CONTACT_RESPONSE_FIELDS order, then dedupKey and phoneDigits. */
 export const CONTACT_COLUMNS = Prisma.raw(
   `"id", "accountId", "firstName", "lastName", "fullName", "phone", "location", "locationDefaulted", "timezone",
    "timezoneInferred", "language", "status"::text AS "status", "sourceKind"::text AS "sourceKind", "externalId",

@@ -1,5 +1,5 @@
-// Enrollment effects on a contact (spec: Enrollment effects): the contact fields an
-// enrollment sets. The calls engine adds the schedule on top of these.
+// Enrollment effects on a contact: the contact fields an enrollment sets (listed on
+// applyEnrollment below). The calls engine adds the schedule on top of these.
 import type { ContactRow } from '../contacts/contact-rules.js';
 
 export interface Enrollment {

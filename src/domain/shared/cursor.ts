@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { badRequest } from '../errors.js';
 import { UUID_PATTERN } from './ids.js';
 
-/** A list's page query (the spec's Limits: limit 1 to 100, default 50; an opaque nextToken). */
+/** A list's page query: limit 1 to 100, default 50; an opaque nextToken of at most 512 characters. */
 export const PageQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(50),
   nextToken: z.string().min(1).max(512).optional(),

@@ -1,4 +1,4 @@
-// Turns a zod failure into the contract's 400: a message naming every bad field by its path,
+// Turns a zod failure into the API's 400 `bad_request`: a message naming every bad field by its path,
 // plus the same list as `issues` for code that wants to point at fields.
 import type { z } from 'zod';
 import { badRequest } from '../errors.js';

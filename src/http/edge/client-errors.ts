@@ -1,7 +1,7 @@
 // Answers to requests Node's HTTP parser refuses before Express sees them (the server's
 // 'clientError' event): a header section over Node's limit (--max-http-header-size, 16 KB by
 // default) is a 431, a request line or header that is not HTTP a 400, a request too slow to
-// arrive a 408, each with the contract's error body and a fresh x-request-id, then the
+// arrive a 408, each with the API's error body (error-body.ts) and a fresh x-request-id, then the
 // connection is closed (Node's own answers carry no body). A socket that is no longer
 // writable, or already carries an answer, is only destroyed: nothing can be shaped there.
 import { STATUS_CODES } from 'node:http';

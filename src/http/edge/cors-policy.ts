@@ -6,7 +6,7 @@
 // read anything. Credentials are never allowed, for any origin: the API authenticates with a
 // bearer header, never with cookies, so no page needs a browser's ambient credentials.
 // The tool server (MCP_PATH) is outside the policy: it refuses every request carrying an
-// Origin (403), as the contract requires, whether listed or not.
+// Origin (403), whether listed or not, so that no browser page can call it (README, "AI assistants").
 import type { NextFunction, Request, Response } from 'express';
 import { MCP_PATH } from '../../mcp/mcp.route.js';
 import { onBeforeHeaders } from './before-headers.js';

@@ -1,6 +1,6 @@
 /**
- * Runs one custom action against our app the way monday's automation engine does (reference
- * doc §3 and §10.A.2): the §3.1 body, a freshly minted JWT per attempt, monday's reading of the
+ * Runs one custom action against our app the way monday's automation engine does: the action
+ * request body (ActionRequestBody), a freshly minted JWT per attempt, monday's reading of the
  * answer (severity codes), and retries of the very same request on 5xx or no answer.
  */
 import { randomUUID } from 'node:crypto';
@@ -47,8 +47,9 @@ export type ActionVerdict =
   | { kind: 'retry'; reason: string };
 
 /**
- * §3.3/§3.4: 200 succeeds; a severity body on a 4xx/5xx is final (6000 disables the automation);
- * any other 4xx is final; 5xx, other statuses and no answer are retried.
+ * monday's reading of an answer: 200 succeeds; a severity body on a 4xx/5xx is final (6000
+ * disables the automation); any other 4xx is final; 5xx, other statuses and no answer are
+ * retried.
  */
 export function classifyActionAnswer(attempt: ActionAttempt): ActionVerdict {
   const { status, body } = attempt;
@@ -124,7 +125,7 @@ export async function runAction(context: AutomationContext, input: RunActionInpu
   const integrationId = input.integrationId ?? nextNumericId(context.automation);
   const actionUuid = input.actionUuid ?? randomUUID();
   const triggerUuid = input.triggerUuid ?? randomUUID();
-  // Built once: a retry re-sends the same request (§3.4), so our side can deduplicate on it.
+  // Built once: monday's retry re-sends the same request, so our side can deduplicate on it.
   const requestBody = buildActionBody({ inputFields: input.inputFields, recipeId, integrationId, actionUuid, triggerUuid });
   const run: ActionRun = {
     actionUuid,

@@ -1,7 +1,6 @@
 /**
- * The JWTs of monday's integration contract, from monday's side (reference doc §2 and §4.2):
- * minting the token monday sends with every call to our app, and checking the one our app
- * sends when it fires a trigger.
+ * The JWTs of monday's integration protocol, from monday's side: minting the token monday
+ * sends with every call to our app, and checking the one our app sends when it fires a trigger.
  */
 import jwt from 'jsonwebtoken';
 
@@ -28,7 +27,10 @@ export interface JwtMintingDeps {
   issueShortLivedToken: (accountId: number, userId: number) => string;
 }
 
-/** Signs the §2 claims with HS256 (the algorithm monday's examples and emulators assume). */
+/**
+ * Signs monday's claims (accountId, userId, aud, iat, exp, shortLivedToken) with HS256 (the
+ * algorithm monday's examples and emulators assume).
+ */
 export function mintMondayJwt(deps: JwtMintingDeps, input: MintJwtInput): string {
   const iat = input.iat ?? Math.floor(deps.nowMs() / 1000);
   const shortLivedToken =
@@ -46,7 +48,7 @@ export function mintMondayJwt(deps: JwtMintingDeps, input: MintJwtInput): string
   return jwt.sign(claims, input.secret ?? deps.signingSecret, { algorithm: 'HS256' });
 }
 
-/** monday's examples send the JWT raw; workflow blocks were seen sending `Bearer <jwt>` (§2). */
+/** monday's examples send the JWT raw; workflow blocks were seen sending `Bearer <jwt>`. */
 export function authorizationFor(token: string, bearer: boolean): string {
   return bearer ? `Bearer ${token}` : token;
 }
@@ -63,7 +65,7 @@ export interface TriggerAuthConfig {
 
 /**
  * Checks the Authorization our app sends to a webhookUrl: `Bearer <JWT>` signed HS256 with the
- * Signing Secret, payload `{ appId }` (§4.2). `exp` is checked against the emulator clock.
+ * Signing Secret, payload `{ appId }`. `exp` is checked against the emulator clock.
  * Returns null when accepted, else why not.
  */
 export function checkTriggerAuthorization(header: string | undefined, config: TriggerAuthConfig): TriggerAuthFailure | null {

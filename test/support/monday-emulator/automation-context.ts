@@ -24,7 +24,7 @@ export interface AutomationContext {
   mintJwt(input: MintJwtInput): string;
   postToApp(input: Omit<PostToAppInput, 'signal'>): Promise<ActionAttempt>;
   /**
-   * POSTs to our app as monday signs its calls (§2), so each caller does not mint and attach the
+   * POSTs to our app as monday signs its calls, so each caller does not mint and attach the
    * JWT itself: a fresh JWT for the account and user with `aud` = the URL (raw, or `Bearer <jwt>`),
    * within one attempt's timeout.
    */

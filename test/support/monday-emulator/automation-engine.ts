@@ -1,7 +1,7 @@
 /**
- * monday's automation side of the emulator (reference doc §10 parts A and B), as one object the
- * emulator spreads into its public API: the engine that calls our app (action runs, trigger
- * subscribe/unsubscribe, remote options) and the receiver our app fires triggers at.
+ * monday's automation side of the emulator, as one object the emulator spreads into its
+ * public API: the engine that calls our app (action runs, trigger subscribe/unsubscribe, remote
+ * options) and the receiver our app fires triggers at.
  */
 import type { Router } from 'express';
 import type { MintJwtInput } from './app-jwt.js';
@@ -20,7 +20,10 @@ export interface MondayAutomationEngine {
   readonly clientSecret: string;
   readonly appId: number;
 
-  /** A §2 JWT (HS256, Signing Secret unless `secret` is given). Send it raw or as `Bearer`. */
+  /**
+   * A JWT as monday signs its calls to our app (HS256, Signing Secret unless `secret` is
+   * given). Send it raw or as `Bearer`.
+   */
   mintJwt(input: MintJwtInput): string;
   /** One action run, retried per the policy; resolves when it has finished. */
   runAction(input: RunActionInput): Promise<ActionRun>;

@@ -1,12 +1,12 @@
 /**
- * State and record types of the emulator's automation roles (reference doc §10 parts A and B):
+ * State and record types of the emulator's automation roles (the engine and the trigger receiver):
  * the recipes set up on boards, the action runs the engine made against our app, the trigger
  * deliveries our app made to the receiver, and every HTTP call the engine sent us.
  *
  * Everything here is plain data so tests can assert on it directly.
  */
 
-/** How the engine retries an action run that got a 5xx without severity, a network error or no answer (§3.4). */
+/** How the engine retries an action run that got a 5xx without severity, a network error or no answer. */
 export interface RetryPolicy {
   /** Waits before the 2nd, 3rd, ... attempt; when used up the run gives up. Real monday: ~30 min of retries. */
   delaysMs: number[];
@@ -73,7 +73,7 @@ export interface ActionRun {
   finishedAt: number;
 }
 
-/** §3.1 */
+/** The body monday POSTs to an action's run URL. */
 export interface ActionRequestBody {
   payload: {
     blockKind: 'action';
@@ -86,7 +86,7 @@ export interface ActionRequestBody {
   runtimeMetadata: { actionUuid: string; triggerUuid: string };
 }
 
-/** What a recipe's context gives its blocks (§3.1 "Context" field source). */
+/** What a recipe's context gives its blocks (the "Context" field source). */
 export interface RecipeContext {
   boardId: number;
   accountId: number;
@@ -103,7 +103,7 @@ export interface StatusChangeTrigger {
 
 export type TriggerOutputType = 'string' | 'number' | 'boolean' | 'date';
 
-/** Our custom trigger block (§4): monday subscribes when the recipe is created. */
+/** Our custom trigger block: monday subscribes when the recipe is created. */
 export interface AppTrigger {
   kind: 'app';
   subscribeUrl: string;
@@ -134,7 +134,7 @@ export interface RecipeAction {
 
 export interface TriggerSubscription {
   subscriptionId: number;
-  /** What our subscribe answer returned as `webhookId`, else `subscriptionId` (§4.1). */
+  /** What our subscribe answer returned as `webhookId`, else `subscriptionId`. */
   webhookId: unknown;
   /** Where our side fires the trigger: this emulator's receiver. */
   webhookUrl: string;

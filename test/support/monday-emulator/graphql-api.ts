@@ -1,5 +1,6 @@
 /**
- * monday GraphQL API emulator (`POST /v2`), reference doc §7, §8 and §10 part C.
+ * monday GraphQL API emulator (`POST /v2`): the queries and column-value mutations the board
+ * app calls, with monday's error shapes.
  *
  * `createMondayApi(state, options)` returns an Express router that can be mounted on any
  * Express app (the standalone server in ./index.ts mounts it at the root).

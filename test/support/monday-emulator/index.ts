@@ -1,6 +1,6 @@
 /**
- * In-process emulator of monday.com for tests (reference doc §10): its GraphQL API (part C),
- * its automation engine calling our app (part A) and the trigger receiver our app calls (part B).
+ * In-process emulator of monday.com for tests: its GraphQL API, its automation engine calling
+ * our app, and the trigger receiver our app calls.
  *
  *   const monday = await startMondayEmulator({ signingSecret: SECRET, appId: 10155 });
  *   monday.addBoard({ id: 111, accountId: 1, columns: [{ id: 'phone', type: 'phone' }, { id: 'status', type: 'status' }] });
@@ -75,7 +75,7 @@ export interface AddItemInput {
   boardId: string | number;
   name: string;
   /**
-   * Seed values keyed by column id, in the change_multiple_column_values entry format (§7.4):
+   * Seed values keyed by column id, in the change_multiple_column_values entry format:
    * text: "Jane"; phone: {phone, countryShortName} or "+12025550169 US"; world_clock:
    * {timezone}; status: {label} | {index} | "Done". Validated like the real mutation
    * (phone validation is lenient for seeds unless `strictSeedValidation`); unknown status labels are created.

@@ -1,7 +1,7 @@
 /**
- * Recipes (automations) on a board: a trigger block plus an action block (reference doc §1,
- * §4 and §10.A.3-4). Creating one with our custom trigger subscribes at our app; deleting it
- * unsubscribes; turning it off keeps the subscription but ignores what fires.
+ * Recipes (automations) on a board: a trigger block plus an action block. Creating one with
+ * our custom trigger subscribes at our app; deleting it unsubscribes; turning it off keeps the
+ * subscription but ignores what fires.
  */
 import { isPlainObject } from './app-http.js';
 import { DEFAULT_RECIPE_ID, runAction } from './action-runner.js';
@@ -28,7 +28,7 @@ export interface CreateRecipeInput {
   recipeId?: number;
 }
 
-/** A subscribe answered with something else than 2xx: monday shows an error and creates nothing (§3.4). */
+/** A subscribe answered with something else than 2xx: monday shows an error and creates nothing. */
 export class RecipeSetupError extends Error {
   constructor(
     readonly attempt: ActionAttempt,
@@ -46,7 +46,7 @@ export function webhookUrlFor(context: AutomationContext, subscriptionId: number
 }
 
 function recipeContextOf(recipe: Pick<Recipe, 'boardId' | 'accountId' | 'userId'>): RecipeContext {
-  // monday sends board ids as numbers (§3.1).
+  // monday sends board ids as numbers.
   return { boardId: Number(recipe.boardId), accountId: recipe.accountId, userId: recipe.userId };
 }
 
@@ -88,7 +88,7 @@ export async function createRecipe(context: AutomationContext, input: CreateReci
   return recipe;
 }
 
-/** §4.1: throws RecipeSetupError when our app does not answer 2xx. */
+/** monday's subscribe call to our trigger: throws RecipeSetupError when our app does not answer 2xx. */
 async function subscribe(context: AutomationContext, recipe: Recipe, trigger: AppTrigger): Promise<Recipe['subscription']> {
   const subscriptionId = nextNumericId(context.automation);
   const webhookUrl = webhookUrlFor(context, subscriptionId);
@@ -108,7 +108,7 @@ async function subscribe(context: AutomationContext, recipe: Recipe, trigger: Ap
   const attempt = await context.postSignedToApp({ kind: 'subscribe', url: trigger.subscribeUrl, accountId: recipe.accountId, userId: recipe.userId, bearer: trigger.bearer, body });
   if (attempt.status === null || attempt.status < 200 || attempt.status > 299) throw new RecipeSetupError(attempt, trigger.subscribeUrl);
   const answered = isPlainObject(attempt.body) ? attempt.body.webhookId : undefined;
-  // Without a webhookId monday keeps using the subscriptionId in later calls (§4.1).
+  // Without a webhookId monday keeps using the subscriptionId in later calls.
   return { subscriptionId, webhookUrl, webhookId: answered ?? subscriptionId };
 }
 
@@ -119,8 +119,9 @@ function recipeOrThrow(context: AutomationContext, id: number): Recipe {
 }
 
 /**
- * Deletes the automation; for our trigger, POSTs the §4.3 unsubscribe. Whatever our app answers,
- * the automation is gone and its webhookUrl answers 404. Returns the unsubscribe attempt.
+ * Deletes the automation; for our trigger, POSTs the unsubscribe (`{ payload: { webhookId } }`).
+ * Whatever our app answers, the automation is gone and its webhookUrl answers 404. Returns the
+ * unsubscribe attempt.
  */
 export async function deleteRecipe(context: AutomationContext, id: number): Promise<ActionAttempt | null> {
   const recipe = recipeOrThrow(context, id);

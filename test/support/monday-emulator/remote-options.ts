@@ -1,6 +1,6 @@
 /**
  * Remote options of a custom List field, as monday loads them while a user configures a recipe
- * (reference doc §5 and §10.A.5): POST with `pageRequestData: {}`, then whatever our app returned
+ * (one page at a time): POST with `pageRequestData: {}`, then whatever our app returned
  * as `nextPageRequestData`, until the last page. Any non-200 is "Could not load fields".
  */
 import { isPlainObject } from './app-http.js';

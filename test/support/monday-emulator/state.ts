@@ -1,5 +1,5 @@
 /**
- * In-memory state of the monday GraphQL API emulator (reference doc §10 part C).
+ * In-memory state of the monday GraphQL API emulator.
  *
  * Everything a test may want to seed or assert lives here: accounts, boards and their
  * columns, items with per-type stored values, API tokens (short-lived or not), an injectable

@@ -1,7 +1,7 @@
 /**
- * monday's side of our custom trigger (reference doc §4.2 and §10.B): the `webhookUrl` our app
- * POSTs to when a call ends. It checks our Authorization, records every delivery attempt, and on
- * success runs the recipe's action with the delivered output fields.
+ * monday's side of our custom trigger: the `webhookUrl` our app POSTs to when a call ends. It
+ * checks our Authorization, records every delivery attempt, and on success runs the recipe's
+ * action with the delivered output fields.
  *
  * Answers: injected fault → 500/429 (with Retry-After); bad or missing Authorization → 401;
  * unknown or deleted subscription → 404 (real behaviour undocumented); body not
@@ -104,7 +104,7 @@ export function createTriggerReceiver(context: AutomationContext): Router {
       answer(400, 'bad_body', { error: `Output fields do not match the trigger block: ${problem}` }, problem);
       return;
     }
-    // A turned-off automation keeps its subscription and silently ignores what fires (§4.2).
+    // A turned-off automation keeps its subscription and silently ignores what fires.
     if (!recipe.active) {
       answer(200, 'ignored_recipe_off', {});
       return;

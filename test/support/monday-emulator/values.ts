@@ -1,5 +1,5 @@
 /**
- * Column value parsing/validation for the emulator's write mutations (reference doc §7.4).
+ * Column value parsing/validation for the emulator's write mutations, as monday's API checks them.
  *
  * Three input shapes exist:
  * - `simple`: the `value: String` of change_simple_column_value;

@@ -98,7 +98,7 @@ describe('resolveTimezoneFromPhone: failures', () => {
     ['+1 208 555 0100', 'US', 'ambiguous', ['America/Denver', 'America/Los_Angeles']],
     ['+1 850 444 1234', 'US', 'ambiguous', ['America/Chicago', 'America/New_York']],
     ['+1 448 234 5678', 'US', 'ambiguous', ['America/Chicago', 'America/New_York']],
-    // Countries with several zones fail whatever the range (issue 10: an Australian mobile was
+    // Countries with several zones fail whatever the range (a former bug: an Australian mobile was
     // filled with Australia/Sydney).
     ['+61 412 345 678', 'AU', 'ambiguous', AUSTRALIA],
     ['+61 2 9374 4000', 'AU', 'ambiguous', AUSTRALIA],

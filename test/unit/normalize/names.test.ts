@@ -141,7 +141,7 @@ describe('fillMissingName', () => {
   });
 });
 
-// Issue 10: "Mr. Björn Smith" was stored as last name "Björn Smith" while "Mr. Bjorn Smith"
+// A former bug: "Mr. Björn Smith" was stored as last name "Björn Smith" while "Mr. Bjorn Smith"
 // split. parse-full-name's long particle list holds given names and name stems (Björn, Björk,
 // Ben, Al, Lund …) and glued them to the next word. Letters outside ASCII, and the composed or
 // decomposed way of writing them, must not change how a name splits.

@@ -1,6 +1,6 @@
-// Issue 10: the time zone of a phone number is given only when it is certain: the country's
+// The time zone of a phone number is given only when it is certain: the country's
 // zone when the country has exactly one, the area code's for +1 (NANP) numbers when the area
-// code keeps one clock, otherwise none. "+61412345678" was given Australia/Sydney.
+// code keeps one clock, otherwise none. (A former bug gave "+61412345678" Australia/Sydney.)
 //
 // The sweeps below check that rule over every country libphonenumber knows and every prefix of
 // Google's prefix → zones data, with @vvo/tzdb as the independent judge of which countries have

@@ -1,4 +1,4 @@
-// Phone rules: the spec's write pattern and E.164 normalization with the `max` metadata.
+// Phone rules: the pattern a written phone must match, and E.164 normalization with the `max` metadata.
 import { describe, expect, it } from 'vitest';
 import { PHONE_WRITE_PATTERN, normalizePhone, phoneDigits } from '../../../src/normalize/phone.js';
 

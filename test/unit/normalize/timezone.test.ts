@@ -276,7 +276,7 @@ describe('inferTimezone', () => {
     ['US', '+14155552671', 'America/Los_Angeles'],
     ['AU', '+442079460958', 'Europe/London'],
     [null, '+972502345678', 'Asia/Jerusalem'],
-    // A phone whose zone is not certain gives none (issue 10).
+    // A phone whose zone is not certain gives none.
     [null, '+61412345678', null],
     ['AU', '+61412345678', null],
     ['US-NY', '+61412345678', 'America/New_York'],
