@@ -18,7 +18,7 @@ builder.prismaObject('BoardMapping', {
       description: 'Call result → status label the set-status action writes (null: the status is left unchanged)',
       resolve: (row) => effectiveStatusLabels(row),
     }),
-    statusLabelsCustomized: t.boolean({ description: 'False while the spec\'s default mapping applies', resolve: (row) => row.statusLabels !== null }),
+    statusLabelsCustomized: t.boolean({ description: 'False while the board uses the default status labels (see statusLabels)', resolve: (row) => row.statusLabels !== null }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
