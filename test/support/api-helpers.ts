@@ -10,12 +10,16 @@ import type { DatabaseKind } from './databases.js';
  * until beforeAll has run (it copies the started server's and the account's fields into them), so
  * read them inside hooks and tests only.
  */
-export function useServerWithAccount(kind: DatabaseKind, options: TestServerOptions = {}): { server: TestServer; account: TestAccount } {
+export function useServerWithAccount(
+  kind: DatabaseKind,
+  options: TestServerOptions = {},
+  accountOptions: Parameters<TestServer['createAccount']>[0] = {},
+): { server: TestServer; account: TestAccount } {
   const server = {} as TestServer;
   const account = {} as TestAccount;
   beforeAll(async () => {
     Object.assign(server, await startTestServer(kind, options));
-    Object.assign(account, await server.createAccount());
+    Object.assign(account, await server.createAccount(accountOptions));
   });
   afterAll(() => server.stop?.());
   return { server, account };
