@@ -260,7 +260,7 @@ describe.each(testDatabaseKinds())('GET /api/v1/contacts and /csv on %s', (kind)
   });
 
   describe('CSV', () => {
-    it('has content type text/csv, the header in spec order, one row per contact', async () => {
+    it('has content type text/csv, the header in the documented column order, one row per contact', async () => {
       const { apiKey, accountId } = await server.createAccount();
       const c = await upsertOk(server, apiKey, {
         phone: uniquePhone(),

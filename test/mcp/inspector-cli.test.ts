@@ -78,7 +78,7 @@ describe('the MCP Inspector CLI against the tool server', () => {
     expect(calls.json.structuredContent).toEqual({ data: [] });
   }, 90_000);
 
-  it('sees a failing tool as an error result carrying the contract\'s error body', async () => {
+  it('sees a failing tool as an error result carrying the API\'s error body', async () => {
     const run = await inspector(account.apiKey, '--method', 'tools/call', '--tool-name', 'contact_get', '--tool-arg', 'id=6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f');
     // The CLI exits non-zero for an error result, and prints the result itself on stdout.
     expect(run.code).not.toBe(0);

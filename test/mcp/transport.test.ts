@@ -64,7 +64,7 @@ describe.each(testDatabaseKinds())('tool server transport on %s', (kind) => {
       }
     });
 
-    it('input schemas carry the contract\'s bounds, formats and enum values', async () => {
+    it('input schemas carry the documented bounds, formats and enum values', async () => {
       const { client, close } = await connect(server, account.apiKey);
       try {
         const { tools } = await client.listTools();

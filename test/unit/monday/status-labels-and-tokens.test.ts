@@ -5,7 +5,7 @@ import { decryptToken, encryptToken, parseTokenKey } from '../../../integration/
 import { CALL_RESULTS } from '../../../src/calls/telephony/telephony.port.js';
 
 describe('call result → status label', () => {
-  it('follows the spec example by default', () => {
+  it('maps every call result to a default label (converted → Booked, …)', () => {
     expect(Object.keys(DEFAULT_STATUS_LABELS).sort()).toEqual([...CALL_RESULTS].sort());
     expect(labelForResult('converted', null)).toBe('Booked');
     for (const r of ['disqualified', 'wrong_language'] as const) expect(labelForResult(r, null)).toBe('Unqualified');

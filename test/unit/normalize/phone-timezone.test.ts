@@ -49,7 +49,7 @@ function validNumberStartingWith(digits: string): { e164: string; country: strin
 }
 
 describe('timezoneForPhone: countries with several zones give none', () => {
-  it('knows the multi-zone countries of the issue', () => {
+  it('knows the countries that span several time zones (AU, BR, RU, MX, ID, CA, US, CN, ES, PT)', () => {
     expect(multiZoneCountries).toEqual(expect.arrayContaining(['AU', 'BR', 'RU', 'MX', 'ID', 'CA', 'US', 'CN', 'ES', 'PT']));
   });
 

@@ -36,7 +36,7 @@ function ok(input: unknown): boolean {
 }
 
 describe('CALL_RESULTS', () => {
-  it('lists the 21 spec values, converted first', () => {
+  it('lists the 21 call results, converted first', () => {
     expect(CALL_RESULTS).toHaveLength(21);
     expect(new Set(CALL_RESULTS).size).toBe(21);
     expect(CALL_RESULTS[0]).toBe('converted');
