@@ -18,10 +18,26 @@ export interface JobQueue {
 export const QUEUES = ['contacts.import'] as const;
 
 export async function startJobQueue(db: Database): Promise<JobQueue> {
+  // What must end before the database may close: running handlers, and on PGlite the queue's own
+  // statements. pg-boss completes a job without awaiting it, and its graceful stop gives up
+  // waiting for a handler after the timeout; either would then meet a closed database.
+  const inFlight = new Set<Promise<unknown>>();
+  const track = <T>(work: Promise<T>): Promise<T> => {
+    inFlight.add(work);
+    work.then(
+      () => inFlight.delete(work),
+      () => inFlight.delete(work),
+    );
+    return work;
+  };
   const boss =
     db.kind === 'postgres'
       ? new PgBoss({ connectionString: db.connectionString!, max: 4, schedule: false })
-      : new PgBoss({ db: { executeSql: (text, values) => runOnPglite(db, text, values) }, schedule: false, supervise: true });
+      : new PgBoss({
+          db: { executeSql: (text, values) => track(runOnPglite(db, text, values)) },
+          schedule: false,
+          supervise: true,
+        });
   boss.on('error', (error) => {
     // pg-boss reports maintenance failures here; they must not crash the process.
     logger.warn({ err: error }, 'job queue error');
@@ -35,12 +51,22 @@ export async function startJobQueue(db: Database): Promise<JobQueue> {
       await boss.send(name, data);
     },
     async work(name, handler) {
-      await boss.work(name, { pollingIntervalSeconds: 0.5, batchSize: 1 }, async (jobs) => {
-        for (const job of jobs) await handler(job.data as Record<string, unknown>);
-      });
+      await boss.work(name, { pollingIntervalSeconds: 0.5, batchSize: 1 }, (jobs) =>
+        track(
+          (async () => {
+            for (const job of jobs) await handler(job.data as Record<string, unknown>);
+          })(),
+        ),
+      );
     },
     async stop() {
       await boss.stop({ graceful: true, wait: true, timeout: 5000 });
+      // A handler still running goes on to its end (its job was failed by the stop and will be
+      // retried: handlers are idempotent); a completion pg-boss sent is let through.
+      while (inFlight.size > 0) {
+        await Promise.allSettled([...inFlight]);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
     },
   };
 }
