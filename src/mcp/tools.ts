@@ -4,8 +4,8 @@ import type { z } from 'zod';
 import type { RequestContext } from '../domain/context.js';
 import { assertUuid } from '../domain/shared/ids.js';
 import { runOperation } from '../graphql/execute.js';
-import { Operations, restPage, type Page } from '../rest/operations.js';
-import { contactListVariables, externalIdPath, pageVariables, requiredText, type RequestValues } from '../http/query-values.js';
+import { Operations, restPage, type Page } from '../graphql/operations/index.js';
+import { contactListVariables, externalIdPath, pageVariables, requiredText, type RequestValues } from '../graphql/operations/variables.js';
 import {
   CallPageOutput, CallTranscriptGetInput, ContactCallsListInput, ContactGetInput, ContactOutput, ContactPageOutput,
   ContactsSearchInput, ExternalIdInput, TranscriptOutput, WorkflowPageOutput, WorkflowsListInput,

@@ -3,7 +3,7 @@
 import { Command } from 'commander';
 import { createOutput, jsonOption, type Output } from './output.js';
 import { withOperator } from './operator.js';
-import { uuidArg } from './operator-commands.js';
+import { uuidArg } from './operator.command.js';
 
 export interface MondayLinkResult { accountId: string; mondayAccountId: string; mondayUserId: string; userId: string; createdAt: string; updatedAt: string }
 export interface MondayUnlinkResult { accountId: string; subscriptionsRemoved: number; removedLink: MondayLinkResult | null }

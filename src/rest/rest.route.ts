@@ -3,9 +3,9 @@ import express, { Router, type Request, type Response } from 'express';
 import type { RequestContext, Services } from '../domain/context.js';
 import { runOperation } from '../graphql/execute.js';
 import { keyedRequestContext } from '../http/request-context.js';
-import { Operations, restPage, type Page } from './operations.js';
+import { Operations, restPage, type Page } from '../graphql/operations/index.js';
 import { contactsToCsv } from './contacts.csv.js';
-import { contactListVariables, externalIdPath, pageVariables } from '../http/query-values.js';
+import { contactListVariables, externalIdPath, pageVariables } from '../graphql/operations/variables.js';
 import { bodyTooLarge, declaresMoreThan } from '../http/edge/body-limits.js';
 
 type Handler = (ctx: RequestContext, req: Request, res: Response) => Promise<void>;

@@ -4,7 +4,7 @@
 import { Command, Option } from 'commander';
 import { createOutput, jsonOption, usageError } from './output.js';
 import { withOperator } from './operator.js';
-import { intArg, uuidArg } from './operator-commands.js';
+import { intArg, uuidArg } from './operator.command.js';
 import type { ProviderCredentialResult } from './operations.js';
 
 const providerOption = () => new Option('--provider <provider>', 'vapi or retell').choices(['vapi', 'retell']).makeOptionMandatory();
