@@ -53,7 +53,7 @@ export function enrollAction(services: Services, config: MondayConfig): ActionHa
     if (!built.ok) {
       throw runFailed(built.reason === 'missing_phone' ? 'Phone number missing' : 'Phone number invalid', built.message, `item ${itemId}: ${built.reason}`);
     }
-    const { upsertContact } = await runOperation<{ upsertContact: { created: boolean; contact: { id: string } } }>(ctx, Operations.upsertContact, {
+    const { upsertContact } = await runOperation(ctx, Operations.upsertContact, {
       input: { ...built.contact, sourceKind: 'monday', externalId: item.id, assignmentOptions: { workflowId } },
     });
     const contactId = upsertContact.contact.id;

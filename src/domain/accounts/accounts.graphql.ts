@@ -63,7 +63,7 @@ builder.mutationFields((t) => ({
   createAccount: t.field({
     type: AccountType,
     args: { name: t.arg.string({ required: true }), region: t.arg.string(), defaultLocation: t.arg.string() },
-    resolve: (_root, args, ctx) => createAccount(ctx, { name: args.name, region: args.region ?? undefined, defaultLocation: args.defaultLocation }) as never,
+    resolve: (_root, args, ctx) => createAccount(ctx, { name: args.name, region: args.region ?? undefined, defaultLocation: args.defaultLocation }),
   }),
   updateAccount: t.field({
     type: AccountType,
@@ -73,12 +73,12 @@ builder.mutationFields((t) => ({
       updateAccount(ctx, args.id, {
         ...(args.clearDefaultLocation ? { defaultLocation: null } : args.defaultLocation ? { defaultLocation: args.defaultLocation } : {}),
         ...(args.dedupFields ? { dedupFields: args.dedupFields } : {}),
-      }) as never,
+      }),
   }),
   createUser: t.field({
     type: UserType,
     args: { accountId: t.arg.string({ required: true, ...UUID_ARG }), email: t.arg.string({ required: true }), name: t.arg.string() },
-    resolve: (_root, args, ctx) => createUser(ctx, { accountId: args.accountId, email: args.email, name: args.name ?? undefined }) as never,
+    resolve: (_root, args, ctx) => createUser(ctx, { accountId: args.accountId, email: args.email, name: args.name ?? undefined }),
   }),
   createApiKey: t.field({
     type: CreatedKey,
@@ -90,7 +90,7 @@ builder.mutationFields((t) => ({
     type: BlockedPhoneType,
     description: 'Operator: adds a phone to an Account\'s block list; its contacts become dnc.',
     args: { accountId: t.arg.string({ required: true, ...UUID_ARG }), phone: t.arg.string({ required: true }), reason: t.arg.string() },
-    resolve: (_root, args, ctx) => blockPhone(ctx, { accountId: args.accountId, phone: args.phone, reason: args.reason ?? undefined }) as never,
+    resolve: (_root, args, ctx) => blockPhone(ctx, { accountId: args.accountId, phone: args.phone, reason: args.reason ?? undefined }),
   }),
   unblockPhone: t.boolean({
     args: { accountId: t.arg.string({ required: true, ...UUID_ARG }), phone: t.arg.string({ required: true }) },

@@ -32,12 +32,12 @@ builder.mutationFields((t) => ({
     type: AgentType,
     description: 'Operator: creates a voice agent ({ accountId, name, status?, timezone?, defaultLanguage?, attemptLimit?, workingHours?, retryDelayMinutes?, callNewContactsImmediately?, phoneNumber?, provider? (simulator|vapi|retell), providerAgentId?, providerPhoneNumber?, maxConcurrentCalls? }).',
     args: { input: t.arg({ type: 'JSON', required: true }) },
-    resolve: (_root, args, ctx) => createAgent(ctx, args.input) as never,
+    resolve: (_root, args, ctx) => createAgent(ctx, args.input),
   }),
   updateAgent: t.field({
     type: AgentType,
     description: 'Operator: changes the fields sent on a voice agent.',
     args: { id: t.arg.string({ required: true, ...UUID_ARG }), input: t.arg({ type: 'JSON', required: true }) },
-    resolve: (_root, args, ctx) => updateAgent(ctx, args.id, args.input) as never,
+    resolve: (_root, args, ctx) => updateAgent(ctx, args.id, args.input),
   }),
 }));
