@@ -56,7 +56,7 @@ const noQueue: JobQueue = {
 };
 
 export interface OperatorSession {
-  /** Runs one of the CLI's operator operations (operations.ts) by name: its variables and data typed from the schema. */
+  /** Runs one of the CLI's operator operations (operations.ts) by name; variables and data typed from the schema. */
   run<K extends CliOperation>(
     operation: K,
     ...variables: VariablesArgument<OperationVariables<(typeof CliOperations)[K]>>

@@ -19,7 +19,9 @@ export interface Operation<Result = unknown, Variables = Record<string, unknown>
  * start-up, not per request. It is parsed again by graphql-js, so that execution sees
  * graphql-js's own AST (with locations for its error messages).
  */
-export function defineOperation<Result, Variables>(typed: TadaDocumentNode<Result, Variables>): Operation<Result, Variables> {
+export function defineOperation<Result, Variables>(
+  typed: TadaDocumentNode<Result, Variables>,
+): Operation<Result, Variables> {
   const source = print(typed as unknown as DocumentNode);
   const document = parse(source);
   const errors = validate(schema, document);

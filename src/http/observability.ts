@@ -19,7 +19,8 @@ export interface ObservabilityOptions {
 export function observabilityRouter(services: Services, options: ObservabilityOptions): Router {
   const metrics = createMetrics(services, options.adminToken);
   const router = Router();
-  router.use(accessLog({ logger: options.logger ?? serviceLogger, endpoints: options.endpoints, onFinished: metrics.observeRequest }));
+  const logger = options.logger ?? serviceLogger;
+  router.use(accessLog({ logger, endpoints: options.endpoints, onFinished: metrics.observeRequest }));
   router.get(READINESS_PATH, readinessCheck(services));
   router.get(METRICS_PATH, metrics.endpoint);
   return router;

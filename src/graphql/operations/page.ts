@@ -7,4 +7,5 @@ export interface Page<T = unknown> {
 }
 
 /** A contacts or calls page as REST sends it (and the MCP tools return it): no nextToken on the last page. */
-export const restPage = <T>(page: Page<T>): { data: T[]; nextToken?: string } => (page.nextToken ? { data: page.data, nextToken: page.nextToken } : { data: page.data });
+export const restPage = <T>(page: Page<T>): { data: T[]; nextToken?: string } =>
+  page.nextToken ? { data: page.data, nextToken: page.nextToken } : { data: page.data };
