@@ -8,7 +8,7 @@
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
-import { createApp } from '../src/http/app.js';
+import { createApp } from '../src/app.js';
 import { createLogger } from '../src/logger.js';
 import type { TestServer } from '../test/support/test-server.js';
 import { figure, timed, type Figure } from './run.js';

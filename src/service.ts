@@ -11,7 +11,7 @@ import type { VoiceProviders } from './domain/context.js';
 import { voiceProvidersFromEnv } from './calls/telephony/voice-providers.js';
 import type { Services } from './domain/context.js';
 import { startBatchWorker } from './domain/contacts/contacts-import.service.js';
-import { createApp } from './http/app.js';
+import { createApp } from './app.js';
 import { seedDemoAccount, type DemoAccount } from './demo.js';
 import { startDialer } from './jobs/dialer.js';
 import { createSimulatedTelephony } from './calls/telephony/simulator.js';

@@ -3,11 +3,11 @@
 import fs from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { CliError, EXIT, reportError } from './output.js';
-import { migrateCommand, serveCommand } from './server-commands.js';
-import { accountsCommand, agentsCommand, blocklistCommand, keysCommand, usersCommand, workflowsCommand } from './operator-commands.js';
-import { importCommand } from './import-command.js';
-import { mondayCommand } from './monday-commands.js';
-import { providersCommand } from './provider-commands.js';
+import { migrateCommand, serveCommand } from './server.command.js';
+import { accountsCommand, agentsCommand, blocklistCommand, keysCommand, usersCommand, workflowsCommand } from './operator.command.js';
+import { importCommand } from './import.command.js';
+import { mondayCommand } from './monday.command.js';
+import { providersCommand } from './provider.command.js';
 
 function version(): string {
   try {

@@ -1,49 +1,87 @@
 // The operator GraphQL operations the CLI runs in-process (validated against the schema when
-// this module loads; it is imported only by the commands that need it).
+// this module loads; it is imported only by the commands that need it). Their data and
+// variables are typed from the schema (src/graphql/documents.ts); the commands print the
+// fragments' types below.
 import { defineOperation } from '../graphql/execute.js';
+import { graphql, type ResultOf } from '../graphql/documents.js';
 
-const ACCOUNT = 'id name region defaultLocation dedupFields createdAt';
-const KEY = 'id accountId userId name lastFour createdAt lastUsedAt revokedAt';
-const WORKFLOW = 'id accountId agentId name status paused createdAt';
-const MONDAY_LINK = 'accountId mondayAccountId mondayUserId userId createdAt updatedAt';
-const AGENT = 'id accountId name status timezone defaultLanguage attemptLimit workingHours retryDelayMinutes callNewContactsImmediately provider providerAgentId providerPhoneNumber maxConcurrentCalls createdAt';
-const PROVIDER_CREDENTIAL = 'accountId provider apiKeyLastFour webhookSecretSet maxConcurrentCalls createdAt updatedAt';
+const AccountFields = graphql(`fragment AccountFields on Account {
+  id name region defaultLocation dedupFields createdAt
+}`);
+const KeyFields = graphql(`fragment KeyFields on ApiKey {
+  id accountId userId name lastFour createdAt lastUsedAt revokedAt
+}`);
+const WorkflowFields = graphql(`fragment WorkflowFields on Workflow {
+  id accountId agentId name status paused createdAt
+}`);
+const MondayLinkFields = graphql(`fragment MondayLinkFields on MondayLink {
+  accountId mondayAccountId mondayUserId userId createdAt updatedAt
+}`);
+const AgentFields = graphql(`fragment AgentFields on Agent {
+  id accountId name status timezone defaultLanguage attemptLimit workingHours retryDelayMinutes
+  callNewContactsImmediately provider providerAgentId providerPhoneNumber maxConcurrentCalls createdAt
+}`);
+const ProviderCredentialFields = graphql(`fragment ProviderCredentialFields on ProviderCredential {
+  accountId provider apiKeyLastFour webhookSecretSet maxConcurrentCalls createdAt updatedAt
+}`);
 
-export interface AccountResult { id: string; name: string; region: string; defaultLocation: string | null; dedupFields: string[]; createdAt: string }
-export interface UserResult { id: string; accountId: string; email: string; name: string | null }
-export interface KeyResult { id: string; accountId: string; userId: string; name: string; lastFour: string; createdAt: string; lastUsedAt: string | null; revokedAt: string | null }
-export interface WorkflowResult { id: string; accountId: string; agentId: string | null; name: string; status: string; paused: boolean; createdAt: string }
-export interface AgentResult {
-  id: string; accountId: string; name: string; status: string; timezone: string; defaultLanguage: string; attemptLimit: number; workingHours: unknown;
-  retryDelayMinutes: number; callNewContactsImmediately: boolean; provider: string; providerAgentId: string | null; providerPhoneNumber: string | null;
-  maxConcurrentCalls: number | null; createdAt: string;
-}
-export interface ProviderCredentialResult { accountId: string; provider: string; apiKeyLastFour: string; webhookSecretSet: boolean; maxConcurrentCalls: number | null; createdAt: string; updatedAt: string }
-export interface BlockedPhoneResult { phone: string; accountId: string; reason: string | null }
+export type AccountResult = ResultOf<typeof AccountFields>;
+export type KeyResult = ResultOf<typeof KeyFields>;
+export type WorkflowResult = ResultOf<typeof WorkflowFields>;
+export type MondayLinkResult = ResultOf<typeof MondayLinkFields>;
+export type AgentResult = ResultOf<typeof AgentFields>;
+export type ProviderCredentialResult = ResultOf<typeof ProviderCredentialFields>;
 
 export const CliOperations = {
-  createAccount: defineOperation(`mutation ($name: String!, $region: String, $defaultLocation: String) {
-    createAccount(name: $name, region: $region, defaultLocation: $defaultLocation) { ${ACCOUNT} } }`),
-  updateAccount: defineOperation(`mutation ($id: String!, $defaultLocation: String, $clearDefaultLocation: Boolean, $dedupFields: [String!]) {
-    updateAccount(id: $id, defaultLocation: $defaultLocation, clearDefaultLocation: $clearDefaultLocation, dedupFields: $dedupFields) { ${ACCOUNT} } }`),
-  createUser: defineOperation(`mutation ($accountId: String!, $email: String!, $name: String) {
-    createUser(accountId: $accountId, email: $email, name: $name) { id accountId email name } }`),
-  createApiKey: defineOperation(`mutation ($userId: String!, $name: String!) {
-    createApiKey(userId: $userId, name: $name) { secret key { ${KEY} } } }`),
-  listApiKeys: defineOperation(`query ($accountId: String!) { apiKeys(accountId: $accountId) { ${KEY} } }`),
-  revokeApiKey: defineOperation(`mutation ($id: String!) { revokeApiKey(id: $id) { ${KEY} } }`),
-  createWorkflow: defineOperation(`mutation ($accountId: String!, $name: String!, $status: WorkflowStatus, $agentId: String) {
-    createWorkflow(accountId: $accountId, name: $name, status: $status, agentId: $agentId) { ${WORKFLOW} } }`),
-  createAgent: defineOperation(`mutation ($input: JSON!) { createAgent(input: $input) { ${AGENT} } }`),
-  updateAgent: defineOperation(`mutation ($id: String!, $input: JSON!) { updateAgent(id: $id, input: $input) { ${AGENT} } }`),
-  updateWorkflow: defineOperation(`mutation ($id: String!, $status: WorkflowStatus, $paused: Boolean) {
-    updateWorkflow(id: $id, status: $status, paused: $paused) { ${WORKFLOW} } }`),
-  blockPhone: defineOperation(`mutation ($accountId: String!, $phone: String!, $reason: String) {
-    blockPhone(accountId: $accountId, phone: $phone, reason: $reason) { phone accountId reason } }`),
-  setProviderCredentials: defineOperation(`mutation ($input: JSON!) { setProviderCredentials(input: $input) { ${PROVIDER_CREDENTIAL} } }`),
-  providerCredentials: defineOperation(`query ($accountId: String!) { providerCredentials(accountId: $accountId) { ${PROVIDER_CREDENTIAL} } }`),
-  removeProviderCredentials: defineOperation(`mutation ($accountId: String!, $provider: String!) { removeProviderCredentials(accountId: $accountId, provider: $provider) }`),
-  mondayLink: defineOperation(`query ($accountId: String!) { mondayLink(accountId: $accountId) { ${MONDAY_LINK} } }`),
-  unlinkMonday: defineOperation(`mutation ($accountId: String!) {
-    unlinkMonday(accountId: $accountId) { accountId subscriptionsRemoved removedLink { ${MONDAY_LINK} } } }`),
+  createAccount: defineOperation(graphql(`mutation ($name: String!, $region: String, $defaultLocation: String) {
+    createAccount(name: $name, region: $region, defaultLocation: $defaultLocation) { ...AccountFields }
+  }`, [AccountFields])),
+  updateAccount: defineOperation(graphql(`mutation ($id: String!, $defaultLocation: String,
+    $clearDefaultLocation: Boolean, $dedupFields: [String!]) {
+    updateAccount(id: $id, defaultLocation: $defaultLocation, clearDefaultLocation: $clearDefaultLocation,
+      dedupFields: $dedupFields) { ...AccountFields }
+  }`, [AccountFields])),
+  createUser: defineOperation(graphql(`mutation ($accountId: String!, $email: String!, $name: String) {
+    createUser(accountId: $accountId, email: $email, name: $name) { id accountId email name }
+  }`)),
+  createApiKey: defineOperation(graphql(`mutation ($userId: String!, $name: String!) {
+    createApiKey(userId: $userId, name: $name) { secret key { ...KeyFields } }
+  }`, [KeyFields])),
+  listApiKeys: defineOperation(graphql(`query ($accountId: String!) {
+    apiKeys(accountId: $accountId) { ...KeyFields }
+  }`, [KeyFields])),
+  revokeApiKey: defineOperation(graphql(`mutation ($id: String!) {
+    revokeApiKey(id: $id) { ...KeyFields }
+  }`, [KeyFields])),
+  createWorkflow: defineOperation(graphql(`mutation ($accountId: String!, $name: String!, $status: WorkflowStatus,
+    $agentId: String) {
+    createWorkflow(accountId: $accountId, name: $name, status: $status, agentId: $agentId) { ...WorkflowFields }
+  }`, [WorkflowFields])),
+  createAgent: defineOperation(graphql(`mutation ($input: JSON!) {
+    createAgent(input: $input) { ...AgentFields }
+  }`, [AgentFields])),
+  updateAgent: defineOperation(graphql(`mutation ($id: String!, $input: JSON!) {
+    updateAgent(id: $id, input: $input) { ...AgentFields }
+  }`, [AgentFields])),
+  updateWorkflow: defineOperation(graphql(`mutation ($id: String!, $status: WorkflowStatus, $paused: Boolean) {
+    updateWorkflow(id: $id, status: $status, paused: $paused) { ...WorkflowFields }
+  }`, [WorkflowFields])),
+  blockPhone: defineOperation(graphql(`mutation ($accountId: String!, $phone: String!, $reason: String) {
+    blockPhone(accountId: $accountId, phone: $phone, reason: $reason) { phone accountId reason }
+  }`)),
+  setProviderCredentials: defineOperation(graphql(`mutation ($input: JSON!) {
+    setProviderCredentials(input: $input) { ...ProviderCredentialFields }
+  }`, [ProviderCredentialFields])),
+  providerCredentials: defineOperation(graphql(`query ($accountId: String!) {
+    providerCredentials(accountId: $accountId) { ...ProviderCredentialFields }
+  }`, [ProviderCredentialFields])),
+  removeProviderCredentials: defineOperation(graphql(`mutation ($accountId: String!, $provider: String!) {
+    removeProviderCredentials(accountId: $accountId, provider: $provider)
+  }`)),
+  mondayLink: defineOperation(graphql(`query ($accountId: String!) {
+    mondayLink(accountId: $accountId) { ...MondayLinkFields }
+  }`, [MondayLinkFields])),
+  unlinkMonday: defineOperation(graphql(`mutation ($accountId: String!) {
+    unlinkMonday(accountId: $accountId) { accountId subscriptionsRemoved removedLink { ...MondayLinkFields } }
+  }`, [MondayLinkFields])),
 };

@@ -8,7 +8,10 @@ import type { Env } from '../config/env.js';
 import type { Database } from '../db/database.js';
 import type { RequestContext } from '../domain/context.js';
 import type { JobQueue } from '../jobs/queue.js';
+import type { Operation, OperationResult, OperationVariables, VariablesArgument } from '../graphql/execute.js';
 import type { CliOperations } from './operations.js';
+
+type CliOperation = keyof typeof CliOperations;
 
 /** Reads the configuration; a bad variable is a usage-class error (exit 2). */
 export async function readEnv(): Promise<Env> {
@@ -53,8 +56,11 @@ const noQueue: JobQueue = {
 };
 
 export interface OperatorSession {
-  /** Runs one of the CLI's operator operations (operations.ts) by name. */
-  run<T>(operation: keyof typeof CliOperations, variables?: Record<string, unknown>): Promise<T>;
+  /** Runs one of the CLI's operator operations (operations.ts) by name; variables and data typed from the schema. */
+  run<K extends CliOperation>(
+    operation: K,
+    ...variables: VariablesArgument<OperationVariables<(typeof CliOperations)[K]>>
+  ): Promise<OperationResult<(typeof CliOperations)[K]>>;
 }
 
 /** Opens the database, runs `fn` with an operator (isAdmin) context, and always closes it. */
@@ -77,15 +83,16 @@ export async function withOperator<T>(fn: (session: OperatorSession) => Promise<
       actor: null,
       isAdmin: true,
     };
-    return await fn({
-      async run<R>(operation: keyof typeof CliOperations, variables: Record<string, unknown> = {}) {
-        try {
-          return await runOperation<R>(ctx, operations[operation], variables);
-        } catch (error) {
-          throw await toCliError(error);
-        }
-      },
-    });
+    // Picked by name, an operation's types are a union TypeScript cannot pair with the name's
+    // variables; OperatorSession's signature states that pairing for callers.
+    const run = async (operation: CliOperation, variables?: Record<string, unknown>) => {
+      try {
+        return await runOperation(ctx, operations[operation] as Operation<unknown, Record<string, unknown>>, variables);
+      } catch (error) {
+        throw await toCliError(error);
+      }
+    };
+    return await fn({ run: run as OperatorSession['run'] });
   } finally {
     await db.close();
   }

@@ -4,17 +4,23 @@ import { Router } from 'express';
 import type { Services } from '../domain/context.js';
 import type { Logger } from 'pino';
 import { logger as serviceLogger } from '../logger.js';
-import { MCP_PATH } from '../mcp/mcp.route.js';
 import { accessLog } from './access-log.js';
 import { createMetrics, METRICS_PATH } from './metrics.js';
 import { READINESS_PATH, readinessCheck } from './readiness.js';
 
-/** `options.logger`: where access lines go (the service's logger unless a caller, a benchmark, passes its own). */
-export function observabilityRouter(services: Services, options: { adminToken?: string; logger?: Logger }): Router {
+export interface ObservabilityOptions {
+  adminToken?: string;
+  /** Where access lines go (the service's logger unless a caller, a benchmark, passes its own). */
+  logger?: Logger;
+  /** Surfaces mounted as a middleware, not a route (the tool server): each one's path is its pattern. */
+  endpoints?: readonly string[];
+}
+
+export function observabilityRouter(services: Services, options: ObservabilityOptions): Router {
   const metrics = createMetrics(services, options.adminToken);
   const router = Router();
-  // The tool server is a middleware, not a route: its path is its pattern.
-  router.use(accessLog({ logger: options.logger ?? serviceLogger, endpoints: [MCP_PATH], onFinished: metrics.observeRequest }));
+  const logger = options.logger ?? serviceLogger;
+  router.use(accessLog({ logger, endpoints: options.endpoints, onFinished: metrics.observeRequest }));
   router.get(READINESS_PATH, readinessCheck(services));
   router.get(METRICS_PATH, metrics.endpoint);
   return router;

@@ -4,8 +4,8 @@ import type { z } from 'zod';
 import type { RequestContext } from '../domain/context.js';
 import { assertUuid } from '../domain/shared/ids.js';
 import { runOperation } from '../graphql/execute.js';
-import { Operations, restPage, type Page } from '../rest/operations.js';
-import { contactListVariables, externalIdPath, pageVariables, requiredText, type RequestValues } from '../http/query-values.js';
+import { Operations, restPage } from '../graphql/operations/index.js';
+import { contactListVariables, externalIdPath, pageVariables, requiredText, type RequestValues } from '../graphql/operations/variables.js';
 import {
   CallPageOutput, CallTranscriptGetInput, ContactCallsListInput, ContactGetInput, ContactOutput, ContactPageOutput,
   ContactsSearchInput, ExternalIdInput, TranscriptOutput, WorkflowPageOutput, WorkflowsListInput,
@@ -38,7 +38,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     output: ContactPageOutput,
     async run(ctx, args) {
       const variables = contactListVariables(args);
-      const { contacts } = await runOperation<{ contacts: Page }>(ctx, Operations.listContacts, variables);
+      const { contacts } = await runOperation(ctx, Operations.listContacts, variables);
       return restPage(contacts);
     },
   },
@@ -49,7 +49,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     input: ContactGetInput,
     output: ContactOutput,
     async run(ctx, args) {
-      const { contact } = await runOperation<{ contact: Body }>(ctx, Operations.getContact, { id: requiredText(args, 'id') });
+      const { contact } = await runOperation(ctx, Operations.getContact, { id: requiredText(args, 'id') });
       return contact;
     },
   },
@@ -62,7 +62,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     input: ExternalIdInput,
     output: ContactOutput,
     async run(ctx, args) {
-      const { contactByExternalId } = await runOperation<{ contactByExternalId: Body }>(ctx, Operations.getContactByExternalId, externalIdPath(args));
+      const { contactByExternalId } = await runOperation(ctx, Operations.getContactByExternalId, externalIdPath(args));
       return contactByExternalId;
     },
   },
@@ -76,7 +76,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     input: ContactCallsListInput,
     output: CallPageOutput,
     async run(ctx, args) {
-      const { contactCalls } = await runOperation<{ contactCalls: Page }>(ctx, Operations.listContactCalls, {
+      const { contactCalls } = await runOperation(ctx, Operations.listContactCalls, {
         ...externalIdPath(args),
         ...pageVariables(args),
       });
@@ -94,7 +94,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     async run(ctx, args) {
       // The operation checks its `id` too; checked here first so that the error names this tool's argument.
       const id = assertUuid(requiredText(args, 'callId'), 'callId');
-      const { callTranscript } = await runOperation<{ callTranscript: Body }>(ctx, Operations.getCallTranscript, { id });
+      const { callTranscript } = await runOperation(ctx, Operations.getCallTranscript, { id });
       return callTranscript;
     },
   },
@@ -107,7 +107,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     input: WorkflowsListInput,
     output: WorkflowPageOutput,
     async run(ctx, args) {
-      const { workflows } = await runOperation<{ workflows: Page }>(ctx, Operations.listWorkflows, pageVariables(args));
+      const { workflows } = await runOperation(ctx, Operations.listWorkflows, pageVariables(args));
       return { data: workflows.data, nextToken: workflows.nextToken };
     },
   },

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { everySurface } from '../support/test-server.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import { expectError, useServerWithAccount } from '../support/api-helpers.js';
-import { createApp } from '../../src/http/app.js';
+import { createApp } from '../../src/app.js';
 
 const ORIGIN = { origin: 'https://app.example' };
 

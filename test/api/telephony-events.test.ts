@@ -12,7 +12,7 @@ import { createSimulatedTelephony, type SimulatedOutcome } from '../../src/calls
 import { SIGNATURE_HEADER, signEvent } from '../../src/calls/telephony/signature.js';
 import type { TelephonyEvent, TelephonyEventOf } from '../../src/calls/telephony/telephony.port.js';
 import { DEFAULT_WORKING_HOURS } from '../../src/domain/calls/calling-hours.js';
-import { createApp } from '../../src/http/app.js';
+import { createApp } from '../../src/app.js';
 
 // Monday 23 November 2026, 10:00 in Chicago (UTC-6).
 const MONDAY_10_CHICAGO = new Date('2026-11-23T16:00:00.000Z');

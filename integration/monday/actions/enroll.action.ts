@@ -7,7 +7,7 @@ import type { BoardMapping as BoardMappingRow } from '../../../src/generated/pri
 import { mappedColumnIds, mappingProblems, timezoneColumnTypeOf } from '../../../src/domain/boards/board-mapping.rules.js';
 import { UUID_PATTERN } from '../../../src/domain/shared/ids.js';
 import { runOperation } from '../../../src/graphql/execute.js';
-import { Operations } from '../../../src/rest/operations.js';
+import { Operations } from '../../../src/graphql/operations/index.js';
 import { automationBroken, runFailed } from '../action-failure.js';
 import type { ActionHandler } from '../action-runs.js';
 import type { MondayConfig } from '../config.js';
@@ -53,7 +53,7 @@ export function enrollAction(services: Services, config: MondayConfig): ActionHa
     if (!built.ok) {
       throw runFailed(built.reason === 'missing_phone' ? 'Phone number missing' : 'Phone number invalid', built.message, `item ${itemId}: ${built.reason}`);
     }
-    const { upsertContact } = await runOperation<{ upsertContact: { created: boolean; contact: { id: string } } }>(ctx, Operations.upsertContact, {
+    const { upsertContact } = await runOperation(ctx, Operations.upsertContact, {
       input: { ...built.contact, sourceKind: 'monday', externalId: item.id, assignmentOptions: { workflowId } },
     });
     const contactId = upsertContact.contact.id;

@@ -2,7 +2,7 @@
 import { builder } from '../builder.js';
 import { UUID_ARG } from '../shared/argument-guard.js';
 import { createAccount, createUser, updateAccount } from './accounts.service.js';
-import { createApiKey, listApiKeys, revokeApiKey } from '../api-keys/api-keys.service.js';
+import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from '../api-keys/api-keys.service.js';
 import { blockPhone, unblockPhone } from '../blocklist/blocklist.service.js';
 
 const AccountType = builder.prismaObject('Account', {
@@ -25,7 +25,8 @@ const UserType = builder.prismaObject('User', {
   }),
 });
 
-const ApiKeyType = builder.prismaObject('ApiKey', {
+// Typed by the record the services return (never the secret's hash), so resolvers return it as it is.
+const ApiKeyType = builder.objectRef<ApiKeyRecord>('ApiKey').implement({
   description: 'An API key. The secret is never stored; only its last four characters are shown.',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -43,9 +44,9 @@ const BlockedPhoneType = builder.prismaObject('BlockedPhone', {
   fields: (t) => ({ phone: t.exposeString('phone'), accountId: t.exposeString('accountId'), reason: t.exposeString('reason', { nullable: true }) }),
 });
 
-const CreatedKey = builder.objectRef<{ key: unknown; secret: string }>('CreatedApiKey').implement({
+const CreatedKey = builder.objectRef<{ key: ApiKeyRecord; secret: string }>('CreatedApiKey').implement({
   fields: (t) => ({
-    key: t.field({ type: ApiKeyType, resolve: (p) => p.key as never }),
+    key: t.field({ type: ApiKeyType, resolve: (p) => p.key }),
     secret: t.exposeString('secret', { description: 'The key itself: shown once, never again.' }),
   }),
 });
@@ -55,7 +56,7 @@ builder.queryFields((t) => ({
     type: [ApiKeyType],
     description: 'Operator: an Account\'s keys with their last-used times.',
     args: { accountId: t.arg.string({ required: true, ...UUID_ARG }) },
-    resolve: (_root, args, ctx) => listApiKeys(ctx, args.accountId) as never,
+    resolve: (_root, args, ctx) => listApiKeys(ctx, args.accountId),
   }),
 }));
 
@@ -63,7 +64,7 @@ builder.mutationFields((t) => ({
   createAccount: t.field({
     type: AccountType,
     args: { name: t.arg.string({ required: true }), region: t.arg.string(), defaultLocation: t.arg.string() },
-    resolve: (_root, args, ctx) => createAccount(ctx, { name: args.name, region: args.region ?? undefined, defaultLocation: args.defaultLocation }) as never,
+    resolve: (_root, args, ctx) => createAccount(ctx, { name: args.name, region: args.region ?? undefined, defaultLocation: args.defaultLocation }),
   }),
   updateAccount: t.field({
     type: AccountType,
@@ -73,24 +74,24 @@ builder.mutationFields((t) => ({
       updateAccount(ctx, args.id, {
         ...(args.clearDefaultLocation ? { defaultLocation: null } : args.defaultLocation ? { defaultLocation: args.defaultLocation } : {}),
         ...(args.dedupFields ? { dedupFields: args.dedupFields } : {}),
-      }) as never,
+      }),
   }),
   createUser: t.field({
     type: UserType,
     args: { accountId: t.arg.string({ required: true, ...UUID_ARG }), email: t.arg.string({ required: true }), name: t.arg.string() },
-    resolve: (_root, args, ctx) => createUser(ctx, { accountId: args.accountId, email: args.email, name: args.name ?? undefined }) as never,
+    resolve: (_root, args, ctx) => createUser(ctx, { accountId: args.accountId, email: args.email, name: args.name ?? undefined }),
   }),
   createApiKey: t.field({
     type: CreatedKey,
     args: { userId: t.arg.string({ required: true, ...UUID_ARG }), name: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => createApiKey(ctx, args),
   }),
-  revokeApiKey: t.field({ type: ApiKeyType, args: { id: t.arg.string({ required: true, ...UUID_ARG }) }, resolve: (_root, args, ctx) => revokeApiKey(ctx, args.id) as never }),
+  revokeApiKey: t.field({ type: ApiKeyType, args: { id: t.arg.string({ required: true, ...UUID_ARG }) }, resolve: (_root, args, ctx) => revokeApiKey(ctx, args.id) }),
   blockPhone: t.field({
     type: BlockedPhoneType,
     description: 'Operator: adds a phone to an Account\'s block list; its contacts become dnc.',
     args: { accountId: t.arg.string({ required: true, ...UUID_ARG }), phone: t.arg.string({ required: true }), reason: t.arg.string() },
-    resolve: (_root, args, ctx) => blockPhone(ctx, { accountId: args.accountId, phone: args.phone, reason: args.reason ?? undefined }) as never,
+    resolve: (_root, args, ctx) => blockPhone(ctx, { accountId: args.accountId, phone: args.phone, reason: args.reason ?? undefined }),
   }),
   unblockPhone: t.boolean({
     args: { accountId: t.arg.string({ required: true, ...UUID_ARG }), phone: t.arg.string({ required: true }) },

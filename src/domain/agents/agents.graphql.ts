@@ -1,9 +1,11 @@
 // The Agent type and the operator operations on it.
 import { builder } from '../builder.js';
 import { UUID_ARG } from '../shared/argument-guard.js';
-import { createAgent, updateAgent } from './agents.service.js';
+import { inputTypeFromZod } from '../shared/zod-input-types.graphql.js';
+import { createAgent, CreateAgentSchema, updateAgent, UpdateAgentSchema } from './agents.service.js';
 
-export const AgentStatusEnum = builder.enumType('AgentStatus', { values: ['live', 'paused', 'draft'] as const });
+const AGENT_STATUSES = ['live', 'paused', 'draft'] as const;
+export const AgentStatusEnum = builder.enumType('AgentStatus', { values: AGENT_STATUSES });
 
 export const AgentType = builder.prismaObject('Agent', {
   description: 'A voice agent: it calls a workflow\'s enrolled contacts inside its working hours.',
@@ -32,12 +34,44 @@ builder.mutationFields((t) => ({
     type: AgentType,
     description: 'Operator: creates a voice agent ({ accountId, name, status?, timezone?, defaultLanguage?, attemptLimit?, workingHours?, retryDelayMinutes?, callNewContactsImmediately?, phoneNumber?, provider? (simulator|vapi|retell), providerAgentId?, providerPhoneNumber?, maxConcurrentCalls? }).',
     args: { input: t.arg({ type: 'JSON', required: true }) },
-    resolve: (_root, args, ctx) => createAgent(ctx, args.input) as never,
+    resolve: (_root, args, ctx) => createAgent(ctx, args.input),
   }),
   updateAgent: t.field({
     type: AgentType,
     description: 'Operator: changes the fields sent on a voice agent.',
     args: { id: t.arg.string({ required: true, ...UUID_ARG }), input: t.arg({ type: 'JSON', required: true }) },
-    resolve: (_root, args, ctx) => updateAgent(ctx, args.id, args.input) as never,
+    resolve: (_root, args, ctx) => updateAgent(ctx, args.id, args.input),
+  }),
+}));
+
+// The same operations with typed inputs, generated from the zod schemas the service parses them with.
+const agentInputOptions = {
+  nested: { workingHours: 'WorkingHoursInput', mon: 'WorkingHoursWindowInput' },
+  enums: [[AgentStatusEnum, AGENT_STATUSES]],
+} as const;
+const CreateAgentInput = inputTypeFromZod('CreateAgentInput', CreateAgentSchema, {
+  description: 'A voice agent to create; a field left out takes its default.',
+  ...agentInputOptions,
+});
+const UpdateAgentInput = inputTypeFromZod('UpdateAgentInput', UpdateAgentSchema, {
+  description: 'The fields of a voice agent to change; a field left out is kept.',
+  ...agentInputOptions,
+});
+
+builder.mutationFields((t) => ({
+  createAgentTyped: t.field({
+    type: AgentType,
+    description: 'createAgent with a typed input: operator, creates a voice agent.',
+    args: { input: t.arg({ type: CreateAgentInput, required: true }) },
+    resolve: (_root, args, ctx) => createAgent(ctx, args.input),
+  }),
+  updateAgentTyped: t.field({
+    type: AgentType,
+    description: 'updateAgent with a typed input: operator, changes the fields sent on a voice agent.',
+    args: {
+      id: t.arg.string({ required: true, ...UUID_ARG }),
+      input: t.arg({ type: UpdateAgentInput, required: true }),
+    },
+    resolve: (_root, args, ctx) => updateAgent(ctx, args.id, args.input),
   }),
 }));

@@ -1,5 +1,7 @@
 // The board mapping and status labels, for the key's Account (the board app's set-up).
 import { builder } from '../builder.js';
+import { inputTypeFromZod } from '../shared/zod-input-types.graphql.js';
+import { SetBoardMappingSchema } from './board-mapping.inputs.js';
 import { effectiveStatusLabels, getBoardMapping, readBoard, removeBoardMapping, setBoardMapping, setStatusLabels } from './board-mapping.service.js';
 
 builder.prismaObject('BoardMapping', {
@@ -64,5 +66,20 @@ builder.mutationFields((t) => ({
     description: 'Replaces the call result → status label mapping ({ "converted": "Booked", "busy": null, ... }; results not sent keep the default); null restores the default.',
     args: { mapping: t.arg({ type: 'JSON' }) },
     resolve: (_query, _root, args, ctx) => setStatusLabels(ctx, args.mapping),
+  }),
+}));
+
+// setBoardMapping with a typed input, generated from the zod schema the service parses it with.
+const SetBoardMappingInput = inputTypeFromZod('SetBoardMappingInput', SetBoardMappingSchema, {
+  description: "The board to map and which of its columns feed which contact fields (monday's ids).",
+  nested: { extraFields: 'BoardExtraFieldInput' },
+});
+
+builder.mutationFields((t) => ({
+  setBoardMappingTyped: t.prismaField({
+    type: 'BoardMapping',
+    description: 'setBoardMapping with a typed input: maps the Account\'s board, checked against the board\'s columns.',
+    args: { input: t.arg({ type: SetBoardMappingInput, required: true }) },
+    resolve: (_query, _root, args, ctx) => setBoardMapping(ctx, args.input),
   }),
 }));

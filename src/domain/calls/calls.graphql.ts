@@ -5,7 +5,8 @@ import { getCallTranscript, listContactCalls, type CallPage, type CallRecord, ty
 
 export const CallDirectionEnum = builder.enumType('CallDirection', { values: ['outbound', 'inbound'] as const });
 
-export const CallType = builder.prismaObject('Call', {
+// Typed by the record the services return (not Prisma's model), so resolvers return it as it is.
+export const CallType = builder.objectRef<CallRecord>('Call').implement({
   description: 'A call, exactly as the REST calls list returns it.',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -25,14 +26,14 @@ export const CallType = builder.prismaObject('Call', {
     transcriptAvailable: t.boolean({
       description: 'True when the call\'s report is ready and it has at least one utterance (callTranscript is then non-empty)',
       // Computed by the service that loaded the call (see calls-read.service.ts).
-      resolve: (call) => (call as unknown as CallRecord).transcriptAvailable,
+      resolve: (call) => call.transcriptAvailable,
     }),
   }),
 });
 
 const CallPageType = builder.objectRef<CallPage>('CallPage').implement({
   fields: (t) => ({
-    data: t.field({ type: [CallType], resolve: (p) => p.data as never }),
+    data: t.field({ type: [CallType], resolve: (p) => p.data }),
     nextToken: t.exposeString('nextToken', { nullable: true, description: 'Absent (null) on the last page' }),
   }),
 });

@@ -1,7 +1,12 @@
 // The Contact type with its queries and mutations. Resolvers only call the services.
+import { z } from 'zod';
 import { builder } from '../builder.js';
 import { UUID_ARG } from '../shared/argument-guard.js';
-import { CONTACT_STATUSES, SOURCE_KINDS } from './contacts.inputs.js';
+import { inputTypeFromZod } from '../shared/zod-input-types.graphql.js';
+import {
+  BulkImportBodySchema, BulkItemSchema, BulkUpdateBodySchema, CONTACT_STATUSES, PatchBodySchema, SOURCE_KINDS,
+  UpsertBodySchema,
+} from './contacts.inputs.js';
 import { getContact, getContactByExternalId, patchContactByExternalId, upsertContact } from './contacts.service.js';
 import { listContacts } from './contacts-list.service.js';
 import { importContacts } from './contacts-import.service.js';
@@ -11,7 +16,8 @@ import type { ContactRow } from './contact-rules.js';
 export const ContactStatusEnum = builder.enumType('ContactStatus', { values: CONTACT_STATUSES });
 export const SourceKindEnum = builder.enumType('SourceKind', { values: SOURCE_KINDS });
 
-export const ContactType = builder.prismaObject('Contact', {
+// Typed by the row the services return (not Prisma's model), so resolvers return it as it is.
+export const ContactType = builder.objectRef<ContactRow>('Contact').implement({
   description: 'A contact, exactly as the REST API returns it.',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -42,14 +48,14 @@ export const ContactType = builder.prismaObject('Contact', {
 
 const ContactPage = builder.objectRef<{ data: ContactRow[]; nextToken: string | null }>('ContactPage').implement({
   fields: (t) => ({
-    data: t.field({ type: [ContactType], resolve: (p) => p.data as never }),
+    data: t.field({ type: [ContactType], resolve: (p) => p.data }),
     nextToken: t.exposeString('nextToken', { nullable: true, description: 'Absent (null) on the last page' }),
   }),
 });
 
 const UpsertResult = builder.objectRef<{ contact: ContactRow; created: boolean }>('UpsertContactResult').implement({
   fields: (t) => ({
-    contact: t.field({ type: ContactType, resolve: (p) => p.contact as never }),
+    contact: t.field({ type: ContactType, resolve: (p) => p.contact }),
     created: t.exposeBoolean('created'),
   }),
 });
@@ -67,13 +73,13 @@ builder.queryFields((t) => ({
     type: ContactType,
     description: 'One contact of the key\'s Account by id.',
     args: { id: t.arg.string({ required: true, ...UUID_ARG }) },
-    resolve: (_root, args, ctx) => getContact(ctx, args.id) as never,
+    resolve: (_root, args, ctx) => getContact(ctx, args.id),
   }),
   contactByExternalId: t.field({
     type: ContactType,
     description: 'The contact with this external ID in its source; conflict when several match.',
     args: { sourceKind: t.arg.string({ required: true }), externalId: t.arg.string({ required: true }) },
-    resolve: (_root, args, ctx) => getContactByExternalId(ctx, args) as never,
+    resolve: (_root, args, ctx) => getContactByExternalId(ctx, args),
   }),
   contacts: t.field({
     type: ContactPage,
@@ -117,7 +123,68 @@ builder.mutationFields((t) => ({
     type: ContactType,
     description: 'Changes only the fields sent on the contact with this external ID.',
     args: { sourceKind: t.arg.string({ required: true }), externalId: t.arg.string({ required: true }), input: t.arg({ type: 'JSON', required: true }) },
-    resolve: (_root, args, ctx) => patchContactByExternalId(ctx, args, args.input) as never,
+    resolve: (_root, args, ctx) => patchContactByExternalId(ctx, args, args.input),
+  }),
+}));
+
+// The same writes with typed inputs, generated from the zod schemas that validate them (the
+// JSON-argument fields above stay: they take the REST body as it came, for REST, the tool
+// server, the board app and existing clients). The services parse a typed input with the same
+// zod schema, so bounds, formats and errors are the same.
+const enums = [[ContactStatusEnum, CONTACT_STATUSES], [SourceKindEnum, SOURCE_KINDS]] as const;
+
+const PatchContactInput = inputTypeFromZod('PatchContactInput', PatchBodySchema, {
+  description: 'The contact fields to change (PATCH): a field left out is kept, a field sent as null is cleared.',
+  enums,
+});
+const UpsertContactInput = inputTypeFromZod('UpsertContactInput', UpsertBodySchema, {
+  description: 'A contact to create or update (the REST upsert body).',
+  nested: { assignmentOptions: 'AssignmentOptionsInput' },
+  enums,
+});
+// The service parses an import's items one by one (BulkItemSchema, each named `contacts[i]`): typed here as such items.
+const ImportBodyWithItems = BulkImportBodySchema.extend({ contacts: z.array(BulkItemSchema) });
+const ImportContactsInput = inputTypeFromZod('ImportContactsInput', ImportBodyWithItems, {
+  description: 'Up to 1000 contacts to import (the REST bulk body).',
+  nested: { contacts: 'ImportContactItemInput', assignmentOptions: 'AssignmentOptionsInput' },
+  enums,
+});
+const BulkUpdateContactsInput = inputTypeFromZod('BulkUpdateContactsInput', BulkUpdateBodySchema, {
+  description: 'The same change (data) for every contact matching the filter (the REST bulk-update body).',
+  nested: { filter: 'BulkUpdateFilterInput', customFields: 'CustomFieldMatchInput' },
+  enums,
+});
+
+builder.mutationFields((t) => ({
+  upsertContactTyped: t.field({
+    type: UpsertResult,
+    description: 'upsertContact with a typed input: creates a contact or updates the one matching the dedup fields.',
+    args: { input: t.arg({ type: UpsertContactInput, required: true }) },
+    resolve: (_root, args, ctx) => upsertContact(ctx, args.input),
+  }),
+  importContactsTyped: t.field({
+    type: ImportResult,
+    description: 'importContacts with a typed input: queues up to 1000 contacts; they are written within seconds.',
+    args: { input: t.arg({ type: ImportContactsInput, required: true }) },
+    resolve: (_root, args, ctx) => importContacts(ctx, args.input),
+  }),
+  bulkUpdateContactsTyped: t.boolean({
+    description: 'bulkUpdateContacts with a typed input: queues the same change for every contact matching the filter.',
+    args: { input: t.arg({ type: BulkUpdateContactsInput, required: true }) },
+    resolve: async (_root, args, ctx) => {
+      await bulkUpdateContacts(ctx, args.input);
+      return true;
+    },
+  }),
+  patchContactByExternalIdTyped: t.field({
+    type: ContactType,
+    description: 'patchContactByExternalId with a typed input: changes only the fields sent on that contact.',
+    args: {
+      sourceKind: t.arg.string({ required: true }),
+      externalId: t.arg.string({ required: true }),
+      input: t.arg({ type: PatchContactInput, required: true }),
+    },
+    resolve: (_root, args, ctx) => patchContactByExternalId(ctx, args, args.input),
   }),
 }));
 

@@ -4,7 +4,8 @@ import { builder } from '../builder.js';
 import { UUID_ARG } from '../shared/argument-guard.js';
 import { getMondayLink, listMondayLinks, unlinkMonday, type MondayLinkRecord, type MondayUnlinkResult } from './monday-link.service.js';
 
-export const MondayLinkType = builder.prismaObject('MondayLink', {
+// Typed by the record the services return (never the token), so resolvers return it as it is.
+export const MondayLinkType = builder.objectRef<MondayLinkRecord>('MondayLink').implement({
   description: 'The monday.com account linked to a Contactline Account by the board app\'s install. The access token is never shown.',
   fields: (t) => ({
     accountId: t.exposeString('accountId', { description: 'The Contactline Account' }),
@@ -18,7 +19,7 @@ export const MondayLinkType = builder.prismaObject('MondayLink', {
 
 const MondayLinkPage = builder.objectRef<{ data: MondayLinkRecord[]; nextToken: string | null }>('MondayLinkPage').implement({
   fields: (t) => ({
-    data: t.field({ type: [MondayLinkType], resolve: (p) => p.data as never }),
+    data: t.field({ type: [MondayLinkType], resolve: (p) => p.data }),
     nextToken: t.exposeString('nextToken', { nullable: true }),
   }),
 });
@@ -26,7 +27,7 @@ const MondayLinkPage = builder.objectRef<{ data: MondayLinkRecord[]; nextToken: 
 const MondayUnlinkResultType = builder.objectRef<MondayUnlinkResult>('MondayUnlinkResult').implement({
   fields: (t) => ({
     accountId: t.exposeString('accountId'),
-    removedLink: t.field({ type: MondayLinkType, nullable: true, description: 'The link removed; null when there was none', resolve: (p) => p.removedLink as never }),
+    removedLink: t.field({ type: MondayLinkType, nullable: true, description: 'The link removed; null when there was none', resolve: (p) => p.removedLink }),
     subscriptionsRemoved: t.exposeInt('subscriptionsRemoved', { description: 'Trigger subscriptions that stop firing' }),
   }),
 });
@@ -39,7 +40,7 @@ builder.queryFields((t) => ({
     nullable: true,
     description: 'The Account\'s monday link, or null when it is not linked.',
     args: { accountId: t.arg.string({ ...UUID_ARG, description: ACCOUNT_ID }) },
-    resolve: (_root, args, ctx) => getMondayLink(ctx, args.accountId) as never,
+    resolve: (_root, args, ctx) => getMondayLink(ctx, args.accountId),
   }),
   mondayLinks: t.field({
     type: MondayLinkPage,

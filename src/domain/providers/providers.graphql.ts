@@ -2,7 +2,9 @@
 // the type shows the API key's last four characters and whether a webhook secret is set.
 import { builder } from '../builder.js';
 import { UUID_ARG } from '../shared/argument-guard.js';
+import { inputTypeFromZod } from '../shared/zod-input-types.graphql.js';
 import { listProviderCredentials, removeProviderCredentials, setProviderCredentials, type ProviderCredentialView } from './provider-credentials.service.js';
+import { SetProviderCredentialsSchema } from './provider-credentials.service.js';
 
 const ProviderCredentialType = builder.objectRef<ProviderCredentialView>('ProviderCredential').implement({
   description: "An Account's key for a voice provider (Vapi or Retell). The secrets are stored encrypted and never shown.",
@@ -38,5 +40,19 @@ builder.mutationFields((t) => ({
     description: "Operator: forgets an Account's key for a provider (true when there was one).",
     args: { accountId: t.arg.string({ required: true, ...UUID_ARG }), provider: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => removeProviderCredentials(ctx, args.accountId, args.provider),
+  }),
+}));
+
+// setProviderCredentials with a typed input, generated from the zod schema the service parses it with.
+const SetProviderCredentialsInput = inputTypeFromZod('SetProviderCredentialsInput', SetProviderCredentialsSchema, {
+  description: "An Account's key for a voice provider, to store or rotate.",
+});
+
+builder.mutationFields((t) => ({
+  setProviderCredentialsTyped: t.field({
+    type: ProviderCredentialType,
+    description: "setProviderCredentials with a typed input: operator, stores or rotates an Account's provider key.",
+    args: { input: t.arg({ type: SetProviderCredentialsInput, required: true }) },
+    resolve: (_root, args, ctx) => setProviderCredentials(ctx, args.input),
   }),
 }));

@@ -5,10 +5,10 @@
 // 10-minute cache. An unlisted origin gets no CORS header at all, so a browser lets no page
 // read anything. Credentials are never allowed, for any origin: the API authenticates with a
 // bearer header, never with cookies, so no page needs a browser's ambient credentials.
-// The tool server (MCP_PATH) is outside the policy: it refuses every request carrying an
-// Origin (403), whether listed or not, so that no browser page can call it (README, "AI assistants").
+// A path given in `outside` is not under the policy: the tool server (its path given by
+// src/app.ts) refuses every request carrying an Origin (403), whether listed or not, so that no
+// browser page can call it (README, "AI assistants").
 import type { NextFunction, Request, Response } from 'express';
-import { MCP_PATH } from '../../mcp/mcp.route.js';
 import { onBeforeHeaders } from './before-headers.js';
 
 /** Response headers a browser client may read. */
@@ -17,10 +17,12 @@ const EXPOSED_HEADERS = 'x-request-id, x-next-token, RateLimit, RateLimit-Policy
 const ALLOWED_REQUEST_HEADERS = 'Authorization, Content-Type, X-Request-Id';
 const PREFLIGHT_MAX_AGE_SECONDS = '600';
 
-export function corsPolicy(allowedOrigins: readonly string[]) {
+/** `outside`: the mount paths (and everything under them) that keep CORS rules of their own. */
+export function corsPolicy(allowedOrigins: readonly string[], { outside = [] }: { outside?: readonly string[] } = {}) {
   const listed = new Set(allowedOrigins);
+  const isOutside = (path: string) => outside.some((mount) => path === mount || path.startsWith(`${mount}/`));
   return (req: Request, res: Response, next: NextFunction): void => {
-    if (req.path === MCP_PATH || req.path.startsWith(`${MCP_PATH}/`)) return next();
+    if (isOutside(req.path)) return next();
     // Answers differ by Origin once any origin is listed: caches must keep them apart.
     if (listed.size > 0) res.vary('Origin');
     const origin = req.headers.origin;

@@ -3,9 +3,9 @@ import express, { Router, type Request, type Response } from 'express';
 import type { RequestContext, Services } from '../domain/context.js';
 import { runOperation } from '../graphql/execute.js';
 import { keyedRequestContext } from '../http/request-context.js';
-import { Operations, restPage, type Page } from './operations.js';
+import { Operations, restPage } from '../graphql/operations/index.js';
 import { contactsToCsv } from './contacts.csv.js';
-import { contactListVariables, externalIdPath, pageVariables } from '../http/query-values.js';
+import { contactListVariables, externalIdPath, pageVariables } from '../graphql/operations/variables.js';
 import { bodyTooLarge, declaresMoreThan } from '../http/edge/body-limits.js';
 
 type Handler = (ctx: RequestContext, req: Request, res: Response) => Promise<void>;
@@ -36,17 +36,17 @@ export function restRouter(services: Services): Router {
   const routeWithBody = (handler: Handler) => route(handler, { body: true });
 
   router.get('/workflows', route(async (ctx, req, res) => {
-    const { workflows } = await runOperation<{ workflows: Page }>(ctx, Operations.listWorkflows, pageVariables(req.query));
+    const { workflows } = await runOperation(ctx, Operations.listWorkflows, pageVariables(req.query));
     res.json({ data: workflows.data, nextToken: workflows.nextToken });
   }));
 
   router.put('/contacts/upsert', routeWithBody(async (ctx, req, res) => {
-    const { upsertContact } = await runOperation<{ upsertContact: { created: boolean; contact: unknown } }>(ctx, Operations.upsertContact, { input: req.body ?? null });
+    const { upsertContact } = await runOperation(ctx, Operations.upsertContact, { input: req.body ?? null });
     res.status(upsertContact.created ? 201 : 200).json(upsertContact.contact);
   }));
 
   router.post('/contacts/bulk', routeWithBody(async (ctx, req, res) => {
-    const { importContacts } = await runOperation<{ importContacts: unknown }>(ctx, Operations.importContacts, { input: req.body ?? null });
+    const { importContacts } = await runOperation(ctx, Operations.importContacts, { input: req.body ?? null });
     res.status(202).json(importContacts);
   }));
 
@@ -56,18 +56,18 @@ export function restRouter(services: Services): Router {
   }));
 
   router.get('/contacts', route(async (ctx, req, res) => {
-    const { contacts } = await runOperation<{ contacts: Page }>(ctx, Operations.listContacts, contactListVariables(req.query));
+    const { contacts } = await runOperation(ctx, Operations.listContacts, contactListVariables(req.query));
     res.json(restPage(contacts));
   }));
 
   router.get('/contacts/csv', route(async (ctx, req, res) => {
-    const { contacts } = await runOperation<{ contacts: Page<Record<string, unknown>> }>(ctx, Operations.listContacts, contactListVariables(req.query));
+    const { contacts } = await runOperation(ctx, Operations.listContacts, contactListVariables(req.query));
     if (contacts.nextToken) res.setHeader('x-next-token', contacts.nextToken);
     res.type('text/csv; charset=utf-8').send(contactsToCsv(contacts.data));
   }));
 
   router.get('/contacts/source/:sourceKind/external-id/:externalId/calls', route(async (ctx, req, res) => {
-    const { contactCalls } = await runOperation<{ contactCalls: Page }>(ctx, Operations.listContactCalls, {
+    const { contactCalls } = await runOperation(ctx, Operations.listContactCalls, {
       ...externalIdPath(req.params),
       ...pageVariables(req.query),
     });
@@ -75,22 +75,22 @@ export function restRouter(services: Services): Router {
   }));
 
   router.get('/calls/:id/transcript', route(async (ctx, req, res) => {
-    const { callTranscript } = await runOperation<{ callTranscript: unknown }>(ctx, Operations.getCallTranscript, { id: String(req.params.id) });
+    const { callTranscript } = await runOperation(ctx, Operations.getCallTranscript, { id: String(req.params.id) });
     res.json(callTranscript);
   }));
 
   router.get('/contacts/source/:sourceKind/external-id/:externalId', route(async (ctx, req, res) => {
-    const data = await runOperation<{ contactByExternalId: unknown }>(ctx, Operations.getContactByExternalId, externalIdPath(req.params));
+    const data = await runOperation(ctx, Operations.getContactByExternalId, externalIdPath(req.params));
     res.json(data.contactByExternalId);
   }));
 
   router.patch('/contacts/source/:sourceKind/external-id/:externalId', routeWithBody(async (ctx, req, res) => {
-    const data = await runOperation<{ patchContactByExternalId: unknown }>(ctx, Operations.patchContactByExternalId, { ...externalIdPath(req.params), input: req.body ?? null });
+    const data = await runOperation(ctx, Operations.patchContactByExternalId, { ...externalIdPath(req.params), input: req.body ?? null });
     res.json(data.patchContactByExternalId);
   }));
 
   router.get('/contacts/:id', route(async (ctx, req, res) => {
-    const data = await runOperation<{ contact: unknown }>(ctx, Operations.getContact, { id: String(req.params.id) });
+    const data = await runOperation(ctx, Operations.getContact, { id: String(req.params.id) });
     res.json(data.contact);
   }));
 

@@ -4,7 +4,7 @@
 import { Command, Option } from 'commander';
 import { createOutput, jsonOption, usageError } from './output.js';
 import { withOperator } from './operator.js';
-import { intArg, uuidArg } from './operator-commands.js';
+import { intArg, uuidArg } from './operator.command.js';
 import type { ProviderCredentialResult } from './operations.js';
 
 const providerOption = () => new Option('--provider <provider>', 'vapi or retell').choices(['vapi', 'retell']).makeOptionMandatory();
@@ -29,7 +29,7 @@ export function providersCommand(): Command {
       if (!opts.apiKey) throw usageError('providers set: give --api-key (or PROVIDER_API_KEY).');
       const out = createOutput(!!opts.json);
       const input = { accountId: opts.account, provider: opts.provider, apiKey: opts.apiKey, webhookSecret: opts.webhookSecret, maxConcurrentCalls: opts.maxConcurrentCalls };
-      const { setProviderCredentials } = await withOperator((s) => s.run<{ setProviderCredentials: ProviderCredentialResult }>('setProviderCredentials', { input }));
+      const { setProviderCredentials } = await withOperator((s) => s.run('setProviderCredentials', { input }));
       out.line(`Stored for account ${opts.account}: ${describe(setProviderCredentials)}`);
       out.result({ ok: true, credentials: setProviderCredentials });
     });
@@ -40,7 +40,7 @@ export function providersCommand(): Command {
     .addOption(jsonOption())
     .action(async (opts: { account: string; json?: boolean }) => {
       const out = createOutput(!!opts.json);
-      const { providerCredentials } = await withOperator((s) => s.run<{ providerCredentials: ProviderCredentialResult[] }>('providerCredentials', { accountId: opts.account }));
+      const { providerCredentials } = await withOperator((s) => s.run('providerCredentials', { accountId: opts.account }));
       if (providerCredentials.length === 0) out.line(`Account ${opts.account} has no provider credentials; its agents can only run on the simulator.`);
       for (const c of providerCredentials) out.line(describe(c));
       out.result({ ok: true, accountId: opts.account, credentials: providerCredentials });
@@ -53,7 +53,7 @@ export function providersCommand(): Command {
     .addOption(jsonOption())
     .action(async (opts: { account: string; provider: string; json?: boolean }) => {
       const out = createOutput(!!opts.json);
-      const { removeProviderCredentials } = await withOperator((s) => s.run<{ removeProviderCredentials: boolean }>('removeProviderCredentials', { accountId: opts.account, provider: opts.provider }));
+      const { removeProviderCredentials } = await withOperator((s) => s.run('removeProviderCredentials', { accountId: opts.account, provider: opts.provider }));
       out.line(removeProviderCredentials ? `Removed the ${opts.provider} key of account ${opts.account}.` : `Account ${opts.account} had no ${opts.provider} key; nothing to do.`);
       out.result({ ok: true, removed: removeProviderCredentials });
     });

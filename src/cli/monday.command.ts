@@ -3,10 +3,8 @@
 import { Command } from 'commander';
 import { createOutput, jsonOption, type Output } from './output.js';
 import { withOperator } from './operator.js';
-import { uuidArg } from './operator-commands.js';
-
-export interface MondayLinkResult { accountId: string; mondayAccountId: string; mondayUserId: string; userId: string; createdAt: string; updatedAt: string }
-export interface MondayUnlinkResult { accountId: string; subscriptionsRemoved: number; removedLink: MondayLinkResult | null }
+import { uuidArg } from './operator.command.js';
+import type { MondayLinkResult } from './operations.js';
 
 function printLink(out: Output, link: MondayLinkResult) {
   out.line(`Account ${link.accountId} is linked to monday account ${link.mondayAccountId}`);
@@ -24,7 +22,7 @@ export function mondayCommand(): Command {
     .addOption(jsonOption())
     .action(async (opts: { account: string; json?: boolean }) => {
       const out = createOutput(!!opts.json);
-      const { mondayLink } = await withOperator((s) => s.run<{ mondayLink: MondayLinkResult | null }>('mondayLink', { accountId: opts.account }));
+      const { mondayLink } = await withOperator((s) => s.run('mondayLink', { accountId: opts.account }));
       if (mondayLink) printLink(out, mondayLink);
       else out.line(`Account ${opts.account} is not linked to monday.`);
       out.result({ ok: true, accountId: opts.account, link: mondayLink });
@@ -37,7 +35,7 @@ export function mondayCommand(): Command {
     .addOption(jsonOption())
     .action(async (opts: { account: string; json?: boolean }) => {
       const out = createOutput(!!opts.json);
-      const { unlinkMonday } = await withOperator((s) => s.run<{ unlinkMonday: MondayUnlinkResult }>('unlinkMonday', { accountId: opts.account }));
+      const { unlinkMonday } = await withOperator((s) => s.run('unlinkMonday', { accountId: opts.account }));
       const { removedLink, subscriptionsRemoved } = unlinkMonday;
       if (removedLink) out.line(`Unlinked account ${unlinkMonday.accountId} from monday account ${removedLink.mondayAccountId}; ${subscriptionsRemoved} trigger subscription(s) stopped.`);
       else out.line(`Account ${unlinkMonday.accountId} was not linked to monday; nothing to do.`);

@@ -3,29 +3,29 @@
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { createYoga } from 'graphql-yoga';
-import type { Services } from '../domain/context.js';
-import { asDomainError, DomainError } from '../domain/errors.js';
-import { schema } from '../domain/schema.js';
-import { restRouter } from '../rest/routes.js';
-import { errorBody, failureOf, type LogError } from './error-body.js';
-import { requestIdFor } from './request-context.js';
-import { noteRequestStarted } from '../db/foreground-traffic.js';
-import { buildOpenApi } from '../rest/openapi.js';
-import { logger } from '../logger.js';
-import { mondayRouter } from '../../integration/monday/routes.js';
-import type { MondayConfig } from '../../integration/monday/config.js';
-import { TELEPHONY_EVENTS_PATH, telephonyEventsRouter } from './telephony-events.route.js';
-import { PROVIDER_WEBHOOKS_PATH, providerWebhooksRouter } from './provider-webhooks.route.js';
-import { MCP_PATH, mcpEndpoint } from '../mcp/mcp.route.js';
-import { answerOptionsRequests } from './options.js';
-import { observabilityRouter } from './observability.js';
-import { refuseTooDeepDocuments } from './graphql-parse-guard.js';
-import { httpEdgeSettings, type HttpEdgeEnv } from '../config/http-edge-env.js';
-import { closeConnectionsWithUnreadBodies } from './edge/unread-body.js';
-import { bodyTooLarge, refuseDeclaredOversize } from './edge/body-limits.js';
-import { corsPolicy } from './edge/cors-policy.js';
-import { rateLimitsFor, trustProxySetting } from './edge/http-edge.js';
-import { GRAPHQL_BODY_LIMIT_BYTES, graphqlCaller, graphqlDocumentLimits, type GraphqlCaller } from './edge/graphql-guard.js';
+import type { Services } from './domain/context.js';
+import { asDomainError, DomainError } from './domain/errors.js';
+import { schema } from './domain/schema.js';
+import { restRouter } from './rest/rest.route.js';
+import { errorBody, failureOf, type LogError } from './http/error-body.js';
+import { requestIdFor } from './http/request-context.js';
+import { noteRequestStarted } from './db/foreground-traffic.js';
+import { buildOpenApi } from './rest/openapi.js';
+import { logger } from './logger.js';
+import { mondayRouter } from '../integration/monday/routes.js';
+import type { MondayConfig } from '../integration/monday/config.js';
+import { TELEPHONY_EVENTS_PATH, telephonyEventsRouter } from './http/telephony-events.route.js';
+import { PROVIDER_WEBHOOKS_PATH, providerWebhooksRouter } from './http/provider-webhooks.route.js';
+import { MCP_PATH, mcpEndpoint } from './mcp/mcp.route.js';
+import { answerOptionsRequests } from './http/options.js';
+import { observabilityRouter } from './http/observability.js';
+import { refuseTooDeepDocuments } from './http/graphql-parse-guard.js';
+import { httpEdgeSettings, type HttpEdgeEnv } from './config/http-edge-env.js';
+import { closeConnectionsWithUnreadBodies } from './http/edge/unread-body.js';
+import { bodyTooLarge, refuseDeclaredOversize } from './http/edge/body-limits.js';
+import { corsPolicy } from './http/edge/cors-policy.js';
+import { rateLimitsFor, trustProxySetting } from './http/edge/http-edge.js';
+import { GRAPHQL_BODY_LIMIT_BYTES, graphqlCaller, graphqlDocumentLimits, type GraphqlCaller } from './http/edge/graphql-guard.js';
 
 const openApiDocument = buildOpenApi();
 
@@ -60,11 +60,12 @@ export function createApp({ services, monday, adminToken, telephonySecrets, logE
     next();
   });
   // The access line and request metrics of every request (429s included), GET /readyz and GET /metrics.
-  app.use(observabilityRouter(services, { adminToken, logger: accessLogger }));
+  app.use(observabilityRouter(services, { adminToken, logger: accessLogger, endpoints: [MCP_PATH] }));
   // The edge (src/http/edge/): answers that leave a body unread close the connection; one CORS
-  // policy; the rate limits and their headers on every answer. All before any body is read.
+  // policy (the tool server keeps its own: it refuses any Origin); the rate limits and their
+  // headers on every answer. All before any body is read.
   app.use(closeConnectionsWithUnreadBodies);
-  app.use(corsPolicy(edge.CORS_ORIGINS));
+  app.use(corsPolicy(edge.CORS_ORIGINS, { outside: [MCP_PATH] }));
   app.use(rateLimitsFor(services, edge).edge);
 
   app.get('/healthz', async (_req, res) => {
@@ -93,10 +94,10 @@ export function createApp({ services, monday, adminToken, telephonySecrets, logE
     schema,
     graphqlEndpoint: '/graphql',
     landingPage: false,
-    // CORS is the app's one policy (./edge/cors-policy.ts); yoga's default reflects any Origin.
+    // CORS is the app's one policy (./http/edge/cors-policy.ts); yoga's default reflects any Origin.
     cors: false,
     plugins: [refuseTooDeepDocuments, graphqlDocumentLimits(edge)],
-    // The caller was resolved from the headers before yoga read the body (./edge/graphql-guard.ts).
+    // The caller was resolved from the headers before yoga read the body (./http/edge/graphql-guard.ts).
     context: ({ res }) => ({ ...services, requestId: res.locals.requestId as string, ...(res.locals.graphqlCaller as GraphqlCaller) }),
   });
   // GET and POST only: another method is an unknown operation (404), as everywhere else.

@@ -4,7 +4,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { createOutput, jsonOption, usageError } from './output.js';
 import { withOperator } from './operator.js';
 import { UUID_PATTERN } from '../domain/shared/ids.js';
-import type { AccountResult, AgentResult, BlockedPhoneResult, KeyResult, UserResult, WorkflowResult } from './operations.js';
+import type { AccountResult, AgentResult, WorkflowResult } from './operations.js';
 
 
 /** Commander parser for ids: a malformed id is a usage error, not a database failure. */
@@ -46,7 +46,7 @@ export function accountsCommand(): Command {
     .action(async (opts: { name: string; defaultLocation?: string; region?: string; json?: boolean }) => {
       const out = createOutput(!!opts.json);
       const { createAccount } = await withOperator((s) =>
-        s.run<{ createAccount: AccountResult }>('createAccount', { name: opts.name, region: opts.region, defaultLocation: opts.defaultLocation }),
+        s.run('createAccount', { name: opts.name, region: opts.region, defaultLocation: opts.defaultLocation }),
       );
       printAccount(out, 'Created', createAccount);
       out.result({ ok: true, accountId: createAccount.id, account: createAccount });
@@ -66,7 +66,7 @@ export function accountsCommand(): Command {
         throw usageError('nothing to update: give --default-location, --clear-default-location and/or --dedup-fields');
       }
       const { updateAccount } = await withOperator((s) =>
-        s.run<{ updateAccount: AccountResult }>('updateAccount', {
+        s.run('updateAccount', {
           id,
           defaultLocation: opts.defaultLocation,
           clearDefaultLocation: opts.clearDefaultLocation ?? undefined,
@@ -91,7 +91,7 @@ export function usersCommand(): Command {
     .action(async (opts: { account: string; email: string; name?: string; json?: boolean }) => {
       const out = createOutput(!!opts.json);
       const { createUser } = await withOperator((s) =>
-        s.run<{ createUser: UserResult }>('createUser', { accountId: opts.account, email: opts.email, name: opts.name }),
+        s.run('createUser', { accountId: opts.account, email: opts.email, name: opts.name }),
       );
       out.line(`Created user ${createUser.id} (${createUser.email}) in account ${createUser.accountId}`);
       out.result({ ok: true, userId: createUser.id, user: createUser });
@@ -110,7 +110,7 @@ export function keysCommand(): Command {
     .action(async (opts: { user: string; name: string; json?: boolean }) => {
       const out = createOutput(!!opts.json);
       const { createApiKey } = await withOperator((s) =>
-        s.run<{ createApiKey: { secret: string; key: KeyResult } }>('createApiKey', { userId: opts.user, name: opts.name }),
+        s.run('createApiKey', { userId: opts.user, name: opts.name }),
       );
       const { key, secret } = createApiKey;
       out.line(`Created API key ${key.id} ("${key.name}") for user ${key.userId} in account ${key.accountId}`);
@@ -125,7 +125,7 @@ export function keysCommand(): Command {
     .addOption(jsonOption())
     .action(async (opts: { account: string; json?: boolean }) => {
       const out = createOutput(!!opts.json);
-      const { apiKeys } = await withOperator((s) => s.run<{ apiKeys: KeyResult[] }>('listApiKeys', { accountId: opts.account }));
+      const { apiKeys } = await withOperator((s) => s.run('listApiKeys', { accountId: opts.account }));
       if (apiKeys.length === 0) out.line('No API keys.');
       for (const k of apiKeys) {
         const state = k.revokedAt ? `revoked ${k.revokedAt}` : 'active';
@@ -141,7 +141,7 @@ export function keysCommand(): Command {
     .addOption(jsonOption())
     .action(async (id: string, opts: { json?: boolean }) => {
       const out = createOutput(!!opts.json);
-      const { revokeApiKey } = await withOperator((s) => s.run<{ revokeApiKey: KeyResult }>('revokeApiKey', { id }));
+      const { revokeApiKey } = await withOperator((s) => s.run('revokeApiKey', { id }));
       out.line(`Revoked API key ${revokeApiKey.id} ("${revokeApiKey.name}", ...${revokeApiKey.lastFour}) at ${revokeApiKey.revokedAt}`);
       out.result({ ok: true, keyId: revokeApiKey.id, key: revokeApiKey });
     });
@@ -158,16 +158,16 @@ export function workflowsCommand(): Command {
     .addOption(new Option('--status <status>', 'initial status').choices(['published', 'draft']).default('draft'))
     .option('--agent <id>', 'the voice agent that calls its contacts', uuidArg)
     .addOption(jsonOption())
-    .action(async (opts: { account: string; name: string; status: string; agent?: string; json?: boolean }) => {
+    .action(async (opts: { account: string; name: string; status: 'published' | 'draft'; agent?: string; json?: boolean }) => {
       const out = createOutput(!!opts.json);
       const { createWorkflow } = await withOperator((s) =>
-        s.run<{ createWorkflow: WorkflowResult }>('createWorkflow', { accountId: opts.account, name: opts.name, status: opts.status, agentId: opts.agent }),
+        s.run('createWorkflow', { accountId: opts.account, name: opts.name, status: opts.status, agentId: opts.agent }),
       );
       printWorkflow(out, 'Created', createWorkflow);
       out.result({ ok: true, workflowId: createWorkflow.id, workflow: createWorkflow });
     });
 
-  const changes: Array<[name: string, description: string, verb: string, change: { status?: string; paused?: boolean }]> = [
+  const changes: Array<[name: string, description: string, verb: string, change: { status?: 'published'; paused?: boolean }]> = [
     ['publish', 'publish a workflow (contacts can be assigned to it)', 'Published', { status: 'published' }],
     ['pause', 'pause a workflow', 'Paused', { paused: true }],
     ['resume', 'resume a paused workflow', 'Resumed', { paused: false }],
@@ -180,7 +180,7 @@ export function workflowsCommand(): Command {
       .addOption(jsonOption())
       .action(async (id: string, opts: { json?: boolean }) => {
         const out = createOutput(!!opts.json);
-          const { updateWorkflow } = await withOperator((s) => s.run<{ updateWorkflow: WorkflowResult }>('updateWorkflow', { id, ...change }));
+          const { updateWorkflow } = await withOperator((s) => s.run('updateWorkflow', { id, ...change }));
         printWorkflow(out, verb, updateWorkflow);
         out.result({ ok: true, workflowId: updateWorkflow.id, workflow: updateWorkflow });
       });
@@ -200,7 +200,7 @@ export function blocklistCommand(): Command {
     .action(async (opts: { account: string; phone: string; reason?: string; json?: boolean }) => {
       const out = createOutput(!!opts.json);
       const { blockPhone } = await withOperator((s) =>
-        s.run<{ blockPhone: BlockedPhoneResult }>('blockPhone', { accountId: opts.account, phone: opts.phone, reason: opts.reason }),
+        s.run('blockPhone', { accountId: opts.account, phone: opts.phone, reason: opts.reason }),
       );
       out.line(`Blocked ${blockPhone.phone} in account ${blockPhone.accountId}${blockPhone.reason ? ` (${blockPhone.reason})` : ''}`);
       out.result({ ok: true, accountId: blockPhone.accountId, phone: blockPhone.phone, blocked: blockPhone });
@@ -270,7 +270,7 @@ export function agentsCommand(): Command {
     .action(async (opts: AgentOpts & { account: string; name: string }) => {
       const out = createOutput(!!opts.json);
       const { createAgent } = await withOperator((s) =>
-        s.run<{ createAgent: AgentResult }>('createAgent', { input: { accountId: opts.account, name: opts.name, ...agentInput(opts) } }),
+        s.run('createAgent', { input: { accountId: opts.account, name: opts.name, ...agentInput(opts) } }),
       );
       printAgent(out, 'Created', createAgent);
       out.result({ ok: true, agentId: createAgent.id, agent: createAgent });
@@ -280,7 +280,7 @@ export function agentsCommand(): Command {
       const out = createOutput(!!opts.json);
       const input = { ...(opts.name ? { name: opts.name } : {}), ...agentInput(opts) };
       if (Object.keys(input).length === 0) throw usageError('agents update: give at least one option to change (see --help).');
-      const { updateAgent } = await withOperator((s) => s.run<{ updateAgent: AgentResult }>('updateAgent', { id, input }));
+      const { updateAgent } = await withOperator((s) => s.run('updateAgent', { id, input }));
       printAgent(out, 'Updated', updateAgent);
       out.result({ ok: true, agentId: updateAgent.id, agent: updateAgent });
     });

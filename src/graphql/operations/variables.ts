@@ -5,7 +5,7 @@
 // operation's bound check names the bound. A null value counts as not sent. Only a value that
 // is neither text nor a list of text (`?searchTerm[a]=1`, an object argument) is refused here,
 // as a 400 `bad_request` naming the value.
-import { badRequest } from '../domain/errors.js';
+import { badRequest } from '../../domain/errors.js';
 
 /** A parsed query string, or a tool call's arguments. */
 export type RequestValues = Record<string, unknown>;

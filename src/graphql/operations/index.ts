@@ -1,0 +1,15 @@
+// The GraphQL operations of the domain schema that the request surfaces share (REST, the MCP
+// tools, the board app): each is parsed and validated when this module loads, so a broken
+// document fails at start-up. One module per domain area; the CLI's operator operations are
+// its own (src/cli/operations.ts).
+import { CallOperations } from './calls.js';
+import { ContactOperations } from './contacts.js';
+import { WorkflowOperations } from './workflows.js';
+
+export { restPage, type Page } from './page.js';
+
+export const Operations = {
+  ...ContactOperations,
+  ...CallOperations,
+  ...WorkflowOperations,
+};
