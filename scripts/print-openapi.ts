@@ -2,8 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildOpenApi } from '../rest/openapi.js';
+import { buildOpenApi } from '../src/rest/openapi.js';
 
-const target = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../schema/openapi.json');
+const target = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../schema/openapi.json');
 fs.writeFileSync(target, `${JSON.stringify(buildOpenApi(), null, 2)}\n`);
 console.log(`wrote ${path.relative(process.cwd(), target)}`);
