@@ -14,7 +14,7 @@ import { startBatchWorker } from './domain/contacts/contacts-import.service.js';
 import { createApp } from './http/app.js';
 import { seedDemoAccount, type DemoAccount } from './demo.js';
 import { startDialer } from './jobs/dialer.js';
-import { createSimulatedTelephony } from './calls/telephony/simulator.js';
+import { createSimulatedTelephony } from './calls/telephony/simulator.adapter.js';
 import type { Telephony } from './calls/telephony/telephony.port.js';
 import { applyTelephonyEvent } from './domain/calls/call-events.service.js';
 import { loadMondayConfig, type MondayConfig } from '../integration/monday/config.js';

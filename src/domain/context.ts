@@ -4,7 +4,7 @@ import type { Database } from '../db/database.js';
 import type { JobQueue } from '../jobs/queue.js';
 import type { Clock } from './shared/clock.js';
 import { DomainError } from './errors.js';
-import type { AccountRules } from './contacts/contact-rules.js';
+import type { AccountRules } from './contacts/contacts.rules.js';
 import type { BoardColumn } from './boards/board-mapping.rules.js';
 import type { RemoteVoiceProvider, VoiceProviderAdapter } from '../calls/telephony/voice-provider.port.js';
 

@@ -19,7 +19,7 @@ import { directSql, type SqlClient } from '../domain/contacts/contacts.store.js'
 import type { RemoteVoiceProvider, VoiceProvider } from '../calls/telephony/voice-provider.port.js';
 import { placeProviderCalls, reconcilePlacements, type PlacingCall } from './provider-placement.js';
 import { ASKS_PROVIDER, giveUpCalls, isUnreported, recoverProviderReports } from './provider-report-recovery.js';
-import { nextWindowStart, type WorkingHours } from '../domain/calls/calling-hours.js';
+import { nextWindowStart, type WorkingHours } from '../domain/calls/calling-hours.rules.js';
 import type { PlaceCallRequest, Telephony } from '../calls/telephony/telephony.port.js';
 import { logger } from '../logger.js';
 import { startPeriodic, type PeriodicWorker } from './periodic.js';

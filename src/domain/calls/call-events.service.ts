@@ -7,14 +7,14 @@ import type { Services } from '../context.js';
 import { DomainError } from '../errors.js';
 import { directSql, updateContactsStatement, type SqlClient } from '../contacts/contacts.store.js';
 import { Prisma } from '../../generated/prisma/client.js';
-import type { ContactRow } from '../contacts/contact-rules.js';
+import type { ContactRow } from '../contacts/contacts.rules.js';
 import type { TelephonyEventOf } from '../../calls/telephony/telephony.port.js';
 import type { ProviderEvent, RemoteVoiceProvider } from '../../calls/telephony/voice-provider.port.js';
 import { applyCallOutcome, FINAL_RESULTS } from './call-outcome.rules.js';
 import { normalizePhone } from '../../normalize/phone.js';
 import { UUID_PATTERN } from '../shared/ids.js';
 import { assertStorableText } from '../shared/storable-text.js';
-import { prepareContactWrite } from '../contacts/contact-rules.js';
+import { prepareContactWrite } from '../contacts/contacts.rules.js';
 import { upsertInTransaction } from '../contacts/contacts-write.service.js';
 import { loadAccountRules } from '../contacts/contacts-import.service.js';
 

@@ -9,13 +9,13 @@ import type { Database } from '../../db/database.js';
 import { requireActor } from '../context.js';
 import { badRequest } from '../errors.js';
 import { parseInput } from '../shared/validation.js';
-import { prepareContactWrite, type PreparedWrite } from './contact-rules.js';
+import { prepareContactWrite, type PreparedWrite } from './contacts.rules.js';
 import { BulkUpdateBodySchema, type BulkUpdateFilter } from './contacts.inputs.js';
 import { CONTACT_COLUMNS, directSql, type SqlClient } from './contacts.store.js';
 import { withConflictRetry } from './contacts-write.service.js';
 import { afterPendingReads, requestsStarted } from '../../db/foreground-traffic.js';
 import { changeStoredContacts } from './contacts-change-many.service.js';
-import type { ContactRow } from './contact-rules.js';
+import type { ContactRow } from './contacts.rules.js';
 import { BatchBusy, enqueueBatch, loadAccountRules } from './contacts-import.service.js';
 
 interface BulkUpdatePayload {

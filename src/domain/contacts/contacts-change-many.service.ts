@@ -3,9 +3,9 @@
 // write to each contact in turn (changeStoredContact): a contact whose change would take a
 // dedup key another contact holds at that moment, or leave it with none, or whose merged
 // customFields would pass their limits, is skipped.
-import { applyContactWrite, type AccountRules, type ContactRow, type PreparedWrite, type WriteMode } from './contact-rules.js';
-import { buildDedupKey } from './dedup.js';
-import { MergedCustomFieldsOverLimit } from './custom-fields.limits.js';
+import { applyContactWrite, type AccountRules, type ContactRow, type PreparedWrite, type WriteMode } from './contacts.rules.js';
+import { buildDedupKey } from './dedup.rules.js';
+import { MergedCustomFieldsOverLimit } from './custom-fields.rules.js';
 import { findBlockedPhones, findContactsByDedupKeys, updateContacts, type SqlClient } from './contacts.store.js';
 import { isUniqueViolation } from './contacts-write.service.js';
 import { restartSequences, syncEnrollmentPriority } from '../enrollment/enrollment.store.js';

@@ -9,7 +9,7 @@ import { badRequest } from '../errors.js';
 import { parseInput } from '../shared/validation.js';
 import { resolveEnrollmentTarget } from '../workflows/workflows.service.js';
 import type { Enrollment } from '../enrollment/enrollment.rules.js';
-import { prepareContactWrite, type AccountRules, type PreparedWrite } from './contact-rules.js';
+import { prepareContactWrite, type AccountRules, type PreparedWrite } from './contacts.rules.js';
 import { BulkImportBodySchema, BulkItemSchema } from './contacts.inputs.js';
 import { upsertInTransaction, withConflictRetry } from './contacts-write.service.js';
 import { directSql, type SqlClient } from './contacts.store.js';

@@ -14,7 +14,7 @@ import type { RequestContext } from '../context.js';
 import { requireActor } from '../context.js';
 import { decodeCursor, encodeCursor } from '../shared/cursor.js';
 import { parseInput } from '../shared/validation.js';
-import type { ContactRow } from './contact-rules.js';
+import type { ContactRow } from './contacts.rules.js';
 import { CONTACT_STATUSES, ListQuerySchema, SOURCE_KINDS, type ListQuery } from './contacts.inputs.js';
 import { CONTACT_COLUMNS, directSql } from './contacts.store.js';
 

@@ -1,7 +1,7 @@
 // Rebuilds every contact's dedup key after an Account changes its dedup fields.
 import { DomainError } from '../errors.js';
-import { buildDedupKey } from './dedup.js';
-import type { ContactRow } from './contact-rules.js';
+import { buildDedupKey } from './dedup.rules.js';
+import type { ContactRow } from './contacts.rules.js';
 import type { SqlClient } from './contacts.store.js';
 
 export async function rebuildDedupKeys(tx: SqlClient, accountId: string, fields: string[]): Promise<void> {

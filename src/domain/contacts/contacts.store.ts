@@ -1,7 +1,7 @@
 // Set-based SQL for contacts. The hot paths (import, upsert, list, search, CSV) bypass the
 // ORM's per-row work: one statement writes any number of rows through unnest().
 import { Prisma } from '../../generated/prisma/client.js';
-import type { ContactRow } from './contact-rules.js';
+import type { ContactRow } from './contacts.rules.js';
 import type { SqlRunner } from '../../db/database.js';
 
 /** Anything that can run raw SQL: the Prisma client or a transaction of it. */
