@@ -10,7 +10,7 @@ import { systemClock, type Clock } from './domain/shared/clock.js';
 import type { VoiceProviders } from './domain/context.js';
 import { voiceProvidersFromEnv } from './calls/telephony/voice-providers.js';
 import type { Services } from './domain/context.js';
-import { startBatchWorker } from './domain/contacts/contacts-import.service.js';
+import { startBatchWorker } from './jobs/import-batches.js';
 import { createApp } from './http/app.js';
 import { seedDemoAccount, type DemoAccount } from './demo.js';
 import { startDialer } from './jobs/dialer.js';
