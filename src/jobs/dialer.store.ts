@@ -93,7 +93,12 @@ export async function claimDueEnrollments(
  * Locks the rows of these agents and of these Accounts' provider keys (`keys[i]` is the pair
  * keyAccounts[i], keyProviders[i]), each in id order: one order for every dialer, so no deadlock.
  */
-export async function lockCapHolders(tx: SqlClient, agents: string[], keyAccounts: string[], keyProviders: string[]): Promise<void> {
+export async function lockCapHolders(
+  tx: SqlClient,
+  agents: string[],
+  keyAccounts: string[],
+  keyProviders: string[],
+): Promise<void> {
   await tx.$queryRaw`WITH agents AS (SELECT "id" FROM "Agent" WHERE "id" = ANY(${agents}::uuid[]) ORDER BY "id" FOR UPDATE),
       provider_keys AS (SELECT 1 FROM "ProviderCredential" WHERE ("accountId", "provider"::text) IN (SELECT * FROM unnest(${keyAccounts}::uuid[], ${keyProviders}::text[]))
         ORDER BY "accountId", "provider" FOR UPDATE)
@@ -101,7 +106,12 @@ export async function lockCapHolders(tx: SqlClient, agents: string[], keyAccount
 }
 
 /** The calls in flight of each agent (`agent:<id>`) and of each Account's provider key (`key:<account>:<provider>`). */
-export async function countCallsInFlight(tx: SqlClient, agents: string[], keyAccounts: string[], keyProviders: string[]): Promise<Array<{ cap: string; n: number }>> {
+export async function countCallsInFlight(
+  tx: SqlClient,
+  agents: string[],
+  keyAccounts: string[],
+  keyProviders: string[],
+): Promise<Array<{ cap: string; n: number }>> {
   return tx.$queryRaw<Array<{ cap: string; n: number }>>`
       SELECT 'agent:' || "agentId" AS cap, count(*)::int AS n FROM "Call"
         WHERE "agentId" = ANY(${agents}::uuid[]) AND "status" IN (${Prisma.join(IN_FLIGHT)}) GROUP BY "agentId"
@@ -128,7 +138,12 @@ export interface ClaimedCallRow {
  * provider-placement.ts), their enrollments marked in flight, and the deferred enrollments
  * moved to their next window.
  */
-export async function recordClaims(tx: SqlClient, calls: ClaimedCallRow[], later: Array<{ id: string; at: Date }>, now: Date): Promise<void> {
+export async function recordClaims(
+  tx: SqlClient,
+  calls: ClaimedCallRow[],
+  later: Array<{ id: string; at: Date }>,
+  now: Date,
+): Promise<void> {
   if (calls.length === 0 && later.length === 0) return;
   await tx.$executeRaw`WITH inserted AS (
       INSERT INTO "Call" ("id", "accountId", "contactId", "workflowId", "agentId", "enrollmentId", "direction", "status", "startedAt", "createdAt", "provider", "placingSince")

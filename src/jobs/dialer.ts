@@ -20,7 +20,9 @@ import { placeProviderCalls, reconcilePlacements, type PlacingCall } from './pro
 import { recoverProviderReports } from './provider-report-recovery.js';
 import { giveUpUnaskableCalls } from './provider-report-recovery.store.js';
 import { nextWindowStart } from '../domain/calls/calling-hours.rules.js';
-import { claimDueEnrollments, countCallsInFlight, lockCapHolders, recordClaims, type DueEnrollment } from './dialer.store.js';
+import {
+  claimDueEnrollments, countCallsInFlight, lockCapHolders, recordClaims, type DueEnrollment,
+} from './dialer.store.js';
 import type { PlaceCallRequest, Telephony } from '../calls/telephony/telephony.port.js';
 import { logger } from '../logger.js';
 import { startPeriodic, type PeriodicWorker } from './periodic.js';

@@ -71,6 +71,7 @@ async function runBatch(services: Services, batchId: string, known?: ImportPaylo
  */
 export async function startBatchWorker(services: Services): Promise<PeriodicWorker> {
   // `held`: the payload of an import this process just accepted (contacts-batches.service.ts).
-  await services.queue.work(BATCH_QUEUE, async (data, held) => processBatch(services, String(data.batchId), held as ImportPayload | undefined));
+  await services.queue.work(BATCH_QUEUE, async (data, held) =>
+    processBatch(services, String(data.batchId), held as ImportPayload | undefined));
   return startStoredWorkSweeper(services, (batchId) => processBatch(services, batchId));
 }

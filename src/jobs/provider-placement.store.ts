@@ -66,7 +66,12 @@ export async function removePlacingCall(tx: SqlClient, callId: string, due: Date
  * Leases again up to `limit` placing calls whose lease is older than `expired`, oldest first,
  * over rows locked FOR UPDATE SKIP LOCKED (no two dialers reconcile one call at once).
  */
-export async function leaseExpiredPlacements(tx: SqlClient, now: Date, expired: Date, limit: number): Promise<Array<{ id: string }>> {
+export async function leaseExpiredPlacements(
+  tx: SqlClient,
+  now: Date,
+  expired: Date,
+  limit: number,
+): Promise<Array<{ id: string }>> {
   return tx.$queryRaw<Array<{ id: string }>>`UPDATE "Call" SET "placingSince" = ${now}::timestamptz
       WHERE "id" IN (SELECT "id" FROM "Call" WHERE "status" = 'placing' AND "placingSince" < ${expired}::timestamptz
         ORDER BY "placingSince" LIMIT ${limit} FOR UPDATE SKIP LOCKED)

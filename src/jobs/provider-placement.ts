@@ -124,7 +124,8 @@ export async function settlePlacement(services: PlacementServices, call: Pick<Pl
 export async function reconcilePlacements(services: PlacementServices): Promise<number> {
   const now = services.clock.now();
   const expired = new Date(now.getTime() - PLACING_LEASE_MS);
-  const leased = await services.db.sql.transaction((runner) => leaseExpiredPlacements(directSql(runner), now, expired, RECONCILE_BATCH));
+  const leased = await services.db.sql.transaction((runner) =>
+    leaseExpiredPlacements(directSql(runner), now, expired, RECONCILE_BATCH));
   if (leased.length === 0) return 0;
   const credentialsOf = credentialsCache(services);
   for (const call of await findPlacingCalls(directSql(services.db.sql), leased.map((l) => l.id))) {

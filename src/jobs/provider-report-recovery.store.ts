@@ -66,7 +66,13 @@ export interface LeasedCall {
  * (never asked first, then the longest since), by setting "reportAskedAt" to `now`, in one
  * statement over rows locked FOR UPDATE SKIP LOCKED: no other dialer leases them at once.
  */
-export async function leaseUnreportedCalls(db: SqlClient, now: Date, cutoffs: UnreportedCutoffs, leaseExpired: Date, limit: number): Promise<LeasedCall[]> {
+export async function leaseUnreportedCalls(
+  db: SqlClient,
+  now: Date,
+  cutoffs: UnreportedCutoffs,
+  leaseExpired: Date,
+  limit: number,
+): Promise<LeasedCall[]> {
   return db.$queryRaw<LeasedCall[]>`UPDATE "Call" AS c SET "reportAskedAt" = ${now}::timestamptz
     FROM (SELECT "id", "reportAskedAt" FROM "Call"
       WHERE ${ASKS_PROVIDER} AND ${isUnreported(cutoffs)} AND ("reportAskedAt" IS NULL OR "reportAskedAt" <= ${leaseExpired}::timestamptz)
@@ -75,7 +81,7 @@ export async function leaseUnreportedCalls(db: SqlClient, now: Date, cutoffs: Un
     RETURNING c."id" AS "callId", c."accountId", c."provider"::text AS "provider", c."providerCallId", c."createdAt" AS "placedAt", due."reportAskedAt" AS "previous"`;
 }
 
-/** Gives these calls back the lease they had before the one taken at `now` (unless another pass has leased them since). */
+/** Gives these calls back the lease they had before the one taken at `now` (unless leased again since). */
 export async function returnLeases(db: SqlClient, calls: LeasedCall[], now: Date): Promise<void> {
   await db.$executeRaw`UPDATE "Call" AS c SET "reportAskedAt" = u.previous
       FROM unnest(${calls.map((c) => c.callId)}::uuid[], ${calls.map((c) => c.previous)}::timestamptz[]) AS u(id, previous)

@@ -26,7 +26,9 @@ import { loadProviderCredentials } from '../domain/providers/provider-credential
 import { applyTelephonyEvents } from '../domain/calls/call-events.service.js';
 import type { ProviderCallState, ProviderCredentials, RemoteVoiceProvider } from '../calls/telephony/voice-provider.port.js';
 import { logger } from '../logger.js';
-import { giveUpCall, leaseUnreportedCalls, returnLeases, type LeasedCall, type UnreportedCutoffs } from './provider-report-recovery.store.js';
+import {
+  giveUpCall, leaseUnreportedCalls, returnLeases, type LeasedCall, type UnreportedCutoffs,
+} from './provider-report-recovery.store.js';
 
 /** A call still in flight at its provider (or one the provider could not be asked about) is asked again this long after. */
 export const REPORT_ASK_AGAIN_MS = 5 * 60_000;

@@ -14,8 +14,8 @@ import { assertStorableText } from '../shared/storable-text.js';
 import { prepareContactWrite } from '../contacts/contacts.rules.js';
 import { upsertInTransaction } from '../contacts/contacts-write.service.js';
 import {
-  findAgentByPhoneNumber, findContactIdByPhone, flushCallWrites, insertInboundCall, lockCall, noCallWrites, recordEventsAndLockCall,
-  writeCallEnded, writeInProgress, writeProviderCallId, writeReport, writeStartedAt,
+  findAgentByPhoneNumber, findContactIdByPhone, flushCallWrites, insertInboundCall, lockCall, noCallWrites,
+  recordEventsAndLockCall, writeCallEnded, writeInProgress, writeProviderCallId, writeReport, writeStartedAt,
   type CallRow, type CallWrites, type EnrollmentProgress, type EnrollmentRow, type LockedCallRows,
 } from './call-events.store.js';
 
@@ -83,7 +83,8 @@ export async function applyTelephonyEvents(services: Pick<Services, 'db' | 'cloc
       if (event.type === 'call.inbound') {
         await startInboundCall(tx, event, now, source);
       } else {
-        const call = calls.get(event.callId) ?? withNoWrites(await lockCall(tx, event.callId, event.type === 'call.ended'));
+        const call = calls.get(event.callId)
+          ?? withNoWrites(await lockCall(tx, event.callId, event.type === 'call.ended'));
         // Thrown, so the event is not recorded as processed: the provider's retry can apply it.
         if (!call || (source && call.call.accountId !== source.accountId)) throw new DomainError('not_found', `No call ${event.callId}`);
         calls.set(event.callId, call);
@@ -129,7 +130,8 @@ async function recordAndLock(tx: SqlClient, events: ProviderEvent[], now: Date):
   const callIds = new Set(events.map((e) => e.callId));
   const oneCall = callIds.size === 1 && !events.some((e) => e.type === 'call.inbound') ? events[0].callId : null;
   const withEnrollment = events.some((e) => e.type === 'call.ended');
-  const { fresh, locked } = await recordEventsAndLockCall(tx, events.map((e) => e.eventId), now, oneCall, withEnrollment);
+  const eventIds = events.map((e) => e.eventId);
+  const { fresh, locked } = await recordEventsAndLockCall(tx, eventIds, now, oneCall, withEnrollment);
   return { fresh, locked: withNoWrites(locked) };
 }
 
@@ -224,7 +226,8 @@ async function enrollmentProgress(
   const continues = !FINAL_RESULTS.has(event.result) && (!limitReached || (event.result === 'callback_requested' && reportedNext !== null));
   if (!continues) {
     const reason = FINAL_RESULTS.has(event.result) ? event.result : 'attempt_limit';
-    return { lastCall: true, endsEnrollment: true, write: { enrollmentId: call.enrollmentId, attempts, endedAt, endReason: reason } };
+    const write = { enrollmentId: call.enrollmentId, attempts, endedAt, endReason: reason };
+    return { lastCall: true, endsEnrollment: true, write };
   }
   const retryAt = reportedNext ?? new Date(endedAt.getTime() + (enrollment.retryDelayMinutes ?? 60) * 60_000);
   return { lastCall: false, endsEnrollment: false, write: { enrollmentId: call.enrollmentId, attempts, retryAt } };

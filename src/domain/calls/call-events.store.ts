@@ -39,7 +39,10 @@ interface LockedJson {
   enrollment: EnrollmentRow | null;
 }
 
-/** SQL: the call `callId` with its contact and (when `withEnrollment`) its enrollment, locked, as JSON columns call, contact, enrollment. */
+/**
+ * SQL: the call `callId` with its contact and (when `withEnrollment`) its enrollment, locked, as
+ * JSON columns call, contact, enrollment.
+ */
 function lockedCallSql(callId: string | null, withEnrollment: boolean, guard: Prisma.Sql): Prisma.Sql {
   return Prisma.sql`locked AS (
       SELECT cl."id", cl."accountId", cl."contactId", cl."workflowId", cl."agentId", cl."enrollmentId", cl."status", cl."startedAt",
@@ -143,11 +146,12 @@ export type EnrollmentProgress =
   | { enrollmentId: string; attempts: number; endedAt: Date; endReason: string };
 
 function enrollmentProgressStatement(progress: EnrollmentProgress): Prisma.Sql {
+  const { attempts, enrollmentId: id } = progress;
   if ('endReason' in progress) {
-    return Prisma.sql`UPDATE "Enrollment" SET "attempts" = ${progress.attempts}, "active" = false, "nextAttemptAt" = NULL,
-        "endedAt" = ${progress.endedAt}::timestamptz, "endReason" = ${progress.endReason} WHERE "id" = ${progress.enrollmentId}::uuid`;
+    return Prisma.sql`UPDATE "Enrollment" SET "attempts" = ${attempts}, "active" = false, "nextAttemptAt" = NULL,
+        "endedAt" = ${progress.endedAt}::timestamptz, "endReason" = ${progress.endReason} WHERE "id" = ${id}::uuid`;
   }
-  return Prisma.sql`UPDATE "Enrollment" SET "attempts" = ${progress.attempts}, "nextAttemptAt" = ${progress.retryAt}::timestamptz WHERE "id" = ${progress.enrollmentId}::uuid`;
+  return Prisma.sql`UPDATE "Enrollment" SET "attempts" = ${attempts}, "nextAttemptAt" = ${progress.retryAt}::timestamptz WHERE "id" = ${id}::uuid`;
 }
 
 /** The writes of an ended call, among its pending writes. */
@@ -234,7 +238,9 @@ export async function findContactIdByPhone(tx: SqlClient, accountId: string, pho
 /** Records an inbound call, in progress (a second event for the same call id records nothing). */
 export async function insertInboundCall(
   tx: SqlClient,
-  call: { id: string; accountId: string; contactId: string; agentId: string; startedAt: Date; provider: string; providerCallId: string | null },
+  call: {
+    id: string; accountId: string; contactId: string; agentId: string; startedAt: Date; provider: string; providerCallId: string | null;
+  },
   now: Date,
 ): Promise<void> {
   await tx.$executeRaw`INSERT INTO "Call" ("id", "accountId", "contactId", "agentId", "direction", "status", "startedAt", "createdAt", "provider", "providerCallId")

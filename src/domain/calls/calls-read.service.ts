@@ -78,7 +78,8 @@ export async function listContactCalls(
     },
   });
   const page = rows.slice(0, limit);
-  const withUtterances = await findCallsWithUtterances(directSql(ctx.db.sql), page.filter((c) => c.reportReady).map((c) => c.id));
+  const reported = page.filter((c) => c.reportReady).map((c) => c.id);
+  const withUtterances = await findCallsWithUtterances(directSql(ctx.db.sql), reported);
   return {
     data: page.map(({ reportReady, ...call }) => ({ ...call, transcriptAvailable: reportReady && withUtterances.has(call.id) })),
     nextToken: rows.length > limit ? encodeCursor({ createdAt: page[page.length - 1].startedAt, id: page[page.length - 1].id }) : null,

@@ -7,6 +7,7 @@ import type { SqlClient } from '../contacts/contacts.store.js';
  */
 export async function findCallsWithUtterances(db: SqlClient, ids: string[]): Promise<Set<string>> {
   if (ids.length === 0) return new Set();
-  const rows = await db.$queryRaw<Array<{ id: string }>>`SELECT c.id::text AS id FROM unnest(${ids}::uuid[]) AS c(id) WHERE EXISTS (SELECT 1 FROM "CallUtterance" u WHERE u."callId" = c.id)`;
+  const rows = await db.$queryRaw<Array<{ id: string }>>`SELECT c.id::text AS id FROM unnest(${ids}::uuid[]) AS c(id)
+    WHERE EXISTS (SELECT 1 FROM "CallUtterance" u WHERE u."callId" = c.id)`;
   return new Set(rows.map((r) => r.id));
 }

@@ -18,10 +18,11 @@ export class BatchBusy extends Error {}
 export async function enqueueBatch(ctx: RequestContext, kind: BatchKind, payload: object): Promise<string> {
   const actor = requireActor(ctx);
   const batch = { id: randomUUID() };
-  const row = { id: batch.id, accountId: actor.accountId, userId: actor.userId, kind, payload, createdAt: ctx.clock.now() };
-  await insertBatch(directSql(ctx.db.sql), row);
+  const { accountId, userId } = actor;
+  await insertBatch(directSql(ctx.db.sql), { id: batch.id, accountId, userId, kind, payload, createdAt: ctx.clock.now() });
   // The queue job is the durable path; the run here only removes its polling delay (and, holding
   // an import's payload already, skips reading it back).
-  await ctx.queue.send(BATCH_QUEUE, { batchId: batch.id }, { runHere: true, held: kind === 'import' ? payload : undefined });
+  const held = kind === 'import' ? payload : undefined;
+  await ctx.queue.send(BATCH_QUEUE, { batchId: batch.id }, { runHere: true, held });
   return batch.id;
 }

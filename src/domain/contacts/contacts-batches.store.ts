@@ -11,13 +11,19 @@ export async function insertBatch(
   db: SqlClient,
   batch: { id: string; accountId: string; userId: string; kind: BatchKind; payload: object; createdAt: Date },
 ): Promise<void> {
+  const { id, accountId, userId, kind, payload, createdAt } = batch;
   await db.$executeRaw`INSERT INTO "ImportBatch" ("id", "accountId", "userId", "kind", "payload", "createdAt")
-    VALUES (${batch.id}::uuid, ${batch.accountId}::uuid, ${batch.userId}::uuid, ${batch.kind}, ${JSON.stringify(batch.payload)}::jsonb, ${batch.createdAt})`;
+    VALUES (${id}::uuid, ${accountId}::uuid, ${userId}::uuid, ${kind}, ${JSON.stringify(payload)}::jsonb, ${createdAt})`;
+}
+
+interface BatchHead {
+  status: string;
+  kind: BatchKind;
 }
 
 /** A batch's status and kind, without its payload (null: no such batch). */
-export async function findBatchHead(db: SqlClient, batchId: string): Promise<{ status: string; kind: BatchKind } | null> {
-  const [head] = await db.$queryRaw<Array<{ status: string; kind: BatchKind }>>`
+export async function findBatchHead(db: SqlClient, batchId: string): Promise<BatchHead | null> {
+  const [head] = await db.$queryRaw<BatchHead[]>`
     SELECT "status"::text AS "status", "kind" FROM "ImportBatch" WHERE "id" = ${batchId}::uuid`;
   return head ?? null;
 }

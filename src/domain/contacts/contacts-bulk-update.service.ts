@@ -83,9 +83,10 @@ export function writesNothing(write: PreparedWrite): boolean {
 }
 
 /**
- * Applies a stored bulk-update batch, chunk by chunk (called by the batch worker, src/jobs/import-batches.ts). Each chunk and
- * the batch's progress cursor commit together, so a run stopped anywhere (a crash) resumes
- * after the last committed chunk, and no contact is changed twice.
+ * Applies a stored bulk-update batch, chunk by chunk (called by the batch worker,
+ * src/jobs/import-batches.ts). Each chunk and the batch's progress cursor commit together, so a
+ * run stopped anywhere (a crash) resumes after the last committed chunk, and no contact is
+ * changed twice.
  */
 export async function processBulkUpdateBatch(services: Services, batchId: string): Promise<void> {
   const embedded = services.db.kind === 'pglite';

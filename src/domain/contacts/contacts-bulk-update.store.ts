@@ -23,7 +23,7 @@ function filterSql(accountId: string, filter: BulkUpdateFilter): Prisma.Sql {
   return Prisma.join(conditions, ' AND ');
 }
 
-/** Up to `limit` of the Account's contacts after `after` (all from the start without it), in (createdAt, id) order. */
+/** Up to `limit` of the Account's contacts after `after` (from the first without it), in (createdAt, id) order. */
 export async function scanContacts(
   tx: SqlClient,
   accountId: string,
@@ -40,7 +40,12 @@ export async function scanContacts(
 }
 
 /** Of `ids`, the contacts the filter still matches, locked, in (createdAt, id) order. */
-export async function lockMatchingContacts(tx: SqlClient, accountId: string, filter: BulkUpdateFilter, ids: string[]): Promise<ContactRow[]> {
+export async function lockMatchingContacts(
+  tx: SqlClient,
+  accountId: string,
+  filter: BulkUpdateFilter,
+  ids: string[],
+): Promise<ContactRow[]> {
   if (ids.length === 0) return [];
   return tx.$queryRaw<ContactRow[]>`SELECT ${CONTACT_COLUMNS} FROM "Contact"
     WHERE ${filterSql(accountId, filter)} AND "id" = ANY(${ids}::uuid[]) ORDER BY "createdAt", "id" FOR UPDATE`;

@@ -7,7 +7,8 @@ import { applyContactWrite, type AccountRules, type ContactRow, type PreparedWri
 import { buildDedupKey } from './dedup.rules.js';
 import { MergedCustomFieldsOverLimit } from './custom-fields.rules.js';
 import {
-  findBlockedPhones, findContactsByDedupKeys, releaseSavepoint, rollBackToSavepoint, setSavepoint, updateContacts, type SqlClient,
+  findBlockedPhones, findContactsByDedupKeys, releaseSavepoint, rollBackToSavepoint, setSavepoint, updateContacts,
+  type SqlClient,
 } from './contacts.store.js';
 import { isUniqueViolation } from './contacts-write.service.js';
 import { restartSequences, syncEnrollmentPriority } from '../enrollment/enrollment.store.js';

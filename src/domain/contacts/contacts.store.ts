@@ -207,7 +207,7 @@ export async function findDedupSources(tx: SqlClient, accountId: string): Promis
     SELECT "id", "phone", "sourceKind"::text AS "sourceKind", "externalId", "customFields" FROM "Contact" WHERE "accountId" = ${accountId}::uuid`;
 }
 
-/** Gives the Account's contacts these dedup keys (`ids[i]` takes `keys[i]`), each contact of the Account being among `ids`. */
+/** Gives every contact of the Account its new dedup key (`ids[i]` takes `keys[i]`). */
 export async function replaceDedupKeys(tx: SqlClient, accountId: string, ids: string[], keys: string[]): Promise<void> {
   // Two steps, so that swapping keys between contacts never trips the unique index midway.
   await tx.$executeRaw`UPDATE "Contact" SET "dedupKey" = 'rekey:' || "id"::text WHERE "accountId" = ${accountId}::uuid`;

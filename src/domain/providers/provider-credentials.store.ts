@@ -11,7 +11,12 @@ export interface StoredProviderSecrets {
 }
 
 /** The Account's encrypted secrets for a provider; null: none stored. */
-export async function findProviderSecrets(db: SqlClient, accountId: string, provider: RemoteVoiceProvider): Promise<StoredProviderSecrets | null> {
-  const [row] = await db.$queryRaw<StoredProviderSecrets[]>`SELECT "apiKeyEncrypted", "webhookSecretEncrypted" FROM "ProviderCredential" WHERE "accountId" = ${accountId}::uuid AND "provider" = ${provider}::"VoiceProvider"`;
+export async function findProviderSecrets(
+  db: SqlClient,
+  accountId: string,
+  provider: RemoteVoiceProvider,
+): Promise<StoredProviderSecrets | null> {
+  const [row] = await db.$queryRaw<StoredProviderSecrets[]>`SELECT "apiKeyEncrypted", "webhookSecretEncrypted" FROM "ProviderCredential"
+    WHERE "accountId" = ${accountId}::uuid AND "provider" = ${provider}::"VoiceProvider"`;
   return row ?? null;
 }
