@@ -1,5 +1,6 @@
-// Set-based SQL for contacts. The hot paths (import, upsert, list, search, CSV) bypass the
-// ORM's per-row work: one statement writes any number of rows through unnest().
+// Set-based SQL for contact rows, shared by every write path (upsert, import, PATCH, bulk-update,
+// call outcomes): one statement writes any number of rows through unnest(). The list's statement
+// is contacts-list.store.ts's. Also the driver-level SqlClient every store runs on (directSql).
 import { Prisma } from '../../generated/prisma/client.js';
 import type { AccountRules, ContactRow } from './contacts.rules.js';
 import type { SqlRunner } from '../../db/database.js';
