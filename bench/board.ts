@@ -15,7 +15,7 @@ import type { Database } from '../src/db/database.js';
 import { mondayApi } from '../integration/monday/monday-api.js';
 import type { MondayConfig } from '../integration/monday/config.js';
 import { encryptToken } from '../integration/monday/token-crypto.js';
-import { DEFAULT_WORKING_HOURS } from '../src/domain/calls/calling-hours.js';
+import { DEFAULT_WORKING_HOURS } from '../src/domain/calls/calling-hours.rules.js';
 import type { TestServer } from '../test/support/test-server.js';
 import type { MondayEmulator } from '../test/support/monday-emulator/index.js';
 import { figure, stats, timed, type Figure } from './run.js';

@@ -19,9 +19,9 @@ import type { Database, SqlRunner } from '../src/db/database.js';
 import type { Services } from '../src/domain/context.js';
 import { runDialerOnce } from '../src/jobs/dialer.js';
 import { applyTelephonyEvent } from '../src/domain/calls/call-events.service.js';
-import { createSimulatedTelephony } from '../src/calls/telephony/simulator.js';
+import { createSimulatedTelephony } from '../src/calls/telephony/simulator.adapter.js';
 import type { Telephony, TelephonyEvent, TelephonyEventOf } from '../src/calls/telephony/telephony.port.js';
-import type { WorkingHours } from '../src/domain/calls/calling-hours.js';
+import type { WorkingHours } from '../src/domain/calls/calling-hours.rules.js';
 import type { DatabaseKind } from '../test/support/databases.js';
 import { figure, stats, timed, type Figure } from './run.js';
 

@@ -1,6 +1,6 @@
 // Contact list figures (called from bench/run.ts on the seeded Account, group "contacts"): every
 // list filter and their combinations, measured end to end against the raw driver running the
-// very SELECT the service runs (listQuerySql of contacts-list.service.ts, the query parsed by the
+// very SELECT the service runs (listQuerySql of contacts-list.store.ts, the query parsed by the
 // service's own ListQuerySchema).
 //
 //   REST   GET /api/v1/contacts?…            the list page (limit 50)
@@ -15,7 +15,7 @@
 // million in one Account); PGlite p95 < 50 ms.
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { performance } from 'node:perf_hooks';
-import { listQuerySql } from '../src/domain/contacts/contacts-list.service.js';
+import { listQuerySql } from '../src/domain/contacts/contacts-list.store.js';
 import { ListQuerySchema } from '../src/domain/contacts/contacts.inputs.js';
 import { MCP_PATH } from '../src/mcp/mcp.route.js';
 import type { Database } from '../src/db/database.js';

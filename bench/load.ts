@@ -17,7 +17,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { openDatabase, type Database } from '../src/db/database.js';
-import { listQuerySql } from '../src/domain/contacts/contacts-list.service.js';
+import { listQuerySql } from '../src/domain/contacts/contacts-list.store.js';
 import { ListQuerySchema } from '../src/domain/contacts/contacts.inputs.js';
 import { createTestDatabase, type DatabaseKind } from '../test/support/databases.js';
 import { rawRow, UPSERT_SQL } from './raw-statements.js';

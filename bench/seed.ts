@@ -3,7 +3,7 @@
 // so that 1,000,000 contacts take about a minute on PostgreSQL and 10,000,000 stay practical.
 //
 // Every row is a function of its position i (hashes of i, no random state), in the shape the
-// service itself would have stored (contact-rules.ts):
+// service itself would have stored (contacts.rules.ts):
 //   - names: first names drawn by frequency from the 1990 US Census tables (bench/data/, male or
 //     female at even odds), last names likewise; 3% of contacts without a first name, 5% without
 //     a last name; fullName is the two joined with one space (null when both are missing);

@@ -5,7 +5,7 @@
 //   must name a file or folder of the repository, and its anchor a heading of that Markdown file
 //   (anchors as GitHub makes them: lower case, punctuation dropped, spaces as hyphens, a repeated
 //   heading numbered -1, -2, …) or an `<a id="…">` in it.
-// - Every path in backticks that starts with a top-level folder (`src/http/app.ts`,
+// - Every path in backticks that starts with a top-level folder (`src/app.ts`,
 //   `integration/monday/`) must exist; a path with a wildcard or a placeholder (`*`, `<module>`)
 //   is not checked. Files get moved: this is what notices that a document still names the old place.
 // Links and paths inside fenced code blocks are not checked; absolute URLs never are.

@@ -3,9 +3,10 @@
 // errors through the safe serializer, messages scrubbed of quoted values, data fields censored.
 import pino, { type DestinationStream, type Logger } from 'pino';
 import { CENSOR, REDACTED_PATHS, safeError, scrubText } from './logging/redaction.js';
+import { logLevelFrom, type LogLevel } from './config/env.js';
 
-/** A logger writing to `destination` under the rule; the service's own writes to stderr. */
-export function createLogger(destination: DestinationStream, level = process.env.LOG_LEVEL || 'info'): Logger {
+/** A logger writing lines of `level` and above to `destination` under the rule. */
+export function createLogger(destination: DestinationStream, level: LogLevel): Logger {
   return pino(
     {
       level,
@@ -23,4 +24,5 @@ export function createLogger(destination: DestinationStream, level = process.env
   );
 }
 
-export const logger = createLogger(pino.destination(2));
+/** The service's logger: to stderr, at the configured LOG_LEVEL. */
+export const logger = createLogger(pino.destination(2), logLevelFrom());

@@ -6,8 +6,7 @@ import path from 'node:path';
 import { CliError, EXIT } from './output.js';
 import type { Env } from '../config/env.js';
 import type { Database } from '../db/database.js';
-import type { RequestContext } from '../domain/context.js';
-import type { JobQueue } from '../jobs/queue.js';
+import type { JobQueue, RequestContext } from '../domain/context.js';
 import type { Operation, OperationResult, OperationVariables, VariablesArgument } from '../graphql/execute.js';
 import type { CliOperations } from './operations.js';
 

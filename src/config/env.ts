@@ -1,5 +1,6 @@
 // Service configuration: one zod schema, read once at start-up. Bad values fail fast.
 import { z } from 'zod';
+import type { LevelWithSilent } from 'pino';
 import { CALL_RESULTS } from '../calls/telephony/telephony.port.js';
 import { HttpEdgeEnvShape } from './http-edge-env.js';
 
@@ -16,6 +17,11 @@ const SimulatedOutcomesSchema = z.record(
   z.union([z.enum(CALL_RESULTS).transform((result) => ({ result })), SimulatedOutcomeSchema]),
 );
 
+/** pino's levels, most severe first, and `silent`. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const satisfies
+  readonly LevelWithSilent[];
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 const EnvSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('./data'),
@@ -25,10 +31,6 @@ const EnvSchema = z.object({
   PUBLIC_BASE_URL: z.string().url().optional(),
   /** Bearer token for operator operations on /graphql. No default: without it, operator operations are off. */
   ADMIN_TOKEN: z.string().min(16, 'ADMIN_TOKEN must be at least 16 characters').optional(),
-  /**
-   * Comma-separated HMAC secrets for POST /api/telephony/events (several during a rotation), each
-   * at least 16 characters. Unset: the endpoint answers 404.
-   */
   /**
    * The simulator's outcome per phone number, as JSON: {"+14155550100": "converted"} or
    * {"+14155550100": {"result": "callback_requested", "nextAttemptInMinutes": 5}}.
@@ -51,6 +53,10 @@ const EnvSchema = z.object({
    * than the moment it reports it.
    */
   SIMULATED_CALL_SPEED: z.coerce.number().positive().max(3600).default(30),
+  /**
+   * Comma-separated HMAC secrets for POST /api/telephony/events (several during a rotation), each
+   * at least 16 characters. Unset: the endpoint answers 404.
+   */
   TELEPHONY_WEBHOOK_SECRETS: z
     .string()
     .refine((value) => value.split(',').every((secret) => secret.trim().length >= 16), {
@@ -66,7 +72,8 @@ const EnvSchema = z.object({
   VAPI_API_URL: z.string().url().optional(),
   /** Retell's API base URL, when not https://api.retellai.com (a local emulator). */
   RETELL_API_URL: z.string().url().optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** The least severe log line written (pino's levels; `silent` writes none). */
+  LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   // Rate limits, GraphQL document limits, CORS origins, proxies: ./http-edge-env.ts.
   ...HttpEdgeEnvShape,
 });
@@ -75,11 +82,28 @@ export type Env = z.infer<typeof EnvSchema>;
 
 /** Parses the environment; throws a readable error listing every bad variable. */
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
-  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== ''));
-  const parsed = EnvSchema.safeParse(cleaned);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
-    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
-  }
+  const parsed = EnvSchema.safeParse(withoutEmpty(source));
+  if (!parsed.success) throw invalidConfiguration(parsed.error.issues);
   return parsed.data;
+}
+
+/**
+ * LOG_LEVEL, read as loadEnv reads it, alone: the logger is made when its module loads, before
+ * (and whether or not) the rest of the configuration is read, and a bad variable elsewhere is
+ * reported by whoever reads the configuration (the CLI: as a usage error), not by an import.
+ */
+export function logLevelFrom(source: NodeJS.ProcessEnv = process.env): LogLevel {
+  const parsed = EnvSchema.pick({ LOG_LEVEL: true }).safeParse(withoutEmpty(source));
+  if (!parsed.success) throw invalidConfiguration(parsed.error.issues);
+  return parsed.data.LOG_LEVEL;
+}
+
+/** An empty variable counts as not set. */
+function withoutEmpty(source: NodeJS.ProcessEnv): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(source).filter(([, v]) => v !== ''));
+}
+
+function invalidConfiguration(issues: z.core.$ZodIssue[]): Error {
+  const lines = issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+  return new Error(`Invalid configuration:\n${lines.join('\n')}`);
 }

@@ -1,10 +1,9 @@
 // The request context every domain operation runs with: who is acting, where, and the
 // infrastructure the services use. Built once per request by the surface's auth step.
 import type { Database } from '../db/database.js';
-import type { JobQueue } from '../jobs/queue.js';
 import type { Clock } from './shared/clock.js';
 import { DomainError } from './errors.js';
-import type { AccountRules } from './contacts/contact-rules.js';
+import type { AccountRules } from './contacts/contacts.rules.js';
 import type { BoardColumn } from './boards/board-mapping.rules.js';
 import type { RemoteVoiceProvider, VoiceProviderAdapter } from '../calls/telephony/voice-provider.port.js';
 
@@ -15,6 +14,25 @@ export interface Actor {
   /** The Account's contact rules (default location, dedup fields), read with the key. */
   account: AccountRules;
 }
+
+/**
+ * The durable job queue, as the domain sends work to it (src/jobs/queue.ts implements it on
+ * pg-boss). A job carries ids only: its work is stored in domain tables before it is sent.
+ */
+export interface JobQueue {
+  /**
+   * Queues a job. With `runHere`, this process also runs it at once, handing its handler `held`
+   * (what the sender holds already, so that the run need not read it back): the queued job stays
+   * the durable path, and a local run that fails is left to it.
+   */
+  send(name: string, data: Record<string, unknown>, options?: { runHere?: boolean; held?: unknown }): Promise<void>;
+  /** Registers this process's handler of a queue; jobs sent before a crash are picked up when a worker starts again. */
+  work(name: string, handler: JobHandler): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** Runs one job: its data as sent, and on a run in the sending process, what the sender held (JobQueue.send). */
+export type JobHandler = (data: Record<string, unknown>, held?: unknown) => Promise<void>;
 
 export interface Services {
   db: Database;

@@ -13,46 +13,19 @@
 // enrollments, which stay due with their time unchanged, as those of a paused agent do, so the
 // first pass after hours are set calls them.
 import { randomUUID } from 'node:crypto';
-import { Prisma } from '../generated/prisma/client.js';
 import type { Services } from '../domain/context.js';
 import { directSql, type SqlClient } from '../domain/contacts/contacts.store.js';
 import type { RemoteVoiceProvider, VoiceProvider } from '../calls/telephony/voice-provider.port.js';
 import { placeProviderCalls, reconcilePlacements, type PlacingCall } from './provider-placement.js';
-import { ASKS_PROVIDER, giveUpCalls, isUnreported, recoverProviderReports } from './provider-report-recovery.js';
-import { nextWindowStart, type WorkingHours } from '../domain/calls/calling-hours.js';
+import { recoverProviderReports } from './provider-report-recovery.js';
+import { giveUpUnaskableCalls } from './provider-report-recovery.store.js';
+import { nextWindowStart } from '../domain/calls/calling-hours.rules.js';
+import {
+  claimDueEnrollments, countCallsInFlight, lockCapHolders, recordClaims, type DueEnrollment,
+} from './dialer.store.js';
 import type { PlaceCallRequest, Telephony } from '../calls/telephony/telephony.port.js';
 import { logger } from '../logger.js';
 import { startPeriodic, type PeriodicWorker } from './periodic.js';
-
-interface DueEnrollment {
-  enrollmentId: string;
-  accountId: string;
-  contactId: string;
-  workflowId: string;
-  agentId: string;
-  attempts: number;
-  enforceCallNow: boolean;
-  phone: string;
-  contactTimezone: string | null;
-  language: string | null;
-  agentTimezone: string;
-  defaultLanguage: string;
-  workingHours: WorkingHours;
-  callNewContactsImmediately: boolean;
-  provider: VoiceProvider;
-  /** The cap on the agent's calls in flight, and on the Account's key for its provider (null: none). */
-  agentCap: number | null;
-  keyCap: number | null;
-  /** What a provider call's request needs, read with the claim (see placeProviderCalls). */
-  firstName: string | null;
-  lastName: string | null;
-  fullName: string | null;
-  customFields: Record<string, unknown> | null;
-  providerAgentId: string | null;
-  providerPhoneNumber: string | null;
-  apiKeyEncrypted: string | null;
-  webhookSecretEncrypted: string | null;
-}
 
 /** A call claimed for placing, with the ids its Call row needs. */
 type ClaimedCall = PlaceCallRequest & { accountId: string; enrollmentId: string; provider: VoiceProvider };
@@ -63,20 +36,10 @@ export interface DialerRun {
   deferred: number;
 }
 
-/** SQL: the agent `a` has at least one working-hours window (the JSON holds { mon: [{ start, end }], … }). */
-const HAS_WORKING_HOURS = Prisma.sql`jsonb_path_exists(a."workingHours", '$.*[*]')`;
-/** A call's statuses while it is in flight: they count against the agent's and the key's caps. */
-export const IN_FLIGHT = ['placing', 'queued', 'ringing', 'in_progress'];
-
 /** Each provider's default cap on calls in flight (its documented account default). */
 function defaultCaps(services: Pick<Services, 'voice'>): Record<RemoteVoiceProvider, number | null> {
   const adapters = services.voice?.adapters ?? {};
   return { vapi: adapters.vapi?.defaultMaxConcurrentCalls ?? null, retell: adapters.retell?.defaultMaxConcurrentCalls ?? null };
-}
-
-/** SQL: the default cap of the provider named by `provider` (none for the simulator). */
-function providerDefault(provider: Prisma.Sql, defaults: Record<RemoteVoiceProvider, number | null>): Prisma.Sql {
-  return Prisma.sql`(CASE ${provider}::text WHEN 'vapi' THEN ${defaults.vapi}::int WHEN 'retell' THEN ${defaults.retell}::int END)`;
 }
 
 /**
@@ -94,17 +57,8 @@ async function roomInFlight(tx: SqlClient, due: DueEnrollment[]): Promise<{ take
   if (agents.length > 0 || keys.length > 0) {
     const keyAccounts = keys.map((k) => k[0]);
     const keyProviders = keys.map((k) => k[1]);
-    await tx.$queryRaw`WITH agents AS (SELECT "id" FROM "Agent" WHERE "id" = ANY(${agents}::uuid[]) ORDER BY "id" FOR UPDATE),
-      provider_keys AS (SELECT 1 FROM "ProviderCredential" WHERE ("accountId", "provider"::text) IN (SELECT * FROM unnest(${keyAccounts}::uuid[], ${keyProviders}::text[]))
-        ORDER BY "accountId", "provider" FOR UPDATE)
-      SELECT (SELECT count(*) FROM agents) AS agents, (SELECT count(*) FROM provider_keys) AS keys`;
-    const counts = await tx.$queryRaw<Array<{ cap: string; n: number }>>`
-      SELECT 'agent:' || "agentId" AS cap, count(*)::int AS n FROM "Call"
-        WHERE "agentId" = ANY(${agents}::uuid[]) AND "status" IN (${Prisma.join(IN_FLIGHT)}) GROUP BY "agentId"
-      UNION ALL
-      SELECT 'key:' || "accountId" || ':' || "provider"::text, count(*)::int FROM "Call"
-        WHERE ("accountId", "provider"::text) IN (SELECT * FROM unnest(${keyAccounts}::uuid[], ${keyProviders}::text[]))
-          AND "status" IN (${Prisma.join(IN_FLIGHT)}) GROUP BY "accountId", "provider"`;
+    await lockCapHolders(tx, agents, keyAccounts, keyProviders);
+    const counts = await countCallsInFlight(tx, agents, keyAccounts, keyProviders);
     const inFlight = new Map(counts.map((c) => [c.cap, c.n]));
     for (const d of due) {
       if (d.agentCap !== null) room.set(`agent:${d.agentId}`, d.agentCap - (inFlight.get(`agent:${d.agentId}`) ?? 0));
@@ -140,9 +94,7 @@ export const UNREPORTED_STARTED_MS = 3 * 3600_000;
 export async function recoverUnreportedCalls(services: Pick<Services, 'db' | 'clock' | 'voice'>): Promise<number> {
   const now = services.clock.now();
   const cutoffs = { placedBefore: new Date(now.getTime() - UNREPORTED_PLACED_MS), startedBefore: new Date(now.getTime() - UNREPORTED_STARTED_MS) };
-  const blind = await services.db.sql.transaction((runner) =>
-    giveUpCalls(directSql(runner), now, Prisma.sql`${isUnreported(cutoffs)} AND NOT ${ASKS_PROVIDER}`),
-  );
+  const blind = await services.db.sql.transaction((runner) => giveUpUnaskableCalls(directSql(runner), now, cutoffs));
   const asked = await recoverProviderReports(services, cutoffs);
   return blind + asked.recovered + asked.givenUp;
 }
@@ -156,37 +108,9 @@ export async function runDialerOnce(services: Pick<Services, 'db' | 'clock' | 'v
   const defaults = defaultCaps(services);
   const { placed, remote, deferred } = await services.db.sql.transaction(async (runner) => {
     const tx = directSql(runner);
-    // A Vapi or Retell agent calls only with its Account's credentials, and neither the agent
-    // nor the Account's key goes past its cap on calls in flight: agents at a cap are not even
-    // read (their enrollments stay due); the exact room left is counted under locks below.
-    const due = await tx.$queryRaw<DueEnrollment[]>`
-      SELECT e."id" AS "enrollmentId", e."accountId", e."contactId", e."workflowId", a."id" AS "agentId", e."attempts", e."enforceCallNow",
-        c."phone", c."timezone" AS "contactTimezone", c."language", a."timezone" AS "agentTimezone", a."defaultLanguage",
-        a."workingHours", a."callNewContactsImmediately", a."provider"::text AS "provider",
-        COALESCE(a."maxConcurrentCalls", ${providerDefault(Prisma.sql`a."provider"`, defaults)}) AS "agentCap",
-        COALESCE(pc."maxConcurrentCalls", ${providerDefault(Prisma.sql`a."provider"`, defaults)}) AS "keyCap",
-        c."firstName", c."lastName", c."fullName", c."customFields", a."providerAgentId", a."providerPhoneNumber",
-        pc."apiKeyEncrypted", pc."webhookSecretEncrypted"
-      FROM "Enrollment" e
-        JOIN "Contact" c ON c."id" = e."contactId"
-        JOIN "Workflow" w ON w."id" = e."workflowId"
-        JOIN "Agent" a ON a."id" = w."agentId"
-        LEFT JOIN "ProviderCredential" pc ON pc."accountId" = e."accountId" AND pc."provider" = a."provider"
-      WHERE e."active" AND e."nextAttemptAt" <= ${now}::timestamptz
-        AND w."status" = 'published' AND NOT w."paused" AND a."status" = 'live'
-        AND c."phone" IS NOT NULL AND (c."status" IS NULL OR c."status" NOT IN ('paused', 'dnc'))
-        AND NOT EXISTS (SELECT 1 FROM "BlockedPhone" b WHERE b."accountId" = c."accountId" AND b."phone" = c."phone")
-        AND (${HAS_WORKING_HOURS} OR (e."attempts" = 0 AND (e."enforceCallNow" OR a."callNewContactsImmediately")))
-        AND (a."provider" = 'simulator' OR pc."accountId" IS NOT NULL)
-        AND (a."maxConcurrentCalls" IS NULL AND a."provider" = 'simulator'
-          OR (SELECT count(*) FROM "Call" f WHERE f."agentId" = a."id" AND f."status" IN (${Prisma.join(IN_FLIGHT)}))
-            < COALESCE(a."maxConcurrentCalls", ${providerDefault(Prisma.sql`a."provider"`, defaults)}))
-        AND (a."provider" = 'simulator'
-          OR (SELECT count(*) FROM "Call" f WHERE f."accountId" = e."accountId" AND f."provider" = a."provider" AND f."status" IN (${Prisma.join(IN_FLIGHT)}))
-            < COALESCE(pc."maxConcurrentCalls", ${providerDefault(Prisma.sql`a."provider"`, defaults)}))
-      ORDER BY e."priority" DESC, e."nextAttemptAt" ASC
-      LIMIT ${batchSize}
-      FOR UPDATE OF e SKIP LOCKED`;
+    // Agents at a cap are not even read (their enrollments stay due); the exact room left is
+    // counted under locks below.
+    const due = await claimDueEnrollments(tx, now, defaults, batchSize);
     const room = await roomInFlight(tx, due);
     const calls: ClaimedCall[] = [];
     const remote: PlacingCall[] = [];
@@ -233,29 +157,6 @@ function placingCallOf(item: DueEnrollment, call: ClaimedCall): PlacingCall {
     providerAgentId: item.providerAgentId, providerPhoneNumber: item.providerPhoneNumber,
     secrets: item.apiKeyEncrypted ? { apiKeyEncrypted: item.apiKeyEncrypted, webhookSecretEncrypted: item.webhookSecretEncrypted } : null,
   };
-}
-
-/**
- * One statement for the claim's writes: the Call rows (a simulator call rings at once; a
- * provider's call is "placing", with its lease, until the provider accepts it:
- * provider-placement.ts), their enrollments marked in flight, and the deferred enrollments
- * moved to their next window.
- */
-async function recordClaims(tx: SqlClient, calls: ClaimedCall[], later: Array<{ id: string; at: Date }>, now: Date): Promise<void> {
-  if (calls.length === 0 && later.length === 0) return;
-  await tx.$executeRaw`WITH inserted AS (
-      INSERT INTO "Call" ("id", "accountId", "contactId", "workflowId", "agentId", "enrollmentId", "direction", "status", "startedAt", "createdAt", "provider", "placingSince")
-      SELECT u.id, u.account, u.contact, u.workflow, u.agent, u.enrollment, 'outbound',
-        CASE WHEN u.provider = 'simulator' THEN 'ringing' ELSE 'placing' END, ${now}::timestamptz, ${now}::timestamptz,
-        u.provider::"VoiceProvider", CASE WHEN u.provider = 'simulator' THEN NULL ELSE ${now}::timestamptz END
-      FROM unnest(${calls.map((c) => c.callId)}::uuid[], ${calls.map((c) => c.accountId)}::uuid[], ${calls.map((c) => c.contactId)}::uuid[],
-        ${calls.map((c) => c.workflowId)}::uuid[], ${calls.map((c) => c.agentId)}::uuid[], ${calls.map((c) => c.enrollmentId)}::uuid[],
-        ${calls.map((c) => c.provider)}::text[])
-        AS u(id, account, contact, workflow, agent, enrollment, provider))
-    UPDATE "Enrollment" AS e SET "nextAttemptAt" = u.at
-    FROM unnest(${[...calls.map((c) => c.enrollmentId), ...later.map((l) => l.id)]}::uuid[],
-      ${[...calls.map(() => null), ...later.map((l) => l.at)]}::timestamptz[]) AS u(id, at)
-    WHERE e."id" = u.id`;
 }
 
 /** Runs the dialer every `intervalMs`, one pass at a time, until stopped. */

@@ -10,12 +10,16 @@
 // Secrets are decrypted per pass, for the calls at hand, and never logged.
 import type { Services } from '../domain/context.js';
 import { directSql } from '../domain/contacts/contacts.store.js';
-import { credentialsFromStored, loadProviderCredentials, type StoredProviderSecrets } from '../domain/providers/provider-credentials.service.js';
+import { credentialsFromStored, loadProviderCredentials } from '../domain/providers/provider-credentials.service.js';
+import type { StoredProviderSecrets } from '../domain/providers/provider-credentials.store.js';
 import { applyTelephonyEvent } from '../domain/calls/call-events.service.js';
-import type { PlaceCallOutcome, ProviderCallRequest, ProviderCredentials, RemoteVoiceProvider } from '../calls/telephony/voice-provider.port.js';
+import type { PlaceCallOutcome, ProviderCallRequest, ProviderCredentials } from '../calls/telephony/voice-provider.port.js';
 import { logger } from '../logger.js';
-import { Prisma } from '../generated/prisma/client.js';
-import { giveUpCalls, REPORT_GIVE_UP_MS } from './provider-report-recovery.js';
+import { REPORT_GIVE_UP_MS } from './provider-report-recovery.js';
+import { giveUpCall } from './provider-report-recovery.store.js';
+import {
+  endPlacingLease, findPlacingCalls, leaseExpiredPlacements, recordAccepted, removePlacingCall, type PlacingCallRow,
+} from './provider-placement.store.js';
 
 /** A placing call whose lease is older than this is looked up with its provider (and placed again if it has none). */
 export const PLACING_LEASE_MS = 60_000;
@@ -27,34 +31,9 @@ const RECONCILE_BATCH = 20;
 type PlacementServices = Pick<Services, 'db' | 'clock' | 'voice'>;
 
 /** A placing call with everything its provider request needs. */
-export interface PlacingCall {
-  callId: string;
-  accountId: string;
-  enrollmentId: string | null;
-  provider: RemoteVoiceProvider;
-  placedAt: Date;
-  phone: string;
-  firstName: string | null;
-  lastName: string | null;
-  fullName: string | null;
-  customFields: Record<string, unknown> | null;
-  language: string;
-  timezone: string;
-  providerAgentId: string | null;
-  providerPhoneNumber: string | null;
+export interface PlacingCall extends PlacingCallRow {
   /** The Account's encrypted credentials when the query that read the call read them too (the dialer's claim). */
   secrets?: StoredProviderSecrets | null;
-}
-
-/** Reads placing calls with their contact and agent (one query for the dialer and the reconciliation). */
-async function readPlacingCalls(services: PlacementServices, callIds: string[]): Promise<PlacingCall[]> {
-  return directSql(services.db.sql).$queryRaw<PlacingCall[]>`
-    SELECT cl."id" AS "callId", cl."accountId", cl."enrollmentId", cl."provider"::text AS "provider", cl."startedAt" AS "placedAt",
-      c."phone", c."firstName", c."lastName", c."fullName", c."customFields",
-      COALESCE(c."language", a."defaultLanguage") AS "language", COALESCE(c."timezone", a."timezone") AS "timezone",
-      a."providerAgentId", a."providerPhoneNumber"
-    FROM "Call" cl JOIN "Contact" c ON c."id" = cl."contactId" JOIN "Agent" a ON a."id" = cl."agentId"
-    WHERE cl."id" = ANY(${callIds}::uuid[]) AND cl."status" = 'placing'`;
 }
 
 /** The provider request for a placing call: our id, the numbers, and the contact's variables. */
@@ -119,15 +98,11 @@ export async function settlePlacement(services: PlacementServices, call: Pick<Pl
   const sql = directSql(services.db.sql);
   if (outcome.kind === 'accepted') {
     // A webhook may have come first (and moved the status on): only a placing call becomes queued.
-    // Committed without waiting for the WAL flush (synchronous_commit off for this statement's
-    // transaction only): a write lost in a crash leaves the call "placing", and
-    // reconcilePlacements finds it at the provider by our call id and records it then.
-    await sql.$executeRaw`WITH no_flush AS (SELECT set_config('synchronous_commit', 'off', true))
-      UPDATE "Call" SET "providerCallId" = COALESCE("providerCallId", ${outcome.providerCallId}), "placingSince" = NULL,
-        "status" = CASE WHEN "status" = 'placing' THEN 'queued' ELSE "status" END
-      WHERE "id" = ${call.callId}::uuid AND EXISTS (SELECT 1 FROM no_flush)`;
+    // A write lost in a crash (committed without waiting for the WAL flush) leaves the call
+    // "placing": reconcilePlacements finds it at the provider by our call id and records it then.
+    await recordAccepted(sql, call.callId, outcome.providerCallId);
   } else if (outcome.kind === 'refused') {
-    await sql.$executeRaw`UPDATE "Call" SET "placingSince" = NULL WHERE "id" = ${call.callId}::uuid`;
+    await endPlacingLease(sql, call.callId);
     await applyTelephonyEvent(services, {
       type: 'call.ended', eventId: `${call.callId}:refused`, callId: call.callId, occurredAt: now.toISOString(),
       result: outcome.result, endReason: outcome.endReason.slice(0, 256), durationSeconds: 0, language: null, nextAttemptAt: null,
@@ -135,14 +110,7 @@ export async function settlePlacement(services: PlacementServices, call: Pick<Pl
   } else if (outcome.kind === 'retry_later') {
     const due = new Date(now.getTime() + (outcome.retryAfterMs ?? DEFAULT_RETRY_LATER_MS));
     logger.warn({ callId: call.callId, provider: call.provider, reason: outcome.reason }, 'provider asked to retry later; the attempt is not counted');
-    await services.db.sql.transaction(async (runner) => {
-      const tx = directSql(runner);
-      const removed = await tx.$queryRaw<Array<{ enrollmentId: string | null }>>`DELETE FROM "Call" WHERE "id" = ${call.callId}::uuid AND "status" = 'placing' RETURNING "enrollmentId"`;
-      const enrollmentId = removed[0]?.enrollmentId;
-      if (enrollmentId) {
-        await tx.$executeRaw`UPDATE "Enrollment" SET "nextAttemptAt" = ${due}::timestamptz WHERE "id" = ${enrollmentId}::uuid AND "active" AND "nextAttemptAt" IS NULL`;
-      }
-    });
+    await services.db.sql.transaction((runner) => removePlacingCall(directSql(runner), call.callId, due));
   } else {
     logger.warn({ callId: call.callId, provider: call.provider, reason: outcome.reason }, 'no answer from the provider; the call will be looked up before it is placed again');
   }
@@ -156,16 +124,11 @@ export async function settlePlacement(services: PlacementServices, call: Pick<Pl
 export async function reconcilePlacements(services: PlacementServices): Promise<number> {
   const now = services.clock.now();
   const expired = new Date(now.getTime() - PLACING_LEASE_MS);
-  const leased = await services.db.sql.transaction(async (runner) => {
-    const tx = directSql(runner);
-    return tx.$queryRaw<Array<{ id: string }>>`UPDATE "Call" SET "placingSince" = ${now}::timestamptz
-      WHERE "id" IN (SELECT "id" FROM "Call" WHERE "status" = 'placing' AND "placingSince" < ${expired}::timestamptz
-        ORDER BY "placingSince" LIMIT ${RECONCILE_BATCH} FOR UPDATE SKIP LOCKED)
-      RETURNING "id"`;
-  });
+  const leased = await services.db.sql.transaction((runner) =>
+    leaseExpiredPlacements(directSql(runner), now, expired, RECONCILE_BATCH));
   if (leased.length === 0) return 0;
   const credentialsOf = credentialsCache(services);
-  for (const call of await readPlacingCalls(services, leased.map((l) => l.id))) {
+  for (const call of await findPlacingCalls(directSql(services.db.sql), leased.map((l) => l.id))) {
     try {
       const adapter = services.voice?.adapters[call.provider];
       const credentials = await credentialsOf(call);
@@ -175,7 +138,7 @@ export async function reconcilePlacements(services: PlacementServices): Promise<
         // come, then given up like any call without a report, so it stops holding a place under
         // the caps and the contact is called again.
         if (now.getTime() - call.placedAt.getTime() >= REPORT_GIVE_UP_MS) {
-          await services.db.sql.transaction((runner) => giveUpCalls(directSql(runner), now, Prisma.sql`"id" = ${call.callId}::uuid`));
+          await services.db.sql.transaction((runner) => giveUpCall(directSql(runner), now, call.callId));
         }
         continue;
       }

@@ -20,13 +20,15 @@
 // ceiling is given up at the first pass that leases it). A pass leases at most
 // RECOVERY_BATCH calls and asks the provider after the lease commits. Secrets are decrypted per
 // pass, for the calls at hand, and never logged.
-import { Prisma } from '../generated/prisma/client.js';
 import type { Services } from '../domain/context.js';
-import { directSql, type SqlClient } from '../domain/contacts/contacts.store.js';
+import { directSql } from '../domain/contacts/contacts.store.js';
 import { loadProviderCredentials } from '../domain/providers/provider-credentials.service.js';
 import { applyTelephonyEvents } from '../domain/calls/call-events.service.js';
 import type { ProviderCallState, ProviderCredentials, RemoteVoiceProvider } from '../calls/telephony/voice-provider.port.js';
 import { logger } from '../logger.js';
+import {
+  giveUpCall, leaseUnreportedCalls, returnLeases, type LeasedCall, type UnreportedCutoffs,
+} from './provider-report-recovery.store.js';
 
 /** A call still in flight at its provider (or one the provider could not be asked about) is asked again this long after. */
 export const REPORT_ASK_AGAIN_MS = 5 * 60_000;
@@ -39,42 +41,8 @@ export const REPORT_ASK_AGAIN_MS = 5 * 60_000;
 export const REPORT_GIVE_UP_MS = 24 * 3600_000;
 /** Calls leased (and asked about) per pass. */
 export const RECOVERY_BATCH = 20;
-/** The end reason of a call given up for want of its provider's report. */
-export const NO_PROVIDER_REPORT = 'no_provider_report';
 
 type RecoveryServices = Pick<Services, 'db' | 'clock' | 'voice'>;
-
-/** The sweep's cut-offs: open calls placed (queued, ringing) or started (in progress) before these have no report. */
-export interface UnreportedCutoffs {
-  placedBefore: Date;
-  startedBefore: Date;
-}
-
-/** SQL: an open call of table "Call" past the cut-offs. */
-export function isUnreported(cutoffs: UnreportedCutoffs): Prisma.Sql {
-  return Prisma.sql`(("status" IN ('queued', 'ringing') AND "createdAt" < ${cutoffs.placedBefore}::timestamptz)
-    OR ("status" = 'in_progress' AND "startedAt" < ${cutoffs.startedBefore}::timestamptz))`;
-}
-
-/** SQL: a call its provider can be asked about (a Vapi or Retell call with the provider's id). */
-export const ASKS_PROVIDER = Prisma.sql`("provider" <> 'simulator' AND "providerCallId" IS NOT NULL)`;
-
-/**
- * Gives up the open calls that match `which`: failed with `no_provider_report`, and their
- * enrollments due again at once. A call that ended meanwhile (its report came) is left alone;
- * a report that comes after still applies (the call is not "ended"). Returns the calls given up.
- */
-export async function giveUpCalls(tx: SqlClient, now: Date, which: Prisma.Sql): Promise<number> {
-  const stuck = await tx.$queryRaw<Array<{ enrollmentId: string | null }>>`UPDATE "Call" SET "status" = 'failed', "endReason" = ${NO_PROVIDER_REPORT}, "placingSince" = NULL
-    WHERE "status" IN ('placing', 'queued', 'ringing', 'in_progress') AND ${which}
-    RETURNING "enrollmentId"`;
-  const enrollments = stuck.map((r) => r.enrollmentId).filter((id): id is string => id !== null);
-  if (enrollments.length > 0) {
-    await tx.$executeRaw`UPDATE "Enrollment" SET "nextAttemptAt" = ${now}::timestamptz
-      WHERE "id" = ANY(${enrollments}::uuid[]) AND "active" AND "nextAttemptAt" IS NULL`;
-  }
-  return stuck.length;
-}
 
 /** What one pass came to, per call leased. */
 export interface ReportRecovery {
@@ -88,16 +56,6 @@ export interface ReportRecovery {
   left: number;
 }
 
-interface LeasedCall {
-  callId: string;
-  accountId: string;
-  provider: RemoteVoiceProvider;
-  providerCallId: string;
-  placedAt: Date;
-  /** The lease it had before this pass (null: never asked). */
-  previous: Date | null;
-}
-
 /** What asking the provider came to: its answer, or why it could not be asked. */
 type Answer = ProviderCallState | { kind: 'no_answer'; reason: unknown };
 
@@ -108,12 +66,7 @@ type Answer = ProviderCallState | { kind: 'no_answer'; reason: unknown };
 export async function recoverProviderReports(services: RecoveryServices, cutoffs: UnreportedCutoffs): Promise<ReportRecovery> {
   const now = services.clock.now();
   const leaseExpired = new Date(now.getTime() - REPORT_ASK_AGAIN_MS);
-  const leased = await directSql(services.db.sql).$queryRaw<LeasedCall[]>`UPDATE "Call" AS c SET "reportAskedAt" = ${now}::timestamptz
-    FROM (SELECT "id", "reportAskedAt" FROM "Call"
-      WHERE ${ASKS_PROVIDER} AND ${isUnreported(cutoffs)} AND ("reportAskedAt" IS NULL OR "reportAskedAt" <= ${leaseExpired}::timestamptz)
-      ORDER BY "reportAskedAt" NULLS FIRST, "createdAt" LIMIT ${RECOVERY_BATCH} FOR UPDATE SKIP LOCKED) AS due
-    WHERE c."id" = due."id"
-    RETURNING c."id" AS "callId", c."accountId", c."provider"::text AS "provider", c."providerCallId", c."createdAt" AS "placedAt", due."reportAskedAt" AS "previous"`;
+  const leased = await leaseUnreportedCalls(directSql(services.db.sql), now, cutoffs, leaseExpired, RECOVERY_BATCH);
   const outcome: ReportRecovery = { leased: leased.length, recovered: 0, givenUp: 0, left: 0 };
   if (leased.length === 0) return outcome;
 
@@ -138,9 +91,7 @@ export async function recoverProviderReports(services: RecoveryServices, cutoffs
   }
   if (notAsked.length > 0) {
     // Their turn comes first next pass: the lease they had before this one is given back.
-    await directSql(services.db.sql).$executeRaw`UPDATE "Call" AS c SET "reportAskedAt" = u.previous
-      FROM unnest(${notAsked.map((c) => c.callId)}::uuid[], ${notAsked.map((c) => c.previous)}::timestamptz[]) AS u(id, previous)
-      WHERE c."id" = u.id AND c."reportAskedAt" = ${now}::timestamptz`;
+    await returnLeases(directSql(services.db.sql), notAsked, now);
     outcome.left += notAsked.length;
   }
   return outcome;
@@ -173,7 +124,7 @@ async function settle(services: RecoveryServices, call: LeasedCall, answer: Answ
     }
   }
   if (answer.kind === 'not_found' || pastCeiling) {
-    const given = await services.db.sql.transaction((runner) => giveUpCalls(directSql(runner), now, Prisma.sql`"id" = ${call.callId}::uuid`));
+    const given = await services.db.sql.transaction((runner) => giveUpCall(directSql(runner), now, call.callId));
     if (given > 0) {
       const why = answer.kind === 'not_found' ? 'the provider has no such call' : `nothing settled it ${REPORT_GIVE_UP_MS / 3600_000} h after it was placed (last answer: ${answer.kind})`;
       logger.warn({ ...log, err: answer.kind === 'no_answer' ? answer.reason : undefined }, `gave up a call without its provider report: ${why}`);

@@ -3,16 +3,8 @@
 // domain tables written before the job is sent, so a job is never the only copy of work.
 import PgBoss from 'pg-boss';
 import type { Database } from '../db/database.js';
+import type { JobHandler, JobQueue } from '../domain/context.js';
 import { logger } from '../logger.js';
-
-export type JobHandler = (data: Record<string, unknown>) => Promise<void>;
-
-export interface JobQueue {
-  send(name: string, data: Record<string, unknown>): Promise<void>;
-  /** Registers a worker; jobs sent before a crash are picked up when a worker starts again. */
-  work(name: string, handler: JobHandler): Promise<void>;
-  stop(): Promise<void>;
-}
 
 /** Every queue the service uses, created at start-up (pg-boss 10 requires queues to exist). */
 export const QUEUES = ['contacts.import'] as const;
@@ -46,11 +38,22 @@ export async function startJobQueue(db: Database): Promise<JobQueue> {
   for (const name of QUEUES) {
     await boss.createQueue(name, { name, retryLimit: 20, retryDelay: 1, retryBackoff: true });
   }
+  /** This process's handler of each queue, for the runs `send` starts here at once. */
+  const handlers = new Map<string, JobHandler>();
   return {
-    async send(name, data) {
+    async send(name, data, options) {
       await boss.send(name, data);
+      const handler = handlers.get(name);
+      if (!options?.runHere || !handler) return;
+      setImmediate(() => {
+        track(handler(data, options.held)).catch((error) => {
+          // The queued job retries; nothing is lost.
+          logger.warn({ err: error, queue: name, ...data }, 'immediate job run failed; the queue will retry');
+        });
+      });
     },
     async work(name, handler) {
+      handlers.set(name, handler);
       await boss.work(name, { pollingIntervalSeconds: 0.5, batchSize: 1 }, (jobs) =>
         track(
           (async () => {

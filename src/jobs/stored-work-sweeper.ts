@@ -31,10 +31,13 @@ export function startStoredWorkSweeper(services: Pick<Services, 'db'>, run: (bat
   let timer: NodeJS.Timeout | undefined;
 
   const pass = async () => {
-    const { rows } = await services.db.sql.query<{ id: string }>(
-      `SELECT "id" FROM "ImportBatch" WHERE "status" = 'pending' ORDER BY "createdAt" LIMIT ${SWEEP_BATCH}`,
-    );
-    for (const { id } of rows) {
+    const pending = await services.db.prisma.importBatch.findMany({
+      where: { status: 'pending' },
+      orderBy: { createdAt: 'asc' },
+      take: SWEEP_BATCH,
+      select: { id: true },
+    });
+    for (const { id } of pending) {
       if (stopped) return;
       const failure = failing.get(id);
       if (failure && failure.skipPasses-- > 0) continue;

@@ -3,7 +3,7 @@
 // PGlite never gathers statistics by itself (it has no autovacuum), and a PostgreSQL may run
 // with autovacuum off. Without statistics the planner takes an Account of a million contacts
 // for a few thousand rows; the list's query shapes are written to hold up even then (see
-// contacts-list.service.ts), but every other plan on the table is better with them. So:
+// contacts-list.store.ts), but every other plan on the table is better with them. So:
 // - a light check every minute (a few catalog rows): when a tenth of the table has changed
 //   since its last ANALYZE (the modification counter PostgreSQL keeps, and PGlite too,
 //   lazily), or been added (counted from its pages: survives a lost counter), or it has

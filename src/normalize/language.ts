@@ -30,7 +30,7 @@ const TAG_SHAPE = /^[a-z]{2,3}(?:[-_][a-z0-9]{1,8})*$/i;
 
 /**
  * Reads a language as a supported locale, or null when unreadable (a write then counts the
- * language as not sent: prepareContactWrite in src/domain/contacts/contact-rules.ts).
+ * language as not sent: prepareContactWrite in src/domain/contacts/contacts.rules.ts).
  * Short codes take the main locale (`en` → en-US, `es` → es-ES, `he`/`iw` → he-IL); regional
  * variants the nearest supported locale of the same language (es-AR → es-419, en-AU → en-GB);
  * language names in English, Hebrew, Spanish, French and German are understood ("Hebrew",

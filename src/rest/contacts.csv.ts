@@ -1,7 +1,7 @@
 // CSV rendering of a contact page: the response fields in CONTACT_RESPONSE_FIELDS order, customFields as
 // JSON, booleans true/false, nulls empty, RFC 4180 quoting (csv-stringify).
 import { stringify } from 'csv-stringify/sync';
-import { CONTACT_RESPONSE_FIELDS } from '../domain/contacts/contact-rules.js';
+import { CONTACT_RESPONSE_FIELDS } from '../domain/contacts/contacts.rules.js';
 
 export function contactsToCsv(contacts: Array<Record<string, unknown>>): string {
   return stringify(contacts, {

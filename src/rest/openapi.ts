@@ -11,7 +11,7 @@ import {
 import { PageQuerySchema } from '../domain/shared/cursor.js';
 import { ERROR_CODES, type ErrorCode } from '../domain/errors.js';
 import { WORKFLOW_STATUSES } from '../domain/workflows/workflows.service.js';
-import { CONTACT_RESPONSE_FIELDS } from '../domain/contacts/contact-rules.js';
+import { CONTACT_RESPONSE_FIELDS } from '../domain/contacts/contacts.rules.js';
 import { allowHeader } from '../http/options.js';
 import { HTTP_EDGE_DEFAULTS } from '../config/http-edge-env.js';
 

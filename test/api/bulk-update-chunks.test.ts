@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { testDatabaseKinds } from '../support/databases.js';
-import { processBatch } from '../../src/domain/contacts/contacts-import.service.js';
+import { processBatch } from '../../src/jobs/import-batches.js';
 import { BULK_UPDATE_CHUNK } from '../../src/domain/contacts/contacts-bulk-update.service.js';
 
 const MANY = 30_000;

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { testDatabaseKinds } from '../support/databases.js';
 import { expectError, uniquePhone, useServerWithAccount } from '../support/api-helpers.js';
-import { CUSTOM_FIELDS_LIMITS } from '../../src/domain/contacts/custom-fields.limits.js';
+import { CUSTOM_FIELDS_LIMITS } from '../../src/domain/contacts/custom-fields.rules.js';
 
 const { maxKeys } = CUSTOM_FIELDS_LIMITS;
 /** `n` keys named prefix0, prefix1, … */

@@ -7,9 +7,9 @@ import path from 'node:path';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/test-server.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import { runDialerOnce } from '../../src/jobs/dialer.js';
-import { createSimulatedTelephony, type SimulatedOutcome, type SimulatedTelephony } from '../../src/calls/telephony/simulator.js';
+import { createSimulatedTelephony, type SimulatedOutcome, type SimulatedTelephony } from '../../src/calls/telephony/simulator.adapter.js';
 import { applyTelephonyEvent } from '../../src/domain/calls/call-events.service.js';
-import { DEFAULT_WORKING_HOURS } from '../../src/domain/calls/calling-hours.js';
+import { DEFAULT_WORKING_HOURS } from '../../src/domain/calls/calling-hours.rules.js';
 
 // Monday 23 November 2026, 10:00 in Chicago (UTC-6).
 const MONDAY_10_CHICAGO = new Date('2026-11-23T16:00:00.000Z');

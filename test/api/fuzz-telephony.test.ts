@@ -10,10 +10,10 @@ import { startTestServer, type TestServer } from '../support/test-server.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import { fuzzOptions, hostileValue, toJson } from '../support/hostile-values.js';
 import { runDialerOnce } from '../../src/jobs/dialer.js';
-import { createSimulatedTelephony } from '../../src/calls/telephony/simulator.js';
+import { createSimulatedTelephony } from '../../src/calls/telephony/simulator.adapter.js';
 import { SIGNATURE_HEADER, signEvent } from '../../src/calls/telephony/signature.js';
 import type { TelephonyEvent } from '../../src/calls/telephony/telephony.port.js';
-import { DEFAULT_WORKING_HOURS } from '../../src/domain/calls/calling-hours.js';
+import { DEFAULT_WORKING_HOURS } from '../../src/domain/calls/calling-hours.rules.js';
 
 // Monday 23 November 2026, 10:00 in Chicago: inside the agent's working hours.
 const NOW = new Date('2026-11-23T16:00:00.000Z');

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { ADMIN_TOKEN } from '../support/test-server.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import { expectError, uniquePhone, useServerWithAccount } from '../support/api-helpers.js';
-import { CUSTOM_FIELDS_LIMITS } from '../../src/domain/contacts/custom-fields.limits.js';
+import { CUSTOM_FIELDS_LIMITS } from '../../src/domain/contacts/custom-fields.rules.js';
 import { DeepJson, toJson } from '../support/hostile-values.js';
 
 const NUL = 'a\u0000b';

@@ -1,5 +1,5 @@
 // A list page is found by one of several query shapes, chosen by its filters and searchTerm
-// (src/domain/contacts/contacts-list.service.ts): ranges of an index in list order merged
+// (src/domain/contacts/contacts-list.store.ts): ranges of an index in list order merged
 // (status, sourceKind, workflow, alone or together, a status filter too wide for ranges), the
 // walk of a search (which fills the page, or gives up on its budget and reads the term's
 // index), the term's index read at once (few candidates), the name-prefix or the GIN indexes,

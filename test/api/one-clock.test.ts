@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/test-server.js';
 import { testDatabaseKinds } from '../support/databases.js';
-import { createSimulatedTelephony, type SimulatedTelephony } from '../../src/calls/telephony/simulator.js';
+import { createSimulatedTelephony, type SimulatedTelephony } from '../../src/calls/telephony/simulator.adapter.js';
 import { applyTelephonyEvent } from '../../src/domain/calls/call-events.service.js';
 import { recoverUnreportedCalls, runDialerOnce, UNREPORTED_PLACED_MS } from '../../src/jobs/dialer.js';
 

@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import { runDialerOnce } from '../../src/jobs/dialer.js';
-import { createSimulatedTelephony, type SimulatedOutcome } from '../../src/calls/telephony/simulator.js';
+import { createSimulatedTelephony, type SimulatedOutcome } from '../../src/calls/telephony/simulator.adapter.js';
 import { SIGNATURE_HEADER, signEvent } from '../../src/calls/telephony/signature.js';
 import type { TelephonyEvent, TelephonyEventOf } from '../../src/calls/telephony/telephony.port.js';
-import { DEFAULT_WORKING_HOURS } from '../../src/domain/calls/calling-hours.js';
+import { DEFAULT_WORKING_HOURS } from '../../src/domain/calls/calling-hours.rules.js';
 import { createApp } from '../../src/app.js';
 
 // Monday 23 November 2026, 10:00 in Chicago (UTC-6).

@@ -1,6 +1,6 @@
 // PUT /api/v1/contacts/upsert through a real listening server: create/update by dedup key,
 // every write-field bound, the 422 codes, and the contact field rules
-// (src/domain/contacts/contact-rules.ts).
+// (src/domain/contacts/contacts.rules.ts).
 import { describe, expect, it } from 'vitest';
 import { testDatabaseKinds } from '../support/databases.js';
 import { expectContactShape, expectError, listAll, uniquePhone, useServerWithAccount } from '../support/api-helpers.js';

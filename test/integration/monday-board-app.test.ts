@@ -8,9 +8,9 @@ import type { TestServer } from '../support/test-server.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import type { MondayEmulator } from '../support/monday-emulator/index.js';
 import { seedLinkedBoardAccount, startBoardApp, type SeedLinkedBoardAccountOptions } from '../support/monday-board-app.js';
-import { DEFAULT_WORKING_HOURS, WEEKDAYS, type Weekday, type WorkingHours } from '../../src/domain/calls/calling-hours.js';
+import { DEFAULT_WORKING_HOURS, WEEKDAYS, type Weekday, type WorkingHours } from '../../src/domain/calls/calling-hours.rules.js';
 import { runDialerOnce } from '../../src/jobs/dialer.js';
-import type { SimulatedTelephony } from '../../src/calls/telephony/simulator.js';
+import type { SimulatedTelephony } from '../../src/calls/telephony/simulator.adapter.js';
 
 const SECRET = 'board-app-signing-secret';
 const APP_ID = 10155;

@@ -4,7 +4,7 @@ import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { testDatabaseKinds } from '../support/databases.js';
-import { DEFAULT_WORKING_HOURS } from '../../src/domain/calls/calling-hours.js';
+import { DEFAULT_WORKING_HOURS } from '../../src/domain/calls/calling-hours.rules.js';
 
 const SECRET = 'monday-signing-secret-for-tests';
 

@@ -16,7 +16,8 @@ import { VapiClient } from '@vapi-ai/server-sdk';
 import Retell from 'retell-sdk';
 import { providerCases, startRetellBase, startVapiBase, useProviderSuite, type Provider, type ProviderBase } from '../support/voice-providers.js';
 import { recoverUnreportedCalls, UNREPORTED_PLACED_MS, UNREPORTED_STARTED_MS } from '../../src/jobs/dialer.js';
-import { NO_PROVIDER_REPORT, REPORT_ASK_AGAIN_MS, REPORT_GIVE_UP_MS } from '../../src/jobs/provider-report-recovery.js';
+import { REPORT_ASK_AGAIN_MS, REPORT_GIVE_UP_MS } from '../../src/jobs/provider-report-recovery.js';
+import { NO_PROVIDER_REPORT } from '../../src/jobs/provider-report-recovery.store.js';
 import { PLACING_LEASE_MS, reconcilePlacements } from '../../src/jobs/provider-placement.js';
 import { REPORT_GRACE_MS } from '../../src/calls/telephony/voice-provider.port.js';
 

@@ -9,9 +9,9 @@ import { startTestServer, type TestAccount, type TestServer } from '../support/t
 import { testDatabaseKinds } from '../support/databases.js';
 import { expectContactShape, uniquePhone, upsertOk, UUID_RE } from '../support/api-helpers.js';
 import { runDialerOnce } from '../../src/jobs/dialer.js';
-import { createSimulatedTelephony } from '../../src/calls/telephony/simulator.js';
+import { createSimulatedTelephony } from '../../src/calls/telephony/simulator.adapter.js';
 import { applyTelephonyEvent } from '../../src/domain/calls/call-events.service.js';
-import { DEFAULT_WORKING_HOURS } from '../../src/domain/calls/calling-hours.js';
+import { DEFAULT_WORKING_HOURS } from '../../src/domain/calls/calling-hours.rules.js';
 import { callError, callOk, connect, withoutRequestId, type Connected } from './mcp-helpers.js';
 
 const enc = encodeURIComponent;

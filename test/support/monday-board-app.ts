@@ -3,7 +3,7 @@
 // so that each suite does not seed the same rows and columns again.
 import { encryptToken } from '../../integration/monday/token-crypto.js';
 import type { MondayConfig } from '../../integration/monday/config.js';
-import { DEFAULT_WORKING_HOURS, type WorkingHours } from '../../src/domain/calls/calling-hours.js';
+import { DEFAULT_WORKING_HOURS, type WorkingHours } from '../../src/domain/calls/calling-hours.rules.js';
 import { startMondayEmulator, type AddColumnInput, type MondayEmulator, type RetryPolicy } from './monday-emulator/index.js';
 import { startTestServer, type TestAccount, type TestServer } from './test-server.js';
 import type { DatabaseKind } from './databases.js';

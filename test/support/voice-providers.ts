@@ -3,7 +3,7 @@
 // busy conversation, the env that points the service at it), and a suite fixture with a test
 // server on the suite's clock, the dialer, operator GraphQL and an Account set up on the provider.
 import { afterAll, beforeAll, expect } from 'vitest';
-import { createSimulatedTelephony } from '../../src/calls/telephony/simulator.js';
+import { createSimulatedTelephony } from '../../src/calls/telephony/simulator.adapter.js';
 import { runDialerOnce } from '../../src/jobs/dialer.js';
 import type { Clock } from '../../src/domain/shared/clock.js';
 import { ADMIN_TOKEN, startTestServer, type TestAccount, type TestServer, type TestServerOptions } from './test-server.js';

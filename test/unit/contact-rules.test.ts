@@ -1,7 +1,7 @@
 // The contact field rules as pure functions: prepare (normalize, dedup key) then apply.
 import { describe, expect, it } from 'vitest';
-import { applyContactWrite, prepareContactWrite, mergeCustomFields, type AccountRules, type ContactRow, type WriteMode } from '../../src/domain/contacts/contact-rules.js';
-import { buildDedupKey } from '../../src/domain/contacts/dedup.js';
+import { applyContactWrite, prepareContactWrite, mergeCustomFields, type AccountRules, type ContactRow, type WriteMode } from '../../src/domain/contacts/contacts.rules.js';
+import { buildDedupKey } from '../../src/domain/contacts/dedup.rules.js';
 import type { ContactWrite } from '../../src/domain/contacts/contacts.inputs.js';
 
 const account: AccountRules = { id: '00000000-0000-4000-8000-000000000001', defaultLocation: null, dedupFields: ['phone'] };

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { schema } from '../../src/domain/schema.js';
 import { findUnstorableText, unstorableTextReason } from '../../src/domain/shared/storable-text.js';
-import { CUSTOM_FIELDS_LIMITS, customFieldsLimitProblem } from '../../src/domain/contacts/custom-fields.limits.js';
+import { CUSTOM_FIELDS_LIMITS, customFieldsLimitProblem } from '../../src/domain/contacts/custom-fields.rules.js';
 import { checkedArguments } from '../../src/domain/shared/argument-guard.js';
 
 describe('storable text', () => {

@@ -1,6 +1,6 @@
 // The Telephony port: how the dialer places calls, and the events a telephony adapter reports
 // back (through a sink). Two adapters sit behind it: the deterministic simulator (default,
-// offline; ./simulator.ts) and a real provider that POSTs signed events (./signature.ts) which
+// offline; ./simulator.adapter.ts) and a real provider that POSTs signed events (./signature.ts) which
 // are validated with TelephonyEventSchema before they reach the same sink.
 //
 // The 21 call results a call can end with, `converted` first. What each does to the contact:

@@ -5,7 +5,7 @@ import { requireAdmin } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import { parseInput } from '../shared/validation.js';
 import { normalizeLocation } from '../../normalize/location.js';
-import { isValidDedupField } from '../contacts/dedup.js';
+import { isValidDedupField } from '../contacts/dedup.rules.js';
 import { rebuildDedupKeys } from '../contacts/contacts-rekey.service.js';
 
 export const CreateAccountSchema = z.strictObject({

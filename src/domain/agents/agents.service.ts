@@ -9,7 +9,7 @@ import { UUID_PATTERN } from '../shared/ids.js';
 import { canonicalTimezone } from '../../normalize/timezone.js';
 import { normalizeLanguage } from '../../normalize/language.js';
 import { normalizePhone } from '../../normalize/phone.js';
-import { DEFAULT_WORKING_HOURS, WorkingHoursSchema } from '../calls/calling-hours.js';
+import { DEFAULT_WORKING_HOURS, WorkingHoursSchema } from '../calls/calling-hours.rules.js';
 import { VOICE_PROVIDERS, type VoiceProvider } from '../../calls/telephony/voice-provider.port.js';
 
 type ProviderReferences = { provider: VoiceProvider; providerAgentId?: string | null; providerPhoneNumber?: string | null };

@@ -8,6 +8,7 @@ import { requireAdmin } from '../context.js';
 import { DomainError, notFound } from '../errors.js';
 import { parseInput } from '../shared/validation.js';
 import { directSql } from '../contacts/contacts.store.js';
+import { findActiveKey } from './api-keys.store.js';
 
 export const KEY_PREFIX = 'svc_pk_';
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
@@ -71,11 +72,7 @@ export async function revokeApiKey(ctx: RequestContext, id: string): Promise<Api
  */
 export async function authenticateApiKey(services: Services, secret: string | undefined): Promise<Actor> {
   if (!secret || !secret.startsWith(KEY_PREFIX)) throw new DomainError('unauthenticated', 'Missing or malformed API key: send Authorization: Bearer svc_pk_...');
-  const rows = await directSql(services.db.sql).$queryRaw<Array<{ id: string; userId: string; accountId: string; lastUsedAt: Date | null; defaultLocation: string | null; dedupFields: string[] }>>`
-    SELECT k."id", k."userId", k."accountId", k."lastUsedAt", a."defaultLocation", a."dedupFields"
-    FROM "ApiKey" k JOIN "Account" a ON a."id" = k."accountId"
-    WHERE k."secretHash" = ${hashSecret(secret)} AND k."revokedAt" IS NULL`;
-  const row = rows[0];
+  const row = await findActiveKey(directSql(services.db.sql), hashSecret(secret));
   if (!row) throw new DomainError('unauthenticated', 'Unknown or revoked API key');
   const now = services.clock.now();
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {

@@ -5,18 +5,19 @@
 import { randomUUID } from 'node:crypto';
 import type { Services } from '../context.js';
 import { DomainError } from '../errors.js';
-import { directSql, updateContactsStatement, type SqlClient } from '../contacts/contacts.store.js';
-import { Prisma } from '../../generated/prisma/client.js';
-import type { ContactRow } from '../contacts/contact-rules.js';
+import { directSql, loadAccountRules, type SqlClient } from '../contacts/contacts.store.js';
 import type { TelephonyEventOf } from '../../calls/telephony/telephony.port.js';
 import type { ProviderEvent, RemoteVoiceProvider } from '../../calls/telephony/voice-provider.port.js';
 import { applyCallOutcome, FINAL_RESULTS } from './call-outcome.rules.js';
 import { normalizePhone } from '../../normalize/phone.js';
-import { UUID_PATTERN } from '../shared/ids.js';
 import { assertStorableText } from '../shared/storable-text.js';
-import { prepareContactWrite } from '../contacts/contact-rules.js';
+import { prepareContactWrite } from '../contacts/contacts.rules.js';
 import { upsertInTransaction } from '../contacts/contacts-write.service.js';
-import { loadAccountRules } from '../contacts/contacts-import.service.js';
+import {
+  findAgentByPhoneNumber, findContactIdByPhone, flushCallWrites, insertInboundCall, lockCall, noCallWrites,
+  recordEventsAndLockCall, writeCallEnded, writeInProgress, writeProviderCallId, writeReport, writeStartedAt,
+  type CallRow, type CallWrites, type EnrollmentProgress, type EnrollmentRow, type LockedCallRows,
+} from './call-events.store.js';
 
 export type EventApplication = 'applied' | 'duplicate';
 
@@ -34,18 +35,6 @@ export interface CallEndedEvent {
   transferred: boolean;
   testCall: boolean;
   endedAt: string;
-}
-
-interface CallRow {
-  id: string;
-  accountId: string;
-  contactId: string;
-  workflowId: string | null;
-  agentId: string | null;
-  enrollmentId: string | null;
-  status: string;
-  startedAt: Date | null;
-  providerCallId: string | null;
 }
 
 /** Where an event came from, when a provider's authenticated webhook delivered it. */
@@ -94,12 +83,13 @@ export async function applyTelephonyEvents(services: Pick<Services, 'db' | 'cloc
       if (event.type === 'call.inbound') {
         await startInboundCall(tx, event, now, source);
       } else {
-        const call = calls.get(event.callId) ?? (await lockCall(tx, event.callId, event.type === 'call.ended'));
+        const call = calls.get(event.callId)
+          ?? withNoWrites(await lockCall(tx, event.callId, event.type === 'call.ended'));
         // Thrown, so the event is not recorded as processed: the provider's retry can apply it.
         if (!call || (source && call.call.accountId !== source.accountId)) throw new DomainError('not_found', `No call ${event.callId}`);
         calls.set(event.callId, call);
         // Two events of one kind for one call in a message write one after the other.
-        if (call.writes.kinds.has(event.type)) await flushWrites(tx, call);
+        if (call.kinds.has(event.type)) await flushWrites(tx, call);
         await applyToCall(tx, call, event, now);
       }
       applied.push('applied');
@@ -109,124 +99,54 @@ export async function applyTelephonyEvents(services: Pick<Services, 'db' | 'cloc
   });
 }
 
-/** A call locked for its events, with its contact and (when an end was among them) its enrollment. */
-interface LockedCall {
-  call: CallRow;
-  contact: ContactRow;
-  enrollment: EnrollmentRow | null | undefined;
+/**
+ * A call locked for its events, with its contact and (when an end was among them) its enrollment
+ * (undefined: not read; enrollmentProgress reads it when an end needs it).
+ */
+interface LockedCall extends LockedCallRows {
+  /** The kinds of event this message applied to the call since its writes were last sent. */
+  kinds: Set<string>;
   /** What this message's events write to the call, not sent yet. */
   writes: CallWrites;
 }
 
-/**
- * The writes of a message's events to one locked call, sent as one statement (flushWrites):
- * the other tables' writes as CTEs, and one UPDATE of the Call row with every column the
- * events set (a later event's value for a column replaces an earlier one's).
- */
-interface CallWrites {
-  kinds: Set<string>;
-  ctes: Prisma.Sql[];
-  callColumns: Map<string, Prisma.Sql>;
+/** A call just locked, with no writes pending. */
+function withNoWrites(rows: LockedCallRows | null): LockedCall | null {
+  return rows && { ...rows, kinds: new Set(), writes: noCallWrites() };
 }
 
-const noWrites = (): CallWrites => ({ kinds: new Set(), ctes: [], callColumns: new Map() });
-
+/** Sends the call's pending writes as one statement. */
 async function flushWrites(tx: SqlClient, locked: LockedCall): Promise<void> {
-  const { ctes, callColumns } = locked.writes;
-  if (ctes.length === 0 && callColumns.size === 0) return;
-  const withs = ctes.length > 0 ? Prisma.sql`WITH ${Prisma.join(ctes, ', ')} ` : Prisma.empty;
-  const main = callColumns.size > 0
-    ? Prisma.sql`UPDATE "Call" SET ${Prisma.join([...callColumns].map(([column, value]) => Prisma.sql`${Prisma.raw(`"${column}"`)} = ${value}`), ', ')} WHERE "id" = ${locked.call.id}::uuid`
-    : Prisma.sql`SELECT 1`;
-  await tx.$executeRaw`${withs}${main}`;
-  locked.writes = noWrites();
-}
-
-interface EnrollmentRow {
-  attempts: number;
-  active: boolean;
-  retryDelayMinutes: number | null;
-}
-
-interface LockedJson {
-  call: (Omit<CallRow, 'startedAt'> & { startedAt: string | null }) | null;
-  contact: ContactRow | null;
-  enrollment: EnrollmentRow | null;
-}
-
-/** SQL: the call `callId` with its contact and (when `withEnrollment`) its enrollment, locked, as JSON columns call, contact, enrollment. */
-function lockedCallSql(callId: string | null, withEnrollment: boolean, guard: Prisma.Sql): Prisma.Sql {
-  return Prisma.sql`locked AS (
-      SELECT cl."id", cl."accountId", cl."contactId", cl."workflowId", cl."agentId", cl."enrollmentId", cl."status", cl."startedAt",
-        cl."providerCallId", to_jsonb(ct) AS contact
-      FROM "Call" cl JOIN "Contact" ct ON ct."id" = cl."contactId"
-      WHERE cl."id" = ${callId}::uuid ${guard} FOR UPDATE OF cl, ct
-    ),
-    enrollment AS (
-      SELECT e."attempts", e."active", a."retryDelayMinutes" FROM "Enrollment" e
-        JOIN "Workflow" w ON w."id" = e."workflowId" LEFT JOIN "Agent" a ON a."id" = w."agentId"
-      WHERE ${withEnrollment}::boolean AND e."id" = (SELECT "enrollmentId" FROM locked) FOR UPDATE OF e
-    )`;
-}
-
-const LOCKED_COLUMNS = Prisma.sql`(SELECT to_jsonb(l) - 'contact' FROM locked l) AS call, (SELECT contact FROM locked) AS contact,
-  (SELECT to_jsonb(x) FROM enrollment x) AS enrollment`;
-
-function lockedOf(row: LockedJson, withEnrollment: boolean): LockedCall | null {
-  if (!row.call || !row.contact) return null;
-  return {
-    call: { ...row.call, startedAt: row.call.startedAt ? new Date(row.call.startedAt) : null },
-    contact: contactFromJson(row.contact),
-    // undefined: not read (enrollmentProgress reads it when an end needs it).
-    enrollment: withEnrollment ? row.enrollment : undefined,
-    writes: noWrites(),
-  };
+  await flushCallWrites(tx, locked.call.id, locked.writes);
+  locked.kinds = new Set();
+  locked.writes = noCallWrites();
 }
 
 /**
  * One round trip: records the message's event ids (the fresh ones come back) and, when every
- * event is about one call that already exists (no inbound call among them), locks it. A
- * message of duplicates only locks nothing: it writes nothing, and its commit waits for no WAL flush.
+ * event is about one call that already exists (no inbound call among them), locks it.
  */
 async function recordAndLock(tx: SqlClient, events: ProviderEvent[], now: Date): Promise<{ fresh: Set<string>; locked: LockedCall | null }> {
   const callIds = new Set(events.map((e) => e.callId));
-  const oneCall = callIds.size === 1 && !events.some((e) => e.type === 'call.inbound') ? uuidOrNull(events[0].callId) : null;
+  const oneCall = callIds.size === 1 && !events.some((e) => e.type === 'call.inbound') ? events[0].callId : null;
   const withEnrollment = events.some((e) => e.type === 'call.ended');
-  const [row] = await tx.$queryRaw<Array<LockedJson & { fresh: string[] }>>`
-    WITH fresh AS (INSERT INTO "ProcessedEvent" ("eventId", "receivedAt") SELECT id, ${now}::timestamptz FROM unnest(${events.map((e) => e.eventId)}::text[]) AS id
-      ON CONFLICT DO NOTHING RETURNING "eventId"),
-    ${lockedCallSql(oneCall, withEnrollment, Prisma.sql`AND EXISTS (SELECT 1 FROM fresh)`)}
-    SELECT ARRAY(SELECT "eventId" FROM fresh) AS fresh, ${LOCKED_COLUMNS}`;
-  return { fresh: new Set(row.fresh), locked: oneCall ? lockedOf(row, withEnrollment) : null };
-}
-
-/** Locks one call for its events (a message about several calls, or a call its inbound event just created). */
-async function lockCall(tx: SqlClient, callId: string, withEnrollment: boolean): Promise<LockedCall | null> {
-  const [row] = await tx.$queryRaw<LockedJson[]>`WITH ${lockedCallSql(uuidOrNull(callId), withEnrollment, Prisma.empty)} SELECT ${LOCKED_COLUMNS}`;
-  return lockedOf(row, withEnrollment);
+  const eventIds = events.map((e) => e.eventId);
+  const { fresh, locked } = await recordEventsAndLockCall(tx, eventIds, now, oneCall, withEnrollment);
+  return { fresh, locked: withNoWrites(locked) };
 }
 
 /** One fresh event of a locked call, added to the call's pending writes; the locked state follows it. */
 async function applyToCall(tx: SqlClient, locked: LockedCall, event: Exclude<ProviderEvent, { type: 'call.inbound' }>, now: Date): Promise<void> {
   const { call, writes } = locked;
-  writes.kinds.add(event.type);
+  locked.kinds.add(event.type);
   // Only a call that has none yet (one the dialer placed has it since the provider's answer).
   if (event.providerCallId && call.providerCallId === null) {
     call.providerCallId = event.providerCallId;
-    writes.callColumns.set('providerCallId', Prisma.sql`${event.providerCallId}`);
+    writeProviderCallId(writes, event.providerCallId);
   }
   if (event.type === 'call.started') markStarted(locked, new Date(event.occurredAt));
   else if (event.type === 'call.ended') await applyCallEnded(tx, locked, event, now);
   else storeReport(locked, event, event.recordingUrl ?? null);
-}
-
-/** A call id that is not a UUID matches no call (instead of failing the cast). */
-const uuidOrNull = (id: string) => (UUID_PATTERN.test(id) ? id : null);
-
-/** A contact read back through to_jsonb: timestamps arrive as strings. */
-function contactFromJson(json: ContactRow): ContactRow {
-  const date = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string));
-  return { ...json, lastCallAt: date(json.lastCallAt), nextCallAt: date(json.nextCallAt), createdAt: date(json.createdAt)!, updatedAt: date(json.updatedAt)! };
 }
 
 /** A late call.started never undoes an end (the row is locked: its state in memory is the truth). */
@@ -234,11 +154,11 @@ function markStarted(locked: LockedCall, at: Date): void {
   const { call, writes } = locked;
   if (call.startedAt === null) {
     call.startedAt = at;
-    writes.callColumns.set('startedAt', Prisma.sql`${at}::timestamptz`);
+    writeStartedAt(writes, at);
   }
   if (['placing', 'queued', 'ringing'].includes(call.status)) {
     call.status = 'in_progress';
-    writes.callColumns.set('status', Prisma.sql`'in_progress'`);
+    writeInProgress(writes);
   }
 }
 
@@ -265,31 +185,27 @@ async function applyCallEnded(tx: SqlClient, locked: LockedCall, event: Telephon
     result: event.result, endReason: event.endReason, durationSeconds: event.durationSeconds, lastCall: progress.lastCall,
     transferred: event.transferred ?? false, testCall: event.testCall ?? false, endedAt: endedAt.toISOString(),
   };
-  const { ctes, callColumns } = locked.writes;
-  ctes.push(Prisma.sql`contact_update AS (${updateContactsStatement(call.accountId, [updated])})`);
-  if (progress.statement) ctes.push(Prisma.sql`enrollment_update AS (${progress.statement})`);
-  if (event.result === 'do_not_call' && contact.phone) {
-    ctes.push(Prisma.sql`blocked AS (INSERT INTO "BlockedPhone" ("accountId", "phone", "reason", "createdAt")
-      VALUES (${call.accountId}::uuid, ${contact.phone}, 'do_not_call result', ${now}::timestamptz) ON CONFLICT DO NOTHING)`);
-  }
-  ctes.push(Prisma.sql`ended_event AS (INSERT INTO "DomainEvent" ("id", "accountId", "type", "payload", "createdAt")
-    VALUES (${randomUUID()}::uuid, ${call.accountId}::uuid, 'call.ended', ${JSON.stringify(payload)}::jsonb, ${now}::timestamptz))`);
-  const columns: Array<[string, Prisma.Sql]> = [
-    ['status', Prisma.sql`'ended'`], ['result', Prisma.sql`${event.result}`], ['endReason', Prisma.sql`${event.endReason}`],
-    ['startedAt', Prisma.sql`${startedAt}::timestamptz`], ['endedAt', Prisma.sql`${endedAt}::timestamptz`],
-    ['durationSeconds', Prisma.sql`${event.durationSeconds}::int`], ['language', Prisma.sql`${event.language}`],
-    ['lastCall', Prisma.sql`${progress.lastCall}`], ['nextCallAt', Prisma.sql`${reportedNext}::timestamptz`],
-    ['transferred', Prisma.sql`${event.transferred ?? false}`], ['testCall', Prisma.sql`${event.testCall ?? false}`],
-  ];
-  for (const [column, value] of columns) callColumns.set(column, value);
+  writeCallEnded(locked.writes, {
+    accountId: call.accountId,
+    contact: updated,
+    enrollment: progress.write,
+    blockPhone: event.result === 'do_not_call' && contact.phone ? contact.phone : null,
+    event: { id: randomUUID(), payload },
+    call: {
+      result: event.result, endReason: event.endReason, startedAt, endedAt, durationSeconds: event.durationSeconds,
+      language: event.language, lastCall: progress.lastCall, nextCallAt: reportedNext,
+      transferred: event.transferred ?? false, testCall: event.testCall ?? false,
+    },
+    now,
+  });
 }
 
 /**
  * Counts the attempt and schedules the next one, or ends the enrollment: after a final
  * result, or at the attempt limit (a requested callback may go past it). Returns whether
  * this was the contact's last call of the enrollment (also true for a call outside any active
- * enrollment: nothing follows it), whether this call ended the enrollment, and the UPDATE
- * that records it.
+ * enrollment: nothing follows it), whether this call ended the enrollment, and what it writes
+ * to the enrollment.
  */
 async function enrollmentProgress(
   tx: SqlClient,
@@ -300,29 +216,21 @@ async function enrollmentProgress(
   endedAt: Date,
   reportedNext: Date | null,
   maxAttempts: number | null,
-): Promise<{ lastCall: boolean; endsEnrollment: boolean; statement: Prisma.Sql | null }> {
+): Promise<{ lastCall: boolean; endsEnrollment: boolean; write: EnrollmentProgress | null }> {
   const nothing = null;
-  if (!call.enrollmentId) return { lastCall: true, endsEnrollment: false, statement: nothing };
+  if (!call.enrollmentId) return { lastCall: true, endsEnrollment: false, write: nothing };
   const enrollment = read !== undefined ? read : (await lockCall(tx, call.id, true))?.enrollment;
-  if (!enrollment?.active) return { lastCall: true, endsEnrollment: false, statement: nothing };
+  if (!enrollment?.active) return { lastCall: true, endsEnrollment: false, write: nothing };
   const attempts = enrollment.attempts + 1;
   const limitReached = maxAttempts !== null && attempts >= maxAttempts;
   const continues = !FINAL_RESULTS.has(event.result) && (!limitReached || (event.result === 'callback_requested' && reportedNext !== null));
   if (!continues) {
     const reason = FINAL_RESULTS.has(event.result) ? event.result : 'attempt_limit';
-    return {
-      lastCall: true,
-      endsEnrollment: true,
-      statement: Prisma.sql`UPDATE "Enrollment" SET "attempts" = ${attempts}, "active" = false, "nextAttemptAt" = NULL,
-        "endedAt" = ${endedAt}::timestamptz, "endReason" = ${reason} WHERE "id" = ${call.enrollmentId}::uuid`,
-    };
+    const write = { enrollmentId: call.enrollmentId, attempts, endedAt, endReason: reason };
+    return { lastCall: true, endsEnrollment: true, write };
   }
   const retryAt = reportedNext ?? new Date(endedAt.getTime() + (enrollment.retryDelayMinutes ?? 60) * 60_000);
-  return {
-    lastCall: false,
-    endsEnrollment: false,
-    statement: Prisma.sql`UPDATE "Enrollment" SET "attempts" = ${attempts}, "nextAttemptAt" = ${retryAt}::timestamptz WHERE "id" = ${call.enrollmentId}::uuid`,
-  };
+  return { lastCall: false, endsEnrollment: false, write: { enrollmentId: call.enrollmentId, attempts, retryAt } };
 }
 
 /**
@@ -331,18 +239,7 @@ async function enrollmentProgress(
  * report-ready.
  */
 function storeReport(locked: LockedCall, event: TelephonyEventOf<'report.ready'>, recordingUrl: string | null): void {
-  const { call, writes } = locked;
-  const lines = event.utterances;
-  writes.ctes.push(
-    Prisma.sql`utterances_removed AS (DELETE FROM "CallUtterance" WHERE "callId" = ${call.id}::uuid AND "seq" > ${lines.length})`,
-    Prisma.sql`utterances_written AS (INSERT INTO "CallUtterance" ("callId", "seq", "speaker", "content", "timestamp")
-      SELECT ${call.id}::uuid, u.ord::int, u.speaker, u.content, u.ts
-      FROM unnest(${lines.map((u) => u.speaker)}::text[], ${lines.map((u) => u.content)}::text[], ${lines.map((u) => u.timestamp)}::timestamptz[])
-        WITH ORDINALITY AS u(speaker, content, ts, ord)
-      ON CONFLICT ("callId", "seq") DO UPDATE SET "speaker" = excluded."speaker", "content" = excluded."content", "timestamp" = excluded."timestamp")`,
-  );
-  writes.callColumns.set('reportReady', Prisma.sql`true`);
-  writes.callColumns.set('recordingUrl', Prisma.sql`COALESCE(${recordingUrl}, "recordingUrl")`);
+  writeReport(locked.writes, locked.call.id, event.utterances, recordingUrl);
 }
 
 /**
@@ -352,14 +249,12 @@ function storeReport(locked: LockedCall, event: TelephonyEventOf<'report.ready'>
 async function startInboundCall(tx: SqlClient, event: ProviderEvent & { type: 'call.inbound' }, now: Date, source?: EventSource): Promise<void> {
   const to = event.to ? normalizePhone(event.to, null) : null;
   if (!to?.ok) throw new DomainError('bad_request', 'call.inbound needs `to`: the agent number that was called, in international format');
-  const [agent] = await tx.$queryRaw<Array<{ id: string; accountId: string }>>`SELECT "id", "accountId" FROM "Agent" WHERE "phoneNumber" = ${to.e164}`;
+  const agent = await findAgentByPhoneNumber(tx, to.e164);
   if (!agent || (source && agent.accountId !== source.accountId)) throw new DomainError('not_found', `No agent answers ${to.e164}`);
   const from = normalizePhone(event.from, null);
   if (!from.ok) throw new DomainError('bad_request', `call.inbound: "${event.from}" is not a phone number in international format`);
   const account = await loadAccountRules(tx, agent.accountId);
-  const [known] = await tx.$queryRaw<Array<{ id: string }>>`SELECT "id" FROM "Contact" WHERE "accountId" = ${agent.accountId}::uuid AND "phone" = ${from.e164}
-    ORDER BY "createdAt" LIMIT 1`;
-  let contactId = known?.id;
+  let contactId = await findContactIdByPhone(tx, agent.accountId, from.e164);
   if (!contactId) {
     const write = { phone: from.e164, sourceKind: 'oneai' as const, externalId: null };
     // An Account keyed on fields an inbound caller cannot have keys the contact on its own id.
@@ -369,8 +264,8 @@ async function startInboundCall(tx: SqlClient, event: ProviderEvent & { type: 'c
     const [outcome] = await upsertInTransaction(tx, account, [usable.write], null, now);
     contactId = outcome.contact.id;
   }
-  await tx.$executeRaw`INSERT INTO "Call" ("id", "accountId", "contactId", "agentId", "direction", "status", "startedAt", "createdAt", "provider", "providerCallId")
-    VALUES (${event.callId}::uuid, ${agent.accountId}::uuid, ${contactId}::uuid, ${agent.id}::uuid, 'inbound', 'in_progress', ${new Date(event.occurredAt)}::timestamptz, ${now}::timestamptz,
-      ${source?.provider ?? 'simulator'}::"VoiceProvider", ${event.providerCallId ?? null})
-    ON CONFLICT ("id") DO NOTHING`;
+  await insertInboundCall(tx, {
+    id: event.callId, accountId: agent.accountId, contactId, agentId: agent.id, startedAt: new Date(event.occurredAt),
+    provider: source?.provider ?? 'simulator', providerCallId: event.providerCallId ?? null,
+  }, now);
 }

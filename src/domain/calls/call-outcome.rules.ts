@@ -2,7 +2,7 @@
 // `paused` stays), a late or out-of-order report is not counted (applyCallOutcome), and a final
 // result ends the enrollment (README, "Calls: the demo walk-through"; ARCHITECTURE.md,
 // "Decisions"), as pure functions.
-import type { ContactRow } from '../contacts/contact-rules.js';
+import type { ContactRow } from '../contacts/contacts.rules.js';
 import type { ContactStatus } from '../contacts/contacts.inputs.js';
 import { normalizeLanguage } from '../../normalize/language.js';
 import { isConversationResult, type CallResult } from '../../calls/telephony/telephony.port.js';

@@ -1,5 +1,5 @@
 // Input schema for an agent's working hours: per ISO weekday, non-overlapping [start, end)
-// windows of local "HH:MM" times. The single source of the format rules; calling-hours.ts
+// windows of local "HH:MM" times. The single source of the format rules; calling-hours.rules.ts
 // re-exports everything here.
 import { z } from 'zod';
 

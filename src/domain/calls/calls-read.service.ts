@@ -11,6 +11,8 @@ import { getContactByExternalId } from '../contacts/contacts.service.js';
 import { decodeCursor, encodeCursor, PageQuerySchema } from '../shared/cursor.js';
 import { assertUuid } from '../shared/ids.js';
 import { parseInput } from '../shared/validation.js';
+import { directSql } from '../contacts/contacts.store.js';
+import { findCallsWithUtterances } from './calls.store.js';
 
 /** A call as the REST API returns it (schema/openapi.json: CallRecord). */
 export interface CallRecord {
@@ -76,24 +78,12 @@ export async function listContactCalls(
     },
   });
   const page = rows.slice(0, limit);
-  const withUtterances = await callsWithUtterances(ctx, page.filter((c) => c.reportReady).map((c) => c.id));
+  const reported = page.filter((c) => c.reportReady).map((c) => c.id);
+  const withUtterances = await findCallsWithUtterances(directSql(ctx.db.sql), reported);
   return {
     data: page.map(({ reportReady, ...call }) => ({ ...call, transcriptAvailable: reportReady && withUtterances.has(call.id) })),
     nextToken: rows.length > limit ? encodeCursor({ createdAt: page[page.length - 1].startedAt, id: page[page.length - 1].id }) : null,
   };
-}
-
-/**
- * Which of these calls have at least one utterance: one EXISTS probe per id on the
- * utterances' primary key (callId, seq), never reading a whole transcript.
- */
-async function callsWithUtterances(ctx: RequestContext, ids: string[]): Promise<Set<string>> {
-  if (ids.length === 0) return new Set();
-  const { rows } = await ctx.db.sql.query<{ id: string }>(
-    'SELECT c.id::text AS id FROM unnest($1::uuid[]) AS c(id) WHERE EXISTS (SELECT 1 FROM "CallUtterance" u WHERE u."callId" = c.id)',
-    [ids],
-  );
-  return new Set(rows.map((r) => r.id));
 }
 
 /**

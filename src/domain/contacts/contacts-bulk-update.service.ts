@@ -3,20 +3,20 @@
 // Account's contacts each, written in one statement), each chunk and its progress cursor
 // committed together, so a restart resumes without applying twice; between chunks the
 // database is free for other requests. A change of nothing (`data: {}`) is done at once.
-import { Prisma } from '../../generated/prisma/client.js';
 import type { RequestContext, Services } from '../context.js';
 import type { Database } from '../../db/database.js';
 import { requireActor } from '../context.js';
 import { badRequest } from '../errors.js';
 import { parseInput } from '../shared/validation.js';
-import { prepareContactWrite, type PreparedWrite } from './contact-rules.js';
+import { prepareContactWrite, type PreparedWrite } from './contacts.rules.js';
 import { BulkUpdateBodySchema, type BulkUpdateFilter } from './contacts.inputs.js';
-import { CONTACT_COLUMNS, directSql, type SqlClient } from './contacts.store.js';
+import { directSql, loadAccountRules, type SqlClient } from './contacts.store.js';
 import { withConflictRetry } from './contacts-write.service.js';
 import { afterPendingReads, requestsStarted } from '../../db/foreground-traffic.js';
 import { changeStoredContacts } from './contacts-change-many.service.js';
-import type { ContactRow } from './contact-rules.js';
-import { BatchBusy, enqueueBatch, loadAccountRules } from './contacts-import.service.js';
+import { BatchBusy, enqueueBatch } from './contacts-batches.service.js';
+import { lockBatch, markBatchDone, saveBatchPayload } from './contacts-batches.store.js';
+import { lockMatchingContacts, scanContacts } from './contacts-bulk-update.store.js';
 
 interface BulkUpdatePayload {
   filter: BulkUpdateFilter;
@@ -36,17 +36,6 @@ export async function bulkUpdateContacts(ctx: RequestContext, body: unknown): Pr
   if (writesNothing(prepared.write)) return {};
   await enqueueBatch(ctx, 'bulk-update', { filter, write: prepared.write } satisfies BulkUpdatePayload);
   return {};
-}
-
-function filterSql(accountId: string, filter: BulkUpdateFilter): Prisma.Sql {
-  const conditions: Prisma.Sql[] = [Prisma.sql`"accountId" = ${accountId}::uuid`];
-  if (filter.firstName !== undefined) conditions.push(Prisma.sql`"firstName" = ${filter.firstName}`);
-  if (filter.lastName !== undefined) conditions.push(Prisma.sql`"lastName" = ${filter.lastName}`);
-  if (filter.phone !== undefined) conditions.push(Prisma.sql`"phone" = ${filter.phone}`);
-  if (filter.sourceKind !== undefined) conditions.push(Prisma.sql`"sourceKind" = ${filter.sourceKind}::"SourceKind"`);
-  if (filter.externalId !== undefined) conditions.push(Prisma.sql`"externalId" = ${filter.externalId.replace(/ +$/, '')}`);
-  for (const { key, value } of filter.customFields ?? []) conditions.push(Prisma.sql`"customFields" ->> ${key} = ${value}`);
-  return Prisma.join(conditions, ' AND ');
 }
 
 /**
@@ -94,9 +83,10 @@ export function writesNothing(write: PreparedWrite): boolean {
 }
 
 /**
- * Applies a stored bulk-update batch, chunk by chunk (called by processBatch). Each chunk and
- * the batch's progress cursor commit together, so a run stopped anywhere (a crash) resumes
- * after the last committed chunk, and no contact is changed twice.
+ * Applies a stored bulk-update batch, chunk by chunk (called by the batch worker,
+ * src/jobs/import-batches.ts). Each chunk and the batch's progress cursor commit together, so a
+ * run stopped anywhere (a crash) resumes after the last committed chunk, and no contact is
+ * changed twice.
  */
 export async function processBulkUpdateBatch(services: Services, batchId: string): Promise<void> {
   const embedded = services.db.kind === 'pglite';
@@ -124,32 +114,23 @@ export async function processBulkUpdateBatch(services: Services, batchId: string
 }
 
 async function applyNextChunk(services: Services, tx: SqlClient, batchId: string, bounds: { scan: number; write: number }): Promise<{ finished: boolean; changed: number }> {
-  const locked = await tx.$queryRaw<Array<{ accountId: string; payload: BulkUpdatePayload; status: string }>>`
-    SELECT "accountId", "payload", "status"::text AS "status" FROM "ImportBatch" WHERE "id" = ${batchId}::uuid FOR UPDATE SKIP LOCKED`;
-  if (locked.length === 0) throw new BatchBusy(`batch ${batchId} is being processed elsewhere`);
-  const [{ accountId, payload, status }] = locked;
+  const locked = await lockBatch<BulkUpdatePayload>(tx, batchId);
+  if (!locked) throw new BatchBusy(`batch ${batchId} is being processed elsewhere`);
+  const { accountId, payload, status } = locked;
   if (status === 'done') return { finished: true, changed: 0 };
   const now = services.clock.now();
   let updated = payload.updated ?? 0;
   let skipped = payload.skipped ?? 0;
-  const finish = async () => {
-    await tx.$executeRaw`UPDATE "ImportBatch" SET "status" = 'done', "doneAt" = ${now}::timestamptz, "payload" = '{}'::jsonb,
-      "result" = ${JSON.stringify({ updated, skipped })}::jsonb WHERE "id" = ${batchId}::uuid`;
-  };
+  const finish = () => markBatchDone(tx, batchId, now, { updated, skipped });
   if (writesNothing(payload.write)) {
     await finish();
     return { finished: true, changed: 0 };
   }
 
-  const after = payload.after
-    ? Prisma.sql`AND ("createdAt", "id") > (${new Date(payload.after.createdAt)}::timestamptz, ${payload.after.id}::uuid)`
-    : Prisma.empty;
   // The chunk's range: up to `scan` contacts after the cursor, ending early at the `write`-th
   // match. Its matches are then read again and locked, the filter checked on their current
   // version (a concurrent change may have made one stop matching).
-  const scanned = await tx.$queryRaw<Array<{ createdAt: Date; id: string; matches: boolean | null }>>`
-    SELECT "createdAt", "id", (${filterSql(accountId, payload.filter)}) AS "matches" FROM "Contact"
-    WHERE "accountId" = ${accountId}::uuid ${after} ORDER BY "createdAt", "id" LIMIT ${bounds.scan}`;
+  const scanned = await scanContacts(tx, accountId, payload.filter, payload.after, bounds.scan);
   const ids: string[] = [];
   let end = scanned.at(-1);
   for (const row of scanned) {
@@ -161,8 +142,7 @@ async function applyNextChunk(services: Services, tx: SqlClient, batchId: string
     }
   }
   const last = end === scanned.at(-1) && scanned.length < bounds.scan;
-  const matches = ids.length === 0 ? [] : await tx.$queryRaw<ContactRow[]>`SELECT ${CONTACT_COLUMNS} FROM "Contact"
-    WHERE ${filterSql(accountId, payload.filter)} AND "id" = ANY(${ids}::uuid[]) ORDER BY "createdAt", "id" FOR UPDATE`;
+  const matches = await lockMatchingContacts(tx, accountId, payload.filter, ids);
   const account = await loadAccountRules(tx, accountId);
   const result = await changeStoredContacts(tx, account, matches, payload.write, 'bulk-update', now);
   updated += result.updated;
@@ -172,6 +152,6 @@ async function applyNextChunk(services: Services, tx: SqlClient, batchId: string
     return { finished: true, changed: result.updated };
   }
   const next: BulkUpdatePayload = { ...payload, updated, skipped, after: { createdAt: new Date(end.createdAt).toISOString(), id: end.id } };
-  await tx.$executeRaw`UPDATE "ImportBatch" SET "payload" = ${JSON.stringify(next)}::jsonb WHERE "id" = ${batchId}::uuid`;
+  await saveBatchPayload(tx, batchId, next);
   return { finished: false, changed: result.updated };
 }

@@ -3,10 +3,13 @@
 // write to each contact in turn (changeStoredContact): a contact whose change would take a
 // dedup key another contact holds at that moment, or leave it with none, or whose merged
 // customFields would pass their limits, is skipped.
-import { applyContactWrite, type AccountRules, type ContactRow, type PreparedWrite, type WriteMode } from './contact-rules.js';
-import { buildDedupKey } from './dedup.js';
-import { MergedCustomFieldsOverLimit } from './custom-fields.limits.js';
-import { findBlockedPhones, findContactsByDedupKeys, updateContacts, type SqlClient } from './contacts.store.js';
+import { applyContactWrite, type AccountRules, type ContactRow, type PreparedWrite, type WriteMode } from './contacts.rules.js';
+import { buildDedupKey } from './dedup.rules.js';
+import { MergedCustomFieldsOverLimit } from './custom-fields.rules.js';
+import {
+  findBlockedPhones, findContactsByDedupKeys, releaseSavepoint, rollBackToSavepoint, setSavepoint, updateContacts,
+  type SqlClient,
+} from './contacts.store.js';
 import { isUniqueViolation } from './contacts-write.service.js';
 import { restartSequences, syncEnrollmentPriority } from '../enrollment/enrollment.store.js';
 
@@ -97,14 +100,14 @@ async function updateInOrder(tx: SqlClient, accountId: string, rows: ContactRow[
 
 /** Runs `statement` under a savepoint: false (and undone) when it hit a unique violation. */
 async function attempt(tx: SqlClient, statement: () => Promise<unknown>): Promise<boolean> {
-  await tx.$executeRaw`SAVEPOINT change_many`;
+  await setSavepoint(tx);
   try {
     await statement();
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
-    await tx.$executeRaw`ROLLBACK TO SAVEPOINT change_many`;
+    await rollBackToSavepoint(tx);
     return false;
   }
-  await tx.$executeRaw`RELEASE SAVEPOINT change_many`;
+  await releaseSavepoint(tx);
   return true;
 }

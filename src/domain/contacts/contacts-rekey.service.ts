@@ -1,12 +1,10 @@
 // Rebuilds every contact's dedup key after an Account changes its dedup fields.
 import { DomainError } from '../errors.js';
-import { buildDedupKey } from './dedup.js';
-import type { ContactRow } from './contact-rules.js';
-import type { SqlClient } from './contacts.store.js';
+import { buildDedupKey } from './dedup.rules.js';
+import { findDedupSources, replaceDedupKeys, type SqlClient } from './contacts.store.js';
 
 export async function rebuildDedupKeys(tx: SqlClient, accountId: string, fields: string[]): Promise<void> {
-  const rows = await tx.$queryRaw<Array<Pick<ContactRow, 'id' | 'phone' | 'sourceKind' | 'externalId' | 'customFields'>>>`
-    SELECT "id", "phone", "sourceKind"::text AS "sourceKind", "externalId", "customFields" FROM "Contact" WHERE "accountId" = ${accountId}::uuid`;
+  const rows = await findDedupSources(tx, accountId);
   const ids: string[] = [];
   const keys: string[] = [];
   const seen = new Map<string, string>();
@@ -19,7 +17,5 @@ export async function rebuildDedupKeys(tx: SqlClient, accountId: string, fields:
     ids.push(row.id);
     keys.push(value);
   }
-  // Two steps, so that swapping keys between contacts never trips the unique index midway.
-  await tx.$executeRaw`UPDATE "Contact" SET "dedupKey" = 'rekey:' || "id"::text WHERE "accountId" = ${accountId}::uuid`;
-  await tx.$executeRaw`UPDATE "Contact" AS t SET "dedupKey" = u.key FROM unnest(${ids}::uuid[], ${keys}::text[]) AS u(id, key) WHERE t."id" = u.id`;
+  await replaceDedupKeys(tx, accountId, ids, keys);
 }

@@ -3,9 +3,9 @@
 // key updates the contact an earlier one created.
 import type { RequestContext } from '../context.js';
 import { DomainError } from '../errors.js';
-import { applyContactWrite, type AccountRules, type ContactRow, type PreparedWrite, type WriteMode } from './contact-rules.js';
-import { buildDedupKey } from './dedup.js';
-import { MergedCustomFieldsOverLimit } from './custom-fields.limits.js';
+import { applyContactWrite, type AccountRules, type ContactRow, type PreparedWrite, type WriteMode } from './contacts.rules.js';
+import { buildDedupKey } from './dedup.rules.js';
+import { MergedCustomFieldsOverLimit } from './custom-fields.rules.js';
 import { directSql, findBlockedPhones, findContactsByDedupKeys, findForUpsert, insertContacts, updateContacts, type SqlClient } from './contacts.store.js';
 import { applyEnrollment, type Enrollment } from '../enrollment/enrollment.rules.js';
 import { findContactsCalledBy, restartSequences, startEnrollments, syncEnrollmentPriority } from '../enrollment/enrollment.store.js';

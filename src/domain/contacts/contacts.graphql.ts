@@ -11,7 +11,7 @@ import { getContact, getContactByExternalId, patchContactByExternalId, upsertCon
 import { listContacts } from './contacts-list.service.js';
 import { importContacts } from './contacts-import.service.js';
 import { bulkUpdateContacts } from './contacts-bulk-update.service.js';
-import type { ContactRow } from './contact-rules.js';
+import type { ContactRow } from './contacts.rules.js';
 
 export const ContactStatusEnum = builder.enumType('ContactStatus', { values: CONTACT_STATUSES });
 export const SourceKindEnum = builder.enumType('SourceKind', { values: SOURCE_KINDS });

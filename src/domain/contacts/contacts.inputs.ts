@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { PHONE_WRITE_PATTERN } from '../../normalize/phone.js';
 import { UUID_PATTERN } from '../shared/ids.js';
 import { PageQuerySchema } from '../shared/cursor.js';
-import { CUSTOM_FIELDS_LIMITS, customFieldsLimitProblem } from './custom-fields.limits.js';
+import { CUSTOM_FIELDS_LIMITS, customFieldsLimitProblem } from './custom-fields.rules.js';
 
 export const SOURCE_KINDS = ['hubspot', 'salesforce', 'api', 'csv', 'manual', 'monday', 'oneai'] as const;
 export type SourceKind = (typeof SOURCE_KINDS)[number];

@@ -5,7 +5,7 @@ import { DomainError, notFound } from '../errors.js';
 import { assertUuid } from '../shared/ids.js';
 import { parseInput } from '../shared/validation.js';
 import { resolveEnrollmentTarget } from '../workflows/workflows.service.js';
-import { prepareContactWrite, toContactResponse, type ContactRow } from './contact-rules.js';
+import { prepareContactWrite, toContactResponse, type ContactRow } from './contacts.rules.js';
 import { ExternalIdPathSchema, PatchBodySchema, UpsertBodySchema } from './contacts.inputs.js';
 import { directSql, findContactById, findContactsByExternalId } from './contacts.store.js';
 import { changeStoredContact, dedupFailure, upsertInTransaction, upsertOnePreparedContact, withConflictRetry } from './contacts-write.service.js';

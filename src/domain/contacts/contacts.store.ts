@@ -1,7 +1,8 @@
-// Set-based SQL for contacts. The hot paths (import, upsert, list, search, CSV) bypass the
-// ORM's per-row work: one statement writes any number of rows through unnest().
+// Set-based SQL for contact rows, shared by every write path (upsert, import, PATCH, bulk-update,
+// call outcomes): one statement writes any number of rows through unnest(). The list's statement
+// is contacts-list.store.ts's. Also the driver-level SqlClient every store runs on (directSql).
 import { Prisma } from '../../generated/prisma/client.js';
-import type { ContactRow } from './contact-rules.js';
+import type { AccountRules, ContactRow } from './contacts.rules.js';
 import type { SqlRunner } from '../../db/database.js';
 
 /** Anything that can run raw SQL: the Prisma client or a transaction of it. */
@@ -190,4 +191,39 @@ export async function findContactsByExternalId(db: SqlClient, accountId: string,
     WHERE "accountId" = ${accountId}::uuid AND "sourceKind" = ${sourceKind}::"SourceKind"
       AND "externalId" = ${externalId}
     ORDER BY "createdAt", "id" LIMIT ${limit} ${lock}`;
+}
+
+/** The Account's contact rules (default location, dedup fields), read inside the caller's transaction. */
+export async function loadAccountRules(tx: SqlClient, accountId: string): Promise<AccountRules> {
+  const [account] = await tx.$queryRaw<AccountRules[]>`SELECT "id", "defaultLocation", "dedupFields" FROM "Account" WHERE "id" = ${accountId}::uuid`;
+  return account;
+}
+
+/** A contact's values its dedup key is built from. */
+export type DedupSourceRow = Pick<ContactRow, 'id' | 'phone' | 'sourceKind' | 'externalId' | 'customFields'>;
+
+/** Every contact of the Account, as much as its dedup key needs (rebuilding the keys after new dedup fields). */
+export async function findDedupSources(tx: SqlClient, accountId: string): Promise<DedupSourceRow[]> {
+  return tx.$queryRaw<DedupSourceRow[]>`
+    SELECT "id", "phone", "sourceKind"::text AS "sourceKind", "externalId", "customFields" FROM "Contact" WHERE "accountId" = ${accountId}::uuid`;
+}
+
+/** Gives every contact of the Account its new dedup key (`ids[i]` takes `keys[i]`). */
+export async function replaceDedupKeys(tx: SqlClient, accountId: string, ids: string[], keys: string[]): Promise<void> {
+  // Two steps, so that swapping keys between contacts never trips the unique index midway.
+  await tx.$executeRaw`UPDATE "Contact" SET "dedupKey" = 'rekey:' || "id"::text WHERE "accountId" = ${accountId}::uuid`;
+  await tx.$executeRaw`UPDATE "Contact" AS t SET "dedupKey" = u.key FROM unnest(${ids}::uuid[], ${keys}::text[]) AS u(id, key) WHERE t."id" = u.id`;
+}
+
+// One savepoint name: a statement retried row by row (contacts-change-many.service.ts) never nests another.
+export async function setSavepoint(tx: SqlClient): Promise<void> {
+  await tx.$executeRaw`SAVEPOINT change_many`;
+}
+
+export async function rollBackToSavepoint(tx: SqlClient): Promise<void> {
+  await tx.$executeRaw`ROLLBACK TO SAVEPOINT change_many`;
+}
+
+export async function releaseSavepoint(tx: SqlClient): Promise<void> {
+  await tx.$executeRaw`RELEASE SAVEPOINT change_many`;
 }

@@ -1,6 +1,6 @@
 // Enrollment effects on a contact: the contact fields an enrollment sets (listed on
 // applyEnrollment below). The calls engine adds the schedule on top of these.
-import type { ContactRow } from '../contacts/contact-rules.js';
+import type { ContactRow } from '../contacts/contacts.rules.js';
 
 export interface Enrollment {
   workflowId: string;

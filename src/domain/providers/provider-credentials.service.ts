@@ -9,6 +9,8 @@ import { badRequest, notFound } from '../errors.js';
 import { parseInput } from '../shared/validation.js';
 import { decryptSecret, encryptSecret } from '../shared/secret-box.js';
 import type { ProviderCredentials, RemoteVoiceProvider } from '../../calls/telephony/voice-provider.port.js';
+import { directSql } from '../contacts/contacts.store.js';
+import { findProviderSecrets, type StoredProviderSecrets } from './provider-credentials.store.js';
 
 export const REMOTE_VOICE_PROVIDERS = ['vapi', 'retell'] as const satisfies readonly RemoteVoiceProvider[];
 
@@ -88,12 +90,6 @@ export async function removeProviderCredentials(ctx: RequestContext, accountId: 
   return count > 0;
 }
 
-/** A ProviderCredential row's encrypted secrets, as a query read them. */
-export interface StoredProviderSecrets {
-  apiKeyEncrypted: string;
-  webhookSecretEncrypted: string | null;
-}
-
 /** Decrypts secrets read with another query (the dialer's claim reads them with the calls it claims). */
 export function credentialsFromStored(services: Pick<Services, 'voice'>, provider: RemoteVoiceProvider, stored: StoredProviderSecrets): ProviderCredentials {
   const key = requireKey(services);
@@ -106,13 +102,9 @@ export function credentialsFromStored(services: Pick<Services, 'voice'>, provide
 
 /**
  * The Account's decrypted credentials for a provider, or null when it stored none. Read on the
- * driver (a prepared statement): every provider webhook and every dialer pass reads them, and
- * Prisma's findUnique took about 1 ms more than the query itself (bench/voice.ts).
+ * driver (provider-credentials.store.ts): every provider webhook and every dialer pass reads them.
  */
 export async function loadProviderCredentials(services: Pick<Services, 'db' | 'voice'>, accountId: string, provider: RemoteVoiceProvider): Promise<ProviderCredentials | null> {
-  const { rows: [row] } = await services.db.sql.query<StoredProviderSecrets>(
-    `SELECT "apiKeyEncrypted", "webhookSecretEncrypted" FROM "ProviderCredential" WHERE "accountId" = $1::uuid AND "provider" = $2::"VoiceProvider"`,
-    [accountId, provider],
-  );
+  const row = await findProviderSecrets(directSql(services.db.sql), accountId, provider);
   return row ? credentialsFromStored(services, provider, row) : null;
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyCallOutcome, forwardStatus, RESULT_STATUS, SERVICE_STATUS_ORDER } from '../../../src/domain/calls/call-outcome.rules.js';
 import { CALL_RESULTS } from '../../../src/calls/telephony/telephony.port.js';
-import type { ContactRow } from '../../../src/domain/contacts/contact-rules.js';
+import type { ContactRow } from '../../../src/domain/contacts/contacts.rules.js';
 
 const now = new Date('2026-11-22T12:00:00.000Z');
 function contact(overrides: Partial<ContactRow> = {}): ContactRow {

@@ -8,7 +8,7 @@ import {
   isWithinWorkingHours,
   nextWindowStart,
   type WorkingHours,
-} from '../../../src/domain/calls/calling-hours.js';
+} from '../../../src/domain/calls/calling-hours.rules.js';
 
 const at = (iso: string) => new Date(iso);
 const next = (hours: WorkingHours, zone: string, from: string) => nextWindowStart(hours, zone, at(from))?.toISOString() ?? null;

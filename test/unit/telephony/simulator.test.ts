@@ -5,7 +5,7 @@ import {
   defaultSimulatedOutcome,
   simulatedCallEvents,
   type SimulatedOutcome,
-} from '../../../src/calls/telephony/simulator.js';
+} from '../../../src/calls/telephony/simulator.adapter.js';
 import {
   CALL_RESULTS,
   TelephonyEventSchema,

@@ -8,8 +8,8 @@ import { canonicalTimezone } from '../../normalize/timezone.js';
 import { inferTimezone } from '../../normalize/infer-timezone.js';
 import { normalizeLanguage } from '../../normalize/language.js';
 import { splitFullName, joinFullName, fillMissingName } from '../../normalize/names.js';
-import { buildDedupKey, type DedupKeyResult } from './dedup.js';
-import { customFieldsLimitProblem, MergedCustomFieldsOverLimit } from './custom-fields.limits.js';
+import { buildDedupKey, type DedupKeyResult } from './dedup.rules.js';
+import { customFieldsLimitProblem, MergedCustomFieldsOverLimit } from './custom-fields.rules.js';
 import type { ContactStatus, ContactWrite, SourceKind } from './contacts.inputs.js';
 
 /** A stored contact row (the Prisma Contact model). */
@@ -270,7 +270,7 @@ function nextStatus(stored: ContactRow | null, write: PreparedWrite, options: Ap
  * Merges custom fields: keys sent replace, keys not sent keep their value, a key sent as
  * null is removed. `customFields: null` changes nothing on import and removes every custom
  * field on PATCH and bulk-update. Throws MergedCustomFieldsOverLimit when the result would
- * pass the limits of custom-fields.limits.ts.
+ * pass the limits of custom-fields.rules.ts.
  */
 export function mergeCustomFields(
   stored: Record<string, unknown> | null,

@@ -1,0 +1,21 @@
+// The SQL of authentication: a bearer key with its user and its Account's contact rules, in one
+// indexed read on the driver (every keyed request runs it).
+import type { SqlClient } from '../contacts/contacts.store.js';
+
+export interface ActiveKeyRow {
+  id: string;
+  userId: string;
+  accountId: string;
+  lastUsedAt: Date | null;
+  defaultLocation: string | null;
+  dedupFields: string[];
+}
+
+/** The unrevoked key with this secret hash, with its Account's rules; null: none. */
+export async function findActiveKey(db: SqlClient, secretHash: string): Promise<ActiveKeyRow | null> {
+  const rows = await db.$queryRaw<ActiveKeyRow[]>`
+    SELECT k."id", k."userId", k."accountId", k."lastUsedAt", a."defaultLocation", a."dedupFields"
+    FROM "ApiKey" k JOIN "Account" a ON a."id" = k."accountId"
+    WHERE k."secretHash" = ${secretHash} AND k."revokedAt" IS NULL`;
+  return rows[0] ?? null;
+}

@@ -1,0 +1,383 @@
+// List and search: the SQL behind one page of the Account's contacts, newest first.
+//
+// The rule (what matches) is stated once, in ruleConditions: the Account, the page's cursor,
+// addedSince/addedBefore, each attribute filter (status, sourceKind, assignedWorkflowId: the
+// contact's value is one of the values sent) and, for a searchTerm, each of its first ten
+// words (the start of the first or last name, case-insensitive, or for a word of digits,
+// digits anywhere in the phone). Everything else here only chooses how to find those rows
+// fast, whatever the planner's statistics say (it may have none: see ARCHITECTURE.md, "List
+// and search"); orderedRanges splits the same attribute filters into index ranges, one per
+// value, which together hold exactly the rows they allow. test/api/list-shapes.test.ts checks
+// every shape against the rule.
+import { Prisma } from '../../generated/prisma/client.js';
+import { decodeCursor } from '../shared/cursor.js';
+import type { ContactRow } from './contacts.rules.js';
+import { CONTACT_STATUSES, SOURCE_KINDS, type ListQuery } from './contacts.inputs.js';
+import { CONTACT_COLUMNS, type SqlClient } from './contacts.store.js';
+
+export const MAX_SEARCH_WORDS = 10;
+
+/** Longest name prefix the name-prefixes index holds (migration 20261122030000_search_plans). */
+const NAME_PREFIX_MAX = 12;
+
+/** Window length of the phone-digits index (migration 20261122020000_phone_grams). */
+const PHONE_GRAM = 4;
+
+/**
+ * A search reads its term's matches through the term's index when that index holds fewer
+ * than PROBE_ROWS_PER_ROW rows for it per row of the page; otherwise it walks the list in
+ * order, reading at most WALK_ROWS_PER_ROW contacts per row of the page (see searchQuerySql).
+ */
+const PROBE_ROWS_PER_ROW = 100;
+const WALK_ROWS_PER_ROW = 200;
+/** The longer walk, for a term the first walk found in at least 1/FAR_SHARE of a page. */
+const FAR_ROWS_PER_ROW = 2000;
+const FAR_SHARE = 4;
+/** The short walk before counting a term in a GIN index (see searchQuerySql). */
+const HEAD_ROWS_PER_ROW = 20;
+
+/**
+ * At most this many ordered ranges are merged for one page. Each costs an index descent and
+ * some planning; a filter that would need more (many statuses at once) is checked row by row
+ * along a coarser range instead.
+ */
+const MAX_RANGES = 40;
+
+/** The rows of the page `q` asks for, newest first: up to limit + 1 of them (see listQuerySql). */
+export async function findContactPage(db: SqlClient, accountId: string, q: ListQuery): Promise<ContactRow[]> {
+  return db.$queryRaw<ContactRow[]>(listQuerySql(accountId, q));
+}
+
+/**
+ * The one SELECT behind a list page (REST, CSV, GraphQL and the MCP search tool): up to
+ * limit + 1 rows (one more than the page tells whether another page exists: the last page
+ * never carries a nextToken).
+ */
+export function listQuerySql(accountId: string, q: ListQuery): Prisma.Sql {
+  const take = q.limit + 1;
+  const range = rangeConditions(accountId, q);
+  const filters = attributeFilters(q);
+  const ranges = orderedRanges(filters);
+  if (!q.searchTerm) return rowsOf(mergedRanges(ranges, range, ORDER_KEYS, take), take);
+  return searchQuerySql(accountId, ranges, range, filters, searchWords(q.searchTerm), take);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The rule
+
+type Column = 'status' | 'sourceKind' | 'assignedWorkflowId';
+
+/** One attribute filter of the rule: the contact's value is one of `values`. */
+interface AttributeFilter {
+  column: Column;
+  values: readonly string[];
+}
+
+const COLUMNS: Record<Column, { sql: Prisma.Sql; type: Prisma.Sql; domain: readonly string[] | null; nullable: boolean }> = {
+  status: { sql: Prisma.raw('"status"'), type: Prisma.raw('"ContactStatus"'), domain: CONTACT_STATUSES, nullable: true },
+  sourceKind: { sql: Prisma.raw('"sourceKind"'), type: Prisma.raw('"SourceKind"'), domain: SOURCE_KINDS, nullable: false },
+  assignedWorkflowId: { sql: Prisma.raw('"assignedWorkflowId"'), type: Prisma.raw('uuid'), domain: null, nullable: true },
+};
+
+function attributeFilters(q: ListQuery): AttributeFilter[] {
+  const out: AttributeFilter[] = [];
+  if (q.status) out.push({ column: 'status', values: [...new Set(q.status)] });
+  if (q.sourceKind) out.push({ column: 'sourceKind', values: [...new Set(q.sourceKind)] });
+  if (q.assignedWorkflowId) out.push({ column: 'assignedWorkflowId', values: [q.assignedWorkflowId] });
+  return out;
+}
+
+/** The Account, the cursor and the dates: a range of every ordered index. */
+function rangeConditions(accountId: string, q: ListQuery): Prisma.Sql[] {
+  const cursor = q.nextToken ? decodeCursor(q.nextToken) : null;
+  const range = [Prisma.sql`"accountId" = ${accountId}::uuid`];
+  if (cursor) range.push(Prisma.sql`("createdAt", "id") < (${cursor.createdAt}::timestamptz, ${cursor.id}::uuid)`);
+  if (q.addedSince) range.push(Prisma.sql`"createdAt" >= ${q.addedSince}::timestamptz`);
+  if (q.addedBefore) range.push(Prisma.sql`"createdAt" < ${q.addedBefore}::timestamptz`);
+  return range;
+}
+
+function filterCondition(f: AttributeFilter): Prisma.Sql {
+  const c = COLUMNS[f.column];
+  // Sent as text[]: PGlite has no serializer for an array of an enum it does not know.
+  return Prisma.sql`${c.sql} = ANY(${f.values}::text[]::${c.type}[])`;
+}
+
+/** Every condition of the rule: what a page's rows must satisfy. */
+function ruleConditions(range: Prisma.Sql[], filters: AttributeFilter[], words: SearchWord[]): Prisma.Sql[] {
+  return [...range, ...filters.map(filterCondition), ...words.map(wordCondition)];
+}
+
+/** The exact condition for one search word. */
+function wordCondition(word: SearchWord): Prisma.Sql {
+  if (word.kind === 'digits') return Prisma.sql`"phoneDigits" LIKE ${`%${word.value}%`}`;
+  const prefix = `${escapeLike(word.value)}%`;
+  return Prisma.sql`(lower("firstName") COLLATE "C" LIKE ${prefix} OR lower("lastName") COLLATE "C" LIKE ${prefix})`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Ordered ranges: the rows of a filter, newest first, straight from an index
+
+/**
+ * Ranges of indexes that keep each Account's contacts in list order once some columns are
+ * fixed (migration 20261126000000_list_ranges): keys ("accountId", ...before, "createdAt"
+ * DESC, "id" DESC, ...after). With every `before` column fixed to one value, one range of the
+ * index is a run of contacts newest first; `after` columns fixed too are checked on the
+ * index entries along that run, without reading the rows. Tried in this order; the first
+ * whose first column is filtered is used, provided its other `before` columns are filtered
+ * or take each of their values (sourceKind: seven; status: nineteen, and NULL, whose range
+ * is a partial index of its own), in at most MAX_RANGES ranges.
+ */
+const ORDERED_INDEXES: Array<{ before: Column[]; after: Column[] }> = [
+  { before: ['assignedWorkflowId'], after: ['status', 'sourceKind'] },
+  { before: ['status', 'sourceKind'], after: [] },
+  { before: ['sourceKind', 'status'], after: [] },
+  { before: [], after: [] },
+];
+
+/** One range: each of its columns fixed to one value (null: IS NULL). */
+type Range = Array<[Column, string | null]>;
+
+interface OrderedRanges {
+  ranges: Range[];
+  /** The filters the ranges do not decide, checked row by row along them. */
+  residual: AttributeFilter[];
+}
+
+/** The ranges that together hold exactly the rows of the filters they decide. */
+function orderedRanges(filters: AttributeFilter[]): OrderedRanges {
+  const byColumn = new Map(filters.map((f) => [f.column, f.values]));
+  for (const { before, after } of ORDERED_INDEXES) {
+    if (before.length > 0 && !byColumn.has(before[0])) continue;
+    const columns = [...before, ...after.filter((c) => byColumn.has(c))];
+    const choices = columns.map((column) => {
+      const { domain, nullable } = COLUMNS[column];
+      return byColumn.get(column) ?? (domain ? [...domain, ...(nullable ? [null] : [])] : null);
+    });
+    if (choices.some((c) => c === null)) continue;
+    if (choices.reduce((n, c) => n * c!.length, 1) > MAX_RANGES) continue;
+    const ranges = choices.reduce<Range[]>((acc, values, i) => acc.flatMap((r) => values!.map((v) => [...r, [columns[i], v] as [Column, string | null]])), [[]]);
+    return { ranges, residual: filters.filter((f) => !columns.includes(f.column)) };
+  }
+  throw new Error('unreachable: the newest-first index serves every filter');
+}
+
+const ORDER_KEYS = Prisma.raw('"id", "createdAt"');
+const ORDER_BY = Prisma.raw('"createdAt" DESC, "id" DESC');
+
+/**
+ * Up to `take` rows of the ranges (plus `extra` conditions), merged newest first. Each range
+ * is an index scan in list order under its own LIMIT, so the merge reads each only as far as
+ * the page needs.
+ *
+ * LIMIT (SELECT n), not LIMIT n: the planner cannot read the subquery's value, so it plans
+ * for a tenth of the rows it expects and takes the scan that starts returning rows at once
+ * (the index in list order). With a plain n it reads and sorts the whole range whenever it
+ * expects that range to hold fewer than n rows, as it does without statistics (to it, an
+ * Account then holds 0.5% of the table, and a workflow's contacts 0.5% of those).
+ */
+function mergedRanges(plan: OrderedRanges, range: Prisma.Sql[], columns: Prisma.Sql, n: number, extra: Prisma.Sql[] = []): Prisma.Sql {
+  const take = Prisma.sql`(SELECT ${n}::int)`;
+  const common = [...range, ...plan.residual.map(filterCondition), ...extra];
+  const scans = plan.ranges.map((r) => {
+    const keys = r.map(([column, value]) =>
+      value === null ? Prisma.sql`${COLUMNS[column].sql} IS NULL` : Prisma.sql`${COLUMNS[column].sql} = ${value}::${COLUMNS[column].type}`,
+    );
+    return Prisma.sql`SELECT ${columns} FROM "Contact" WHERE ${Prisma.join([...common, ...keys], ' AND ')} ORDER BY ${ORDER_BY} LIMIT ${take}`;
+  });
+  if (scans.length === 1) return scans[0];
+  return Prisma.sql`SELECT ${columns} FROM (${Prisma.join(scans.map((s) => Prisma.sql`(${s})`), ' UNION ALL ')}) AS ranges
+    ORDER BY ${ORDER_BY} LIMIT ${take}`;
+}
+
+/**
+ * The page's rows, newest first, for a SELECT of at most `take` ids (in any order). The
+ * constant LIMIT tells the planner how few they are (under LIMIT (SELECT n) it expects a
+ * tenth of the range), so that it fetches them by primary key.
+ */
+function rowsOf(ids: Prisma.Sql, take: number): Prisma.Sql {
+  return Prisma.sql`SELECT ${CONTACT_COLUMNS} FROM "Contact" WHERE "id" IN (SELECT "id" FROM (${ids}) AS page LIMIT ${take})
+    ORDER BY ${ORDER_BY} LIMIT ${take}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Search
+
+/**
+ * A searchTerm is found in one statement, by whichever way costs little for it:
+ * - few candidates: when the term's index holds fewer than PROBE_ROWS_PER_ROW rows per row
+ *   of the page for it (counted in the index, stopping there), every match is read through
+ *   that index and sorted (matchesByIndex). "garcia", "zbigniew", "john smith", most digits.
+ * - otherwise, the walk: the filter's ordered ranges, newest first, for at most
+ *   WALK_ROWS_PER_ROW rows per row of the page, keeping those that match every word. A
+ *   common term ("john", "smith", "jo") fills the page there, and the more common it is, the
+ *   sooner.
+ * - a walk that reads its whole budget without filling the page but found at least a
+ *   quarter of it goes on, from the start, to FAR_ROWS_PER_ROW rows per row: the term is
+ *   common enough to fill the page there ("kim" in ten million contacts: 42 of 51 in the
+ *   first budget). Reading its candidates instead would cost a row fetch each, in name order
+ *   (30,000 at that size). A row walked costs about a sixth of a candidate fetched, so a
+ *   rarer term (a 4-digit window found 7 times in the first budget: 7,000 candidates) is
+ *   cheaper read through its index.
+ * - only when the walk finds less than that, or the longer walk too runs out (the term is
+ *   common in the Account but rare in the filter's rows), are the matches read through the
+ *   index after all; they are then few in the filter's rows.
+ * Counting candidates in a GIN index (several words, or phone digits) reads the term's whole
+ * posting list, however large (a 4-digit window every UK mobile has: a tenth of the table),
+ * so such a term first walks HEAD_ROWS_PER_ROW rows per row of the page, which a common one
+ * fills, and counts only if it did not.
+ * A term no index serves (only one to three digits) is walked without a budget: such a word
+ * matches about one phone in a hundred.
+ * Exactly one stage answers: the first whose walk filled the page or reached the end of the
+ * list, or the index read.
+ */
+function searchQuerySql(accountId: string, plan: OrderedRanges, range: Prisma.Sql[], filters: AttributeFilter[], words: SearchWord[], take: number): Prisma.Sql {
+  const exact = words.map(wordCondition);
+  const indexed = matchesByIndex(accountId, words, ruleConditions(range, filters, words), take);
+  if (!indexed) return rowsOf(mergedRanges(plan, range, WALK_COLUMNS, take, exact), take);
+  const hit = Prisma.sql`coalesce(${Prisma.join(exact, ' AND ')}, false)`;
+  // A walk of `budget` rows at most, run only when `gate` holds: its hits, newest first, up to
+  // the page, and the budget's last row ("rn" = budget), present only if it read the whole budget.
+  const walk = (budget: number, gate: Prisma.Sql) => Prisma.sql`SELECT "id", "hit", "rn" FROM (
+        SELECT "id", "createdAt", ${hit} AS "hit", row_number() OVER (ORDER BY ${ORDER_BY}) AS "rn"
+        FROM (${mergedRanges(plan, range, WALK_COLUMNS, budget)}) AS scope WHERE ${gate}
+      ) AS walked WHERE "hit" OR "rn" = ${budget} ORDER BY ${ORDER_BY} LIMIT ${take + 1}`;
+  // Whether a walk that ran answers: it filled the page, or the list ended within its budget.
+  const answers = (cte: string, budget: number) =>
+    Prisma.sql`(SELECT count(*) FILTER (WHERE "hit") >= ${take} OR NOT coalesce(bool_or("rn" = ${budget}), false) FROM ${Prisma.raw(cte)})`;
+  const hits = (cte: string) => Prisma.sql`(SELECT count(*) FILTER (WHERE "hit") FROM ${Prisma.raw(cte)})`;
+  const head = indexed.countsAll ? take * HEAD_ROWS_PER_ROW : 0;
+  const budget = take * WALK_ROWS_PER_ROW;
+  const far = take * FAR_ROWS_PER_ROW;
+  const few = indexed.few ?? Prisma.sql`false`;
+  // Each stage's flags are computed once (MATERIALIZED), and a stage's scan runs only when its
+  // gate holds (a one-time filter): a probe or walk never runs after a stage that answered.
+  return Prisma.sql`WITH head AS MATERIALIZED (${walk(head, Prisma.sql`${head > 0}`)}),
+    s1 AS MATERIALIZED (SELECT ${head > 0} AND ${answers('head', head)} AS "headAnswers"),
+    s2 AS MATERIALIZED (SELECT "headAnswers", NOT "headAnswers" AND ${few} AS "few" FROM s1),
+    walk AS MATERIALIZED (${walk(budget, Prisma.sql`(SELECT NOT "headAnswers" AND NOT "few" FROM s2)`)}),
+    s3 AS MATERIALIZED (SELECT "headAnswers", "few", NOT "headAnswers" AND NOT "few" AND ${answers('walk', budget)} AS "walkAnswers",
+      NOT "headAnswers" AND NOT "few" AND NOT ${answers('walk', budget)} AND ${FAR_SHARE} * ${hits('walk')} >= ${take} AS "goFar" FROM s2),
+    far AS MATERIALIZED (${walk(far, Prisma.sql`(SELECT "goFar" FROM s3)`)}),
+    s4 AS MATERIALIZED (SELECT s3.*, "goFar" AND ${answers('far', far)} AS "farAnswers" FROM s3)
+    ${rowsOf(Prisma.sql`SELECT "id" FROM head WHERE "hit" AND (SELECT "headAnswers" FROM s4)
+      UNION ALL SELECT "id" FROM walk WHERE "hit" AND (SELECT "walkAnswers" FROM s4)
+      UNION ALL SELECT "id" FROM far WHERE "hit" AND (SELECT "farAnswers" FROM s4)
+      UNION ALL SELECT "id" FROM (${indexed.matches}) AS found
+      WHERE (SELECT NOT "headAnswers" AND NOT "walkAnswers" AND NOT "farAnswers" FROM s4)`, take)}`;
+}
+
+/** What a walk reads of each row: its place in the list and what the words are checked on. */
+const WALK_COLUMNS = Prisma.raw('"id", "createdAt", "firstName", "lastName", "phoneDigits"');
+
+interface IndexedSearch {
+  /**
+   * True when the term's index holds fewer than `probe` rows for it (before the rest of the
+   * rule): reading them all costs little. Counted up to `probe` only; null: not worth asking
+   * (a word of one or two letters starts thousands of names).
+   */
+  few: Prisma.Sql | null;
+  /** The ids of the page's matches, from what the index holds. */
+  matches: Prisma.Sql;
+  /** Counting reads every entry of the term (a GIN bitmap), not only up to the probe's limit. */
+  countsAll: boolean;
+}
+
+/**
+ * Every match of the term through an index, newest first, up to `take`; null when no index
+ * serves the term. Each index is read with only the conditions it decides, in a subquery
+ * of its own (OFFSET 0 keeps the planner from merging it into the outer query); the whole
+ * rule is then checked on what it found. Left free, the planner (without statistics, an
+ * Account looks a few thousand rows big to it) ANDs in a bitmap of every contact of the
+ * Account or of a date range, which costs more than all the matches.
+ * - one name word (and no digits of 4 or more): the two name-prefix indexes ("C" collation),
+ *   scoped to the Account;
+ * - otherwise the GIN indexes of name prefixes and of the phone's 4-digit windows, which
+ *   intersect the words (and each other) before any row is read.
+ */
+function matchesByIndex(accountId: string, words: SearchWord[], rule: Prisma.Sql[], take: number): IndexedSearch | null {
+  const names = words.filter((w) => w.kind === 'name');
+  const probe = take * PROBE_ROWS_PER_ROW;
+  // A scan of its own per index, under LIMIT (SELECT n) (see searchQuerySql): an index(-only)
+  // scan that stops at n. Under an Append the planner reads the whole range into a bitmap.
+  const upTo = (where: Prisma.Sql) => Prisma.sql`(SELECT count(*) FROM (SELECT 1 FROM "Contact" WHERE ${where} LIMIT (SELECT ${probe}::int)) AS c)`;
+  const found = (narrow: Prisma.Sql) => Prisma.sql`SELECT "id", "createdAt" FROM (
+      SELECT ${RULE_COLUMNS} FROM "Contact" WHERE ${narrow} OFFSET 0) AS candidates
+    WHERE ${Prisma.join(rule, ' AND ')}`;
+  const grams = [...new Set(words.filter((w) => w.kind === 'digits' && w.value.length >= PHONE_GRAM).flatMap((w) => windows(w.value)))];
+  if (names.length === 1 && grams.length === 0) {
+    const first = Prisma.sql`"accountId" = ${accountId}::uuid AND ${prefixRange(Prisma.raw('lower("firstName") COLLATE "C"'), names[0].value)}`;
+    const last = Prisma.sql`"accountId" = ${accountId}::uuid AND ${prefixRange(Prisma.raw('lower("lastName") COLLATE "C"'), names[0].value)}`;
+    return {
+      // The last names are counted only if the first names leave room (AND stops early).
+      few: names[0].value.length < 3 ? null : Prisma.sql`(SELECT "n" < ${probe} AND "n" + ${upTo(last)} < ${probe} FROM (SELECT ${upTo(first)} AS "n" OFFSET 0) AS f)`,
+      matches: Prisma.sql`SELECT "id" FROM (${found(first)} UNION ${found(last)}) AS matches ORDER BY ${ORDER_BY} LIMIT ${take}`,
+      countsAll: false,
+    };
+  }
+  const narrow: Prisma.Sql[] = [];
+  if (names.length > 0) {
+    // Prefixes longer than the index holds are cut; the exact conditions still decide.
+    const prefixes = [...new Set(names.map((w) => w.value.slice(0, NAME_PREFIX_MAX)))];
+    narrow.push(Prisma.sql`contact_name_prefixes("firstName", "lastName") @> ${prefixes}::text[]`);
+  }
+  if (grams.length > 0) narrow.push(Prisma.sql`contact_phone_grams("phoneDigits") @> ${grams}::text[]`);
+  if (narrow.length === 0) return null;
+  const where = Prisma.join(narrow, ' AND ');
+  return {
+    // Counted over every Account (the GIN indexes hold them all): a small Account's search
+    // is then walked, which for it costs little.
+    few: Prisma.sql`${upTo(where)} < ${probe}`,
+    matches: Prisma.sql`${found(where)} ORDER BY ${ORDER_BY} LIMIT ${take}`,
+    countsAll: true,
+  };
+}
+
+/** The columns the rule reads. */
+const RULE_COLUMNS = Prisma.raw('"id", "accountId", "createdAt", "status", "sourceKind", "assignedWorkflowId", "firstName", "lastName", "phoneDigits"');
+
+/**
+ * The values that start with `prefix`, as a range of the "C" collation (byte order, which for
+ * UTF-8 is code point order): from the prefix to the prefix with its last character's next.
+ * Unlike LIKE with a parameter, a range stays an index range in a prepared statement's
+ * generic plan, which PostgreSQL uses after five executions.
+ */
+function prefixRange(column: Prisma.Sql, prefix: string): Prisma.Sql {
+  const chars = [...prefix];
+  while (chars.length > 0) {
+    const next = chars[chars.length - 1].codePointAt(0)! + 1;
+    if (next <= 0x10ffff && (next < 0xd800 || next > 0xdfff)) {
+      const end = [...chars.slice(0, -1), String.fromCodePoint(next)].join('');
+      return Prisma.sql`${column} >= ${prefix} AND ${column} < ${end}`;
+    }
+    chars.pop();
+  }
+  return Prisma.sql`${column} >= ${prefix}`;
+}
+
+function windows(digits: string): string[] {
+  return Array.from({ length: digits.length - PHONE_GRAM + 1 }, (_, i) => digits.slice(i, i + PHONE_GRAM));
+}
+
+interface SearchWord {
+  kind: 'name' | 'digits';
+  value: string;
+}
+
+/** Splits a searchTerm into its first ten words; a word without letters but with digits searches the phone. */
+export function searchWords(term: string): SearchWord[] {
+  return term
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .slice(0, MAX_SEARCH_WORDS)
+    .map((word) => {
+      const digits = word.replace(/\D/g, '');
+      if (!/\p{L}/u.test(word) && digits.length > 0) return { kind: 'digits' as const, value: digits };
+      return { kind: 'name' as const, value: word.toLowerCase() };
+    });
+}
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
