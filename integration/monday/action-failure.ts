@@ -55,19 +55,23 @@ export function retryLater(message: string, status: 500 | 503 = 503, requestId?:
 const BOARD_WORDS: Record<FailureReason, { title: string; description?: string }> = {
   workflow_not_found: {
     title: 'Workflow cannot take enrollments',
-    description: 'The chosen workflow no longer exists in Contactline: choose another workflow, then turn the automation back on.',
+    description: 'The chosen workflow no longer exists in Contactline: choose another workflow, '
+      + 'then turn the automation back on.',
   },
   workflow_draft: {
     title: 'Workflow cannot take enrollments',
-    description: 'The chosen workflow is a draft in Contactline: publish it or choose another workflow, then turn the automation back on.',
+    description: 'The chosen workflow is a draft in Contactline: publish it or choose another workflow, '
+      + 'then turn the automation back on.',
   },
   workflow_archived: {
     title: 'Workflow cannot take enrollments',
-    description: 'The chosen workflow is archived in Contactline: choose another workflow, then turn the automation back on.',
+    description: 'The chosen workflow is archived in Contactline: choose another workflow, '
+      + 'then turn the automation back on.',
   },
   workflow_paused: {
     title: 'Workflow is paused',
-    description: 'The chosen workflow is paused in Contactline, so it cannot take new contacts: resume it, then run the automation again.',
+    description: 'The chosen workflow is paused in Contactline, so it cannot take new contacts: '
+      + 'resume it, then run the automation again.',
   },
   board_not_mapped: { title: 'No board mapped' },
   item_on_other_board: { title: 'Board not mapped' },
@@ -90,10 +94,14 @@ export function actionFailureOf(error: unknown, requestId?: string): MondayActio
   if (error instanceof MondayActionFailure) return error;
   if (error instanceof MondayApiFailure) {
     if (error.kind === 'unavailable') return answerOf(new DomainError('unavailable', error.message), requestId);
-    return runFailed('monday refused a request', `monday answered: ${error.message}`, `${error.kind}: ${error.message}`);
+    const runtime = `${error.kind}: ${error.message}`;
+    return runFailed('monday refused a request', `monday answered: ${error.message}`, runtime);
   }
   const domain = asDomainError(error);
-  if (domain) return answerOf(domain, requestId, domain.status >= 500 ? ((domain as { cause?: unknown }).cause ?? domain) : undefined);
+  if (domain) {
+    const cause = domain.status >= 500 ? ((domain as { cause?: unknown }).cause ?? domain) : undefined;
+    return answerOf(domain, requestId, cause);
+  }
   return answerOf(new DomainError('internal', 'The service failed to handle the request'), requestId, error);
 }
 
@@ -101,7 +109,8 @@ function answerOf(error: DomainError, requestId: string | undefined, failure?: u
   const form = boardFormOf(error);
   if (form === 'run_failed' || form === 'automation_off') {
     const words = error.reason ? BOARD_WORDS[error.reason] : REFUSED;
-    const runtime = `${error.code}${error.reason ? ` (${error.reason})` : ''}: ${error.message}${requestId ? ` (request ${requestId})` : ''}`;
+    const reason = error.reason ? ` (${error.reason})` : '';
+    const runtime = `${error.code}${reason}: ${error.message}${requestId ? ` (request ${requestId})` : ''}`;
     const answer = form === 'run_failed' ? runFailed : automationBroken;
     return answer(words.title, words.description ?? error.message, runtime);
   }

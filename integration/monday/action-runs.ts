@@ -26,7 +26,11 @@ export interface ActionInput {
 export type ActionHandler = (request: MondayRequest, input: ActionInput) => Promise<Record<string, unknown>>;
 
 /** Runs one of the board app's operations for an action; a failure is thrown as monday's answer to it. */
-export async function runBoardOperation<T>(ctx: RequestContext, operation: Operation, variables: Record<string, unknown> = {}): Promise<T> {
+export async function runBoardOperation<T>(
+  ctx: RequestContext,
+  operation: Operation,
+  variables: Record<string, unknown> = {},
+): Promise<T> {
   try {
     return await runOperation<T>(ctx, operation, variables);
   } catch (error) {
@@ -45,7 +49,9 @@ export function actionRoute(services: Services, config: MondayConfig, kind: stri
     const actionUuid = typeof rawUuid === 'string' && rawUuid.length > 0 && rawUuid.length <= 200 ? rawUuid : null;
 
     if (actionUuid) {
-      const { claimBoardActionRun: claim } = await runOperation<{ claimBoardActionRun: BoardRunClaim }>(ctx, BoardOperations.claimRun, { actionUuid, kind });
+      const { claimBoardActionRun: claim } = await runOperation<{ claimBoardActionRun: BoardRunClaim }>(
+        ctx, BoardOperations.claimRun, { actionUuid, kind },
+      );
       if (claim.kind === 'replay') return void res.status(claim.status).json(claim.response);
       if (claim.kind === 'busy') {
         const busy = retryLater('This run is already being handled; monday will retry it', 503, ctx.requestId);
@@ -61,7 +67,8 @@ export function actionRoute(services: Services, config: MondayConfig, kind: stri
     } catch (error) {
       const failure = actionFailureOf(error, ctx.requestId);
       if (failure.failure !== undefined) {
-        boardLogger(config).error(`${kind} action failed (request ${ctx.requestId})`, { error: errorOf(failure.failure) });
+        const message = `${kind} action failed (request ${ctx.requestId})`;
+        boardLogger(config).error(message, { error: errorOf(failure.failure) });
       }
       status = failure.status;
       body = failure.body;

@@ -13,16 +13,21 @@ const HTTP_TIMEOUT_MS = 30_000;
 export function callEndedTrigger(config: MondayConfig, fetchImpl: typeof fetch = fetch): TriggerChannel {
   return {
     get waitReason() {
-      return config.appId === null ? 'MONDAY_APP_ID is not set: call-ended triggers wait until it is (the trigger JWT carries the app id)' : null;
+      if (config.appId !== null) return null;
+      return 'MONDAY_APP_ID is not set: call-ended triggers wait until it is (the trigger JWT carries the app id)';
     },
     async send(webhookUrl, body, now) {
       const response = await fetchImpl(webhookUrl, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: signTriggerAuthorization(config.appId!, config.signingSecret, now) },
+        headers: {
+          'content-type': 'application/json',
+          authorization: signTriggerAuthorization(config.appId!, config.signingSecret, now),
+        },
         body: JSON.stringify(body),
         signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),
       });
-      return { status: response.status, retryAfter: response.headers.get('retry-after'), body: await response.text().catch(() => '') };
+      const text = await response.text().catch(() => '');
+      return { status: response.status, retryAfter: response.headers.get('retry-after'), body: text };
     },
     log: boardLogger(config),
   };

@@ -54,7 +54,8 @@ export async function verifyMondayRequest(services: Services, config: MondayConf
   if (unstorable) {
     const message = `${unstorable.path || 'body'}: ${unstorable.message}`;
     if (req.path.startsWith('/actions/')) {
-      const failure = runFailed('Unreadable input', `monday sent a value Contactline cannot store (${message})`, message);
+      const description = `monday sent a value Contactline cannot store (${message})`;
+      const failure = runFailed('Unreadable input', description, message);
       res.status(failure.status).json(failure.body);
     } else {
       answerRefusal(res, new DomainError('bad_request', message));
@@ -71,6 +72,7 @@ export async function verifyMondayRequest(services: Services, config: MondayConf
     answerRefusal(res, refusal);
     return null;
   }
-  const ctx: RequestContext = { ...services, requestId: res.locals.requestId as string, isAdmin: false, actor, boardApp: { mondayAccountId } };
+  const requestId = res.locals.requestId as string;
+  const ctx: RequestContext = { ...services, requestId, isAdmin: false, actor, boardApp: { mondayAccountId } };
   return { ctx, claims };
 }

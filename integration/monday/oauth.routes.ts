@@ -226,7 +226,8 @@ export function installRouter(services: Services, config: MondayConfig): Router 
       return;
     }
 
-    const ctx: RequestContext = { ...services, requestId: res.locals.requestId as string, isAdmin: false, actor: installer };
+    const requestId = res.locals.requestId as string;
+    const ctx: RequestContext = { ...services, requestId, isAdmin: false, actor: installer };
     try {
       await saveMondayLink(ctx, { mondayAccountId: me.accountId, mondayUserId: me.userId, accessTokenEncrypted: encryptToken(token.accessToken, config.tokenKey!) });
     } catch (failure) {

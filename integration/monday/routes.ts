@@ -46,20 +46,31 @@ export function mondayRouter(services: Services, config: MondayConfig): Router {
       if (!ctx) return;
       const cursor = req.body?.payload?.pageRequestData?.cursor;
       try {
-        const data = await runOperation<Record<string, BoardOptionsPage<T>>>(ctx, operation, { nextToken: typeof cursor === 'string' ? cursor : null });
-        const page = data[field];
+        const nextToken = typeof cursor === 'string' ? cursor : null;
+        const page = (await runOperation<Record<string, BoardOptionsPage<T>>>(ctx, operation, { nextToken }))[field];
         const next = page.nextToken;
-        res.json({ options: page.data.map(option), isPaginated: true, nextPageRequestData: next ? { cursor: next } : null, isLastPage: next === null });
+        res.json({
+          options: page.data.map(option),
+          isPaginated: true,
+          nextPageRequestData: next ? { cursor: next } : null,
+          isLastPage: next === null,
+        });
       } catch (error) {
         const failure = asDomainError(error) ?? new DomainError('internal', 'Could not list the options');
-        if (failure.status >= 500) boardLogger(config).error('listing remote options failed', { error: errorOf((failure as { cause?: unknown }).cause ?? error) });
+        if (failure.status >= 500) {
+          const cause = (failure as { cause?: unknown }).cause ?? error;
+          boardLogger(config).error('listing remote options failed', { error: errorOf(cause) });
+        }
         // The code stays in `error` too, as this route has always answered it.
         res.status(failure.status).json({ ...errorBody(failure, ctx.requestId), error: failure.code });
       }
     };
 
-  router.post('/options/workflows', options<{ id: string; name: string }>(BoardOperations.workflowOptions, 'boardWorkflowOptions', (w) => ({ title: w.name, value: w.id })));
-  router.post('/options/agents', options<{ id: string; name: string; status: string }>(BoardOperations.agentOptions, 'boardAgentOptions', (a) => ({
+  type WorkflowOption = { id: string; name: string };
+  type AgentOption = { id: string; name: string; status: string };
+  const workflowOption = (w: WorkflowOption) => ({ title: w.name, value: w.id });
+  router.post('/options/workflows', options(BoardOperations.workflowOptions, 'boardWorkflowOptions', workflowOption));
+  router.post('/options/agents', options<AgentOption>(BoardOperations.agentOptions, 'boardAgentOptions', (a) => ({
     title: `${a.name}${a.status === 'live' ? '' : ` (${a.status})`}`, value: a.id,
   })));
 
@@ -80,7 +91,8 @@ export function mondayRouter(services: Services, config: MondayConfig): Router {
         recipeId: payload.recipeId === undefined ? null : String(payload.recipeId),
         integrationId: payload.integrationId === undefined ? null : String(payload.integrationId),
       };
-      const { subscribeToCallEnded: webhookId } = await runOperation<{ subscribeToCallEnded: string }>(ctx, BoardOperations.subscribe, { input });
+      const answer = await runOperation<{ subscribeToCallEnded: string }>(ctx, BoardOperations.subscribe, { input });
+      const webhookId = answer.subscribeToCallEnded;
       res.json({ webhookId });
     } catch (error) {
       const refusal = asDomainError(error);
@@ -94,7 +106,8 @@ export function mondayRouter(services: Services, config: MondayConfig): Router {
     if (!ctx) return;
     const webhookId = req.body?.payload?.webhookId;
     // Idempotent: an unknown or already removed subscription is fine (monday deletes anyway).
-    await runOperation(ctx, BoardOperations.unsubscribe, { subscription: webhookId === undefined || webhookId === null ? null : String(webhookId) });
+    const subscription = webhookId === undefined || webhookId === null ? null : String(webhookId);
+    await runOperation(ctx, BoardOperations.unsubscribe, { subscription });
     res.json({ result: 'Unsubscribed successfully.' });
   });
 

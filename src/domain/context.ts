@@ -47,7 +47,14 @@ export interface BoardDirectory {
    * The board and its columns, read with the link's token (as stored: encrypted); null when
    * monday knows no such board (or the user cannot see it).
    */
-  board(link: { accessTokenEncrypted: string }, boardId: string): Promise<{ id: string; name: string; columns: BoardColumn[] } | null>;
+  board(link: { accessTokenEncrypted: string }, boardId: string): Promise<MondayBoard | null>;
+}
+
+/** A monday board with its columns. */
+export interface MondayBoard {
+  id: string;
+  name: string;
+  columns: BoardColumn[];
 }
 
 /** A request monday signed for the board app (its JWT verified), from a linked monday account. */
@@ -80,7 +87,10 @@ export function requireActor(ctx: RequestContext): Actor {
  */
 export function requireBoardApp(ctx: RequestContext): Actor & BoardAppCaller {
   if (!ctx.boardApp || !ctx.actor) {
-    throw new DomainError('unauthenticated', 'This operation is the monday board app\'s: only a request monday signed for a linked account runs it');
+    throw new DomainError(
+      'unauthenticated',
+      'This operation is the monday board app\'s: only a request monday signed for a linked account runs it',
+    );
   }
   return { ...ctx.actor, mondayAccountId: ctx.boardApp.mondayAccountId };
 }

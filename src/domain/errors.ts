@@ -61,7 +61,9 @@ export const FAILURES = {
   /** Over a rate limit (per API key or per client address); retry after the Retry-After header's seconds. */
   rate_limited: { status: 429, graphql: 'rate_limited', mcp: 'http', board: 'refused' },
   /** The request's header section is over the HTTP server's limit. */
-  request_header_fields_too_large: { status: 431, graphql: 'request_header_fields_too_large', mcp: 'http', board: 'refused' },
+  request_header_fields_too_large: {
+    status: 431, graphql: 'request_header_fields_too_large', mcp: 'http', board: 'refused',
+  },
   /** Upsert: the phone cannot be read as a number. */
   invalid_phone: { status: 422, graphql: 'invalid_phone', mcp: 'tool_error', board: 'run_failed' },
   /** Upsert: the contact has none of the Account's dedup fields. */
@@ -77,9 +79,9 @@ export const FAILURES = {
 export type ErrorCode = keyof typeof FAILURES;
 
 /** Every code with its HTTP status (FAILURES' status column). */
-export const ERROR_CODES = Object.fromEntries(Object.entries(FAILURES).map(([code, forms]) => [code, forms.status])) as {
-  readonly [C in ErrorCode]: (typeof FAILURES)[C]['status'];
-};
+export const ERROR_CODES = Object.fromEntries(
+  Object.entries(FAILURES).map(([code, forms]) => [code, forms.status]),
+) as { readonly [C in ErrorCode]: (typeof FAILURES)[C]['status'] };
 
 /**
  * Why a code was raised, where a surface must tell the cases apart: the board app answers a
@@ -122,7 +124,12 @@ export class DomainError extends GraphQLError {
   /** Why, where a surface must tell cases of one code apart (FAILURE_REASONS); never in a body. */
   readonly reason: FailureReason | undefined;
 
-  constructor(code: ErrorCode, message: string, details: Record<string, unknown> = {}, options: { reason?: FailureReason } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    details: Record<string, unknown> = {},
+    options: { reason?: FailureReason } = {},
+  ) {
     super(message, { extensions: { code: FAILURES[code].graphql, ...details } });
     this.name = 'DomainError';
     this.code = code;

@@ -24,8 +24,9 @@ import type { Services } from '../domain/context.js';
 import { directSql } from '../domain/contacts/contacts.store.js';
 import { callEndedBody } from '../domain/monday/call-ended-outputs.rules.js';
 import {
-  activeSubscriptionsOf, dropSubscription, insertDeliveries, itemsOfContacts, leaseDueDeliveries, leaseOwners, lockUndispatchedCallEnded,
-  markEventsDispatched, releaseLeasesOf, rescheduleDelivery, settleDelivery, type LeasedDelivery, type NewDelivery,
+  activeSubscriptionsOf, dropSubscription, insertDeliveries, itemsOfContacts, leaseDueDeliveries, leaseOwners,
+  lockUndispatchedCallEnded, markEventsDispatched, releaseLeasesOf, rescheduleDelivery, settleDelivery,
+  type LeasedDelivery, type NewDelivery,
 } from '../domain/monday/trigger-deliveries.store.js';
 import { logger } from '../logger.js';
 import { startPeriodic, type PeriodicWorker } from './periodic.js';
@@ -33,7 +34,10 @@ import { registerProcess, type ProcessLiveness } from './process-liveness.js';
 
 const FAN_OUT_BATCH = 200;
 const DELIVERY_BATCH = 20;
-/** Longer than any channel's answer time (the board app's: 30 s): a leased row is only picked again once its sender is surely gone. */
+/**
+ * Longer than any channel's answer time (the board app's: 30 s): a leased row is only picked
+ * again once its sender is surely gone.
+ */
 const LEASE_MS = 2 * 60_000;
 const FIRST_RETRY_MS = 1_000;
 const MAX_RETRY_MS = 10 * 60_000;
@@ -65,13 +69,15 @@ export interface TriggerChannel {
   log?: TriggerLog;
 }
 
+type JobServices = Pick<Services, 'db' | 'clock'>;
+
 const serviceLog: TriggerLog = {
   warn: (message) => logger.warn({ component: 'trigger-delivery' }, message),
   error: (message, options) => logger.error({ component: 'trigger-delivery', err: options?.error }, message),
 };
 
 /** Fans undispatched call.ended events out to deliveries; returns how many events it handled. */
-export async function fanOutCallEnded(services: Pick<Services, 'db' | 'clock'>): Promise<number> {
+export async function fanOutCallEnded(services: JobServices): Promise<number> {
   return services.db.sql.transaction(async (runner) => {
     const tx = directSql(runner);
     const events = await lockUndispatchedCallEnded(tx, FAN_OUT_BATCH);
@@ -93,7 +99,8 @@ export async function fanOutCallEnded(services: Pick<Services, 'db' | 'clock'>):
           // act on the item, with that board's columns); a contact from no board reaches all.
           const item = itemOf.get(call.contactId);
           if (item && subscription.boardId && item.boardId !== subscription.boardId) continue;
-          deliveries.push({ webhookId: subscription.webhookId, callId: call.callId, payload: JSON.stringify(callEndedBody(call, item)) });
+          const payload = JSON.stringify(callEndedBody(call, item));
+          deliveries.push({ webhookId: subscription.webhookId, callId: call.callId, payload });
         }
       }
       await insertDeliveries(tx, deliveries, now);
@@ -109,7 +116,11 @@ export interface DeliveryOptions {
 }
 
 /** Sends the deliveries that are due; returns how many it attempted. */
-export async function deliverDueTriggers(services: Pick<Services, 'db' | 'clock'>, channel: TriggerChannel, options: DeliveryOptions = {}): Promise<number> {
+export async function deliverDueTriggers(
+  services: JobServices,
+  channel: TriggerChannel,
+  options: DeliveryOptions = {},
+): Promise<number> {
   // A channel that cannot send yet (startTriggerDelivery said why) leaves them due.
   if (channel.waitReason !== null) return 0;
   const now = services.clock.now();
@@ -120,9 +131,11 @@ export async function deliverDueTriggers(services: Pick<Services, 'db' | 'clock'
   return leased.length;
 }
 
-async function deliverOne(services: Pick<Services, 'db' | 'clock'>, channel: TriggerChannel, row: LeasedDelivery): Promise<void> {
+async function deliverOne(services: JobServices, channel: TriggerChannel, row: LeasedDelivery): Promise<void> {
   const db = directSql(services.db.sql);
-  if (!row.webhookUrl || row.subscriptionDeleted) return settleDelivery(db, row.id, 'cancelled', 'the automation was deleted', services.clock.now());
+  if (!row.webhookUrl || row.subscriptionDeleted) {
+    return settleDelivery(db, row.id, 'cancelled', 'the automation was deleted', services.clock.now());
+  }
   let status = 0;
   let retryAfterMs: number | null = null;
   let error: string;
@@ -143,7 +156,8 @@ async function deliverOne(services: Pick<Services, 'db' | 'clock'>, channel: Tri
   }
   const retryable = status === 0 || status === 408 || status === 429 || status >= 500;
   if (!retryable || now.getTime() - new Date(row.createdAt).getTime() > GIVE_UP_AFTER_MS) {
-    (channel.log ?? serviceLog).warn(`call-ended trigger delivery ${row.id} (subscription ${row.webhookId}) failed for good: ${error}`);
+    const log = channel.log ?? serviceLog;
+    log.warn(`call-ended trigger delivery ${row.id} (subscription ${row.webhookId}) failed for good: ${error}`);
     return settleDelivery(db, row.id, 'failed', error, now);
   }
   const backoff = Math.min(FIRST_RETRY_MS * 2 ** (row.attempts - 1), MAX_RETRY_MS);
@@ -162,7 +176,10 @@ function retryAfter(header: string | null, now: Date): number | null {
  * Gives back, due now, the leases held by processes that are gone; returns how many. The
  * delivery's attempt is not counted back: the process may have sent it before it died.
  */
-export async function reclaimAbandonedLeases(services: Pick<Services, 'db' | 'clock'>, liveness: Pick<ProcessLiveness, 'gone'>): Promise<number> {
+export async function reclaimAbandonedLeases(
+  services: JobServices,
+  liveness: Pick<ProcessLiveness, 'gone'>,
+): Promise<number> {
   const db = directSql(services.db.sql);
   const gone = await liveness.gone(await leaseOwners(db));
   if (gone.length === 0) return 0;
@@ -173,7 +190,7 @@ export async function reclaimAbandonedLeases(services: Pick<Services, 'db' | 'cl
  * Fans out and delivers every `intervalMs`, one pass at a time; the first pass (and every
  * RECLAIM_EVERY_PASSES-th) first takes back the leases of processes that are gone.
  */
-export function startTriggerDelivery(services: Pick<Services, 'db' | 'clock'>, channel: TriggerChannel, intervalMs = 500): PeriodicWorker {
+export function startTriggerDelivery(services: JobServices, channel: TriggerChannel, intervalMs = 500): PeriodicWorker {
   const log = channel.log ?? serviceLog;
   if (channel.waitReason !== null) log.warn(channel.waitReason);
   let liveness: Promise<ProcessLiveness> | null = null;
@@ -191,7 +208,10 @@ export function startTriggerDelivery(services: Pick<Services, 'db' | 'clock'>, c
       await fanOutCallEnded(services);
       await deliverDueTriggers(services, channel, { leaseOwner: self.id });
     },
-    (error) => log.error('trigger delivery pass failed; retrying next tick', { error: error instanceof Error ? error : new Error(String(error)) }),
+    (error) => {
+      const cause = error instanceof Error ? error : new Error(String(error));
+      log.error('trigger delivery pass failed; retrying next tick', { error: cause });
+    },
   );
   return {
     async stop() {

@@ -12,7 +12,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  boardFormOf, DomainError, FAILURE_REASONS, FAILURES, MCP_SERVER_ERROR, type BoardForm, type ErrorCode, type FailureReason, type McpForm,
+  boardFormOf, DomainError, FAILURE_REASONS, FAILURES, MCP_SERVER_ERROR,
+  type BoardForm, type ErrorCode, type FailureReason, type McpForm,
 } from '../../src/domain/errors.js';
 import { errorBody, failureOf } from '../../src/http/error-body.js';
 import { answerClientError } from '../../src/http/edge/client-errors.js';
@@ -29,11 +30,20 @@ const SECRET = 'failure-table-signing-secret';
 const TOKEN_KEY = randomBytes(32);
 const BOARD = '/integrations/monday';
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+const UPSERT = 'mutation ($input: JSON!) { upsertContact(input: $input) { created } }';
+const BY_ID = 'query ($id: String!) { contact(id: $id) { id } }';
+const BY_EXTERNAL_ID = 'query ($id: String!) { contactByExternalId(sourceKind: "hubspot", externalId: $id) { id } }';
+/** A contact whose dedup key (the custom field `code`) is over 512 characters. */
+const longCode = () => ({ phone: freshPhone(), customFields: { code: 'x'.repeat(600) } });
 
 /** What a surface answered, reduced to what the table states. */
 type Http = { status: number; body: Record<string, any> };
 type GraphqlAnswer = { extension: string } | Http;
-type McpAnswer = { form: 'tool_error'; body: Record<string, any> } | { form: 'http'; status: number; body: Record<string, any> } | { form: 'json_rpc'; status: number; rpcCode: number };
+type McpAnswer =
+  | { form: 'tool_error'; body: Record<string, any> }
+  | { form: 'http'; status: number; body: Record<string, any> }
+  | { form: 'json_rpc'; status: number; rpcCode: number };
+type MondayUser = { mondayAccountId: number; mondayUserId: number };
 
 interface Surfaces {
   rest(): Promise<Http>;
@@ -73,7 +83,9 @@ function boardFormOfAnswer(answer: Http): BoardForm {
 
 function expectErrorBody(answer: Http, code: ErrorCode): void {
   expect(answer.status).toBe(FAILURES[code].status);
-  expect(answer.body).toMatchObject({ code, error: STATUS_CODES[FAILURES[code].status], message: expect.any(String), requestId: expect.any(String) });
+  expect(answer.body).toMatchObject({
+    code, error: STATUS_CODES[FAILURES[code].status], message: expect.any(String), requestId: expect.any(String),
+  });
   expect(answer.body).not.toHaveProperty('reason');
 }
 
@@ -108,11 +120,13 @@ describe.each(testDatabaseKinds())('the failure table on %s', (kind) => {
   let linked: LinkedBoardAccount;
 
   beforeAll(async () => {
-    ({ monday, server } = await startBoardApp(kind, { signingSecret: SECRET, appId: 10155, tokenKey: TOKEN_KEY, retry: { delaysMs: [10] } }));
+    const app = { signingSecret: SECRET, appId: 10155, tokenKey: TOKEN_KEY, retry: { delaysMs: [10] } };
+    ({ monday, server } = await startBoardApp(kind, app));
     trackConnections(server.service.server);
     linked = await seedAccount();
     // A second service whose address limit (one request an hour) is spent here: every surface's 429.
-    limited = await startTestServer(kind, { ...everySurface(), edge: { RATE_LIMIT_PER_ADDRESS: 1, RATE_LIMIT_WINDOW_SECONDS: 3600 } });
+    const edge = { RATE_LIMIT_PER_ADDRESS: 1, RATE_LIMIT_WINDOW_SECONDS: 3600 };
+    limited = await startTestServer(kind, { ...everySurface(), edge });
     expect((await limited.request(null, 'GET', '/api/v1/contacts')).status).toBe(401);
   });
   afterAll(async () => {
@@ -123,21 +137,28 @@ describe.each(testDatabaseKinds())('the failure table on %s', (kind) => {
 
   /** A linked Account whose "Leads" board is mapped (names, phone, time zone, company). */
   async function seedAccount(options: { map?: boolean } = {}): Promise<LinkedBoardAccount> {
-    const account = await seedLinkedBoardAccount(server, monday, { tokenKey: TOKEN_KEY, mondayAccountId: mondayAccounts++, workflowName: 'Outreach' });
+    const seeded = { tokenKey: TOKEN_KEY, mondayAccountId: mondayAccounts++, workflowName: 'Outreach' };
+    const account = await seedLinkedBoardAccount(server, monday, seeded);
     if (options.map !== false) {
-      const mapped = await graphqlAs(account.apiKey, `mutation ($input: JSON!) { setBoardMapping(input: $input) { boardId } }`, {
-        input: { boardId: account.boardId, firstNameColumnId: 'first', lastNameColumnId: 'last', phoneColumnId: 'phone', timezoneColumnId: 'tz', extraFields: [{ columnId: 'company', identifier: 'company' }] },
+      const input = {
+        boardId: account.boardId, firstNameColumnId: 'first', lastNameColumnId: 'last', phoneColumnId: 'phone',
+        timezoneColumnId: 'tz', extraFields: [{ columnId: 'company', identifier: 'company' }],
+      };
+      const mapped = await server.request(account.apiKey, 'POST', '/graphql', {
+        query: 'mutation ($input: JSON!) { setBoardMapping(input: $input) { boardId } }', variables: { input },
       });
-      expect(mapped.errors).toBeUndefined();
+      expect(mapped.json.errors).toBeUndefined();
     }
     return account;
   }
 
-  const graphqlAs = async (apiKey: string | null, query: string, variables: Record<string, unknown> = {}) =>
-    (await server.request(apiKey, 'POST', '/graphql', { query, variables })).json as { data?: any; errors?: Array<{ message: string; extensions: Record<string, unknown> }> };
-
   /** A GraphQL operation's first error code, or the HTTP answer when /graphql refused the request. */
-  async function graphqlError(target: TestServer, apiKey: string | null, query: string, variables: Record<string, unknown> = {}): Promise<GraphqlAnswer> {
+  async function graphqlError(
+    target: TestServer,
+    apiKey: string | null,
+    query: string,
+    variables: Record<string, unknown> = {},
+  ): Promise<GraphqlAnswer> {
     const res = await target.request(apiKey, 'POST', '/graphql', { query, variables });
     if (res.status !== 200) return { status: res.status, body: res.json as Record<string, any> };
     const errors = (res.json as { errors?: Array<{ extensions: { code: string } }> }).errors;
@@ -145,42 +166,69 @@ describe.each(testDatabaseKinds())('the failure table on %s', (kind) => {
     return { extension: errors![0].extensions.code };
   }
 
-  async function rest(target: TestServer, apiKey: string | null, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Http> {
-    const res = await target.request(apiKey, method, path, body, headers);
+  async function rest(to: TestServer, key: string | null, method: string, path: string, body?: unknown): Promise<Http> {
+    const res = await to.request(key, method, path, body);
     return { status: res.status, body: res.json as Record<string, any> };
   }
 
   /** One tools/call over the tool server's HTTP endpoint (stateless: no session needed). */
-  async function mcpCall(target: TestServer, apiKey: string | null, name: string, args: Record<string, unknown>, headers: Record<string, string> = {}): Promise<McpAnswer> {
-    const res = await target.request(apiKey, 'POST', MCP_PATH, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }, { ...MCP_HEADERS, ...headers });
+  async function mcpCall(
+    target: TestServer,
+    apiKey: string | null,
+    name: string,
+    args: Record<string, unknown>,
+    headers: Record<string, string> = {},
+  ): Promise<McpAnswer> {
+    const message = { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } };
+    const res = await target.request(apiKey, 'POST', MCP_PATH, message, { ...MCP_HEADERS, ...headers });
     const json = res.json as any;
-    if (res.status !== 200) return json?.jsonrpc ? { form: 'json_rpc', status: res.status, rpcCode: json.error.code } : { form: 'http', status: res.status, body: json };
+    if (res.status !== 200) {
+      if (json?.jsonrpc) return { form: 'json_rpc', status: res.status, rpcCode: json.error.code };
+      return { form: 'http', status: res.status, body: json };
+    }
     expect(json.result?.isError, JSON.stringify(json)).toBe(true);
     return { form: 'tool_error', body: JSON.parse(json.result.content[0].text) };
   }
 
   /** The first answer to an action run monday sends (before any retry of its). */
-  async function boardRun(path: string, account: { mondayAccountId: number; mondayUserId: number }, inputFields: Record<string, unknown>, jwt?: string | null): Promise<Http> {
-    const run = await monday.runAction({ url: `${server.baseUrl}${BOARD}${path}`, accountId: account.mondayAccountId, userId: account.mondayUserId, inputFields, jwt });
+  async function boardRun(path: string, user: MondayUser, inputFields: Record<string, unknown>, jwt?: string | null) {
+    const url = `${server.baseUrl}${BOARD}${path}`;
+    const { mondayAccountId: accountId, mondayUserId: userId } = user;
+    const run = await monday.runAction({ url, accountId, userId, inputFields, jwt });
     const first = run.attempts[0];
-    return { status: first.status!, body: first.body as Record<string, any> };
+    return { status: first.status!, body: first.body as Record<string, any> } satisfies Http;
   }
 
-  const enrollFields = (account: LinkedBoardAccount, itemId: string | number, workflowId = account.workflowId) =>
-    ({ boardId: Number(account.boardId), itemId: Number(itemId), workflowId: { title: 'Outreach', value: workflowId } });
-  const addLead = (account: LinkedBoardAccount, values: Record<string, unknown> = {}) =>
-    monday.addItem({ boardId: account.boardId, name: 'Jane Doe', values: { first: 'Jane', last: 'Doe', phone: { phone: freshPhone(), countryShortName: 'US' }, company: 'Acme', ...values } }).id;
+  const enrollFields = (account: LinkedBoardAccount, itemId: string | number, workflowId = account.workflowId) => ({
+    boardId: Number(account.boardId), itemId: Number(itemId), workflowId: { title: 'Outreach', value: workflowId },
+  });
+  const enroll = (account: LinkedBoardAccount, itemId: string | number, workflowId?: string) =>
+    boardRun('/actions/enroll', account, enrollFields(account, itemId, workflowId));
+  const setStatus = (fields: Record<string, unknown>) =>
+    boardRun('/actions/set-status', linked, {
+      boardId: Number(linked.boardId), itemId: Number(addLead(linked)), statusColumnId: 'outcome', ...fields,
+    });
+  const addLead = (account: LinkedBoardAccount, values: Record<string, unknown> = {}) => {
+    const phone = { phone: freshPhone(), countryShortName: 'US' };
+    const item = { first: 'Jane', last: 'Doe', phone, company: 'Acme', ...values };
+    return monday.addItem({ boardId: account.boardId, name: 'Jane Doe', values: item }).id;
+  };
 
   /** A large body declared to `path` (only its head and 64 KB are sent): the refusal from the declared length. */
-  async function oversize(method: string, path: string, bytes: number, headers: Record<string, string>): Promise<{ status: number; body: any }> {
-    const answer = await exchangeWithLargeBody(server.service.server, method, path, { 'content-type': 'application/json', ...headers }, bytes);
+  async function oversize(method: string, path: string, bytes: number, headers: Record<string, string>): Promise<Http> {
+    const head = { 'content-type': 'application/json', ...headers };
+    const answer = await exchangeWithLargeBody(server.service.server, method, path, head, bytes);
     return { status: answer.status, body: JSON.parse(answer.body) };
   }
-  const mondayJwt = (account: { mondayAccountId: number; mondayUserId: number }, path: string) =>
-    monday.mintJwt({ accountId: account.mondayAccountId, userId: account.mondayUserId, aud: `${server.baseUrl}${BOARD}${path}` });
+  const mondayJwt = (account: MondayUser, path: string, secret?: string) =>
+    monday.mintJwt({
+      accountId: account.mondayAccountId, userId: account.mondayUserId, aud: `${server.baseUrl}${BOARD}${path}`, secret,
+    });
+  const bearer = () => ({ authorization: `Bearer ${linked.apiKey}` });
 
   /** A header section over Node's limit, sent to `path`. */
-  const bigHeaders = (path: string) => rawAnswer(server, `POST ${path} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+  const bigHeaders = (path: string) =>
+    rawAnswer(server, `POST ${path} HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
 
   const PROVOKE: Record<ErrorCode, Surfaces> = {
     bad_request: {
@@ -188,14 +236,17 @@ describe.each(testDatabaseKinds())('the failure table on %s', (kind) => {
       graphql: () => graphqlError(server, linked.apiKey, '{ contacts(limit: 0) { nextToken } }'),
       mcp: () => mcpCall(server, linked.apiKey, 'contacts_search', { limit: 0 }),
       // A first name over the contact rules' 128 characters: the upsert refuses the item.
-      board: () => boardRun('/actions/enroll', linked, enrollFields(linked, addLead(linked, { first: 'J'.repeat(200) }))),
+      board: () => enroll(linked, addLead(linked, { first: 'J'.repeat(200) })),
     },
     unauthenticated: {
       rest: () => rest(server, null, 'GET', '/api/v1/contacts'),
       // An API key calling one of the board app's own operations.
       graphql: () => graphqlError(server, linked.apiKey, '{ boardWorkflowOptions { nextToken } }'),
       mcp: () => mcpCall(server, null, 'contacts_search', {}),
-      board: () => boardRun('/actions/enroll', linked, enrollFields(linked, 1), monday.mintJwt({ accountId: linked.mondayAccountId, userId: 1, aud: `${server.baseUrl}${BOARD}/actions/enroll`, secret: 'not-the-signing-secret' })),
+      board: () => {
+        const forged = mondayJwt(linked, '/actions/enroll', 'not-the-signing-secret');
+        return boardRun('/actions/enroll', linked, enrollFields(linked, 1), forged);
+      },
     },
     forbidden: {
       rest: async () => mapped.rest(new DomainError('forbidden', 'refused')),
@@ -206,24 +257,32 @@ describe.each(testDatabaseKinds())('the failure table on %s', (kind) => {
     },
     not_found: {
       rest: () => rest(server, linked.apiKey, 'GET', `/api/v1/contacts/${randomUUID()}`),
-      graphql: () => graphqlError(server, linked.apiKey, 'query ($id: String!) { contact(id: $id) { id } }', { id: randomUUID() }),
+      graphql: () => graphqlError(server, linked.apiKey, BY_ID, { id: randomUUID() }),
       mcp: () => mcpCall(server, linked.apiKey, 'contact_get', { id: randomUUID() }),
       board: async () => mapped.board(new DomainError('not_found', 'No such thing')),
     },
     conflict: {
-      rest: async () => rest(server, linked.apiKey, 'GET', `/api/v1/contacts/source/hubspot/external-id/${await sharedExternalId()}`),
-      graphql: async () => graphqlError(server, linked.apiKey, '{ contactByExternalId(sourceKind: "hubspot", externalId: "' + (await sharedExternalId()) + '") { id } }'),
-      mcp: async () => mcpCall(server, linked.apiKey, 'contact_get_by_external_id', { sourceKind: 'hubspot', externalId: await sharedExternalId() }),
+      rest: async () => {
+        const path = `/api/v1/contacts/source/hubspot/external-id/${await sharedExternalId()}`;
+        return rest(server, linked.apiKey, 'GET', path);
+      },
+      graphql: async () => graphqlError(server, linked.apiKey, BY_EXTERNAL_ID, { id: await sharedExternalId() }),
+      mcp: async () => mcpCall(server, linked.apiKey, 'contact_get_by_external_id', {
+        sourceKind: 'hubspot', externalId: await sharedExternalId(),
+      }),
       board: async () => mapped.board(new DomainError('conflict', 'Two contacts', { contacts: [] })),
     },
     payload_too_large: {
-      rest: () => oversize('PUT', '/api/v1/contacts/upsert', 11 * 1024 * 1024, { authorization: `Bearer ${linked.apiKey}` }),
-      graphql: () => oversize('POST', '/graphql', 2 * 1024 * 1024, { authorization: `Bearer ${linked.apiKey}` }),
+      rest: () => oversize('PUT', '/api/v1/contacts/upsert', 11 * 1024 * 1024, bearer()),
+      graphql: () => oversize('POST', '/graphql', 2 * 1024 * 1024, bearer()),
       mcp: async () => {
-        const answer = await oversize('POST', MCP_PATH, 5 * 1024 * 1024, { ...MCP_HEADERS, authorization: `Bearer ${linked.apiKey}` });
+        const answer = await oversize('POST', MCP_PATH, 5 * 1024 * 1024, { ...MCP_HEADERS, ...bearer() });
         return { form: 'json_rpc', status: answer.status, rpcCode: answer.body.error.code };
       },
-      board: () => oversize('POST', `${BOARD}/actions/enroll`, 2 * 1024 * 1024, { authorization: mondayJwt(linked, '/actions/enroll') }),
+      board: () => {
+        const authorization = mondayJwt(linked, '/actions/enroll');
+        return oversize('POST', `${BOARD}/actions/enroll`, 2 * 1024 * 1024, { authorization });
+      },
     },
     request_timeout: {
       rest: () => clientErrorAnswer('ERR_HTTP_REQUEST_TIMEOUT'),
@@ -245,21 +304,19 @@ describe.each(testDatabaseKinds())('the failure table on %s', (kind) => {
     },
     invalid_phone: {
       rest: () => rest(server, linked.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: '+1 123' }),
-      graphql: () => graphqlError(server, linked.apiKey, 'mutation { upsertContact(input: { phone: "+1 123" }) { created } }'),
+      graphql: () => graphqlError(server, linked.apiKey, UPSERT, { input: { phone: '+1 123' } }),
       mcp: async () => mapped.mcp(new DomainError('invalid_phone', 'The phone cannot be read as a number')),
-      board: () => boardRun('/actions/enroll', linked, enrollFields(linked, addLead(linked, { phone: { phone: '2025550169', countryShortName: 'US' } }))),
+      board: () => enroll(linked, addLead(linked, { phone: { phone: '2025550169', countryShortName: 'US' } })),
     },
     missing_dedup_field: {
       rest: () => rest(server, linked.apiKey, 'PUT', '/api/v1/contacts/upsert', { firstName: 'Ada' }),
-      graphql: () => graphqlError(server, linked.apiKey, 'mutation { upsertContact(input: { firstName: "Ada" }) { created } }'),
+      graphql: () => graphqlError(server, linked.apiKey, UPSERT, { input: { firstName: 'Ada' } }),
       mcp: async () => mapped.mcp(new DomainError('missing_dedup_field', 'No dedup field')),
       board: async () => mapped.board(new DomainError('missing_dedup_field', 'No dedup field')),
     },
     dedup_key_too_long: {
-      rest: async () => rest(server, (await keyedOnCode()).apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: freshPhone(), customFields: { code: 'x'.repeat(600) } }),
-      graphql: async () => graphqlError(server, (await keyedOnCode()).apiKey, 'mutation ($input: JSON!) { upsertContact(input: $input) { created } }', {
-        input: { phone: freshPhone(), customFields: { code: 'x'.repeat(600) } },
-      }),
+      rest: async () => rest(server, (await keyedOnCode()).apiKey, 'PUT', '/api/v1/contacts/upsert', longCode()),
+      graphql: async () => graphqlError(server, (await keyedOnCode()).apiKey, UPSERT, { input: longCode() }),
       mcp: async () => mapped.mcp(new DomainError('dedup_key_too_long', 'Too long')),
       board: async () => mapped.board(new DomainError('dedup_key_too_long', 'Too long')),
     },
@@ -274,7 +331,8 @@ describe.each(testDatabaseKinds())('the failure table on %s', (kind) => {
       graphql: async () => {
         // monday's API failing while the Account's board is read through the link.
         monday.failNext('500', 1);
-        return graphqlError(server, linked.apiKey, 'query ($id: String!) { mondayBoard(boardId: $id) { name } }', { id: linked.boardId });
+        const query = 'query ($id: String!) { mondayBoard(boardId: $id) { name } }';
+        return graphqlError(server, linked.apiKey, query, { id: linked.boardId });
       },
       mcp: async () => mapped.mcp(new DomainError('unavailable', 'monday is down')),
       board: async () => {
@@ -290,7 +348,8 @@ describe.each(testDatabaseKinds())('the failure table on %s', (kind) => {
     shared ??= (async () => {
       const externalId = `dup-${randomUUID()}`;
       for (let i = 0; i < 2; i++) {
-        const res = await server.request(linked.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: freshPhone(), sourceKind: 'hubspot', externalId });
+        const body = { phone: freshPhone(), sourceKind: 'hubspot', externalId };
+        const res = await server.request(linked.apiKey, 'PUT', '/api/v1/contacts/upsert', body);
         expect(res.status).toBe(201);
       }
       return externalId;
@@ -321,7 +380,7 @@ describe.each(testDatabaseKinds())('the failure table on %s', (kind) => {
       expectErrorBody(await PROVOKE[code].rest(), code);
     });
 
-    it(`GraphQL: extensions.code ${forms.graphql}, or the HTTP answer when refused before the document runs`, async () => {
+    it(`GraphQL: extensions.code ${forms.graphql}, or the HTTP answer of a refusal before yoga`, async () => {
       const answer = await PROVOKE[code].graphql();
       if ('extension' in answer) expect(answer.extension).toBe(forms.graphql);
       else expectErrorBody(answer, code);
@@ -349,19 +408,23 @@ describe.each(testDatabaseKinds())('the failure table on %s', (kind) => {
   });
 
   describe('reasons refine the board form', () => {
+    const workflow = (options: { status?: 'draft' | 'archived'; paused?: boolean }) =>
+      server.createWorkflow(linked.accountId, options);
     /** How each reason is provoked through the board app (a fresh Account where it changes state). */
     const REASONS: Record<FailureReason, () => Promise<Http>> = {
-      workflow_not_found: async () => boardRun('/actions/enroll', linked, enrollFields(linked, addLead(linked), randomUUID())),
-      workflow_draft: async () => boardRun('/actions/enroll', linked, enrollFields(linked, addLead(linked), await server.createWorkflow(linked.accountId, { status: 'draft' }))),
-      workflow_archived: async () => boardRun('/actions/enroll', linked, enrollFields(linked, addLead(linked), await server.createWorkflow(linked.accountId, { status: 'archived' }))),
-      workflow_paused: async () => boardRun('/actions/enroll', linked, enrollFields(linked, addLead(linked), await server.createWorkflow(linked.accountId, { paused: true }))),
+      workflow_not_found: async () => enroll(linked, addLead(linked), randomUUID()),
+      workflow_draft: async () => enroll(linked, addLead(linked), await workflow({ status: 'draft' })),
+      workflow_archived: async () => enroll(linked, addLead(linked), await workflow({ status: 'archived' })),
+      workflow_paused: async () => enroll(linked, addLead(linked), await workflow({ paused: true })),
       board_not_mapped: async () => {
         const unmapped = await seedAccount({ map: false });
-        return boardRun('/actions/enroll', unmapped, enrollFields(unmapped, addLead(unmapped)));
+        return enroll(unmapped, addLead(unmapped));
       },
       item_on_other_board: async () => {
-        const other = monday.addBoard({ accountId: linked.mondayAccountId, name: 'Elsewhere', columns: [{ id: 'phone', type: 'phone' }] });
-        const item = monday.addItem({ boardId: other.id, name: 'Elsewhere', values: { phone: { phone: freshPhone(), countryShortName: 'US' } } });
+        const columns = [{ id: 'phone', type: 'phone' as const }];
+        const other = monday.addBoard({ accountId: linked.mondayAccountId, name: 'Elsewhere', columns });
+        const phone = { phone: freshPhone(), countryShortName: 'US' };
+        const item = monday.addItem({ boardId: other.id, name: 'Elsewhere', values: { phone } });
         return boardRun('/actions/enroll', linked, { ...enrollFields(linked, item.id), boardId: other.id });
       },
       mapping_out_of_date: async () => {
@@ -369,12 +432,15 @@ describe.each(testDatabaseKinds())('the failure table on %s', (kind) => {
         const item = addLead(account);
         const board = monday.state.boards.get(account.boardId)!;
         board.columns = board.columns.filter((c) => c.id !== 'company');
-        return boardRun('/actions/enroll', account, enrollFields(account, item));
+        return enroll(account, item);
       },
-      phone_missing: async () => boardRun('/actions/enroll', linked, enrollFields(linked, addLead(linked, { phone: null }))),
-      phone_invalid: async () => boardRun('/actions/enroll', linked, enrollFields(linked, addLead(linked, { phone: { phone: '+442079460958', countryShortName: 'US' } }))),
-      no_call_result: async () => boardRun('/actions/set-status', linked, { boardId: Number(linked.boardId), itemId: Number(addLead(linked)), statusColumnId: 'outcome' }),
-      unknown_call_result: async () => boardRun('/actions/set-status', linked, { boardId: Number(linked.boardId), itemId: Number(addLead(linked)), statusColumnId: 'outcome', callResult: 'made_up' }),
+      phone_missing: async () => enroll(linked, addLead(linked, { phone: null })),
+      // A British number on an item whose phone column says the US.
+      phone_invalid: async () => {
+        return enroll(linked, addLead(linked, { phone: { phone: '+442079460958', countryShortName: 'US' } }));
+      },
+      no_call_result: async () => setStatus({}),
+      unknown_call_result: async () => setStatus({ callResult: 'made_up' }),
     };
 
     it.each(Object.keys(FAILURE_REASONS) as FailureReason[])('%s', async (reason) => {
@@ -386,7 +452,8 @@ describe.each(testDatabaseKinds())('the failure table on %s', (kind) => {
 
     it('stay out of the API\'s error body: a paused workflow is REST\'s 400 bad_request', async () => {
       const paused = await server.createWorkflow(linked.accountId, { paused: true });
-      const answer = await rest(server, linked.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: freshPhone(), assignmentOptions: { workflowId: paused } });
+      const body = { phone: freshPhone(), assignmentOptions: { workflowId: paused } };
+      const answer = await rest(server, linked.apiKey, 'PUT', '/api/v1/contacts/upsert', body);
       expectErrorBody(answer, 'bad_request');
       expect(answer.body.message).toMatch(/is paused/);
     });

@@ -21,7 +21,9 @@ describe.each(testDatabaseKinds())('board app operations on %s', (kind) => {
 
   beforeAll(async () => {
     ({ monday, server } = await startBoardApp(kind, { signingSecret: SECRET, appId: 10155, tokenKey: TOKEN_KEY }));
-    account = await seedLinkedBoardAccount(server, monday, { tokenKey: TOKEN_KEY, mondayAccountId: 500_000 + Math.floor(Math.random() * 90_000), workflowName: 'Outreach' });
+    const mondayAccountId = 500_000 + Math.floor(Math.random() * 90_000);
+    const seeded = { tokenKey: TOKEN_KEY, mondayAccountId, workflowName: 'Outreach' };
+    account = await seedLinkedBoardAccount(server, monday, seeded);
     const mapped = await server.request(account.apiKey, 'POST', '/graphql', {
       query: 'mutation ($input: JSON!) { setBoardMapping(input: $input) { boardId } }',
       variables: { input: { boardId: account.boardId, itemNameIsFullName: true, phoneColumnId: 'phone' } },
@@ -38,18 +40,28 @@ describe.each(testDatabaseKinds())('board app operations on %s', (kind) => {
     ...server.service.services,
     requestId: 'test',
     isAdmin: false,
-    actor: { accountId: account.accountId, userId: account.userId, apiKeyId: null, account: { id: account.accountId, defaultLocation: null, dedupFields: ['phone'] } },
+    actor: {
+      accountId: account.accountId, userId: account.userId, apiKeyId: null,
+      account: { id: account.accountId, defaultLocation: null, dedupFields: ['phone'] },
+    },
   });
 
   it('an enrolled item\'s contact is linked to the item', async () => {
-    const item = monday.addItem({ boardId: account.boardId, name: 'Ada Lovelace', values: { phone: { phone: '+14155550177', countryShortName: 'US' } } });
+    const phone = { phone: '+14155550177', countryShortName: 'US' };
+    const item = monday.addItem({ boardId: account.boardId, name: 'Ada Lovelace', values: { phone } });
     const run = await monday.runAction({
-      url: `${server.baseUrl}/integrations/monday/actions/enroll`, accountId: account.mondayAccountId, userId: account.mondayUserId,
-      inputFields: { boardId: Number(account.boardId), itemId: item.id, workflowId: { title: 'Outreach', value: account.workflowId } },
+      url: `${server.baseUrl}/integrations/monday/actions/enroll`,
+      accountId: account.mondayAccountId,
+      userId: account.mondayUserId,
+      inputFields: {
+        boardId: Number(account.boardId), itemId: item.id, workflowId: { title: 'Outreach', value: account.workflowId },
+      },
     });
     expect(run.outcome).toBe('success');
     const contactId = run.outputFields!.contactId as string;
-    expect(await prisma().mondayItemLink.findUnique({ where: { contactId } })).toMatchObject({ accountId: account.accountId, boardId: account.boardId, itemId: String(item.id) });
+    expect(await prisma().mondayItemLink.findUnique({ where: { contactId } })).toMatchObject({
+      accountId: account.accountId, boardId: account.boardId, itemId: String(item.id),
+    });
     expect(await prisma().enrollment.count({ where: { contactId } })).toBe(1);
   });
 
@@ -58,7 +70,8 @@ describe.each(testDatabaseKinds())('board app operations on %s', (kind) => {
     const failing = async () => {
       throw new Error('the link could not be written');
     };
-    await expect(upsertContact(context(), { phone, assignmentOptions: { workflowId: account.workflowId } }, failing)).rejects.toThrow('the link could not be written');
+    const enrolling = { phone, assignmentOptions: { workflowId: account.workflowId } };
+    await expect(upsertContact(context(), enrolling, failing)).rejects.toThrow('the link could not be written');
     expect(await prisma().contact.count({ where: { accountId: account.accountId, phone } })).toBe(0);
     // Without an enrollment too: the write alongside makes the upsert transactional.
     await expect(upsertContact(context(), { phone }, failing)).rejects.toThrow('the link could not be written');
@@ -76,7 +89,8 @@ describe.each(testDatabaseKinds())('board app operations on %s', (kind) => {
     for (const query of operations) {
       for (const token of [account.apiKey, ADMIN_TOKEN]) {
         const res = await server.request(token, 'POST', '/graphql', { query });
-        expect(res.json.errors?.[0]?.extensions?.code, `${query} with ${token === ADMIN_TOKEN ? 'the operator token' : 'a key'}`).toBe('unauthenticated');
+        const caller = token === ADMIN_TOKEN ? 'the operator token' : 'a key';
+        expect(res.json.errors?.[0]?.extensions?.code, `${query} with ${caller}`).toBe('unauthenticated');
       }
     }
     expect(await prisma().mondayActionRun.count({ where: { actionUuid: 'x' } })).toBe(0);

@@ -18,9 +18,11 @@ export function enrollAction(_services: Services, config: MondayConfig): ActionH
     if (!workflowId || !UUID_PATTERN.test(workflowId)) {
       throw automationBroken('Choose a workflow', 'The automation has no Contactline workflow chosen: edit it and pick a workflow.', `workflowId: ${JSON.stringify(fields.workflowId ?? null)}`);
     }
-    const { boardEnrollmentTarget: read } = await runBoardOperation<{ boardEnrollmentTarget: BoardItemFields }>(ctx, BoardOperations.enrollmentTarget, { workflowId, boardId });
+    const { boardEnrollmentTarget: read } = await runBoardOperation<{ boardEnrollmentTarget: BoardItemFields }>(
+      ctx, BoardOperations.enrollmentTarget, { workflowId, boardId },
+    );
     const { item } = await readRunItem(config, claims, itemId, read.columnIds);
-    const { enrollBoardItem } = await runBoardOperation<{ enrollBoardItem: BoardEnrollment }>(ctx, BoardOperations.enrollItem, {
+    const enrolled = await runBoardOperation<{ enrollBoardItem: BoardEnrollment }>(ctx, BoardOperations.enrollItem, {
       input: {
         workflowId,
         item: {
@@ -32,6 +34,6 @@ export function enrollAction(_services: Services, config: MondayConfig): ActionH
         },
       },
     });
-    return { ...enrollBoardItem };
+    return { ...enrolled.enrollBoardItem };
   };
 }

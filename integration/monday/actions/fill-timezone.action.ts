@@ -17,7 +17,8 @@ export function fillTimezoneAction(_services: Services, config: MondayConfig): A
   return async ({ ctx, claims }, { fields }) => {
     const { itemId } = boardAndItem(fields);
     const chosen = { phone: columnId(fields.phoneColumnId), timezone: columnId(fields.timezoneColumnId) };
-    const { boardMapping: mapping } = await runBoardOperation<{ boardMapping: { phoneColumnId: string; timezoneColumnId: string | null } | null }>(
+    type MappedColumns = { phoneColumnId: string; timezoneColumnId: string | null } | null;
+    const { boardMapping: mapping } = await runBoardOperation<{ boardMapping: MappedColumns }>(
       ctx, BoardOperations.timezoneColumns,
     );
     const phoneColumnId = chosen.phone ?? mapping?.phoneColumnId ?? null;

@@ -18,7 +18,8 @@ export function setStatusAction(_services: Services, config: MondayConfig): Acti
     const { itemId } = boardAndItem(fields);
     const statusColumnId = columnId(fields.statusColumnId);
     if (!statusColumnId) throw automationBroken('Status column not chosen', 'Choose the status column in the automation, then turn it back on.', 'statusColumnId missing');
-    const { boardCallResultLabel: result } = await runBoardOperation<{ boardCallResultLabel: { callResult: string; label: string | null } }>(
+    type ResultLabel = { callResult: string; label: string | null };
+    const { boardCallResultLabel: result } = await runBoardOperation<{ boardCallResultLabel: ResultLabel }>(
       ctx, BoardOperations.callResultLabel, { item: itemId, callResult: optionValue(fields.callResult) },
     );
     const { label } = result;

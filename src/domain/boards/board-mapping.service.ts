@@ -33,7 +33,9 @@ export async function readBoard(ctx: RequestContext, boardId: string): Promise<{
   if (!/^\d{1,20}$/.test(boardId)) throw badRequest('boardId must be a monday board id (digits)');
   if (!ctx.boards) throw badRequest('The monday board app is not configured on this service (set MONDAY_SIGNING_SECRET)');
   const accessTokenEncrypted = await linkedAccessToken(ctx, accountId);
-  if (!accessTokenEncrypted) throw badRequest('This Account is not linked to a monday account yet: install the board app from monday first');
+  if (!accessTokenEncrypted) {
+    throw badRequest('This Account is not linked to a monday account yet: install the board app from monday first');
+  }
   const board = await ctx.boards.board({ accessTokenEncrypted }, boardId);
   if (!board) throw notFound(`monday board ${boardId} does not exist or the linked monday user cannot see it`);
   return board;

@@ -17,13 +17,19 @@ export type AlongsideContactWrite = (tx: SqlClient, contact: ContactRow, now: Da
  * Creates the contact or updates the one matching the Account's dedup fields. `alongside`
  * is written in the same transaction, after the contact, so that both or neither are stored.
  */
-export async function upsertContact(ctx: RequestContext, body: unknown, alongside?: AlongsideContactWrite): Promise<{ contact: ContactRow; created: boolean }> {
+export async function upsertContact(
+  ctx: RequestContext,
+  body: unknown,
+  alongside?: AlongsideContactWrite,
+): Promise<{ contact: ContactRow; created: boolean }> {
   const actor = requireActor(ctx);
   const { assignmentOptions, ...write } = parseInput(UpsertBodySchema, body);
   const enrollment = await resolveEnrollmentTarget(ctx, actor.accountId, assignmentOptions);
   const prepared = prepareContactWrite({ sourceKind: 'api', ...write }, actor.account);
   if (!prepared.ok) throw dedupFailure(prepared.reason);
-  if (!enrollment && prepared.write.status !== 'connecting' && !alongside) return upsertOnePreparedContact(ctx, actor.account, prepared.write);
+  if (!enrollment && prepared.write.status !== 'connecting' && !alongside) {
+    return upsertOnePreparedContact(ctx, actor.account, prepared.write);
+  }
   // Enrolling (or restarting a call sequence) writes the contact and its enrollment together.
   const [outcome] = await withConflictRetry(() =>
     ctx.db.sql.transaction(async (runner) => {

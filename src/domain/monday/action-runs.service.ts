@@ -6,7 +6,9 @@
 // monday's retry does the work again.
 import { requireBoardApp, type RequestContext } from '../context.js';
 import { directSql } from '../contacts/contacts.store.js';
-import { dropRunClaim, findRun, insertRunClaim, RUN_IN_PROGRESS, storeRunAnswer, takeOverStaleClaim } from './action-runs.store.js';
+import {
+  dropRunClaim, findRun, insertRunClaim, RUN_IN_PROGRESS, storeRunAnswer, takeOverStaleClaim,
+} from './action-runs.store.js';
 
 const STALE_CLAIM_MS = 2 * 60_000;
 
@@ -29,7 +31,12 @@ export async function claimActionRun(ctx: RequestContext, actionUuid: string, ki
 }
 
 /** Stores a run's final answer (its HTTP status and body). */
-export async function finishActionRun(ctx: RequestContext, actionUuid: string, status: number, response: unknown): Promise<void> {
+export async function finishActionRun(
+  ctx: RequestContext,
+  actionUuid: string,
+  status: number,
+  response: unknown,
+): Promise<void> {
   requireBoardApp(ctx);
   await storeRunAnswer(directSql(ctx.db.sql), actionUuid, status, response);
 }

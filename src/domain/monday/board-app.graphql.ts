@@ -6,7 +6,9 @@ import { UUID_ARG } from '../shared/argument-guard.js';
 import { WorkflowType } from '../workflows/workflows.graphql.js';
 import { AgentType } from '../agents/agents.graphql.js';
 import type { WorkflowRecord } from '../workflows/workflows.service.js';
-import { boardEnrollmentTarget, enrollBoardItem, type BoardEnrollment, type BoardItemFields } from './board-enrollment.service.js';
+import {
+  boardEnrollmentTarget, enrollBoardItem, type BoardEnrollment, type BoardItemFields,
+} from './board-enrollment.service.js';
 import { boardAgentOptions, boardCallResultLabel, boardWorkflowOptions } from './board-actions.service.js';
 import { claimActionRun, finishActionRun, releaseActionRun, type RunClaim } from './action-runs.service.js';
 import { subscribeToCallEnded, unsubscribeFromCallEnded } from './trigger-subscriptions.service.js';
@@ -29,21 +31,24 @@ const BoardEnrollmentType = builder.objectRef<BoardEnrollment>('BoardEnrollment'
   }),
 });
 
-const BoardCallResultLabelType = builder.objectRef<{ callResult: string; label: string | null }>('BoardCallResultLabel').implement({
+type CallResultLabel = { callResult: string; label: string | null };
+type Page<T> = { data: T[]; nextToken: string | null };
+
+const BoardCallResultLabelType = builder.objectRef<CallResultLabel>('BoardCallResultLabel').implement({
   fields: (t) => ({
     callResult: t.exposeString('callResult'),
     label: t.exposeString('label', { nullable: true, description: 'null: the status is left as it is' }),
   }),
 });
 
-const BoardWorkflowOptionsType = builder.objectRef<{ data: WorkflowRecord[]; nextToken: string | null }>('BoardWorkflowOptions').implement({
+const BoardWorkflowOptionsType = builder.objectRef<Page<WorkflowRecord>>('BoardWorkflowOptions').implement({
   fields: (t) => ({
     data: t.field({ type: [WorkflowType], resolve: (p) => p.data as never }),
     nextToken: t.exposeString('nextToken', { nullable: true }),
   }),
 });
 
-const BoardAgentOptionsType = builder.objectRef<{ data: unknown[]; nextToken: string | null }>('BoardAgentOptions').implement({
+const BoardAgentOptionsType = builder.objectRef<Page<unknown>>('BoardAgentOptions').implement({
   fields: (t) => ({
     data: t.field({ type: [AgentType], resolve: (p) => p.data as never }),
     nextToken: t.exposeString('nextToken', { nullable: true }),
@@ -52,7 +57,9 @@ const BoardAgentOptionsType = builder.objectRef<{ data: unknown[]; nextToken: st
 
 const BoardActionRunClaimType = builder.objectRef<RunClaim>('BoardActionRunClaim').implement({
   fields: (t) => ({
-    kind: t.exposeString('kind', { description: '`claimed`: run it; `busy`: another attempt is running it; `replay`: answer status and response' }),
+    kind: t.exposeString('kind', {
+      description: '`claimed`: run it; `busy`: another attempt is running it; `replay`: answer status and response',
+    }),
     status: t.int({ nullable: true, resolve: (c) => (c.kind === 'replay' ? c.status : null) }),
     response: t.field({ type: 'JSON', nullable: true, resolve: (c) => (c.kind === 'replay' ? c.response : null) }),
   }),
@@ -61,13 +68,15 @@ const BoardActionRunClaimType = builder.objectRef<RunClaim>('BoardActionRunClaim
 builder.queryFields((t) => ({
   boardEnrollmentTarget: t.field({
     type: BoardItemFieldsType,
-    description: `${ONLY} Checks that the workflow takes enrollments and the run's board is the mapped one; answers what to read of the item.`,
+    description: `${ONLY} Checks that the workflow takes enrollments and the run's board is the mapped one; `
+      + 'answers what to read of the item.',
     args: { workflowId: t.arg.string({ required: true, ...UUID_ARG }), boardId: t.arg.string() },
     resolve: (_root, args, ctx) => boardEnrollmentTarget(ctx, args.workflowId, args.boardId ?? null),
   }),
   boardCallResultLabel: t.field({
     type: BoardCallResultLabelType,
-    description: `${ONLY} The call result (sent, else the item's latest call) and the status label the Account maps it to.`,
+    description: `${ONLY} The call result (sent, else the item's latest call) `
+      + 'and the status label the Account maps it to.',
     args: { item: t.arg.string({ required: true, description: 'monday\'s item id' }), callResult: t.arg.string() },
     resolve: (_root, args, ctx) => boardCallResultLabel(ctx, args.item, args.callResult ?? null),
   }),
@@ -88,7 +97,8 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   enrollBoardItem: t.field({
     type: BoardEnrollmentType,
-    description: `${ONLY} Upserts and enrolls a board item's contact ({ workflowId, item }), linked to the item in the same transaction.`,
+    description: `${ONLY} Upserts and enrolls a board item's contact ({ workflowId, item }), `
+      + 'linked to the item in the same transaction.',
     args: { input: t.arg({ type: 'JSON', required: true }) },
     resolve: (_root, args, ctx) => enrollBoardItem(ctx, args.input),
   }),
@@ -100,7 +110,11 @@ builder.mutationFields((t) => ({
   }),
   finishBoardActionRun: t.boolean({
     description: `${ONLY} Stores a run's final answer, replayed to monday's retries.`,
-    args: { actionUuid: t.arg.string({ required: true }), status: t.arg.int({ required: true }), response: t.arg({ type: 'JSON', required: true }) },
+    args: {
+      actionUuid: t.arg.string({ required: true }),
+      status: t.arg.int({ required: true }),
+      response: t.arg({ type: 'JSON', required: true }),
+    },
     resolve: async (_root, args, ctx) => {
       await finishActionRun(ctx, args.actionUuid, args.status, args.response);
       return true;
@@ -115,7 +129,8 @@ builder.mutationFields((t) => ({
     },
   }),
   subscribeToCallEnded: t.string({
-    description: `${ONLY} Subscribes an automation to the "when a call ends" trigger ({ webhookId, webhookUrl, boardId, agentId, recipeId, integrationId }); answers the webhook id.`,
+    description: `${ONLY} Subscribes an automation to the "when a call ends" trigger `
+      + '({ webhookId, webhookUrl, boardId, agentId, recipeId, integrationId }); answers the webhook id.',
     args: { input: t.arg({ type: 'JSON', required: true }) },
     resolve: (_root, args, ctx) => subscribeToCallEnded(ctx, args.input),
   }),

@@ -33,7 +33,11 @@ export interface BoardEnrollment {
  * Before the item is read: the workflow takes enrollments, the Account maps a board, and the run
  * (when it names its board) is on it. Answers which of the item's fields to read.
  */
-export async function boardEnrollmentTarget(ctx: RequestContext, workflowId: string, boardId: string | null): Promise<BoardItemFields> {
+export async function boardEnrollmentTarget(
+  ctx: RequestContext,
+  workflowId: string,
+  boardId: string | null,
+): Promise<BoardItemFields> {
   const { accountId } = requireBoardApp(ctx);
   await resolveEnrollmentTarget(ctx, accountId, { workflowId });
   const row = await mappedBoard(ctx, accountId, boardId);
@@ -50,16 +54,24 @@ export async function enrollBoardItem(ctx: RequestContext, input: unknown): Prom
   // The mapping is checked again against the board as it is now (a column may be gone).
   const problems = mappingProblems(mapping, item.columns);
   if (problems.length > 0) {
-    throw failureFor('mapping_out_of_date', `The board's columns changed: ${problems.join('; ')}. Update the mapping in Contactline, then turn the automation back on.`);
+    throw failureFor(
+      'mapping_out_of_date',
+      `The board's columns changed: ${problems.join('; ')}. `
+        + 'Update the mapping in Contactline, then turn the automation back on.',
+    );
   }
-  const values = new Map(Object.entries(item.values).map(([id, v]): [string, ItemColumnValue] => [id, { id, type: '', ...v, text: v.text ?? null, value: v.value ?? null }]));
+  const values = new Map(Object.entries(item.values).map(([id, value]): [string, ItemColumnValue] => [
+    id,
+    { id, type: '', ...value, text: value.text ?? null, value: value.value ?? null },
+  ]));
   const boardItem = { id: item.id, name: item.name ?? '', boardId: item.boardId, boardColumns: item.columns, values };
   const built = itemContact(boardItem, mapping, timezoneColumnTypeOf(mapping, item.columns));
   if (!built.ok) throw failureFor(built.reason === 'missing_phone' ? 'phone_missing' : 'phone_invalid', built.message);
   const { contact, created } = await upsertContact(
     ctx,
     { ...built.contact, sourceKind: 'monday', externalId: item.id, assignmentOptions: { workflowId } },
-    (tx, written, now) => linkContactToItem(tx, { contactId: written.id, accountId, boardId: item.boardId, itemId: item.id }, now),
+    (tx, written, now) =>
+      linkContactToItem(tx, { contactId: written.id, accountId, boardId: item.boardId, itemId: item.id }, now),
   );
   return { contactId: contact.id, workflowId, created };
 }
@@ -68,12 +80,17 @@ export async function enrollBoardItem(ctx: RequestContext, input: unknown): Prom
 async function mappedBoard(ctx: RequestContext, accountId: string, boardId: string | null): Promise<BoardMapping> {
   const row = await ctx.db.prisma.boardMapping.findUnique({ where: { accountId } });
   if (!row) {
-    throw failureFor('board_not_mapped', 'Contactline has no board mapped for this account: map this board\'s columns in Contactline, then turn the automation back on.');
+    throw failureFor(
+      'board_not_mapped',
+      'Contactline has no board mapped for this account: map this board\'s columns in Contactline, '
+        + 'then turn the automation back on.',
+    );
   }
   if (boardId !== null && boardId !== row.boardId) {
     throw failureFor(
       'item_on_other_board',
-      `This item is on board ${boardId}, but Contactline maps board ${row.boardId}: run the automation on the mapped board, or map this one.`,
+      `This item is on board ${boardId}, but Contactline maps board ${row.boardId}: `
+        + 'run the automation on the mapped board, or map this one.',
     );
   }
   return row;

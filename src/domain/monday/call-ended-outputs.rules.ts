@@ -17,7 +17,10 @@ export interface CallEndedOutputs {
   workflowId: string | null;
 }
 
-export function outputsOf(call: CallEndedEvent, item: { boardId: string; itemId: string } | undefined): CallEndedOutputs {
+/** The board item a call's contact came from (none: the contact came from no board). */
+export type CallItem = { boardId: string; itemId: string } | undefined;
+
+export function outputsOf(call: CallEndedEvent, item: CallItem): CallEndedOutputs {
   return {
     itemId: item ? mondayIdValue(item.itemId) : null,
     boardId: item ? mondayIdValue(item.boardId) : null,
@@ -33,7 +36,7 @@ export function outputsOf(call: CallEndedEvent, item: { boardId: string; itemId:
 }
 
 /** The body of one delivery, as stored with it and sent as it is. */
-export function callEndedBody(call: CallEndedEvent, item: { boardId: string; itemId: string } | undefined): { trigger: { outputFields: CallEndedOutputs } } {
+export function callEndedBody(call: CallEndedEvent, item: CallItem): { trigger: { outputFields: CallEndedOutputs } } {
   return { trigger: { outputFields: outputsOf(call, item) } };
 }
 

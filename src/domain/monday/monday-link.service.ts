@@ -132,7 +132,10 @@ export async function saveMondayLink(ctx: RequestContext, input: SaveMondayLinkI
 export async function authenticateMondayAccount(services: Pick<Services, 'db'>, mondayAccountId: string): Promise<Actor> {
   const link = await findLinkedAccount(directSql(services.db.sql), mondayAccountId);
   if (!link) {
-    throw new DomainError('forbidden', 'This monday account is not linked to Contactline yet: install the app and sign in with a Contactline API key.');
+    throw new DomainError(
+      'forbidden',
+      'This monday account is not linked to Contactline yet: install the app and sign in with a Contactline API key.',
+    );
   }
   return {
     accountId: link.accountId,
@@ -144,7 +147,10 @@ export async function authenticateMondayAccount(services: Pick<Services, 'db'>, 
 
 /** Whether monday's account is linked to some Account (monday's Authorization URL asks). */
 export async function isMondayAccountLinked(services: Pick<Services, 'db'>, mondayAccountId: string): Promise<boolean> {
-  const link = await services.db.prisma.mondayLink.findUnique({ where: { mondayAccountId }, select: { accountId: true } });
+  const link = await services.db.prisma.mondayLink.findUnique({
+    where: { mondayAccountId },
+    select: { accountId: true },
+  });
   return link !== null;
 }
 
@@ -152,16 +158,23 @@ export async function isMondayAccountLinked(services: Pick<Services, 'db'>, mond
  * The actor of an install in progress: the API key that started it, still unrevoked, with its
  * Account's rules; null when the key was revoked meanwhile.
  */
-export async function installingActor(services: Pick<Services, 'db'>, install: { accountId: string; userId: string; keyId: string }): Promise<Actor | null> {
+export async function installingActor(
+  services: Pick<Services, 'db'>,
+  install: { accountId: string; userId: string; keyId: string },
+): Promise<Actor | null> {
   const key = await services.db.prisma.apiKey.findFirst({
     where: { id: install.keyId, accountId: install.accountId, userId: install.userId, revokedAt: null },
     select: { account: { select: { id: true, defaultLocation: true, dedupFields: true } } },
   });
-  return key ? { accountId: install.accountId, userId: install.userId, apiKeyId: install.keyId, account: key.account } : null;
+  if (!key) return null;
+  return { accountId: install.accountId, userId: install.userId, apiKeyId: install.keyId, account: key.account };
 }
 
 /** The Account's stored monday access token (encrypted), or null when it is not linked. */
 export async function linkedAccessToken(ctx: Pick<RequestContext, 'db'>, accountId: string): Promise<string | null> {
-  const link = await ctx.db.prisma.mondayLink.findUnique({ where: { accountId }, select: { accessTokenEncrypted: true } });
+  const link = await ctx.db.prisma.mondayLink.findUnique({
+    where: { accountId },
+    select: { accessTokenEncrypted: true },
+  });
   return link?.accessTokenEncrypted ?? null;
 }

@@ -11,7 +11,8 @@ export interface LinkedAccountRow {
 
 /** The Account linked to monday's account, with its contact rules; null when none is. */
 export async function findLinkedAccount(db: SqlClient, mondayAccountId: string): Promise<LinkedAccountRow | null> {
-  const rows = await db.$queryRaw<LinkedAccountRow[]>`SELECT l."accountId", l."userId", a."defaultLocation", a."dedupFields"
+  const rows = await db.$queryRaw<LinkedAccountRow[]>`SELECT
+      l."accountId", l."userId", a."defaultLocation", a."dedupFields"
     FROM "MondayLink" l JOIN "Account" a ON a."id" = l."accountId"
     WHERE l."mondayAccountId" = ${mondayAccountId}`;
   return rows[0] ?? null;

@@ -50,7 +50,8 @@ export async function lockUndispatchedCallEnded(tx: SqlClient, limit: number): P
 }
 
 export async function activeSubscriptionsOf(tx: SqlClient, accountIds: string[]): Promise<ActiveSubscription[]> {
-  return tx.$queryRaw<ActiveSubscription[]>`SELECT "webhookId", "accountId", "agentId", "boardId" FROM "MondayTriggerSubscription"
+  return tx.$queryRaw<ActiveSubscription[]>`SELECT "webhookId", "accountId", "agentId", "boardId"
+    FROM "MondayTriggerSubscription"
     WHERE "accountId" = ANY(${accountIds}::uuid[]) AND "deletedAt" IS NULL`;
 }
 
@@ -63,24 +64,38 @@ export async function itemsOfContacts(tx: SqlClient, contactIds: string[]): Prom
 /** One row per (subscription, call); a pair already there is left as it is. */
 export async function insertDeliveries(tx: SqlClient, deliveries: NewDelivery[], now: Date): Promise<void> {
   if (deliveries.length === 0) return;
-  await tx.$executeRaw`INSERT INTO "MondayTriggerDelivery" ("id", "webhookId", "callId", "payload", "nextAttemptAt", "createdAt")
-    SELECT gen_random_uuid(), d."webhookId", d."callId"::uuid, d."payload"::jsonb, ${now}::timestamptz, ${now}::timestamptz
-      FROM jsonb_to_recordset(${JSON.stringify(deliveries)}::jsonb) AS d("webhookId" text, "callId" text, "payload" text)
+  await tx.$executeRaw`INSERT INTO "MondayTriggerDelivery"
+      ("id", "webhookId", "callId", "payload", "nextAttemptAt", "createdAt")
+    SELECT gen_random_uuid(), d."webhookId", d."callId"::uuid, d."payload"::jsonb,
+        ${now}::timestamptz, ${now}::timestamptz
+      FROM jsonb_to_recordset(${JSON.stringify(deliveries)}::jsonb)
+        AS d("webhookId" text, "callId" text, "payload" text)
     ON CONFLICT ("webhookId", "callId") DO NOTHING`;
 }
 
 export async function markEventsDispatched(tx: SqlClient, seqs: string[], now: Date): Promise<void> {
-  await tx.$executeRaw`UPDATE "DomainEvent" SET "dispatchedAt" = ${now}::timestamptz WHERE "seq" = ANY(${seqs}::bigint[])`;
+  await tx.$executeRaw`UPDATE "DomainEvent" SET "dispatchedAt" = ${now}::timestamptz
+    WHERE "seq" = ANY(${seqs}::bigint[])`;
 }
 
 /**
  * Leases up to `limit` due deliveries to `owner` until `leaseUntil` (their next attempt time),
  * counting the attempt; with each, its subscription's URL and whether it was deleted.
  */
-export async function leaseDueDeliveries(db: SqlClient, lease: { now: Date; until: Date; owner: string | null; limit: number }): Promise<LeasedDelivery[]> {
+export interface Lease {
+  now: Date;
+  until: Date;
+  /** The process leasing (null: none recorded). */
+  owner: string | null;
+  limit: number;
+}
+
+export async function leaseDueDeliveries(db: SqlClient, lease: Lease): Promise<LeasedDelivery[]> {
   return db.$queryRaw<LeasedDelivery[]>`UPDATE "MondayTriggerDelivery" d
-      SET "attempts" = d."attempts" + 1, "nextAttemptAt" = ${lease.until}::timestamptz, "leasedBy" = ${lease.owner}::uuid
-    FROM (SELECT "id", "webhookId" FROM "MondayTriggerDelivery" WHERE "status" = 'pending' AND "nextAttemptAt" <= ${lease.now}::timestamptz
+      SET "attempts" = d."attempts" + 1, "nextAttemptAt" = ${lease.until}::timestamptz,
+        "leasedBy" = ${lease.owner}::uuid
+    FROM (SELECT "id", "webhookId" FROM "MondayTriggerDelivery"
+           WHERE "status" = 'pending' AND "nextAttemptAt" <= ${lease.now}::timestamptz
            ORDER BY "nextAttemptAt" LIMIT ${lease.limit} FOR UPDATE SKIP LOCKED) due
     LEFT JOIN "MondayTriggerSubscription" sub ON sub."webhookId" = due."webhookId"
     WHERE d."id" = due."id"
@@ -89,15 +104,25 @@ export async function leaseDueDeliveries(db: SqlClient, lease: { now: Date; unti
 }
 
 /** Ends a delivery: delivered, cancelled (the automation is gone) or failed for good. */
-export async function settleDelivery(db: SqlClient, id: string, status: 'delivered' | 'cancelled' | 'failed', error: string | null, now: Date): Promise<void> {
-  await db.$executeRaw`UPDATE "MondayTriggerDelivery" SET "status" = ${status}, "lastError" = COALESCE(${error}, "lastError"),
+export type DeliveryEnd = 'delivered' | 'cancelled' | 'failed';
+
+export async function settleDelivery(
+  db: SqlClient,
+  id: string,
+  status: DeliveryEnd,
+  error: string | null,
+  now: Date,
+): Promise<void> {
+  await db.$executeRaw`UPDATE "MondayTriggerDelivery"
+    SET "status" = ${status}, "lastError" = COALESCE(${error}, "lastError"),
       "deliveredAt" = ${status === 'delivered' ? now : null}::timestamptz, "leasedBy" = NULL
     WHERE "id" = ${id}::uuid`;
 }
 
 /** Gives the lease back, due again at `next`. */
 export async function rescheduleDelivery(db: SqlClient, id: string, next: Date, error: string): Promise<void> {
-  await db.$executeRaw`UPDATE "MondayTriggerDelivery" SET "nextAttemptAt" = ${next}::timestamptz, "lastError" = ${error}, "leasedBy" = NULL
+  await db.$executeRaw`UPDATE "MondayTriggerDelivery"
+    SET "nextAttemptAt" = ${next}::timestamptz, "lastError" = ${error}, "leasedBy" = NULL
     WHERE "id" = ${id}::uuid`;
 }
 
@@ -109,7 +134,8 @@ export async function dropSubscription(db: SqlClient, webhookId: string, now: Da
 
 /** The processes holding leases of pending deliveries. */
 export async function leaseOwners(db: SqlClient): Promise<string[]> {
-  const rows = await db.$queryRaw<Array<{ owner: string }>>`SELECT DISTINCT "leasedBy"::text AS "owner" FROM "MondayTriggerDelivery"
+  const rows = await db.$queryRaw<Array<{ owner: string }>>`SELECT DISTINCT "leasedBy"::text AS "owner"
+    FROM "MondayTriggerDelivery"
     WHERE "status" = 'pending' AND "leasedBy" IS NOT NULL`;
   return rows.map((r) => r.owner);
 }

@@ -25,7 +25,9 @@ export type CallEndedSubscription = z.infer<typeof CallEndedSubscriptionSchema>;
 export async function subscribeToCallEnded(ctx: RequestContext, body: unknown): Promise<string> {
   const { accountId, mondayAccountId } = requireBoardApp(ctx);
   const input = parseInput(CallEndedSubscriptionSchema, body, 'input');
-  if (input.webhookUrl === null || input.webhookId === null) throw badRequest('payload.webhookUrl and payload.subscriptionId are required');
+  if (input.webhookUrl === null || input.webhookId === null) {
+    throw badRequest('payload.webhookUrl and payload.subscriptionId are required');
+  }
   if (input.agentId && !(await findAgent(ctx, input.agentId))) {
     throw badRequest('The chosen voice agent does not exist in this Contactline account');
   }
@@ -34,7 +36,11 @@ export async function subscribeToCallEnded(ctx: RequestContext, body: unknown): 
     accountId, mondayAccountId, webhookUrl: input.webhookUrl, boardId: input.boardId, agentId: input.agentId,
     recipeId: input.recipeId, integrationId: input.integrationId, deletedAt: null,
   };
-  await ctx.db.prisma.mondayTriggerSubscription.upsert({ where: { webhookId }, create: { webhookId, ...data, createdAt: ctx.clock.now() }, update: data });
+  await ctx.db.prisma.mondayTriggerSubscription.upsert({
+    where: { webhookId },
+    create: { webhookId, ...data, createdAt: ctx.clock.now() },
+    update: data,
+  });
   return webhookId;
 }
 
@@ -42,5 +48,8 @@ export async function subscribeToCallEnded(ctx: RequestContext, body: unknown): 
 export async function unsubscribeFromCallEnded(ctx: RequestContext, webhookId: string | null): Promise<void> {
   const { accountId } = requireBoardApp(ctx);
   if (webhookId === null) return;
-  await ctx.db.prisma.mondayTriggerSubscription.updateMany({ where: { webhookId, accountId, deletedAt: null }, data: { deletedAt: ctx.clock.now() } });
+  await ctx.db.prisma.mondayTriggerSubscription.updateMany({
+    where: { webhookId, accountId, deletedAt: null },
+    data: { deletedAt: ctx.clock.now() },
+  });
 }

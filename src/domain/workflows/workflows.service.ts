@@ -58,12 +58,13 @@ export async function resolveEnrollmentTarget(ctx: RequestContext, accountId: st
   const workflow = await ctx.db.prisma.workflow.findFirst({ where: { id: options.workflowId, accountId }, include: { agent: { select: { attemptLimit: true } } } });
   // Each refusal names its reason: the board app turns an automation off for the first three,
   // and only fails the run for a paused workflow (resuming it makes the same run succeed).
-  if (!workflow) throw failureFor('workflow_not_found', `assignmentOptions.workflowId: no workflow ${options.workflowId} in this Account`);
+  const field = 'assignmentOptions.workflowId';
+  if (!workflow) throw failureFor('workflow_not_found', `${field}: no workflow ${options.workflowId} in this Account`);
   if (workflow.status !== 'published') {
     const reason = workflow.status === 'draft' ? 'workflow_draft' : 'workflow_archived';
-    throw failureFor(reason, `assignmentOptions.workflowId: workflow "${workflow.name}" is ${workflow.status}, not published`);
+    throw failureFor(reason, `${field}: workflow "${workflow.name}" is ${workflow.status}, not published`);
   }
-  if (workflow.paused) throw failureFor('workflow_paused', `assignmentOptions.workflowId: workflow "${workflow.name}" is paused`);
+  if (workflow.paused) throw failureFor('workflow_paused', `${field}: workflow "${workflow.name}" is paused`);
   return {
     workflowId: workflow.id,
     attemptLimit: workflow.agent?.attemptLimit ?? null,

@@ -14,7 +14,9 @@ export interface BoardEnrollment {
   created: boolean;
 }
 
-export type BoardRunClaim = { kind: 'claimed' | 'busy'; status: null; response: null } | { kind: 'replay'; status: number; response: unknown };
+export type BoardRunClaim =
+  | { kind: 'claimed' | 'busy'; status: null; response: null }
+  | { kind: 'replay'; status: number; response: unknown };
 
 export interface BoardOptionsPage<T> {
   data: T[];
@@ -24,17 +26,21 @@ export interface BoardOptionsPage<T> {
 export const BoardOperations = {
   enrollmentTarget: defineOperation(`query ($workflowId: String!, $boardId: String) {
     boardEnrollmentTarget(workflowId: $workflowId, boardId: $boardId) { columnIds itemName } }`),
-  enrollItem: defineOperation(`mutation ($input: JSON!) { enrollBoardItem(input: $input) { contactId workflowId created } }`),
+  enrollItem: defineOperation(`mutation ($input: JSON!) {
+    enrollBoardItem(input: $input) { contactId workflowId created } }`),
   callResultLabel: defineOperation(`query ($item: String!, $callResult: String) {
     boardCallResultLabel(item: $item, callResult: $callResult) { callResult label } }`),
   timezoneColumns: defineOperation(`query { boardMapping { phoneColumnId timezoneColumnId } }`),
-  workflowOptions: defineOperation(`query ($nextToken: String) { boardWorkflowOptions(nextToken: $nextToken) { data { id name } nextToken } }`),
-  agentOptions: defineOperation(`query ($nextToken: String) { boardAgentOptions(nextToken: $nextToken) { data { id name status } nextToken } }`),
+  workflowOptions: defineOperation(`query ($nextToken: String) {
+    boardWorkflowOptions(nextToken: $nextToken) { data { id name } nextToken } }`),
+  agentOptions: defineOperation(`query ($nextToken: String) {
+    boardAgentOptions(nextToken: $nextToken) { data { id name status } nextToken } }`),
   claimRun: defineOperation(`mutation ($actionUuid: String!, $kind: String!) {
     claimBoardActionRun(actionUuid: $actionUuid, kind: $kind) { kind status response } }`),
   finishRun: defineOperation(`mutation ($actionUuid: String!, $status: Int!, $response: JSON!) {
     finishBoardActionRun(actionUuid: $actionUuid, status: $status, response: $response) }`),
   releaseRun: defineOperation(`mutation ($actionUuid: String!) { releaseBoardActionRun(actionUuid: $actionUuid) }`),
   subscribe: defineOperation(`mutation ($input: JSON!) { subscribeToCallEnded(input: $input) }`),
-  unsubscribe: defineOperation(`mutation ($subscription: String) { unsubscribeFromCallEnded(subscription: $subscription) }`),
+  unsubscribe: defineOperation(`mutation ($subscription: String) {
+    unsubscribeFromCallEnded(subscription: $subscription) }`),
 };
