@@ -19,7 +19,8 @@ import type { Telephony } from './calls/telephony/telephony.port.js';
 import { applyTelephonyEvent } from './domain/calls/call-events.service.js';
 import { loadMondayConfig, type MondayConfig } from '../integration/monday/config.js';
 import { mondayBoardDirectory } from '../integration/monday/board-directory.js';
-import { startTriggerDelivery } from '../integration/monday/trigger-delivery.js';
+import { callEndedTrigger } from '../integration/monday/call-ended-trigger.js';
+import { startTriggerDelivery } from './jobs/trigger-delivery.js';
 import type { PeriodicWorker } from './jobs/periodic.js';
 import { startStatisticsKeeper } from './jobs/table-statistics.js';
 import type { HttpEdgeEnv } from './config/http-edge-env.js';
@@ -48,7 +49,10 @@ export interface StartOptions {
   dialer?: boolean;
   /** The telephony adapter; the simulator (events applied in-process) by default. */
   telephony?: Telephony;
-  /** The board app's configuration; by default read from the environment (MONDAY_SIGNING_SECRET …). */
+  /**
+   * The board app's configuration; by default read from the environment (MONDAY_SIGNING_SECRET …),
+   * with env.PUBLIC_BASE_URL.
+   */
   monday?: MondayConfig | null;
   /** With the board app on, deliver its call-ended triggers from this process (default true). */
   triggerDelivery?: boolean;
@@ -76,16 +80,23 @@ export async function startService(options: StartOptions): Promise<RunningServic
     throw error;
   }
   const queue = await startJobQueue(db);
-  const monday = options.monday !== undefined ? options.monday : await loadMondayConfig();
+  // The board app gets the service's public base URL from here (validated in src/config/env.ts).
+  const monday = options.monday !== undefined
+    ? options.monday
+    : await loadMondayConfig({ publicBaseUrl: env.PUBLIC_BASE_URL });
   // The public base URL is known once the server listens, unless configured.
   const voice = voiceProvidersFromEnv(env, options.voiceAdapters);
   const statistics = startStatisticsKeeper(db);
-  const services: Services = { db, queue, clock, region: env.REGION, boards: monday ? mondayBoardDirectory({ db }, monday) : undefined, voice, statistics };
+  const boards = monday ? mondayBoardDirectory(monday) : undefined;
+  const services: Services = { db, queue, clock, region: env.REGION, boards, voice, statistics };
   const batches = await startBatchWorker(services);
   const telephony = options.telephony ?? createSimulatedTelephony({ sink: (event) => applyTelephonyEvent(services, event).then(() => undefined), clock, delayMs: 200, callSpeed: env.SIMULATED_CALL_SPEED, script: env.SIMULATED_OUTCOMES });
   const dialer = options.dialer === false ? null : startDialer(services, telephony);
   const telephonySecrets = env.TELEPHONY_WEBHOOK_SECRETS?.split(',').map((secret) => secret.trim());
-  const triggers = monday && options.triggerDelivery !== false ? startTriggerDelivery(services, monday) : null;
+  // The board app's "when a call ends" deliveries: the job, sending through the app's channel.
+  const triggers = monday && options.triggerDelivery !== false
+    ? startTriggerDelivery(services, callEndedTrigger(monday))
+    : null;
   const app = createApp({ services, adminToken: env.ADMIN_TOKEN, telephonySecrets, monday, edge: env });
   const server = app.listen(env.PORT, env.HOST);
   // Requests Node's parser refuses (headers over its limit, not HTTP) get the error body too.

@@ -1,17 +1,15 @@
 // The domain's BoardDirectory port, served by monday's API with the Account's stored OAuth token
 // (monday sends a short-lived token only with its own requests; outside one, the stored token
-// is all there is).
-import type { BoardDirectory, Services } from '../../src/domain/context.js';
+// is all there is). The domain reads the link; this adapter decrypts its token and asks monday.
+import type { BoardDirectory } from '../../src/domain/context.js';
 import { DomainError } from '../../src/domain/errors.js';
 import type { MondayConfig } from './config.js';
 import { mondayApi, MondayApiFailure } from './monday-api.js';
 import { decryptToken } from './token-crypto.js';
 
-export function mondayBoardDirectory(services: Pick<Services, 'db'>, config: MondayConfig): BoardDirectory {
+export function mondayBoardDirectory(config: MondayConfig): BoardDirectory {
   return {
-    async board(accountId, boardId) {
-      const link = await services.db.prisma.mondayLink.findUnique({ where: { accountId } });
-      if (!link) throw new DomainError('bad_request', 'This Account is not linked to a monday account yet: install the board app from monday first');
+    async board(link, boardId) {
       if (!config.tokenKey) throw new DomainError('unavailable', 'MONDAY_TOKEN_KEY is not set on this service: the stored monday token cannot be read');
       let token: string;
       try {

@@ -10,7 +10,12 @@ export interface MondayConfig {
   appId: number | null;
   apiUrl: string;
   apiVersion: string;
-  /** Public base URL monday calls (the JWT `aud` is checked against it when set). */
+  /**
+   * The service's public base URL (PUBLIC_BASE_URL, validated by src/config/env.ts and handed
+   * over by the composition root): a JWT's `aud` must be it plus the path, and the OAuth redirect
+   * is built from it. null (unset or empty): `aud` is not checked and the redirect uses the
+   * request's origin.
+   */
   publicBaseUrl: string | null;
   /**
    * OAuth install flow (oauth.routes.ts). Client ID and Secret from the Developer Center
@@ -31,13 +36,18 @@ export interface MondayConfig {
   logger?: BoardLogger | null;
 }
 
-export async function loadMondayConfig(): Promise<MondayConfig | null> {
+/**
+ * The board app's configuration, or null when it is off. Its secrets and settings come from
+ * monday's managers (on monday code) or the environment; the public base URL is the service's
+ * own, passed in by the composition root (src/service.ts).
+ */
+export async function loadMondayConfig(service: { publicBaseUrl?: string | null } = {}): Promise<MondayConfig | null> {
   if (!process.env.MONDAY_SIGNING_SECRET && !process.env.K_SERVICE) return null;
   // Loaded only when the board app is configured: the SDK costs ~1 s to import.
   const { SecretsManager, EnvironmentVariablesManager, Logger } = await import('@mondaycom/apps-sdk');
   const secrets = new SecretsManager();
   const variables = new EnvironmentVariablesManager();
-  // An empty value counts as unset (`PUBLIC_BASE_URL=` must not switch the aud check off silently).
+  // An empty value counts as unset.
   const read = async (key: string) => {
     const value = ((await secrets.get(key)) ?? (await variables.get(key)) ?? process.env[key]) as string | undefined;
     return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
@@ -51,7 +61,7 @@ export async function loadMondayConfig(): Promise<MondayConfig | null> {
     appId: Number.isSafeInteger(appId) && appId > 0 ? appId : null,
     apiUrl: (await read('MONDAY_API_URL')) ?? 'https://api.monday.com/v2',
     apiVersion: (await read('MONDAY_API_VERSION')) ?? '2026-10',
-    publicBaseUrl: (await read('PUBLIC_BASE_URL')) ?? null,
+    publicBaseUrl: service.publicBaseUrl || null,
     oauthClientId: (await read('MONDAY_CLIENT_ID')) || null,
     oauthClientSecret: (await read('MONDAY_CLIENT_SECRET')) || null,
     oauthUrl: (await read('MONDAY_OAUTH_URL')) || 'https://auth.monday.com',

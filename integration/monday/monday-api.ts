@@ -6,6 +6,7 @@
 import pkg from '@mondaydotcomorg/api';
 import type { ApiClient as ApiClientType } from '@mondaydotcomorg/api';
 import type { BoardColumn } from '../../src/domain/boards/board-mapping.rules.js';
+import type { BoardItem, ItemColumnValue } from '../../src/domain/boards/board-item.rules.js';
 import type { MondayConfig } from './config.js';
 
 // The package's ESM build does not re-export its named classes reliably: go through the default.
@@ -23,27 +24,7 @@ export class MondayApiFailure extends Error {
   }
 }
 
-
-export interface ItemColumnValue {
-  id: string;
-  type: string;
-  text: string | null;
-  /** The raw `value` JSON text (null when empty). */
-  value: string | null;
-  phone?: string | null;
-  country_short_name?: string | null;
-  timezone?: string | null;
-  label?: string | null;
-}
-
-export interface BoardItem {
-  id: string;
-  name: string;
-  boardId: string;
-  /** The board's columns among those asked for (a mapped column missing here was deleted). */
-  boardColumns: BoardColumn[];
-  values: Map<string, ItemColumnValue>;
-}
+export type { BoardItem, ItemColumnValue };
 
 const READ_ITEM = `query ($itemIds: [ID!], $columnIds: [String!]) {
   items(ids: $itemIds) {

@@ -2,14 +2,22 @@
 // and resolve the linked Contactline Account, acting as the user who linked it.
 import type { Request, Response } from 'express';
 import type { RequestContext, Services } from '../../src/domain/context.js';
+import { asDomainError, DomainError } from '../../src/domain/errors.js';
+import { authenticateMondayAccount } from '../../src/domain/monday/monday-link.service.js';
+import { findUnstorableText } from '../../src/domain/shared/storable-text.js';
+import { errorBody } from '../../src/http/error-body.js';
 import { MondayAuthError, verifyMondayJwt, type MondayClaims } from './monday-jwt.js';
 import type { MondayConfig } from './config.js';
 import { runFailed } from './action-failure.js';
-import { findUnstorableText } from '../../src/domain/shared/storable-text.js';
 
 export interface MondayRequest {
   ctx: RequestContext;
   claims: MondayClaims;
+}
+
+/** Answers a refusal of a board-app route that is not an action run: the error's status and the API's error body. */
+export function answerRefusal(res: Response, error: DomainError): void {
+  res.status(error.status).json(errorBody(error, res.locals.requestId as string));
 }
 
 /** monday's verified claims, or null when the 401 has been sent. Reads headers only. */
@@ -20,7 +28,7 @@ function verifiedClaims(services: Services, config: MondayConfig, req: Request, 
     return verifyMondayJwt(req.header('authorization'), config.signingSecret, { audience, now: services.clock.now() });
   } catch (error) {
     if (!(error instanceof MondayAuthError)) throw error;
-    res.status(401).json({ error: 'Unauthorized', message: error.message });
+    answerRefusal(res, new DomainError('unauthenticated', error.message));
     return null;
   }
 }
@@ -45,27 +53,26 @@ export async function verifyMondayRequest(services: Services, config: MondayConf
   const unstorable = findUnstorableText(req.body ?? null);
   if (unstorable) {
     const message = `${unstorable.path || 'body'}: ${unstorable.message}`;
-    const failure = req.path.startsWith('/actions/') ? runFailed('Unreadable input', `monday sent a value Contactline cannot store (${message})`, message) : null;
-    res.status(400).json(failure?.body ?? { error: 'Bad Request', message });
+    if (req.path.startsWith('/actions/')) {
+      const description = `monday sent a value Contactline cannot store (${message})`;
+      const failure = runFailed('Unreadable input', description, message);
+      res.status(failure.status).json(failure.body);
+    } else {
+      answerRefusal(res, new DomainError('bad_request', message));
+    }
     return null;
   }
-  // One query for the link and the Account's contact rules (this runs on every action).
-  const { rows } = await services.db.sql.query<{ accountId: string; userId: string; defaultLocation: string | null; dedupFields: string[] }>(
-    `SELECT l."accountId", l."userId", a."defaultLocation", a."dedupFields"
-       FROM "MondayLink" l JOIN "Account" a ON a.id = l."accountId"
-      WHERE l."mondayAccountId" = $1`,
-    [String(claims.accountId)],
-  );
-  const link = rows[0];
-  if (!link) {
-    res.status(403).json({ error: 'Forbidden', message: 'This monday account is not linked to Contactline yet: install the app and sign in with a Contactline API key.' });
+  const mondayAccountId = String(claims.accountId);
+  let actor;
+  try {
+    actor = await authenticateMondayAccount(services, mondayAccountId);
+  } catch (error) {
+    const refusal = asDomainError(error);
+    if (refusal?.code !== 'forbidden') throw error;
+    answerRefusal(res, refusal);
     return null;
   }
-  const ctx: RequestContext = {
-    ...services,
-    requestId: res.locals.requestId as string,
-    isAdmin: false,
-    actor: { accountId: link.accountId, userId: link.userId, apiKeyId: null, account: { id: link.accountId, defaultLocation: link.defaultLocation, dedupFields: link.dedupFields } },
-  };
+  const requestId = res.locals.requestId as string;
+  const ctx: RequestContext = { ...services, requestId, isAdmin: false, actor, boardApp: { mondayAccountId } };
   return { ctx, claims };
 }

@@ -20,7 +20,7 @@ import jwt from 'jsonwebtoken';
 import type { RequestContext, Services } from '../../src/domain/context.js';
 import { authenticateApiKey } from '../../src/domain/api-keys/api-keys.service.js';
 import { asDomainError } from '../../src/domain/errors.js';
-import { saveMondayLink } from '../../src/domain/monday/monday-link.service.js';
+import { installingActor, isMondayAccountLinked, saveMondayLink } from '../../src/domain/monday/monday-link.service.js';
 import { safeEqual } from '../../src/domain/shared/safe-equal.js';
 import { boardLogger, errorOf } from './board-logger.js';
 import { mondayApi } from './monday-api.js';
@@ -206,11 +206,8 @@ export function installRouter(services: Services, config: MondayConfig): Router 
       send(res, 400, 'Different browser', html`<p>This install was started in another browser (or its cookie was removed). Start the install again in this browser.</p>`);
       return;
     }
-    const key = await services.db.prisma.apiKey.findFirst({
-      where: { id: claims.keyId, accountId: claims.accountId, userId: claims.userId, revokedAt: null },
-      select: { account: { select: { id: true, defaultLocation: true, dedupFields: true } } },
-    });
-    if (!key) {
+    const installer = await installingActor(services, claims);
+    if (!installer) {
       send(res, 401, 'Key revoked', html`<p>The API key used to start this install was revoked meanwhile. Start again with a valid key.</p>`);
       return;
     }
@@ -229,10 +226,8 @@ export function installRouter(services: Services, config: MondayConfig): Router 
       return;
     }
 
-    const ctx: RequestContext = {
-      ...services, requestId: res.locals.requestId as string, isAdmin: false,
-      actor: { accountId: claims.accountId, userId: claims.userId, apiKeyId: claims.keyId, account: key.account },
-    };
+    const requestId = res.locals.requestId as string;
+    const ctx: RequestContext = { ...services, requestId, isAdmin: false, actor: installer };
     try {
       await saveMondayLink(ctx, { mondayAccountId: me.accountId, mondayUserId: me.userId, accessTokenEncrypted: encryptToken(token.accessToken, config.tokenKey!) });
     } catch (failure) {
@@ -262,8 +257,7 @@ export function installRouter(services: Services, config: MondayConfig): Router 
       return;
     }
     const backToUrl = typeof claims.backToUrl === 'string' && isHttpUrl(claims.backToUrl) ? claims.backToUrl : null;
-    const link = await services.db.prisma.mondayLink.findUnique({ where: { mondayAccountId: String(claims.accountId) }, select: { accountId: true } });
-    if (link) {
+    if (await isMondayAccountLinked(services, String(claims.accountId))) {
       if (backToUrl) res.redirect(302, backToUrl);
       else send(res, 200, 'Connected', html`<p>This monday account is already linked to Contactline. You can close this page.</p>`);
       return;

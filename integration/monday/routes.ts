@@ -3,10 +3,11 @@
 // the same domain operations as the REST API.
 import express, { Router, type Request, type Response } from 'express';
 import type { RequestContext, Services } from '../../src/domain/context.js';
-import { listEnrollableWorkflows } from '../../src/domain/workflows/workflows.service.js';
-import { findAgent, listAgents } from '../../src/domain/agents/agents.service.js';
-import { asDomainError } from '../../src/domain/errors.js';
-import { mondayTokenFirst, verifyMondayRequest } from './monday-request.js';
+import { asDomainError, DomainError } from '../../src/domain/errors.js';
+import { runOperation, type Operation } from '../../src/graphql/execute.js';
+import { BoardOperations, type BoardOptionsPage } from '../../src/graphql/operations/board.js';
+import { errorBody } from '../../src/http/error-body.js';
+import { answerRefusal, mondayTokenFirst, verifyMondayRequest } from './monday-request.js';
 import { actionRoute } from './action-runs.js';
 import { enrollAction } from './actions/enroll.action.js';
 import { fillTimezoneAction } from './actions/fill-timezone.action.js';
@@ -17,7 +18,6 @@ import type { MondayConfig } from './config.js';
 import { installRouter } from './oauth.routes.js';
 import { refuseDeclaredOversize } from '../../src/http/edge/body-limits.js';
 
-const PAGE_SIZE = 50;
 /** The largest body monday may send to a Run URL, an options or a trigger route. */
 export const MONDAY_BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -40,59 +40,66 @@ export function mondayRouter(services: Services, config: MondayConfig): Router {
   router.post('/actions/set-status', actionRoute(services, config, 'set_status', setStatusAction(services, config)));
 
   /** Remote options in monday's paginated shape; our cursor is the domain's nextToken. */
-  const options = (list: (ctx: RequestContext, cursor: string | undefined) => Promise<{ options: Array<{ title: string; value: string }>; next: string | null }>) =>
+  const options = <T>(operation: Operation, field: string, option: (entry: T) => { title: string; value: string }) =>
     async (req: Request, res: Response) => {
       const ctx = await linkedContext(req, res);
       if (!ctx) return;
       const cursor = req.body?.payload?.pageRequestData?.cursor;
       try {
-        const page = await list(ctx, typeof cursor === 'string' ? cursor : undefined);
-        res.json({ options: page.options, isPaginated: true, nextPageRequestData: page.next ? { cursor: page.next } : null, isLastPage: page.next === null });
+        const nextToken = typeof cursor === 'string' ? cursor : null;
+        type OptionsOperation = Operation<Record<string, BoardOptionsPage<T>>, { nextToken: string | null }>;
+        const page = (await runOperation(ctx, operation as OptionsOperation, { nextToken }))[field];
+        const next = page.nextToken;
+        res.json({
+          options: page.data.map(option),
+          isPaginated: true,
+          nextPageRequestData: next ? { cursor: next } : null,
+          isLastPage: next === null,
+        });
       } catch (error) {
-        const domain = asDomainError(error);
-        if (!domain || domain.status >= 500) boardLogger(config).error('listing remote options failed', { error: errorOf(error) });
-        res.status(domain?.status ?? 500).json({ error: domain?.code ?? 'internal', message: domain?.message ?? 'Could not list the options' });
+        const failure = asDomainError(error) ?? new DomainError('internal', 'Could not list the options');
+        if (failure.status >= 500) {
+          const cause = (failure as { cause?: unknown }).cause ?? error;
+          boardLogger(config).error('listing remote options failed', { error: errorOf(cause) });
+        }
+        // The code stays in `error` too, as this route has always answered it.
+        res.status(failure.status).json({ ...errorBody(failure, ctx.requestId), error: failure.code });
       }
     };
 
-  router.post('/options/workflows', options(async (ctx, cursor) => {
-    const page = await listEnrollableWorkflows(ctx, { limit: PAGE_SIZE, nextToken: cursor });
-    return { options: page.data.map((w) => ({ title: w.name, value: w.id })), next: page.nextToken };
-  }));
-
-  router.post('/options/agents', options(async (ctx, cursor) => {
-    const page = await listAgents(ctx, { after: cursor, limit: PAGE_SIZE });
-    return { options: page.data.map((a) => ({ title: `${a.name}${a.status === 'live' ? '' : ` (${a.status})`}`, value: a.id })), next: page.next };
-  }));
+  type WorkflowOption = { id: string; name: string };
+  type AgentOption = { id: string; name: string; status: string };
+  const workflowOption = (w: WorkflowOption) => ({ title: w.name, value: w.id });
+  router.post('/options/workflows', options(BoardOperations.workflowOptions, 'boardWorkflowOptions', workflowOption));
+  router.post('/options/agents', options<AgentOption>(BoardOperations.agentOptions, 'boardAgentOptions', (a) => ({
+    title: `${a.name}${a.status === 'live' ? '' : ` (${a.status})`}`, value: a.id,
+  })));
 
   // "When a call ends" trigger: monday subscribes when an automation using it is created and
-  // unsubscribes when it is deleted. Firing happens later, from the call.ended events.
+  // unsubscribes when it is deleted. Firing happens later (src/jobs/trigger-delivery.ts).
   router.post('/trigger/subscribe', async (req, res) => {
-    const request = await verifyMondayRequest(services, config, req, res);
-    if (!request) return;
-    const { ctx, claims } = request;
+    const ctx = await linkedContext(req, res);
+    if (!ctx) return;
     const payload = req.body?.payload ?? {};
     const fields = inputFieldsOf(payload);
-    if (typeof payload.webhookUrl !== 'string' || payload.subscriptionId === undefined) {
-      res.status(400).json({ error: 'Bad Request', message: 'payload.webhookUrl and payload.subscriptionId are required' });
-      return;
+    const text = (value: unknown) => (value === undefined || value === null ? null : String(value));
+    try {
+      const input = {
+        webhookId: payload.subscriptionId === undefined ? null : String(payload.subscriptionId),
+        webhookUrl: typeof payload.webhookUrl === 'string' ? payload.webhookUrl : null,
+        boardId: text(fields.boardId),
+        agentId: optionValue(fields.agentId),
+        recipeId: payload.recipeId === undefined ? null : String(payload.recipeId),
+        integrationId: payload.integrationId === undefined ? null : String(payload.integrationId),
+      };
+      const answer = await runOperation(ctx, BoardOperations.subscribe, { input });
+      const webhookId = answer.subscribeToCallEnded;
+      res.json({ webhookId });
+    } catch (error) {
+      const refusal = asDomainError(error);
+      if (!refusal || refusal.status >= 500) throw error;
+      answerRefusal(res, refusal);
     }
-    const agentId = optionValue(fields.agentId);
-    if (agentId) {
-      if (!(await findAgent(ctx, agentId))) {
-        res.status(400).json({ error: 'Bad Request', message: 'The chosen voice agent does not exist in this Contactline account' });
-        return;
-      }
-    }
-    const webhookId = String(payload.subscriptionId);
-    const data = {
-      accountId: ctx.actor!.accountId, mondayAccountId: String(claims.accountId), webhookUrl: payload.webhookUrl,
-      boardId: fields.boardId === undefined || fields.boardId === null ? null : String(fields.boardId), agentId: agentId ?? null,
-      recipeId: payload.recipeId === undefined ? null : String(payload.recipeId), integrationId: payload.integrationId === undefined ? null : String(payload.integrationId),
-      deletedAt: null,
-    };
-    await services.db.prisma.mondayTriggerSubscription.upsert({ where: { webhookId }, create: { webhookId, ...data, createdAt: services.clock.now() }, update: data });
-    res.json({ webhookId });
   });
 
   router.post('/trigger/unsubscribe', async (req, res) => {
@@ -100,12 +107,8 @@ export function mondayRouter(services: Services, config: MondayConfig): Router {
     if (!ctx) return;
     const webhookId = req.body?.payload?.webhookId;
     // Idempotent: an unknown or already removed subscription is fine (monday deletes anyway).
-    if (webhookId !== undefined && webhookId !== null) {
-      await services.db.prisma.mondayTriggerSubscription.updateMany({
-        where: { webhookId: String(webhookId), accountId: ctx.actor!.accountId, deletedAt: null },
-        data: { deletedAt: services.clock.now() },
-      });
-    }
+    const subscription = webhookId === undefined || webhookId === null ? null : String(webhookId);
+    await runOperation(ctx, BoardOperations.unsubscribe, { subscription });
     res.json({ result: 'Unsubscribed successfully.' });
   });
 

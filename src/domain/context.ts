@@ -61,8 +61,24 @@ export interface VoiceProviders {
 
 /** Reads a monday board as the Account's linked user (through its stored OAuth token). */
 export interface BoardDirectory {
-  /** The board and its columns; null when monday knows no such board (or the user cannot see it). */
-  board(accountId: string, boardId: string): Promise<{ id: string; name: string; columns: BoardColumn[] } | null>;
+  /**
+   * The board and its columns, read with the link's token (as stored: encrypted); null when
+   * monday knows no such board (or the user cannot see it).
+   */
+  board(link: { accessTokenEncrypted: string }, boardId: string): Promise<MondayBoard | null>;
+}
+
+/** A monday board with its columns. */
+export interface MondayBoard {
+  id: string;
+  name: string;
+  columns: BoardColumn[];
+}
+
+/** A request monday signed for the board app (its JWT verified), from a linked monday account. */
+export interface BoardAppCaller {
+  /** monday's account id, from the verified token. */
+  mondayAccountId: string;
 }
 
 export interface RequestContext extends Services {
@@ -71,6 +87,8 @@ export interface RequestContext extends Services {
   actor: Actor | null;
   /** True when the request carried the operator ADMIN_TOKEN. */
   isAdmin: boolean;
+  /** Set only by the board app, for a request monday signed; its operations require it. */
+  boardApp?: BoardAppCaller;
 }
 
 /** The acting Account, or 401 when the request is not account-scoped. */
@@ -79,6 +97,20 @@ export function requireActor(ctx: RequestContext): Actor {
     throw new DomainError('unauthenticated', 'An API key is required: Authorization: Bearer svc_pk_...');
   }
   return ctx.actor;
+}
+
+/**
+ * The board app's own operations (integration/monday/): the linked Account and monday's
+ * account, or 401 for any other caller (an API key, the operator).
+ */
+export function requireBoardApp(ctx: RequestContext): Actor & BoardAppCaller {
+  if (!ctx.boardApp || !ctx.actor) {
+    throw new DomainError(
+      'unauthenticated',
+      'This operation is the monday board app\'s: only a request monday signed for a linked account runs it',
+    );
+  }
+  return { ...ctx.actor, mondayAccountId: ctx.boardApp.mondayAccountId };
 }
 
 /** Operator-only operations: 401 unless the request carried the ADMIN_TOKEN. */

@@ -9,6 +9,7 @@ import './agents/agents.graphql.js';
 import './calls/calls.graphql.js';
 import './boards/board-mapping.graphql.js';
 import './monday/monday-link.graphql.js';
+import './monday/board-app.graphql.js';
 import './providers/providers.graphql.js';
 
 // Every operation's arguments are checked before its resolver runs (shared/argument-guard.ts).

@@ -82,7 +82,11 @@ async function callTool(ctx: RequestContext, tool: ToolDefinition, args: Record<
   }
 }
 
-/** The MCP mapping of a failure: a tool error result whose text is the REST error body. */
+/**
+ * The MCP mapping of a failure inside a tool: a tool error result whose text is the REST error
+ * body (the `tool_error` form of the failure table, src/domain/errors.ts; the codes of the other
+ * forms are refused by the endpoint before any tool runs, mcp.route.ts).
+ */
 export function toolError(error: unknown, requestId: string, logError?: LogError): CallToolResult {
   const mapped = failureOf(error, requestId, logError);
   return { content: [{ type: 'text', text: JSON.stringify(errorBody(mapped, requestId)) }], isError: true };

@@ -25,7 +25,7 @@ import {
   isInitializeRequest, JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestContext, Services } from '../domain/context.js';
-import { asDomainError, DomainError } from '../domain/errors.js';
+import { asDomainError, DomainError, FAILURES, MCP_SERVER_ERROR } from '../domain/errors.js';
 import { keyedRequestContext } from '../http/request-context.js';
 import { JsonResponseTransport } from './json-response-transport.js';
 import { createMcpServer, type McpServerOptions } from './mcp-server.js';
@@ -36,6 +36,18 @@ export const MCP_PATH = '/api/mcp';
 const MAX_BODY = DEFAULT_MAX_REQUEST_BODY_SIZE;
 
 const jsonRpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message }, id: null });
+
+/**
+ * A refusal whose code the failure table gives the JSON-RPC form (src/domain/errors.ts): the
+ * code's status, and the SDK transport's error with the refusal's message.
+ */
+function answerAsJsonRpc(res: Response, failure: DomainError): void {
+  if (FAILURES[failure.code].mcp !== 'json_rpc') throw failure;
+  res.status(failure.status).json(jsonRpcError(MCP_SERVER_ERROR, failure.message));
+}
+
+/** The body over the transport's limit, as the SDK's transport words it. */
+const bodyTooLarge = () => new DomainError('payload_too_large', requestBodyTooLargeMessage(MAX_BODY));
 
 /** The SDK's answer to a method a stateless server does not serve. */
 const METHOD_NOT_ALLOWED = jsonRpcError(-32000, 'Method not allowed.');
@@ -75,14 +87,14 @@ export function mcpEndpoint(services: Services, options: McpServerOptions = {}):
     }
     // Refused from the declared length, unread (the parser would read it to its end first).
     if (Number(req.headers['content-length']) > MAX_BODY) {
-      res.status(413).json(jsonRpcError(-32000, requestBodyTooLargeMessage(MAX_BODY)));
+      answerAsJsonRpc(res, bodyTooLarge());
       return;
     }
     const bodyError = await new Promise<unknown>((resolve) => parseJson(req, res, resolve));
     if (bodyError) {
       const { type, status, message } = bodyError as { type?: string; status?: number; message?: string };
       if (type === 'entity.parse.failed') res.status(400).json(jsonRpcError(-32700, 'Parse error: Invalid JSON'));
-      else if (type === 'entity.too.large') res.status(413).json(jsonRpcError(-32000, requestBodyTooLargeMessage(MAX_BODY)));
+      else if (type === 'entity.too.large') answerAsJsonRpc(res, bodyTooLarge());
       // A charset other than UTF-8, an unknown Content-Encoding, a body that fails to inflate.
       else if (status !== undefined && status >= 400 && status < 500) res.status(status).json(jsonRpcError(-32000, `${STATUS_CODES[status]}: ${message}`));
       else throw bodyError;

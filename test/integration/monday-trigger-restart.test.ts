@@ -15,7 +15,7 @@ import { encryptToken } from '../../integration/monday/token-crypto.js';
 import type { MondayConfig } from '../../integration/monday/config.js';
 import { createTestDatabase, testDatabaseKinds, type DatabaseKind } from '../support/databases.js';
 import { startMondayEmulator } from '../support/monday-emulator/index.js';
-import { fanOutCallEnded, reclaimAbandonedLeases } from '../../integration/monday/trigger-delivery.js';
+import { fanOutCallEnded, reclaimAbandonedLeases } from '../../src/jobs/trigger-delivery.js';
 import { registerProcess } from '../../src/jobs/process-liveness.js';
 
 const SECRET = 'restart-signing-secret';

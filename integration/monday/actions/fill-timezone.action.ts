@@ -1,23 +1,27 @@
 // "Fill the timezone from the phone" step (README, "Build the recipes"): keeps a zone
 // already in the timezone column, else writes the one zone the phone resolves to, in the
-// format that column type takes (text or World Clock). Columns come from the recipe sentence
-// when it picks them, else from the Account's board mapping.
+// format that column type takes (text or World Clock), as planTimezoneFill decides. Columns
+// come from the recipe sentence when it picks them, else from the Account's board mapping.
 import type { Services } from '../../../src/domain/context.js';
 import { TIMEZONE_COLUMN_TYPES, type TimezoneColumnType } from '../../../src/domain/boards/board-mapping.rules.js';
+import { phoneColumnValue, planTimezoneFill } from '../../../src/domain/boards/timezone-fill.rules.js';
+import { BoardOperations } from '../../../src/graphql/operations/board.js';
 import { automationBroken, runFailed } from '../action-failure.js';
-import type { ActionHandler } from '../action-runs.js';
+import { runBoardOperation, type ActionHandler } from '../action-runs.js';
 import type { MondayConfig } from '../config.js';
 import { MondayApiFailure } from '../monday-api.js';
-import { phoneColumnValue, planTimezoneFill } from '../timezone-fill.js';
 import { boardAndItem, columnId } from './fields.js';
 import { readRunItem } from './run-item.js';
 
-export function fillTimezoneAction(services: Services, config: MondayConfig): ActionHandler {
+export function fillTimezoneAction(_services: Services, config: MondayConfig): ActionHandler {
   return async ({ ctx, claims }, { fields }) => {
     const { itemId } = boardAndItem(fields);
-    const mapping = await services.db.prisma.boardMapping.findUnique({ where: { accountId: ctx.actor!.accountId } });
-    const phoneColumnId = columnId(fields.phoneColumnId) ?? mapping?.phoneColumnId ?? null;
-    const timezoneColumnId = columnId(fields.timezoneColumnId) ?? mapping?.timezoneColumnId ?? null;
+    const chosen = { phone: columnId(fields.phoneColumnId), timezone: columnId(fields.timezoneColumnId) };
+    const { boardMapping: mapping } = await runBoardOperation(
+      ctx, BoardOperations.timezoneColumns,
+    );
+    const phoneColumnId = chosen.phone ?? mapping?.phoneColumnId ?? null;
+    const timezoneColumnId = chosen.timezone ?? mapping?.timezoneColumnId ?? null;
     if (!phoneColumnId || !timezoneColumnId) {
       throw automationBroken('Columns not chosen', 'Choose the phone and timezone columns in the automation, or map them in Contactline, then turn the automation back on.', `phone ${phoneColumnId}, timezone ${timezoneColumnId}`);
     }

@@ -9,6 +9,7 @@ import { mappingProblems, timezoneColumnTypeOf, type BoardColumn, type BoardColu
 import { SetBoardMappingSchema } from './board-mapping.inputs.js';
 import { labelForResult, validateStatusLabelMapping, type StatusLabelMapping } from './status-labels.js';
 import { CALL_RESULTS } from '../../calls/telephony/telephony.port.js';
+import { linkedAccessToken } from '../monday/monday-link.service.js';
 
 export function columnMappingOf(row: BoardMapping): BoardColumnMapping {
   return {
@@ -31,7 +32,11 @@ export async function readBoard(ctx: RequestContext, boardId: string): Promise<{
   const { accountId } = requireActor(ctx);
   if (!/^\d{1,20}$/.test(boardId)) throw badRequest('boardId must be a monday board id (digits)');
   if (!ctx.boards) throw badRequest('The monday board app is not configured on this service (set MONDAY_SIGNING_SECRET)');
-  const board = await ctx.boards.board(accountId, boardId);
+  const accessTokenEncrypted = await linkedAccessToken(ctx, accountId);
+  if (!accessTokenEncrypted) {
+    throw badRequest('This Account is not linked to a monday account yet: install the board app from monday first');
+  }
+  const board = await ctx.boards.board({ accessTokenEncrypted }, boardId);
   if (!board) throw notFound(`monday board ${boardId} does not exist or the linked monday user cannot see it`);
   return board;
 }

@@ -7,20 +7,38 @@ import { parseInput } from '../shared/validation.js';
 import { resolveEnrollmentTarget } from '../workflows/workflows.service.js';
 import { prepareContactWrite, toContactResponse, type ContactRow } from './contacts.rules.js';
 import { ExternalIdPathSchema, PatchBodySchema, UpsertBodySchema } from './contacts.inputs.js';
-import { directSql, findContactById, findContactsByExternalId } from './contacts.store.js';
+import { directSql, findContactById, findContactsByExternalId, type SqlClient } from './contacts.store.js';
 import { changeStoredContact, dedupFailure, upsertInTransaction, upsertOnePreparedContact, withConflictRetry } from './contacts-write.service.js';
 
-/** Creates the contact or updates the one matching the Account's dedup fields. */
-export async function upsertContact(ctx: RequestContext, body: unknown): Promise<{ contact: ContactRow; created: boolean }> {
+/** A write that belongs with the contact's (the board app's item link): run in the upsert's transaction. */
+export type AlongsideContactWrite = (tx: SqlClient, contact: ContactRow, now: Date) => Promise<void>;
+
+/**
+ * Creates the contact or updates the one matching the Account's dedup fields. `alongside`
+ * is written in the same transaction, after the contact, so that both or neither are stored.
+ */
+export async function upsertContact(
+  ctx: RequestContext,
+  body: unknown,
+  alongside?: AlongsideContactWrite,
+): Promise<{ contact: ContactRow; created: boolean }> {
   const actor = requireActor(ctx);
   const { assignmentOptions, ...write } = parseInput(UpsertBodySchema, body);
   const enrollment = await resolveEnrollmentTarget(ctx, actor.accountId, assignmentOptions);
   const prepared = prepareContactWrite({ sourceKind: 'api', ...write }, actor.account);
   if (!prepared.ok) throw dedupFailure(prepared.reason);
-  if (!enrollment && prepared.write.status !== 'connecting') return upsertOnePreparedContact(ctx, actor.account, prepared.write);
+  if (!enrollment && prepared.write.status !== 'connecting' && !alongside) {
+    return upsertOnePreparedContact(ctx, actor.account, prepared.write);
+  }
   // Enrolling (or restarting a call sequence) writes the contact and its enrollment together.
   const [outcome] = await withConflictRetry(() =>
-    ctx.db.sql.transaction((tx) => upsertInTransaction(directSql(tx), actor.account, [prepared.write], enrollment, ctx.clock.now())),
+    ctx.db.sql.transaction(async (runner) => {
+      const tx = directSql(runner);
+      const now = ctx.clock.now();
+      const outcomes = await upsertInTransaction(tx, actor.account, [prepared.write], enrollment, now);
+      await alongside?.(tx, outcomes[0].contact, now);
+      return outcomes;
+    }),
   );
   return outcome;
 }

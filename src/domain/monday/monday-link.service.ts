@@ -1,9 +1,12 @@
 // The link between a Contactline Account and a monday.com account (made by the board app's
-// OAuth install): showing it, removing it, and storing it when the install completes.
-// The monday access token never leaves this module's callers except encrypted.
-import type { RequestContext } from '../context.js';
+// OAuth install): showing it, removing it, storing it when the install completes, and
+// resolving a request monday signed to the Account it acts for. The monday access token never
+// leaves this module's callers except encrypted.
+import type { Actor, RequestContext, Services } from '../context.js';
 import { requireActor, requireAdmin } from '../context.js';
 import { badRequest, DomainError, notFound } from '../errors.js';
+import { directSql } from '../contacts/contacts.store.js';
+import { findLinkedAccount } from './monday-link.store.js';
 import { decodeCursor, encodeCursor, PageQuerySchema } from '../shared/cursor.js';
 import { assertUuid } from '../shared/ids.js';
 import { isUniqueViolation } from '../contacts/contacts-write.service.js';
@@ -119,4 +122,59 @@ export async function saveMondayLink(ctx: RequestContext, input: SaveMondayLinkI
     if (isUniqueViolation(error)) throw conflict();
     throw error;
   }
+}
+
+/**
+ * The board app's authentication step, as authenticateApiKey is the API's: the Account linked
+ * to monday's account (from monday's verified token), acting as the user who linked it, or 403
+ * when the monday account is not linked (yet, or any more).
+ */
+export async function authenticateMondayAccount(services: Pick<Services, 'db'>, mondayAccountId: string): Promise<Actor> {
+  const link = await findLinkedAccount(directSql(services.db.sql), mondayAccountId);
+  if (!link) {
+    throw new DomainError(
+      'forbidden',
+      'This monday account is not linked to Contactline yet: install the app and sign in with a Contactline API key.',
+    );
+  }
+  return {
+    accountId: link.accountId,
+    userId: link.userId,
+    apiKeyId: null,
+    account: { id: link.accountId, defaultLocation: link.defaultLocation, dedupFields: link.dedupFields },
+  };
+}
+
+/** Whether monday's account is linked to some Account (monday's Authorization URL asks). */
+export async function isMondayAccountLinked(services: Pick<Services, 'db'>, mondayAccountId: string): Promise<boolean> {
+  const link = await services.db.prisma.mondayLink.findUnique({
+    where: { mondayAccountId },
+    select: { accountId: true },
+  });
+  return link !== null;
+}
+
+/**
+ * The actor of an install in progress: the API key that started it, still unrevoked, with its
+ * Account's rules; null when the key was revoked meanwhile.
+ */
+export async function installingActor(
+  services: Pick<Services, 'db'>,
+  install: { accountId: string; userId: string; keyId: string },
+): Promise<Actor | null> {
+  const key = await services.db.prisma.apiKey.findFirst({
+    where: { id: install.keyId, accountId: install.accountId, userId: install.userId, revokedAt: null },
+    select: { account: { select: { id: true, defaultLocation: true, dedupFields: true } } },
+  });
+  if (!key) return null;
+  return { accountId: install.accountId, userId: install.userId, apiKeyId: install.keyId, account: key.account };
+}
+
+/** The Account's stored monday access token (encrypted), or null when it is not linked. */
+export async function linkedAccessToken(ctx: Pick<RequestContext, 'db'>, accountId: string): Promise<string | null> {
+  const link = await ctx.db.prisma.mondayLink.findUnique({
+    where: { accountId },
+    select: { accessTokenEncrypted: true },
+  });
+  return link?.accessTokenEncrypted ?? null;
 }

@@ -1,9 +1,9 @@
 // Workflows: listing for the key's Account, operator management, and the enrollment-target
-// check shared by upsert, bulk import and (later) the board app.
+// check shared by upsert, bulk import and the board app's enroll action.
 import { z } from 'zod';
 import type { RequestContext } from '../context.js';
 import { requireActor, requireAdmin } from '../context.js';
-import { badRequest, notFound } from '../errors.js';
+import { badRequest, failureFor, notFound } from '../errors.js';
 import { decodeCursor, encodeCursor, PageQuerySchema } from '../shared/cursor.js';
 import { parseInput } from '../shared/validation.js';
 import type { Enrollment } from '../enrollment/enrollment.rules.js';
@@ -56,9 +56,15 @@ export async function resolveEnrollmentTarget(ctx: RequestContext, accountId: st
     return null;
   }
   const workflow = await ctx.db.prisma.workflow.findFirst({ where: { id: options.workflowId, accountId }, include: { agent: { select: { attemptLimit: true } } } });
-  if (!workflow) throw badRequest(`assignmentOptions.workflowId: no workflow ${options.workflowId} in this Account`);
-  if (workflow.status !== 'published') throw badRequest(`assignmentOptions.workflowId: workflow "${workflow.name}" is ${workflow.status}, not published`);
-  if (workflow.paused) throw badRequest(`assignmentOptions.workflowId: workflow "${workflow.name}" is paused`);
+  // Each refusal names its reason: the board app turns an automation off for the first three,
+  // and only fails the run for a paused workflow (resuming it makes the same run succeed).
+  const field = 'assignmentOptions.workflowId';
+  if (!workflow) throw failureFor('workflow_not_found', `${field}: no workflow ${options.workflowId} in this Account`);
+  if (workflow.status !== 'published') {
+    const reason = workflow.status === 'draft' ? 'workflow_draft' : 'workflow_archived';
+    throw failureFor(reason, `${field}: workflow "${workflow.name}" is ${workflow.status}, not published`);
+  }
+  if (workflow.paused) throw failureFor('workflow_paused', `${field}: workflow "${workflow.name}" is paused`);
   return {
     workflowId: workflow.id,
     attemptLimit: workflow.agent?.attemptLimit ?? null,

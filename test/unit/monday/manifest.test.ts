@@ -14,7 +14,7 @@ import { MondayActionFailure } from '../../../integration/monday/action-failure.
 import { enrollAction } from '../../../integration/monday/actions/enroll.action.js';
 import { fillTimezoneAction } from '../../../integration/monday/actions/fill-timezone.action.js';
 import { setStatusAction } from '../../../integration/monday/actions/set-status.action.js';
-import { outputsOf } from '../../../integration/monday/trigger-delivery.js';
+import { outputsOf } from '../../../src/domain/monday/call-ended-outputs.rules.js';
 
 interface Field {
   key: string;

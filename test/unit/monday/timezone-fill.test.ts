@@ -9,7 +9,7 @@ import {
   timezoneColumnValue,
   type PhoneColumnValue,
   type TimezoneColumnType,
-} from '../../../integration/monday/timezone-fill.js';
+} from '../../../src/domain/boards/timezone-fill.rules.js';
 
 /** Australia's zones: a number there can be in any of them. */
 const AUSTRALIA = [

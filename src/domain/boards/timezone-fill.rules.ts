@@ -1,4 +1,4 @@
-// monday "Fill timezone from phone" automation step (README, "Build the recipes"):
+// The board app's "Fill timezone from phone" automation step (README, "Build the recipes"):
 // the pure decision for one item. It reads the item's phone column and timezone column, keeps a
 // timezone that is already there, and otherwise resolves a single IANA zone from the phone:
 //   1. the number's country, when it is not a +1 country and has one zone ('country');
@@ -10,10 +10,10 @@
 //
 // The zones come from src/normalize/phone-timezone.ts, the same rule that infers a contact's
 // zone on upsert: nothing about zones is decided in this file.
-import { normalizePhone, phoneDigits } from '../../src/normalize/phone.js';
-import { phoneZones, type PhoneZoneSource } from '../../src/normalize/phone-timezone.js';
-import { canonicalTimezone } from '../../src/normalize/timezone.js';
-import type { TimezoneColumnType } from '../../src/domain/boards/board-mapping.rules.js';
+import { normalizePhone, phoneDigits } from '../../normalize/phone.js';
+import { phoneZones, type PhoneZoneSource } from '../../normalize/phone-timezone.js';
+import { canonicalTimezone } from '../../normalize/timezone.js';
+import type { TimezoneColumnType } from './board-mapping.rules.js';
 
 /** The item's phone column: `PhoneValue { phone country_short_name }` or its raw `value` JSON. */
 export interface PhoneColumnValue {

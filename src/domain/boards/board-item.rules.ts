@@ -1,10 +1,31 @@
-// A board item → the contact the enroll action upserts, from the Account's mapped columns.
-// Pure: the caller reads the item and maps failures to monday's answers.
+// A board item as monday's API reads it, and the contact the enroll action upserts from it
+// through the Account's mapped columns. Pure: the caller reads the item and raises failures.
 import { getCountryCallingCode, isSupportedCountry } from 'libphonenumber-js/max';
-import { normalizePhone } from '../../src/normalize/phone.js';
-import type { BoardColumnMapping, TimezoneColumnType } from '../../src/domain/boards/board-mapping.rules.js';
-import type { BoardItem } from './monday-api.js';
-import { existingTimezone, phoneColumnValue } from './timezone-fill.js';
+import { normalizePhone } from '../../normalize/phone.js';
+import type { BoardColumn, BoardColumnMapping, TimezoneColumnType } from './board-mapping.rules.js';
+import { existingTimezone, phoneColumnValue } from './timezone-fill.rules.js';
+
+/** One column value of an item, as monday's API returns it. */
+export interface ItemColumnValue {
+  id: string;
+  type: string;
+  text: string | null;
+  /** The raw `value` JSON text (null when empty). */
+  value: string | null;
+  phone?: string | null;
+  country_short_name?: string | null;
+  timezone?: string | null;
+  label?: string | null;
+}
+
+export interface BoardItem {
+  id: string;
+  name: string;
+  boardId: string;
+  /** The board's columns among those asked for (a mapped column missing here was deleted). */
+  boardColumns: BoardColumn[];
+  values: Map<string, ItemColumnValue>;
+}
 
 export interface ItemContact {
   firstName?: string | null;
