@@ -2,7 +2,8 @@
 // (`npm run lint:imports`). A surface reaches the domain through GraphQL operations, never
 // through Prisma or SQL; a lower layer never imports a higher one.
 const SURFACES = '^(src/(rest|mcp|cli|graphql)|integration)/';
-const DATABASE = '^(src/db/|src/generated/prisma/)|node_modules/@prisma/|node_modules/@electric-sql/pglite/|node_modules/pg/';
+const DATABASE =
+  '^(src/db/|src/generated/prisma/)|node_modules/@prisma/|node_modules/@electric-sql/pglite/|node_modules/pg/';
 const COMPOSITION_ROOTS = '^src/(app|service)[.]ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -10,7 +11,8 @@ module.exports = {
   forbidden: [
     {
       name: 'surface-imports-database',
-      comment: 'REST, MCP, GraphQL operations, the CLI and the board app reach data through the domain schema, never Prisma, SQL or a driver.',
+      comment:
+        'REST, MCP, GraphQL operations, the CLI and the board app reach data through the domain schema, never Prisma, SQL or a driver.',
       severity: 'error',
       // The operator's commands open the database themselves (no service runs): the CLI's own
       // composition roots, as src/service.ts is the server's.
@@ -47,7 +49,8 @@ module.exports = {
     },
     {
       name: 'http-knows-no-surface',
-      comment: 'src/http holds what every surface shares (request context, error body, edge); the composition root mounts the surfaces.',
+      comment:
+        'src/http holds what every surface shares (request context, error body, edge); the composition root mounts the surfaces.',
       severity: 'error',
       from: { path: '^src/http/' },
       to: { path: `${SURFACES}|${COMPOSITION_ROOTS}` },
@@ -57,7 +60,7 @@ module.exports = {
       comment: 'One surface never imports another: what two surfaces share lives below them.',
       severity: 'error',
       from: { path: '^(src/(rest|mcp|cli)|integration)/' },
-      to: { path: '^(src/(rest|mcp|cli)|integration)/' , pathNot: '^$1/' },
+      to: { path: '^(src/(rest|mcp|cli)|integration)/', pathNot: '^$1/' },
     },
     {
       name: 'no-circular',

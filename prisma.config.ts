@@ -10,6 +10,8 @@ export default defineConfig({
   schema: path.join('prisma', 'schema.prisma'),
   migrations: { path: path.join('prisma', 'migrations') },
   async adapter() {
-    return new PrismaPg({ connectionString: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres' });
+    return new PrismaPg({
+      connectionString: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    });
   },
 });

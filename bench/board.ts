@@ -29,37 +29,106 @@ export interface BoardSettings {
 const MONDAY_ACCOUNT = 424242;
 const MONDAY_USER = 7;
 
-export async function benchBoard(server: TestServer, monday: MondayEmulator, config: MondayConfig, settings: BoardSettings, log: (m: string) => void): Promise<Figure[]> {
+export async function benchBoard(
+  server: TestServer,
+  monday: MondayEmulator,
+  config: MondayConfig,
+  settings: BoardSettings,
+  log: (m: string) => void,
+): Promise<Figure[]> {
   const db = server.service.services.db;
   const account = await server.createAccount();
   const agent = await db.prisma.agent.create({
-    data: { createdAt: server.now(), updatedAt: server.now(), accountId: account.accountId, name: 'Bench', status: 'live', timezone: 'America/Chicago', defaultLanguage: 'en-US', attemptLimit: 3, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60 },
+    data: {
+      createdAt: server.now(),
+      updatedAt: server.now(),
+      accountId: account.accountId,
+      name: 'Bench',
+      status: 'live',
+      timezone: 'America/Chicago',
+      defaultLanguage: 'en-US',
+      attemptLimit: 3,
+      workingHours: DEFAULT_WORKING_HOURS as object,
+      retryDelayMinutes: 60,
+    },
   });
-  const workflow = await db.prisma.workflow.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId: account.accountId, agentId: agent.id, name: 'Bench', status: 'published' } });
+  const workflow = await db.prisma.workflow.create({
+    data: {
+      createdAt: server.now(),
+      updatedAt: server.now(),
+      accountId: account.accountId,
+      agentId: agent.id,
+      name: 'Bench',
+      status: 'published',
+    },
+  });
   await db.prisma.mondayLink.create({
-    data: { createdAt: server.now(), updatedAt: server.now(), accountId: account.accountId, userId: account.userId, mondayAccountId: String(MONDAY_ACCOUNT), mondayUserId: String(MONDAY_USER), accessTokenEncrypted: encryptToken(monday.issueToken(MONDAY_ACCOUNT, MONDAY_USER, null), config.tokenKey!) },
+    data: {
+      createdAt: server.now(),
+      updatedAt: server.now(),
+      accountId: account.accountId,
+      userId: account.userId,
+      mondayAccountId: String(MONDAY_ACCOUNT),
+      mondayUserId: String(MONDAY_USER),
+      accessTokenEncrypted: encryptToken(monday.issueToken(MONDAY_ACCOUNT, MONDAY_USER, null), config.tokenKey!),
+    },
   });
   const board = monday.addBoard({
     accountId: MONDAY_ACCOUNT,
-    columns: [{ id: 'first', type: 'text' }, { id: 'last', type: 'text' }, { id: 'phone', type: 'phone' }, { id: 'tz', type: 'world_clock' }, { id: 'company', type: 'text' }],
+    columns: [
+      { id: 'first', type: 'text' },
+      { id: 'last', type: 'text' },
+      { id: 'phone', type: 'phone' },
+      { id: 'tz', type: 'world_clock' },
+      { id: 'company', type: 'text' },
+    ],
   });
   await db.prisma.boardMapping.create({
-    data: { updatedAt: server.now(), accountId: account.accountId, boardId: String(board.id), firstNameColumnId: 'first', lastNameColumnId: 'last', phoneColumnId: 'phone', timezoneColumnId: 'tz', timezoneColumnType: 'world_clock', extraFields: [{ columnId: 'company', identifier: 'company' }] },
+    data: {
+      updatedAt: server.now(),
+      accountId: account.accountId,
+      boardId: String(board.id),
+      firstNameColumnId: 'first',
+      lastNameColumnId: 'last',
+      phoneColumnId: 'phone',
+      timezoneColumnId: 'tz',
+      timezoneColumnType: 'world_clock',
+      extraFields: [{ columnId: 'company', identifier: 'company' }],
+    },
   });
   let phoneSeq = 0;
   const addItem = () => {
     const n = phoneSeq++;
     const phone = `+1${[917, 718, 646][n % 3]}${String(3_000_000 + Math.floor(n / 3))}`;
-    return String(monday.addItem({ boardId: board.id, name: `Item ${n}`, values: { first: 'Bench', last: `Item${n}`, phone: { phone, countryShortName: 'US' }, company: 'Acme' } }).id);
+    return String(
+      monday.addItem({
+        boardId: board.id,
+        name: `Item ${n}`,
+        values: { first: 'Bench', last: `Item${n}`, phone: { phone, countryShortName: 'US' }, company: 'Acme' },
+      }).id,
+    );
   };
   const enrollUrl = `${server.baseUrl}/integrations/monday/actions/enroll`;
   const run = async (itemId: string, actionUuid = randomUUID()) => {
     const jwt = monday.mintJwt({ accountId: MONDAY_ACCOUNT, userId: MONDAY_USER, aud: enrollUrl });
-    const fields = { boardId: Number(board.id), itemId: Number(itemId), workflowId: { title: 'Bench', value: workflow.id } };
+    const fields = {
+      boardId: Number(board.id),
+      itemId: Number(itemId),
+      workflowId: { title: 'Bench', value: workflow.id },
+    };
     const response = await fetch(enrollUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: jwt },
-      body: JSON.stringify({ payload: { blockKind: 'action', inboundFieldValues: fields, inputFields: fields, recipeId: 1, integrationId: 1 }, runtimeMetadata: { actionUuid } }),
+      body: JSON.stringify({
+        payload: {
+          blockKind: 'action',
+          inboundFieldValues: fields,
+          inputFields: fields,
+          recipeId: 1,
+          integrationId: 1,
+        },
+        runtimeMetadata: { actionUuid },
+      }),
     });
     return { status: response.status, body: (await response.json()) as { outputFields?: { contactId: string } } };
   };
@@ -75,7 +144,8 @@ export async function benchBoard(server: TestServer, monday: MondayEmulator, con
     const itemId = addItem();
     const [readMs] = await timed(() => mondayRead.readItem(itemId, COLUMNS));
     const [totalMs, answer] = await timed(() => run(itemId));
-    if (answer.status !== 200) throw new Error(`enroll action answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+    if (answer.status !== 200)
+      throw new Error(`enroll action answered ${answer.status}: ${JSON.stringify(answer.body)}`);
     const [rawMs] = await timed(() => rawEnroll(db, account.accountId, workflow.id, i));
     if (i < settings.warmup) continue;
     totals.push(totalMs);
@@ -83,13 +153,15 @@ export async function benchBoard(server: TestServer, monday: MondayEmulator, con
     service.push(Math.max(totalMs - readMs, 0));
     raw.push(rawMs);
   }
-  const figures: Figure[] = [figure(service, raw, {
-    id: 'enroll-action',
-    name: 'Board app enroll action, monday read excluded (POST /integrations/monday/actions/enroll → 200)',
-    target: 'p50 < 20 ms',
-    pass: (s) => s.p50 < 20,
-    notes: `whole request p50 ${stats(totals).p50} ms, of which monday's item read (emulator, loopback) p50 ${stats(reads).p50} ms; raw: contact INSERT ... ON CONFLICT + Enrollment INSERT in one transaction`,
-  })];
+  const figures: Figure[] = [
+    figure(service, raw, {
+      id: 'enroll-action',
+      name: 'Board app enroll action, monday read excluded (POST /integrations/monday/actions/enroll → 200)',
+      target: 'p50 < 20 ms',
+      pass: (s) => s.p50 < 20,
+      notes: `whole request p50 ${stats(totals).p50} ms, of which monday's item read (emulator, loopback) p50 ${stats(reads).p50} ms; raw: contact INSERT ... ON CONFLICT + Enrollment INSERT in one transaction`,
+    }),
+  ];
 
   log(`   board app: ${settings.concurrentRuns} concurrent enroll runs…`);
   const items = Array.from({ length: settings.concurrentRuns }, () => addItem());
@@ -103,10 +175,28 @@ export async function benchBoard(server: TestServer, monday: MondayEmulator, con
        FROM "Contact" c WHERE c."accountId" = $1::uuid AND c."sourceKind" = 'monday' AND c."externalId" = ANY($2::text[])`,
     [account.accountId, items],
   );
-  const counts = { contacts: Number(rows[0].contacts), distinctItems: Number(rows[0].distinct_items), enrollments: Number(rows[0].enrollments) };
-  const replayedSame = retried.every((a, i) => a.body.outputFields?.contactId === first[i].body.outputFields?.contactId);
-  const ok = errors.length === 0 && counts.contacts === items.length && counts.distinctItems === items.length && counts.enrollments === items.length && replayedSame;
-  const one = (ms: number) => ({ n: 1, p50: Math.round(ms), p95: Math.round(ms), mean: Math.round(ms), min: Math.round(ms), max: Math.round(ms) });
+  const counts = {
+    contacts: Number(rows[0].contacts),
+    distinctItems: Number(rows[0].distinct_items),
+    enrollments: Number(rows[0].enrollments),
+  };
+  const replayedSame = retried.every(
+    (a, i) => a.body.outputFields?.contactId === first[i].body.outputFields?.contactId,
+  );
+  const ok =
+    errors.length === 0 &&
+    counts.contacts === items.length &&
+    counts.distinctItems === items.length &&
+    counts.enrollments === items.length &&
+    replayedSame;
+  const one = (ms: number) => ({
+    n: 1,
+    p50: Math.round(ms),
+    p95: Math.round(ms),
+    mean: Math.round(ms),
+    min: Math.round(ms),
+    max: Math.round(ms),
+  });
   figures.push({
     id: 'enroll-1000-concurrent',
     name: `${items.length} items enrolled by ${items.length} concurrent action runs, then retried (wall time of the first wave)`,

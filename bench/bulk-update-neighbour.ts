@@ -7,7 +7,11 @@
 import type { TestServer } from '../test/support/test-server.js';
 import { figure, timed, type Figure } from './run.js';
 
-export async function benchBulkUpdateNeighbour(server: TestServer, settings: { contacts: number; idleRequests: number }, log: (message: string) => void): Promise<Figure> {
+export async function benchBulkUpdateNeighbour(
+  server: TestServer,
+  settings: { contacts: number; idleRequests: number },
+  log: (message: string) => void,
+): Promise<Figure> {
   log(`   GET /contacts/{id} during a bulk-update of ${settings.contacts.toLocaleString('en-US')} contacts…`);
   const { apiKey, accountId } = await server.createAccount({ defaultLocation: 'US' });
   const sql = server.service.services.db.sql;
@@ -21,7 +25,10 @@ export async function benchBulkUpdateNeighbour(server: TestServer, settings: { c
   // The service's writers tell its statistics keeper what they wrote; this seed bypasses them, so
   // it analyzes the table itself (else the idle reads run on plans made for an empty table).
   await sql.query('ANALYZE "Contact"');
-  const created = await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: '+19195550100', firstName: 'Neighbour' });
+  const created = await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', {
+    phone: '+19195550100',
+    firstName: 'Neighbour',
+  });
   const path = `/api/v1/contacts/${(created.json as { id: string }).id}`;
   const get = async () => {
     const [ms, res] = await timed(() => server.request(apiKey, 'GET', path));
@@ -29,20 +36,32 @@ export async function benchBulkUpdateNeighbour(server: TestServer, settings: { c
     return ms;
   };
   const batchDone = async () =>
-    (await sql.query<{ status: string }>(`SELECT "status"::text AS "status" FROM "ImportBatch" WHERE "accountId" = $1::uuid AND "kind" = 'bulk-update'`, [accountId])).rows[0]?.status === 'done';
+    (
+      await sql.query<{ status: string }>(
+        `SELECT "status"::text AS "status" FROM "ImportBatch" WHERE "accountId" = $1::uuid AND "kind" = 'bulk-update'`,
+        [accountId],
+      )
+    ).rows[0]?.status === 'done';
 
   // Warm-up: right after the seed's insert the first reads are slower (PostgreSQL sets hint bits, flushes).
   for (let i = 0; i < settings.idleRequests; i++) await get();
   const idle: number[] = [];
   for (let i = 0; i < settings.idleRequests; i++) idle.push(await get());
   const started = performance.now();
-  const accepted = await server.request(apiKey, 'POST', '/api/v1/contacts/bulk-update', { filter: {}, data: { customFields: { wave: 'one' }, priority: 3 } });
+  const accepted = await server.request(apiKey, 'POST', '/api/v1/contacts/bulk-update', {
+    filter: {},
+    data: { customFields: { wave: 'one' }, priority: 3 },
+  });
   if (accepted.status !== 202) throw new Error(`bulk-update: HTTP ${accepted.status}`);
   const during: number[] = [];
   while (!(await batchDone())) during.push(await get());
   const seconds = Math.round((performance.now() - started) / 100) / 10;
-  const { rows } = await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Contact" WHERE "accountId" = $1::uuid AND "priority" = 3`, [accountId]);
-  if (rows[0].n !== settings.contacts + 1) throw new Error(`bulk-update changed ${rows[0].n} of ${settings.contacts + 1} contacts`);
+  const { rows } = await sql.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM "Contact" WHERE "accountId" = $1::uuid AND "priority" = 3`,
+    [accountId],
+  );
+  if (rows[0].n !== settings.contacts + 1)
+    throw new Error(`bulk-update changed ${rows[0].n} of ${settings.contacts + 1} contacts`);
   const result = figure(during, idle, {
     id: 'bulk-update-neighbour',
     name: `GET /contacts/{id} during a bulk-update of ${settings.contacts.toLocaleString('en-US')} contacts, against the idle service`,

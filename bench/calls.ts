@@ -45,7 +45,10 @@ const ALWAYS: WorkingHours = Object.fromEntries(
 /** Thrown inside a transaction to roll it back after the work (the raw baseline only reads and locks). */
 class Rollback extends Error {}
 
-async function inRolledBackTransaction<T>(db: Database, work: (tx: Pick<SqlRunner, 'query'>) => Promise<T>): Promise<T> {
+async function inRolledBackTransaction<T>(
+  db: Database,
+  work: (tx: Pick<SqlRunner, 'query'>) => Promise<T>,
+): Promise<T> {
   let value: T | undefined;
   try {
     await db.sql.transaction(async (tx) => {
@@ -93,15 +96,36 @@ const seededDue = (t0: string) =>
  * seed's enrolled contacts keep theirs, whose next attempts come after the benchmark). Enrollment
  * indexes are dropped and rebuilt around the INSERT (as seedContacts does for Contact). Returns the counts.
  */
-async function seedEnrollments(db: Database, accountId: string): Promise<{ workflowId: string; agentId: string; enrollments: number; seconds: number; t0: string }> {
+async function seedEnrollments(
+  db: Database,
+  accountId: string,
+): Promise<{ workflowId: string; agentId: string; enrollments: number; seconds: number; t0: string }> {
   const started = performance.now();
   const agent = await db.prisma.agent.create({
-    data: { createdAt: new Date(), updatedAt: new Date(),
-      accountId, name: 'Bench agent', status: 'live', timezone: 'America/Chicago', defaultLanguage: 'en-US', attemptLimit: 3,
-      workingHours: ALWAYS as object, retryDelayMinutes: 60, callNewContactsImmediately: false,
+    data: {
+      createdAt: new Date(),
+      updatedAt: new Date(),
+      accountId,
+      name: 'Bench agent',
+      status: 'live',
+      timezone: 'America/Chicago',
+      defaultLanguage: 'en-US',
+      attemptLimit: 3,
+      workingHours: ALWAYS as object,
+      retryDelayMinutes: 60,
+      callNewContactsImmediately: false,
     },
   });
-  const workflow = await db.prisma.workflow.create({ data: { createdAt: new Date(), updatedAt: new Date(), accountId, agentId: agent.id, name: 'Bench workflow', status: 'published' } });
+  const workflow = await db.prisma.workflow.create({
+    data: {
+      createdAt: new Date(),
+      updatedAt: new Date(),
+      accountId,
+      agentId: agent.id,
+      name: 'Bench workflow',
+      status: 'published',
+    },
+  });
   const t0 = new Date().toISOString();
   const { rows: indexes } = await db.sql.query<{ indexname: string; indexdef: string }>(
     `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'Enrollment' AND indexname <> 'Enrollment_pkey'`,
@@ -118,7 +142,11 @@ async function seedEnrollments(db: Database, accountId: string): Promise<{ workf
     COMMIT;`);
   await db.sql.exec('VACUUM (ANALYZE) "Enrollment"');
   await db.sql.exec('ANALYZE "Agent"; ANALYZE "Workflow"; ANALYZE "BlockedPhone"; ANALYZE "Call"');
-  const enrollments = (await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Enrollment" WHERE "workflowId" = $1::uuid`, [workflow.id])).rows[0].n;
+  const enrollments = (
+    await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Enrollment" WHERE "workflowId" = $1::uuid`, [
+      workflow.id,
+    ])
+  ).rows[0].n;
   return { workflowId: workflow.id, agentId: agent.id, enrollments, seconds: (performance.now() - started) / 1000, t0 };
 }
 
@@ -144,8 +172,11 @@ export async function benchCalls(
   const reset = async (run: { placed: Array<{ enrollmentId: string; callId: string }> }) => {
     const ids = run.placed.map((p) => p.enrollmentId);
     if (ids.length === 0) return;
-    await db.sql.query(`UPDATE "Enrollment" e SET "nextAttemptAt" = ${seededDue(seed.t0)} FROM "Contact" c
-      WHERE c."id" = e."contactId" AND e."id" = ANY($1::uuid[])`, [ids]);
+    await db.sql.query(
+      `UPDATE "Enrollment" e SET "nextAttemptAt" = ${seededDue(seed.t0)} FROM "Contact" c
+      WHERE c."id" = e."contactId" AND e."id" = ANY($1::uuid[])`,
+      [ids],
+    );
     await db.sql.query(`DELETE FROM "Call" WHERE "id" = ANY($1::uuid[])`, [run.placed.map((p) => p.callId)]);
   };
 
@@ -156,7 +187,8 @@ export async function benchCalls(
   for (let i = 0; i < 2; i++) {
     const recorded: Recorded[] = [];
     const run = await runDialerOnce(recordingServices(services, recorded), noopTelephony);
-    if (run.placed.length !== 100 || run.deferred !== 0) throw new Error(`dialer warm-up placed ${run.placed.length}, deferred ${run.deferred} (expected 100, 0)`);
+    if (run.placed.length !== 100 || run.deferred !== 0)
+      throw new Error(`dialer warm-up placed ${run.placed.length}, deferred ${run.deferred} (expected 100, 0)`);
     claim ??= { text: recorded[0].text, params: recorded[0].params ?? [] };
     await reset(run);
   }
@@ -177,7 +209,10 @@ export async function benchCalls(
     const [ms, run] = await timed(() => runDialerOnce(services, noopTelephony));
     if (run.placed.length !== 100) throw new Error(`dialer placed ${run.placed.length} (expected 100)`);
     service.push(ms);
-    const ids = run.placed.map((p) => p.enrollmentId).sort().join(',');
+    const ids = run.placed
+      .map((p) => p.enrollmentId)
+      .sort()
+      .join(',');
     firstIds ??= ids;
     if (ids === firstIds) sameClaim++;
     await reset(run);
@@ -198,27 +233,36 @@ export async function benchCalls(
     await reset(run);
   }
   const plan = await inRolledBackTransaction(db, async (tx) =>
-    (await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${claim!.text}`, claimParams())).rows.map((r) => r['QUERY PLAN']).join('\n'),
+    (await tx.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${claim!.text}`, claimParams())).rows
+      .map((r) => r['QUERY PLAN'])
+      .join('\n'),
   );
   const figures: Figure[] = [];
-  figures.push(figure(service, raw, {
-    id: 'dialer-claim-100',
-    name: `Dialer: select and claim the next 100 due calls among ${seed.enrollments.toLocaleString('en-US')} enrolled contacts`,
-    target: kind === 'postgres' ? 'p95 < 50 ms' : 'p95 < 50 ms (stated for PostgreSQL; informational here)',
-    pass: (s) => (kind === 'postgres' ? s.p95 < 50 : null),
-    notes: `runDialerOnce(batch 100) with a no-op telephony: claim SELECT + ${statements - 1} statements + commit, ${service.length} runs, ` +
-      `state reset after each (untimed); every enrollment of its workflow due, contact priorities as seeded (85% 0, the rest 1–1000), ` +
-      `agent hours 00:00–24:00 every day; the seed's own active enrollments (other workflows) are due only after the benchmark. ` +
-      `Raw: the same claim SELECT (captured from the dialer) through the driver in BEGIN … ROLLBACK.`,
-    explain: { variant: 'claim SELECT (in a rolled-back transaction)', plan },
-    extra: {
-      enrollments: seed.enrollments,
-      enrollmentSeedSeconds: Math.round(seed.seconds * 10) / 10,
-      runsClaimingTheSameSet: `${sameClaim}/${service.length}`,
-      inTransaction: { claimSelectMs: stats(selectMs), otherStatementsMs: stats(restMs), statementsPerRun: statements },
-      claimSql: claim.text,
-    },
-  }));
+  figures.push(
+    figure(service, raw, {
+      id: 'dialer-claim-100',
+      name: `Dialer: select and claim the next 100 due calls among ${seed.enrollments.toLocaleString('en-US')} enrolled contacts`,
+      target: kind === 'postgres' ? 'p95 < 50 ms' : 'p95 < 50 ms (stated for PostgreSQL; informational here)',
+      pass: (s) => (kind === 'postgres' ? s.p95 < 50 : null),
+      notes:
+        `runDialerOnce(batch 100) with a no-op telephony: claim SELECT + ${statements - 1} statements + commit, ${service.length} runs, ` +
+        `state reset after each (untimed); every enrollment of its workflow due, contact priorities as seeded (85% 0, the rest 1–1000), ` +
+        `agent hours 00:00–24:00 every day; the seed's own active enrollments (other workflows) are due only after the benchmark. ` +
+        `Raw: the same claim SELECT (captured from the dialer) through the driver in BEGIN … ROLLBACK.`,
+      explain: { variant: 'claim SELECT (in a rolled-back transaction)', plan },
+      extra: {
+        enrollments: seed.enrollments,
+        enrollmentSeedSeconds: Math.round(seed.seconds * 10) / 10,
+        runsClaimingTheSameSet: `${sameClaim}/${service.length}`,
+        inTransaction: {
+          claimSelectMs: stats(selectMs),
+          otherStatementsMs: stats(restMs),
+          statementsPerRun: statements,
+        },
+        claimSql: claim.text,
+      },
+    }),
+  );
 
   // --- 2. call.ended ---------------------------------------------------------------------------
   log('   call.ended events…');
@@ -264,17 +308,25 @@ export async function benchCalls(
       rawE.push(rawMs);
     }
   }
-  const domainEvents = (await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "DomainEvent" WHERE "accountId" = $1::uuid AND "type" = 'call.ended'`, [accountId])).rows[0].n;
+  const domainEvents = (
+    await db.sql.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM "DomainEvent" WHERE "accountId" = $1::uuid AND "type" = 'call.ended'`,
+      [accountId],
+    )
+  ).rows[0].n;
   if (domainEvents !== wanted) throw new Error(`${domainEvents} call.ended DomainEvents for ${wanted} events`);
-  figures.push(figure(serviceE, rawE, {
-    id: 'call-ended',
-    name: 'Call-ended event: contact update + event emitted',
-    target: kind === 'postgres' ? 'p50 < 5 ms' : 'p50 < 5 ms (stated for PostgreSQL; informational here)',
-    pass: (s) => (kind === 'postgres' ? s.p50 < 5 : null),
-    notes: `applyTelephonyEvent(call.ended) for ${serviceE.length} calls placed by runDialerOnce (simulated outcomes), one transaction each: ` +
-      `ProcessedEvent, Call lock, contact read, enrollment progress, contact UPDATE, Call UPDATE, DomainEvent INSERT. ` +
-      `Raw: one UPDATE of the contact row (status, callCount, lastCallAt, nextCallAt, updatedAt) through the driver.`,
-    extra: { statementsPerEvent: stats(statementsPerEvent).p50, results: Object.fromEntries(results) },
-  }));
+  figures.push(
+    figure(serviceE, rawE, {
+      id: 'call-ended',
+      name: 'Call-ended event: contact update + event emitted',
+      target: kind === 'postgres' ? 'p50 < 5 ms' : 'p50 < 5 ms (stated for PostgreSQL; informational here)',
+      pass: (s) => (kind === 'postgres' ? s.p50 < 5 : null),
+      notes:
+        `applyTelephonyEvent(call.ended) for ${serviceE.length} calls placed by runDialerOnce (simulated outcomes), one transaction each: ` +
+        `ProcessedEvent, Call lock, contact read, enrollment progress, contact UPDATE, Call UPDATE, DomainEvent INSERT. ` +
+        `Raw: one UPDATE of the contact row (status, callCount, lastCallAt, nextCallAt, updatedAt) through the driver.`,
+      extra: { statementsPerEvent: stats(statementsPerEvent).p50, results: Object.fromEntries(results) },
+    }),
+  );
   return figures;
 }

@@ -13,9 +13,17 @@ import { createLogger } from '../src/logger.js';
 import type { TestServer } from '../test/support/test-server.js';
 import { figure, timed, type Figure } from './run.js';
 
-export async function benchHttpEdge(server: TestServer, apiKey: string, settings: { requests: number; warmup: number }, log: (message: string) => void): Promise<Figure> {
+export async function benchHttpEdge(
+  server: TestServer,
+  apiKey: string,
+  settings: { requests: number; warmup: number },
+  log: (message: string) => void,
+): Promise<Figure> {
   log('   what the rate limits and the access log add to GET /contacts/{id}…');
-  const created = await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: '+14155550142', firstName: 'Edge' });
+  const created = await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', {
+    phone: '+14155550142',
+    firstName: 'Edge',
+  });
   if (created.status !== 200 && created.status !== 201) throw new Error(`upsert: HTTP ${created.status}`);
   const path = `/api/v1/contacts/${(created.json as { id: string }).id}`;
   const headers = { authorization: `Bearer ${apiKey}` };
@@ -26,8 +34,14 @@ export async function benchHttpEdge(server: TestServer, apiKey: string, settings
     return { listener, base: `http://127.0.0.1:${(listener.address() as AddressInfo).port}` };
   }
   const devNull = pino.destination({ dest: '/dev/null', sync: true });
-  const asRun = await listen({ edge: { RATE_LIMIT_PER_KEY: 100_000_000, RATE_LIMIT_PER_ADDRESS: 100_000_000 }, accessLogger: createLogger(devNull, 'info') });
-  const bare = await listen({ edge: { RATE_LIMIT_PER_KEY: 0, RATE_LIMIT_PER_ADDRESS: 0 }, accessLogger: createLogger(devNull, 'silent') });
+  const asRun = await listen({
+    edge: { RATE_LIMIT_PER_KEY: 100_000_000, RATE_LIMIT_PER_ADDRESS: 100_000_000 },
+    accessLogger: createLogger(devNull, 'info'),
+  });
+  const bare = await listen({
+    edge: { RATE_LIMIT_PER_KEY: 0, RATE_LIMIT_PER_ADDRESS: 0 },
+    accessLogger: createLogger(devNull, 'silent'),
+  });
 
   const get = async (base: string) => {
     const [ms, status] = await timed(async () => {
@@ -57,7 +71,8 @@ export async function benchHttpEdge(server: TestServer, apiKey: string, settings
       name: 'GET /contacts/{id} with the rate limits and the access log, against neither',
       target: 'adds < 0.2 ms (p50)',
       pass: () => null,
-      notes: '"raw" here is the same app with both limits off and no access line: the ratio and the difference are what the edge costs',
+      notes:
+        '"raw" here is the same app with both limits off and no access line: the ratio and the difference are what the edge costs',
     });
     const added = Math.round((result.service.p50 - result.raw.p50) * 1000) / 1000;
     return { ...result, pass: added < 0.2, extra: { addedP50Ms: added } };

@@ -56,7 +56,20 @@ export interface LoadFigure {
   pass: boolean;
 }
 
-const FIRST = ['James', 'Mary', 'John', 'Patricia', 'Robert', 'Jennifer', 'Michael', 'Linda', 'Wei', 'Priya', 'Carlos', 'Fatima'];
+const FIRST = [
+  'James',
+  'Mary',
+  'John',
+  'Patricia',
+  'Robert',
+  'Jennifer',
+  'Michael',
+  'Linda',
+  'Wei',
+  'Priya',
+  'Carlos',
+  'Fatima',
+];
 const LAST = ['Smith', 'Johnson', 'Garcia', 'Nguyen', 'Patel', 'Kim', 'Okafor', 'Rossi', 'Müller', 'Brown'];
 
 /**
@@ -68,12 +81,21 @@ function upsertBodies(seed: number) {
   let next = 0;
   return () => {
     const n = next > 0 && rand() < 0.2 ? Math.floor(rand() * next) : next++;
-    return { phone: `+1646${String(2_000_000 + n)}`, firstName: FIRST[Math.floor(rand() * FIRST.length)], lastName: LAST[Math.floor(rand() * LAST.length)] };
+    return {
+      phone: `+1646${String(2_000_000 + n)}`,
+      firstName: FIRST[Math.floor(rand() * FIRST.length)],
+      lastName: LAST[Math.floor(rand() * LAST.length)],
+    };
   };
 }
 
 /** The list pages of the list run, in turn: the first page, a name search, a source filter. */
-const LIST_QUERIES: Array<Record<string, string>> = [{}, { searchTerm: 'mar' }, { sourceKind: 'api' }, { searchTerm: 'smi' }];
+const LIST_QUERIES: Array<Record<string, string>> = [
+  {},
+  { searchTerm: 'mar' },
+  { sourceKind: 'api' },
+  { searchTerm: 'smi' },
+];
 
 async function freePort(): Promise<number> {
   const server = net.createServer().listen(0, '127.0.0.1');
@@ -87,15 +109,24 @@ async function freePort(): Promise<number> {
  * `contactline serve` in its own process; resolves once /readyz answers 200. Its log (on
  * stderr: an access line per request) goes to a file, read back only to explain a failed start.
  */
-async function startServe(env: Record<string, string>, logFile: string): Promise<{ child: ChildProcess; baseUrl: string; stop(): Promise<void> }> {
+async function startServe(
+  env: Record<string, string>,
+  logFile: string,
+): Promise<{ child: ChildProcess; baseUrl: string; stop(): Promise<void> }> {
   const port = await freePort();
   const devNull = fs.openSync('/dev/null', 'w');
   const logFd = fs.openSync(logFile, 'w');
   const child = spawn(process.execPath, ['bin/contactline.js', 'serve'], {
     cwd: ROOT,
     env: {
-      ...process.env, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'info', ADMIN_TOKEN,
-      RATE_LIMIT_PER_KEY: '100000000', RATE_LIMIT_PER_ADDRESS: '100000000', ...env,
+      ...process.env,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      LOG_LEVEL: 'info',
+      ADMIN_TOKEN,
+      RATE_LIMIT_PER_KEY: '100000000',
+      RATE_LIMIT_PER_ADDRESS: '100000000',
+      ...env,
     },
     stdio: ['ignore', devNull, logFd],
   });
@@ -106,7 +137,10 @@ async function startServe(env: Record<string, string>, logFile: string): Promise
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`contactline serve exited (${child.exitCode}): ${stderr()}`);
-    const ready = await fetch(`${baseUrl}/readyz`).then((r) => r.status === 200, () => false);
+    const ready = await fetch(`${baseUrl}/readyz`).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ready) break;
     if (Date.now() > deadline) throw new Error(`contactline serve not ready within 60 s: ${stderr()}`);
     await new Promise((r) => setTimeout(r, 200));
@@ -136,8 +170,14 @@ async function createAccount(baseUrl: string): Promise<{ accountId: string; apiK
     return body.data;
   };
   const { createAccount } = await graphql('mutation { createAccount(name: "Load", defaultLocation: "US") { id } }');
-  const { createUser } = await graphql('mutation ($a: String!, $e: String!) { createUser(accountId: $a, email: $e) { id } }', { a: createAccount.id, e: `load-${createAccount.id}@example.com` });
-  const { createApiKey } = await graphql('mutation ($u: String!) { createApiKey(userId: $u, name: "load") { secret } }', { u: createUser.id });
+  const { createUser } = await graphql(
+    'mutation ($a: String!, $e: String!) { createUser(accountId: $a, email: $e) { id } }',
+    { a: createAccount.id, e: `load-${createAccount.id}@example.com` },
+  );
+  const { createApiKey } = await graphql(
+    'mutation ($u: String!) { createApiKey(userId: $u, name: "load") { secret } }',
+    { u: createUser.id },
+  );
   return { accountId: createAccount.id as string, apiKey: createApiKey.secret as string };
 }
 
@@ -154,13 +194,28 @@ function peakMemoryMiB(pid: number): number {
 
 type LoadRun = Omit<LoadFigure, 'name' | 'baseline' | 'throughputRatio' | 'target' | 'pass'>;
 
-async function runLoad(id: LoadFigure['id'], serve: { child: ChildProcess; baseUrl: string }, apiKey: string, settings: LoadSettings): Promise<LoadRun> {
+async function runLoad(
+  id: LoadFigure['id'],
+  serve: { child: ChildProcess; baseUrl: string },
+  apiKey: string,
+  settings: LoadSettings,
+): Promise<LoadRun> {
   const nextUpsert = upsertBodies(1);
   let listTurn = 0;
   const request: autocannon.Request =
     id === 'load-upsert'
-      ? { method: 'PUT', path: '/api/v1/contacts/upsert', setupRequest: (req) => ({ ...req, body: JSON.stringify(nextUpsert()) }) }
-      : { method: 'GET', setupRequest: (req) => ({ ...req, path: `/api/v1/contacts?${new URLSearchParams({ limit: '100', ...LIST_QUERIES[listTurn++ % LIST_QUERIES.length] })}` }) };
+      ? {
+          method: 'PUT',
+          path: '/api/v1/contacts/upsert',
+          setupRequest: (req) => ({ ...req, body: JSON.stringify(nextUpsert()) }),
+        }
+      : {
+          method: 'GET',
+          setupRequest: (req) => ({
+            ...req,
+            path: `/api/v1/contacts?${new URLSearchParams({ limit: '100', ...LIST_QUERIES[listTurn++ % LIST_QUERIES.length] })}`,
+          }),
+        };
   resetPeakMemory(serve.child.pid!);
   const result = await autocannon({
     url: serve.baseUrl,
@@ -169,7 +224,9 @@ async function runLoad(id: LoadFigure['id'], serve: { child: ChildProcess; baseU
     headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
     requests: [request],
   });
-  const statusCodes = Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => [code, stat?.count ?? 0]));
+  const statusCodes = Object.fromEntries(
+    Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => [code, stat?.count ?? 0]),
+  );
   return {
     id,
     connections: settings.connections,
@@ -185,17 +242,23 @@ async function runLoad(id: LoadFigure['id'], serve: { child: ChildProcess; baseU
 }
 
 /** The raw driver running `operation` from `loops` concurrent loops for `seconds`. */
-async function runBaseline(loops: number, seconds: number, operation: () => Promise<unknown>): Promise<LoadFigure['baseline']> {
+async function runBaseline(
+  loops: number,
+  seconds: number,
+  operation: () => Promise<unknown>,
+): Promise<LoadFigure['baseline']> {
   const times: number[] = [];
   const end = performance.now() + seconds * 1000;
   const started = performance.now();
-  await Promise.all(Array.from({ length: loops }, async () => {
-    while (performance.now() < end) {
-      const t0 = performance.now();
-      await operation();
-      times.push(performance.now() - t0);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: loops }, async () => {
+      while (performance.now() < end) {
+        const t0 = performance.now();
+        await operation();
+        times.push(performance.now() - t0);
+      }
+    }),
+  );
   const elapsed = (performance.now() - started) / 1000;
   times.sort((a, b) => a - b);
   const q = (p: number) => Math.round(times[Math.min(times.length - 1, Math.ceil(p * times.length) - 1)] * 100) / 100;
@@ -208,7 +271,11 @@ const NAMES: Record<LoadFigure['id'], string> = {
 };
 
 /** Both load runs on a fresh database of `kind`, then their baselines on the same data. */
-export async function benchLoad(kind: DatabaseKind, settings: LoadSettings, log: (message: string) => void): Promise<LoadFigure[]> {
+export async function benchLoad(
+  kind: DatabaseKind,
+  settings: LoadSettings,
+  log: (message: string) => void,
+): Promise<LoadFigure[]> {
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cl-bench-load-'));
   let dataDir: string | null = null;
   let pgDatabase: Awaited<ReturnType<typeof createTestDatabase>> | null = null;
@@ -241,7 +308,9 @@ export async function benchLoad(kind: DatabaseKind, settings: LoadSettings, log:
 
     const db: Database = pgDatabase ? pgDatabase.db : await openDatabase({ dataDir: dataDir! });
     try {
-      log(`   load baselines: the raw driver from ${settings.connections} loops for ${settings.baselineSeconds} s each…`);
+      log(
+        `   load baselines: the raw driver from ${settings.connections} loops for ${settings.baselineSeconds} s each…`,
+      );
       const nextUpsert = upsertBodies(1);
       const upsertBaseline = await runBaseline(settings.connections, settings.baselineSeconds, () => {
         const body = nextUpsert();
@@ -249,7 +318,10 @@ export async function benchLoad(kind: DatabaseKind, settings: LoadSettings, log:
       });
       let turn = 0;
       const listBaseline = await runBaseline(settings.connections, settings.baselineSeconds, () => {
-        const sql = listQuerySql(accountId, ListQuerySchema.parse({ limit: 100, ...LIST_QUERIES[turn++ % LIST_QUERIES.length] }));
+        const sql = listQuerySql(
+          accountId,
+          ListQuerySchema.parse({ limit: 100, ...LIST_QUERIES[turn++ % LIST_QUERIES.length] }),
+        );
         return db.sql.query(sql.text, sql.values);
       });
       const baselines = { 'load-upsert': upsertBaseline, 'load-list': listBaseline };

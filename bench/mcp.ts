@@ -65,7 +65,9 @@ export async function benchMcp(
     });
     const text = await response.text();
     if (response.status !== 200) throw new Error(`tools/call ${name}: HTTP ${response.status}: ${text.slice(0, 300)}`);
-    const message = JSON.parse(text) as { result?: { isError?: boolean; structuredContent?: unknown; content?: unknown } };
+    const message = JSON.parse(text) as {
+      result?: { isError?: boolean; structuredContent?: unknown; content?: unknown };
+    };
     if (!message.result || message.result.isError) throw new Error(`tools/call ${name} failed: ${text.slice(0, 300)}`);
     return message.result.structuredContent;
   };
@@ -78,7 +80,13 @@ export async function benchMcp(
   const created = await fetch(`${server.baseUrl}/api/v1/contacts/upsert`, {
     method: 'PUT',
     headers: { ...headers, 'content-type': 'application/json' },
-    body: JSON.stringify({ firstName: 'Bench', lastName: 'Caller', phone, sourceKind: 'hubspot', externalId: `bench-mcp-${randomUUID()}` }),
+    body: JSON.stringify({
+      firstName: 'Bench',
+      lastName: 'Caller',
+      phone,
+      sourceKind: 'hubspot',
+      externalId: `bench-mcp-${randomUUID()}`,
+    }),
   });
   const contact = (await created.json()) as { id: string; sourceKind: string; externalId: string };
   if (created.status !== 201) throw new Error(`upsert for the tool server figures: HTTP ${created.status}`);
@@ -89,46 +97,88 @@ export async function benchMcp(
     callIds.push(id);
     await prisma.call.create({
       data: {
-        id, accountId: account.accountId, contactId: contact.id, createdAt: new Date(t0 + i * 60_000), status: 'ended', result: i % 3 ? 'no_answer' : 'answered',
-        endReason: 'customer-ended-call', startedAt: new Date(t0 + i * 60_000 + 5), endedAt: new Date(t0 + i * 60_000 + 45_000), durationSeconds: 45,
-        language: 'en-US', lastCall: i === 19, reportReady: true,
+        id,
+        accountId: account.accountId,
+        contactId: contact.id,
+        createdAt: new Date(t0 + i * 60_000),
+        status: 'ended',
+        result: i % 3 ? 'no_answer' : 'answered',
+        endReason: 'customer-ended-call',
+        startedAt: new Date(t0 + i * 60_000 + 5),
+        endedAt: new Date(t0 + i * 60_000 + 45_000),
+        durationSeconds: 45,
+        language: 'en-US',
+        lastCall: i === 19,
+        reportReady: true,
       },
     });
   }
   await prisma.callUtterance.createMany({
     data: Array.from({ length: 40 }, (_, seq) => ({
-      callId: callIds[0], seq, speaker: seq % 2 ? 'user' : 'assistant',
-      content: seq % 2 ? 'Sure, tell me more about the plan and the price.' : 'Hi, this is Ava calling about your subscription renewal.',
+      callId: callIds[0],
+      seq,
+      speaker: seq % 2 ? 'user' : 'assistant',
+      content:
+        seq % 2
+          ? 'Sure, tell me more about the plan and the price.'
+          : 'Hi, this is Ava calling about your subscription renewal.',
       timestamp: new Date(t0 + seq * 1000),
     })),
   });
-  for (let i = 0; i < 5; i++) await prisma.workflow.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId: account.accountId, name: `Bench workflow ${i}`, status: 'published' } });
+  for (let i = 0; i < 5; i++)
+    await prisma.workflow.create({
+      data: {
+        createdAt: server.now(),
+        updatedAt: server.now(),
+        accountId: account.accountId,
+        name: `Bench workflow ${i}`,
+        status: 'published',
+      },
+    });
 
   const terms = ['mar', 'jo smi', 'ann', 'chr', 'wil', 'dav', 'gar', 'rob', 'jen', 'ste'];
   const externalPath = `/api/v1/contacts/source/${contact.sourceKind}/external-id/${encodeURIComponent(contact.externalId)}`;
   const cases: Case[] = [
     {
-      id: 'mcp-contacts-search', name: 'Tool contacts_search vs GET /contacts?searchTerm (name prefix, limit 50)', tool: 'contacts_search',
-      request: (i) => ({ args: { searchTerm: terms[i % terms.length], limit: 50 }, path: `/api/v1/contacts?searchTerm=${encodeURIComponent(terms[i % terms.length])}&limit=50` }),
+      id: 'mcp-contacts-search',
+      name: 'Tool contacts_search vs GET /contacts?searchTerm (name prefix, limit 50)',
+      tool: 'contacts_search',
+      request: (i) => ({
+        args: { searchTerm: terms[i % terms.length], limit: 50 },
+        path: `/api/v1/contacts?searchTerm=${encodeURIComponent(terms[i % terms.length])}&limit=50`,
+      }),
     },
     {
-      id: 'mcp-contact-get', name: 'Tool contact_get vs GET /contacts/{id}', tool: 'contact_get',
+      id: 'mcp-contact-get',
+      name: 'Tool contact_get vs GET /contacts/{id}',
+      tool: 'contact_get',
       request: (i) => ({ args: { id: ids[i % ids.length] }, path: `/api/v1/contacts/${ids[i % ids.length]}` }),
     },
     {
-      id: 'mcp-contact-external-id', name: 'Tool contact_get_by_external_id vs GET /contacts/source/…/external-id/…', tool: 'contact_get_by_external_id',
+      id: 'mcp-contact-external-id',
+      name: 'Tool contact_get_by_external_id vs GET /contacts/source/…/external-id/…',
+      tool: 'contact_get_by_external_id',
       request: () => ({ args: { sourceKind: contact.sourceKind, externalId: contact.externalId }, path: externalPath }),
     },
     {
-      id: 'mcp-contact-calls', name: 'Tool contact_calls_list vs GET …/external-id/…/calls (20 calls)', tool: 'contact_calls_list',
-      request: () => ({ args: { sourceKind: contact.sourceKind, externalId: contact.externalId }, path: `${externalPath}/calls` }),
+      id: 'mcp-contact-calls',
+      name: 'Tool contact_calls_list vs GET …/external-id/…/calls (20 calls)',
+      tool: 'contact_calls_list',
+      request: () => ({
+        args: { sourceKind: contact.sourceKind, externalId: contact.externalId },
+        path: `${externalPath}/calls`,
+      }),
     },
     {
-      id: 'mcp-call-transcript', name: 'Tool call_transcript_get vs GET /calls/{id}/transcript (40 utterances)', tool: 'call_transcript_get',
+      id: 'mcp-call-transcript',
+      name: 'Tool call_transcript_get vs GET /calls/{id}/transcript (40 utterances)',
+      tool: 'call_transcript_get',
       request: () => ({ args: { callId: callIds[0] }, path: `/api/v1/calls/${callIds[0]}/transcript` }),
     },
     {
-      id: 'mcp-workflows', name: 'Tool workflows_list vs GET /workflows', tool: 'workflows_list',
+      id: 'mcp-workflows',
+      name: 'Tool workflows_list vs GET /workflows',
+      tool: 'workflows_list',
       request: () => ({ args: {}, path: '/api/v1/workflows' }),
     },
   ];
@@ -161,13 +211,15 @@ export async function benchMcp(
         await runTool();
       }
     }
-    figures.push(figure(viaTool, viaRest, {
-      id: c.id,
-      name: c.name,
-      target: `≤ ${MCP_TARGET_RATIO}× REST (p50)`,
-      pass: (_s, ratioP50) => ratioP50 !== null && ratioP50 <= MCP_TARGET_RATIO,
-      notes: `"service" is the tool call (POST /api/mcp tools/call, JSON response), "raw" the REST request for the same data; ${settings.requests} of each, alternating`,
-    }));
+    figures.push(
+      figure(viaTool, viaRest, {
+        id: c.id,
+        name: c.name,
+        target: `≤ ${MCP_TARGET_RATIO}× REST (p50)`,
+        pass: (_s, ratioP50) => ratioP50 !== null && ratioP50 <= MCP_TARGET_RATIO,
+        notes: `"service" is the tool call (POST /api/mcp tools/call, JSON response), "raw" the REST request for the same data; ${settings.requests} of each, alternating`,
+      }),
+    );
   }
   return figures;
 }

@@ -98,7 +98,8 @@ const runs = (group: (typeof GROUPS)[number]) => ONLY === undefined || ONLY === 
 // ---------------------------------------------------------------------------------------------
 // Data
 
-const FIRST_NAMES = `James Mary Robert Patricia John Jennifer Michael Linda David Elizabeth William Barbara Richard Susan
+const FIRST_NAMES =
+  `James Mary Robert Patricia John Jennifer Michael Linda David Elizabeth William Barbara Richard Susan
 Joseph Jessica Thomas Sarah Charles Karen Christopher Lisa Daniel Nancy Matthew Betty Anthony Margaret Mark Sandra Donald
 Ashley Steven Kimberly Paul Emily Andrew Donna Joshua Michelle Kenneth Carol Kevin Amanda Brian Dorothy George Melissa
 Timothy Deborah Ronald Stephanie Edward Rebecca Jason Sharon Jeffrey Laura Ryan Cynthia Jacob Kathleen Gary Amy Nicholas
@@ -110,9 +111,12 @@ Terry Jacqueline Gerald Martha Harold Gloria Sean Teresa Austin Ann Carl Sara Ar
 Jesse Janice Jordan Jean Bryan Abigail Billy Alice Joe Judy Bruce Sophia Gabriel Grace Logan Denise Albert Amber Willie
 Doris Alan Marilyn Juan Danielle Wayne Beverly Elijah Isabella Randy Theresa Roy Diana Vincent Natalie Ralph Brittany
 Eugene Charlotte Russell Marie Bobby Kayla Mason Alexis Philip Lori Louis Wei Mohammed Priya Hiroshi Yuki Fatima Carlos
-Sofia Luis Camila Miguel Valentina Ahmed Aisha Raj Ananya Ivan Olga Giovanni Chiara Lars Ingrid Kwame Amara`.split(/\s+/);
+Sofia Luis Camila Miguel Valentina Ahmed Aisha Raj Ananya Ivan Olga Giovanni Chiara Lars Ingrid Kwame Amara`.split(
+    /\s+/,
+  );
 
-const LAST_NAMES = `Smith Johnson Williams Brown Jones Garcia Miller Davis Rodriguez Martinez Hernandez Lopez Gonzalez Wilson
+const LAST_NAMES =
+  `Smith Johnson Williams Brown Jones Garcia Miller Davis Rodriguez Martinez Hernandez Lopez Gonzalez Wilson
 Anderson Thomas Taylor Moore Jackson Martin Lee Perez Thompson White Harris Sanchez Clark Ramirez Lewis Robinson Walker
 Young Allen King Wright Scott Torres Nguyen Hill Flores Green Adams Nelson Baker Hall Rivera Campbell Mitchell Carter
 Roberts Gomez Phillips Evans Turner Diaz Parker Cruz Edwards Collins Reyes Stewart Morris Morales Murphy Cook Rogers
@@ -201,14 +205,32 @@ export interface Figure {
 }
 
 /** What a figure says besides its samples; `pass` judges the service's stats and the p50 ratio. */
-type FigureSpec = Omit<Figure, 'service' | 'raw' | 'ratioP50' | 'ratioP95' | 'pass'> & { pass: (service: Stats, ratioP50: number | null) => boolean | null };
+type FigureSpec = Omit<Figure, 'service' | 'raw' | 'ratioP50' | 'ratioP95' | 'pass'> & {
+  pass: (service: Stats, ratioP50: number | null) => boolean | null;
+};
 
 /** A figure from the service's and the raw driver's samples (ms): their stats and ratios. */
-export function figure(serviceMs: number[], rawMs: number[], { id, name, target, pass, notes, explain, extra }: FigureSpec): Figure {
+export function figure(
+  serviceMs: number[],
+  rawMs: number[],
+  { id, name, target, pass, notes, explain, extra }: FigureSpec,
+): Figure {
   const service = stats(serviceMs);
   const raw = stats(rawMs);
   const ratioP50 = ratio(service.p50, raw.p50);
-  return { id, name, service, raw, ratioP50, ratioP95: ratio(service.p95, raw.p95), target, pass: pass(service, ratioP50), notes, explain, extra };
+  return {
+    id,
+    name,
+    service,
+    raw,
+    ratioP50,
+    ratioP95: ratio(service.p95, raw.p95),
+    target,
+    pass: pass(service, ratioP50),
+    notes,
+    explain,
+    extra,
+  };
 }
 
 export interface DatabaseResult {
@@ -240,10 +262,19 @@ interface SeedInfo {
 // ---------------------------------------------------------------------------------------------
 // HTTP
 
-async function http(server: TestServer, apiKey: string, method: string, urlPath: string, body?: unknown): Promise<{ status: number; text: string }> {
+async function http(
+  server: TestServer,
+  apiKey: string,
+  method: string,
+  urlPath: string,
+  body?: unknown,
+): Promise<{ status: number; text: string }> {
   const response = await fetch(server.baseUrl + urlPath, {
     method,
-    headers: { authorization: `Bearer ${apiKey}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${apiKey}`,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   return { status: response.status, text: await response.text() };
@@ -259,12 +290,25 @@ function expectStatus(result: { status: number; text: string }, ok: number[], wh
 // ---------------------------------------------------------------------------------------------
 // Figures
 
-async function benchBulkImport(server: TestServer, db: Database, account: { accountId: string; apiKey: string }): Promise<Figure> {
+async function benchBulkImport(
+  server: TestServer,
+  db: Database,
+  account: { accountId: string; apiKey: string },
+): Promise<Figure> {
   const doneCount = async () =>
-    (await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "ImportBatch" WHERE "accountId" = $1::uuid AND "status" = 'done'`, [account.accountId])).rows[0].n;
+    (
+      await db.sql.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM "ImportBatch" WHERE "accountId" = $1::uuid AND "status" = 'done'`,
+        [account.accountId],
+      )
+    ).rows[0].n;
   const storedCount = async (phones: string[]) =>
-    (await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Contact" WHERE "accountId" = $1::uuid AND "dedupKey" = ANY($2::text[])`,
-      [account.accountId, phones.map((p) => `phone=${p}`)])).rows[0].n;
+    (
+      await db.sql.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM "Contact" WHERE "accountId" = $1::uuid AND "dedupKey" = ANY($2::text[])`,
+        [account.accountId, phones.map((p) => `phone=${p}`)],
+      )
+    ).rows[0].n;
 
   const service: number[] = [];
   const accepted: number[] = [];
@@ -272,7 +316,11 @@ async function benchBulkImport(server: TestServer, db: Database, account: { acco
   for (let run = -1; run < SETTINGS.bulkRuns; run++) {
     // Service: from the POST to the batch being 'done' (its contacts committed with it).
     const items = Array.from({ length: SETTINGS.bulkSize }, () => ({
-      sourceKind: 'api', externalId: null, phone: freshPhone(), firstName: pick(FIRST_NAMES), lastName: pick(LAST_NAMES),
+      sourceKind: 'api',
+      externalId: null,
+      phone: freshPhone(),
+      firstName: pick(FIRST_NAMES),
+      lastName: pick(LAST_NAMES),
     }));
     const before = await doneCount();
     const t0 = performance.now();
@@ -291,7 +339,9 @@ async function benchBulkImport(server: TestServer, db: Database, account: { acco
     if (parsed.accepted !== SETTINGS.bulkSize) throw new Error(`bulk import accepted ${parsed.accepted}`);
 
     // Raw: one multi-row INSERT of as many fresh rows, same columns.
-    const rows = Array.from({ length: SETTINGS.bulkSize }, () => rawRow(account.accountId, freshPhone(), pick(FIRST_NAMES), pick(LAST_NAMES)));
+    const rows = Array.from({ length: SETTINGS.bulkSize }, () =>
+      rawRow(account.accountId, freshPhone(), pick(FIRST_NAMES), pick(LAST_NAMES)),
+    );
     const { text, values } = multiRowInsert(rows);
     const [tRaw, result] = await timed(() => db.sql.query(text, values));
     if (result.rows.length !== SETTINGS.bulkSize) throw new Error(`raw insert wrote ${result.rows.length}`);
@@ -311,14 +361,23 @@ async function benchBulkImport(server: TestServer, db: Database, account: { acco
   });
 }
 
-async function benchUpsert(server: TestServer, db: Database, account: { accountId: string; apiKey: string }, kind: DatabaseKind): Promise<Figure[]> {
+async function benchUpsert(
+  server: TestServer,
+  db: Database,
+  account: { accountId: string; apiKey: string },
+  kind: DatabaseKind,
+): Promise<Figure[]> {
   const figures: Figure[] = [];
   const created: Array<{ phone: string }> = [];
   const rawCreated: Array<{ phone: string }> = [];
   const upsert = (body: unknown) => http(server, account.apiKey, 'PUT', '/api/v1/contacts/upsert', body);
 
   for (let i = 0; i < SETTINGS.warmup; i++) {
-    expectStatus(await upsert({ phone: freshPhone(), firstName: pick(FIRST_NAMES), lastName: pick(LAST_NAMES) }), [201], 'upsert warm-up');
+    expectStatus(
+      await upsert({ phone: freshPhone(), firstName: pick(FIRST_NAMES), lastName: pick(LAST_NAMES) }),
+      [201],
+      'upsert warm-up',
+    );
     await db.sql.query(UPSERT_SQL, rawRow(account.accountId, freshPhone(), pick(FIRST_NAMES), pick(LAST_NAMES)));
   }
 
@@ -333,11 +392,15 @@ async function benchUpsert(server: TestServer, db: Database, account: { accountI
     service.push(ms);
     created.push(body);
     const phone = freshPhone();
-    const [rawMs] = await timed(() => db.sql.query(UPSERT_SQL, rawRow(account.accountId, phone, pick(FIRST_NAMES), pick(LAST_NAMES))));
+    const [rawMs] = await timed(() =>
+      db.sql.query(UPSERT_SQL, rawRow(account.accountId, phone, pick(FIRST_NAMES), pick(LAST_NAMES))),
+    );
     raw.push(rawMs);
     rawCreated.push({ phone });
   }
-  figures.push(upsertFigure('upsert-create', 'Upsert one contact, new (PUT /contacts/upsert → 201)', service, raw, kind));
+  figures.push(
+    upsertFigure('upsert-create', 'Upsert one contact, new (PUT /contacts/upsert → 201)', service, raw, kind),
+  );
 
   // Updates: an existing phone, new name.
   const serviceU: number[] = [];
@@ -351,7 +414,9 @@ async function benchUpsert(server: TestServer, db: Database, account: { accountI
     const [rawMs] = await timed(() => db.sql.query(UPSERT_SQL, row));
     rawU.push(rawMs);
   }
-  figures.push(upsertFigure('upsert-update', 'Upsert one contact, existing (PUT /contacts/upsert → 200)', serviceU, rawU, kind));
+  figures.push(
+    upsertFigure('upsert-update', 'Upsert one contact, existing (PUT /contacts/upsert → 200)', serviceU, rawU, kind),
+  );
   return figures;
 }
 
@@ -361,7 +426,8 @@ function upsertFigure(id: string, name: string, service: number[], raw: number[]
     name,
     target: kind === 'postgres' ? 'p50 < 5 ms' : 'p50 < 5 ms (stated for PostgreSQL; informational here)',
     pass: (s) => (kind === 'postgres' ? s.p50 < 5 : null),
-    notes: 'sequential requests, keep-alive fetch; raw: single-row INSERT ... ON CONFLICT ("accountId","dedupKey") DO UPDATE RETURNING',
+    notes:
+      'sequential requests, keep-alive fetch; raw: single-row INSERT ... ON CONFLICT ("accountId","dedupKey") DO UPDATE RETURNING',
   });
 }
 
@@ -381,13 +447,48 @@ async function benchHttpFloor(server: TestServer, db: Database): Promise<Figure>
       raw.push(rawMs);
     }
   }
-  return figure(service, raw, { id: 'http-floor', name: 'HTTP floor: GET /healthz (SELECT 1, no auth)', target: 'informational', pass: () => null });
+  return figure(service, raw, {
+    id: 'http-floor',
+    name: 'HTTP floor: GET /healthz (SELECT 1, no auth)',
+    target: 'informational',
+    pass: () => null,
+  });
 }
 
 /** The search terms of the list figures measured before the realistic seed (same terms, to compare). */
 function legacyTerms(): { namePrefixes: string[]; digitTerms: string[] } {
-  const namePrefixes = ['mar', 'jo smi', 'jo', 'ann', 'chr', 'wil', 'dav', 'gar', 'rob', 'jen', 'ste', 'kim', 'ngu', 'pat',
-    'mic joh', 'ka', 'li', 'eli', 'sar wil', 'tho', 'alex', 'rodr', 'mart', 'j', 'be', 'okaf', 'yam', 'jam bro', 'ma ga', 'zz'];
+  const namePrefixes = [
+    'mar',
+    'jo smi',
+    'jo',
+    'ann',
+    'chr',
+    'wil',
+    'dav',
+    'gar',
+    'rob',
+    'jen',
+    'ste',
+    'kim',
+    'ngu',
+    'pat',
+    'mic joh',
+    'ka',
+    'li',
+    'eli',
+    'sar wil',
+    'tho',
+    'alex',
+    'rodr',
+    'mart',
+    'j',
+    'be',
+    'okaf',
+    'yam',
+    'jam bro',
+    'ma ga',
+    'zz',
+  ];
   const digitTerms = Array.from({ length: 40 }, (_, i) => {
     const len = i % 2 === 0 ? 4 : 5;
     return Array.from({ length: len }, () => Math.floor(rand() * 10)).join('');
@@ -400,19 +501,39 @@ function legacyTerms(): { namePrefixes: string[]; digitTerms: string[] } {
 
 async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<DatabaseResult> {
   if (kind === 'postgres') process.env.TEST_DATABASE_URL = pgUrl;
-  const n = Number(process.env.BENCH_CONTACTS ?? (QUICK ? (kind === 'postgres' ? 20_000 : 10_000) : kind === 'postgres' ? 1_000_000 : 100_000));
+  const n = Number(
+    process.env.BENCH_CONTACTS ??
+      (QUICK ? (kind === 'postgres' ? 20_000 : 10_000) : kind === 'postgres' ? 1_000_000 : 100_000),
+  );
   log(`\n== ${kind}: starting service on a fresh database`);
   // The board app is on, pointed at the monday emulator on loopback (its figures: bench/board.ts).
   // No trigger delivery worker: it would poll for call-ended events under the other figures.
-  const monday = await startMondayEmulator({ signingSecret: 'bench-signing-secret', appId: 1, now: () => benchClock.now().getTime() });
-  const mondayConfig: MondayConfig = { signingSecret: 'bench-signing-secret', appId: 1, apiUrl: monday.url, apiVersion: '2026-10', publicBaseUrl: null, tokenKey: randomBytes(32) };
+  const monday = await startMondayEmulator({
+    signingSecret: 'bench-signing-secret',
+    appId: 1,
+    now: () => benchClock.now().getTime(),
+  });
+  const mondayConfig: MondayConfig = {
+    signingSecret: 'bench-signing-secret',
+    appId: 1,
+    apiUrl: monday.url,
+    apiVersion: '2026-10',
+    publicBaseUrl: null,
+    tokenKey: randomBytes(32),
+  };
   // The Vapi and Retell adapters point at their emulators on loopback (bench/voice.ts).
   const emulators = runs('voice') ? await startProviderEmulators() : null;
   // One clock for the service and the emulators: real time, moved on by the voice figures (see benchClock).
   // The rate limits stay on (their cost is part of every figure), far above what the bench sends:
   // the tool server group alone sends thousands of requests a minute with one key.
   const edge = { RATE_LIMIT_PER_KEY: 100_000_000, RATE_LIMIT_PER_ADDRESS: 100_000_000 };
-  const server = await startTestServer(kind, { clock: benchClock, monday: mondayConfig, triggerDelivery: false, edge, ...(emulators ? { voice: emulators.urls } : {}) });
+  const server = await startTestServer(kind, {
+    clock: benchClock,
+    monday: mondayConfig,
+    triggerDelivery: false,
+    edge,
+    ...(emulators ? { voice: emulators.urls } : {}),
+  });
   try {
     const db = server.service.services.db;
     const version = (await db.sql.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0].v;
@@ -420,9 +541,18 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
     const figures: Figure[] = [];
     if (ONLY === 'load') {
       // The load figures need no seed: the edge figure reads one contact, the load runs have a database of their own.
-      figures.push(await benchHttpEdge(server, account.apiKey, { requests: SETTINGS.edgeRequests, warmup: SETTINGS.warmup * 50 }, log));
+      figures.push(
+        await benchHttpEdge(
+          server,
+          account.apiKey,
+          { requests: SETTINGS.edgeRequests, warmup: SETTINGS.warmup * 50 },
+          log,
+        ),
+      );
       figures.push(await benchBulkUpdateNeighbour(server, SETTINGS.bulkUpdateNeighbour, log));
-      const tableSize = (await db.sql.query<{ s: string }>(`SELECT pg_size_pretty(pg_total_relation_size('"Contact"')) AS s`)).rows[0].s;
+      const tableSize = (
+        await db.sql.query<{ s: string }>(`SELECT pg_size_pretty(pg_total_relation_size('"Contact"')) AS s`)
+      ).rows[0].s;
       const result: DatabaseResult = { kind, serverVersion: version, contacts: 0, seedSeconds: 0, tableSize, figures };
       printTable(result);
       return result;
@@ -430,16 +560,40 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
     log(`   seeding ${n.toLocaleString('en-US')} contacts…`);
     const seeded: SeedResult = await seedContacts(db, account.accountId, n);
     const seedSeconds = seeded.seconds;
-    const tableSize = (await db.sql.query<{ s: string }>(`SELECT pg_size_pretty(pg_total_relation_size('"Contact"')) AS s`)).rows[0].s;
-    log(`   seeded in ${seedSeconds.toFixed(1)} s (Contact with indexes: ${tableSize}; ${seeded.enrollments.toLocaleString('en-US')} enrollments); steps (s): ${JSON.stringify(seeded.steps)}`);
-    const seed: SeedInfo = { contacts: n, seconds: Math.round(seedSeconds * 10) / 10, tableSize, enrollments: seeded.enrollments, steps: seeded.steps };
+    const tableSize = (
+      await db.sql.query<{ s: string }>(`SELECT pg_size_pretty(pg_total_relation_size('"Contact"')) AS s`)
+    ).rows[0].s;
+    log(
+      `   seeded in ${seedSeconds.toFixed(1)} s (Contact with indexes: ${tableSize}; ${seeded.enrollments.toLocaleString('en-US')} enrollments); steps (s): ${JSON.stringify(seeded.steps)}`,
+    );
+    const seed: SeedInfo = {
+      contacts: n,
+      seconds: Math.round(seedSeconds * 10) / 10,
+      tableSize,
+      enrollments: seeded.enrollments,
+      steps: seeded.steps,
+    };
 
     if (runs('contacts')) {
       log('   lists: every filter and combination (REST, CSV, tool server)…');
       figures.push(await benchHttpFloor(server, db));
-      figures.push(...(await benchListCases(server, db, account, kind, listCases(seeded, legacyTerms()), {
-        requests: SETTINGS.listRequests, minRequests: SETTINGS.listMinRequests, budgetMs: SETTINGS.listBudgetMs, warmup: SETTINGS.listWarmup, contacts: n,
-      }, log)));
+      figures.push(
+        ...(await benchListCases(
+          server,
+          db,
+          account,
+          kind,
+          listCases(seeded, legacyTerms()),
+          {
+            requests: SETTINGS.listRequests,
+            minRequests: SETTINGS.listMinRequests,
+            budgetMs: SETTINGS.listBudgetMs,
+            warmup: SETTINGS.listWarmup,
+            contacts: n,
+          },
+          log,
+        )),
+      );
       // Read after the list figures, so that neither warms what they measure.
       seed.statistics = await statisticsState(db);
       seed.shape = await seedShape(db, account.accountId, seeded.workflows);
@@ -452,23 +606,63 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
     }
     if (runs('mcp')) {
       log('   tool server (MCP) vs REST…');
-      figures.push(...(await benchMcp(server, account, { requests: SETTINGS.mcpRequests, warmup: SETTINGS.mcpWarmup }, log)));
+      figures.push(
+        ...(await benchMcp(server, account, { requests: SETTINGS.mcpRequests, warmup: SETTINGS.mcpWarmup }, log)),
+      );
     }
     if (runs('load')) {
-      figures.push(await benchHttpEdge(server, account.apiKey, { requests: SETTINGS.edgeRequests, warmup: SETTINGS.warmup * 50 }, log));
+      figures.push(
+        await benchHttpEdge(
+          server,
+          account.apiKey,
+          { requests: SETTINGS.edgeRequests, warmup: SETTINGS.warmup * 50 },
+          log,
+        ),
+      );
       figures.push(await benchBulkUpdateNeighbour(server, SETTINGS.bulkUpdateNeighbour, log));
     }
     // Before board and calls: the dialer must claim only the voice figures' own calls.
     if (emulators) {
-      figures.push(...(await benchVoice(server, emulators, kind, { calls: SETTINGS.voiceCalls, warmup: SETTINGS.warmup }, log)));
+      figures.push(
+        ...(await benchVoice(server, emulators, kind, { calls: SETTINGS.voiceCalls, warmup: SETTINGS.warmup }, log)),
+      );
     }
     if (runs('board')) {
-      figures.push(...(await benchBoard(server, monday, mondayConfig, { enrollRuns: SETTINGS.enrollRuns, warmup: SETTINGS.warmup, concurrentRuns: SETTINGS.concurrentEnrolls }, log)));
+      figures.push(
+        ...(await benchBoard(
+          server,
+          monday,
+          mondayConfig,
+          { enrollRuns: SETTINGS.enrollRuns, warmup: SETTINGS.warmup, concurrentRuns: SETTINGS.concurrentEnrolls },
+          log,
+        )),
+      );
     }
     // Last: they enroll every contact of the account and change some of them.
-    if (runs('calls')) figures.push(...(await benchCalls(server.service.services, account.accountId, kind,
-      { dialerRuns: SETTINGS.dialerRuns, dialerBudgetMs: SETTINGS.dialerBudgetMs, callEndedCalls: SETTINGS.callEndedCalls, warmup: SETTINGS.warmup }, log)));
-    const result: DatabaseResult = { kind, serverVersion: version, contacts: n, seedSeconds: Math.round(seedSeconds * 10) / 10, tableSize, figures, seed };
+    if (runs('calls'))
+      figures.push(
+        ...(await benchCalls(
+          server.service.services,
+          account.accountId,
+          kind,
+          {
+            dialerRuns: SETTINGS.dialerRuns,
+            dialerBudgetMs: SETTINGS.dialerBudgetMs,
+            callEndedCalls: SETTINGS.callEndedCalls,
+            warmup: SETTINGS.warmup,
+          },
+          log,
+        )),
+      );
+    const result: DatabaseResult = {
+      kind,
+      serverVersion: version,
+      contacts: n,
+      seedSeconds: Math.round(seedSeconds * 10) / 10,
+      tableSize,
+      figures,
+      seed,
+    };
     printTable(result);
     return result;
   } finally {
@@ -486,48 +680,101 @@ async function statisticsState(db: Database): Promise<SeedInfo['statistics']> {
   );
   const at = (d: Date | null) => (d ? new Date(d).toISOString() : null);
   // PGlite has the setting but runs no background worker: nothing analyzes a table by itself.
-  return { autovacuum: db.kind === 'pglite' ? 'none (PGlite runs no autovacuum worker)' : rows[0].autovacuum, lastAnalyze: at(rows[0].last_analyze), lastAutoanalyze: at(rows[0].last_autoanalyze) };
+  return {
+    autovacuum: db.kind === 'pglite' ? 'none (PGlite runs no autovacuum worker)' : rows[0].autovacuum,
+    lastAnalyze: at(rows[0].last_analyze),
+    lastAutoanalyze: at(rows[0].last_autoanalyze),
+  };
 }
 
 function log(message: string) {
   process.stdout.write(`${message}\n`);
 }
 
-const fmt = (x: number | null | undefined) => (x === null || x === undefined ? '—' : x >= 100 ? x.toFixed(0) : x.toFixed(1));
+const fmt = (x: number | null | undefined) =>
+  x === null || x === undefined ? '—' : x >= 100 ? x.toFixed(0) : x.toFixed(1);
 const verdict = (pass: boolean | null) => (pass === null ? 'n/a' : pass ? 'PASS' : 'MISS');
 
 function printTable(result: DatabaseResult) {
   const header = ['figure', 'service p50', 'service p95', 'raw p50', 'raw p95', '× p50', '× p95', 'target', ''];
-  const rows = result.figures.map((f) => [f.id, fmt(f.service.p50), fmt(f.service.p95), fmt(f.raw.p50), fmt(f.raw.p95), fmt(f.ratioP50), fmt(f.ratioP95), f.target, verdict(f.pass)]);
+  const rows = result.figures.map((f) => [
+    f.id,
+    fmt(f.service.p50),
+    fmt(f.service.p95),
+    fmt(f.raw.p50),
+    fmt(f.raw.p95),
+    fmt(f.ratioP50),
+    fmt(f.ratioP95),
+    f.target,
+    verdict(f.pass),
+  ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 || i >= 7 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  log(`\n${result.kind} ${result.serverVersion}: ${result.contacts.toLocaleString('en-US')} contacts in one account (seeded in ${result.seedSeconds} s, ${result.tableSize}); times in ms`);
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 || i >= 7 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  log(
+    `\n${result.kind} ${result.serverVersion}: ${result.contacts.toLocaleString('en-US')} contacts in one account (seeded in ${result.seedSeconds} s, ${result.tableSize}); times in ms`,
+  );
   log(line(header));
   log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const r of rows) log(line(r));
   const bulk = result.figures.find((f) => f.id === 'bulk-import-1000');
   const acceptedMs = (bulk?.extra?.acceptedMs as Stats | undefined)?.p50;
-  if (acceptedMs !== undefined) log(`bulk import: the 202 came after ${fmt(acceptedMs)} ms (median); the batch was done after ${fmt(bulk!.service.p50)} ms`);
+  if (acceptedMs !== undefined)
+    log(
+      `bulk import: the 202 came after ${fmt(acceptedMs)} ms (median); the batch was done after ${fmt(bulk!.service.p50)} ms`,
+    );
   for (const f of result.figures) {
     const prisma = f.extra?.prismaQueryRawMs as Stats | undefined;
     if (prisma) log(`${f.id}: same SELECT through prisma.$queryRaw p50 ${fmt(prisma.p50)} / p95 ${fmt(prisma.p95)} ms`);
   }
   // The list figures' plans are in results.md (there are dozens).
   for (const f of result.figures) {
-    if (f.pass === false && f.explain && !f.extra?.listCase) log(`\nMISS ${f.id}: slowest variant ${JSON.stringify(f.explain.variant)}\n${f.explain.plan}`);
+    if (f.pass === false && f.explain && !f.extra?.listCase)
+      log(`\nMISS ${f.id}: slowest variant ${JSON.stringify(f.explain.variant)}\n${f.explain.plan}`);
   }
   const listMisses = result.figures.filter((f) => f.extra?.listCase && f.pass === false).map((f) => f.id);
-  if (listMisses.length) log(`\nList figures missing their target (plans in bench/results.md): ${listMisses.join(', ')}`);
+  if (listMisses.length)
+    log(`\nList figures missing their target (plans in bench/results.md): ${listMisses.join(', ')}`);
 }
 
-const LOAD_HEADER = ['load figure', 'conn × s', 'requests', 'per s', 'p50', 'p99', 'errors', 'peak MiB', 'raw per s', 'raw p50', 'raw p99', '× per s', 'target', ''];
-const loadCells = (f: LoadFigure) => [f.id, `${f.connections} × ${f.seconds}`, String(f.requests), String(f.throughput), fmt(f.p50), fmt(f.p99), String(f.errors),
-  String(f.peakMemoryMiB), String(f.baseline.throughput), fmt(f.baseline.p50), fmt(f.baseline.p99), fmt(f.throughputRatio), f.target, verdict(f.pass)];
+const LOAD_HEADER = [
+  'load figure',
+  'conn × s',
+  'requests',
+  'per s',
+  'p50',
+  'p99',
+  'errors',
+  'peak MiB',
+  'raw per s',
+  'raw p50',
+  'raw p99',
+  '× per s',
+  'target',
+  '',
+];
+const loadCells = (f: LoadFigure) => [
+  f.id,
+  `${f.connections} × ${f.seconds}`,
+  String(f.requests),
+  String(f.throughput),
+  fmt(f.p50),
+  fmt(f.p99),
+  String(f.errors),
+  String(f.peakMemoryMiB),
+  String(f.baseline.throughput),
+  fmt(f.baseline.p50),
+  fmt(f.baseline.p99),
+  fmt(f.throughputRatio),
+  f.target,
+  verdict(f.pass),
+];
 
 function printLoad(result: DatabaseResult) {
   const rows = (result.load ?? []).map(loadCells);
   const widths = LOAD_HEADER.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i === 0 || i >= 12 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 || i >= 12 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   log(`\n${result.kind}: load (contactline serve in its own process; times in ms)`);
   log(line(LOAD_HEADER));
   for (const r of rows) log(line(r));
@@ -535,17 +782,22 @@ function printLoad(result: DatabaseResult) {
 
 /** The load figures as a markdown table, with what they are. */
 function loadMarkdown(load: Array<LoadFigure & { partialRun?: string }>): string[] {
-  const out = ['', '| Load | Connections × s | Requests | Per second | p50 | p99 | Errors | Peak memory (MiB) | Raw driver per second | Raw p50 | Raw p99 | × per second | Target | |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|'];
+  const out = [
+    '',
+    '| Load | Connections × s | Requests | Per second | p50 | p99 | Errors | Peak memory (MiB) | Raw driver per second | Raw p50 | Raw p99 | × per second | Target | |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|',
+  ];
   for (const f of load) {
     const c = loadCells(f);
     out.push(`| ${f.name}${f.partialRun ? ' ¹' : ''} | ${c.slice(1, 13).join(' | ')} | ${c[13]} |`);
   }
   out.push('');
-  out.push('Load rows: autocannon from the benchmark process against `contactline serve` in a process of its own (access log on, written to /dev/null; ' +
-    'rate limits on, raised above the load), on a fresh database (the embedded one in a data directory, or PostgreSQL). Errors are non-2xx answers, ' +
-    'connection errors and timeouts. Peak memory is the service process\'s peak resident set (VmHWM) during the run; on PostgreSQL the database server is not in it. ' +
-    '"Raw" is the driver in the benchmark process running the same statements from as many concurrent loops on the same data afterwards; × is service ÷ raw.');
+  out.push(
+    'Load rows: autocannon from the benchmark process against `contactline serve` in a process of its own (access log on, written to /dev/null; ' +
+      'rate limits on, raised above the load), on a fresh database (the embedded one in a data directory, or PostgreSQL). Errors are non-2xx answers, ' +
+      "connection errors and timeouts. Peak memory is the service process's peak resident set (VmHWM) during the run; on PostgreSQL the database server is not in it. " +
+      '"Raw" is the driver in the benchmark process running the same statements from as many concurrent loops on the same data afterwards; × is service ÷ raw.',
+  );
   const partialRuns = [...new Set(load.map((f) => f.partialRun).filter((x): x is string => x !== undefined))];
   if (partialRuns.length) out.push(`¹ Load rows from the ${partialRuns.join('; ')}.`);
   return out;
@@ -554,8 +806,13 @@ function loadMarkdown(load: Array<LoadFigure & { partialRun?: string }>): string
 /** The realistic seed in a few sentences, from what the run recorded. */
 function seedParagraph(seed: SeedInfo): string {
   const steps = Object.entries(seed.steps);
-  const indexSeconds = steps.filter(([name]) => !['setup', 'contacts', 'enrollments'].includes(name)).reduce((a, [, t]) => a + t, 0);
-  const slowest = steps.filter(([name]) => !['setup', 'contacts', 'enrollments'].includes(name)).sort((a, b) => b[1] - a[1]).slice(0, 2);
+  const indexSeconds = steps
+    .filter(([name]) => !['setup', 'contacts', 'enrollments'].includes(name))
+    .reduce((a, [, t]) => a + t, 0);
+  const slowest = steps
+    .filter(([name]) => !['setup', 'contacts', 'enrollments'].includes(name))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 2);
   const lines = [
     `Seed${seed.run ? ` of the ${seed.run}` : ''} (bench/seed.ts): ${seed.contacts.toLocaleString('en-US')} contacts and ${seed.enrollments.toLocaleString('en-US')} enrollments in one transaction in ${seed.seconds} s ` +
       `(Contact INSERT … SELECT ${seed.steps.contacts} s, Enrollment INSERT ${seed.steps.enrollments} s, indexes rebuilt ${Math.round(indexSeconds * 10) / 10} s, ` +
@@ -563,14 +820,23 @@ function seedParagraph(seed: SeedInfo): string {
       'Names by 1990 US Census frequency (3% without a first name, 5% without a last name), status and sourceKind skewed as in bench/seed.ts, ' +
       'createdAt over two years (10% in 300 import bursts of up to thousands of contacts in one minute), 20.6% of the contacts in five workflows with their enrollments, ' +
       'numbers of eight countries (US 60%). No ANALYZE or VACUUM after the seed' +
-      (seed.statistics ? `: autovacuum ${seed.statistics.autovacuum}, and after the list figures Contact had last been analyzed ${seed.statistics.lastAnalyze ?? seed.statistics.lastAutoanalyze ?? 'never'}` : '') + '.',
+      (seed.statistics
+        ? `: autovacuum ${seed.statistics.autovacuum}, and after the list figures Contact had last been analyzed ${seed.statistics.lastAnalyze ?? seed.statistics.lastAutoanalyze ?? 'never'}`
+        : '') +
+      '.',
   ];
   const shape = seed.shape as Record<string, Record<string, number> | number[]> | undefined;
   if (shape) {
-    const top = (key: string, k: number) => Object.entries(shape[key] as Record<string, number>).slice(0, k).map(([v, c]) => `${v} ${c.toLocaleString('en-US')}`).join(', ');
-    lines.push(`As stored: status ${top('status', 16)}; sourceKind ${top('sourceKind', 7)}; first names ${top('firstName', 6)}; last names ${top('lastName', 6)}; ` +
-      `contacts per workflow ${top('assignedWorkflowId', 6)}; the busiest minutes of createdAt ${(shape.busiestMinutes as number[]).map((c) => c.toLocaleString('en-US')).join(', ')} contacts; ` +
-      `enrollments ${top('enrollments', 9)}.`);
+    const top = (key: string, k: number) =>
+      Object.entries(shape[key] as Record<string, number>)
+        .slice(0, k)
+        .map(([v, c]) => `${v} ${c.toLocaleString('en-US')}`)
+        .join(', ');
+    lines.push(
+      `As stored: status ${top('status', 16)}; sourceKind ${top('sourceKind', 7)}; first names ${top('firstName', 6)}; last names ${top('lastName', 6)}; ` +
+        `contacts per workflow ${top('assignedWorkflowId', 6)}; the busiest minutes of createdAt ${(shape.busiestMinutes as number[]).map((c) => c.toLocaleString('en-US')).join(', ')} contacts; ` +
+        `enrollments ${top('enrollments', 9)}.`,
+    );
   }
   return lines.join('\n');
 }
@@ -579,19 +845,29 @@ export function markdown(results: DatabaseResult[], meta: Record<string, unknown
   const out: string[] = [];
   out.push(`# Contactline benchmark`);
   out.push('');
-  out.push(`${meta.generatedAt} · ${meta.cpus} × ${meta.cpuModel} · Node ${meta.node} · load average ${(meta.loadAverageAtStart as number[]).join('/')} at start, ${(meta.loadAverageAtEnd as number[]).join('/')} at end${meta.quick ? ' · **quick run**' : ''}`);
+  out.push(
+    `${meta.generatedAt} · ${meta.cpus} × ${meta.cpuModel} · Node ${meta.node} · load average ${(meta.loadAverageAtStart as number[]).join('/')} at start, ${(meta.loadAverageAtEnd as number[]).join('/')} at end${meta.quick ? ' · **quick run**' : ''}`,
+  );
   out.push('');
-  out.push('Each figure is the service end to end (HTTP on a listening server, keep-alive) against the raw database driver');
-  out.push('(`db.sql.query`) doing the same SQL work, in the same process and on the same database. Times in milliseconds;');
+  out.push(
+    'Each figure is the service end to end (HTTP on a listening server, keep-alive) against the raw database driver',
+  );
+  out.push(
+    '(`db.sql.query`) doing the same SQL work, in the same process and on the same database. Times in milliseconds;',
+  );
   out.push('× is service ÷ raw.');
   for (const r of results) {
     out.push('');
-    out.push(`## ${r.kind === 'postgres' ? 'PostgreSQL' : 'PGlite (in memory)'} ${r.serverVersion}, ${r.contacts.toLocaleString('en-US')} contacts in one account`);
+    out.push(
+      `## ${r.kind === 'postgres' ? 'PostgreSQL' : 'PGlite (in memory)'} ${r.serverVersion}, ${r.contacts.toLocaleString('en-US')} contacts in one account`,
+    );
     out.push('');
     out.push('| Figure | Service p50 | Service p95 | Raw p50 | Raw p95 | × p50 | × p95 | Target | |');
     out.push('|---|---:|---:|---:|---:|---:|---:|---|---|');
     for (const f of r.figures) {
-      out.push(`| ${f.name}${f.partialRun ? ' ¹' : ''} | ${fmt(f.service.p50)} | ${fmt(f.service.p95)} | ${fmt(f.raw.p50)} | ${fmt(f.raw.p95)} | ${fmt(f.ratioP50)} | ${fmt(f.ratioP95)} | ${f.target} | ${verdict(f.pass)} |`);
+      out.push(
+        `| ${f.name}${f.partialRun ? ' ¹' : ''} | ${fmt(f.service.p50)} | ${fmt(f.service.p95)} | ${fmt(f.raw.p50)} | ${fmt(f.raw.p95)} | ${fmt(f.ratioP50)} | ${fmt(f.ratioP95)} | ${f.target} | ${verdict(f.pass)} |`,
+      );
     }
     if (r.load?.length) out.push(...loadMarkdown(r.load));
     const bulk = r.figures.find((f) => f.id === 'bulk-import-1000');
@@ -599,34 +875,62 @@ export function markdown(results: DatabaseResult[], meta: Record<string, unknown
     out.push('');
     const partialRuns = [...new Set(r.figures.map((f) => f.partialRun).filter((x): x is string => x !== undefined))];
     if (partialRuns.length) out.push(`¹ Not from the run above: ${partialRuns.join('; ')}.`);
-    if (!r.seed || r.seed.run) out.push(`Seed of the run above: ${r.seedSeconds} s (Contact with its indexes: ${r.tableSize}).`);
+    if (!r.seed || r.seed.run)
+      out.push(`Seed of the run above: ${r.seedSeconds} s (Contact with its indexes: ${r.tableSize}).`);
     if (r.seed) out.push(seedParagraph(r.seed));
     const prismaLines = r.figures
       .filter((f) => f.extra?.prismaQueryRawMs)
-      .map((f) => `${f.id} ${fmt((f.extra!.prismaQueryRawMs as Stats).p50)}/${fmt((f.extra!.prismaQueryRawMs as Stats).p95)}`);
-    if (prismaLines.length) out.push(`The same list SELECTs through prisma.$queryRaw (p50/p95 ms): ${prismaLines.join(', ')}.`);
-    if (r.figures.some((f) => f.id.startsWith('mcp-'))) out.push('Tool rows: "service" is the tool call (POST /api/mcp, tools/call), "raw" the REST request for the same data, alternating; × is tool ÷ REST.');
-    if (acceptedMs !== undefined) out.push(`Bulk import: the 202 arrived after ${fmt(acceptedMs)} ms (median); the batch was done after ${fmt(bulk!.service.p50)} ms.`);
+      .map(
+        (f) =>
+          `${f.id} ${fmt((f.extra!.prismaQueryRawMs as Stats).p50)}/${fmt((f.extra!.prismaQueryRawMs as Stats).p95)}`,
+      );
+    if (prismaLines.length)
+      out.push(`The same list SELECTs through prisma.$queryRaw (p50/p95 ms): ${prismaLines.join(', ')}.`);
+    if (r.figures.some((f) => f.id.startsWith('mcp-')))
+      out.push(
+        'Tool rows: "service" is the tool call (POST /api/mcp, tools/call), "raw" the REST request for the same data, alternating; × is tool ÷ REST.',
+      );
+    if (acceptedMs !== undefined)
+      out.push(
+        `Bulk import: the 202 arrived after ${fmt(acceptedMs)} ms (median); the batch was done after ${fmt(bulk!.service.p50)} ms.`,
+      );
     const claim = r.figures.find((f) => f.id === 'dialer-claim-100');
-    const inTx = claim?.extra?.inTransaction as { claimSelectMs: Stats; otherStatementsMs: Stats; statementsPerRun: number } | undefined;
+    const inTx = claim?.extra?.inTransaction as
+      | { claimSelectMs: Stats; otherStatementsMs: Stats; statementsPerRun: number }
+      | undefined;
     if (claim && inTx) {
-      out.push(`Dialer claim (${claim.service.n} runs): inside its transaction the claim SELECT took ${fmt(inTx.claimSelectMs.p50)} ms (p50) and the other ` +
-        `${inTx.statementsPerRun - 1} statements (Call INSERTs, in-flight UPDATE) ${fmt(inTx.otherStatementsMs.p50)} ms in all; ${claim.extra!.enrollments} enrollments seeded in ${claim.extra!.enrollmentSeedSeconds} s.`);
+      out.push(
+        `Dialer claim (${claim.service.n} runs): inside its transaction the claim SELECT took ${fmt(inTx.claimSelectMs.p50)} ms (p50) and the other ` +
+          `${inTx.statementsPerRun - 1} statements (Call INSERTs, in-flight UPDATE) ${fmt(inTx.otherStatementsMs.p50)} ms in all; ${claim.extra!.enrollments} enrollments seeded in ${claim.extra!.enrollmentSeedSeconds} s.`,
+      );
     }
     const placing = r.figures.filter((f) => f.id.startsWith('place-call-'));
     if (placing.length) {
-      out.push('Placing rows: "service" is our own work, each dialer run placing one call minus the bare SDK create with the same body sent right after it to the same emulator; ' +
-        '"raw" is that SDK create (the provider\'s answer time); × is our work ÷ the SDK create. ' +
-        placing.map((f) => {
-          const x = f.extra as { dialerMs: Stats; adapterPlaceCallMs: Stats };
-          return `${f.id}: whole dialer run p50 ${fmt(x.dialerMs.p50)} / p95 ${fmt(x.dialerMs.p95)} ms, the adapter's placeCall inside it p50 ${fmt(x.adapterPlaceCallMs.p50)} ms`;
-        }).join('; ') + '.');
+      out.push(
+        'Placing rows: "service" is our own work, each dialer run placing one call minus the bare SDK create with the same body sent right after it to the same emulator; ' +
+          '"raw" is that SDK create (the provider\'s answer time); × is our work ÷ the SDK create. ' +
+          placing
+            .map((f) => {
+              const x = f.extra as { dialerMs: Stats; adapterPlaceCallMs: Stats };
+              return `${f.id}: whole dialer run p50 ${fmt(x.dialerMs.p50)} / p95 ${fmt(x.dialerMs.p95)} ms, the adapter's placeCall inside it p50 ${fmt(x.adapterPlaceCallMs.p50)} ms`;
+            })
+            .join('; ') +
+          '.',
+      );
     }
     const hooks = r.figures.filter((f) => f.id.startsWith('webhook-'));
-    if (hooks.length) out.push(`Webhook rows: the events each end-of-call message applied (in one transaction): ${hooks.map((f) => `${f.id} ${f.extra?.events}`).join('; ')}.`);
+    if (hooks.length)
+      out.push(
+        `Webhook rows: the events each end-of-call message applied (in one transaction): ${hooks.map((f) => `${f.id} ${f.extra?.events}`).join('; ')}.`,
+      );
     const ended = r.figures.find((f) => f.id === 'call-ended');
-    if (ended) out.push(`Call-ended: ${ended.service.n} events, ${ended.extra?.statementsPerEvent} statements each (p50), results ${JSON.stringify(ended.extra?.results)}.`);
-    for (const f of r.figures.filter((x) => x.explain && !x.extra?.listCase && (x.pass === false || x.id === 'dialer-claim-100'))) {
+    if (ended)
+      out.push(
+        `Call-ended: ${ended.service.n} events, ${ended.extra?.statementsPerEvent} statements each (p50), results ${JSON.stringify(ended.extra?.results)}.`,
+      );
+    for (const f of r.figures.filter(
+      (x) => x.explain && !x.extra?.listCase && (x.pass === false || x.id === 'dialer-claim-100'),
+    )) {
       out.push('');
       out.push(`${f.pass === false ? 'MISS' : 'Plan'} ${f.id}: EXPLAIN (ANALYZE, BUFFERS) of ${f.explain!.variant}`);
       out.push('');
@@ -637,18 +941,29 @@ export function markdown(results: DatabaseResult[], meta: Record<string, unknown
     const lists = r.figures.filter((x) => x.explain && x.extra?.listCase);
     if (lists.length) {
       out.push('');
-      out.push(`### List figures: the plan of each case's slowest request (${r.kind === 'postgres' ? 'PostgreSQL' : 'PGlite'})`);
+      out.push(
+        `### List figures: the plan of each case's slowest request (${r.kind === 'postgres' ? 'PostgreSQL' : 'PGlite'})`,
+      );
       out.push('');
-      out.push('EXPLAIN (ANALYZE, BUFFERS) of the SELECT of the variant whose request was the slowest, run after the timed requests (warm caches).');
+      out.push(
+        'EXPLAIN (ANALYZE, BUFFERS) of the SELECT of the variant whose request was the slowest, run after the timed requests (warm caches).',
+      );
       for (const f of lists) {
-        const perVariant = f.extra?.perVariant as Array<{ variant: string; rows: number; serviceMaxMs: number | null; rawMaxMs: number | null }> | undefined;
+        const perVariant = f.extra?.perVariant as
+          | Array<{ variant: string; rows: number; serviceMaxMs: number | null; rawMaxMs: number | null }>
+          | undefined;
         out.push('');
         // The README's list tables link each row here.
         out.push(`<a id="${planAnchor(r.kind, f.id)}"></a>`);
         out.push('');
-        out.push(`<details><summary>${verdict(f.pass)} ${f.id}: p95 ${fmt(f.service.p95)} ms (raw ${fmt(f.raw.p95)}), ${f.explain!.variant}</summary>`);
+        out.push(
+          `<details><summary>${verdict(f.pass)} ${f.id}: p95 ${fmt(f.service.p95)} ms (raw ${fmt(f.raw.p95)}), ${f.explain!.variant}</summary>`,
+        );
         out.push('');
-        if (perVariant) out.push(`Variants (rows; slowest service / raw request, ms): ${perVariant.map((v) => `${v.variant} (${v.rows}; ${fmt(v.serviceMaxMs)} / ${fmt(v.rawMaxMs)})`).join('; ')}.`);
+        if (perVariant)
+          out.push(
+            `Variants (rows; slowest service / raw request, ms): ${perVariant.map((v) => `${v.variant} (${v.rows}; ${fmt(v.serviceMaxMs)} / ${fmt(v.rawMaxMs)})`).join('; ')}.`,
+          );
         out.push('');
         out.push('```');
         out.push(f.explain!.plan);
@@ -683,7 +998,8 @@ function mergePartialRun(
 ): Record<string, unknown> & { databases: DatabaseResult[] } {
   const databases = [...previous.databases];
   for (const r of results) {
-    const run = `${meta.quick ? 'quick ' : ''}BENCH_ONLY=${only} run of ${meta.generatedAt} (${meta.cpus} × ${meta.cpuModel}), ${r.contacts.toLocaleString('en-US')} contacts seeded, ` +
+    const run =
+      `${meta.quick ? 'quick ' : ''}BENCH_ONLY=${only} run of ${meta.generatedAt} (${meta.cpus} × ${meta.cpuModel}), ${r.contacts.toLocaleString('en-US')} contacts seeded, ` +
       `load average ${(meta.loadAverageAtStart as number[])[0]} at start and ${(meta.loadAverageAtEnd as number[])[0]} at end`;
     const marked = r.figures.map((f) => ({ ...f, partialRun: run }));
     const load = r.load ? { load: r.load.map((f) => ({ ...f, partialRun: run })) } : {};
@@ -710,7 +1026,9 @@ function mergePartialRun(
     }
     databases[index] = { ...databases[index], figures, ...seed, ...load };
   }
-  const partialRuns = ((previous.partialRuns as Array<{ only: string }> | undefined) ?? []).filter((p) => p.only !== only);
+  const partialRuns = ((previous.partialRuns as Array<{ only: string }> | undefined) ?? []).filter(
+    (p) => p.only !== only,
+  );
   partialRuns.push({ only, ...meta } as { only: string });
   return { ...previous, partialRuns, databases };
 }
@@ -733,7 +1051,14 @@ async function main() {
   logger.level = process.env.LOG_LEVEL ?? 'warn';
   const pgUrl = process.env.BENCH_DATABASE_URL ?? DEFAULT_PG_URL;
   const choice = process.env.BENCH_DB ?? ((await postgresReachable(pgUrl)) ? 'both' : 'pglite');
-  const kinds: DatabaseKind[] = choice === 'both' ? ['pglite', 'postgres'] : choice === 'postgres' ? ['postgres'] : choice === 'pglite' ? ['pglite'] : [];
+  const kinds: DatabaseKind[] =
+    choice === 'both'
+      ? ['pglite', 'postgres']
+      : choice === 'postgres'
+        ? ['postgres']
+        : choice === 'pglite'
+          ? ['pglite']
+          : [];
   if (kinds.length === 0) throw new Error(`BENCH_DB must be pglite, postgres or both (got ${choice})`);
   log(`Contactline benchmark${QUICK ? ' (quick)' : ''}: ${kinds.join(', ')}`);
   const loadAtStart = os.loadavg().map((x) => Math.round(x * 100) / 100);
@@ -762,14 +1087,24 @@ async function main() {
   };
   const name = process.env.BENCH_CONTACTS ? `results-${Number(process.env.BENCH_CONTACTS)}` : 'results';
   const file = path.join(HERE, `${name}.json`);
-  const written = ONLY !== undefined && fs.existsSync(file)
-    ? mergePartialRun(JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown> & { databases: DatabaseResult[] }, meta, results, ONLY)
-    : { ...meta, databases: results };
+  const written =
+    ONLY !== undefined && fs.existsSync(file)
+      ? mergePartialRun(
+          JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown> & { databases: DatabaseResult[] },
+          meta,
+          results,
+          ONLY,
+        )
+      : { ...meta, databases: results };
   fs.writeFileSync(file, `${JSON.stringify(written, null, 2)}\n`);
   const { databases, ...writtenMeta } = written;
   fs.writeFileSync(path.join(HERE, `${name}.md`), markdown(databases, writtenMeta));
-  const misses = results.flatMap((r) => [...r.figures, ...(r.load ?? [])].filter((f) => f.pass === false).map((f) => `${r.kind}/${f.id}`));
-  log(`\nDone in ${meta.totalSeconds} s. Wrote bench/${name}.json and bench/${name}.md.${misses.length ? ` Targets missed: ${misses.join(', ')}` : ' All targets met.'}`);
+  const misses = results.flatMap((r) =>
+    [...r.figures, ...(r.load ?? [])].filter((f) => f.pass === false).map((f) => `${r.kind}/${f.id}`),
+  );
+  log(
+    `\nDone in ${meta.totalSeconds} s. Wrote bench/${name}.json and bench/${name}.md.${misses.length ? ` Targets missed: ${misses.join(', ')}` : ' All targets met.'}`,
+  );
   // pg-boss / undici keep-alive sockets may hold the loop open.
   process.exit(0);
 }

@@ -44,24 +44,56 @@ const DAY_MS = 86_400_000;
 
 /** Status shares, % of the contacts (null: no status). */
 export const STATUS_SHARES: ReadonlyArray<readonly [ContactStatus | null, number]> = [
-  [null, 40], ['not_assigned', 30], ['assigned', 8], ['new', 5], ['not_answered', 4], ['not_reached', 3], ['reached', 3],
-  ['answered', 2], ['unanswered', 1.5], ['qualified', 1], ['converted', 0.8], ['disqualified', 0.5], ['contact_verified', 0.4],
-  ['dnc', 0.3], ['paused', 0.3], ['invalid', 0.2],
+  [null, 40],
+  ['not_assigned', 30],
+  ['assigned', 8],
+  ['new', 5],
+  ['not_answered', 4],
+  ['not_reached', 3],
+  ['reached', 3],
+  ['answered', 2],
+  ['unanswered', 1.5],
+  ['qualified', 1],
+  ['converted', 0.8],
+  ['disqualified', 0.5],
+  ['contact_verified', 0.4],
+  ['dnc', 0.3],
+  ['paused', 0.3],
+  ['invalid', 0.2],
 ];
 /** Statuses no seeded contact has. */
 export const UNUSED_STATUSES: readonly ContactStatus[] = ['connecting', 'unreachable', 'dont_call', 'dnc_blocked'];
 
 /** sourceKind shares, %. */
 export const SOURCE_SHARES: ReadonlyArray<readonly [SourceKind, number]> = [
-  ['api', 45], ['hubspot', 25], ['csv', 15], ['salesforce', 8], ['monday', 4], ['manual', 2.5], ['oneai', 0.5],
+  ['api', 45],
+  ['hubspot', 25],
+  ['csv', 15],
+  ['salesforce', 8],
+  ['monday', 4],
+  ['manual', 2.5],
+  ['oneai', 0.5],
 ];
 
 /** The statuses the calls engine gives an enrolled contact: the contacts with one are in a workflow. */
-const WORKFLOW_STATUSES: readonly ContactStatus[] = ['assigned', 'not_answered', 'not_reached', 'reached', 'disqualified', 'qualified', 'converted', 'dnc'];
+const WORKFLOW_STATUSES: readonly ContactStatus[] = [
+  'assigned',
+  'not_answered',
+  'not_reached',
+  'reached',
+  'disqualified',
+  'qualified',
+  'converted',
+  'dnc',
+];
 
 /** The five workflows and their shares (%) of the enrolled contacts. */
 export const WORKFLOW_SHARES: ReadonlyArray<readonly [string, number]> = [
-  ['Renewals follow-up', 40], ['Inbound leads', 25], ['Win-back', 17], ['Webinar attendees', 12], ['Customer survey', 6],
+  ['Renewals follow-up', 40],
+  ['Inbound leads', 25],
+  ['Win-back', 17],
+  ['Webinar attendees', 12],
+  ['Customer survey', 6],
 ];
 /** The seeded agent's attempt limit (copied into each enrolled contact's maxAttempts). */
 const ATTEMPT_LIMIT = 3;
@@ -81,9 +113,55 @@ interface Country {
  */
 export const COUNTRIES: readonly Country[] = [
   { code: 'US', share: 60 },
-  { code: 'GB', share: 10, prefixes: ['+44771', '+44772', '+44773', '+44774', '+44775', '+44776', '+44777'], digits: 7 },
-  { code: 'DE', share: 8, prefixes: ['+49151', '+49152', '+49157', '+49159', '+49170', '+49171', '+49172', '+49173', '+49174', '+49175', '+49176', '+49177', '+49178', '+49179'], digits: 8 },
-  { code: 'FR', share: 6, prefixes: ['+3360', '+3361', '+3362', '+3364', '+3365', '+3366', '+3367', '+3368', '+3373', '+3374', '+3375', '+3376', '+3377', '+3378', '+3379'], digits: 7 },
+  {
+    code: 'GB',
+    share: 10,
+    prefixes: ['+44771', '+44772', '+44773', '+44774', '+44775', '+44776', '+44777'],
+    digits: 7,
+  },
+  {
+    code: 'DE',
+    share: 8,
+    prefixes: [
+      '+49151',
+      '+49152',
+      '+49157',
+      '+49159',
+      '+49170',
+      '+49171',
+      '+49172',
+      '+49173',
+      '+49174',
+      '+49175',
+      '+49176',
+      '+49177',
+      '+49178',
+      '+49179',
+    ],
+    digits: 8,
+  },
+  {
+    code: 'FR',
+    share: 6,
+    prefixes: [
+      '+3360',
+      '+3361',
+      '+3362',
+      '+3364',
+      '+3365',
+      '+3366',
+      '+3367',
+      '+3368',
+      '+3373',
+      '+3374',
+      '+3375',
+      '+3376',
+      '+3377',
+      '+3378',
+      '+3379',
+    ],
+    digits: 7,
+  },
   { code: 'ES', share: 5, prefixes: ['+346'], digits: 8 },
   { code: 'MX', share: 5, prefixes: ['+5255', '+5233', '+5281'], digits: 8 },
   { code: 'BR', share: 4, prefixes: ['+55119', '+55219', '+55319'], digits: 8 },
@@ -94,17 +172,20 @@ export const COUNTRIES: readonly Country[] = [
  * US area codes of the seed. Left out: those the benchmark's own writes use (bench/run.ts,
  * mcp.ts, board.ts, voice.ts), so that every write of theirs is a new contact.
  */
-const US_AREAS = [201, 202, 203, 205, 206, 207, 208, 209, 210, 213, 214, 215, 216, 217, 218, 219, 224, 225, 228, 229, 231, 234, 239, 240,
-  248, 251, 252, 253, 254, 256, 260, 262, 267, 269, 270, 276, 281, 301, 302, 303, 304, 305, 307, 308, 309, 310, 312, 313, 314, 315, 316,
-  317, 318, 319, 320, 321, 323, 325, 330, 331, 334, 336, 337, 339, 347, 351, 352, 360, 361, 385, 386, 401, 402, 405, 406, 407, 410, 412,
-  413, 414, 417, 419, 423, 424, 430, 432, 434, 435, 440, 443, 469, 470, 475, 478, 479, 480, 484, 501, 502, 504, 505, 507, 508, 509, 510,
-  513, 515, 516, 517, 518, 520, 530, 540, 541, 551, 559, 561, 562, 563, 567, 570, 571, 573, 574, 575, 580, 585, 586, 601, 603, 605, 606,
-  607, 609, 610, 612, 614, 615, 616, 618, 619, 620, 623, 626, 630, 631, 636, 641, 650, 651, 660, 661, 662, 678, 682, 701, 703, 704, 706,
-  707, 708, 712, 713, 714, 715, 716, 717, 719, 720, 724, 727, 731, 732, 734, 740, 754, 757, 760, 763, 765, 770, 772, 773, 774, 775, 781,
-  785, 786, 801, 802, 803, 804, 805, 806, 808, 810, 812, 813, 814, 815, 816, 817, 818, 828, 830, 831, 832, 843, 845, 847, 848, 850, 856,
-  857, 858, 859, 860, 862, 863, 864, 865, 870, 901, 903, 904, 906, 907, 908, 909, 910, 912, 913, 914, 915, 916, 918, 919, 920, 925, 928,
-  929, 931, 936, 937, 940, 941, 947, 949, 951, 952, 954, 956, 970, 971, 972, 973, 978, 979, 980, 985, 989]
-  .filter((a) => ![212, 404, 408, 415, 425, 503, 512, 602, 608, 617, 646, 702, 718, 917].includes(a));
+const US_AREAS = [
+  201, 202, 203, 205, 206, 207, 208, 209, 210, 213, 214, 215, 216, 217, 218, 219, 224, 225, 228, 229, 231, 234, 239,
+  240, 248, 251, 252, 253, 254, 256, 260, 262, 267, 269, 270, 276, 281, 301, 302, 303, 304, 305, 307, 308, 309, 310,
+  312, 313, 314, 315, 316, 317, 318, 319, 320, 321, 323, 325, 330, 331, 334, 336, 337, 339, 347, 351, 352, 360, 361,
+  385, 386, 401, 402, 405, 406, 407, 410, 412, 413, 414, 417, 419, 423, 424, 430, 432, 434, 435, 440, 443, 469, 470,
+  475, 478, 479, 480, 484, 501, 502, 504, 505, 507, 508, 509, 510, 513, 515, 516, 517, 518, 520, 530, 540, 541, 551,
+  559, 561, 562, 563, 567, 570, 571, 573, 574, 575, 580, 585, 586, 601, 603, 605, 606, 607, 609, 610, 612, 614, 615,
+  616, 618, 619, 620, 623, 626, 630, 631, 636, 641, 650, 651, 660, 661, 662, 678, 682, 701, 703, 704, 706, 707, 708,
+  712, 713, 714, 715, 716, 717, 719, 720, 724, 727, 731, 732, 734, 740, 754, 757, 760, 763, 765, 770, 772, 773, 774,
+  775, 781, 785, 786, 801, 802, 803, 804, 805, 806, 808, 810, 812, 813, 814, 815, 816, 817, 818, 828, 830, 831, 832,
+  843, 845, 847, 848, 850, 856, 857, 858, 859, 860, 862, 863, 864, 865, 870, 901, 903, 904, 906, 907, 908, 909, 910,
+  912, 913, 914, 915, 916, 918, 919, 920, 925, 928, 929, 931, 936, 937, 940, 941, 947, 949, 951, 952, 954, 956, 970,
+  971, 972, 973, 978, 979, 980, 985, 989,
+].filter((a) => ![212, 404, 408, 415, 425, 503, 512, 602, 608, 617, 646, 702, 718, 917].includes(a));
 /** US exchanges: 200–999 without the N11 service codes and 555. */
 const US_EXCHANGES = Array.from({ length: 800 }, (_, k) => 200 + k).filter((x) => x % 100 !== 11 && x !== 555);
 
@@ -113,8 +194,16 @@ const SPREAD = 2654435761n;
 
 /** Census names: male and female first names and last names, each with its frequency. */
 function censusNames(): Record<'male' | 'female' | 'last', Array<{ name: string; weight: number }>> {
-  const pools = { male: [] as Array<{ name: string; weight: number }>, female: [] as Array<{ name: string; weight: number }>, last: [] as Array<{ name: string; weight: number }> };
-  const lines = fs.readFileSync(path.join(HERE, 'data', 'census-names.tsv'), 'utf8').trim().split('\n').slice(1);
+  const pools = {
+    male: [] as Array<{ name: string; weight: number }>,
+    female: [] as Array<{ name: string; weight: number }>,
+    last: [] as Array<{ name: string; weight: number }>,
+  };
+  const lines = fs
+    .readFileSync(path.join(HERE, 'data', 'census-names.tsv'), 'utf8')
+    .trim()
+    .split('\n')
+    .slice(1);
   for (const line of lines) {
     const [pool, name, frequency] = line.split('\t');
     pools[pool as keyof typeof pools].push({ name, weight: Number(frequency) });
@@ -145,10 +234,12 @@ function thresholds(weights: readonly number[]): number[] {
   });
 }
 
-const floatArray = (xs: readonly number[]) => `ARRAY[${xs.map((x) => (Number.isInteger(x) ? `${x}.0` : String(x))).join(',')}]::float8[]`;
+const floatArray = (xs: readonly number[]) =>
+  `ARRAY[${xs.map((x) => (Number.isInteger(x) ? `${x}.0` : String(x))).join(',')}]::float8[]`;
 const intArray = (xs: readonly number[]) => `ARRAY[${xs.join(',')}]::int[]`;
 const sqlText = (s: string) => `'${s.replace(/'/g, "''")}'`;
-const textArray = (xs: ReadonlyArray<string | null>) => `ARRAY[${xs.map((x) => (x === null ? 'NULL' : sqlText(x))).join(',')}]::text[]`;
+const textArray = (xs: ReadonlyArray<string | null>) =>
+  `ARRAY[${xs.map((x) => (x === null ? 'NULL' : sqlText(x))).join(',')}]::text[]`;
 
 /** A uniform value in [0, 1) from position i and a salt (independent per salt). */
 const u = (salt: number) => `((hashint8(i::bigint * 64 + ${salt}) & 2147483647)::float8 / 2147483648.0)`;
@@ -163,7 +254,13 @@ const SPAN_DAYS = 730;
 const BURSTS = 300;
 const BURST_SHARE = 0.1;
 
-function createdAtSegments(seedMs: number): { uLo: number[]; uHi: number[]; tLo: number[]; tHi: number[]; bursts: number } {
+function createdAtSegments(seedMs: number): {
+  uLo: number[];
+  uHi: number[];
+  tLo: number[];
+  tHi: number[];
+  bursts: number;
+} {
   const rand = prng(20260712);
   const span = SPAN_DAYS * DAY_MS;
   const start = seedMs - span;
@@ -187,14 +284,23 @@ function createdAtSegments(seedMs: number): { uLo: number[]; uHi: number[]; tLo:
   let t0 = start;
   times.forEach((t, k) => {
     const burstStart = spread(t) + burstMass;
-    uLo.push(u0); uHi.push(burstStart); tLo.push(t0); tHi.push(t);
+    uLo.push(u0);
+    uHi.push(burstStart);
+    tLo.push(t0);
+    tHi.push(t);
     burstMass += (BURST_SHARE * weights[k]) / weightSum;
     const end = t + 59_999;
     u0 = spread(end) + burstMass;
-    uLo.push(burstStart); uHi.push(u0); tLo.push(t); tHi.push(end);
+    uLo.push(burstStart);
+    uHi.push(u0);
+    tLo.push(t);
+    tHi.push(end);
     t0 = end;
   });
-  uLo.push(u0); uHi.push(1); tLo.push(t0); tHi.push(seedMs - 1000);
+  uLo.push(u0);
+  uHi.push(1);
+  tLo.push(t0);
+  tHi.push(seedMs - 1000);
   return { uLo, uHi, tLo, tHi, bursts: times.length };
 }
 
@@ -228,9 +334,12 @@ export async function seedContacts(db: Database, accountId: string, n: number): 
   const { agentWorkflows, emptyWorkflowId } = await createWorkflows(db, accountId, seedTime);
 
   const indexesOf = async (table: string) =>
-    (await db.sql.query<{ indexname: string; indexdef: string }>(
-      `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = $1 AND indexname <> $2`, [table, `${table}_pkey`],
-    )).rows;
+    (
+      await db.sql.query<{ indexname: string; indexdef: string }>(
+        `SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = $1 AND indexname <> $2`,
+        [table, `${table}_pkey`],
+      )
+    ).rows;
   const contactIndexes = await indexesOf('Contact');
   const enrollmentIndexes = await indexesOf('Enrollment');
   const { rows: statisticsTargets } = await db.sql.query<{ index: string; column: number; target: number }>(
@@ -273,7 +382,9 @@ export async function seedContacts(db: Database, accountId: string, n: number): 
     const zones = new Set(prefixes.map((p) => certainZone(country.code, `${p}${'1'.repeat(digits)}`)));
     if (zones.size !== 1) throw new Error(`${country.code}: its prefixes give several zones`);
     const k = `((i::bigint * ${SPREAD} + ${offset}) % ${space})`;
-    phoneBranches.push(`WHEN ${bucket} THEN (${textArray(prefixes)})[(${k} / ${10n ** BigInt(digits)} + 1)::int] || lpad((${k} % ${10n ** BigInt(digits)})::text, ${digits}, '0')`);
+    phoneBranches.push(
+      `WHEN ${bucket} THEN (${textArray(prefixes)})[(${k} / ${10n ** BigInt(digits)} + 1)::int] || lpad((${k} % ${10n ** BigInt(digits)})::text, ${digits}, '0')`,
+    );
     zoneBranches.push(`WHEN ${bucket} THEN ${zoneIndex([...zones][0])}`);
   });
 
@@ -389,36 +500,71 @@ export async function seedContacts(db: Database, accountId: string, n: number): 
   // Recreated indexes lose their per-column statistics targets (0 included: no statistics at all,
   // which the migrations set on the GIN expressions): put them back (for whenever the
   // table is analyzed). No ANALYZE or VACUUM here: see the header.
-  for (const t of statisticsTargets) await db.sql.exec(`ALTER INDEX "${t.index}" ALTER COLUMN ${t.column} SET STATISTICS ${t.target}`);
+  for (const t of statisticsTargets)
+    await db.sql.exec(`ALTER INDEX "${t.index}" ALTER COLUMN ${t.column} SET STATISTICS ${t.target}`);
   const seconds = (performance.now() - t0) / 1000;
   await checkSample(db, accountId, n, seedTime);
-  const enrollments = (await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Enrollment" WHERE "accountId" = $1::uuid`, [accountId])).rows[0].n;
+  const enrollments = (
+    await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Enrollment" WHERE "accountId" = $1::uuid`, [
+      accountId,
+    ])
+  ).rows[0].n;
   return { seconds, seedTime, workflows: agentWorkflows, emptyWorkflowId, enrollments, steps };
 }
 
 /** The zone the service infers for a number, the same with its country as location and without. */
 function certainZone(country: string, phone: string): string | null {
   const normalized = normalizePhone(phone);
-  if (!normalized.ok || normalized.e164 !== phone || normalized.country !== country) throw new Error(`seed phone ${phone} is not a valid ${country} number`);
+  if (!normalized.ok || normalized.e164 !== phone || normalized.country !== country)
+    throw new Error(`seed phone ${phone} is not a valid ${country} number`);
   const zone = inferTimezone(country, phone);
-  if (zone !== inferTimezone(null, phone)) throw new Error(`seed phone ${phone}: the inferred zone depends on the location`);
+  if (zone !== inferTimezone(null, phone))
+    throw new Error(`seed phone ${phone}: the inferred zone depends on the location`);
   return zone;
 }
 
 /** One live agent and five published workflows using it, plus one published workflow nobody is in yet. */
-async function createWorkflows(db: Database, accountId: string, seedTime: Date): Promise<{ agentWorkflows: SeededWorkflow[]; emptyWorkflowId: string }> {
+async function createWorkflows(
+  db: Database,
+  accountId: string,
+  seedTime: Date,
+): Promise<{ agentWorkflows: SeededWorkflow[]; emptyWorkflowId: string }> {
   const createdAt = new Date(seedTime.getTime() - SPAN_DAYS * DAY_MS);
-  const hours = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri'].map((d) => [d, [{ start: '09:00', end: '18:00' }]]));
+  const hours = Object.fromEntries(
+    ['mon', 'tue', 'wed', 'thu', 'fri'].map((d) => [d, [{ start: '09:00', end: '18:00' }]]),
+  );
   const agent = await db.prisma.agent.create({
-    data: { createdAt, updatedAt: createdAt, accountId, name: 'Ava', status: 'live', timezone: 'America/New_York', defaultLanguage: 'en-US',
-      attemptLimit: ATTEMPT_LIMIT, workingHours: hours, retryDelayMinutes: 240, callNewContactsImmediately: false },
+    data: {
+      createdAt,
+      updatedAt: createdAt,
+      accountId,
+      name: 'Ava',
+      status: 'live',
+      timezone: 'America/New_York',
+      defaultLanguage: 'en-US',
+      attemptLimit: ATTEMPT_LIMIT,
+      workingHours: hours,
+      retryDelayMinutes: 240,
+      callNewContactsImmediately: false,
+    },
   });
   const agentWorkflows: SeededWorkflow[] = [];
   for (const [name, share] of WORKFLOW_SHARES) {
-    const workflow = await db.prisma.workflow.create({ data: { createdAt, updatedAt: createdAt, accountId, agentId: agent.id, name, status: 'published' } });
+    const workflow = await db.prisma.workflow.create({
+      data: { createdAt, updatedAt: createdAt, accountId, agentId: agent.id, name, status: 'published' },
+    });
     agentWorkflows.push({ id: workflow.id, name, share });
   }
-  const empty = await db.prisma.workflow.create({ data: { createdAt: seedTime, updatedAt: seedTime, accountId, agentId: agent.id, name: 'New campaign', status: 'published' } });
+  const empty = await db.prisma.workflow.create({
+    data: {
+      createdAt: seedTime,
+      updatedAt: seedTime,
+      accountId,
+      agentId: agent.id,
+      name: 'New campaign',
+      status: 'published',
+    },
+  });
   return { agentWorkflows, emptyWorkflowId: empty.id };
 }
 
@@ -465,26 +611,43 @@ async function checkSample(db: Database, accountId: string, n: number, seedTime:
   for (const row of rows) {
     const phone = normalizePhone(row.phone);
     if (!phone.ok || phone.e164 !== row.phone) fail(row, 'phone is not a valid E.164 number');
-    if (row.dedupKey !== `phone=${row.phone}` || row.phoneDigits !== row.phone.slice(1)) fail(row, 'dedupKey or phoneDigits');
+    if (row.dedupKey !== `phone=${row.phone}` || row.phoneDigits !== row.phone.slice(1))
+      fail(row, 'dedupKey or phoneDigits');
     if (row.fullName !== joinFullName(row.firstName, row.lastName)) fail(row, 'fullName');
     if (row.location !== null && phone.ok && row.location !== phone.country) fail(row, 'location');
-    if (row.timezone !== inferTimezone(row.location, row.phone) || row.timezoneInferred !== (row.timezone !== null)) fail(row, 'timezone');
+    if (row.timezone !== inferTimezone(row.location, row.phone) || row.timezoneInferred !== (row.timezone !== null))
+      fail(row, 'timezone');
     if (['api', 'csv', 'manual'].includes(row.sourceKind) !== (row.externalId === row.id)) fail(row, 'externalId');
     if (row.status !== null && UNUSED_STATUSES.includes(row.status as ContactStatus)) fail(row, 'unused status');
-    if (!(row.updatedAt >= row.createdAt) || row.updatedAt > seedTime || row.createdAt < new Date(seedTime.getTime() - SPAN_DAYS * DAY_MS)) fail(row, 'times');
+    if (
+      !(row.updatedAt >= row.createdAt) ||
+      row.updatedAt > seedTime ||
+      row.createdAt < new Date(seedTime.getTime() - SPAN_DAYS * DAY_MS)
+    )
+      fail(row, 'times');
     if (row.lastCallAt && (row.lastCallAt < row.createdAt || row.lastCallAt > row.updatedAt)) fail(row, 'lastCallAt');
-    if ((row.assignedWorkflowId !== null) !== WORKFLOW_STATUSES.includes(row.status as ContactStatus)) fail(row, 'workflow');
+    if ((row.assignedWorkflowId !== null) !== WORKFLOW_STATUSES.includes(row.status as ContactStatus))
+      fail(row, 'workflow');
     if (row.enrollments !== (row.assignedWorkflowId !== null ? 1 : 0)) fail(row, 'enrollments');
   }
   if (rows.length === 0 && n >= 1000) throw new Error('the seed check sampled no row');
 }
 
 /** The seed's shape as stored (counts), for the results: read after the figures, so the reads warm nothing they measure. */
-export async function seedShape(db: Database, accountId: string, workflows: SeededWorkflow[]): Promise<Record<string, unknown>> {
+export async function seedShape(
+  db: Database,
+  accountId: string,
+  workflows: SeededWorkflow[],
+): Promise<Record<string, unknown>> {
   const top = async (column: string, limit: number) =>
-    Object.fromEntries((await db.sql.query<{ v: string | null; n: number }>(
-      `SELECT ${column}::text AS v, count(*)::int AS n FROM "Contact" WHERE "accountId" = $1::uuid GROUP BY 1 ORDER BY 2 DESC LIMIT ${limit}`, [accountId],
-    )).rows.map((r) => [r.v ?? '(null)', r.n]));
+    Object.fromEntries(
+      (
+        await db.sql.query<{ v: string | null; n: number }>(
+          `SELECT ${column}::text AS v, count(*)::int AS n FROM "Contact" WHERE "accountId" = $1::uuid GROUP BY 1 ORDER BY 2 DESC LIMIT ${limit}`,
+          [accountId],
+        )
+      ).rows.map((r) => [r.v ?? '(null)', r.n]),
+    );
   return {
     status: await top('"status"', 30),
     sourceKind: await top('"sourceKind"', 10),
@@ -492,11 +655,21 @@ export async function seedShape(db: Database, accountId: string, workflows: Seed
     timezone: await top('"timezone"', 12),
     firstName: await top('"firstName"', 12),
     lastName: await top('"lastName"', 12),
-    assignedWorkflowId: Object.fromEntries(Object.entries(await top('"assignedWorkflowId"', 10)).map(([id, n]) => [workflows.find((w) => w.id === id)?.name ?? id, n])),
+    assignedWorkflowId: Object.fromEntries(
+      Object.entries(await top('"assignedWorkflowId"', 10)).map(([id, n]) => [
+        workflows.find((w) => w.id === id)?.name ?? id,
+        n,
+      ]),
+    ),
     busiestMinutes: Object.values(await top(`date_trunc('minute', "createdAt")`, 5)),
-    enrollments: Object.fromEntries((await db.sql.query<{ v: string; n: number }>(
-      `SELECT CASE WHEN "active" THEN 'active' ELSE 'ended: ' || "endReason" END AS v, count(*)::int AS n FROM "Enrollment"
-       WHERE "accountId" = $1::uuid GROUP BY 1 ORDER BY 2 DESC`, [accountId],
-    )).rows.map((r) => [r.v, r.n])),
+    enrollments: Object.fromEntries(
+      (
+        await db.sql.query<{ v: string; n: number }>(
+          `SELECT CASE WHEN "active" THEN 'active' ELSE 'ended: ' || "endReason" END AS v, count(*)::int AS n FROM "Enrollment"
+       WHERE "accountId" = $1::uuid GROUP BY 1 ORDER BY 2 DESC`,
+          [accountId],
+        )
+      ).rows.map((r) => [r.v, r.n]),
+    ),
   };
 }

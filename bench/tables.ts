@@ -12,9 +12,15 @@ const HERE = path.dirname(fileURLToPath(import.meta.url));
 const fmt = (x: number | null) => (x === null ? '—' : x >= 100 ? String(Math.round(x)) : x.toFixed(1));
 
 // The default run first, then the other sizes; PostgreSQL before PGlite.
-const files = fs.readdirSync(HERE).filter((f) => /^results(-\d+)?\.json$/.test(f)).sort((a, b) => (a === 'results.json' ? -1 : b === 'results.json' ? 1 : a.localeCompare(b)));
+const files = fs
+  .readdirSync(HERE)
+  .filter((f) => /^results(-\d+)?\.json$/.test(f))
+  .sort((a, b) => (a === 'results.json' ? -1 : b === 'results.json' ? 1 : a.localeCompare(b)));
 for (const file of files) {
-  const { databases, ...meta } = JSON.parse(fs.readFileSync(path.join(HERE, file), 'utf8')) as Record<string, unknown> & { databases: DatabaseResult[] };
+  const { databases, ...meta } = JSON.parse(fs.readFileSync(path.join(HERE, file), 'utf8')) as Record<
+    string,
+    unknown
+  > & { databases: DatabaseResult[] };
   const md = file.replace(/\.json$/, '.md');
   fs.writeFileSync(path.join(HERE, md), markdown(databases, meta));
   for (const r of [...databases].sort((a, b) => (a.kind === b.kind ? 0 : a.kind === 'postgres' ? -1 : 1))) {
@@ -26,7 +32,9 @@ for (const file of files) {
     console.log('|---|---|---:|---:|---:|---:|---|---|');
     for (const f of lists) {
       const verdict = f.pass === true ? 'PASS' : f.pass === false ? '**MISS**' : 'n/a';
-      console.log(`| \`${f.id}\` | ${f.name.replace(/\|/g, '\\|')} | ${fmt(f.service.p50)} | ${fmt(f.service.p95)} | ${fmt(f.raw.p50)} | ${fmt(f.ratioP50)} | ${verdict} | [plan](bench/${md}#${planAnchor(r.kind, f.id)}) |`);
+      console.log(
+        `| \`${f.id}\` | ${f.name.replace(/\|/g, '\\|')} | ${fmt(f.service.p50)} | ${fmt(f.service.p95)} | ${fmt(f.raw.p50)} | ${fmt(f.ratioP50)} | ${verdict} | [plan](bench/${md}#${planAnchor(r.kind, f.id)}) |`,
+      );
     }
   }
 }

@@ -32,7 +32,13 @@ import type { Telephony } from '../src/calls/telephony/telephony.port.js';
 import type { RemoteVoiceProvider, VoiceProviderAdapter } from '../src/calls/telephony/voice-provider.port.js';
 import { ADMIN_TOKEN, type TestServer } from '../test/support/test-server.js';
 import { startVapiEmulator, type VapiCallScript, type VapiEmulator } from '../test/support/vapi-emulator/index.js';
-import { analysisFor, artifactFor, endOfCallReport, statusUpdate, timelineFor } from '../test/support/vapi-emulator/messages.js';
+import {
+  analysisFor,
+  artifactFor,
+  endOfCallReport,
+  statusUpdate,
+  timelineFor,
+} from '../test/support/vapi-emulator/messages.js';
 import { startRetellEmulator, type RetellEmulator } from '../test/support/retell-emulator/index.js';
 import { ALWAYS_OPEN } from '../test/support/working-hours.js';
 import type { DatabaseKind } from '../test/support/databases.js';
@@ -48,11 +54,19 @@ export interface VoiceSettings {
 const KEY = { vapi: 'vapi-private-key-bench-0001', retell: 'key_retell_bench_0001' };
 const SECRET = { vapi: 'vapi-webhook-secret-bench-0001', retell: 'key_retell_webhook_bench_0001' };
 const AGENT = {
-  vapi: { providerAgentId: '5c2f7d0e-0000-4000-8000-00000000a551', providerPhoneNumber: '5c2f7d0e-0000-4000-8000-0000000000f0' },
+  vapi: {
+    providerAgentId: '5c2f7d0e-0000-4000-8000-00000000a551',
+    providerPhoneNumber: '5c2f7d0e-0000-4000-8000-0000000000f0',
+  },
   retell: { providerAgentId: 'agent_7f3a', providerPhoneNumber: '+14155550177' },
 };
 /** A converted conversation with a transcript and a recording (the emulators' default transcript). */
-const VAPI_SCRIPT: VapiCallScript = { endedReason: 'customer-ended-call', durationSeconds: 95, analysis: { outcome: 'converted', language: 'en-US' }, recordingUrl: 'https://storage.vapi.example/rec.wav' };
+const VAPI_SCRIPT: VapiCallScript = {
+  endedReason: 'customer-ended-call',
+  durationSeconds: 95,
+  analysis: { outcome: 'converted', language: 'en-US' },
+  recordingUrl: 'https://storage.vapi.example/rec.wav',
+};
 
 export interface ProviderEmulators {
   vapi: VapiEmulator;
@@ -78,8 +92,19 @@ export const benchClock = {
 
 /** Both emulators, with no concurrency limit in the way (the SDK baseline's calls never end). */
 export async function startProviderEmulators(): Promise<ProviderEmulators> {
-  const vapi = await startVapiEmulator({ apiKey: KEY.vapi, webhookSecret: SECRET.vapi, concurrencyLimit: 1_000_000, now: benchClock.now });
-  const retell = await startRetellEmulator({ apiKey: KEY.retell, webhookSecret: SECRET.retell, concurrencyLimit: 1_000_000, webhookRetries: 0, now: benchClock.now });
+  const vapi = await startVapiEmulator({
+    apiKey: KEY.vapi,
+    webhookSecret: SECRET.vapi,
+    concurrencyLimit: 1_000_000,
+    now: benchClock.now,
+  });
+  const retell = await startRetellEmulator({
+    apiKey: KEY.retell,
+    webhookSecret: SECRET.retell,
+    concurrencyLimit: 1_000_000,
+    webhookRetries: 0,
+    now: benchClock.now,
+  });
   return {
     vapi,
     retell,
@@ -136,10 +161,19 @@ function vapiDriver(vapi: VapiEmulator): Driver {
       const { call: placed, ourNumber } = emulated(id);
       const timeline = timelineFor(placed, VAPI_SCRIPT);
       const startedAt = timeline.startedAt!;
-      const started = { ...placed, status: 'in-progress' as const, startedAt: startedAt.toISOString(), updatedAt: startedAt.toISOString() };
+      const started = {
+        ...placed,
+        status: 'in-progress' as const,
+        startedAt: startedAt.toISOString(),
+        updatedAt: startedAt.toISOString(),
+      };
       const ended: Vapi.Call = {
-        ...placed, status: 'ended', endedReason: VAPI_SCRIPT.endedReason as Vapi.CallEndedReason, startedAt: startedAt.toISOString(),
-        updatedAt: timeline.endedAt.toISOString(), endedAt: timeline.endedAt.toISOString(),
+        ...placed,
+        status: 'ended',
+        endedReason: VAPI_SCRIPT.endedReason as Vapi.CallEndedReason,
+        startedAt: startedAt.toISOString(),
+        updatedAt: timeline.endedAt.toISOString(),
+        endedAt: timeline.endedAt.toISOString(),
       };
       ended.artifact = artifactFor(ended, VAPI_SCRIPT, timeline);
       ended.analysis = analysisFor(VAPI_SCRIPT, timeline);
@@ -149,7 +183,10 @@ function vapiDriver(vapi: VapiEmulator): Driver {
         endOfCallReport(ended, ourNumber, new Date(timeline.endedAt.getTime() + 3_000)),
       ].map((message) => {
         const body = JSON.stringify(message);
-        return { body, headers: async () => ({ 'content-type': 'application/json', ...serverHeaders, ...vapi.headersFor(body) }) };
+        return {
+          body,
+          headers: async () => ({ 'content-type': 'application/json', ...serverHeaders, ...vapi.headersFor(body) }),
+        };
       });
     },
   };
@@ -159,7 +196,13 @@ function retellDriver(retell: RetellEmulator): Driver {
   const client = new Retell({ apiKey: KEY.retell, baseURL: retell.baseUrl });
   return {
     provider: 'retell',
-    script: (phone) => retell.script(phone, { disconnectionReason: 'agent_hangup', durationSeconds: 95, analysis: { outcome: 'converted', language: 'en-US' }, recordingUrl: 'https://storage.retell.example/rec.wav' }),
+    script: (phone) =>
+      retell.script(phone, {
+        disconnectionReason: 'agent_hangup',
+        durationSeconds: 95,
+        analysis: { outcome: 'converted', language: 'en-US' },
+        recordingUrl: 'https://storage.retell.example/rec.wav',
+      }),
     createBody(id) {
       const call = retell.calls.find((c) => c.providerCallId === id);
       if (!call) throw new Error(`retell emulator: no call ${id}`);
@@ -171,10 +214,11 @@ function retellDriver(retell: RetellEmulator): Driver {
     },
     reportAt: (id) => retell.timeline(id).reportAt,
     // call_started, call_ended, call_analyzed, as Retell sends them.
-    life: (id) => retell.webhooksFor(id).map((payload) => {
-      const body = JSON.stringify(payload);
-      return { body, headers: () => retell.headersFor(body) };
-    }),
+    life: (id) =>
+      retell.webhooksFor(id).map((payload) => {
+        const body = JSON.stringify(payload);
+        return { body, headers: () => retell.headersFor(body) };
+      }),
   };
 }
 
@@ -199,7 +243,13 @@ function timedAdapter(adapter: VoiceProviderAdapter): { adapter: VoiceProviderAd
 
 const nothing: Telephony = { placeCall: async () => {} };
 
-export async function benchVoice(server: TestServer, emulators: ProviderEmulators, kind: DatabaseKind, settings: VoiceSettings, log: (m: string) => void): Promise<Figure[]> {
+export async function benchVoice(
+  server: TestServer,
+  emulators: ProviderEmulators,
+  kind: DatabaseKind,
+  settings: VoiceSettings,
+  log: (m: string) => void,
+): Promise<Figure[]> {
   const services = server.service.services;
   const voice = services.voice;
   if (!voice?.credentialsKey) throw new Error('the bench service has no voice providers (PROVIDER_CREDENTIALS_KEY)');
@@ -209,8 +259,16 @@ export async function benchVoice(server: TestServer, emulators: ProviderEmulator
     if (res.status !== 200 || res.json?.errors) throw new Error(`GraphQL: ${res.status} ${res.text.slice(0, 500)}`);
     return res.json.data;
   };
-  const due = (await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Enrollment" WHERE "active" AND "nextAttemptAt" <= $1::timestamptz`, [services.clock.now()])).rows[0].n;
-  if (due > 0) throw new Error(`${due} enrollments are already due: the voice figures need a dialer that claims only their own call (run them before board and calls)`);
+  const due = (
+    await db.sql.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM "Enrollment" WHERE "active" AND "nextAttemptAt" <= $1::timestamptz`,
+      [services.clock.now()],
+    )
+  ).rows[0].n;
+  if (due > 0)
+    throw new Error(
+      `${due} enrollments are already due: the voice figures need a dialer that claims only their own call (run them before board and calls)`,
+    );
 
   let phoneSeq = 0;
   const figures: Figure[] = [];
@@ -218,31 +276,58 @@ export async function benchVoice(server: TestServer, emulators: ProviderEmulator
     const { provider } = driver;
     log(`   ${provider}: placing calls and applying their end-of-call webhooks…`);
     const account = await server.createAccount();
-    await graphql('mutation ($i: JSON!) { setProviderCredentials(input: $i) { provider } }', { i: { accountId: account.accountId, provider, apiKey: KEY[provider], webhookSecret: SECRET[provider] } });
-    const { createAgent } = await graphql('mutation ($i: JSON!) { createAgent(input: $i) { id } }', {
-      i: { accountId: account.accountId, name: 'Ava', status: 'live', provider, ...AGENT[provider], callNewContactsImmediately: true, workingHours: ALWAYS_OPEN, timezone: 'America/Chicago' },
+    await graphql('mutation ($i: JSON!) { setProviderCredentials(input: $i) { provider } }', {
+      i: { accountId: account.accountId, provider, apiKey: KEY[provider], webhookSecret: SECRET[provider] },
     });
-    const { createWorkflow } = await graphql('mutation ($a: String!, $g: String!) { createWorkflow(accountId: $a, agentId: $g, name: "Bench", status: published) { id } }', { a: account.accountId, g: createAgent.id });
+    const { createAgent } = await graphql('mutation ($i: JSON!) { createAgent(input: $i) { id } }', {
+      i: {
+        accountId: account.accountId,
+        name: 'Ava',
+        status: 'live',
+        provider,
+        ...AGENT[provider],
+        callNewContactsImmediately: true,
+        workingHours: ALWAYS_OPEN,
+        timezone: 'America/Chicago',
+      },
+    });
+    const { createWorkflow } = await graphql(
+      'mutation ($a: String!, $g: String!) { createWorkflow(accountId: $a, agentId: $g, name: "Bench", status: published) { id } }',
+      { a: account.accountId, g: createAgent.id },
+    );
     const adapter = voice.adapters[provider];
     if (!adapter) throw new Error(`the bench service has no ${provider} adapter`);
     const timing = timedAdapter(adapter);
-    const dialerServices: Pick<Services, 'db' | 'clock' | 'voice'> = { db, clock: services.clock, voice: { ...voice, adapters: { ...voice.adapters, [provider]: timing.adapter } } };
+    const dialerServices: Pick<Services, 'db' | 'clock' | 'voice'> = {
+      db,
+      clock: services.clock,
+      voice: { ...voice, adapters: { ...voice.adapters, [provider]: timing.adapter } },
+    };
     const webhookUrl = `${server.baseUrl}/api/telephony/${provider}/${account.accountId}`;
     // The provider's side of a webhook is not ours to time: node:http on a kept-alive connection
     // costs the sender far less than fetch (undici), whose own work would count in the figure.
     const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const post = async (message: Message) => {
       const headers = await message.headers();
-      return timed(() => new Promise<{ status: number; text: string }>((resolve, reject) => {
-        const req = httpRequest(webhookUrl, { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(message.body) } }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (chunk: Buffer) => chunks.push(chunk));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-          res.on('error', reject);
-        });
-        req.on('error', reject);
-        req.end(message.body);
-      }));
+      return timed(
+        () =>
+          new Promise<{ status: number; text: string }>((resolve, reject) => {
+            const req = httpRequest(
+              webhookUrl,
+              { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(message.body) } },
+              (res) => {
+                const chunks: Buffer[] = [];
+                res.on('data', (chunk: Buffer) => chunks.push(chunk));
+                res.on('end', () =>
+                  resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }),
+                );
+                res.on('error', reject);
+              },
+            );
+            req.on('error', reject);
+            req.end(message.body);
+          }),
+      );
     };
 
     const own: number[] = [];
@@ -257,17 +342,31 @@ export async function benchVoice(server: TestServer, emulators: ProviderEmulator
       const phone = `+1608555${String(1000 + phoneSeq++).padStart(4, '0')}`;
       driver.script(phone);
       const enrolled = await server.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', {
-        phone, firstName: 'Ada', lastName: 'Lovelace', customFields: { plan: 'gold' }, assignmentOptions: { workflowId: createWorkflow.id },
+        phone,
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        customFields: { plan: 'gold' },
+        assignmentOptions: { workflowId: createWorkflow.id },
       });
-      if (enrolled.status >= 300) throw new Error(`enrolling a contact: ${enrolled.status} ${enrolled.text.slice(0, 300)}`);
+      if (enrolled.status >= 300)
+        throw new Error(`enrolling a contact: ${enrolled.status} ${enrolled.text.slice(0, 300)}`);
       const contactId = enrolled.json.id as string;
 
       // The dialer placing the one claimed call, then the bare SDK create with the same body.
       const [dialMs, run] = await timed(() => runDialerOnce(dialerServices, nothing));
-      if (run.placed.length !== 1 || run.placed[0].contactId !== contactId) throw new Error(`${provider}: the dialer placed ${run.placed.length} calls (expected this contact's one)`);
+      if (run.placed.length !== 1 || run.placed[0].contactId !== contactId)
+        throw new Error(`${provider}: the dialer placed ${run.placed.length} calls (expected this contact's one)`);
       const callId = run.placed[0].callId;
-      const { rows: [call] } = await db.sql.query<{ status: string; providerCallId: string | null }>(`SELECT "status", "providerCallId" FROM "Call" WHERE "id" = $1::uuid`, [callId]);
-      if (call?.status !== 'queued' || !call.providerCallId) throw new Error(`${provider}: the placed call is ${JSON.stringify(call)} (expected queued with the provider's id)`);
+      const {
+        rows: [call],
+      } = await db.sql.query<{ status: string; providerCallId: string | null }>(
+        `SELECT "status", "providerCallId" FROM "Call" WHERE "id" = $1::uuid`,
+        [callId],
+      );
+      if (call?.status !== 'queued' || !call.providerCallId)
+        throw new Error(
+          `${provider}: the placed call is ${JSON.stringify(call)} (expected queued with the provider's id)`,
+        );
       const body = driver.createBody(call.providerCallId);
       const [sdkMs] = await timed(() => driver.sdkCreate(body));
 
@@ -277,12 +376,16 @@ export async function benchVoice(server: TestServer, emulators: ProviderEmulator
       const life = driver.life(call.providerCallId);
       for (const message of life.slice(0, -1)) {
         const [, answer] = await post(message);
-        if (answer.status !== 200) throw new Error(`${provider} webhook before the end: ${answer.status} ${answer.text.slice(0, 300)}`);
+        if (answer.status !== 200)
+          throw new Error(`${provider} webhook before the end: ${answer.status} ${answer.text.slice(0, 300)}`);
       }
       const end = life[life.length - 1];
       const [hookMs, answer] = await post(end);
-      if (answer.status !== 200 || JSON.parse(answer.text).status !== 'applied') throw new Error(`${provider} end-of-call webhook: ${answer.status} ${answer.text.slice(0, 300)}`);
-      const [rawMs, res] = await timed(() => db.sql.query(RAW_CONTACT_UPDATE, [contactId, account.accountId, new Date().toISOString()]));
+      if (answer.status !== 200 || JSON.parse(answer.text).status !== 'applied')
+        throw new Error(`${provider} end-of-call webhook: ${answer.status} ${answer.text.slice(0, 300)}`);
+      const [rawMs, res] = await timed(() =>
+        db.sql.query(RAW_CONTACT_UPDATE, [contactId, account.accountId, new Date().toISOString()]),
+      );
       if (res.rowCount !== 1) throw new Error('raw contact UPDATE touched no row');
       if (i < settings.warmup) continue;
       dialer.push(dialMs);
@@ -296,42 +399,53 @@ export async function benchVoice(server: TestServer, emulators: ProviderEmulator
     }
     agent.destroy();
     // Every call ended once, converted, with its transcript.
-    const { rows: [check] } = await db.sql.query<{ ended: number; converted: number; reports: number; events: number }>(
+    const {
+      rows: [check],
+    } = await db.sql.query<{ ended: number; converted: number; reports: number; events: number }>(
       `SELECT count(*) FILTER (WHERE "status" = 'ended')::int AS ended, count(*) FILTER (WHERE "result" = 'converted')::int AS converted,
          count(*) FILTER (WHERE "reportReady")::int AS reports,
          (SELECT count(*)::int FROM "DomainEvent" WHERE "accountId" = $1::uuid AND "type" = 'call.ended') AS events
-       FROM "Call" WHERE "accountId" = $1::uuid`, [account.accountId]);
+       FROM "Call" WHERE "accountId" = $1::uuid`,
+      [account.accountId],
+    );
     const placed = settings.warmup + settings.calls;
     if (check.ended !== placed || check.converted !== placed || check.reports !== placed || check.events !== placed) {
       throw new Error(`${provider}: ${JSON.stringify(check)} for ${placed} calls placed`);
     }
 
     const name = provider === 'vapi' ? 'Vapi' : 'Retell';
-    const postgresOnly = (target: string) => (kind === 'postgres' ? target : `${target} (stated for PostgreSQL; informational here)`);
+    const postgresOnly = (target: string) =>
+      kind === 'postgres' ? target : `${target} (stated for PostgreSQL; informational here)`;
     const dialerStats = stats(dialer);
     const sdkStats = stats(sdk);
     const adapterStats = stats(adapterMs);
-    figures.push(figure(own, sdk, {
-      id: `place-call-${provider}`,
-      name: `Placing a ${name} call: the dialer's own work over the SDK create (claim, credentials, create, settle)`,
-      target: postgresOnly('≤ 5 ms p50 over the SDK call'),
-      pass: (s) => (kind === 'postgres' ? s.p50 <= 5 : null),
-      notes: `runDialerOnce placing one claimed call through the ${provider} adapter to its emulator (loopback), ${own.length} calls; ` +
-        `"service" is each run minus the bare SDK create with the same body sent right after it ("raw"). ` +
-        `Whole dialer run p50 ${dialerStats.p50} / p95 ${dialerStats.p95} ms; the adapter's placeCall inside it p50 ${adapterStats.p50} ms.`,
-      extra: { dialerMs: dialerStats, adapterPlaceCallMs: adapterStats, sdkCreateMs: sdkStats },
-    }));
-    figures.push(figure(hook, raw, {
-      id: `webhook-${provider}`,
-      name: `${name} end-of-call webhook applied (POST /api/telephony/${provider}/{accountId} → 200)`,
-      target: postgresOnly('p50 < 5 ms'),
-      pass: (s) => (kind === 'postgres' ? s.p50 < 5 : null),
-      notes: `${hook.length} calls, each ${provider === 'vapi' ? 'end-of-call-report after status-update in-progress' : 'call_analyzed after call_started and call_ended'} (untimed); ` +
-        `${endBytes} bytes signed by the emulator's helper; credentials read and decrypted, signature checked, then its events applied in one transaction ` +
-        `(${provider === 'vapi' ? 'call.ended, report.ready' : 'call.started, call.ended, report.ready'}: ${endEvents}); the call converted, 2 transcript lines, a recording URL. ` +
-        `Raw: one UPDATE of the contact row through the driver (the call-ended figure's baseline).`,
-      extra: { bodyBytes: endBytes, events: endEvents },
-    }));
+    figures.push(
+      figure(own, sdk, {
+        id: `place-call-${provider}`,
+        name: `Placing a ${name} call: the dialer's own work over the SDK create (claim, credentials, create, settle)`,
+        target: postgresOnly('≤ 5 ms p50 over the SDK call'),
+        pass: (s) => (kind === 'postgres' ? s.p50 <= 5 : null),
+        notes:
+          `runDialerOnce placing one claimed call through the ${provider} adapter to its emulator (loopback), ${own.length} calls; ` +
+          `"service" is each run minus the bare SDK create with the same body sent right after it ("raw"). ` +
+          `Whole dialer run p50 ${dialerStats.p50} / p95 ${dialerStats.p95} ms; the adapter's placeCall inside it p50 ${adapterStats.p50} ms.`,
+        extra: { dialerMs: dialerStats, adapterPlaceCallMs: adapterStats, sdkCreateMs: sdkStats },
+      }),
+    );
+    figures.push(
+      figure(hook, raw, {
+        id: `webhook-${provider}`,
+        name: `${name} end-of-call webhook applied (POST /api/telephony/${provider}/{accountId} → 200)`,
+        target: postgresOnly('p50 < 5 ms'),
+        pass: (s) => (kind === 'postgres' ? s.p50 < 5 : null),
+        notes:
+          `${hook.length} calls, each ${provider === 'vapi' ? 'end-of-call-report after status-update in-progress' : 'call_analyzed after call_started and call_ended'} (untimed); ` +
+          `${endBytes} bytes signed by the emulator's helper; credentials read and decrypted, signature checked, then its events applied in one transaction ` +
+          `(${provider === 'vapi' ? 'call.ended, report.ready' : 'call.started, call.ended, report.ready'}: ${endEvents}); the call converted, 2 transcript lines, a recording URL. ` +
+          `Raw: one UPDATE of the contact row through the driver (the call-ended figure's baseline).`,
+        extra: { bodyBytes: endBytes, events: endEvents },
+      }),
+    );
   }
   return figures;
 }

@@ -44,7 +44,10 @@ export function properCase(upper: string): string {
 
 function main() {
   const dir = process.argv[2];
-  if (!dir) throw new Error('usage: npx tsx scripts/census-names.ts <dir with dist.male.first, dist.female.first, dist.all.last>');
+  if (!dir)
+    throw new Error(
+      'usage: npx tsx scripts/census-names.ts <dir with dist.male.first, dist.female.first, dist.all.last>',
+    );
   const tables: Array<[string, Row[]]> = [
     ['male', readTable(path.join(dir, 'dist.male.first'), FIRST_NAMES)],
     ['female', readTable(path.join(dir, 'dist.female.first'), FIRST_NAMES)],
@@ -54,7 +57,9 @@ function main() {
   for (const [pool, rows] of tables) for (const row of rows) lines.push(`${pool}\t${row.name}\t${row.frequency}`);
   fs.mkdirSync(path.dirname(OUT), { recursive: true });
   fs.writeFileSync(OUT, `${lines.join('\n')}\n`);
-  console.log(`wrote ${path.relative(process.cwd(), OUT)}: ${tables.map(([pool, rows]) => `${rows.length} ${pool}`).join(', ')}`);
+  console.log(
+    `wrote ${path.relative(process.cwd(), OUT)}: ${tables.map(([pool, rows]) => `${rows.length} ${pool}`).join(', ')}`,
+  );
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();

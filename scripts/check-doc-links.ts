@@ -17,7 +17,12 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TOP_LEVEL = ['src', 'integration', 'test', 'bench', 'scripts', 'prisma', 'schema', 'docs', 'bin'];
 
 function defaultFiles(): string[] {
-  const docs = fs.existsSync(path.join(ROOT, 'docs')) ? fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`) : [];
+  const docs = fs.existsSync(path.join(ROOT, 'docs'))
+    ? fs
+        .readdirSync(path.join(ROOT, 'docs'))
+        .filter((f) => f.endsWith('.md'))
+        .map((f) => `docs/${f}`)
+    : [];
   return ['README.md', 'ARCHITECTURE.md', ...docs];
 }
 
@@ -79,8 +84,10 @@ function checkFile(doc: string): string[] {
         continue;
       }
       if (anchor !== undefined) {
-        if (!file.endsWith('.md')) problems.push(`${where}: link to ${target}: an anchor into a file that is not Markdown`);
-        else if (!anchorsOf(file).has(anchor)) problems.push(`${where}: link to ${target}: no heading with that anchor in ${path.relative(ROOT, file)}`);
+        if (!file.endsWith('.md'))
+          problems.push(`${where}: link to ${target}: an anchor into a file that is not Markdown`);
+        else if (!anchorsOf(file).has(anchor))
+          problems.push(`${where}: link to ${target}: no heading with that anchor in ${path.relative(ROOT, file)}`);
       }
     }
     for (const match of line.matchAll(/`([^`\s]+)`/g)) {
@@ -88,7 +95,8 @@ function checkFile(doc: string): string[] {
       const top = candidate.split('/')[0];
       if (!candidate.includes('/') || !TOP_LEVEL.includes(top)) continue;
       if (/[*<>{}$]|\.\.\./.test(candidate)) continue;
-      if (!fs.existsSync(path.join(ROOT, candidate))) problems.push(`${where}: \`${candidate}\`: no such file or folder`);
+      if (!fs.existsSync(path.join(ROOT, candidate)))
+        problems.push(`${where}: \`${candidate}\`: no such file or folder`);
     }
   });
   return problems;
@@ -97,5 +105,7 @@ function checkFile(doc: string): string[] {
 const files = process.argv.slice(2).length > 0 ? process.argv.slice(2) : defaultFiles();
 const problems = files.flatMap((file) => checkFile(file));
 for (const problem of problems) console.log(problem);
-console.log(problems.length === 0 ? `${files.join(', ')}: every link and path resolves` : `${problems.length} problem(s)`);
+console.log(
+  problems.length === 0 ? `${files.join(', ')}: every link and path resolves` : `${problems.length} problem(s)`,
+);
 process.exitCode = problems.length === 0 ? 0 : 1;

@@ -25,25 +25,78 @@ const BOARD_APP = '/integrations/monday';
 
 /** The leads on the sample board. The simulator's outcome is fixed per phone number. */
 const LEADS = [
-  { name: 'Ada Lovelace', phone: '+14155552672', country: 'US', timezone: 'America/Los_Angeles', company: 'Analytical Engines', expect: { result: 'converted', label: 'Booked' } },
-  { name: 'Grace Hopper', phone: '+14155552671', country: 'US', timezone: 'America/Los_Angeles', company: 'Navy Labs', expect: { result: 'busy', label: 'Busy' } },
-  { name: 'Alan Turing', phone: '+442079460958', country: 'GB', timezone: null, company: 'Bletchley Park', expect: { result: 'answered', label: 'Answered' } },
-  { name: 'Katherine Johnson', phone: '+14155552675', country: 'US', timezone: 'America/Los_Angeles', company: 'Langley', expect: { result: 'voicemail', label: null } },
+  {
+    name: 'Ada Lovelace',
+    phone: '+14155552672',
+    country: 'US',
+    timezone: 'America/Los_Angeles',
+    company: 'Analytical Engines',
+    expect: { result: 'converted', label: 'Booked' },
+  },
+  {
+    name: 'Grace Hopper',
+    phone: '+14155552671',
+    country: 'US',
+    timezone: 'America/Los_Angeles',
+    company: 'Navy Labs',
+    expect: { result: 'busy', label: 'Busy' },
+  },
+  {
+    name: 'Alan Turing',
+    phone: '+442079460958',
+    country: 'GB',
+    timezone: null,
+    company: 'Bletchley Park',
+    expect: { result: 'answered', label: 'Answered' },
+  },
+  {
+    name: 'Katherine Johnson',
+    phone: '+14155552675',
+    country: 'US',
+    timezone: 'America/Los_Angeles',
+    company: 'Langley',
+    expect: { result: 'voicemail', label: null },
+  },
   { name: 'Edsger Dijkstra', phone: null, country: null, timezone: null, company: 'Eindhoven', expect: null },
 ] as const;
-
 
 // ---------------------------------------------------------------------------------------------
 // The app manifest: the recipes below are built from its blocks, URLs and sentences.
 
-interface ManifestField { key: string; primitiveType?: 'string' | 'number' | 'boolean' | 'date' }
-interface ManifestBlock { key: string; runUrl?: string; subscribeUrl?: string; unsubscribeUrl?: string; remoteOptionsUrl?: string; outputFields?: ManifestField[] }
-interface ManifestRecipe { key: string; sentence: { trigger: string; action: string } }
+interface ManifestField {
+  key: string;
+  primitiveType?: 'string' | 'number' | 'boolean' | 'date';
+}
+interface ManifestBlock {
+  key: string;
+  runUrl?: string;
+  subscribeUrl?: string;
+  unsubscribeUrl?: string;
+  remoteOptionsUrl?: string;
+  outputFields?: ManifestField[];
+}
+interface ManifestRecipe {
+  key: string;
+  sentence: { trigger: string; action: string };
+}
 interface Manifest {
-  app: { oauth: { scopes: string[] }; features: Array<{ type: string; data: { fieldTypes: ManifestBlock[]; triggers: ManifestBlock[]; actions: ManifestBlock[]; recipes: ManifestRecipe[] } }> };
+  app: {
+    oauth: { scopes: string[] };
+    features: Array<{
+      type: string;
+      data: {
+        fieldTypes: ManifestBlock[];
+        triggers: ManifestBlock[];
+        actions: ManifestBlock[];
+        recipes: ManifestRecipe[];
+      };
+    }>;
+  };
 }
 
-const manifest = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../integration/monday/manifest.json'), 'utf8')) as Manifest;
+const manifest = JSON.parse(
+  fs.readFileSync(path.resolve(import.meta.dirname, '../integration/monday/manifest.json'), 'utf8'),
+) as Manifest;
 const integration = manifest.app.features.find((f) => f.type === 'AppFeatureIntegration')!.data;
 const byKey = <T extends { key: string }>(list: T[], key: string): T => {
   const found = list.find((entry) => entry.key === key);
@@ -55,26 +108,37 @@ const urlOn = (baseUrl: string, url: string | undefined) => url!.replace('{{PUBL
 /** A recipe sentence with its `{LABEL, fieldKey}` placeholders filled with what the user picked. */
 function sentenceOf(recipeKey: string, picked: Record<string, string>): string {
   const { trigger, action } = byKey(integration.recipes, recipeKey).sentence;
-  return `${trigger}, ${action}`.replace(/\{([^{},]+),\s*(\w+)\}/g, (_all, label: string, key: string) => (picked[key] ? `«${picked[key]}»` : `{${label}}`));
+  return `${trigger}, ${action}`.replace(/\{([^{},]+),\s*(\w+)\}/g, (_all, label: string, key: string) =>
+    picked[key] ? `«${picked[key]}»` : `{${label}}`,
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
 // HTTP helpers: GraphQL with the API key (the install pages' browser: test/support/browser.ts).
 
-async function graphql<T>(baseUrl: string, apiKey: string, query: string, variables: Record<string, unknown> = {}): Promise<T> {
+async function graphql<T>(
+  baseUrl: string,
+  apiKey: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+): Promise<T> {
   const response = await fetch(`${baseUrl}/graphql`, {
     method: 'POST',
     headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
     body: JSON.stringify({ query, variables }),
   });
   const body = (await response.json()) as { data?: T; errors?: Array<{ message: string }> };
-  if (body.errors?.length || !body.data) throw new DemoFailure(`GraphQL answered ${response.status}: ${body.errors?.map((e) => e.message).join('; ') ?? 'no data'}`);
+  if (body.errors?.length || !body.data)
+    throw new DemoFailure(
+      `GraphQL answered ${response.status}: ${body.errors?.map((e) => e.message).join('; ') ?? 'no data'}`,
+    );
   return body.data;
 }
 
 function describeRun(run: ActionRun): string {
   if (run.outcome === 'success') return `200 ${JSON.stringify(run.outputFields ?? {})}`;
-  const severity = run.outcome === 'disabled' ? '6000, automation turned off' : run.notification ? '4000, run failed' : 'no severity';
+  const severity =
+    run.outcome === 'disabled' ? '6000, automation turned off' : run.notification ? '4000, run failed' : 'no severity';
   return `${run.attempts.at(-1)?.status ?? 'no answer'} (${severity}): "${run.notification?.title ?? run.runtimeError}" — ${run.notification?.description ?? ''}`;
 }
 
@@ -111,7 +175,16 @@ async function main(): Promise<void> {
   check(config, 'loadMondayConfig() found no board app configuration in the environment');
   const service = await startService({
     // Simulated calls last their duration, 60 times faster than real time (a 210 s call: 3.5 s).
-    env: { PORT: 0, HOST: '127.0.0.1', REGION: 'us', DATA_DIR: '', DATABASE_URL: undefined, ADMIN_TOKEN: undefined, TELEPHONY_WEBHOOK_SECRETS: undefined, SIMULATED_CALL_SPEED: 60 },
+    env: {
+      PORT: 0,
+      HOST: '127.0.0.1',
+      REGION: 'us',
+      DATA_DIR: '',
+      DATABASE_URL: undefined,
+      ADMIN_TOKEN: undefined,
+      TELEPHONY_WEBHOOK_SECRETS: undefined,
+      SIMULATED_CALL_SPEED: 60,
+    },
     inMemory: true,
     seedDemo: true,
     monday: config,
@@ -125,9 +198,11 @@ async function main(): Promise<void> {
   const agent = await service.services.db.prisma.agent.findUniqueOrThrow({ where: { id: demo.agentId } });
   say(`  monday emulator   ${monday.origin} (GraphQL ${monday.url}, OAuth, automations)`);
   say(`  Contactline       ${baseUrl} (board app under ${BOARD_APP})`);
-  say(`  demo account      workflow "${workflow.name}" (published), agent "${agent.name}" (live, calls new contacts at once)`);
+  say(
+    `  demo account      workflow "${workflow.name}" (published), agent "${agent.name}" (live, calls new contacts at once)`,
+  );
 
-  step('2. Link the monday account: install page, API key, monday\'s consent, callback');
+  step("2. Link the monday account: install page, API key, monday's consent, callback");
   const browser = new Browser();
   const page = await browser.go(`${baseUrl}${BOARD_APP}/install`);
   check(page.status === 200, `GET /install answered ${page.status}: ${page.text.slice(0, 200)}`);
@@ -139,17 +214,34 @@ async function main(): Promise<void> {
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ apiKey: demo.apiKey, form }).toString(),
   });
-  check(posted.status === 302 && posted.location?.startsWith(`${monday.origin}/oauth2/authorize`), `POST /install answered ${posted.status} (${posted.location ?? posted.text.slice(0, 200)})`);
-  say(`  POST ${BOARD_APP}/install          → 302 to monday's consent page (scopes: ${new URL(posted.location!).searchParams.get('scope')})`);
+  check(
+    posted.status === 302 && posted.location?.startsWith(`${monday.origin}/oauth2/authorize`),
+    `POST /install answered ${posted.status} (${posted.location ?? posted.text.slice(0, 200)})`,
+  );
+  say(
+    `  POST ${BOARD_APP}/install          → 302 to monday's consent page (scopes: ${new URL(posted.location!).searchParams.get('scope')})`,
+  );
   monday.oauth!.approveAs(MONDAY_ACCOUNT_ID, MONDAY_USER_ID);
   const consent = await fetch(posted.location!, { redirect: 'manual' });
   const callbackUrl = consent.headers.get('location');
   check(consent.status === 302 && callbackUrl, `monday's consent answered ${consent.status}`);
-  say(`  monday: user ${MONDAY_USER_ID} of account ${MONDAY_ACCOUNT_ID} approves → 302 to ${new URL(callbackUrl).pathname}`);
+  say(
+    `  monday: user ${MONDAY_USER_ID} of account ${MONDAY_ACCOUNT_ID} approves → 302 to ${new URL(callbackUrl).pathname}`,
+  );
   const callback = await browser.go(callbackUrl);
-  check(callback.status === 200 && callback.text.includes('is now linked'), `the OAuth callback answered ${callback.status}: ${callback.text.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').slice(0, 300)}`);
+  check(
+    callback.status === 200 && callback.text.includes('is now linked'),
+    `the OAuth callback answered ${callback.status}: ${callback.text
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/\s+/g, ' ')
+      .slice(0, 300)}`,
+  );
   say(`  GET  ${BOARD_APP}/oauth/callback   → 200 "Connected" (monday token stored encrypted)`);
-  const { mondayLink } = await graphql<{ mondayLink: { mondayAccountId: string; mondayUserId: string } | null }>(baseUrl, demo.apiKey, '{ mondayLink { mondayAccountId mondayUserId } }');
+  const { mondayLink } = await graphql<{ mondayLink: { mondayAccountId: string; mondayUserId: string } | null }>(
+    baseUrl,
+    demo.apiKey,
+    '{ mondayLink { mondayAccountId mondayUserId } }',
+  );
   check(mondayLink?.mondayAccountId === String(MONDAY_ACCOUNT_ID), `mondayLink is ${JSON.stringify(mondayLink)}`);
   say(`  GraphQL mondayLink → monday account ${mondayLink.mondayAccountId}, user ${mondayLink.mondayUserId}`);
 
@@ -162,7 +254,12 @@ async function main(): Promise<void> {
       { id: 'tz', type: 'world_clock', title: 'Timezone' },
       { id: 'company', type: 'text', title: 'Company' },
       { id: 'stage', type: 'status', title: 'Stage', labels: ['New lead', 'Call'] },
-      { id: 'outcome', type: 'status', title: 'Call outcome', labels: ['Booked', 'Unqualified', 'Not interested', 'Answered', 'Busy'] },
+      {
+        id: 'outcome',
+        type: 'status',
+        title: 'Call outcome',
+        labels: ['Booked', 'Unqualified', 'Not interested', 'Answered', 'Busy'],
+      },
     ],
   });
   const items = LEADS.map((lead) => ({
@@ -178,19 +275,36 @@ async function main(): Promise<void> {
     }),
   }));
   say(`  board "${board.name}" (${board.id}) with ${items.length} items: ${LEADS.map((l) => l.name).join(', ')}`);
-  const { mondayBoard } = await graphql<{ mondayBoard: { name: string; columns: Array<{ id: string; title: string; type: string }> } }>(
-    baseUrl, demo.apiKey, 'query ($id: String!) { mondayBoard(boardId: $id) { name columns { id title type } } }', { id: board.id },
-  );
+  const { mondayBoard } = await graphql<{
+    mondayBoard: { name: string; columns: Array<{ id: string; title: string; type: string }> };
+  }>(baseUrl, demo.apiKey, 'query ($id: String!) { mondayBoard(boardId: $id) { name columns { id title type } } }', {
+    id: board.id,
+  });
   say(`  mondayBoard → columns ${mondayBoard.columns.map((c) => `${c.id} (${c.type})`).join(', ')}`);
-  const { setBoardMapping } = await graphql<{ setBoardMapping: { boardId: string; timezoneColumnType: string; statusLabels: Record<string, string | null> } }>(
-    baseUrl, demo.apiKey,
+  const { setBoardMapping } = await graphql<{
+    setBoardMapping: { boardId: string; timezoneColumnType: string; statusLabels: Record<string, string | null> };
+  }>(
+    baseUrl,
+    demo.apiKey,
     'mutation ($input: JSON!) { setBoardMapping(input: $input) { boardId timezoneColumnType statusLabels } }',
-    { input: { boardId: board.id, itemNameIsFullName: true, phoneColumnId: 'phone', timezoneColumnId: 'tz', extraFields: [{ columnId: 'company', identifier: 'company' }] } },
+    {
+      input: {
+        boardId: board.id,
+        itemNameIsFullName: true,
+        phoneColumnId: 'phone',
+        timezoneColumnId: 'tz',
+        extraFields: [{ columnId: 'company', identifier: 'company' }],
+      },
+    },
   );
   check(setBoardMapping.boardId === board.id, `setBoardMapping mapped board ${setBoardMapping.boardId}`);
-  say('  setBoardMapping → item name = full name, phone ← Phone, timezone ← Timezone (world_clock), customFields.company ← Company');
+  say(
+    '  setBoardMapping → item name = full name, phone ← Phone, timezone ← Timezone (world_clock), customFields.company ← Company',
+  );
   const labels = setBoardMapping.statusLabels;
-  say(`  status labels (the default) → converted: ${labels.converted}, answered: ${labels.answered}, busy: ${labels.busy}, voicemail: ${labels.voicemail ?? 'unchanged'}, no_answer: ${labels.no_answer ?? 'unchanged'}`);
+  say(
+    `  status labels (the default) → converted: ${labels.converted}, answered: ${labels.answered}, busy: ${labels.busy}, voicemail: ${labels.voicemail ?? 'unchanged'}, no_answer: ${labels.no_answer ?? 'unchanged'}`,
+  );
 
   step('4. The recipes, as the manifest describes them (options loaded from Contactline)');
   const fillTimezone = byKey(integration.actions, 'fill_timezone');
@@ -198,28 +312,59 @@ async function main(): Promise<void> {
   const setStatus = byKey(integration.actions, 'set_status_from_call');
   const callEnded = byKey(integration.triggers, 'call_ended');
   const who = { accountId: MONDAY_ACCOUNT_ID, userId: MONDAY_USER_ID };
-  const workflows = await monday.fetchOptions({ ...who, url: urlOn(baseUrl, byKey(integration.fieldTypes, 'contactline_workflow').remoteOptionsUrl), boardId: board.id });
-  const agents = await monday.fetchOptions({ ...who, url: urlOn(baseUrl, byKey(integration.fieldTypes, 'contactline_voice_agent').remoteOptionsUrl), boardId: board.id });
+  const workflows = await monday.fetchOptions({
+    ...who,
+    url: urlOn(baseUrl, byKey(integration.fieldTypes, 'contactline_workflow').remoteOptionsUrl),
+    boardId: board.id,
+  });
+  const agents = await monday.fetchOptions({
+    ...who,
+    url: urlOn(baseUrl, byKey(integration.fieldTypes, 'contactline_voice_agent').remoteOptionsUrl),
+    boardId: board.id,
+  });
   const workflowOption = workflows.options.find((o) => o.value === demo.workflowId);
   const agentOption = agents.options.find((o) => o.value === demo.agentId);
-  check(workflowOption && agentOption, `remote options: workflows ${JSON.stringify(workflows.options)}, agents ${JSON.stringify(agents.options)}`);
-  say(`  workflow picker: ${workflows.options.map((o) => o.title).join(', ')}; voice agent picker: ${agents.options.map((o) => o.title).join(', ')}`);
+  check(
+    workflowOption && agentOption,
+    `remote options: workflows ${JSON.stringify(workflows.options)}, agents ${JSON.stringify(agents.options)}`,
+  );
+  say(
+    `  workflow picker: ${workflows.options.map((o) => o.title).join(', ')}; voice agent picker: ${agents.options.map((o) => o.title).join(', ')}`,
+  );
 
   await monday.createRecipe({
-    ...who, boardId: board.id,
+    ...who,
+    boardId: board.id,
     trigger: { kind: 'status_change', columnId: 'stage', toLabel: 'New lead' },
-    action: { url: urlOn(baseUrl, fillTimezone.runUrl), inputFields: (out, context) => ({ boardId: context.boardId, itemId: out.itemId, phoneColumnId: 'phone', timezoneColumnId: 'tz' }) },
+    action: {
+      url: urlOn(baseUrl, fillTimezone.runUrl),
+      inputFields: (out, context) => ({
+        boardId: context.boardId,
+        itemId: out.itemId,
+        phoneColumnId: 'phone',
+        timezoneColumnId: 'tz',
+      }),
+    },
   });
-  say(`  ${sentenceOf('fill_timezone_on_status_change', { statusColumnId: 'Stage', statusColumnValue: 'New lead', timezoneColumnId: 'Timezone', phoneColumnId: 'Phone' })}`);
+  say(
+    `  ${sentenceOf('fill_timezone_on_status_change', { statusColumnId: 'Stage', statusColumnValue: 'New lead', timezoneColumnId: 'Timezone', phoneColumnId: 'Phone' })}`,
+  );
   await monday.createRecipe({
-    ...who, boardId: board.id,
+    ...who,
+    boardId: board.id,
     trigger: { kind: 'status_change', columnId: 'stage', toLabel: 'Call' },
-    action: { url: urlOn(baseUrl, enroll.runUrl), inputFields: (out, context) => ({ boardId: context.boardId, itemId: out.itemId, workflowId: workflowOption }) },
+    action: {
+      url: urlOn(baseUrl, enroll.runUrl),
+      inputFields: (out, context) => ({ boardId: context.boardId, itemId: out.itemId, workflowId: workflowOption }),
+    },
   });
-  say(`  ${sentenceOf('enroll_on_status_change', { statusColumnId: 'Stage', statusColumnValue: 'Call', workflowId: workflowOption.title })}`);
+  say(
+    `  ${sentenceOf('enroll_on_status_change', { statusColumnId: 'Stage', statusColumnValue: 'Call', workflowId: workflowOption.title })}`,
+  );
   const outputTypes = Object.fromEntries((callEnded.outputFields ?? []).map((f) => [f.key, f.primitiveType!]));
   const resultRecipe = await monday.createRecipe({
-    ...who, boardId: board.id,
+    ...who,
+    boardId: board.id,
     trigger: {
       kind: 'app',
       subscribeUrl: urlOn(baseUrl, callEnded.subscribeUrl),
@@ -228,16 +373,31 @@ async function main(): Promise<void> {
       // The emulator refuses deliveries that do not match the declared outputs.
       outputFields: outputTypes,
     },
-    action: { url: urlOn(baseUrl, setStatus.runUrl), inputFields: (out) => ({ boardId: out.boardId, itemId: out.itemId, statusColumnId: 'outcome', callResult: out.callResult }) },
+    action: {
+      url: urlOn(baseUrl, setStatus.runUrl),
+      inputFields: (out) => ({
+        boardId: out.boardId,
+        itemId: out.itemId,
+        statusColumnId: 'outcome',
+        callResult: out.callResult,
+      }),
+    },
   });
   check(resultRecipe.subscription, 'the call-ended recipe has no subscription');
-  say(`  ${sentenceOf('status_from_agent_call_result', { agentId: agentOption.title, statusColumnId: 'Call outcome' })}`);
-  say(`    (monday subscribed at ${new URL(urlOn(baseUrl, callEnded.subscribeUrl)).pathname}; webhook ${resultRecipe.subscription.webhookId})`);
+  say(
+    `  ${sentenceOf('status_from_agent_call_result', { agentId: agentOption.title, statusColumnId: 'Call outcome' })}`,
+  );
+  say(
+    `    (monday subscribed at ${new URL(urlOn(baseUrl, callEnded.subscribeUrl)).pathname}; webhook ${resultRecipe.subscription.webhookId})`,
+  );
 
   step('5. Fill a timezone: Alan Turing\'s Stage → "New lead"');
   const turing = items.find((i) => i.lead.name === 'Alan Turing')!;
   const [fillRun] = await monday.changeStatus(turing.item.id, 'stage', 'New lead');
-  check(fillRun?.outcome === 'success', `the fill-timezone run ended ${fillRun ? describeRun(fillRun) : 'without a run'}`);
+  check(
+    fillRun?.outcome === 'success',
+    `the fill-timezone run ended ${fillRun ? describeRun(fillRun) : 'without a run'}`,
+  );
   const filled = monday.readValue(turing.item.id, 'tz').text;
   check(filled === 'Europe/London', `the Timezone column holds ${filled}`);
   say(`  fill-timezone → ${describeRun(fillRun)}; Timezone column: ${filled}`);
@@ -250,7 +410,10 @@ async function main(): Promise<void> {
       check(run.outcome === 'success', `enrolling ${lead.name}: ${describeRun(run)}`);
       say(`  ${lead.name.padEnd(18)} enrolled: contact ${String(run.outputFields?.contactId).slice(0, 8)}…`);
     } else {
-      check(run.outcome === 'failed' && run.notification?.title === 'Phone number missing', `${lead.name} (no phone): ${describeRun(run)}`);
+      check(
+        run.outcome === 'failed' && run.notification?.title === 'Phone number missing',
+        `${lead.name} (no phone): ${describeRun(run)}`,
+      );
       say(`  ${lead.name.padEnd(18)} ${describeRun(run)}`);
     }
   }
@@ -264,23 +427,40 @@ async function main(): Promise<void> {
   });
   await monday.idle();
   const deliveries = monday.triggerDeliveries.filter((d) => d.subscriptionId === subscriptionId);
-  check(deliveries.every((d) => d.outcome === 'accepted'), `trigger deliveries: ${deliveries.map((d) => `${d.status} ${d.outcome} ${d.problem ?? ''}`).join('; ')}`);
+  check(
+    deliveries.every((d) => d.outcome === 'accepted'),
+    `trigger deliveries: ${deliveries.map((d) => `${d.status} ${d.outcome} ${d.problem ?? ''}`).join('; ')}`,
+  );
   for (const { lead, item } of called) {
     const delivery = deliveries.find((d) => d.outputFields?.itemId === Number(item.id));
     check(delivery, `no call-ended delivery for ${lead.name}`);
     const out = delivery.outputFields!;
-    check(out.callResult === lead.expect!.result, `${lead.name}'s call ended ${String(out.callResult)}, expected ${lead.expect!.result}`);
+    check(
+      out.callResult === lead.expect!.result,
+      `${lead.name}'s call ended ${String(out.callResult)}, expected ${lead.expect!.result}`,
+    );
     const run = statusRuns.find((r) => r.inputFields.itemId === Number(item.id));
     check(run?.outcome === 'success', `set-status for ${lead.name}: ${run ? describeRun(run) : 'no run'}`);
     const { label, changed } = run.outputFields as { label: string | null; changed: boolean };
-    check(label === lead.expect!.label && changed === (label !== null), `set-status for ${lead.name} answered ${JSON.stringify(run.outputFields)}`);
-    say(`  ${lead.name.padEnd(18)} ${String(out.callResult).padEnd(9)} ${String(out.durationSeconds).padStart(3)} s, ${out.endReason}, last call: ${out.isLastCall ? 'yes' : 'no '} → ${changed ? `Call outcome = ${label}` : 'status left unchanged (result mapped to nothing)'}`);
+    check(
+      label === lead.expect!.label && changed === (label !== null),
+      `set-status for ${lead.name} answered ${JSON.stringify(run.outputFields)}`,
+    );
+    say(
+      `  ${lead.name.padEnd(18)} ${String(out.callResult).padEnd(9)} ${String(out.durationSeconds).padStart(3)} s, ${out.endReason}, last call: ${out.isLastCall ? 'yes' : 'no '} → ${changed ? `Call outcome = ${label}` : 'status left unchanged (result mapped to nothing)'}`,
+    );
   }
 
   step('8. The board now');
   const rows = items.map(({ lead, item }) => {
     const snapshot = monday.readItem(item.id);
-    return [lead.name, snapshot.values.phone.text || '—', snapshot.values.tz.text || '—', snapshot.values.stage.label ?? '—', snapshot.values.outcome.label ?? '—'];
+    return [
+      lead.name,
+      snapshot.values.phone.text || '—',
+      snapshot.values.tz.text || '—',
+      snapshot.values.stage.label ?? '—',
+      snapshot.values.outcome.label ?? '—',
+    ];
   });
   const header = ['Item', 'Phone', 'Timezone', 'Stage', 'Call outcome'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));

@@ -20,7 +20,11 @@ export function check(condition: unknown, message: string): asserts condition {
 }
 
 /** Polls until `probe` returns a truthy value. */
-export async function until<T>(what: string, probe: () => T | null | undefined | false | Promise<T | null | undefined | false>, timeoutMs = 20_000): Promise<T> {
+export async function until<T>(
+  what: string,
+  probe: () => T | null | undefined | false | Promise<T | null | undefined | false>,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -31,9 +35,17 @@ export async function until<T>(what: string, probe: () => T | null | undefined |
 }
 
 /** Plays `main`, then `stopStep` (which runs `stop`); exits 0, or 1 naming the failed step. */
-export function runDemo(options: { main: () => Promise<void>; stop: () => Promise<void>; stopStep: string; stopped: string; deadlineMs: number }): void {
+export function runDemo(options: {
+  main: () => Promise<void>;
+  stop: () => Promise<void>;
+  stopStep: string;
+  stopped: string;
+  deadlineMs: number;
+}): void {
   const watchdog = setTimeout(() => {
-    process.stderr.write(`\nDemo failed during step "${currentStep}": it took longer than ${options.deadlineMs / 1000} s.\n`);
+    process.stderr.write(
+      `\nDemo failed during step "${currentStep}": it took longer than ${options.deadlineMs / 1000} s.\n`,
+    );
     process.exit(1);
   }, options.deadlineMs);
   options

@@ -25,7 +25,12 @@ import { closeConnectionsWithUnreadBodies } from './http/edge/unread-body.js';
 import { bodyTooLarge, refuseDeclaredOversize } from './http/edge/body-limits.js';
 import { corsPolicy } from './http/edge/cors-policy.js';
 import { rateLimitsFor, trustProxySetting } from './http/edge/http-edge.js';
-import { GRAPHQL_BODY_LIMIT_BYTES, graphqlCaller, graphqlDocumentLimits, type GraphqlCaller } from './http/edge/graphql-guard.js';
+import {
+  GRAPHQL_BODY_LIMIT_BYTES,
+  graphqlCaller,
+  graphqlDocumentLimits,
+  type GraphqlCaller,
+} from './http/edge/graphql-guard.js';
 
 const openApiDocument = buildOpenApi();
 
@@ -43,7 +48,15 @@ export interface AppOptions {
   accessLogger?: Logger;
 }
 
-export function createApp({ services, monday, adminToken, telephonySecrets, logError = defaultLogError, edge: edgeOptions, accessLogger }: AppOptions): express.Express {
+export function createApp({
+  services,
+  monday,
+  adminToken,
+  telephonySecrets,
+  logError = defaultLogError,
+  edge: edgeOptions,
+  accessLogger,
+}: AppOptions): express.Express {
   const edge = httpEdgeSettings(edgeOptions);
   const app = express();
   app.disable('x-powered-by');
@@ -98,7 +111,11 @@ export function createApp({ services, monday, adminToken, telephonySecrets, logE
     cors: false,
     plugins: [refuseTooDeepDocuments, graphqlDocumentLimits(edge)],
     // The caller was resolved from the headers before yoga read the body (./http/edge/graphql-guard.ts).
-    context: ({ res }) => ({ ...services, requestId: res.locals.requestId as string, ...(res.locals.graphqlCaller as GraphqlCaller) }),
+    context: ({ res }) => ({
+      ...services,
+      requestId: res.locals.requestId as string,
+      ...(res.locals.graphqlCaller as GraphqlCaller),
+    }),
   });
   // GET and POST only: another method is an unknown operation (404), as everywhere else.
   // Express answers HEAD with the GET route; yoga refuses HEAD, so it is shown the GET it
@@ -110,7 +127,10 @@ export function createApp({ services, monday, adminToken, telephonySecrets, logE
   // The caller first (from the headers), then the body: JSON, GRAPHQL_BODY_LIMIT_BYTES at most.
   const caller = graphqlCaller(services, adminToken);
   const graphqlBody = express.json({ limit: GRAPHQL_BODY_LIMIT_BYTES, type: () => true });
-  app.route('/graphql').get(caller, graphql).post(caller, refuseDeclaredOversize(GRAPHQL_BODY_LIMIT_BYTES), graphqlBody, graphql);
+  app
+    .route('/graphql')
+    .get(caller, graphql)
+    .post(caller, refuseDeclaredOversize(GRAPHQL_BODY_LIMIT_BYTES), graphqlBody, graphql);
 
   answerOptionsRequests(app.router);
   app.use((_req, _res, next) => next(new DomainError('not_found', 'No such operation')));
@@ -133,7 +153,6 @@ function fromBodyParser(error: unknown): DomainError | undefined {
   if (e?.status && e.status >= 400 && e.status < 500) return new DomainError('bad_request', e.message ?? 'Bad request');
   return undefined;
 }
-
 
 function defaultLogError(error: unknown, requestId: string): void {
   logger.error({ err: error, requestId }, 'request failed');

@@ -15,16 +15,44 @@ export interface DemoAccount {
 export async function seedDemoAccount(services: Pick<Services, 'db' | 'clock'>): Promise<DemoAccount> {
   const prisma = services.db.prisma;
   const now = services.clock.now();
-  const account = await prisma.account.create({ data: { name: 'Demo account', defaultLocation: 'US', createdAt: now } });
-  const user = await prisma.user.create({ data: { accountId: account.id, email: 'demo@example.com', name: 'Demo user', createdAt: now } });
+  const account = await prisma.account.create({
+    data: { name: 'Demo account', defaultLocation: 'US', createdAt: now },
+  });
+  const user = await prisma.user.create({
+    data: { accountId: account.id, email: 'demo@example.com', name: 'Demo user', createdAt: now },
+  });
   const apiKey = generateSecret();
   await prisma.apiKey.create({
-    data: { accountId: account.id, userId: user.id, name: 'demo key', secretHash: hashSecret(apiKey), lastFour: apiKey.slice(-4), createdAt: now },
+    data: {
+      accountId: account.id,
+      userId: user.id,
+      name: 'demo key',
+      secretHash: hashSecret(apiKey),
+      lastFour: apiKey.slice(-4),
+      createdAt: now,
+    },
   });
   // A live agent that calls new contacts at once, so a demo enrollment is called in seconds.
   // The agent defaults (language, attempts, working hours, retry delay) are the schema's.
-  const agentData = CreateAgentSchema.parse({ accountId: account.id, name: 'Demo agent', status: 'live', timezone: 'America/New_York', callNewContactsImmediately: true });
-  const agent = await prisma.agent.create({ data: { ...agentData, workingHours: agentData.workingHours as object, createdAt: now, updatedAt: now } });
-  const workflow = await prisma.workflow.create({ data: { accountId: account.id, agentId: agent.id, name: 'Demo outreach', status: 'published', createdAt: now, updatedAt: now } });
+  const agentData = CreateAgentSchema.parse({
+    accountId: account.id,
+    name: 'Demo agent',
+    status: 'live',
+    timezone: 'America/New_York',
+    callNewContactsImmediately: true,
+  });
+  const agent = await prisma.agent.create({
+    data: { ...agentData, workingHours: agentData.workingHours as object, createdAt: now, updatedAt: now },
+  });
+  const workflow = await prisma.workflow.create({
+    data: {
+      accountId: account.id,
+      agentId: agent.id,
+      name: 'Demo outreach',
+      status: 'published',
+      createdAt: now,
+      updatedAt: now,
+    },
+  });
   return { accountId: account.id, userId: user.id, workflowId: workflow.id, agentId: agent.id, apiKey };
 }

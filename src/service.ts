@@ -38,7 +38,22 @@ export interface RunningService {
 }
 
 export interface StartOptions {
-  env: Pick<Env, 'DATABASE_URL' | 'DATA_DIR' | 'PORT' | 'HOST' | 'REGION' | 'ADMIN_TOKEN' | 'TELEPHONY_WEBHOOK_SECRETS'> & Partial<Pick<Env, 'SIMULATED_OUTCOMES' | 'SIMULATED_CALL_SPEED' | 'PROVIDER_CREDENTIALS_KEY' | 'VAPI_API_URL' | 'RETELL_API_URL' | 'PUBLIC_BASE_URL'>> & Partial<HttpEdgeEnv>;
+  env: Pick<
+    Env,
+    'DATABASE_URL' | 'DATA_DIR' | 'PORT' | 'HOST' | 'REGION' | 'ADMIN_TOKEN' | 'TELEPHONY_WEBHOOK_SECRETS'
+  > &
+    Partial<
+      Pick<
+        Env,
+        | 'SIMULATED_OUTCOMES'
+        | 'SIMULATED_CALL_SPEED'
+        | 'PROVIDER_CREDENTIALS_KEY'
+        | 'VAPI_API_URL'
+        | 'RETELL_API_URL'
+        | 'PUBLIC_BASE_URL'
+      >
+    > &
+    Partial<HttpEdgeEnv>;
   /** An already-open database (tests); otherwise opened from env. */
   db?: Database;
   inMemory?: boolean;
@@ -62,7 +77,9 @@ export interface StartOptions {
 
 export async function startService(options: StartOptions): Promise<RunningService> {
   const { env } = options;
-  const db = options.db ?? (await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, inMemory: options.inMemory }));
+  const db =
+    options.db ??
+    (await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, inMemory: options.inMemory }));
   const clock = options.clock ?? systemClock;
   let demo: DemoAccount | null = null;
   try {
@@ -81,22 +98,28 @@ export async function startService(options: StartOptions): Promise<RunningServic
   }
   const queue = await startJobQueue(db);
   // The board app gets the service's public base URL from here (validated in src/config/env.ts).
-  const monday = options.monday !== undefined
-    ? options.monday
-    : await loadMondayConfig({ publicBaseUrl: env.PUBLIC_BASE_URL });
+  const monday =
+    options.monday !== undefined ? options.monday : await loadMondayConfig({ publicBaseUrl: env.PUBLIC_BASE_URL });
   // The public base URL is known once the server listens, unless configured.
   const voice = voiceProvidersFromEnv(env, options.voiceAdapters);
   const statistics = startStatisticsKeeper(db);
   const boards = monday ? mondayBoardDirectory(monday) : undefined;
   const services: Services = { db, queue, clock, region: env.REGION, boards, voice, statistics };
   const batches = await startBatchWorker(services);
-  const telephony = options.telephony ?? createSimulatedTelephony({ sink: (event) => applyTelephonyEvent(services, event).then(() => undefined), clock, delayMs: 200, callSpeed: env.SIMULATED_CALL_SPEED, script: env.SIMULATED_OUTCOMES });
+  const telephony =
+    options.telephony ??
+    createSimulatedTelephony({
+      sink: (event) => applyTelephonyEvent(services, event).then(() => undefined),
+      clock,
+      delayMs: 200,
+      callSpeed: env.SIMULATED_CALL_SPEED,
+      script: env.SIMULATED_OUTCOMES,
+    });
   const dialer = options.dialer === false ? null : startDialer(services, telephony);
   const telephonySecrets = env.TELEPHONY_WEBHOOK_SECRETS?.split(',').map((secret) => secret.trim());
   // The board app's "when a call ends" deliveries: the job, sending through the app's channel.
-  const triggers = monday && options.triggerDelivery !== false
-    ? startTriggerDelivery(services, callEndedTrigger(monday))
-    : null;
+  const triggers =
+    monday && options.triggerDelivery !== false ? startTriggerDelivery(services, callEndedTrigger(monday)) : null;
   const app = createApp({ services, adminToken: env.ADMIN_TOKEN, telephonySecrets, monday, edge: env });
   const server = app.listen(env.PORT, env.HOST);
   // Requests Node's parser refuses (headers over its limit, not HTTP) get the error body too.
@@ -128,5 +151,6 @@ export async function startService(options: StartOptions): Promise<RunningServic
 
 async function assertMigrated(db: Database): Promise<void> {
   const rows = await db.sql.query<{ ok: boolean }>(`SELECT to_regclass('"Contact"') IS NOT NULL AS ok`);
-  if (!rows.rows[0]?.ok) throw new Error('The PostgreSQL database has no Contactline tables yet: run `contactline migrate` first.');
+  if (!rows.rows[0]?.ok)
+    throw new Error('The PostgreSQL database has no Contactline tables yet: run `contactline migrate` first.');
 }

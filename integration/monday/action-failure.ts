@@ -32,7 +32,12 @@ export class MondayActionFailure extends Error {
 
 /** This run failed (bad or missing value on the item); the automation stays on. */
 export function runFailed(title: string, description: string, runtime: string): MondayActionFailure {
-  return new MondayActionFailure(400, { severityCode: 4000, notificationErrorTitle: title, notificationErrorDescription: description, runtimeErrorDescription: runtime });
+  return new MondayActionFailure(400, {
+    severityCode: 4000,
+    notificationErrorTitle: title,
+    notificationErrorDescription: description,
+    runtimeErrorDescription: runtime,
+  });
 }
 
 /** The automation cannot work as configured (mapping out of date, workflow archived): monday turns it off. */
@@ -55,23 +60,26 @@ export function retryLater(message: string, status: 500 | 503 = 503, requestId?:
 const BOARD_WORDS: Record<FailureReason, { title: string; description?: string }> = {
   workflow_not_found: {
     title: 'Workflow cannot take enrollments',
-    description: 'The chosen workflow no longer exists in Contactline: choose another workflow, '
-      + 'then turn the automation back on.',
+    description:
+      'The chosen workflow no longer exists in Contactline: choose another workflow, ' +
+      'then turn the automation back on.',
   },
   workflow_draft: {
     title: 'Workflow cannot take enrollments',
-    description: 'The chosen workflow is a draft in Contactline: publish it or choose another workflow, '
-      + 'then turn the automation back on.',
+    description:
+      'The chosen workflow is a draft in Contactline: publish it or choose another workflow, ' +
+      'then turn the automation back on.',
   },
   workflow_archived: {
     title: 'Workflow cannot take enrollments',
-    description: 'The chosen workflow is archived in Contactline: choose another workflow, '
-      + 'then turn the automation back on.',
+    description:
+      'The chosen workflow is archived in Contactline: choose another workflow, ' + 'then turn the automation back on.',
   },
   workflow_paused: {
     title: 'Workflow is paused',
-    description: 'The chosen workflow is paused in Contactline, so it cannot take new contacts: '
-      + 'resume it, then run the automation again.',
+    description:
+      'The chosen workflow is paused in Contactline, so it cannot take new contacts: ' +
+      'resume it, then run the automation again.',
   },
   board_not_mapped: { title: 'No board mapped' },
   item_on_other_board: { title: 'Board not mapped' },

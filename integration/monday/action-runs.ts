@@ -38,7 +38,12 @@ export async function runBoardOperation<Result, Variables>(
   }
 }
 
-export function actionRoute(services: Services, config: MondayConfig, kind: string, handler: ActionHandler): RequestHandler {
+export function actionRoute(
+  services: Services,
+  config: MondayConfig,
+  kind: string,
+  handler: ActionHandler,
+): RequestHandler {
   return async (req: Request, res: Response) => {
     const request = await verifyMondayRequest(services, config, req, res);
     if (!request) return;

@@ -12,7 +12,13 @@ import type { MondayConfig } from './config.js';
 // The package's ESM build does not re-export its named classes reliably: go through the default.
 const { ApiClient } = pkg as unknown as { ApiClient: typeof ApiClientType };
 
-export type MondayApiFailureKind = 'unavailable' | 'unauthorized' | 'column_value' | 'invalid_column' | 'not_found' | 'other';
+export type MondayApiFailureKind =
+  | 'unavailable'
+  | 'unauthorized'
+  | 'column_value'
+  | 'invalid_column'
+  | 'not_found'
+  | 'other';
 
 export class MondayApiFailure extends Error {
   constructor(
@@ -67,10 +73,14 @@ export function mondayApi(config: Pick<MondayConfig, 'apiUrl' | 'apiVersion'>, t
   };
   return {
     async readItem(itemId, columnIds) {
-      const data = await request<{ items: Array<{ id: string; name: string; board: { id: string; columns: BoardColumn[] } | null; column_values: ItemColumnValue[] }> | null }>(
-        READ_ITEM,
-        { itemIds: [itemId], columnIds },
-      );
+      const data = await request<{
+        items: Array<{
+          id: string;
+          name: string;
+          board: { id: string; columns: BoardColumn[] } | null;
+          column_values: ItemColumnValue[];
+        }> | null;
+      }>(READ_ITEM, { itemIds: [itemId], columnIds });
       const item = data.items?.[0];
       if (!item?.board) return null;
       return {
@@ -82,7 +92,10 @@ export function mondayApi(config: Pick<MondayConfig, 'apiUrl' | 'apiVersion'>, t
       };
     },
     async readBoard(boardId) {
-      const data = await request<{ boards: Array<{ id: string; name: string; columns: BoardColumn[] }> | null }>(READ_BOARD, { boardIds: [boardId] });
+      const data = await request<{ boards: Array<{ id: string; name: string; columns: BoardColumn[] }> | null }>(
+        READ_BOARD,
+        { boardIds: [boardId] },
+      );
       const board = data.boards?.[0];
       return board ? { id: String(board.id), name: board.name, columns: board.columns ?? [] } : null;
     },
@@ -107,7 +120,8 @@ function asFailure(error: unknown): MondayApiFailure {
   if (error instanceof MondayApiFailure) return error;
   const e = error as ClientErrorLike;
   const response = e?.response;
-  if (!response) return new MondayApiFailure('unavailable', `monday's API did not answer (${e?.message ?? 'network error'})`);
+  if (!response)
+    return new MondayApiFailure('unavailable', `monday's API did not answer (${e?.message ?? 'network error'})`);
   const first = response.errors?.[0];
   const code = String(first?.extensions?.code ?? '');
   const status = Number(first?.extensions?.status_code ?? response.status ?? 0);
@@ -115,9 +129,11 @@ function asFailure(error: unknown): MondayApiFailure {
   if (status === 429 || /RATE|LIMIT|COMPLEXITY_BUDGET/i.test(code) || (response.status ?? 0) >= 500) {
     return new MondayApiFailure('unavailable', `monday's API is busy: ${message}`);
   }
-  if (response.status === 401 || status === 401) return new MondayApiFailure('unauthorized', `monday refused the token: ${message}`);
+  if (response.status === 401 || status === 401)
+    return new MondayApiFailure('unauthorized', `monday refused the token: ${message}`);
   if (code === 'ColumnValueException') return new MondayApiFailure('column_value', message);
   if (code === 'InvalidColumnIdException') return new MondayApiFailure('invalid_column', message);
-  if (code === 'InvalidBoardIdException' || code === 'InvalidItemIdException' || /not found/i.test(message)) return new MondayApiFailure('not_found', message);
+  if (code === 'InvalidBoardIdException' || code === 'InvalidItemIdException' || /not found/i.test(message))
+    return new MondayApiFailure('not_found', message);
   return new MondayApiFailure('other', message);
 }

@@ -17,7 +17,10 @@ export interface MondayClaims {
 export type MondayAuthFailure = 'missing' | 'invalid' | 'expired' | 'wrong_audience';
 
 export class MondayAuthError extends Error {
-  constructor(readonly reason: MondayAuthFailure, message: string) {
+  constructor(
+    readonly reason: MondayAuthFailure,
+    message: string,
+  ) {
     super(message);
     this.name = 'MondayAuthError';
   }
@@ -30,7 +33,11 @@ const ALGORITHMS: jwt.Algorithm[] = ['HS256', 'HS384', 'HS512'];
  * blocks send it). `audience`, when given, must equal the token's `aud` (the public URL of the
  * endpoint called). Throws MondayAuthError.
  */
-export function verifyMondayJwt(header: string | undefined, signingSecret: string, options: { audience?: string; now?: Date } = {}): MondayClaims {
+export function verifyMondayJwt(
+  header: string | undefined,
+  signingSecret: string,
+  options: { audience?: string; now?: Date } = {},
+): MondayClaims {
   const token = header?.replace(/^Bearer\s+/i, '').trim();
   if (!token) throw new MondayAuthError('missing', 'Missing Authorization token from monday');
   let claims: jwt.JwtPayload;
@@ -45,7 +52,7 @@ export function verifyMondayJwt(header: string | undefined, signingSecret: strin
     if (error instanceof jwt.JsonWebTokenError && /audience/i.test(error.message)) {
       throw new MondayAuthError('wrong_audience', 'The monday token was issued for another URL');
     }
-    throw new MondayAuthError('invalid', 'The monday token is not signed with this app\'s Signing Secret');
+    throw new MondayAuthError('invalid', "The monday token is not signed with this app's Signing Secret");
   }
   if (typeof claims.accountId !== 'number' || typeof claims.exp !== 'number') {
     throw new MondayAuthError('invalid', 'The monday token lacks accountId or exp');

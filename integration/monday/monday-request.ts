@@ -45,7 +45,12 @@ export function mondayTokenFirst(services: Services, config: MondayConfig) {
 }
 
 /** The verified request, or null when an answer (400 / 401 / 403) has been sent. */
-export async function verifyMondayRequest(services: Services, config: MondayConfig, req: Request, res: Response): Promise<MondayRequest | null> {
+export async function verifyMondayRequest(
+  services: Services,
+  config: MondayConfig,
+  req: Request,
+  res: Response,
+): Promise<MondayRequest | null> {
   const claims = verifiedClaims(services, config, req, res);
   if (!claims) return null;
   // Parts of monday's payloads are stored as they come (action runs, trigger subscriptions), so

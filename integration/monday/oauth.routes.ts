@@ -54,7 +54,8 @@ export function installRouter(services: Services, config: MondayConfig): Router 
   const oauthUrl = () => (config.oauthUrl || DEFAULT_OAUTH_URL).replace(/\/+$/, '');
   // Derived, not the Signing Secret itself: our state can never pass for a monday token or back.
   const stateKey = createHmac('sha256', config.signingSecret).update('contactline monday install state v1').digest();
-  const formToken = (browserId: string) => createHmac('sha256', stateKey).update(`form:${browserId}`).digest('base64url');
+  const formToken = (browserId: string) =>
+    createHmac('sha256', stateKey).update(`form:${browserId}`).digest('base64url');
   const browserHash = (browserId: string) => createHash('sha256').update(browserId).digest('base64url');
   const nowSeconds = () => Math.floor(services.clock.now().getTime() / 1000);
 
@@ -72,7 +73,10 @@ export function installRouter(services: Services, config: MondayConfig): Router 
     res.setHeader('referrer-policy', 'no-referrer');
     res.setHeader('x-content-type-options', 'nosniff');
     res.setHeader('x-frame-options', 'DENY');
-    res.setHeader('content-security-policy', `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${new URL(oauthUrl()).origin}; frame-ancestors 'none'; base-uri 'none'`);
+    res.setHeader(
+      'content-security-policy',
+      `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${new URL(oauthUrl()).origin}; frame-ancestors 'none'; base-uri 'none'`,
+    );
     res.send(layout(title, body).value);
   }
 
@@ -80,8 +84,13 @@ export function installRouter(services: Services, config: MondayConfig): Router 
   function notReady(res: Response): boolean {
     const missing = missingSettings();
     if (missing.length === 0) return false;
-    send(res, 503, 'Install unavailable', html`<p>Linking monday is not set up on this Contactline server yet.</p>
-      <p>The operator must set ${missing.join(', ')} (see the README's board app section) and restart it.</p>`);
+    send(
+      res,
+      503,
+      'Install unavailable',
+      html`<p>Linking monday is not set up on this Contactline server yet.</p>
+      <p>The operator must set ${missing.join(', ')} (see the README's board app section) and restart it.</p>`,
+    );
     return true;
   }
 
@@ -90,12 +99,28 @@ export function installRouter(services: Services, config: MondayConfig): Router 
     const existing = readCookie(req, COOKIE);
     if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
     const id = randomBytes(32).toString('base64url');
-    res.cookie(COOKIE, id, { httpOnly: true, sameSite: 'lax', secure: isSecure(req, config), path: req.baseUrl || '/', maxAge: COOKIE_MAX_AGE_MS });
+    res.cookie(COOKIE, id, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: isSecure(req, config),
+      path: req.baseUrl || '/',
+      maxAge: COOKIE_MAX_AGE_MS,
+    });
     return id;
   }
 
-  function installPage(req: Request, res: Response, status: number, browserId: string, options: { backToUrl?: string | null; error?: string; notice?: string }) {
-    send(res, status, 'Connect monday to Contactline', html`
+  function installPage(
+    req: Request,
+    res: Response,
+    status: number,
+    browserId: string,
+    options: { backToUrl?: string | null; error?: string; notice?: string },
+  ) {
+    send(
+      res,
+      status,
+      'Connect monday to Contactline',
+      html`
       <h1>Connect monday to Contactline</h1>
       <p>The Contactline board app enrolls board items into your Contactline workflows and reports call results back to the board.
         To connect your monday account to your Contactline account, sign in with a Contactline API key. Board automations then act as the user that key belongs to.
@@ -109,7 +134,8 @@ export function installRouter(services: Services, config: MondayConfig): Router 
         ${options.backToUrl ? html`<input type="hidden" name="backTo" value="${signBackTo(options.backToUrl)}">` : ''}
         <button type="submit">Continue to monday</button>
       </form>
-      <p class="small">Your key is checked once and never stored or shown. The monday access token is stored encrypted.</p>`);
+      <p class="small">Your key is checked once and never stored or shown. The monday access token is stored encrypted.</p>`,
+    );
   }
 
   /** A backToUrl carried through the form, signed so the form cannot be turned into an open redirect. */
@@ -121,7 +147,12 @@ export function installRouter(services: Services, config: MondayConfig): Router 
     if (value === undefined || value === '') return null;
     if (typeof value !== 'string') return 'invalid';
     const [encoded, mac] = value.split('.');
-    if (!encoded || !mac || !safeEqual(mac, createHmac('sha256', stateKey).update(`back:${encoded}`).digest('base64url'))) return 'invalid';
+    if (
+      !encoded ||
+      !mac ||
+      !safeEqual(mac, createHmac('sha256', stateKey).update(`back:${encoded}`).digest('base64url'))
+    )
+      return 'invalid';
     return Buffer.from(encoded, 'base64url').toString('utf8');
   }
 
@@ -130,141 +161,253 @@ export function installRouter(services: Services, config: MondayConfig): Router 
       await handler(req, res);
     } catch (error) {
       boardLogger(config).error(`monday install failed (request ${res.locals.requestId})`, { error: errorOf(error) });
-      if (!res.headersSent) send(res, 500, 'Something went wrong', html`<p>Linking failed on our side. Please try again in a minute.</p>`);
+      if (!res.headersSent)
+        send(res, 500, 'Something went wrong', html`<p>Linking failed on our side. Please try again in a minute.</p>`);
     }
   };
 
-  router.get('/install', wrap(async (req, res) => {
-    if (notReady(res)) return;
-    const backToUrl = req.query.backToUrl;
-    if (backToUrl !== undefined && (typeof backToUrl !== 'string' || !isMondayUrl(backToUrl, oauthUrl()))) {
-      send(res, 400, 'Bad link', html`<p>This install link carries a return address that is not a monday.com page. Start the install from monday again.</p>`);
-      return;
-    }
-    installPage(req, res, 200, browserIdFor(req, res), { backToUrl: backToUrl as string | undefined });
-  }));
+  router.get(
+    '/install',
+    wrap(async (req, res) => {
+      if (notReady(res)) return;
+      const backToUrl = req.query.backToUrl;
+      if (backToUrl !== undefined && (typeof backToUrl !== 'string' || !isMondayUrl(backToUrl, oauthUrl()))) {
+        send(
+          res,
+          400,
+          'Bad link',
+          html`<p>This install link carries a return address that is not a monday.com page. Start the install from monday again.</p>`,
+        );
+        return;
+      }
+      installPage(req, res, 200, browserIdFor(req, res), { backToUrl: backToUrl as string | undefined });
+    }),
+  );
 
-  router.post('/install', refuseDeclaredOversize(INSTALL_FORM_LIMIT_BYTES), express.urlencoded({ extended: false, limit: INSTALL_FORM_LIMIT_BYTES }), wrap(async (req, res) => {
-    if (notReady(res)) return;
-    const body = (req.body ?? {}) as Record<string, unknown>;
-    const hadCookie = !!readCookie(req, COOKIE);
-    const browserId = browserIdFor(req, res);
-    const backTo = verifyBackTo(body.backTo);
-    if (!hadCookie || typeof body.form !== 'string' || !safeEqual(body.form, formToken(browserId)) || backTo === 'invalid') {
-      // A cross-site post, cookies off, or an expired page: start over from a fresh form.
-      installPage(req, res, 403, browserId, { backToUrl: backTo === 'invalid' ? null : backTo, error: 'This form expired or was not sent from this page. Enter your API key again.' });
-      return;
-    }
-    const apiKey = typeof body.apiKey === 'string' ? body.apiKey.trim() : '';
-    let actor;
-    try {
-      actor = await authenticateApiKey(services, apiKey);
-    } catch (error) {
-      if (asDomainError(error)?.code !== 'unauthenticated') throw error;
-      installPage(req, res, 401, browserId, { backToUrl: backTo, error: 'That API key is not valid: it is unknown, revoked, or from another region. Check it and try again.' });
-      return;
-    }
-    const claims: InstallState = {
-      purpose: STATE_PURPOSE, accountId: actor.accountId, userId: actor.userId, keyId: actor.apiKeyId!, browser: browserHash(browserId),
-      ...(backTo ? { backToUrl: backTo } : {}),
-    };
-    const iat = nowSeconds();
-    const state = jwt.sign({ ...claims, iat, exp: iat + STATE_TTL_SECONDS }, stateKey, { algorithm: 'HS256' });
-    const authorize = new URL(`${oauthUrl()}/oauth2/authorize`);
-    authorize.searchParams.set('client_id', config.oauthClientId!);
-    authorize.searchParams.set('redirect_uri', callbackUrl(req, config));
-    authorize.searchParams.set('state', state);
-    if (config.oauthScopes) authorize.searchParams.set('scope', config.oauthScopes);
-    res.redirect(302, authorize.toString());
-  }));
+  router.post(
+    '/install',
+    refuseDeclaredOversize(INSTALL_FORM_LIMIT_BYTES),
+    express.urlencoded({ extended: false, limit: INSTALL_FORM_LIMIT_BYTES }),
+    wrap(async (req, res) => {
+      if (notReady(res)) return;
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      const hadCookie = !!readCookie(req, COOKIE);
+      const browserId = browserIdFor(req, res);
+      const backTo = verifyBackTo(body.backTo);
+      if (
+        !hadCookie ||
+        typeof body.form !== 'string' ||
+        !safeEqual(body.form, formToken(browserId)) ||
+        backTo === 'invalid'
+      ) {
+        // A cross-site post, cookies off, or an expired page: start over from a fresh form.
+        installPage(req, res, 403, browserId, {
+          backToUrl: backTo === 'invalid' ? null : backTo,
+          error: 'This form expired or was not sent from this page. Enter your API key again.',
+        });
+        return;
+      }
+      const apiKey = typeof body.apiKey === 'string' ? body.apiKey.trim() : '';
+      let actor;
+      try {
+        actor = await authenticateApiKey(services, apiKey);
+      } catch (error) {
+        if (asDomainError(error)?.code !== 'unauthenticated') throw error;
+        installPage(req, res, 401, browserId, {
+          backToUrl: backTo,
+          error: 'That API key is not valid: it is unknown, revoked, or from another region. Check it and try again.',
+        });
+        return;
+      }
+      const claims: InstallState = {
+        purpose: STATE_PURPOSE,
+        accountId: actor.accountId,
+        userId: actor.userId,
+        keyId: actor.apiKeyId!,
+        browser: browserHash(browserId),
+        ...(backTo ? { backToUrl: backTo } : {}),
+      };
+      const iat = nowSeconds();
+      const state = jwt.sign({ ...claims, iat, exp: iat + STATE_TTL_SECONDS }, stateKey, { algorithm: 'HS256' });
+      const authorize = new URL(`${oauthUrl()}/oauth2/authorize`);
+      authorize.searchParams.set('client_id', config.oauthClientId!);
+      authorize.searchParams.set('redirect_uri', callbackUrl(req, config));
+      authorize.searchParams.set('state', state);
+      if (config.oauthScopes) authorize.searchParams.set('scope', config.oauthScopes);
+      res.redirect(302, authorize.toString());
+    }),
+  );
 
-  router.get('/oauth/callback', wrap(async (req, res) => {
-    const { code, state, error } = req.query;
-    if (typeof error === 'string') {
-      const description = typeof req.query.error_description === 'string' ? req.query.error_description.slice(0, 300) : error.slice(0, 100);
-      send(res, 400, 'Not authorized', html`<p>monday did not authorize the app (${description}). Nothing was linked. You can start the install again.</p>`);
-      return;
-    }
-    if (typeof code !== 'string' || !code || typeof state !== 'string' || !state) {
-      send(res, 400, 'Bad link', html`<p>This address is missing monday's answer (code and state). Start the install again.</p>`);
-      return;
-    }
-    if (notReady(res)) return;
-    let claims: InstallState;
-    try {
-      claims = jwt.verify(state, stateKey, { algorithms: ['HS256'], clockTimestamp: nowSeconds() }) as InstallState;
-      if (claims.purpose !== STATE_PURPOSE) throw new jwt.JsonWebTokenError('wrong purpose');
-    } catch (failure) {
-      const expired = failure instanceof jwt.TokenExpiredError;
-      send(res, 400, expired ? 'Install expired' : 'Invalid install state', expired
-        ? html`<p>This install took too long and expired. Start the install again.</p>`
-        : html`<p>This address was not issued by this Contactline server (the state does not verify). Start the install again.</p>`);
-      return;
-    }
-    const browserId = readCookie(req, COOKIE);
-    if (!browserId || !safeEqual(browserHash(browserId), claims.browser)) {
-      send(res, 400, 'Different browser', html`<p>This install was started in another browser (or its cookie was removed). Start the install again in this browser.</p>`);
-      return;
-    }
-    const installer = await installingActor(services, claims);
-    if (!installer) {
-      send(res, 401, 'Key revoked', html`<p>The API key used to start this install was revoked meanwhile. Start again with a valid key.</p>`);
-      return;
-    }
+  router.get(
+    '/oauth/callback',
+    wrap(async (req, res) => {
+      const { code, state, error } = req.query;
+      if (typeof error === 'string') {
+        const description =
+          typeof req.query.error_description === 'string'
+            ? req.query.error_description.slice(0, 300)
+            : error.slice(0, 100);
+        send(
+          res,
+          400,
+          'Not authorized',
+          html`<p>monday did not authorize the app (${description}). Nothing was linked. You can start the install again.</p>`,
+        );
+        return;
+      }
+      if (typeof code !== 'string' || !code || typeof state !== 'string' || !state) {
+        send(
+          res,
+          400,
+          'Bad link',
+          html`<p>This address is missing monday's answer (code and state). Start the install again.</p>`,
+        );
+        return;
+      }
+      if (notReady(res)) return;
+      let claims: InstallState;
+      try {
+        claims = jwt.verify(state, stateKey, { algorithms: ['HS256'], clockTimestamp: nowSeconds() }) as InstallState;
+        if (claims.purpose !== STATE_PURPOSE) throw new jwt.JsonWebTokenError('wrong purpose');
+      } catch (failure) {
+        const expired = failure instanceof jwt.TokenExpiredError;
+        send(
+          res,
+          400,
+          expired ? 'Install expired' : 'Invalid install state',
+          expired
+            ? html`<p>This install took too long and expired. Start the install again.</p>`
+            : html`<p>This address was not issued by this Contactline server (the state does not verify). Start the install again.</p>`,
+        );
+        return;
+      }
+      const browserId = readCookie(req, COOKIE);
+      if (!browserId || !safeEqual(browserHash(browserId), claims.browser)) {
+        send(
+          res,
+          400,
+          'Different browser',
+          html`<p>This install was started in another browser (or its cookie was removed). Start the install again in this browser.</p>`,
+        );
+        return;
+      }
+      const installer = await installingActor(services, claims);
+      if (!installer) {
+        send(
+          res,
+          401,
+          'Key revoked',
+          html`<p>The API key used to start this install was revoked meanwhile. Start again with a valid key.</p>`,
+        );
+        return;
+      }
 
-    const token = await exchangeCode(config, oauthUrl(), code, callbackUrl(req, config));
-    if (!token.ok) {
-      send(res, token.status, 'monday refused', token.status === 400
-        ? html`<p>monday refused the authorization code: it was already used or has expired. Start the install again.</p>`
-        : html`<p>monday could not be reached to complete the install. Try again in a minute.</p>`);
-      return;
-    }
-    // The approving user and their account, read with the new token.
-    const me = await mondayApi(config, token.accessToken).me().catch(() => null);
-    if (!me) {
-      send(res, 502, 'monday unavailable', html`<p>monday did not tell us which account approved the install. Try again in a minute.</p>`);
-      return;
-    }
+      const token = await exchangeCode(config, oauthUrl(), code, callbackUrl(req, config));
+      if (!token.ok) {
+        send(
+          res,
+          token.status,
+          'monday refused',
+          token.status === 400
+            ? html`<p>monday refused the authorization code: it was already used or has expired. Start the install again.</p>`
+            : html`<p>monday could not be reached to complete the install. Try again in a minute.</p>`,
+        );
+        return;
+      }
+      // The approving user and their account, read with the new token.
+      const me = await mondayApi(config, token.accessToken)
+        .me()
+        .catch(() => null);
+      if (!me) {
+        send(
+          res,
+          502,
+          'monday unavailable',
+          html`<p>monday did not tell us which account approved the install. Try again in a minute.</p>`,
+        );
+        return;
+      }
 
-    const requestId = res.locals.requestId as string;
-    const ctx: RequestContext = { ...services, requestId, isAdmin: false, actor: installer };
-    try {
-      await saveMondayLink(ctx, { mondayAccountId: me.accountId, mondayUserId: me.userId, accessTokenEncrypted: encryptToken(token.accessToken, config.tokenKey!) });
-    } catch (failure) {
-      if (asDomainError(failure)?.code !== 'conflict') throw failure;
-      send(res, 409, 'Already linked elsewhere', html`<p>This monday account (${me.accountId}) is already linked to another Contactline account, so it was not moved.
-        Unlink it from that account first (or ask us), then install again.</p>`);
-      return;
-    }
-    res.clearCookie(COOKIE, { httpOnly: true, sameSite: 'lax', secure: isSecure(req, config), path: req.baseUrl || '/' });
-    if (claims.backToUrl) {
-      res.redirect(302, claims.backToUrl);
-      return;
-    }
-    send(res, 200, 'Connected', html`<h1>Connected</h1><p>monday account ${me.accountId} is now linked to your Contactline account.
-      You can close this page and add the Contactline automations to your boards.</p>`);
-  }));
+      const requestId = res.locals.requestId as string;
+      const ctx: RequestContext = { ...services, requestId, isAdmin: false, actor: installer };
+      try {
+        await saveMondayLink(ctx, {
+          mondayAccountId: me.accountId,
+          mondayUserId: me.userId,
+          accessTokenEncrypted: encryptToken(token.accessToken, config.tokenKey!),
+        });
+      } catch (failure) {
+        if (asDomainError(failure)?.code !== 'conflict') throw failure;
+        send(
+          res,
+          409,
+          'Already linked elsewhere',
+          html`<p>This monday account (${me.accountId}) is already linked to another Contactline account, so it was not moved.
+        Unlink it from that account first (or ask us), then install again.</p>`,
+        );
+        return;
+      }
+      res.clearCookie(COOKIE, {
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: isSecure(req, config),
+        path: req.baseUrl || '/',
+      });
+      if (claims.backToUrl) {
+        res.redirect(302, claims.backToUrl);
+        return;
+      }
+      send(
+        res,
+        200,
+        'Connected',
+        html`<h1>Connected</h1><p>monday account ${me.accountId} is now linked to your Contactline account.
+      You can close this page and add the Contactline automations to your boards.</p>`,
+      );
+    }),
+  );
 
-  router.get('/authorize', wrap(async (req, res) => {
-    let claims;
-    try {
-      // Authorization-URL tokens carry accountId, userId and backToUrl and no aud: only the Signing
-      // Secret and exp are checked (ARCHITECTURE.md, "Decisions": Board app).
-      claims = verifyMondayJwt(typeof req.query.token === 'string' ? req.query.token : undefined, config.signingSecret, { now: services.clock.now() });
-    } catch (failure) {
-      if (!(failure instanceof MondayAuthError)) throw failure;
-      send(res, 401, 'Not from monday', html`<p>This page must be opened from monday (${failure.message}). Add the recipe from monday again.</p>`);
-      return;
-    }
-    const backToUrl = typeof claims.backToUrl === 'string' && isHttpUrl(claims.backToUrl) ? claims.backToUrl : null;
-    if (await isMondayAccountLinked(services, String(claims.accountId))) {
-      if (backToUrl) res.redirect(302, backToUrl);
-      else send(res, 200, 'Connected', html`<p>This monday account is already linked to Contactline. You can close this page.</p>`);
-      return;
-    }
-    if (notReady(res)) return;
-    installPage(req, res, 200, browserIdFor(req, res), { backToUrl, notice: 'This monday account is not connected to Contactline yet.' });
-  }));
+  router.get(
+    '/authorize',
+    wrap(async (req, res) => {
+      let claims;
+      try {
+        // Authorization-URL tokens carry accountId, userId and backToUrl and no aud: only the Signing
+        // Secret and exp are checked (ARCHITECTURE.md, "Decisions": Board app).
+        claims = verifyMondayJwt(
+          typeof req.query.token === 'string' ? req.query.token : undefined,
+          config.signingSecret,
+          { now: services.clock.now() },
+        );
+      } catch (failure) {
+        if (!(failure instanceof MondayAuthError)) throw failure;
+        send(
+          res,
+          401,
+          'Not from monday',
+          html`<p>This page must be opened from monday (${failure.message}). Add the recipe from monday again.</p>`,
+        );
+        return;
+      }
+      const backToUrl = typeof claims.backToUrl === 'string' && isHttpUrl(claims.backToUrl) ? claims.backToUrl : null;
+      if (await isMondayAccountLinked(services, String(claims.accountId))) {
+        if (backToUrl) res.redirect(302, backToUrl);
+        else
+          send(
+            res,
+            200,
+            'Connected',
+            html`<p>This monday account is already linked to Contactline. You can close this page.</p>`,
+          );
+        return;
+      }
+      if (notReady(res)) return;
+      installPage(req, res, 200, browserIdFor(req, res), {
+        backToUrl,
+        notice: 'This monday account is not connected to Contactline yet.',
+      });
+    }),
+  );
 
   return router;
 }
@@ -275,20 +418,31 @@ export function installRouter(services: Services, config: MondayConfig): Router 
 type TokenAnswer = { ok: true; accessToken: string } | { ok: false; status: 400 | 502 };
 
 /** POST {oauthUrl}/oauth2/token (form-encoded, as monday's examples send it). */
-async function exchangeCode(config: MondayConfig, oauthUrl: string, code: string, redirectUri: string): Promise<TokenAnswer> {
+async function exchangeCode(
+  config: MondayConfig,
+  oauthUrl: string,
+  code: string,
+  redirectUri: string,
+): Promise<TokenAnswer> {
   let response: globalThis.Response;
   try {
     response = await fetch(`${oauthUrl}/oauth2/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: new URLSearchParams({ client_id: config.oauthClientId!, client_secret: config.oauthClientSecret!, code, redirect_uri: redirectUri }),
+      body: new URLSearchParams({
+        client_id: config.oauthClientId!,
+        client_secret: config.oauthClientSecret!,
+        code,
+        redirect_uri: redirectUri,
+      }),
       signal: AbortSignal.timeout(MONDAY_TIMEOUT_MS),
     });
   } catch {
     return { ok: false, status: 502 };
   }
   const body = (await response.json().catch(() => null)) as { access_token?: unknown } | null;
-  if (response.ok && typeof body?.access_token === 'string' && body.access_token) return { ok: true, accessToken: body.access_token };
+  if (response.ok && typeof body?.access_token === 'string' && body.access_token)
+    return { ok: true, accessToken: body.access_token };
   return { ok: false, status: response.status >= 400 && response.status < 500 ? 400 : 502 };
 }
 
@@ -333,7 +487,6 @@ function readCookie(req: Request, name: string): string | undefined {
   return undefined;
 }
 
-
 // ---------------------------------------------------------------------------------------------
 // HTML: a tagged template that escapes every interpolated value unless it is already Html.
 
@@ -341,7 +494,7 @@ class Html {
   constructor(readonly value: string) {}
 }
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', '\'': '&#39;' };
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ESCAPES[c]);

@@ -25,7 +25,12 @@ export function mondayRouter(services: Services, config: MondayConfig): Router {
   const router = Router();
   // monday's calls (Run URLs, remote options, trigger subscriptions): its token is checked from
   // the headers first, then the JSON body is read.
-  router.use(['/actions', '/options', '/trigger'], mondayTokenFirst(services, config), refuseDeclaredOversize(MONDAY_BODY_LIMIT_BYTES), express.json({ limit: MONDAY_BODY_LIMIT_BYTES }));
+  router.use(
+    ['/actions', '/options', '/trigger'],
+    mondayTokenFirst(services, config),
+    refuseDeclaredOversize(MONDAY_BODY_LIMIT_BYTES),
+    express.json({ limit: MONDAY_BODY_LIMIT_BYTES }),
+  );
   // Install and OAuth linking (browser pages; no monday JWT except /authorize's ?token=).
   router.use(installRouter(services, config));
 
@@ -36,11 +41,15 @@ export function mondayRouter(services: Services, config: MondayConfig): Router {
 
   // Action blocks (Run URLs): idempotent on actionUuid, answering in monday's failure terms.
   router.post('/actions/enroll', actionRoute(services, config, 'enroll', enrollAction(services, config)));
-  router.post('/actions/fill-timezone', actionRoute(services, config, 'fill_timezone', fillTimezoneAction(services, config)));
+  router.post(
+    '/actions/fill-timezone',
+    actionRoute(services, config, 'fill_timezone', fillTimezoneAction(services, config)),
+  );
   router.post('/actions/set-status', actionRoute(services, config, 'set_status', setStatusAction(services, config)));
 
   /** Remote options in monday's paginated shape; our cursor is the domain's nextToken. */
-  const options = <T>(operation: Operation, field: string, option: (entry: T) => { title: string; value: string }) =>
+  const options =
+    <T>(operation: Operation, field: string, option: (entry: T) => { title: string; value: string }) =>
     async (req: Request, res: Response) => {
       const ctx = await linkedContext(req, res);
       if (!ctx) return;
@@ -71,9 +80,13 @@ export function mondayRouter(services: Services, config: MondayConfig): Router {
   type AgentOption = { id: string; name: string; status: string };
   const workflowOption = (w: WorkflowOption) => ({ title: w.name, value: w.id });
   router.post('/options/workflows', options(BoardOperations.workflowOptions, 'boardWorkflowOptions', workflowOption));
-  router.post('/options/agents', options<AgentOption>(BoardOperations.agentOptions, 'boardAgentOptions', (a) => ({
-    title: `${a.name}${a.status === 'live' ? '' : ` (${a.status})`}`, value: a.id,
-  })));
+  router.post(
+    '/options/agents',
+    options<AgentOption>(BoardOperations.agentOptions, 'boardAgentOptions', (a) => ({
+      title: `${a.name}${a.status === 'live' ? '' : ` (${a.status})`}`,
+      value: a.id,
+    })),
+  );
 
   // "When a call ends" trigger: monday subscribes when an automation using it is created and
   // unsubscribes when it is deleted. Firing happens later (src/jobs/trigger-delivery.ts).

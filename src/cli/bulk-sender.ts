@@ -47,14 +47,25 @@ type Answer =
   | { kind: 'unreachable'; message: string }
   | { kind: 'answered'; status: number; body: Record<string, unknown>; retryAfterMs: number | null };
 
-export async function sendChunk(endpoint: string, key: string, chunk: PendingRow[], wait = sleep): Promise<ChunkResult> {
+export async function sendChunk(
+  endpoint: string,
+  key: string,
+  chunk: PendingRow[],
+  wait = sleep,
+): Promise<ChunkResult> {
   let pending = chunk;
   const rejected: RowRejection[] = [];
   let waits = 0;
   for (let sends = 1; ; sends++) {
     const answer = await post(endpoint, key, pending);
     if (answer.kind === 'unreachable') {
-      return { accepted: 0, sent: chunk.length - pending.length, rejected, failure: failureOf(pending, null, 'unreachable', answer.message), fatal: true };
+      return {
+        accepted: 0,
+        sent: chunk.length - pending.length,
+        rejected,
+        failure: failureOf(pending, null, 'unreachable', answer.message),
+        fatal: true,
+      };
     }
     const { status, body } = answer;
     if (status === 202 || (status >= 200 && status < 300)) {
@@ -104,7 +115,14 @@ function itemProblems(body: Record<string, unknown>, count: number): Map<number,
 }
 
 function failureOf(pending: PendingRow[], status: number | null, code: string, message: string): ChunkFailure {
-  return { fromRow: pending[0].row.row, toRow: pending[pending.length - 1].row.row, rows: pending.length, status, code, message };
+  return {
+    fromRow: pending[0].row.row,
+    toRow: pending[pending.length - 1].row.row,
+    rows: pending.length,
+    status,
+    code,
+    message,
+  };
 }
 
 async function post(endpoint: string, key: string, pending: PendingRow[]): Promise<Answer> {
@@ -118,7 +136,10 @@ async function post(endpoint: string, key: string, pending: PendingRow[]): Promi
     });
   } catch (error) {
     const cause = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
-    return { kind: 'unreachable', message: `cannot reach ${endpoint} (${cause}); is \`contactline serve\` running there?` };
+    return {
+      kind: 'unreachable',
+      message: `cannot reach ${endpoint} (${cause}); is \`contactline serve\` running there?`,
+    };
   }
   const text = await response.text();
   let body: Record<string, unknown>;
@@ -127,7 +148,12 @@ async function post(endpoint: string, key: string, pending: PendingRow[]): Promi
   } catch {
     body = { message: text.slice(0, 200) };
   }
-  return { kind: 'answered', status: response.status, body, retryAfterMs: retryAfterMs(response.headers.get('retry-after')) };
+  return {
+    kind: 'answered',
+    status: response.status,
+    body,
+    retryAfterMs: retryAfterMs(response.headers.get('retry-after')),
+  };
 }
 
 /** Retry-After in seconds (the service sends seconds), bounded; absent or a date: null. */

@@ -2,7 +2,18 @@
 // `--map "Column=field"` overrides, everything else goes to customFields under its header.
 import { usageError } from './output.js';
 
-export const WRITE_FIELDS = ['firstName', 'lastName', 'fullName', 'phone', 'location', 'timezone', 'language', 'status', 'externalId', 'priority'] as const;
+export const WRITE_FIELDS = [
+  'firstName',
+  'lastName',
+  'fullName',
+  'phone',
+  'location',
+  'timezone',
+  'language',
+  'status',
+  'externalId',
+  'priority',
+] as const;
 export type WriteField = (typeof WRITE_FIELDS)[number];
 
 export type Target = { kind: 'field'; field: WriteField } | { kind: 'custom'; key: string } | { kind: 'skip' };
@@ -24,7 +35,9 @@ const ALIASES: Record<WriteField, string[]> = {
 const normalize = (header: string) => header.toLowerCase().replace(/[^a-z0-9]/g, '');
 
 const BY_ALIAS = new Map<string, WriteField>(
-  (Object.entries(ALIASES) as Array<[WriteField, string[]]>).flatMap(([field, names]) => names.map((n) => [n, field] as [string, WriteField])),
+  (Object.entries(ALIASES) as Array<[WriteField, string[]]>).flatMap(([field, names]) =>
+    names.map((n) => [n, field] as [string, WriteField]),
+  ),
 );
 const FIELD_BY_LOWER = new Map<string, WriteField>(WRITE_FIELDS.map((f) => [f.toLowerCase(), f]));
 
@@ -33,7 +46,10 @@ export function parseMapSpec(spec: string): { column: string; target: Target } {
   const at = spec.lastIndexOf('=');
   const column = at > 0 ? spec.slice(0, at).trim() : '';
   const to = at > 0 ? spec.slice(at + 1).trim() : '';
-  if (!column || !to) throw usageError(`--map "${spec}": expected "Column=field" (field: ${WRITE_FIELDS.join(', ')}, customFields.<key> or - to skip)`);
+  if (!column || !to)
+    throw usageError(
+      `--map "${spec}": expected "Column=field" (field: ${WRITE_FIELDS.join(', ')}, customFields.<key> or - to skip)`,
+    );
   if (to === '-') return { column, target: { kind: 'skip' } };
   if (to.startsWith('customFields.')) {
     const key = to.slice('customFields.'.length);
@@ -41,7 +57,10 @@ export function parseMapSpec(spec: string): { column: string; target: Target } {
     return { column, target: { kind: 'custom', key } };
   }
   const field = FIELD_BY_LOWER.get(to.toLowerCase());
-  if (!field) throw usageError(`--map "${spec}": unknown field "${to}"; use one of ${WRITE_FIELDS.join(', ')}, customFields.<key> or -`);
+  if (!field)
+    throw usageError(
+      `--map "${spec}": unknown field "${to}"; use one of ${WRITE_FIELDS.join(', ')}, customFields.<key> or -`,
+    );
   return { column, target: { kind: 'field', field } };
 }
 
@@ -53,8 +72,14 @@ export function buildMapping(headers: string[], specs: string[]): Target[] {
   const explicit = new Map<number, Target>();
   for (const spec of specs) {
     const { column, target } = parseMapSpec(spec);
-    const index = headers.findIndex((h) => h === column) >= 0 ? headers.findIndex((h) => h === column) : headers.findIndex((h) => h.toLowerCase() === column.toLowerCase());
-    if (index < 0) throw usageError(`--map "${spec}": the CSV has no column "${column}" (columns: ${headers.map((h) => `"${h}"`).join(', ')})`);
+    const index =
+      headers.findIndex((h) => h === column) >= 0
+        ? headers.findIndex((h) => h === column)
+        : headers.findIndex((h) => h.toLowerCase() === column.toLowerCase());
+    if (index < 0)
+      throw usageError(
+        `--map "${spec}": the CSV has no column "${column}" (columns: ${headers.map((h) => `"${h}"`).join(', ')})`,
+      );
     explicit.set(index, target);
   }
   const taken = new Set<WriteField>();
@@ -78,7 +103,12 @@ export function describeTarget(t: Target): string {
 export type RowResult = { ok: true; item: Record<string, unknown> } | { ok: false; reason: string; message: string };
 
 /** Builds one bulk item from a CSV row; empty cells are left out, priority must be an integer. */
-export function rowToItem(cells: Record<string, string | undefined>, headers: string[], mapping: Target[], sourceKind: string): RowResult {
+export function rowToItem(
+  cells: Record<string, string | undefined>,
+  headers: string[],
+  mapping: Target[],
+  sourceKind: string,
+): RowResult {
   const item: Record<string, unknown> = { sourceKind, externalId: null };
   const custom: Record<string, string> = {};
   for (let i = 0; i < headers.length; i++) {
@@ -87,7 +117,8 @@ export function rowToItem(cells: Record<string, string | undefined>, headers: st
     if (value === undefined || value === '' || target.kind === 'skip') continue;
     if (target.kind === 'custom') custom[target.key] = value;
     else if (target.field === 'priority') {
-      if (!/^[+-]?\d+$/.test(value)) return { ok: false, reason: 'invalid-priority', message: `priority "${value}" is not a whole number` };
+      if (!/^[+-]?\d+$/.test(value))
+        return { ok: false, reason: 'invalid-priority', message: `priority "${value}" is not a whole number` };
       item.priority = Number.parseInt(value, 10);
     } else item[target.field] = value;
   }

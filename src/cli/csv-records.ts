@@ -38,9 +38,12 @@ function describeProblem(error: CsvError, line: number, headerCount: number): st
   const { code } = error;
   const fields = (error as unknown as { record?: unknown[] }).record?.length;
   const lastLine = (error as unknown as { lines?: number }).lines ?? line;
-  if (code === 'CSV_RECORD_INCONSISTENT_COLUMNS' && fields !== undefined) return `the record has ${fields} fields; the header has ${headerCount}`;
+  if (code === 'CSV_RECORD_INCONSISTENT_COLUMNS' && fields !== undefined)
+    return `the record has ${fields} fields; the header has ${headerCount}`;
   if (code === 'CSV_QUOTE_NOT_CLOSED') {
-    return lastLine > line ? `a quote opened on this line is never closed; lines ${line}-${lastLine} were skipped` : 'a quote opened on this line is never closed';
+    return lastLine > line
+      ? `a quote opened on this line is never closed; lines ${line}-${lastLine} were skipped`
+      : 'a quote opened on this line is never closed';
   }
   return error.message.replace(/^[A-Za-z ]+:\s*/, '');
 }

@@ -43,11 +43,16 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 
 export function importCommand(): Command {
   return new Command('import')
-    .description('import contacts from a CSV file through a running service\'s bulk API')
+    .description("import contacts from a CSV file through a running service's bulk API")
     .argument('<file>', 'CSV file with a header row')
     .addOption(new Option('--key <key>', 'API key (svc_pk_...)').env('CONTACTLINE_API_KEY').makeOptionMandatory())
     .addOption(new Option('--url <url>', 'service base URL').env('CONTACTLINE_URL').default('http://127.0.0.1:3000'))
-    .option('--map <column=field>', 'map a column: "Column=field", "Column=customFields.key" or "Column=-" to skip (repeatable)', collect, [])
+    .option(
+      '--map <column=field>',
+      'map a column: "Column=field", "Column=customFields.key" or "Column=-" to skip (repeatable)',
+      collect,
+      [],
+    )
     .option('--source-kind <kind>', 'sourceKind of the imported contacts', 'csv')
     .option('--no-progress', 'no progress bar')
     .addOption(jsonOption())
@@ -55,16 +60,25 @@ export function importCommand(): Command {
       'after',
       '\nColumns are matched by name (first name, last name, full name/name, phone/mobile, location/country/state,\ntimezone, language, status, external id/id, priority); other columns go to customFields.\nRows are reported by data row (first row after the header = row 1) and by file line (header = line 1).',
     )
-    .action(async (file: string, opts: { key: string; url: string; map: string[]; sourceKind: string; progress: boolean; json?: boolean }) => {
-      const out = createOutput(!!opts.json);
-      const summary = await runImport(file, opts, out);
-      printSummary(out, summary);
-      out.result(summary as unknown as Record<string, unknown>);
-      if (!summary.ok) process.exitCode = EXIT.failed;
-    });
+    .action(
+      async (
+        file: string,
+        opts: { key: string; url: string; map: string[]; sourceKind: string; progress: boolean; json?: boolean },
+      ) => {
+        const out = createOutput(!!opts.json);
+        const summary = await runImport(file, opts, out);
+        printSummary(out, summary);
+        out.result(summary as unknown as Record<string, unknown>);
+        if (!summary.ok) process.exitCode = EXIT.failed;
+      },
+    );
 }
 
-async function runImport(file: string, opts: { key: string; url: string; map: string[]; sourceKind: string; progress: boolean }, out: Output): Promise<ImportSummary> {
+async function runImport(
+  file: string,
+  opts: { key: string; url: string; map: string[]; sourceKind: string; progress: boolean },
+  out: Output,
+): Promise<ImportSummary> {
   if (!opts.key.startsWith('svc_pk_')) throw usageError('--key must be an API key (svc_pk_...)');
   let base: URL;
   try {
@@ -85,7 +99,8 @@ async function runImport(file: string, opts: { key: string; url: string; map: st
   if (headers.length === 0) throw new CliError(`${filePath} is empty: expected a header row`);
   const mapping = buildMapping(headers, opts.map);
   const mappingOut = Object.fromEntries(headers.map((h, i) => [h, describeTarget(mapping[i])]));
-  if (!mapping.some((t) => t.kind === 'field')) out.note(`warning: no column maps to a contact field (columns: ${headers.join(', ')}); use --map "Column=field"`);
+  if (!mapping.some((t) => t.kind === 'field'))
+    out.note(`warning: no column maps to a contact field (columns: ${headers.join(', ')}); use --map "Column=field"`);
 
   const summary: ImportSummary = {
     ok: true,
@@ -110,12 +125,19 @@ async function runImport(file: string, opts: { key: string; url: string; map: st
     else summary.rejected.push({ row: row.row, line: row.line, reason: result.reason, message: result.message });
   }
 
-  const bar = opts.progress && summary.rows > 0
-    ? new cliProgress.SingleBar(
-        { stream: process.stderr, noTTYOutput: true, notTTYSchedule: 2000, format: 'import [{bar}] {percentage}% | {value}/{total} rows', hideCursor: true },
-        cliProgress.Presets.shades_classic,
-      )
-    : null;
+  const bar =
+    opts.progress && summary.rows > 0
+      ? new cliProgress.SingleBar(
+          {
+            stream: process.stderr,
+            noTTYOutput: true,
+            notTTYSchedule: 2000,
+            format: 'import [{bar}] {percentage}% | {value}/{total} rows',
+            hideCursor: true,
+          },
+          cliProgress.Presets.shades_classic,
+        )
+      : null;
   bar?.start(summary.rows, summary.rows - sendable.length);
 
   const endpoint = `${summary.url}/api/v1/contacts/bulk`;
@@ -143,14 +165,19 @@ async function runImport(file: string, opts: { key: string; url: string; map: st
 }
 
 function printSummary(out: Output, s: ImportSummary): void {
-  out.line(`Imported ${path.basename(s.file)} into ${s.url} (sourceKind ${s.sourceKind}): ${s.rows} row(s), ${s.sent} sent, ${s.accepted} accepted, ${s.rejected.length} rejected.`);
+  out.line(
+    `Imported ${path.basename(s.file)} into ${s.url} (sourceKind ${s.sourceKind}): ${s.rows} row(s), ${s.sent} sent, ${s.accepted} accepted, ${s.rejected.length} rejected.`,
+  );
   out.line(`Rows are numbered from the first data row (row 1); "line" counts the header as line 1.`);
   if (s.rejected.length) {
     out.line('Rejected rows:');
-    for (const r of s.rejected) out.line(`  row ${r.row} (line ${r.line}): ${r.reason}${r.message ? ` — ${r.message}` : ''}`);
+    for (const r of s.rejected)
+      out.line(`  row ${r.row} (line ${r.line}): ${r.reason}${r.message ? ` — ${r.message}` : ''}`);
   }
   for (const f of s.failedChunks) {
-    out.line(`Rows ${f.fromRow}-${f.toRow} (${f.rows} row(s)) were not imported: ${f.status ? `HTTP ${f.status} ` : ''}${f.code}: ${f.message}`);
+    out.line(
+      `Rows ${f.fromRow}-${f.toRow} (${f.rows} row(s)) were not imported: ${f.status ? `HTTP ${f.status} ` : ''}${f.code}: ${f.message}`,
+    );
   }
   if (s.aborted) out.line(`Import stopped: ${s.aborted}${s.notSent ? ` (${s.notSent} more row(s) not sent)` : ''}`);
   const notImported = s.rejected.length + s.failedChunks.reduce((n, f) => n + f.rows, 0) + s.notSent;

@@ -4,14 +4,22 @@ import fs from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { CliError, EXIT, reportError } from './output.js';
 import { migrateCommand, serveCommand } from './server.command.js';
-import { accountsCommand, agentsCommand, blocklistCommand, keysCommand, usersCommand, workflowsCommand } from './operator.command.js';
+import {
+  accountsCommand,
+  agentsCommand,
+  blocklistCommand,
+  keysCommand,
+  usersCommand,
+  workflowsCommand,
+} from './operator.command.js';
 import { importCommand } from './import.command.js';
 import { mondayCommand } from './monday.command.js';
 import { providersCommand } from './provider.command.js';
 
 function version(): string {
   try {
-    return (JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    return (JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string })
+      .version;
   } catch {
     return 'unknown';
   }
@@ -24,7 +32,19 @@ export function buildProgram(): Command {
     .exitOverride()
     .showHelpAfterError('(add --help for usage)')
     .configureOutput({ writeOut: (s) => process.stdout.write(s), writeErr: (s) => process.stderr.write(s) });
-  for (const command of [serveCommand(), migrateCommand(), accountsCommand(), usersCommand(), keysCommand(), agentsCommand(), workflowsCommand(), blocklistCommand(), mondayCommand(), providersCommand(), importCommand()]) {
+  for (const command of [
+    serveCommand(),
+    migrateCommand(),
+    accountsCommand(),
+    usersCommand(),
+    keysCommand(),
+    agentsCommand(),
+    workflowsCommand(),
+    blocklistCommand(),
+    mondayCommand(),
+    providersCommand(),
+    importCommand(),
+  ]) {
     program.addCommand(command);
   }
   // Commands built with `new Command` do not inherit the program's settings: give every
@@ -51,7 +71,10 @@ export async function main(argv: string[]): Promise<number> {
       // Help and --version exit 0; anything else (unknown command or option, missing or
       // invalid argument) already printed its message on stderr.
       if (error.exitCode === 0) return EXIT.ok;
-      if (json) process.stdout.write(`${JSON.stringify({ ok: false, error: { code: 'usage', message: error.message.replace(/^error: /, '') } })}\n`);
+      if (json)
+        process.stdout.write(
+          `${JSON.stringify({ ok: false, error: { code: 'usage', message: error.message.replace(/^error: /, '') } })}\n`,
+        );
       return EXIT.usage;
     }
     if (error instanceof CliError) {

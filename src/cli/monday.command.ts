@@ -14,7 +14,7 @@ function printLink(out: Output, link: MondayLinkResult) {
 }
 
 export function mondayCommand(): Command {
-  const monday = new Command('monday').description('show and remove an Account\'s monday.com link (operator)');
+  const monday = new Command('monday').description("show and remove an Account's monday.com link (operator)");
   monday
     .command('show')
     .description('show the monday account linked to an Account')
@@ -37,9 +37,18 @@ export function mondayCommand(): Command {
       const out = createOutput(!!opts.json);
       const { unlinkMonday } = await withOperator((s) => s.run('unlinkMonday', { accountId: opts.account }));
       const { removedLink, subscriptionsRemoved } = unlinkMonday;
-      if (removedLink) out.line(`Unlinked account ${unlinkMonday.accountId} from monday account ${removedLink.mondayAccountId}; ${subscriptionsRemoved} trigger subscription(s) stopped.`);
+      if (removedLink)
+        out.line(
+          `Unlinked account ${unlinkMonday.accountId} from monday account ${removedLink.mondayAccountId}; ${subscriptionsRemoved} trigger subscription(s) stopped.`,
+        );
       else out.line(`Account ${unlinkMonday.accountId} was not linked to monday; nothing to do.`);
-      out.result({ ok: true, accountId: unlinkMonday.accountId, unlinked: removedLink !== null, removedLink, subscriptionsRemoved });
+      out.result({
+        ok: true,
+        accountId: unlinkMonday.accountId,
+        unlinked: removedLink !== null,
+        removedLink,
+        subscriptionsRemoved,
+      });
     });
   return monday;
 }

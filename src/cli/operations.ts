@@ -33,55 +33,126 @@ export type AgentResult = ResultOf<typeof AgentFields>;
 export type ProviderCredentialResult = ResultOf<typeof ProviderCredentialFields>;
 
 export const CliOperations = {
-  createAccount: defineOperation(graphql(`mutation ($name: String!, $region: String, $defaultLocation: String) {
+  createAccount: defineOperation(
+    graphql(
+      `mutation ($name: String!, $region: String, $defaultLocation: String) {
     createAccount(name: $name, region: $region, defaultLocation: $defaultLocation) { ...AccountFields }
-  }`, [AccountFields])),
-  updateAccount: defineOperation(graphql(`mutation ($id: String!, $defaultLocation: String,
+  }`,
+      [AccountFields],
+    ),
+  ),
+  updateAccount: defineOperation(
+    graphql(
+      `mutation ($id: String!, $defaultLocation: String,
     $clearDefaultLocation: Boolean, $dedupFields: [String!]) {
     updateAccount(id: $id, defaultLocation: $defaultLocation, clearDefaultLocation: $clearDefaultLocation,
       dedupFields: $dedupFields) { ...AccountFields }
-  }`, [AccountFields])),
-  createUser: defineOperation(graphql(`mutation ($accountId: String!, $email: String!, $name: String) {
+  }`,
+      [AccountFields],
+    ),
+  ),
+  createUser: defineOperation(
+    graphql(`mutation ($accountId: String!, $email: String!, $name: String) {
     createUser(accountId: $accountId, email: $email, name: $name) { id accountId email name }
-  }`)),
-  createApiKey: defineOperation(graphql(`mutation ($userId: String!, $name: String!) {
+  }`),
+  ),
+  createApiKey: defineOperation(
+    graphql(
+      `mutation ($userId: String!, $name: String!) {
     createApiKey(userId: $userId, name: $name) { secret key { ...KeyFields } }
-  }`, [KeyFields])),
-  listApiKeys: defineOperation(graphql(`query ($accountId: String!) {
+  }`,
+      [KeyFields],
+    ),
+  ),
+  listApiKeys: defineOperation(
+    graphql(
+      `query ($accountId: String!) {
     apiKeys(accountId: $accountId) { ...KeyFields }
-  }`, [KeyFields])),
-  revokeApiKey: defineOperation(graphql(`mutation ($id: String!) {
+  }`,
+      [KeyFields],
+    ),
+  ),
+  revokeApiKey: defineOperation(
+    graphql(
+      `mutation ($id: String!) {
     revokeApiKey(id: $id) { ...KeyFields }
-  }`, [KeyFields])),
-  createWorkflow: defineOperation(graphql(`mutation ($accountId: String!, $name: String!, $status: WorkflowStatus,
+  }`,
+      [KeyFields],
+    ),
+  ),
+  createWorkflow: defineOperation(
+    graphql(
+      `mutation ($accountId: String!, $name: String!, $status: WorkflowStatus,
     $agentId: String) {
     createWorkflow(accountId: $accountId, name: $name, status: $status, agentId: $agentId) { ...WorkflowFields }
-  }`, [WorkflowFields])),
-  createAgent: defineOperation(graphql(`mutation ($input: JSON!) {
+  }`,
+      [WorkflowFields],
+    ),
+  ),
+  createAgent: defineOperation(
+    graphql(
+      `mutation ($input: JSON!) {
     createAgent(input: $input) { ...AgentFields }
-  }`, [AgentFields])),
-  updateAgent: defineOperation(graphql(`mutation ($id: String!, $input: JSON!) {
+  }`,
+      [AgentFields],
+    ),
+  ),
+  updateAgent: defineOperation(
+    graphql(
+      `mutation ($id: String!, $input: JSON!) {
     updateAgent(id: $id, input: $input) { ...AgentFields }
-  }`, [AgentFields])),
-  updateWorkflow: defineOperation(graphql(`mutation ($id: String!, $status: WorkflowStatus, $paused: Boolean) {
+  }`,
+      [AgentFields],
+    ),
+  ),
+  updateWorkflow: defineOperation(
+    graphql(
+      `mutation ($id: String!, $status: WorkflowStatus, $paused: Boolean) {
     updateWorkflow(id: $id, status: $status, paused: $paused) { ...WorkflowFields }
-  }`, [WorkflowFields])),
-  blockPhone: defineOperation(graphql(`mutation ($accountId: String!, $phone: String!, $reason: String) {
+  }`,
+      [WorkflowFields],
+    ),
+  ),
+  blockPhone: defineOperation(
+    graphql(`mutation ($accountId: String!, $phone: String!, $reason: String) {
     blockPhone(accountId: $accountId, phone: $phone, reason: $reason) { phone accountId reason }
-  }`)),
-  setProviderCredentials: defineOperation(graphql(`mutation ($input: JSON!) {
+  }`),
+  ),
+  setProviderCredentials: defineOperation(
+    graphql(
+      `mutation ($input: JSON!) {
     setProviderCredentials(input: $input) { ...ProviderCredentialFields }
-  }`, [ProviderCredentialFields])),
-  providerCredentials: defineOperation(graphql(`query ($accountId: String!) {
+  }`,
+      [ProviderCredentialFields],
+    ),
+  ),
+  providerCredentials: defineOperation(
+    graphql(
+      `query ($accountId: String!) {
     providerCredentials(accountId: $accountId) { ...ProviderCredentialFields }
-  }`, [ProviderCredentialFields])),
-  removeProviderCredentials: defineOperation(graphql(`mutation ($accountId: String!, $provider: String!) {
+  }`,
+      [ProviderCredentialFields],
+    ),
+  ),
+  removeProviderCredentials: defineOperation(
+    graphql(`mutation ($accountId: String!, $provider: String!) {
     removeProviderCredentials(accountId: $accountId, provider: $provider)
-  }`)),
-  mondayLink: defineOperation(graphql(`query ($accountId: String!) {
+  }`),
+  ),
+  mondayLink: defineOperation(
+    graphql(
+      `query ($accountId: String!) {
     mondayLink(accountId: $accountId) { ...MondayLinkFields }
-  }`, [MondayLinkFields])),
-  unlinkMonday: defineOperation(graphql(`mutation ($accountId: String!) {
+  }`,
+      [MondayLinkFields],
+    ),
+  ),
+  unlinkMonday: defineOperation(
+    graphql(
+      `mutation ($accountId: String!) {
     unlinkMonday(accountId: $accountId) { accountId subscriptionsRemoved removedLink { ...MondayLinkFields } }
-  }`, [MondayLinkFields])),
+  }`,
+      [MondayLinkFields],
+    ),
+  ),
 };

@@ -6,16 +6,20 @@ import { withOperator } from './operator.js';
 import { UUID_PATTERN } from '../domain/shared/ids.js';
 import type { AccountResult, AgentResult, WorkflowResult } from './operations.js';
 
-
 /** Commander parser for ids: a malformed id is a usage error, not a database failure. */
 export function uuidArg(value: string): string {
-  if (!UUID_PATTERN.test(value)) throw new InvalidArgumentError('must be a UUID (e.g. 0b5c3f9e-2d4a-4c59-9e0f-6f1b2a3c4d5e).');
+  if (!UUID_PATTERN.test(value))
+    throw new InvalidArgumentError('must be a UUID (e.g. 0b5c3f9e-2d4a-4c59-9e0f-6f1b2a3c4d5e).');
   return value.toLowerCase();
 }
 
 function listArg(value: string): string[] {
-  const items = value.split(',').map((s) => s.trim()).filter(Boolean);
-  if (items.length === 0) throw new InvalidArgumentError('give at least one field, comma-separated (e.g. phone,externalId).');
+  const items = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (items.length === 0)
+    throw new InvalidArgumentError('give at least one field, comma-separated (e.g. phone,externalId).');
   return items;
 }
 
@@ -54,28 +58,39 @@ export function accountsCommand(): Command {
 
   accounts
     .command('update')
-    .description('set an Account\'s default location and/or dedup fields')
+    .description("set an Account's default location and/or dedup fields")
     .argument('<id>', 'account id', uuidArg)
     .addOption(new Option('--default-location <location>', 'new default location').conflicts('clearDefaultLocation'))
     .option('--clear-default-location', 'remove the default location')
-    .option('--dedup-fields <fields>', 'ordered dedup fields, comma-separated: phone, externalId, customFields.<key>', listArg)
+    .option(
+      '--dedup-fields <fields>',
+      'ordered dedup fields, comma-separated: phone, externalId, customFields.<key>',
+      listArg,
+    )
     .addOption(jsonOption())
-    .action(async (id: string, opts: { defaultLocation?: string; clearDefaultLocation?: boolean; dedupFields?: string[]; json?: boolean }) => {
-      const out = createOutput(!!opts.json);
-      if (opts.defaultLocation === undefined && !opts.clearDefaultLocation && !opts.dedupFields) {
-        throw usageError('nothing to update: give --default-location, --clear-default-location and/or --dedup-fields');
-      }
-      const { updateAccount } = await withOperator((s) =>
-        s.run('updateAccount', {
-          id,
-          defaultLocation: opts.defaultLocation,
-          clearDefaultLocation: opts.clearDefaultLocation ?? undefined,
-          dedupFields: opts.dedupFields,
-        }),
-      );
-      printAccount(out, 'Updated', updateAccount);
-      out.result({ ok: true, accountId: updateAccount.id, account: updateAccount });
-    });
+    .action(
+      async (
+        id: string,
+        opts: { defaultLocation?: string; clearDefaultLocation?: boolean; dedupFields?: string[]; json?: boolean },
+      ) => {
+        const out = createOutput(!!opts.json);
+        if (opts.defaultLocation === undefined && !opts.clearDefaultLocation && !opts.dedupFields) {
+          throw usageError(
+            'nothing to update: give --default-location, --clear-default-location and/or --dedup-fields',
+          );
+        }
+        const { updateAccount } = await withOperator((s) =>
+          s.run('updateAccount', {
+            id,
+            defaultLocation: opts.defaultLocation,
+            clearDefaultLocation: opts.clearDefaultLocation ?? undefined,
+            dedupFields: opts.dedupFields,
+          }),
+        );
+        printAccount(out, 'Updated', updateAccount);
+        out.result({ ok: true, accountId: updateAccount.id, account: updateAccount });
+      },
+    );
   return accounts;
 }
 
@@ -109,9 +124,7 @@ export function keysCommand(): Command {
     .addOption(jsonOption())
     .action(async (opts: { user: string; name: string; json?: boolean }) => {
       const out = createOutput(!!opts.json);
-      const { createApiKey } = await withOperator((s) =>
-        s.run('createApiKey', { userId: opts.user, name: opts.name }),
-      );
+      const { createApiKey } = await withOperator((s) => s.run('createApiKey', { userId: opts.user, name: opts.name }));
       const { key, secret } = createApiKey;
       out.line(`Created API key ${key.id} ("${key.name}") for user ${key.userId} in account ${key.accountId}`);
       out.line(`Secret (shown once, store it now): ${secret}`);
@@ -120,7 +133,7 @@ export function keysCommand(): Command {
 
   keys
     .command('list')
-    .description('list an Account\'s API keys')
+    .description("list an Account's API keys")
     .requiredOption('--account <id>', 'account id', uuidArg)
     .addOption(jsonOption())
     .action(async (opts: { account: string; json?: boolean }) => {
@@ -129,7 +142,9 @@ export function keysCommand(): Command {
       if (apiKeys.length === 0) out.line('No API keys.');
       for (const k of apiKeys) {
         const state = k.revokedAt ? `revoked ${k.revokedAt}` : 'active';
-        out.line(`${k.id}  ...${k.lastFour}  ${k.name}  user ${k.userId}  created ${k.createdAt}  last used ${k.lastUsedAt ?? 'never'}  ${state}`);
+        out.line(
+          `${k.id}  ...${k.lastFour}  ${k.name}  user ${k.userId}  created ${k.createdAt}  last used ${k.lastUsedAt ?? 'never'}  ${state}`,
+        );
       }
       out.result({ ok: true, accountId: opts.account, keys: apiKeys });
     });
@@ -142,7 +157,9 @@ export function keysCommand(): Command {
     .action(async (id: string, opts: { json?: boolean }) => {
       const out = createOutput(!!opts.json);
       const { revokeApiKey } = await withOperator((s) => s.run('revokeApiKey', { id }));
-      out.line(`Revoked API key ${revokeApiKey.id} ("${revokeApiKey.name}", ...${revokeApiKey.lastFour}) at ${revokeApiKey.revokedAt}`);
+      out.line(
+        `Revoked API key ${revokeApiKey.id} ("${revokeApiKey.name}", ...${revokeApiKey.lastFour}) at ${revokeApiKey.revokedAt}`,
+      );
       out.result({ ok: true, keyId: revokeApiKey.id, key: revokeApiKey });
     });
   return keys;
@@ -158,16 +175,31 @@ export function workflowsCommand(): Command {
     .addOption(new Option('--status <status>', 'initial status').choices(['published', 'draft']).default('draft'))
     .option('--agent <id>', 'the voice agent that calls its contacts', uuidArg)
     .addOption(jsonOption())
-    .action(async (opts: { account: string; name: string; status: 'published' | 'draft'; agent?: string; json?: boolean }) => {
-      const out = createOutput(!!opts.json);
-      const { createWorkflow } = await withOperator((s) =>
-        s.run('createWorkflow', { accountId: opts.account, name: opts.name, status: opts.status, agentId: opts.agent }),
-      );
-      printWorkflow(out, 'Created', createWorkflow);
-      out.result({ ok: true, workflowId: createWorkflow.id, workflow: createWorkflow });
-    });
+    .action(
+      async (opts: {
+        account: string;
+        name: string;
+        status: 'published' | 'draft';
+        agent?: string;
+        json?: boolean;
+      }) => {
+        const out = createOutput(!!opts.json);
+        const { createWorkflow } = await withOperator((s) =>
+          s.run('createWorkflow', {
+            accountId: opts.account,
+            name: opts.name,
+            status: opts.status,
+            agentId: opts.agent,
+          }),
+        );
+        printWorkflow(out, 'Created', createWorkflow);
+        out.result({ ok: true, workflowId: createWorkflow.id, workflow: createWorkflow });
+      },
+    );
 
-  const changes: Array<[name: string, description: string, verb: string, change: { status?: 'published'; paused?: boolean }]> = [
+  const changes: Array<
+    [name: string, description: string, verb: string, change: { status?: 'published'; paused?: boolean }]
+  > = [
     ['publish', 'publish a workflow (contacts can be assigned to it)', 'Published', { status: 'published' }],
     ['pause', 'pause a workflow', 'Paused', { paused: true }],
     ['resume', 'resume a paused workflow', 'Resumed', { paused: false }],
@@ -180,7 +212,7 @@ export function workflowsCommand(): Command {
       .addOption(jsonOption())
       .action(async (id: string, opts: { json?: boolean }) => {
         const out = createOutput(!!opts.json);
-          const { updateWorkflow } = await withOperator((s) => s.run('updateWorkflow', { id, ...change }));
+        const { updateWorkflow } = await withOperator((s) => s.run('updateWorkflow', { id, ...change }));
         printWorkflow(out, verb, updateWorkflow);
         out.result({ ok: true, workflowId: updateWorkflow.id, workflow: updateWorkflow });
       });
@@ -189,10 +221,10 @@ export function workflowsCommand(): Command {
 }
 
 export function blocklistCommand(): Command {
-  const blocklist = new Command('blocklist').description('manage an Account\'s phone block list (operator)');
+  const blocklist = new Command('blocklist').description("manage an Account's phone block list (operator)");
   blocklist
     .command('add')
-    .description('block a phone number; the Account\'s contacts with it become dnc')
+    .description("block a phone number; the Account's contacts with it become dnc")
     .requiredOption('--account <id>', 'account id', uuidArg)
     .requiredOption('--phone <phone>', 'phone number, with its country code')
     .option('--reason <reason>', 'why it is blocked')
@@ -202,7 +234,9 @@ export function blocklistCommand(): Command {
       const { blockPhone } = await withOperator((s) =>
         s.run('blockPhone', { accountId: opts.account, phone: opts.phone, reason: opts.reason }),
       );
-      out.line(`Blocked ${blockPhone.phone} in account ${blockPhone.accountId}${blockPhone.reason ? ` (${blockPhone.reason})` : ''}`);
+      out.line(
+        `Blocked ${blockPhone.phone} in account ${blockPhone.accountId}${blockPhone.reason ? ` (${blockPhone.reason})` : ''}`,
+      );
       out.result({ ok: true, accountId: blockPhone.accountId, phone: blockPhone.phone, blocked: blockPhone });
     });
   return blocklist;
@@ -226,9 +260,13 @@ function printAgent(out: ReturnType<typeof createOutput>, verb: string, a: Agent
   out.line(`${verb} agent ${a.id}`);
   out.line(`  name:          ${a.name} (${a.status})`);
   out.line(`  time zone:     ${a.timezone}, language ${a.defaultLanguage}`);
-  out.line(`  attempts:      ${a.attemptLimit}, retry after ${a.retryDelayMinutes} min${a.callNewContactsImmediately ? ', new contacts called at once' : ''}`);
+  out.line(
+    `  attempts:      ${a.attemptLimit}, retry after ${a.retryDelayMinutes} min${a.callNewContactsImmediately ? ', new contacts called at once' : ''}`,
+  );
   out.line(`  working hours: ${JSON.stringify(a.workingHours)}`);
-  out.line(`  provider:      ${a.provider}${a.provider === 'simulator' ? '' : ` (agent ${a.providerAgentId}, calls from ${a.providerPhoneNumber})`}${a.maxConcurrentCalls ? `, at most ${a.maxConcurrentCalls} calls at once` : ''}`);
+  out.line(
+    `  provider:      ${a.provider}${a.provider === 'simulator' ? '' : ` (agent ${a.providerAgentId}, calls from ${a.providerPhoneNumber})`}${a.maxConcurrentCalls ? `, at most ${a.maxConcurrentCalls} calls at once` : ''}`,
+  );
 }
 
 /** Agent options shared by create and update; only the ones given are sent. */
@@ -239,7 +277,11 @@ function agentOptions(command: Command): Command {
     .option('--language <locale>', 'default language (e.g. en-US)')
     .option('--attempt-limit <n>', 'call attempts per enrollment', intArg)
     .option('--retry-delay <minutes>', 'minutes between attempts', intArg)
-    .option('--working-hours <json>', 'per weekday windows, e.g. \'{"mon":[{"start":"09:00","end":"17:00"}]}\'', jsonArg)
+    .option(
+      '--working-hours <json>',
+      'per weekday windows, e.g. \'{"mon":[{"start":"09:00","end":"17:00"}]}\'',
+      jsonArg,
+    )
     .option('--call-immediately', 'call new contacts at once, outside working hours')
     .option('--no-call-immediately', 'wait for working hours for new contacts too')
     .addOption(new Option('--provider <provider>', 'who runs the calls').choices(['simulator', 'vapi', 'retell']))
@@ -250,39 +292,67 @@ function agentOptions(command: Command): Command {
 }
 
 interface AgentOpts {
-  status?: string; timezone?: string; language?: string; attemptLimit?: number; retryDelay?: number;
-  workingHours?: unknown; callImmediately?: boolean; json?: boolean;
-  provider?: string; providerAgentId?: string; providerPhoneNumber?: string; maxConcurrentCalls?: number;
+  status?: string;
+  timezone?: string;
+  language?: string;
+  attemptLimit?: number;
+  retryDelay?: number;
+  workingHours?: unknown;
+  callImmediately?: boolean;
+  json?: boolean;
+  provider?: string;
+  providerAgentId?: string;
+  providerPhoneNumber?: string;
+  maxConcurrentCalls?: number;
 }
 
 function agentInput(opts: AgentOpts): Record<string, unknown> {
   const input: Record<string, unknown> = {
-    status: opts.status, timezone: opts.timezone, defaultLanguage: opts.language, attemptLimit: opts.attemptLimit,
-    retryDelayMinutes: opts.retryDelay, workingHours: opts.workingHours, callNewContactsImmediately: opts.callImmediately,
-    provider: opts.provider, providerAgentId: opts.providerAgentId, providerPhoneNumber: opts.providerPhoneNumber, maxConcurrentCalls: opts.maxConcurrentCalls,
+    status: opts.status,
+    timezone: opts.timezone,
+    defaultLanguage: opts.language,
+    attemptLimit: opts.attemptLimit,
+    retryDelayMinutes: opts.retryDelay,
+    workingHours: opts.workingHours,
+    callNewContactsImmediately: opts.callImmediately,
+    provider: opts.provider,
+    providerAgentId: opts.providerAgentId,
+    providerPhoneNumber: opts.providerPhoneNumber,
+    maxConcurrentCalls: opts.maxConcurrentCalls,
   };
   return Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
 }
 
 export function agentsCommand(): Command {
   const agents = new Command('agents').description('create and configure voice agents (operator)');
-  agentOptions(agents.command('create').description('create a voice agent in an Account').requiredOption('--account <id>', 'account id', uuidArg).requiredOption('--name <name>', 'agent name'))
-    .action(async (opts: AgentOpts & { account: string; name: string }) => {
-      const out = createOutput(!!opts.json);
-      const { createAgent } = await withOperator((s) =>
-        s.run('createAgent', { input: { accountId: opts.account, name: opts.name, ...agentInput(opts) } }),
-      );
-      printAgent(out, 'Created', createAgent);
-      out.result({ ok: true, agentId: createAgent.id, agent: createAgent });
-    });
-  agentOptions(agents.command('update').description('change a voice agent').argument('<id>', 'agent id', uuidArg).option('--name <name>', 'agent name'))
-    .action(async (id: string, opts: AgentOpts & { name?: string }) => {
-      const out = createOutput(!!opts.json);
-      const input = { ...(opts.name ? { name: opts.name } : {}), ...agentInput(opts) };
-      if (Object.keys(input).length === 0) throw usageError('agents update: give at least one option to change (see --help).');
-      const { updateAgent } = await withOperator((s) => s.run('updateAgent', { id, input }));
-      printAgent(out, 'Updated', updateAgent);
-      out.result({ ok: true, agentId: updateAgent.id, agent: updateAgent });
-    });
+  agentOptions(
+    agents
+      .command('create')
+      .description('create a voice agent in an Account')
+      .requiredOption('--account <id>', 'account id', uuidArg)
+      .requiredOption('--name <name>', 'agent name'),
+  ).action(async (opts: AgentOpts & { account: string; name: string }) => {
+    const out = createOutput(!!opts.json);
+    const { createAgent } = await withOperator((s) =>
+      s.run('createAgent', { input: { accountId: opts.account, name: opts.name, ...agentInput(opts) } }),
+    );
+    printAgent(out, 'Created', createAgent);
+    out.result({ ok: true, agentId: createAgent.id, agent: createAgent });
+  });
+  agentOptions(
+    agents
+      .command('update')
+      .description('change a voice agent')
+      .argument('<id>', 'agent id', uuidArg)
+      .option('--name <name>', 'agent name'),
+  ).action(async (id: string, opts: AgentOpts & { name?: string }) => {
+    const out = createOutput(!!opts.json);
+    const input = { ...(opts.name ? { name: opts.name } : {}), ...agentInput(opts) };
+    if (Object.keys(input).length === 0)
+      throw usageError('agents update: give at least one option to change (see --help).');
+    const { updateAgent } = await withOperator((s) => s.run('updateAgent', { id, input }));
+    printAgent(out, 'Updated', updateAgent);
+    out.result({ ok: true, agentId: updateAgent.id, agent: updateAgent });
+  });
   return agents;
 }

@@ -35,7 +35,9 @@ export async function openFromEnv(env: Env): Promise<Database> {
   } catch (error) {
     const message = (error as Error).message;
     // The data-dir lock already names the directory and what to do.
-    throw new CliError(/in use by process/.test(message) ? message : `Cannot open the ${describeDatabase(env)}: ${message}`);
+    throw new CliError(
+      /in use by process/.test(message) ? message : `Cannot open the ${describeDatabase(env)}: ${message}`,
+    );
   }
 }
 
@@ -49,7 +51,7 @@ const noQueue: JobQueue = {
     throw new Error(`The CLI's operator commands have no job queue (tried to send a "${name}" job)`);
   },
   async work() {
-    throw new Error('The CLI\'s operator commands have no job queue');
+    throw new Error("The CLI's operator commands have no job queue");
   },
   async stop() {},
 };
@@ -66,7 +68,12 @@ export interface OperatorSession {
 export async function withOperator<T>(fn: (session: OperatorSession) => Promise<T>): Promise<T> {
   const env = await readEnv();
   // Loading the schema (the slow part of start-up) overlaps with opening the database.
-  const modules = Promise.all([import('../graphql/execute.js'), import('../domain/shared/clock.js'), import('./operations.js'), import('../calls/telephony/voice-providers.js')]);
+  const modules = Promise.all([
+    import('../graphql/execute.js'),
+    import('../domain/shared/clock.js'),
+    import('./operations.js'),
+    import('../calls/telephony/voice-providers.js'),
+  ]);
   modules.catch(() => {}); // awaited below; never an unhandled rejection if opening fails first
   const db = await openFromEnv(env);
   try {
@@ -100,7 +107,9 @@ export async function withOperator<T>(fn: (session: OperatorSession) => Promise<
 async function assertMigrated(db: Database, env: Env): Promise<void> {
   const rows = await db.sql.query<{ ok: boolean }>(`SELECT to_regclass('"Account"') IS NOT NULL AS ok`);
   if (!rows.rows[0]?.ok) {
-    throw new CliError(`The ${describeDatabase(env)} has no Contactline tables yet: run \`contactline migrate\` (or \`contactline serve\`) first.`);
+    throw new CliError(
+      `The ${describeDatabase(env)} has no Contactline tables yet: run \`contactline migrate\` (or \`contactline serve\`) first.`,
+    );
   }
 }
 

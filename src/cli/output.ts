@@ -55,5 +55,6 @@ export function createOutput(json: boolean): Output {
 /** Prints a failure: the message on stderr and, with --json, `{ ok: false, error }` on stdout. */
 export function reportError(error: CliError, json: boolean): void {
   process.stderr.write(`error: ${error.message}\n`);
-  if (json) process.stdout.write(`${JSON.stringify({ ok: false, error: { code: error.code, message: error.message } })}\n`);
+  if (json)
+    process.stdout.write(`${JSON.stringify({ ok: false, error: { code: error.code, message: error.message } })}\n`);
 }

@@ -9,7 +9,9 @@ const shq = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 export function serveCommand(): Command {
   return new Command('serve')
-    .description('start the service (HTTP API, GraphQL, job workers); a brand-new embedded database gets a demo account')
+    .description(
+      'start the service (HTTP API, GraphQL, job workers); a brand-new embedded database gets a demo account',
+    )
     .addOption(jsonOption())
     .action(async (opts: { json?: boolean }) => {
       const out = createOutput(!!opts.json);
@@ -24,7 +26,13 @@ export function serveCommand(): Command {
       const { baseUrl, demo } = service;
       if (demo) {
         // The simulator's outcome for this number is a converted call, with a transcript.
-        const body = JSON.stringify({ phone: '+14155552672', firstName: 'Ada', lastName: 'Lovelace', externalId: 'demo-1', assignmentOptions: { workflowId: demo.workflowId } });
+        const body = JSON.stringify({
+          phone: '+14155552672',
+          firstName: 'Ada',
+          lastName: 'Lovelace',
+          externalId: 'demo-1',
+          assignmentOptions: { workflowId: demo.workflowId },
+        });
         const auth = shq(`Authorization: Bearer ${demo.apiKey}`);
         out.line('A new embedded database: created a demo account.');
         out.line(`  API key (shown once): ${demo.apiKey}`);
@@ -32,8 +40,10 @@ export function serveCommand(): Command {
         out.line(`  Account id:           ${demo.accountId}`);
         out.line(`  User id:              ${demo.userId}`);
         out.line('Try it: enroll a contact; the demo agent (simulated) calls it within seconds.');
-        out.line(`  curl -X PUT ${shq(`${baseUrl}/api/v1/contacts/upsert`)} -H ${auth} -H 'Content-Type: application/json' -d ${shq(body)}`);
-        out.line('Then read its calls, and a call\'s transcript:');
+        out.line(
+          `  curl -X PUT ${shq(`${baseUrl}/api/v1/contacts/upsert`)} -H ${auth} -H 'Content-Type: application/json' -d ${shq(body)}`,
+        );
+        out.line("Then read its calls, and a call's transcript:");
         out.line(`  curl ${shq(`${baseUrl}/api/v1/contacts/source/api/external-id/demo-1/calls`)} -H ${auth}`);
         out.line(`  curl ${shq(`${baseUrl}/api/v1/calls/<call id>/transcript`)} -H ${auth}`);
         out.line();
@@ -44,7 +54,9 @@ export function serveCommand(): Command {
         url: baseUrl,
         database: service.services.db.kind,
         ...(env.DATABASE_URL ? {} : { dataDir: path.resolve(env.DATA_DIR) }),
-        demo: demo ? { accountId: demo.accountId, userId: demo.userId, workflowId: demo.workflowId, apiKey: demo.apiKey } : null,
+        demo: demo
+          ? { accountId: demo.accountId, userId: demo.userId, workflowId: demo.workflowId, apiKey: demo.apiKey }
+          : null,
       });
 
       const signal = await new Promise<NodeJS.Signals>((resolve) => {
@@ -74,12 +86,18 @@ export function migrateCommand(): Command {
       try {
         const { migrate } = await import('../db/migrate.js');
         const result = await migrate(db.sql);
-        if (result.applied.length === 0) out.line(`The ${describeDatabase(env)} is up to date: no migrations to apply.`);
+        if (result.applied.length === 0)
+          out.line(`The ${describeDatabase(env)} is up to date: no migrations to apply.`);
         else {
           out.line(`Applied ${result.applied.length} migration(s) to the ${describeDatabase(env)}:`);
           for (const name of result.applied) out.line(`  ${name}`);
         }
-        out.result({ ok: true, database: db.kind, ...(env.DATABASE_URL ? {} : { dataDir: path.resolve(env.DATA_DIR) }), applied: result.applied });
+        out.result({
+          ok: true,
+          database: db.kind,
+          ...(env.DATABASE_URL ? {} : { dataDir: path.resolve(env.DATA_DIR) }),
+          applied: result.applied,
+        });
       } catch (error) {
         throw new CliError(`Migration failed: ${(error as Error).message}`);
       } finally {

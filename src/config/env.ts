@@ -18,8 +18,15 @@ const SimulatedOutcomesSchema = z.record(
 );
 
 /** pino's levels, most severe first, and `silent`. */
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const satisfies
-  readonly LevelWithSilent[];
+export const LOG_LEVELS = [
+  'fatal',
+  'error',
+  'warn',
+  'info',
+  'debug',
+  'trace',
+  'silent',
+] as const satisfies readonly LevelWithSilent[];
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 const EnvSchema = z.object({
@@ -43,7 +50,10 @@ const EnvSchema = z.object({
       try {
         return SimulatedOutcomesSchema.parse(JSON.parse(text));
       } catch (error) {
-        ctx.addIssue({ code: 'custom', message: `SIMULATED_OUTCOMES must be JSON mapping phone numbers to a call result or an outcome object (${(error as Error).message.slice(0, 200)})` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `SIMULATED_OUTCOMES must be JSON mapping phone numbers to a call result or an outcome object (${(error as Error).message.slice(0, 200)})`,
+        });
         return z.NEVER;
       }
     }),
@@ -66,7 +76,9 @@ const EnvSchema = z.object({
   /** AES-256 key (32 bytes, base64) for Accounts' voice provider credentials at rest. Unset: none can be stored. */
   PROVIDER_CREDENTIALS_KEY: z
     .string()
-    .refine((value) => Buffer.from(value, 'base64').length === 32, { message: 'PROVIDER_CREDENTIALS_KEY must be 32 bytes, base64-encoded (e.g. `openssl rand -base64 32`)' })
+    .refine((value) => Buffer.from(value, 'base64').length === 32, {
+      message: 'PROVIDER_CREDENTIALS_KEY must be 32 bytes, base64-encoded (e.g. `openssl rand -base64 32`)',
+    })
     .optional(),
   /** Vapi's API base URL, when not https://api.vapi.ai (an EU org, or a local emulator). */
   VAPI_API_URL: z.string().url().optional(),

@@ -17,7 +17,12 @@ const count = (fallback: number) => z.coerce.number().int().min(0).default(fallb
 
 export const HttpEdgeEnvShape = {
   /** The window of both rate limits, in seconds. */
-  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86_400).default(HTTP_EDGE_DEFAULTS.RATE_LIMIT_WINDOW_SECONDS),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(86_400)
+    .default(HTTP_EDGE_DEFAULTS.RATE_LIMIT_WINDOW_SECONDS),
   /** Requests per window per API key (REST, MCP, GraphQL); 0 turns the limit off. */
   RATE_LIMIT_PER_KEY: count(HTTP_EDGE_DEFAULTS.RATE_LIMIT_PER_KEY),
   /** Requests per window per client address, on every route but the probes; 0 turns it off. */
@@ -32,10 +37,16 @@ export const HttpEdgeEnvShape = {
     .string()
     .optional()
     .transform((text, ctx) => {
-      const origins = (text ?? '').split(',').map((origin) => origin.trim()).filter((origin) => origin.length > 0);
+      const origins = (text ?? '')
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter((origin) => origin.length > 0);
       for (const origin of origins) {
         if (!isOrigin(origin)) {
-          ctx.addIssue({ code: 'custom', message: `CORS_ORIGINS: "${origin}" is not an origin (scheme://host[:port], no path)` });
+          ctx.addIssue({
+            code: 'custom',
+            message: `CORS_ORIGINS: "${origin}" is not an origin (scheme://host[:port], no path)`,
+          });
           return z.NEVER;
         }
       }

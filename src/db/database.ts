@@ -57,7 +57,7 @@ export interface OpenDatabaseOptions {
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl);
-  return openPglite(options.inMemory ? undefined : options.dataDir ?? './data');
+  return openPglite(options.inMemory ? undefined : (options.dataDir ?? './data'));
 }
 
 async function openPostgres(connectionString: string): Promise<Database> {
@@ -96,7 +96,9 @@ async function openPostgres(connectionString: string): Promise<Database> {
           await client.query('BEGIN');
           const result = await work({
             query: async (text, params) => {
-              const r = params?.length ? await client.query({ name: statementName(text), text, values: params as unknown[] }) : await client.query(text);
+              const r = params?.length
+                ? await client.query({ name: statementName(text), text, values: params as unknown[] })
+                : await client.query(text);
               return { rows: r.rows, rowCount: r.rowCount ?? 0 };
             },
           });
@@ -133,7 +135,9 @@ function statementName(text: string): string {
 async function openPglite(dataDir: string | undefined): Promise<Database> {
   if (dataDir) fs.mkdirSync(path.resolve(dataDir), { recursive: true });
   const unlock = dataDir ? lockDataDir(path.resolve(dataDir)) : () => {};
-  const db = takeTurnsFairly(await PGlite.create({ dataDir: dataDir ? path.resolve(dataDir) : undefined, extensions: { pg_trgm } }));
+  const db = takeTurnsFairly(
+    await PGlite.create({ dataDir: dataDir ? path.resolve(dataDir) : undefined, extensions: { pg_trgm } }),
+  );
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(db) as never });
   return {
     kind: 'pglite',

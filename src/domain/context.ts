@@ -107,7 +107,7 @@ export function requireBoardApp(ctx: RequestContext): Actor & BoardAppCaller {
   if (!ctx.boardApp || !ctx.actor) {
     throw new DomainError(
       'unauthenticated',
-      'This operation is the monday board app\'s: only a request monday signed for a linked account runs it',
+      "This operation is the monday board app's: only a request monday signed for a linked account runs it",
     );
   }
   return { ...ctx.actor, mondayAccountId: ctx.boardApp.mondayAccountId };
@@ -115,5 +115,9 @@ export function requireBoardApp(ctx: RequestContext): Actor & BoardAppCaller {
 
 /** Operator-only operations: 401 unless the request carried the ADMIN_TOKEN. */
 export function requireAdmin(ctx: RequestContext): void {
-  if (!ctx.isAdmin) throw new DomainError('unauthenticated', 'This operation needs the operator token (Authorization: Bearer <ADMIN_TOKEN>)');
+  if (!ctx.isAdmin)
+    throw new DomainError(
+      'unauthenticated',
+      'This operation needs the operator token (Authorization: Bearer <ADMIN_TOKEN>)',
+    );
 }

@@ -62,7 +62,10 @@ export const FAILURES = {
   rate_limited: { status: 429, graphql: 'rate_limited', mcp: 'http', board: 'refused' },
   /** The request's header section is over the HTTP server's limit. */
   request_header_fields_too_large: {
-    status: 431, graphql: 'request_header_fields_too_large', mcp: 'http', board: 'refused',
+    status: 431,
+    graphql: 'request_header_fields_too_large',
+    mcp: 'http',
+    board: 'refused',
   },
   /** Upsert: the phone cannot be read as a number. */
   invalid_phone: { status: 422, graphql: 'invalid_phone', mcp: 'tool_error', board: 'run_failed' },

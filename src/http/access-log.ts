@@ -25,7 +25,11 @@ export function noteRequestAccount<A extends { accountId: string }>(req: Request
   return actor;
 }
 
-export function accessLog(options: { logger: Logger; endpoints?: readonly string[]; onFinished?: (request: FinishedRequest) => void }) {
+export function accessLog(options: {
+  logger: Logger;
+  endpoints?: readonly string[];
+  onFinished?: (request: FinishedRequest) => void;
+}) {
   const { logger, endpoints = [], onFinished } = options;
   return (req: Request, res: Response, next: NextFunction): void => {
     // A monotonic timer: a duration, never a time of day (the service's clock is ctx.clock).
@@ -36,7 +40,14 @@ export function accessLog(options: { logger: Logger; endpoints?: readonly string
       // A client that went away before the answer was sent: 499, as proxies log it.
       const status = res.writableFinished ? res.statusCode : 499;
       logger.info(
-        { requestId: res.locals.requestId, method: req.method, route, status, durationMs: Math.round(durationMs * 1000) / 1000, accountId: accounts.get(req) ?? null },
+        {
+          requestId: res.locals.requestId,
+          method: req.method,
+          route,
+          status,
+          durationMs: Math.round(durationMs * 1000) / 1000,
+          accountId: accounts.get(req) ?? null,
+        },
         'request',
       );
       onFinished?.({ method: req.method, route, status, durationSeconds: durationMs / 1000 });

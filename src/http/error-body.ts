@@ -23,7 +23,12 @@ export function errorBody(error: DomainError, requestId: string): Record<string,
  * itself when it is one), anything else `internal`, whose cause is logged with the request id
  * (the client sees only the error body).
  */
-export function failureOf(error: unknown, requestId: string, logError: LogError | undefined, known = asDomainError(error)): DomainError {
+export function failureOf(
+  error: unknown,
+  requestId: string,
+  logError: LogError | undefined,
+  known = asDomainError(error),
+): DomainError {
   const mapped = known ?? new DomainError('internal', 'The service failed to handle the request');
   if (mapped.code === 'internal') logError?.((mapped as { cause?: unknown }).cause ?? error, requestId);
   return mapped;

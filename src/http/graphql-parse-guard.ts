@@ -10,7 +10,8 @@ export const refuseTooDeepDocuments: Plugin = {
       try {
         return parseFn(source, options);
       } catch (error) {
-        if (error instanceof RangeError) throw new DomainError('bad_request', 'The document is nested too deeply to be read');
+        if (error instanceof RangeError)
+          throw new DomainError('bad_request', 'The document is nested too deeply to be read');
         throw error;
       }
     });

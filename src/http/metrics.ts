@@ -26,27 +26,80 @@ export interface ServiceMetrics {
   endpoint(req: Request, res: Response, next: NextFunction): Promise<void>;
 }
 
-export function createMetrics(services: Pick<Services, 'db' | 'clock'>, adminToken: string | undefined): ServiceMetrics {
+export function createMetrics(
+  services: Pick<Services, 'db' | 'clock'>,
+  adminToken: string | undefined,
+): ServiceMetrics {
   const registry = new Registry();
   const registers = [registry];
   collectDefaultMetrics({ register: registry });
 
-  const requests = new Counter({ name: 'contactline_http_requests_total', help: 'HTTP requests answered, by method, route pattern and status', labelNames: ['method', 'route', 'status'] as const, registers });
+  const requests = new Counter({
+    name: 'contactline_http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers,
+  });
   const latency = new Histogram({
-    name: 'contactline_http_request_duration_seconds', help: 'Time from a request\'s arrival to its answer being sent, by method, route pattern and status',
-    labelNames: ['method', 'route', 'status'] as const, buckets: LATENCY_BUCKETS, registers,
+    name: 'contactline_http_request_duration_seconds',
+    help: "Time from a request's arrival to its answer being sent, by method, route pattern and status",
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers,
   });
 
-  const databaseUp = new Gauge({ name: 'contactline_database_up', help: '1 when the last scrape could read the database, 0 when it could not', registers });
-  const batchesWaiting = new Gauge({ name: 'contactline_import_batches_waiting', help: 'Stored bulk imports and bulk-updates not yet applied, by kind', labelNames: ['kind'] as const, registers });
-  const oldestBatchAge = new Gauge({ name: 'contactline_import_batch_oldest_waiting_seconds', help: 'Age of the oldest stored batch not yet applied (0 when none waits)', registers });
-  const dialerDue = new Gauge({ name: 'contactline_dialer_due_enrollments', help: 'Active enrollments whose next attempt is due (counted up to 10000)', registers });
-  const callsInFlight = new Gauge({ name: 'contactline_dialer_calls_in_flight', help: 'Calls placing, queued, ringing or in progress', registers });
-  const triggersWaiting = new Gauge({ name: 'contactline_trigger_deliveries_waiting', help: 'Board-app trigger deliveries not yet delivered', registers });
-  const triggersFailing = new Gauge({ name: 'contactline_trigger_deliveries_failing', help: 'Waiting trigger deliveries whose last attempt failed (retried with backoff)', registers });
-  const poolMax = new Gauge({ name: 'contactline_db_pool_max_connections', help: 'Connections the service may open to the database (1 on the embedded database)', registers });
-  const poolConnections = new Gauge({ name: 'contactline_db_pool_connections', help: 'Open database connections, by state (PostgreSQL)', labelNames: ['state'] as const, registers });
-  const poolWaiting = new Gauge({ name: 'contactline_db_pool_waiting_requests', help: 'Queries waiting for a free connection (PostgreSQL)', registers });
+  const databaseUp = new Gauge({
+    name: 'contactline_database_up',
+    help: '1 when the last scrape could read the database, 0 when it could not',
+    registers,
+  });
+  const batchesWaiting = new Gauge({
+    name: 'contactline_import_batches_waiting',
+    help: 'Stored bulk imports and bulk-updates not yet applied, by kind',
+    labelNames: ['kind'] as const,
+    registers,
+  });
+  const oldestBatchAge = new Gauge({
+    name: 'contactline_import_batch_oldest_waiting_seconds',
+    help: 'Age of the oldest stored batch not yet applied (0 when none waits)',
+    registers,
+  });
+  const dialerDue = new Gauge({
+    name: 'contactline_dialer_due_enrollments',
+    help: 'Active enrollments whose next attempt is due (counted up to 10000)',
+    registers,
+  });
+  const callsInFlight = new Gauge({
+    name: 'contactline_dialer_calls_in_flight',
+    help: 'Calls placing, queued, ringing or in progress',
+    registers,
+  });
+  const triggersWaiting = new Gauge({
+    name: 'contactline_trigger_deliveries_waiting',
+    help: 'Board-app trigger deliveries not yet delivered',
+    registers,
+  });
+  const triggersFailing = new Gauge({
+    name: 'contactline_trigger_deliveries_failing',
+    help: 'Waiting trigger deliveries whose last attempt failed (retried with backoff)',
+    registers,
+  });
+  const poolMax = new Gauge({
+    name: 'contactline_db_pool_max_connections',
+    help: 'Connections the service may open to the database (1 on the embedded database)',
+    registers,
+  });
+  const poolConnections = new Gauge({
+    name: 'contactline_db_pool_connections',
+    help: 'Open database connections, by state (PostgreSQL)',
+    labelNames: ['state'] as const,
+    registers,
+  });
+  const poolWaiting = new Gauge({
+    name: 'contactline_db_pool_waiting_requests',
+    help: 'Queries waiting for a free connection (PostgreSQL)',
+    registers,
+  });
 
   async function readDatabaseGauges(): Promise<void> {
     const pool = services.db.poolStats?.();
@@ -87,7 +140,12 @@ export function createMetrics(services: Pick<Services, 'db' | 'clock'>, adminTok
         const token = bearerToken(req.headers.authorization);
         if (!adminToken || !token || !safeEqual(token, adminToken)) {
           res.setHeader('WWW-Authenticate', 'Bearer');
-          throw new DomainError('unauthenticated', adminToken ? 'Send the operator token as a Bearer token' : 'Metrics are served only when ADMIN_TOKEN is set');
+          throw new DomainError(
+            'unauthenticated',
+            adminToken
+              ? 'Send the operator token as a Bearer token'
+              : 'Metrics are served only when ADMIN_TOKEN is set',
+          );
         }
         await readDatabaseGauges();
         res.setHeader('Content-Type', registry.contentType);

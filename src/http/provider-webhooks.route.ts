@@ -28,7 +28,8 @@ export const PROVIDER_WEBHOOK_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
 const rawBody = express.raw({ type: () => true, limit: PROVIDER_WEBHOOK_BODY_LIMIT_BYTES });
 const readRawBody = (req: Request, res: Response) =>
   new Promise<void>((resolve, reject) => {
-    if (declaresMoreThan(req, PROVIDER_WEBHOOK_BODY_LIMIT_BYTES)) reject(bodyTooLarge(PROVIDER_WEBHOOK_BODY_LIMIT_BYTES));
+    if (declaresMoreThan(req, PROVIDER_WEBHOOK_BODY_LIMIT_BYTES))
+      reject(bodyTooLarge(PROVIDER_WEBHOOK_BODY_LIMIT_BYTES));
     else rawBody(req, res, (error?: unknown) => (error ? reject(error) : resolve()));
   });
 
@@ -41,7 +42,8 @@ const CREDENTIAL_HEADERS: Record<RemoteVoiceProvider, string[]> = {
   retell: [RETELL_SIGNATURE_HEADER],
 };
 
-const isProvider = (value: string): value is RemoteVoiceProvider => (REMOTE_VOICE_PROVIDERS as readonly string[]).includes(value);
+const isProvider = (value: string): value is RemoteVoiceProvider =>
+  (REMOTE_VOICE_PROVIDERS as readonly string[]).includes(value);
 
 export function providerWebhooksRouter(services: Services): express.Router {
   const router = express.Router();
@@ -49,24 +51,39 @@ export function providerWebhooksRouter(services: Services): express.Router {
     const provider = String(req.params.provider);
     const accountId = String(req.params.accountId);
     const adapter = isProvider(provider) ? services.voice?.adapters[provider] : undefined;
-    if (!isProvider(provider) || !adapter || !UUID_PATTERN.test(accountId)) throw new DomainError('not_found', 'No such provider webhook');
+    if (!isProvider(provider) || !adapter || !UUID_PATTERN.test(accountId))
+      throw new DomainError('not_found', 'No such provider webhook');
     const credentials = await loadProviderCredentials(services, accountId, provider);
     if (!credentials) throw new DomainError('not_found', `No ${provider} credentials for this Account`);
     if (!CREDENTIAL_HEADERS[provider].some((name) => req.headers[name] !== undefined)) {
-      throw new DomainError('unauthenticated', `The ${provider} webhook carries no credential (${CREDENTIAL_HEADERS[provider].join(', ')})`);
+      throw new DomainError(
+        'unauthenticated',
+        `The ${provider} webhook carries no credential (${CREDENTIAL_HEADERS[provider].join(', ')})`,
+      );
     }
     await readRawBody(req, res);
 
-    const headers = Object.fromEntries(Object.entries(req.headers).map(([name, value]) => [name.toLowerCase(), Array.isArray(value) ? value.join(',') : value]));
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).map(([name, value]) => [
+        name.toLowerCase(),
+        Array.isArray(value) ? value.join(',') : value,
+      ]),
+    );
     const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const read = await adapter.readWebhook(credentials, { rawBody: body, headers }, services.clock.now());
-    if (!read.ok) throw new DomainError('unauthenticated', `The ${provider} webhook's authentication failed: ${read.reason}`);
+    if (!read.ok)
+      throw new DomainError('unauthenticated', `The ${provider} webhook's authentication failed: ${read.reason}`);
 
     for (const event of read.events) {
       if (!UUID_PATTERN.test(event.callId)) throw new DomainError('not_found', `No call ${event.callId}`);
     }
     const applied = await applyTelephonyEvents(services, read.events, { accountId, provider });
-    res.status(200).json({ status: applied.length === 0 ? 'ignored' : applied.includes('applied') ? 'applied' : 'duplicate', events: applied });
+    res
+      .status(200)
+      .json({
+        status: applied.length === 0 ? 'ignored' : applied.includes('applied') ? 'applied' : 'duplicate',
+        events: applied,
+      });
   });
   return router;
 }

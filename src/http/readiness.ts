@@ -16,7 +16,10 @@ export const READINESS_TIMEOUT_MS = 2000;
 /** PostgreSQL's "undefined table": a database never migrated has no _prisma_migrations. */
 const UNDEFINED_TABLE = '42P01';
 
-export function readinessCheck(services: Pick<Services, 'db'>, options: { migrationsDir?: string; timeoutMs?: number } = {}) {
+export function readinessCheck(
+  services: Pick<Services, 'db'>,
+  options: { migrationsDir?: string; timeoutMs?: number } = {},
+) {
   // The migrations ship with the code: read once.
   const shipped = migrationNames(options.migrationsDir);
   const timeoutMs = options.timeoutMs ?? READINESS_TIMEOUT_MS;
@@ -25,7 +28,10 @@ export function readinessCheck(services: Pick<Services, 'db'>, options: { migrat
       const missing = await missingMigrations(services, shipped, timeoutMs);
       if (missing.length > 0) {
         const shown = missing.slice(0, 5).join(', ') + (missing.length > 5 ? `, … (${missing.length - 5} more)` : '');
-        throw new DomainError('unavailable', `The database lacks ${missing.length} migration(s) this version needs (${shown}): run \`contactline migrate\``);
+        throw new DomainError(
+          'unavailable',
+          `The database lacks ${missing.length} migration(s) this version needs (${shown}): run \`contactline migrate\``,
+        );
       }
       res.json({ status: 'ready', database: services.db.kind, migrations: shipped.length });
     } catch (error) {
@@ -34,13 +40,23 @@ export function readinessCheck(services: Pick<Services, 'db'>, options: { migrat
   };
 }
 
-async function missingMigrations(services: Pick<Services, 'db'>, shipped: string[], timeoutMs: number): Promise<string[]> {
+async function missingMigrations(
+  services: Pick<Services, 'db'>,
+  shipped: string[],
+  timeoutMs: number,
+): Promise<string[]> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new DomainError('unavailable', `The database did not answer within ${timeoutMs} ms`)), timeoutMs);
+    timer = setTimeout(
+      () => reject(new DomainError('unavailable', `The database did not answer within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
   });
   try {
-    const { rows } = await Promise.race([services.db.sql.query<{ migration_name: string }>(APPLIED_MIGRATIONS_SQL), timeout]);
+    const { rows } = await Promise.race([
+      services.db.sql.query<{ migration_name: string }>(APPLIED_MIGRATIONS_SQL),
+      timeout,
+    ]);
     const applied = new Set(rows.map((r) => r.migration_name));
     return shipped.filter((name) => !applied.has(name));
   } catch (error) {

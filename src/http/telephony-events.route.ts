@@ -15,7 +15,13 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import type { Services } from '../domain/context.js';
 import { DomainError } from '../domain/errors.js';
 import { UUID_PATTERN } from '../domain/shared/ids.js';
-import { checkSignatureHeader, DEFAULT_TOLERANCE_SECONDS, SIGNATURE_HEADER, verifySignature, type SignatureFailure } from '../calls/telephony/signature.js';
+import {
+  checkSignatureHeader,
+  DEFAULT_TOLERANCE_SECONDS,
+  SIGNATURE_HEADER,
+  verifySignature,
+  type SignatureFailure,
+} from '../calls/telephony/signature.js';
 import { parseTelephonyEvent } from '../calls/telephony/telephony.port.js';
 import { applyTelephonyEvent } from '../domain/calls/call-events.service.js';
 import { refuseDeclaredOversize } from './edge/body-limits.js';
@@ -41,7 +47,9 @@ export function telephonyEventsRouter(services: Services, secrets: readonly stri
   if (configured.length === 0) {
     // Off: every request is a 404 saying so, before any body is read. A middleware, not a
     // route, so OPTIONS does not offer a POST that would only answer 404.
-    router.use((_req: Request, _res: Response, next: NextFunction) => next(new DomainError('not_found', 'Telephony events are not enabled')));
+    router.use((_req: Request, _res: Response, next: NextFunction) =>
+      next(new DomainError('not_found', 'Telephony events are not enabled')),
+    );
     return router;
   }
 
@@ -51,30 +59,37 @@ export function telephonyEventsRouter(services: Services, secrets: readonly stri
     next(checked.ok ? undefined : new DomainError('unauthenticated', SIGNATURE_MESSAGES[checked.reason]));
   };
 
-  router.post('/', signedHeader, refuseDeclaredOversize(TELEPHONY_BODY_LIMIT_BYTES), rawBody, async (req: Request, res: Response) => {
-    const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+  router.post(
+    '/',
+    signedHeader,
+    refuseDeclaredOversize(TELEPHONY_BODY_LIMIT_BYTES),
+    rawBody,
+    async (req: Request, res: Response) => {
+      const body: Buffer = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
 
-    const verified = verifySignature(body, req.header(SIGNATURE_HEADER), configured, services.clock.now());
-    if (!verified.ok) throw new DomainError('unauthenticated', SIGNATURE_MESSAGES[verified.reason]);
+      const verified = verifySignature(body, req.header(SIGNATURE_HEADER), configured, services.clock.now());
+      if (!verified.ok) throw new DomainError('unauthenticated', SIGNATURE_MESSAGES[verified.reason]);
 
-    let json: unknown;
-    try {
-      json = JSON.parse(body.toString('utf8'));
-    } catch {
-      throw new DomainError('bad_request', 'The body is not valid JSON');
-    }
-    const parsed = parseTelephonyEvent(json);
-    if (!parsed.ok) throw new DomainError('bad_request', 'The body is not a valid telephony event', { issues: parsed.issues });
+      let json: unknown;
+      try {
+        json = JSON.parse(body.toString('utf8'));
+      } catch {
+        throw new DomainError('bad_request', 'The body is not valid JSON');
+      }
+      const parsed = parseTelephonyEvent(json);
+      if (!parsed.ok)
+        throw new DomainError('bad_request', 'The body is not a valid telephony event', { issues: parsed.issues });
 
-    const { event } = parsed;
-    // Call ids are UUIDs (an inbound call's becomes the new Call's id); any other id cannot name
-    // a call, and must not reach the ::uuid casts.
-    if (!UUID_PATTERN.test(event.callId)) {
-      if (event.type === 'call.inbound') throw new DomainError('bad_request', 'call.inbound: callId must be a UUID');
-      throw new DomainError('not_found', `No call ${event.callId}`);
-    }
-    const status = await applyTelephonyEvent(services, event);
-    res.status(200).json({ status });
-  });
+      const { event } = parsed;
+      // Call ids are UUIDs (an inbound call's becomes the new Call's id); any other id cannot name
+      // a call, and must not reach the ::uuid casts.
+      if (!UUID_PATTERN.test(event.callId)) {
+        if (event.type === 'call.inbound') throw new DomainError('bad_request', 'call.inbound: callId must be a UUID');
+        throw new DomainError('not_found', `No call ${event.callId}`);
+      }
+      const status = await applyTelephonyEvent(services, event);
+      res.status(200).json({ status });
+    },
+  );
   return router;
 }

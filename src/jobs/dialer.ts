@@ -21,7 +21,11 @@ import { recoverProviderReports } from './provider-report-recovery.js';
 import { giveUpUnaskableCalls } from './provider-report-recovery.store.js';
 import { nextWindowStart } from '../domain/calls/calling-hours.rules.js';
 import {
-  claimDueEnrollments, countCallsInFlight, lockCapHolders, recordClaims, type DueEnrollment,
+  claimDueEnrollments,
+  countCallsInFlight,
+  lockCapHolders,
+  recordClaims,
+  type DueEnrollment,
 } from './dialer.store.js';
 import type { PlaceCallRequest, Telephony } from '../calls/telephony/telephony.port.js';
 import { logger } from '../logger.js';
@@ -39,7 +43,10 @@ export interface DialerRun {
 /** Each provider's default cap on calls in flight (its documented account default). */
 function defaultCaps(services: Pick<Services, 'voice'>): Record<RemoteVoiceProvider, number | null> {
   const adapters = services.voice?.adapters ?? {};
-  return { vapi: adapters.vapi?.defaultMaxConcurrentCalls ?? null, retell: adapters.retell?.defaultMaxConcurrentCalls ?? null };
+  return {
+    vapi: adapters.vapi?.defaultMaxConcurrentCalls ?? null,
+    retell: adapters.retell?.defaultMaxConcurrentCalls ?? null,
+  };
 }
 
 /**
@@ -52,7 +59,9 @@ function defaultCaps(services: Pick<Services, 'voice'>): Record<RemoteVoiceProvi
  */
 async function roomInFlight(tx: SqlClient, due: DueEnrollment[]): Promise<{ take(item: DueEnrollment): boolean }> {
   const agents = [...new Set(due.filter((d) => d.agentCap !== null).map((d) => d.agentId))].sort();
-  const keys = [...new Set(due.filter((d) => d.keyCap !== null).map((d) => `${d.accountId}:${d.provider}`))].sort().map((k) => k.split(':'));
+  const keys = [...new Set(due.filter((d) => d.keyCap !== null).map((d) => `${d.accountId}:${d.provider}`))]
+    .sort()
+    .map((k) => k.split(':'));
   const room = new Map<string, number>();
   if (agents.length > 0 || keys.length > 0) {
     const keyAccounts = keys.map((k) => k[0]);
@@ -62,13 +71,19 @@ async function roomInFlight(tx: SqlClient, due: DueEnrollment[]): Promise<{ take
     const inFlight = new Map(counts.map((c) => [c.cap, c.n]));
     for (const d of due) {
       if (d.agentCap !== null) room.set(`agent:${d.agentId}`, d.agentCap - (inFlight.get(`agent:${d.agentId}`) ?? 0));
-      if (d.keyCap !== null) room.set(`key:${d.accountId}:${d.provider}`, d.keyCap - (inFlight.get(`key:${d.accountId}:${d.provider}`) ?? 0));
+      if (d.keyCap !== null)
+        room.set(
+          `key:${d.accountId}:${d.provider}`,
+          d.keyCap - (inFlight.get(`key:${d.accountId}:${d.provider}`) ?? 0),
+        );
     }
   }
   return {
     take(item) {
-      const names = [item.agentCap !== null ? `agent:${item.agentId}` : null, item.keyCap !== null ? `key:${item.accountId}:${item.provider}` : null]
-        .filter((n): n is string => n !== null);
+      const names = [
+        item.agentCap !== null ? `agent:${item.agentId}` : null,
+        item.keyCap !== null ? `key:${item.accountId}:${item.provider}` : null,
+      ].filter((n): n is string => n !== null);
       if (names.some((n) => (room.get(n) ?? 0) <= 0)) return false;
       for (const n of names) room.set(n, room.get(n)! - 1);
       return true;
@@ -93,7 +108,10 @@ export const UNREPORTED_STARTED_MS = 3 * 3600_000;
  */
 export async function recoverUnreportedCalls(services: Pick<Services, 'db' | 'clock' | 'voice'>): Promise<number> {
   const now = services.clock.now();
-  const cutoffs = { placedBefore: new Date(now.getTime() - UNREPORTED_PLACED_MS), startedBefore: new Date(now.getTime() - UNREPORTED_STARTED_MS) };
+  const cutoffs = {
+    placedBefore: new Date(now.getTime() - UNREPORTED_PLACED_MS),
+    startedBefore: new Date(now.getTime() - UNREPORTED_STARTED_MS),
+  };
   const blind = await services.db.sql.transaction((runner) => giveUpUnaskableCalls(directSql(runner), now, cutoffs));
   const asked = await recoverProviderReports(services, cutoffs);
   return blind + asked.recovered + asked.givenUp;
@@ -103,7 +121,11 @@ export async function recoverUnreportedCalls(services: Pick<Services, 'db' | 'cl
  * One dialer pass at the services' clock time. Simulator calls go to `telephony`; Vapi and
  * Retell calls to their adapters (services.voice), after the claim commits.
  */
-export async function runDialerOnce(services: Pick<Services, 'db' | 'clock' | 'voice'>, telephony: Telephony, batchSize = 100): Promise<DialerRun> {
+export async function runDialerOnce(
+  services: Pick<Services, 'db' | 'clock' | 'voice'>,
+  telephony: Telephony,
+  batchSize = 100,
+): Promise<DialerRun> {
   const now = services.clock.now();
   const defaults = defaultCaps(services);
   const { placed, remote, deferred } = await services.db.sql.transaction(async (runner) => {
@@ -123,13 +145,22 @@ export async function runDialerOnce(services: Pick<Services, 'db' | 'clock' | 'v
       // One look at the hours: the next window start is `now` itself when now is inside one.
       // Windows that never open within the lookahead (all inside DST gaps) are looked at again
       // a day later: nextAttemptAt is never NULL for an enrollment without a call in flight.
-      const at = immediate ? now : (nextWindowStart(item.workingHours, zone, now) ?? new Date(now.getTime() + RECHECK_WITHOUT_WINDOW_MS));
+      const at = immediate
+        ? now
+        : (nextWindowStart(item.workingHours, zone, now) ?? new Date(now.getTime() + RECHECK_WITHOUT_WINDOW_MS));
       if (at?.getTime() === now.getTime()) {
         // At a cap: left due, untouched, for a later pass.
         if (!room.take(item)) continue;
         const call: ClaimedCall = {
-          callId: randomUUID(), phone: item.phone, agentId: item.agentId, workflowId: item.workflowId, contactId: item.contactId,
-          language: item.language ?? item.defaultLanguage, startedAt: now, accountId: item.accountId, enrollmentId: item.enrollmentId,
+          callId: randomUUID(),
+          phone: item.phone,
+          agentId: item.agentId,
+          workflowId: item.workflowId,
+          contactId: item.contactId,
+          language: item.language ?? item.defaultLanguage,
+          startedAt: now,
+          accountId: item.accountId,
+          enrollmentId: item.enrollmentId,
           provider: item.provider,
         };
         calls.push(call);
@@ -142,7 +173,9 @@ export async function runDialerOnce(services: Pick<Services, 'db' | 'clock' | 'v
     return { placed: calls, remote, deferred: later.length };
   });
   for (const call of placed.filter((c) => c.provider === 'simulator')) {
-    await telephony.placeCall(call).catch((error) => logger.error({ err: error, callId: call.callId }, 'placing a call failed'));
+    await telephony
+      .placeCall(call)
+      .catch((error) => logger.error({ err: error, callId: call.callId }, 'placing a call failed'));
   }
   if (remote.length > 0) await placeProviderCalls(services, remote);
   return { placed, deferred };
@@ -151,16 +184,32 @@ export async function runDialerOnce(services: Pick<Services, 'db' | 'clock' | 'v
 /** A claimed Vapi or Retell call, with what its provider request needs (read by the claim). */
 function placingCallOf(item: DueEnrollment, call: ClaimedCall): PlacingCall {
   return {
-    callId: call.callId, accountId: item.accountId, enrollmentId: item.enrollmentId, provider: item.provider as RemoteVoiceProvider,
-    placedAt: call.startedAt, phone: item.phone, firstName: item.firstName, lastName: item.lastName, fullName: item.fullName,
-    customFields: item.customFields, language: item.language ?? item.defaultLanguage, timezone: item.contactTimezone ?? item.agentTimezone,
-    providerAgentId: item.providerAgentId, providerPhoneNumber: item.providerPhoneNumber,
-    secrets: item.apiKeyEncrypted ? { apiKeyEncrypted: item.apiKeyEncrypted, webhookSecretEncrypted: item.webhookSecretEncrypted } : null,
+    callId: call.callId,
+    accountId: item.accountId,
+    enrollmentId: item.enrollmentId,
+    provider: item.provider as RemoteVoiceProvider,
+    placedAt: call.startedAt,
+    phone: item.phone,
+    firstName: item.firstName,
+    lastName: item.lastName,
+    fullName: item.fullName,
+    customFields: item.customFields,
+    language: item.language ?? item.defaultLanguage,
+    timezone: item.contactTimezone ?? item.agentTimezone,
+    providerAgentId: item.providerAgentId,
+    providerPhoneNumber: item.providerPhoneNumber,
+    secrets: item.apiKeyEncrypted
+      ? { apiKeyEncrypted: item.apiKeyEncrypted, webhookSecretEncrypted: item.webhookSecretEncrypted }
+      : null,
   };
 }
 
 /** Runs the dialer every `intervalMs`, one pass at a time, until stopped. */
-export function startDialer(services: Pick<Services, 'db' | 'clock' | 'voice'>, telephony: Telephony, intervalMs = 1000): PeriodicWorker {
+export function startDialer(
+  services: Pick<Services, 'db' | 'clock' | 'voice'>,
+  telephony: Telephony,
+  intervalMs = 1000,
+): PeriodicWorker {
   // The unreported-call sweep's cut-offs are 30 minutes and 3 hours, and it asks a provider
   // about one call at most every 5 minutes: once a minute is plenty (from the first pass on),
   // where the claim runs every pass.

@@ -52,10 +52,16 @@ async function runBatch(services: Services, batchId: string, known?: ImportPaylo
       const payload = known ?? batch.payload!;
       const account = await loadAccountRules(tx, batch.accountId);
       const now = services.clock.now();
-      const outcomes = await upsertInTransaction(tx, account, payload.writes, payload.enrollment, now, { skipOverLimit: true });
+      const outcomes = await upsertInTransaction(tx, account, payload.writes, payload.enrollment, now, {
+        skipOverLimit: true,
+      });
       // Items whose customFields, merged into their stored contact's, would pass the limits.
       const skipped = payload.writes.length - outcomes.length;
-      if (skipped > 0) logger.warn({ batchId, skipped }, 'bulk import items skipped: their customFields merged with the stored ones would pass the limits');
+      if (skipped > 0)
+        logger.warn(
+          { batchId, skipped },
+          'bulk import items skipped: their customFields merged with the stored ones would pass the limits',
+        );
       await markBatchDone(tx, batchId, now, { written: outcomes.length, skipped });
       written = outcomes.length;
     }),
@@ -72,6 +78,7 @@ async function runBatch(services: Services, batchId: string, known?: ImportPaylo
 export async function startBatchWorker(services: Services): Promise<PeriodicWorker> {
   // `held`: the payload of an import this process just accepted (contacts-batches.service.ts).
   await services.queue.work(BATCH_QUEUE, async (data, held) =>
-    processBatch(services, String(data.batchId), held as ImportPayload | undefined));
+    processBatch(services, String(data.batchId), held as ImportPayload | undefined),
+  );
   return startStoredWorkSweeper(services, (batchId) => processBatch(services, batchId));
 }

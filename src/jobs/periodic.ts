@@ -6,7 +6,11 @@ export interface PeriodicWorker {
   stop(): Promise<void>;
 }
 
-export function startPeriodic(intervalMs: number, pass: () => Promise<unknown>, onError: (error: unknown) => void): PeriodicWorker {
+export function startPeriodic(
+  intervalMs: number,
+  pass: () => Promise<unknown>,
+  onError: (error: unknown) => void,
+): PeriodicWorker {
   let running: Promise<unknown> = Promise.resolve();
   let stopped = false;
   const timer = setInterval(() => {

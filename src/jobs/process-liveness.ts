@@ -38,7 +38,10 @@ export async function registerProcess(db: Pick<Database, 'kind' | 'connectionStr
       const dead: string[] = [];
       for (const owner of owners) {
         if (owner === id) continue;
-        const { rows } = await client.query<{ free: boolean }>('SELECT pg_try_advisory_lock(hashtext($1), hashtext($2)) AS free', [LOCK_NAMESPACE, owner]);
+        const { rows } = await client.query<{ free: boolean }>(
+          'SELECT pg_try_advisory_lock(hashtext($1), hashtext($2)) AS free',
+          [LOCK_NAMESPACE, owner],
+        );
         if (!rows[0].free) continue;
         await client.query('SELECT pg_advisory_unlock(hashtext($1), hashtext($2))', [LOCK_NAMESPACE, owner]);
         dead.push(owner);

@@ -55,7 +55,9 @@ export async function endPlacingLease(db: SqlClient, callId: string): Promise<vo
  * enrollment due at `due`, inside the caller's transaction.
  */
 export async function removePlacingCall(tx: SqlClient, callId: string, due: Date): Promise<void> {
-  const removed = await tx.$queryRaw<Array<{ enrollmentId: string | null }>>`DELETE FROM "Call" WHERE "id" = ${callId}::uuid AND "status" = 'placing' RETURNING "enrollmentId"`;
+  const removed = await tx.$queryRaw<
+    Array<{ enrollmentId: string | null }>
+  >`DELETE FROM "Call" WHERE "id" = ${callId}::uuid AND "status" = 'placing' RETURNING "enrollmentId"`;
   const enrollmentId = removed[0]?.enrollmentId;
   if (enrollmentId) {
     await tx.$executeRaw`UPDATE "Enrollment" SET "nextAttemptAt" = ${due}::timestamptz WHERE "id" = ${enrollmentId}::uuid AND "active" AND "nextAttemptAt" IS NULL`;

@@ -13,12 +13,21 @@ import { directSql } from '../domain/contacts/contacts.store.js';
 import { credentialsFromStored, loadProviderCredentials } from '../domain/providers/provider-credentials.service.js';
 import type { StoredProviderSecrets } from '../domain/providers/provider-credentials.store.js';
 import { applyTelephonyEvent } from '../domain/calls/call-events.service.js';
-import type { PlaceCallOutcome, ProviderCallRequest, ProviderCredentials } from '../calls/telephony/voice-provider.port.js';
+import type {
+  PlaceCallOutcome,
+  ProviderCallRequest,
+  ProviderCredentials,
+} from '../calls/telephony/voice-provider.port.js';
 import { logger } from '../logger.js';
 import { REPORT_GIVE_UP_MS } from './provider-report-recovery.js';
 import { giveUpCall } from './provider-report-recovery.store.js';
 import {
-  endPlacingLease, findPlacingCalls, leaseExpiredPlacements, recordAccepted, removePlacingCall, type PlacingCallRow,
+  endPlacingLease,
+  findPlacingCalls,
+  leaseExpiredPlacements,
+  recordAccepted,
+  removePlacingCall,
+  type PlacingCallRow,
 } from './provider-placement.store.js';
 
 /** A placing call whose lease is older than this is looked up with its provider (and placed again if it has none). */
@@ -46,8 +55,12 @@ function requestFor(services: PlacementServices, call: PlacingCall): ProviderCal
     fromNumber: call.providerPhoneNumber ?? '',
     webhookUrl: `${base}/api/telephony/${call.provider}/${call.accountId}`,
     variables: {
-      firstName: call.firstName, lastName: call.lastName, fullName: call.fullName,
-      language: call.language, timezone: call.timezone, customFields: call.customFields ?? {},
+      firstName: call.firstName,
+      lastName: call.lastName,
+      fullName: call.fullName,
+      language: call.language,
+      timezone: call.timezone,
+      customFields: call.customFields ?? {},
     },
   };
 }
@@ -61,9 +74,12 @@ function credentialsCache(services: PlacementServices) {
   return (call: Pick<PlacingCall, 'accountId' | 'provider' | 'secrets'>) => {
     const key = `${call.accountId}:${call.provider}`;
     if (!cache.has(key)) {
-      cache.set(key, call.secrets
-        ? Promise.resolve().then(() => credentialsFromStored(services, call.provider, call.secrets!))
-        : loadProviderCredentials(services, call.accountId, call.provider));
+      cache.set(
+        key,
+        call.secrets
+          ? Promise.resolve().then(() => credentialsFromStored(services, call.provider, call.secrets!))
+          : loadProviderCredentials(services, call.accountId, call.provider),
+      );
     }
     return cache.get(key)!;
   };
@@ -76,16 +92,26 @@ function credentialsCache(services: PlacementServices) {
 export async function placeProviderCalls(services: PlacementServices, calls: PlacingCall[]): Promise<void> {
   const credentialsOf = credentialsCache(services);
   for (const call of calls) {
-    await attemptPlacement(services, call, credentialsOf).catch((error) => logger.error({ err: error, callId: call.callId }, 'placing a provider call failed'));
+    await attemptPlacement(services, call, credentialsOf).catch((error) =>
+      logger.error({ err: error, callId: call.callId }, 'placing a provider call failed'),
+    );
   }
 }
 
-async function attemptPlacement(services: PlacementServices, call: PlacingCall, credentialsOf: ReturnType<typeof credentialsCache>): Promise<void> {
+async function attemptPlacement(
+  services: PlacementServices,
+  call: PlacingCall,
+  credentialsOf: ReturnType<typeof credentialsCache>,
+): Promise<void> {
   const adapter = services.voice?.adapters[call.provider];
   const credentials = await credentialsOf(call);
   if (!adapter || !credentials) {
     // The claim only takes agents whose Account has credentials; they were removed since.
-    await settlePlacement(services, call, { kind: 'retry_later', reason: adapter ? 'no credentials' : 'provider not configured', retryAfterMs: null });
+    await settlePlacement(services, call, {
+      kind: 'retry_later',
+      reason: adapter ? 'no credentials' : 'provider not configured',
+      retryAfterMs: null,
+    });
     return;
   }
   const outcome = await adapter.placeCall(credentials, requestFor(services, call));
@@ -93,7 +119,11 @@ async function attemptPlacement(services: PlacementServices, call: PlacingCall, 
 }
 
 /** Records what one placement attempt came to (see the header). */
-export async function settlePlacement(services: PlacementServices, call: Pick<PlacingCall, 'callId' | 'enrollmentId' | 'provider'>, outcome: PlaceCallOutcome): Promise<void> {
+export async function settlePlacement(
+  services: PlacementServices,
+  call: Pick<PlacingCall, 'callId' | 'enrollmentId' | 'provider'>,
+  outcome: PlaceCallOutcome,
+): Promise<void> {
   const now = services.clock.now();
   const sql = directSql(services.db.sql);
   if (outcome.kind === 'accepted') {
@@ -104,15 +134,28 @@ export async function settlePlacement(services: PlacementServices, call: Pick<Pl
   } else if (outcome.kind === 'refused') {
     await endPlacingLease(sql, call.callId);
     await applyTelephonyEvent(services, {
-      type: 'call.ended', eventId: `${call.callId}:refused`, callId: call.callId, occurredAt: now.toISOString(),
-      result: outcome.result, endReason: outcome.endReason.slice(0, 256), durationSeconds: 0, language: null, nextAttemptAt: null,
+      type: 'call.ended',
+      eventId: `${call.callId}:refused`,
+      callId: call.callId,
+      occurredAt: now.toISOString(),
+      result: outcome.result,
+      endReason: outcome.endReason.slice(0, 256),
+      durationSeconds: 0,
+      language: null,
+      nextAttemptAt: null,
     });
   } else if (outcome.kind === 'retry_later') {
     const due = new Date(now.getTime() + (outcome.retryAfterMs ?? DEFAULT_RETRY_LATER_MS));
-    logger.warn({ callId: call.callId, provider: call.provider, reason: outcome.reason }, 'provider asked to retry later; the attempt is not counted');
+    logger.warn(
+      { callId: call.callId, provider: call.provider, reason: outcome.reason },
+      'provider asked to retry later; the attempt is not counted',
+    );
     await services.db.sql.transaction((runner) => removePlacingCall(directSql(runner), call.callId, due));
   } else {
-    logger.warn({ callId: call.callId, provider: call.provider, reason: outcome.reason }, 'no answer from the provider; the call will be looked up before it is placed again');
+    logger.warn(
+      { callId: call.callId, provider: call.provider, reason: outcome.reason },
+      'no answer from the provider; the call will be looked up before it is placed again',
+    );
   }
 }
 
@@ -125,10 +168,14 @@ export async function reconcilePlacements(services: PlacementServices): Promise<
   const now = services.clock.now();
   const expired = new Date(now.getTime() - PLACING_LEASE_MS);
   const leased = await services.db.sql.transaction((runner) =>
-    leaseExpiredPlacements(directSql(runner), now, expired, RECONCILE_BATCH));
+    leaseExpiredPlacements(directSql(runner), now, expired, RECONCILE_BATCH),
+  );
   if (leased.length === 0) return 0;
   const credentialsOf = credentialsCache(services);
-  for (const call of await findPlacingCalls(directSql(services.db.sql), leased.map((l) => l.id))) {
+  for (const call of await findPlacingCalls(
+    directSql(services.db.sql),
+    leased.map((l) => l.id),
+  )) {
     try {
       const adapter = services.voice?.adapters[call.provider];
       const credentials = await credentialsOf(call);
@@ -142,7 +189,11 @@ export async function reconcilePlacements(services: PlacementServices): Promise<
         }
         continue;
       }
-      const found = await adapter.findCall(credentials, { callId: call.callId, placedAt: call.placedAt, request: requestFor(services, call) });
+      const found = await adapter.findCall(credentials, {
+        callId: call.callId,
+        placedAt: call.placedAt,
+        request: requestFor(services, call),
+      });
       if (found) await settlePlacement(services, call, { kind: 'accepted', providerCallId: found.providerCallId });
       else await attemptPlacement(services, call, credentialsOf);
     } catch (error) {

@@ -29,7 +29,9 @@ const ASKS_PROVIDER = Prisma.sql`("provider" <> 'simulator' AND "providerCallId"
  * a report that comes after still applies (the call is not "ended"). Returns the calls given up.
  */
 async function giveUpCalls(tx: SqlClient, now: Date, which: Prisma.Sql): Promise<number> {
-  const stuck = await tx.$queryRaw<Array<{ enrollmentId: string | null }>>`UPDATE "Call" SET "status" = 'failed', "endReason" = ${NO_PROVIDER_REPORT}, "placingSince" = NULL
+  const stuck = await tx.$queryRaw<
+    Array<{ enrollmentId: string | null }>
+  >`UPDATE "Call" SET "status" = 'failed', "endReason" = ${NO_PROVIDER_REPORT}, "placingSince" = NULL
     WHERE "status" IN ('placing', 'queued', 'ringing', 'in_progress') AND ${which}
     RETURNING "enrollmentId"`;
   const enrollments = stuck.map((r) => r.enrollmentId).filter((id): id is string => id !== null);

@@ -24,10 +24,18 @@ import type { Services } from '../domain/context.js';
 import { directSql } from '../domain/contacts/contacts.store.js';
 import { loadProviderCredentials } from '../domain/providers/provider-credentials.service.js';
 import { applyTelephonyEvents } from '../domain/calls/call-events.service.js';
-import type { ProviderCallState, ProviderCredentials, RemoteVoiceProvider } from '../calls/telephony/voice-provider.port.js';
+import type {
+  ProviderCallState,
+  ProviderCredentials,
+  RemoteVoiceProvider,
+} from '../calls/telephony/voice-provider.port.js';
 import { logger } from '../logger.js';
 import {
-  giveUpCall, leaseUnreportedCalls, returnLeases, type LeasedCall, type UnreportedCutoffs,
+  giveUpCall,
+  leaseUnreportedCalls,
+  returnLeases,
+  type LeasedCall,
+  type UnreportedCutoffs,
 } from './provider-report-recovery.store.js';
 
 /** A call still in flight at its provider (or one the provider could not be asked about) is asked again this long after. */
@@ -63,7 +71,10 @@ type Answer = ProviderCallState | { kind: 'no_answer'; reason: unknown };
  * One pass over provider calls past the cut-offs whose lease ran out (see the header). Returns
  * what it came to; never throws for one call's sake (a failure is logged and asked again later).
  */
-export async function recoverProviderReports(services: RecoveryServices, cutoffs: UnreportedCutoffs): Promise<ReportRecovery> {
+export async function recoverProviderReports(
+  services: RecoveryServices,
+  cutoffs: UnreportedCutoffs,
+): Promise<ReportRecovery> {
   const now = services.clock.now();
   const leaseExpired = new Date(now.getTime() - REPORT_ASK_AGAIN_MS);
   const leased = await leaseUnreportedCalls(directSql(services.db.sql), now, cutoffs, leaseExpired, RECOVERY_BATCH);
@@ -81,10 +92,15 @@ export async function recoverProviderReports(services: RecoveryServices, cutoffs
       notAsked.push(call);
       continue;
     }
-    const answer = silent.has(key) ? { kind: 'no_answer' as const, reason: 'the provider gave no answer earlier in this pass' } : await ask(services, call, credentialsOf, now);
+    const answer = silent.has(key)
+      ? { kind: 'no_answer' as const, reason: 'the provider gave no answer earlier in this pass' }
+      : await ask(services, call, credentialsOf, now);
     if (answer.kind === 'no_answer') silent.add(key);
     const settled = await settle(services, call, answer, now, pastCeiling).catch((error) => {
-      logger.error({ err: error, callId: call.callId }, 'settling a call without its provider report failed; asking again later');
+      logger.error(
+        { err: error, callId: call.callId },
+        'settling a call without its provider report failed; asking again later',
+      );
       return 'left' as const;
     });
     outcome[settled] += 1;
@@ -98,7 +114,12 @@ export async function recoverProviderReports(services: RecoveryServices, cutoffs
 }
 
 /** Asks the call's provider for its state; `no_answer` when it cannot be asked now. */
-async function ask(services: RecoveryServices, call: LeasedCall, credentialsOf: ReturnType<typeof credentialsCache>, now: Date): Promise<Answer> {
+async function ask(
+  services: RecoveryServices,
+  call: LeasedCall,
+  credentialsOf: ReturnType<typeof credentialsCache>,
+  now: Date,
+): Promise<Answer> {
   try {
     const adapter = services.voice?.adapters[call.provider];
     if (!adapter) return { kind: 'no_answer', reason: `${call.provider} is not configured in this process` };
@@ -111,7 +132,13 @@ async function ask(services: RecoveryServices, call: LeasedCall, credentialsOf: 
 }
 
 /** Acts on the answer (see the header); returns which count the call goes to. */
-async function settle(services: RecoveryServices, call: LeasedCall, answer: Answer, now: Date, pastCeiling: boolean): Promise<'recovered' | 'givenUp' | 'left'> {
+async function settle(
+  services: RecoveryServices,
+  call: LeasedCall,
+  answer: Answer,
+  now: Date,
+  pastCeiling: boolean,
+): Promise<'recovered' | 'givenUp' | 'left'> {
   const log = { callId: call.callId, provider: call.provider, providerCallId: call.providerCallId };
   if (answer.kind === 'ended') {
     try {
@@ -126,12 +153,22 @@ async function settle(services: RecoveryServices, call: LeasedCall, answer: Answ
   if (answer.kind === 'not_found' || pastCeiling) {
     const given = await services.db.sql.transaction((runner) => giveUpCall(directSql(runner), now, call.callId));
     if (given > 0) {
-      const why = answer.kind === 'not_found' ? 'the provider has no such call' : `nothing settled it ${REPORT_GIVE_UP_MS / 3600_000} h after it was placed (last answer: ${answer.kind})`;
-      logger.warn({ ...log, err: answer.kind === 'no_answer' ? answer.reason : undefined }, `gave up a call without its provider report: ${why}`);
+      const why =
+        answer.kind === 'not_found'
+          ? 'the provider has no such call'
+          : `nothing settled it ${REPORT_GIVE_UP_MS / 3600_000} h after it was placed (last answer: ${answer.kind})`;
+      logger.warn(
+        { ...log, err: answer.kind === 'no_answer' ? answer.reason : undefined },
+        `gave up a call without its provider report: ${why}`,
+      );
     }
     return 'givenUp';
   }
-  if (answer.kind === 'no_answer') logger.warn({ ...log, err: answer.reason }, 'could not ask the provider about a call without its report; asking again later');
+  if (answer.kind === 'no_answer')
+    logger.warn(
+      { ...log, err: answer.reason },
+      'could not ask the provider about a call without its report; asking again later',
+    );
   return 'left';
 }
 

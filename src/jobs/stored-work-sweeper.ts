@@ -24,7 +24,11 @@ const MAX_SKIPPED_PASSES = 64;
  * Starts the sweeper: `run` is called for each pending batch, oldest first, one at a time
  * (processBatch: safe to call for a batch that is running or done).
  */
-export function startStoredWorkSweeper(services: Pick<Services, 'db'>, run: (batchId: string) => Promise<void>, intervalMs = SWEEP_INTERVAL_MS): PeriodicWorker {
+export function startStoredWorkSweeper(
+  services: Pick<Services, 'db'>,
+  run: (batchId: string) => Promise<void>,
+  intervalMs = SWEEP_INTERVAL_MS,
+): PeriodicWorker {
   // Backoff counted in passes, not time: the service reads time only through its clock.
   const failing = new Map<string, { failures: number; skipPasses: number }>();
   let stopped = false;
@@ -48,7 +52,10 @@ export function startStoredWorkSweeper(services: Pick<Services, 'db'>, run: (bat
         const failures = (failure?.failures ?? 0) + 1;
         failing.set(id, { failures, skipPasses: Math.min(2 ** failures, MAX_SKIPPED_PASSES) });
         // The error's name and code only: a database message may quote contact data.
-        logger.warn({ batchId: id, error: errorSummary(error), failures }, 'stored batch failed; the sweeper will try it again');
+        logger.warn(
+          { batchId: id, error: errorSummary(error), failures },
+          'stored batch failed; the sweeper will try it again',
+        );
       }
     }
     if (failing.size > 1000) failing.clear();

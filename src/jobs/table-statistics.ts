@@ -63,7 +63,8 @@ export function startStatisticsKeeper(db: Pick<Database, 'sql'>, intervalMs = 60
     if (onTick && leftover === null && ticksSinceAnalyze++ >= 1) leftover = state.changed;
     const counted = leftover === null ? 0 : Math.max(0, state.changed - leftover);
     // Rows added since the last ANALYZE, from the pages added (survives a lost counter).
-    const grown = state.analyzedPages > 0 ? ((state.pages - state.analyzedPages) * knownTuples) / state.analyzedPages : 0;
+    const grown =
+      state.analyzedPages > 0 ? ((state.pages - state.analyzedPages) * knownTuples) / state.analyzedPages : 0;
     const changed = Math.max(counted, written, grown);
     const stale = state.pages >= MIN_PAGES && (!state.analyzed || changed > STALE_MIN_ROWS + STALE_SHARE * knownTuples);
     if (!stale) return false;
@@ -84,7 +85,11 @@ export function startStatisticsKeeper(db: Pick<Database, 'sql'>, intervalMs = 60
     return running;
   };
 
-  const worker = startPeriodic(intervalMs, () => check(true), (error) => logger.warn({ err: error }, 'table statistics check failed; retrying next tick'));
+  const worker = startPeriodic(
+    intervalMs,
+    () => check(true),
+    (error) => logger.warn({ err: error }, 'table statistics check failed; retrying next tick'),
+  );
   return {
     check: () => check(),
     wrote(rows) {

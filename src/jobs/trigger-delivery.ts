@@ -24,9 +24,19 @@ import type { Services } from '../domain/context.js';
 import { directSql } from '../domain/contacts/contacts.store.js';
 import { callEndedBody } from '../domain/monday/call-ended-outputs.rules.js';
 import {
-  activeSubscriptionsOf, dropSubscription, insertDeliveries, itemsOfContacts, leaseDueDeliveries, leaseOwners,
-  lockUndispatchedCallEnded, markEventsDispatched, releaseLeasesOf, rescheduleDelivery, settleDelivery,
-  type LeasedDelivery, type NewDelivery,
+  activeSubscriptionsOf,
+  dropSubscription,
+  insertDeliveries,
+  itemsOfContacts,
+  leaseDueDeliveries,
+  leaseOwners,
+  lockUndispatchedCallEnded,
+  markEventsDispatched,
+  releaseLeasesOf,
+  rescheduleDelivery,
+  settleDelivery,
+  type LeasedDelivery,
+  type NewDelivery,
 } from '../domain/monday/trigger-deliveries.store.js';
 import { logger } from '../logger.js';
 import { startPeriodic, type PeriodicWorker } from './periodic.js';
@@ -105,7 +115,11 @@ export async function fanOutCallEnded(services: JobServices): Promise<number> {
       }
       await insertDeliveries(tx, deliveries, now);
     }
-    await markEventsDispatched(tx, events.map((e) => e.seq), now);
+    await markEventsDispatched(
+      tx,
+      events.map((e) => e.seq),
+      now,
+    );
     return events.length;
   });
 }
@@ -125,7 +139,10 @@ export async function deliverDueTriggers(
   if (channel.waitReason !== null) return 0;
   const now = services.clock.now();
   const leased = await leaseDueDeliveries(directSql(services.db.sql), {
-    now, until: new Date(now.getTime() + LEASE_MS), owner: options.leaseOwner ?? null, limit: DELIVERY_BATCH,
+    now,
+    until: new Date(now.getTime() + LEASE_MS),
+    owner: options.leaseOwner ?? null,
+    limit: DELIVERY_BATCH,
   });
   await Promise.all(leased.map((row) => deliverOne(services, channel, row)));
   return leased.length;

@@ -17,14 +17,46 @@
 
 /** Fields of a log object that are censored wherever they appear (at the top or one level down). */
 const SENSITIVE_KEYS = [
-  'phone', 'firstName', 'lastName', 'fullName', 'customFields', 'externalId', 'searchTerm', 'email',
-  'authorization', 'apiKey', 'token', 'secret', 'password', 'body', 'params', 'parameters', 'query', 'headers',
+  'phone',
+  'firstName',
+  'lastName',
+  'fullName',
+  'customFields',
+  'externalId',
+  'searchTerm',
+  'email',
+  'authorization',
+  'apiKey',
+  'token',
+  'secret',
+  'password',
+  'body',
+  'params',
+  'parameters',
+  'query',
+  'headers',
 ];
 export const REDACTED_PATHS = SENSITIVE_KEYS.flatMap((key) => [key, `*.${key}`]);
 export const CENSOR = '[redacted]';
 
 /** Error fields that hold names or codes only, copied as they are (strings and numbers). */
-const SAFE_FIELDS = ['code', 'errno', 'severity', 'table', 'column', 'constraint', 'schema', 'dataType', 'routine', 'status', 'statusCode', 'kind', 'originalCode', 'clientVersion', 'type'];
+const SAFE_FIELDS = [
+  'code',
+  'errno',
+  'severity',
+  'table',
+  'column',
+  'constraint',
+  'schema',
+  'dataType',
+  'routine',
+  'status',
+  'statusCode',
+  'kind',
+  'originalCode',
+  'clientVersion',
+  'type',
+];
 
 const MAX_DEPTH = 3;
 
@@ -37,12 +69,15 @@ export function safeError(error: unknown, depth = 0): Record<string, unknown> | 
   const out: Record<string, unknown> = { type: errorType(error) };
   for (const field of SAFE_FIELDS) {
     const value = source[field];
-    if (field !== 'type' && (typeof value === 'string' || typeof value === 'number')) out[field] = typeof value === 'string' ? scrubText(value) : value;
+    if (field !== 'type' && (typeof value === 'string' || typeof value === 'number'))
+      out[field] = typeof value === 'string' ? scrubText(value) : value;
   }
   const raised = raisedSqlState(source);
   const message = raised
     ? `the database raised ${raised} (its message is not logged: a message written in SQL may quote any value)`
-    : typeof source.message === 'string' ? messageOf(error, source.message) : undefined;
+    : typeof source.message === 'string'
+      ? messageOf(error, source.message)
+      : undefined;
   if (message !== undefined) out.message = message;
   if (typeof source.stack === 'string') out.stack = stackOf(source.stack, source.message, message);
   // Prisma's known errors: the model and the fields involved are names; the driver's error
@@ -57,7 +92,8 @@ export function safeError(error: unknown, depth = 0): Record<string, unknown> | 
     if (meta.driverAdapterError && depth < MAX_DEPTH) out.driverError = safeError(meta.driverAdapterError, depth + 1);
   }
   if (source.cause !== undefined && depth < MAX_DEPTH) out.cause = safeError(source.cause, depth + 1);
-  if (Array.isArray(source.errors) && depth < MAX_DEPTH) out.errors = source.errors.slice(0, 5).map((e) => safeError(e, depth + 1));
+  if (Array.isArray(source.errors) && depth < MAX_DEPTH)
+    out.errors = source.errors.slice(0, 5).map((e) => safeError(e, depth + 1));
   return out;
 }
 
@@ -67,16 +103,29 @@ export function safeError(error: unknown, depth = 0): Record<string, unknown> | 
  * trigger, which may interpolate any value unquoted, so it cannot be scrubbed: it is dropped.
  */
 function raisedSqlState(source: Record<string, unknown>): string | undefined {
-  const adapterCause = ((source.meta as { driverAdapterError?: { cause?: Record<string, unknown> } } | undefined)?.driverAdapterError?.cause) ?? undefined;
-  const candidates = [source.code, source.originalCode, adapterCause?.originalCode, (source.cause as Record<string, unknown> | undefined)?.originalCode];
+  const adapterCause =
+    (source.meta as { driverAdapterError?: { cause?: Record<string, unknown> } } | undefined)?.driverAdapterError
+      ?.cause ?? undefined;
+  const candidates = [
+    source.code,
+    source.originalCode,
+    adapterCause?.originalCode,
+    (source.cause as Record<string, unknown> | undefined)?.originalCode,
+  ];
   const prismaRaw = typeof source.message === 'string' ? /Code: `(P0\w{3})`/.exec(source.message)?.[1] : undefined;
-  return [...candidates, prismaRaw].find((code): code is string => typeof code === 'string' && /^P0[0-9A-Z]{3}$/.test(code));
+  return [...candidates, prismaRaw].find(
+    (code): code is string => typeof code === 'string' && /^P0[0-9A-Z]{3}$/.test(code),
+  );
 }
 
 function errorType(error: object): string {
   const name = (error as { name?: unknown }).name;
   const constructorName = error.constructor?.name;
-  return typeof name === 'string' && name !== 'Error' ? name : constructorName && constructorName !== 'Object' ? constructorName : 'Error';
+  return typeof name === 'string' && name !== 'Error'
+    ? name
+    : constructorName && constructorName !== 'Object'
+      ? constructorName
+      : 'Error';
 }
 
 /**
@@ -86,7 +135,10 @@ function errorType(error: object): string {
  */
 function messageOf(error: object, message: string): string {
   if (errorType(error) === 'PrismaClientValidationError') {
-    const lines = message.split('\n').map((l) => l.trim()).filter(Boolean);
+    const lines = message
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
     return scrubText(lines.length > 1 ? `${lines[0]} … ${lines[lines.length - 1]}` : message);
   }
   return scrubText(message);
@@ -96,7 +148,10 @@ function messageOf(error: object, message: string): string {
 function stackOf(stack: string, rawMessage: unknown, safeMessage: string | undefined): string {
   const frames = stack.split('\n').filter((line) => /^\s+at /.test(line));
   const head = stack.split('\n')[0] ?? '';
-  const title = typeof rawMessage === 'string' && rawMessage && safeMessage !== undefined ? head.replace(rawMessage.split('\n')[0], safeMessage.split('\n')[0]) : scrubText(head);
+  const title =
+    typeof rawMessage === 'string' && rawMessage && safeMessage !== undefined
+      ? head.replace(rawMessage.split('\n')[0], safeMessage.split('\n')[0])
+      : scrubText(head);
   return [scrubText(title), ...frames.slice(0, 20)].join('\n');
 }
 

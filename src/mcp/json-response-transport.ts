@@ -11,7 +11,12 @@
 // dispatch) stays the SDK's Server.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
-  isJSONRPCRequest, type JSONRPCErrorResponse, type JSONRPCMessage, type JSONRPCResultResponse, type MessageExtraInfo, type RequestId,
+  isJSONRPCRequest,
+  type JSONRPCErrorResponse,
+  type JSONRPCMessage,
+  type JSONRPCResultResponse,
+  type MessageExtraInfo,
+  type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 
 type JSONRPCAnswer = JSONRPCResultResponse | JSONRPCErrorResponse;

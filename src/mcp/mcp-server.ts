@@ -10,7 +10,13 @@ import { z } from 'zod';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
-  CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool, type ToolAnnotations,
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type Tool,
+  type ToolAnnotations,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestContext } from '../domain/context.js';
 import { errorBody, failureOf, type LogError } from '../http/error-body.js';
@@ -21,9 +27,9 @@ const SERVER_NAME = 'contactline';
 const SERVER_VERSION: string = createRequire(import.meta.url)('../../package.json').version;
 
 const INSTRUCTIONS = [
-  'Read-only access to one Account\'s contacts, their calls and call transcripts, and its workflows.',
-  'Find contacts with contacts_search (or contact_get / contact_get_by_external_id); list a contact\'s calls with contact_calls_list',
-  '(it takes the contact\'s sourceKind and externalId); read a call\'s transcript with call_transcript_get (it takes the call\'s id).',
+  "Read-only access to one Account's contacts, their calls and call transcripts, and its workflows.",
+  "Find contacts with contacts_search (or contact_get / contact_get_by_external_id); list a contact's calls with contact_calls_list",
+  "(it takes the contact's sourceKind and externalId); read a call's transcript with call_transcript_get (it takes the call's id).",
   'List tools return one page; pass the returned nextToken to get the next one.',
   'A failed call returns an error result whose text is JSON { error, message, code, requestId }: code bad_request means an argument',
   'is wrong (the message names it), not_found that nothing with that id exists in the Account, conflict that several contacts share',
@@ -31,9 +37,15 @@ const INSTRUCTIONS = [
 ].join(' ');
 
 /** Every tool only reads the Account's own data: same arguments, same answer, no side effects. */
-const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+const READ_ONLY: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
 
-const jsonSchema = (schema: z.ZodObject, io: 'input' | 'output') => z.toJSONSchema(schema, { target: 'draft-7', io }) as Tool['inputSchema'];
+const jsonSchema = (schema: z.ZodObject, io: 'input' | 'output') =>
+  z.toJSONSchema(schema, { target: 'draft-7', io }) as Tool['inputSchema'];
 
 /** The tools/list answer, computed once. */
 const TOOL_LIST: Tool[] = TOOLS.map((tool) => ({
@@ -66,14 +78,23 @@ export function createMcpServer(ctx: RequestContext, { logError }: McpServerOpti
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: TOOL_LIST }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = TOOLS_BY_NAME.get(request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}; the tools are ${TOOLS.map((t) => t.name).join(', ')}`);
+    if (!tool)
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown tool ${request.params.name}; the tools are ${TOOLS.map((t) => t.name).join(', ')}`,
+      );
     return callTool(ctx, tool, request.params.arguments ?? {}, logError);
   });
   return server;
 }
 
 /** Runs one tool: its REST body as structured content and as JSON text, or a tool error whose text is the error body. */
-async function callTool(ctx: RequestContext, tool: ToolDefinition, args: Record<string, unknown>, logError?: LogError): Promise<CallToolResult> {
+async function callTool(
+  ctx: RequestContext,
+  tool: ToolDefinition,
+  args: Record<string, unknown>,
+  logError?: LogError,
+): Promise<CallToolResult> {
   try {
     const body = await tool.run(ctx, args);
     return { content: [{ type: 'text', text: JSON.stringify(body) }], structuredContent: body };

@@ -19,10 +19,17 @@
 // JsonResponseTransport (why not the SDK's HTTP transport: see that file).
 import { STATUS_CODES } from 'node:http';
 import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { DEFAULT_MAX_REQUEST_BODY_SIZE, MAX_BATCH_SIZE, requestBodyTooLargeMessage } from '@modelcontextprotocol/sdk/server/requestBody.js';
+import {
+  DEFAULT_MAX_REQUEST_BODY_SIZE,
+  MAX_BATCH_SIZE,
+  requestBodyTooLargeMessage,
+} from '@modelcontextprotocol/sdk/server/requestBody.js';
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import {
-  isInitializeRequest, JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage,
+  isInitializeRequest,
+  JSONRPCMessageSchema,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type JSONRPCMessage,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestContext, Services } from '../domain/context.js';
 import { asDomainError, DomainError, FAILURES, MCP_SERVER_ERROR } from '../domain/errors.js';
@@ -59,7 +66,10 @@ export function mcpEndpoint(services: Services, options: McpServerOptions = {}):
 
   return async (req: Request, res: Response, next: NextFunction) => {
     if (req.headers.origin !== undefined) {
-      throw new DomainError('forbidden', 'Requests carrying an Origin header are refused: browser-based clients cannot connect to the tool server');
+      throw new DomainError(
+        'forbidden',
+        'Requests carrying an Origin header are refused: browser-based clients cannot connect to the tool server',
+      );
     }
     // Only the mount path itself is the tool server; anything below it is an unknown route.
     if (req.path !== '/') {
@@ -73,7 +83,9 @@ export function mcpEndpoint(services: Services, options: McpServerOptions = {}):
     }
     const accept = req.headers.accept;
     if (!accept?.includes('application/json') || !accept.includes('text/event-stream')) {
-      res.status(406).json(jsonRpcError(-32000, 'Not Acceptable: Client must accept both application/json and text/event-stream'));
+      res
+        .status(406)
+        .json(jsonRpcError(-32000, 'Not Acceptable: Client must accept both application/json and text/event-stream'));
       return;
     }
     if (!isJsonContentType(req.headers['content-type'])) {
@@ -96,7 +108,8 @@ export function mcpEndpoint(services: Services, options: McpServerOptions = {}):
       if (type === 'entity.parse.failed') res.status(400).json(jsonRpcError(-32700, 'Parse error: Invalid JSON'));
       else if (type === 'entity.too.large') answerAsJsonRpc(res, bodyTooLarge());
       // A charset other than UTF-8, an unknown Content-Encoding, a body that fails to inflate.
-      else if (status !== undefined && status >= 400 && status < 500) res.status(status).json(jsonRpcError(-32000, `${STATUS_CODES[status]}: ${message}`));
+      else if (status !== undefined && status >= 400 && status < 500)
+        res.status(status).json(jsonRpcError(-32000, `${STATUS_CODES[status]}: ${message}`));
       else throw bodyError;
       return;
     }
@@ -130,7 +143,8 @@ interface Refusal {
 /** The body's JSON-RPC messages, or the Streamable HTTP refusal of them. */
 function jsonRpcMessages(body: unknown, protocolVersion: string | string[] | undefined): JSONRPCMessage[] | Refusal {
   const batch = Array.isArray(body);
-  if (batch && body.length > MAX_BATCH_SIZE) return { status: 400, code: -32600, message: `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages` };
+  if (batch && body.length > MAX_BATCH_SIZE)
+    return { status: 400, code: -32600, message: `Invalid Request: Batch must not exceed ${MAX_BATCH_SIZE} messages` };
   const messages: JSONRPCMessage[] = [];
   for (const item of batch ? body : [body]) {
     const parsed = JSONRPCMessageSchema.safeParse(item);
@@ -138,7 +152,8 @@ function jsonRpcMessages(body: unknown, protocolVersion: string | string[] | und
     messages.push(parsed.data);
   }
   if (messages.some(isInitializeRequest)) {
-    if (messages.length > 1) return { status: 400, code: -32600, message: 'Invalid Request: Only one initialization request is allowed' };
+    if (messages.length > 1)
+      return { status: 400, code: -32600, message: 'Invalid Request: Only one initialization request is allowed' };
   } else if (protocolVersion !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(String(protocolVersion))) {
     return {
       status: 400,

@@ -10,7 +10,11 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 
 interface RequestSchema {
   shape: { method: z.ZodType };
-  safeParse(data: unknown): { success: true; data: unknown } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } };
+  safeParse(
+    data: unknown,
+  ):
+    | { success: true; data: unknown }
+    | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string }> } };
 }
 
 export class ParamsCheckingServer extends Server {
@@ -19,11 +23,15 @@ export class ParamsCheckingServer extends Server {
     const strict = requestSchema as unknown as RequestSchema;
     const method = strict.shape.method;
     const matchesMethod = z.looseObject({ method });
-    super.setRequestHandler(matchesMethod as never, ((request: unknown, extra: unknown) => {
-      const parsed = strict.safeParse(request);
-      if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, `Invalid params: ${describeIssues(parsed.error.issues)}`);
-      return (handler as (request: unknown, extra: unknown) => unknown)(parsed.data, extra);
-    }) as never);
+    super.setRequestHandler(
+      matchesMethod as never,
+      ((request: unknown, extra: unknown) => {
+        const parsed = strict.safeParse(request);
+        if (!parsed.success)
+          throw new McpError(ErrorCode.InvalidParams, `Invalid params: ${describeIssues(parsed.error.issues)}`);
+        return (handler as (request: unknown, extra: unknown) => unknown)(parsed.data, extra);
+      }) as never,
+    );
   }
 }
 

@@ -2,27 +2,39 @@
 // source of every limit) and add what an assistant needs to act: formats, enum values, what an
 // empty result means. Outputs describe the REST response bodies, which are the tools' results.
 import { z } from 'zod';
-import { CONTACT_STATUSES, ExternalIdPathSchema, ListQuerySchema, SOURCE_KINDS } from '../domain/contacts/contacts.inputs.js';
+import {
+  CONTACT_STATUSES,
+  ExternalIdPathSchema,
+  ListQuerySchema,
+  SOURCE_KINDS,
+} from '../domain/contacts/contacts.inputs.js';
 import { PageQuerySchema } from '../domain/shared/cursor.js';
 import { UUID_PATTERN } from '../domain/shared/ids.js';
 
 // ---------------------------------------------------------------------------------------------
 // Input pieces
 
-const uuid = (what: string) => z.string().regex(UUID_PATTERN).describe(`${what} (a UUID, e.g. 6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f)`);
+const uuid = (what: string) =>
+  z.string().regex(UUID_PATTERN).describe(`${what} (a UUID, e.g. 6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f)`);
 
 const pageLimit = (schema: z.ZodType) =>
-  schema.describe('Page size: an integer from 1 to 100; 50 when omitted. Ask for fewer when you only need a few results.');
+  schema.describe(
+    'Page size: an integer from 1 to 100; 50 when omitted. Ask for fewer when you only need a few results.',
+  );
 
 const nextToken = (schema: z.ZodType, tool: string) =>
-  schema.describe(`Omit for the first page. To get the next page, pass the nextToken returned by the previous ${tool} call with the same other arguments; it is opaque, do not build or change it.`);
+  schema.describe(
+    `Omit for the first page. To get the next page, pass the nextToken returned by the previous ${tool} call with the same other arguments; it is opaque, do not build or change it.`,
+  );
 
 const sourceKind = z
   .enum(SOURCE_KINDS)
-  .describe('The system the contact came from: hubspot, salesforce, monday (CRM or board sources), api (this API), csv (a CSV import), manual (entered in the app), oneai (created from an inbound call).');
+  .describe(
+    'The system the contact came from: hubspot, salesforce, monday (CRM or board sources), api (this API), csv (a CSV import), manual (entered in the app), oneai (created from an inbound call).',
+  );
 
 const externalId = ExternalIdPathSchema.shape.externalId.out.describe(
-  'The contact\'s ID in its source system (1 to 256 characters; case- and accent-sensitive, trailing spaces ignored). Not the contact\'s own id: for that use contact_get.',
+  "The contact's ID in its source system (1 to 256 characters; case- and accent-sensitive, trailing spaces ignored). Not the contact's own id: for that use contact_get.",
 );
 
 export const ContactsSearchInput = z.object({
@@ -33,18 +45,24 @@ export const ContactsSearchInput = z.object({
     .array(z.enum(CONTACT_STATUSES))
     .min(1)
     .optional()
-    .describe('Only contacts in one of these statuses. The service sets, in order of progress: not_assigned, assigned, not_answered, not_reached, reached, disqualified, qualified, converted, dnc (do not call); the other values are legacy.'),
+    .describe(
+      'Only contacts in one of these statuses. The service sets, in order of progress: not_assigned, assigned, not_answered, not_reached, reached, disqualified, qualified, converted, dnc (do not call); the other values are legacy.',
+    ),
   sourceKind: z.array(z.enum(SOURCE_KINDS)).min(1).optional().describe('Only contacts from one of these sources.'),
   assignedWorkflowId: ListQuerySchema.shape.assignedWorkflowId.describe(
     'Only contacts last enrolled in this workflow (a UUID from workflows_list), including enrollments that have ended.',
   ),
-  addedSince: ListQuerySchema.shape.addedSince.describe('Only contacts created at or after this time: ISO 8601 date-time with Z or an offset, e.g. 2026-03-01T00:00:00Z.'),
-  addedBefore: ListQuerySchema.shape.addedBefore.describe('Only contacts created before this time: ISO 8601 date-time with Z or an offset, e.g. 2026-04-01T00:00:00+02:00.'),
+  addedSince: ListQuerySchema.shape.addedSince.describe(
+    'Only contacts created at or after this time: ISO 8601 date-time with Z or an offset, e.g. 2026-03-01T00:00:00Z.',
+  ),
+  addedBefore: ListQuerySchema.shape.addedBefore.describe(
+    'Only contacts created before this time: ISO 8601 date-time with Z or an offset, e.g. 2026-04-01T00:00:00+02:00.',
+  ),
   limit: pageLimit(ListQuerySchema.shape.limit),
   nextToken: nextToken(ListQuerySchema.shape.nextToken, 'contacts_search'),
 });
 
-export const ContactGetInput = z.object({ id: uuid('The contact\'s id, as returned in the id field of a contact') });
+export const ContactGetInput = z.object({ id: uuid("The contact's id, as returned in the id field of a contact") });
 
 export const ExternalIdInput = z.object({ sourceKind, externalId });
 
@@ -55,7 +73,9 @@ export const ContactCallsListInput = z.object({
   nextToken: nextToken(PageQuerySchema.shape.nextToken, 'contact_calls_list'),
 });
 
-export const CallTranscriptGetInput = z.object({ callId: uuid('The call\'s id, as returned in the id field of a call by contact_calls_list') });
+export const CallTranscriptGetInput = z.object({
+  callId: uuid("The call's id, as returned in the id field of a call by contact_calls_list"),
+});
 
 export const WorkflowsListInput = z.object({
   limit: pageLimit(PageQuerySchema.shape.limit),
@@ -69,15 +89,17 @@ const timestamp = (meaning: string) => z.string().describe(`${meaning}: UTC time
 
 export const ContactOutput = z
   .object({
-    id: z.string().describe('The contact\'s id (UUID)'),
+    id: z.string().describe("The contact's id (UUID)"),
     accountId: z.string().describe('The owning Account (UUID)'),
     firstName: z.string().nullable(),
     lastName: z.string().nullable(),
     fullName: z.string().nullable(),
     phone: z.string().nullable().describe('E.164'),
     location: z.string().nullable().describe('ISO 3166 code: a country, or country-region'),
-    locationDefaulted: z.boolean().describe('True when location is the Account\'s default rather than given for the contact'),
-    timezone: z.string().nullable().describe('IANA time zone; null: calls use the voice agent\'s'),
+    locationDefaulted: z
+      .boolean()
+      .describe("True when location is the Account's default rather than given for the contact"),
+    timezone: z.string().nullable().describe("IANA time zone; null: calls use the voice agent's"),
     timezoneInferred: z.boolean(),
     language: z.string().nullable().describe('Locale the contact speaks, e.g. en-US'),
     status: z.enum(CONTACT_STATUSES).nullable().describe('Engagement status'),
@@ -101,21 +123,33 @@ export const ContactPageOutput = z.object({
 });
 
 const CallOutput = z.object({
-  id: z.string().describe('The call\'s id (UUID): pass it to call_transcript_get'),
+  id: z.string().describe("The call's id (UUID): pass it to call_transcript_get"),
   contactId: z.string(),
   workflowId: z.string().nullable(),
   agentId: z.string().nullable(),
   direction: z.enum(['outbound', 'inbound']),
   status: z.string().describe('placing (with the voice provider), queued, ringing, in_progress, ended or failed'),
-  result: z.string().nullable().describe('How the call went, e.g. converted, qualified, not_interested, no_answer, voicemail, busy; null until it ended'),
+  result: z
+    .string()
+    .nullable()
+    .describe(
+      'How the call went, e.g. converted, qualified, not_interested, no_answer, voicemail, busy; null until it ended',
+    ),
   endReason: z.string().nullable(),
   startedAt: timestamp('When the call was placed (outbound) or started (inbound); the list order'),
   endedAt: timestamp('When the call ended').nullable(),
   durationSeconds: z.number().int().nullable(),
   language: z.string().nullable().describe('Language the call ended in'),
   lastCall: z.boolean().describe('True when no further attempt follows this call'),
-  transcriptAvailable: z.boolean().describe('True when call_transcript_get returns a non-empty transcript for this call'),
-  recordingUrl: z.string().nullable().describe('The recording of the call, as the voice provider reported it (its URL, which may expire); null when there is none'),
+  transcriptAvailable: z
+    .boolean()
+    .describe('True when call_transcript_get returns a non-empty transcript for this call'),
+  recordingUrl: z
+    .string()
+    .nullable()
+    .describe(
+      'The recording of the call, as the voice provider reported it (its URL, which may expire); null when there is none',
+    ),
 });
 
 export const CallPageOutput = z.object({
@@ -132,14 +166,14 @@ export const TranscriptOutput = z.object({
         timestamp: timestamp('When it was spoken').nullable(),
       }),
     )
-    .describe('In conversation order; empty until the call\'s report is ready, and for a call without a transcript'),
+    .describe("In conversation order; empty until the call's report is ready, and for a call without a transcript"),
 });
 
 export const WorkflowPageOutput = z.object({
   data: z
     .array(
       z.object({
-        id: z.string().describe('The workflow\'s id (UUID): use it as assignedWorkflowId in contacts_search'),
+        id: z.string().describe("The workflow's id (UUID): use it as assignedWorkflowId in contacts_search"),
         name: z.string(),
         status: z.string().describe('published, draft or archived'),
       }),

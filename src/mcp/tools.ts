@@ -5,10 +5,25 @@ import type { RequestContext } from '../domain/context.js';
 import { assertUuid } from '../domain/shared/ids.js';
 import { runOperation } from '../graphql/execute.js';
 import { Operations, restPage } from '../graphql/operations/index.js';
-import { contactListVariables, externalIdPath, pageVariables, requiredText, type RequestValues } from '../graphql/operations/variables.js';
 import {
-  CallPageOutput, CallTranscriptGetInput, ContactCallsListInput, ContactGetInput, ContactOutput, ContactPageOutput,
-  ContactsSearchInput, ExternalIdInput, TranscriptOutput, WorkflowPageOutput, WorkflowsListInput,
+  contactListVariables,
+  externalIdPath,
+  pageVariables,
+  requiredText,
+  type RequestValues,
+} from '../graphql/operations/variables.js';
+import {
+  CallPageOutput,
+  CallTranscriptGetInput,
+  ContactCallsListInput,
+  ContactGetInput,
+  ContactOutput,
+  ContactPageOutput,
+  ContactsSearchInput,
+  ExternalIdInput,
+  TranscriptOutput,
+  WorkflowPageOutput,
+  WorkflowsListInput,
 } from './tool-schemas.js';
 
 type Body = Record<string, unknown>;
@@ -25,15 +40,14 @@ export interface ToolDefinition {
   run(ctx: RequestContext, args: RequestValues): Promise<Body>;
 }
 
-
 export const TOOLS: readonly ToolDefinition[] = [
   {
     name: 'contacts_search',
     title: 'Search contacts',
     description:
-      'Search or list the Account\'s contacts, newest first. Returns one page: { data: [contact...], nextToken? }. ' +
+      "Search or list the Account's contacts, newest first. Returns one page: { data: [contact...], nextToken? }. " +
       'data is empty when no contact matches; nextToken is present only when more contacts match (call again with it). ' +
-      'To see a contact\'s calls, pass its sourceKind and externalId to contact_calls_list.',
+      "To see a contact's calls, pass its sourceKind and externalId to contact_calls_list.",
     input: ContactsSearchInput,
     output: ContactPageOutput,
     async run(ctx, args) {
@@ -45,7 +59,8 @@ export const TOOLS: readonly ToolDefinition[] = [
   {
     name: 'contact_get',
     title: 'Get a contact',
-    description: 'Read one contact of the Account by its id. Fails with code not_found when the Account has no contact with that id.',
+    description:
+      'Read one contact of the Account by its id. Fails with code not_found when the Account has no contact with that id.',
     input: ContactGetInput,
     output: ContactOutput,
     async run(ctx, args) {
@@ -68,10 +83,10 @@ export const TOOLS: readonly ToolDefinition[] = [
   },
   {
     name: 'contact_calls_list',
-    title: 'List a contact\'s calls',
+    title: "List a contact's calls",
     description:
       'List the calls of the contact with this sourceKind and externalId, oldest first by when each call started. Returns one page: { data: [call...], nextToken? }; ' +
-      'data is empty when the contact has no calls. A call\'s transcriptAvailable says whether call_transcript_get has its transcript. ' +
+      "data is empty when the contact has no calls. A call's transcriptAvailable says whether call_transcript_get has its transcript. " +
       'Fails like contact_get_by_external_id (not_found, conflict).',
     input: ContactCallsListInput,
     output: CallPageOutput,
@@ -88,7 +103,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     title: 'Get a call transcript',
     description:
       'Read the transcript of one call: { utterances: [{ speaker, content, timestamp }] } in conversation order (speaker assistant is the voice agent, user the contact). ' +
-      'utterances is empty until the call\'s report is ready, and for a call without a transcript. Fails with code not_found for an unknown call.',
+      "utterances is empty until the call's report is ready, and for a call without a transcript. Fails with code not_found for an unknown call.",
     input: CallTranscriptGetInput,
     output: TranscriptOutput,
     async run(ctx, args) {
@@ -102,8 +117,8 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'workflows_list',
     title: 'List workflows',
     description:
-      'List the Account\'s workflows (id, name, status), newest first. Returns one page: { data: [workflow...], nextToken }; nextToken is null on the last page. ' +
-      'A workflow\'s id filters contacts_search by assignedWorkflowId.',
+      "List the Account's workflows (id, name, status), newest first. Returns one page: { data: [workflow...], nextToken }; nextToken is null on the last page. " +
+      "A workflow's id filters contacts_search by assignedWorkflowId.",
     input: WorkflowsListInput,
     output: WorkflowPageOutput,
     async run(ctx, args) {

@@ -92,10 +92,17 @@ function isSupported(tag: string): tag is SupportedLocale {
  * names CLDR has for the five supported languages.
  */
 const DIALECT_TAGS = [
-  'en-AU', 'en-CA', 'en-GB', 'en-US',
-  'es-419', 'es-ES', 'es-MX',
-  'fr-CA', 'fr-CH',
-  'de-AT', 'de-CH',
+  'en-AU',
+  'en-CA',
+  'en-GB',
+  'en-US',
+  'es-419',
+  'es-ES',
+  'es-MX',
+  'fr-CA',
+  'fr-CH',
+  'de-AT',
+  'de-CH',
 ];
 
 type NameTables = {

@@ -15,9 +15,7 @@ const COUNTRY_CODES: ReadonlySet<string> = new Set([
 ]);
 
 /** ISO 3166-2 subdivision code → its parent (a country code or another subdivision). */
-const SUBDIVISION_PARENTS: ReadonlyMap<string, string> = new Map(
-  iso31662.map((entry) => [entry.code, entry.parent]),
-);
+const SUBDIVISION_PARENTS: ReadonlyMap<string, string> = new Map(iso31662.map((entry) => [entry.code, entry.parent]));
 
 const ALPHA2 = /^[a-z]{2}$/i;
 const ALPHA3 = /^[a-z]{3}$/i;

@@ -16,9 +16,43 @@ export type NameParts = { firstName: string | null; lastName: string | null };
  * "Mr. Björn Smith" came out as the last name "Björn Smith".
  */
 const PARTICLES: ReadonlySet<string> = new Set([
-  'de', 'del', 'della', 'delle', 'degli', 'dei', 'dal', 'dalla', 'la', 'los', 'las', 'le', 'du',
-  'do', 'dos', 'das', 'da', 'di', 'van', 'der', 'den', 'ter', 'ten', 'te', 'von', 'zu', 'af', 'av',
-  'ben', 'bar', 'bin', 'bint', 'ibn', 'abu', 'al', 'el', 'בן',
+  'de',
+  'del',
+  'della',
+  'delle',
+  'degli',
+  'dei',
+  'dal',
+  'dalla',
+  'la',
+  'los',
+  'las',
+  'le',
+  'du',
+  'do',
+  'dos',
+  'das',
+  'da',
+  'di',
+  'van',
+  'der',
+  'den',
+  'ter',
+  'ten',
+  'te',
+  'von',
+  'zu',
+  'af',
+  'av',
+  'ben',
+  'bar',
+  'bin',
+  'bint',
+  'ibn',
+  'abu',
+  'al',
+  'el',
+  'בן',
 ]);
 
 /** Words that join two surnames into one ("García y Pérez", "Cruz e Silva", "Puig i Cadafalch"). */
@@ -98,7 +132,10 @@ export function fillMissingName(
 /** Drops control characters, trims and collapses whitespace; empty or non-string gives null. */
 function clean(value: string | null | undefined): string | null {
   if (typeof value !== 'string') return null;
-  const text = value.replace(/\p{Cc}/gu, ' ').replace(/\s+/gu, ' ').trim();
+  const text = value
+    .replace(/\p{Cc}/gu, ' ')
+    .replace(/\s+/gu, ' ')
+    .trim();
   return text === '' ? null : text;
 }
 

@@ -192,9 +192,7 @@ function behaviour(zone: string): string {
  * alphabetically first member.
  */
 export function mergeZones(zones: readonly string[], preferredCountries: readonly string[]): string[] {
-  const grouped = [
-    ...new Set(zones.map((zone) => zoneGroup(canonicalTimezone(zone) ?? zone))),
-  ].sort();
+  const grouped = [...new Set(zones.map((zone) => zoneGroup(canonicalTimezone(zone) ?? zone)))].sort();
   if (grouped.length <= 1) return grouped;
 
   const byBehaviour = new Map<string, string[]>();

@@ -6,7 +6,14 @@
 import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
 import {
-  BulkImportBodySchema, BulkItemSchema, BulkUpdateBodySchema, CONTACT_STATUSES, ListQuerySchema, PatchBodySchema, SOURCE_KINDS, UpsertBodySchema,
+  BulkImportBodySchema,
+  BulkItemSchema,
+  BulkUpdateBodySchema,
+  CONTACT_STATUSES,
+  ListQuerySchema,
+  PatchBodySchema,
+  SOURCE_KINDS,
+  UpsertBodySchema,
 } from '../domain/contacts/contacts.inputs.js';
 import { PageQuerySchema } from '../domain/shared/cursor.js';
 import { ERROR_CODES, type ErrorCode } from '../domain/errors.js';
@@ -58,7 +65,23 @@ const Contact = {
 const CallRecord = {
   type: 'object',
   additionalProperties: false,
-  required: ['id', 'contactId', 'workflowId', 'agentId', 'direction', 'status', 'result', 'endReason', 'startedAt', 'endedAt', 'durationSeconds', 'language', 'lastCall', 'transcriptAvailable', 'recordingUrl'],
+  required: [
+    'id',
+    'contactId',
+    'workflowId',
+    'agentId',
+    'direction',
+    'status',
+    'result',
+    'endReason',
+    'startedAt',
+    'endedAt',
+    'durationSeconds',
+    'language',
+    'lastCall',
+    'transcriptAvailable',
+    'recordingUrl',
+  ],
   properties: {
     id: { type: 'string', format: 'uuid' },
     contactId: { type: 'string', format: 'uuid' },
@@ -68,13 +91,23 @@ const CallRecord = {
     status: { type: 'string' },
     result: nullable('string', { description: 'Call result, e.g. converted, no_answer, voicemail' }),
     endReason: nullable('string'),
-    startedAt: { ...timestamp, description: 'When the call was placed (outbound) or started (inbound); the list order' },
+    startedAt: {
+      ...timestamp,
+      description: 'When the call was placed (outbound) or started (inbound); the list order',
+    },
     endedAt: { ...timestamp, type: ['string', 'null'] },
     durationSeconds: nullable('integer', { minimum: 0 }),
     language: nullable('string', { description: 'Locale the call ended in' }),
     lastCall: { type: 'boolean', description: 'True when no further attempt follows this call' },
-    transcriptAvailable: { type: 'boolean', description: 'True when the report is ready and the call has at least one utterance (the transcript is then non-empty)' },
-    recordingUrl: nullable('string', { description: 'The recording of the call, as the voice provider reported it (its URL, which may expire); null when there is none' }),
+    transcriptAvailable: {
+      type: 'boolean',
+      description:
+        'True when the report is ready and the call has at least one utterance (the transcript is then non-empty)',
+    },
+    recordingUrl: nullable('string', {
+      description:
+        'The recording of the call, as the voice provider reported it (its URL, which may expire); null when there is none',
+    }),
   },
 };
 
@@ -85,7 +118,7 @@ const Transcript = {
   properties: {
     utterances: {
       type: 'array',
-      description: 'In conversation order; empty until the call\'s report is ready, and for a call without a transcript',
+      description: "In conversation order; empty until the call's report is ready, and for a call without a transcript",
       items: {
         type: 'object',
         additionalProperties: false,
@@ -93,7 +126,11 @@ const Transcript = {
         properties: {
           speaker: nullable('string', { description: '`assistant` for the voice agent, `user` for the contact' }),
           content: nullable('string', { description: 'What the speaker said' }),
-          timestamp: { ...timestamp, type: ['string', 'null'], description: 'When it was spoken (UTC with milliseconds and Z)' },
+          timestamp: {
+            ...timestamp,
+            type: ['string', 'null'],
+            description: 'When it was spoken (UTC with milliseconds and Z)',
+          },
         },
       },
     },
@@ -104,7 +141,11 @@ const Workflow = {
   type: 'object',
   additionalProperties: false,
   required: ['id', 'name', 'status'],
-  properties: { id: { type: 'string', format: 'uuid' }, name: { type: 'string' }, status: { enum: [...WORKFLOW_STATUSES] } },
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    name: { type: 'string' },
+    status: { enum: [...WORKFLOW_STATUSES] },
+  },
 };
 
 const ErrorBody = {
@@ -114,10 +155,27 @@ const ErrorBody = {
   properties: {
     error: { type: 'string', description: 'HTTP status text' },
     message: { type: 'string', description: 'Explanation; wording can change' },
-    code: { type: 'string', description: 'Stable machine-readable value (each response lists the codes it answers today); new codes can be added' },
+    code: {
+      type: 'string',
+      description:
+        'Stable machine-readable value (each response lists the codes it answers today); new codes can be added',
+    },
     requestId: { type: 'string', description: 'Also in the x-request-id header' },
-    issues: { type: 'array', description: 'On a 400: the bad fields', items: { type: 'object', additionalProperties: false, required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } } },
-    contacts: { type: 'array', description: 'On a 409: the contacts involved', items: { $ref: '#/components/schemas/Contact' } },
+    issues: {
+      type: 'array',
+      description: 'On a 400: the bad fields',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['path', 'message'],
+        properties: { path: { type: 'string' }, message: { type: 'string' } },
+      },
+    },
+    contacts: {
+      type: 'array',
+      description: 'On a 409: the contacts involved',
+      items: { $ref: '#/components/schemas/Contact' },
+    },
   },
 };
 
@@ -126,7 +184,10 @@ const REQUEST_ID_PATTERN = '^[A-Za-z0-9._:-]{1,128}$';
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const requestIdHeader = { 'x-request-id': { $ref: '#/components/headers/RequestId' } };
 /** On every answer: the rate-limit policies that applied and what is left of them. */
-const rateLimitHeaders = { 'RateLimit-Policy': { $ref: '#/components/headers/RateLimitPolicy' }, RateLimit: { $ref: '#/components/headers/RateLimit' } };
+const rateLimitHeaders = {
+  'RateLimit-Policy': { $ref: '#/components/headers/RateLimitPolicy' },
+  RateLimit: { $ref: '#/components/headers/RateLimit' },
+};
 const RATE_LIMIT_ITEM = '"(address|key)";';
 const requestIdParameter = { $ref: '#/components/parameters/RequestId' };
 
@@ -141,7 +202,12 @@ const jsonAnswer = (description: string, schema: object) => answer(description, 
 /** The error body with this status's text and codes; `also` constrains it further (e.g. contacts required). */
 function errorAnswer(description: string, codes: ErrorCode[], also: object = {}) {
   const status = ERROR_CODES[codes[0]];
-  return jsonAnswer(description, { allOf: [ref('ErrorBody'), { type: 'object', properties: { error: { const: STATUS_CODES[status] }, code: { enum: codes } }, ...also }] });
+  return jsonAnswer(description, {
+    allOf: [
+      ref('ErrorBody'),
+      { type: 'object', properties: { error: { const: STATUS_CODES[status] }, code: { enum: codes } }, ...also },
+    ],
+  });
 }
 
 /** The errors every /api/v1 operation can answer, by status (see components.responses). */
@@ -168,7 +234,10 @@ const page = (item: string) => ({
   type: 'object',
   additionalProperties: false,
   required: ['data'],
-  properties: { data: { type: 'array', items: ref(item) }, nextToken: { type: 'string', minLength: 1, description: 'Absent on the last page' } },
+  properties: {
+    data: { type: 'array', items: ref(item) },
+    nextToken: { type: 'string', minLength: 1, description: 'Absent on the last page' },
+  },
 });
 
 /** The workflows page always carries nextToken, null on the last page (ARCHITECTURE.md, "Decisions": Pages). */
@@ -176,7 +245,10 @@ const workflowPage = {
   type: 'object',
   additionalProperties: false,
   required: ['data', 'nextToken'],
-  properties: { data: { type: 'array', items: ref('Workflow') }, nextToken: { type: ['string', 'null'], minLength: 1, description: 'Null on the last page' } },
+  properties: {
+    data: { type: 'array', items: ref('Workflow') },
+    nextToken: { type: ['string', 'null'], minLength: 1, description: 'Null on the last page' },
+  },
 };
 
 function queryParameters(schema: z.ZodObject) {
@@ -184,30 +256,48 @@ function queryParameters(schema: z.ZodObject) {
   return Object.entries(described.properties).map(([name, s]) => ({ name, in: 'query', required: false, schema: s }));
 }
 
-const idPath = (description: string) => [{ name: 'id', in: 'path', required: true, description, schema: { type: 'string', format: 'uuid' } }];
+const idPath = (description: string) => [
+  { name: 'id', in: 'path', required: true, description, schema: { type: 'string', format: 'uuid' } },
+];
 const externalIdPath = [
   { name: 'sourceKind', in: 'path', required: true, schema: { enum: [...SOURCE_KINDS] } },
-  { name: 'externalId', in: 'path', required: true, description: 'Percent-encoded; matching is case- and accent-sensitive and ignores trailing spaces', schema: { type: 'string', minLength: 1, maxLength: 256 } },
+  {
+    name: 'externalId',
+    in: 'path',
+    required: true,
+    description: 'Percent-encoded; matching is case- and accent-sensitive and ignores trailing spaces',
+    schema: { type: 'string', minLength: 1, maxLength: 256 },
+  },
 ];
 
-const BODY_NOTE = 'Read as JSON whatever the Content-Type says, and only once the key is accepted (a request without a valid key is refused unread); 10 MB at most (413 above that)';
-const body = (schema: object) => ({ required: true, description: BODY_NOTE, content: { 'application/json': { schema } } });
+const BODY_NOTE =
+  'Read as JSON whatever the Content-Type says, and only once the key is accepted (a request without a valid key is refused unread); 10 MB at most (413 above that)';
+const body = (schema: object) => ({
+  required: true,
+  description: BODY_NOTE,
+  content: { 'application/json': { schema } },
+});
 
 /** OPTIONS on each path: 204, Allow, no body, no key (src/http/options.ts answers it). */
 function withOptions(paths: Record<string, Record<string, object>>) {
   return Object.fromEntries(
-    Object.entries(paths).map(([path, item]) => [path, {
-      ...item,
-      options: {
-        summary: 'The methods this path answers',
-        security: [],
-        parameters: [requestIdParameter],
-        responses: {
-          204: answer('No content; Allow names the methods', undefined, { Allow: { required: true, schema: { const: allowHeader(Object.keys(item).map((m) => m.toUpperCase())) } } }),
-          429: responseRef('RateLimited'),
+    Object.entries(paths).map(([path, item]) => [
+      path,
+      {
+        ...item,
+        options: {
+          summary: 'The methods this path answers',
+          security: [],
+          parameters: [requestIdParameter],
+          responses: {
+            204: answer('No content; Allow names the methods', undefined, {
+              Allow: { required: true, schema: { const: allowHeader(Object.keys(item).map((m) => m.toUpperCase())) } },
+            }),
+            429: responseRef('RateLimited'),
+          },
         },
       },
-    }]),
+    ]),
   );
 }
 
@@ -231,34 +321,77 @@ export function buildOpenApi(): Record<string, unknown> {
       schemas: { Contact, CallRecord, Transcript, ErrorBody, Workflow, ContactWrite: json(BulkItemSchema) },
       headers: {
         RequestId: {
-          description: 'The request\'s id: the incoming x-request-id when well-formed, else a new UUID; an error body\'s requestId is the same',
+          description:
+            "The request's id: the incoming x-request-id when well-formed, else a new UUID; an error body's requestId is the same",
           required: true,
           schema: { type: 'string', pattern: REQUEST_ID_PATTERN },
         },
         RateLimitPolicy: {
-          description: 'The rate-limit policies applied to this request (structured field list): `address` per client address, `key` per API key once the key is accepted; q requests per w seconds',
+          description:
+            'The rate-limit policies applied to this request (structured field list): `address` per client address, `key` per API key once the key is accepted; q requests per w seconds',
           required: true,
-          schema: { type: 'string', pattern: `^${RATE_LIMIT_ITEM}q=\\d+;w=\\d+(, ${RATE_LIMIT_ITEM}q=\\d+;w=\\d+)*$`, examples: ['"address";q=24000;w=60, "key";q=12000;w=60'] },
+          schema: {
+            type: 'string',
+            pattern: `^${RATE_LIMIT_ITEM}q=\\d+;w=\\d+(, ${RATE_LIMIT_ITEM}q=\\d+;w=\\d+)*$`,
+            examples: ['"address";q=24000;w=60, "key";q=12000;w=60'],
+          },
         },
         RateLimit: {
           description: 'Per policy, the requests left (r) and the seconds until its window reopens (t)',
           required: true,
-          schema: { type: 'string', pattern: `^${RATE_LIMIT_ITEM}r=\\d+;t=\\d+(, ${RATE_LIMIT_ITEM}r=\\d+;t=\\d+)*$`, examples: ['"address";r=23990;t=41, "key";r=11990;t=41'] },
+          schema: {
+            type: 'string',
+            pattern: `^${RATE_LIMIT_ITEM}r=\\d+;t=\\d+(, ${RATE_LIMIT_ITEM}r=\\d+;t=\\d+)*$`,
+            examples: ['"address";r=23990;t=41, "key";r=11990;t=41'],
+          },
         },
-        RetryAfter: { description: 'Seconds until the refusing policy\'s window reopens', required: true, schema: { type: 'string', pattern: '^\\d+$' } },
+        RetryAfter: {
+          description: "Seconds until the refusing policy's window reopens",
+          required: true,
+          schema: { type: 'string', pattern: '^\\d+$' },
+        },
       },
       parameters: {
-        RequestId: { name: 'x-request-id', in: 'header', required: false, description: 'Echoed when well-formed; otherwise the service picks one', schema: { type: 'string' } },
+        RequestId: {
+          name: 'x-request-id',
+          in: 'header',
+          required: false,
+          description: 'Echoed when well-formed; otherwise the service picks one',
+          schema: { type: 'string' },
+        },
       },
       responses: {
-        BadRequest: errorAnswer('Invalid request (query, path, body or JSON), including any text value (body field, customFields key or value, query parameter, path segment) holding the NUL character (U+0000) or a lone UTF-16 surrogate, which cannot be stored; `issues` names the bad fields when it can. Nothing is stored', ['bad_request']),
+        BadRequest: errorAnswer(
+          'Invalid request (query, path, body or JSON), including any text value (body field, customFields key or value, query parameter, path segment) holding the NUL character (U+0000) or a lone UTF-16 surrogate, which cannot be stored; `issues` names the bad fields when it can. Nothing is stored',
+          ['bad_request'],
+        ),
         Unauthenticated: errorAnswer('API key missing, unknown or revoked', ['unauthenticated']),
-        NotFound: errorAnswer('No such resource in the key\'s Account (another Account\'s is indistinguishable)', ['not_found']),
+        NotFound: errorAnswer("No such resource in the key's Account (another Account's is indistinguishable)", [
+          'not_found',
+        ]),
         PayloadTooLarge: errorAnswer('The body is over 10 MB', ['payload_too_large']),
-        RateLimited: answer('Over the key\'s or the client address\'s rate limit; nothing was done; retry after Retry-After seconds', {
-          'application/json': { schema: { allOf: [ref('ErrorBody'), { type: 'object', properties: { error: { const: STATUS_CODES[429] }, code: { enum: ['rate_limited'] } } }] } },
-        }, { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } }),
-        UnprocessableContact: errorAnswer('The contact cannot be keyed or its phone read', ['invalid_phone', 'missing_dedup_field', 'dedup_key_too_long']),
+        RateLimited: answer(
+          "Over the key's or the client address's rate limit; nothing was done; retry after Retry-After seconds",
+          {
+            'application/json': {
+              schema: {
+                allOf: [
+                  ref('ErrorBody'),
+                  {
+                    type: 'object',
+                    properties: { error: { const: STATUS_CODES[429] }, code: { enum: ['rate_limited'] } },
+                  },
+                ],
+              },
+            },
+          },
+          { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
+        ),
+        UnprocessableContact: errorAnswer('The contact cannot be keyed or its phone read', [
+          'invalid_phone',
+          'missing_dedup_field',
+          'dedup_key_too_long',
+        ]),
         Internal: errorAnswer('The service failed to handle the request', ['internal']),
       },
     },
@@ -277,10 +410,13 @@ export function buildOpenApi(): Record<string, unknown> {
           parameters: [requestIdParameter],
           requestBody: body(json(UpsertBodySchema)),
           responses: {
-            200: jsonAnswer('Updated: the contact that matched the Account\'s dedup fields', ref('Contact')),
+            200: jsonAnswer("Updated: the contact that matched the Account's dedup fields", ref('Contact')),
             201: jsonAnswer('Created', ref('Contact')),
             ...standardErrors,
-            409: errorAnswer('The contact could not be written while this upsert ran (something other than the service\'s writers changed or removed it each time; concurrent upserts of one contact take turns and all succeed); nothing was written by it; retry', ['conflict']),
+            409: errorAnswer(
+              "The contact could not be written while this upsert ran (something other than the service's writers changed or removed it each time; concurrent upserts of one contact take turns and all succeed); nothing was written by it; retry",
+              ['conflict'],
+            ),
             ...tooLarge,
             ...unprocessable,
           },
@@ -290,7 +426,13 @@ export function buildOpenApi(): Record<string, unknown> {
         post: {
           operationId: 'importContacts',
           parameters: [requestIdParameter],
-          requestBody: body({ ...bulkImport, properties: { ...bulkImport.properties, contacts: { type: 'array', minItems: 1, maxItems: 1000, items: ref('ContactWrite') } } }),
+          requestBody: body({
+            ...bulkImport,
+            properties: {
+              ...bulkImport.properties,
+              contacts: { type: 'array', minItems: 1, maxItems: 1000, items: ref('ContactWrite') },
+            },
+          }),
           responses: {
             202: jsonAnswer('Queued; written within seconds', {
               type: 'object',
@@ -300,7 +442,15 @@ export function buildOpenApi(): Record<string, unknown> {
                 accepted: { type: 'integer', minimum: 0 },
                 rejected: {
                   type: 'array',
-                  items: { type: 'object', additionalProperties: false, required: ['reason', 'index'], properties: { reason: { enum: ['missing-dedup-field', 'dedup-key-too-long', 'invalid-phone'] }, index: { type: 'integer', minimum: 0 } } },
+                  items: {
+                    type: 'object',
+                    additionalProperties: false,
+                    required: ['reason', 'index'],
+                    properties: {
+                      reason: { enum: ['missing-dedup-field', 'dedup-key-too-long', 'invalid-phone'] },
+                      index: { type: 'integer', minimum: 0 },
+                    },
+                  },
                 },
               },
             }),
@@ -324,7 +474,13 @@ export function buildOpenApi(): Record<string, unknown> {
             200: answer(
               'One page as CSV: a header row, then a row per contact (the Contact fields in order; customFields as JSON, booleans true/false, nulls empty)',
               { 'text/csv': { schema: { type: 'string' } } },
-              { 'x-next-token': { description: 'The next page\'s nextToken; absent on the last page', required: false, schema: { type: 'string', minLength: 1 } } },
+              {
+                'x-next-token': {
+                  description: "The next page's nextToken; absent on the last page",
+                  required: false,
+                  schema: { type: 'string', minLength: 1 },
+                },
+              },
             ),
             ...standardErrors,
           },
@@ -335,13 +491,17 @@ export function buildOpenApi(): Record<string, unknown> {
           operationId: 'bulkUpdateContacts',
           parameters: [requestIdParameter],
           requestBody: body(json(BulkUpdateBodySchema)),
-          responses: { 202: jsonAnswer('Queued; an empty object', { type: 'object', additionalProperties: false }), ...standardErrors, ...tooLarge },
+          responses: {
+            202: jsonAnswer('Queued; an empty object', { type: 'object', additionalProperties: false }),
+            ...standardErrors,
+            ...tooLarge,
+          },
         },
       },
       '/api/v1/contacts/{id}': {
         get: {
           operationId: 'getContact',
-          parameters: [...idPath('The contact\'s id'), requestIdParameter],
+          parameters: [...idPath("The contact's id"), requestIdParameter],
           responses: { 200: jsonAnswer('The contact', ref('Contact')), ...standardErrors, ...notFound },
         },
       },
@@ -349,7 +509,12 @@ export function buildOpenApi(): Record<string, unknown> {
         get: {
           operationId: 'getContactByExternalId',
           parameters: [...externalIdPath, requestIdParameter],
-          responses: { 200: jsonAnswer('The contact', ref('Contact')), ...standardErrors, ...notFound, ...severalMatch },
+          responses: {
+            200: jsonAnswer('The contact', ref('Contact')),
+            ...standardErrors,
+            ...notFound,
+            ...severalMatch,
+          },
         },
         patch: {
           operationId: 'patchContactByExternalId',
@@ -359,7 +524,10 @@ export function buildOpenApi(): Record<string, unknown> {
             200: jsonAnswer('The changed contact', ref('Contact')),
             ...standardErrors,
             ...notFound,
-            409: errorAnswer('Several contacts have this external ID, or the change would give the contact another contact\'s dedup key; `contacts` lists them', ['conflict']),
+            409: errorAnswer(
+              "Several contacts have this external ID, or the change would give the contact another contact's dedup key; `contacts` lists them",
+              ['conflict'],
+            ),
             ...tooLarge,
             ...unprocessable,
           },
@@ -369,14 +537,22 @@ export function buildOpenApi(): Record<string, unknown> {
         get: {
           operationId: 'listContactCalls',
           parameters: [...externalIdPath, ...queryParameters(PageQuerySchema), requestIdParameter],
-          responses: { 200: jsonAnswer('A page of the contact\'s calls, oldest first by start (startedAt, then id)', page('CallRecord')), ...standardErrors, ...notFound, ...severalMatch },
+          responses: {
+            200: jsonAnswer(
+              "A page of the contact's calls, oldest first by start (startedAt, then id)",
+              page('CallRecord'),
+            ),
+            ...standardErrors,
+            ...notFound,
+            ...severalMatch,
+          },
         },
       },
       '/api/v1/calls/{id}/transcript': {
         get: {
           operationId: 'getCallTranscript',
-          parameters: [...idPath('The call\'s id'), requestIdParameter],
-          responses: { 200: jsonAnswer('The call\'s transcript', ref('Transcript')), ...standardErrors, ...notFound },
+          parameters: [...idPath("The call's id"), requestIdParameter],
+          responses: { 200: jsonAnswer("The call's transcript", ref('Transcript')), ...standardErrors, ...notFound },
         },
       },
     }),

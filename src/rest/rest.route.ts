@@ -28,71 +28,109 @@ const readJsonBody = (req: Request, res: Response) =>
 
 export function restRouter(services: Services): Router {
   const router = Router();
-  const route = (handler: Handler, { body = false } = {}) => async (req: Request, res: Response) => {
-    const ctx = await keyedRequestContext(services, req, res);
-    if (body) await readJsonBody(req, res);
-    await handler(ctx, req, res);
-  };
+  const route =
+    (handler: Handler, { body = false } = {}) =>
+    async (req: Request, res: Response) => {
+      const ctx = await keyedRequestContext(services, req, res);
+      if (body) await readJsonBody(req, res);
+      await handler(ctx, req, res);
+    };
   const routeWithBody = (handler: Handler) => route(handler, { body: true });
 
-  router.get('/workflows', route(async (ctx, req, res) => {
-    const { workflows } = await runOperation(ctx, Operations.listWorkflows, pageVariables(req.query));
-    res.json({ data: workflows.data, nextToken: workflows.nextToken });
-  }));
+  router.get(
+    '/workflows',
+    route(async (ctx, req, res) => {
+      const { workflows } = await runOperation(ctx, Operations.listWorkflows, pageVariables(req.query));
+      res.json({ data: workflows.data, nextToken: workflows.nextToken });
+    }),
+  );
 
-  router.put('/contacts/upsert', routeWithBody(async (ctx, req, res) => {
-    const { upsertContact } = await runOperation(ctx, Operations.upsertContact, { input: req.body ?? null });
-    res.status(upsertContact.created ? 201 : 200).json(upsertContact.contact);
-  }));
+  router.put(
+    '/contacts/upsert',
+    routeWithBody(async (ctx, req, res) => {
+      const { upsertContact } = await runOperation(ctx, Operations.upsertContact, { input: req.body ?? null });
+      res.status(upsertContact.created ? 201 : 200).json(upsertContact.contact);
+    }),
+  );
 
-  router.post('/contacts/bulk', routeWithBody(async (ctx, req, res) => {
-    const { importContacts } = await runOperation(ctx, Operations.importContacts, { input: req.body ?? null });
-    res.status(202).json(importContacts);
-  }));
+  router.post(
+    '/contacts/bulk',
+    routeWithBody(async (ctx, req, res) => {
+      const { importContacts } = await runOperation(ctx, Operations.importContacts, { input: req.body ?? null });
+      res.status(202).json(importContacts);
+    }),
+  );
 
-  router.post('/contacts/bulk-update', routeWithBody(async (ctx, req, res) => {
-    await runOperation(ctx, Operations.bulkUpdateContacts, { input: req.body ?? null });
-    res.status(202).json({});
-  }));
+  router.post(
+    '/contacts/bulk-update',
+    routeWithBody(async (ctx, req, res) => {
+      await runOperation(ctx, Operations.bulkUpdateContacts, { input: req.body ?? null });
+      res.status(202).json({});
+    }),
+  );
 
-  router.get('/contacts', route(async (ctx, req, res) => {
-    const { contacts } = await runOperation(ctx, Operations.listContacts, contactListVariables(req.query));
-    res.json(restPage(contacts));
-  }));
+  router.get(
+    '/contacts',
+    route(async (ctx, req, res) => {
+      const { contacts } = await runOperation(ctx, Operations.listContacts, contactListVariables(req.query));
+      res.json(restPage(contacts));
+    }),
+  );
 
-  router.get('/contacts/csv', route(async (ctx, req, res) => {
-    const { contacts } = await runOperation(ctx, Operations.listContacts, contactListVariables(req.query));
-    if (contacts.nextToken) res.setHeader('x-next-token', contacts.nextToken);
-    res.type('text/csv; charset=utf-8').send(contactsToCsv(contacts.data));
-  }));
+  router.get(
+    '/contacts/csv',
+    route(async (ctx, req, res) => {
+      const { contacts } = await runOperation(ctx, Operations.listContacts, contactListVariables(req.query));
+      if (contacts.nextToken) res.setHeader('x-next-token', contacts.nextToken);
+      res.type('text/csv; charset=utf-8').send(contactsToCsv(contacts.data));
+    }),
+  );
 
-  router.get('/contacts/source/:sourceKind/external-id/:externalId/calls', route(async (ctx, req, res) => {
-    const { contactCalls } = await runOperation(ctx, Operations.listContactCalls, {
-      ...externalIdPath(req.params),
-      ...pageVariables(req.query),
-    });
-    res.json(restPage(contactCalls));
-  }));
+  router.get(
+    '/contacts/source/:sourceKind/external-id/:externalId/calls',
+    route(async (ctx, req, res) => {
+      const { contactCalls } = await runOperation(ctx, Operations.listContactCalls, {
+        ...externalIdPath(req.params),
+        ...pageVariables(req.query),
+      });
+      res.json(restPage(contactCalls));
+    }),
+  );
 
-  router.get('/calls/:id/transcript', route(async (ctx, req, res) => {
-    const { callTranscript } = await runOperation(ctx, Operations.getCallTranscript, { id: String(req.params.id) });
-    res.json(callTranscript);
-  }));
+  router.get(
+    '/calls/:id/transcript',
+    route(async (ctx, req, res) => {
+      const { callTranscript } = await runOperation(ctx, Operations.getCallTranscript, { id: String(req.params.id) });
+      res.json(callTranscript);
+    }),
+  );
 
-  router.get('/contacts/source/:sourceKind/external-id/:externalId', route(async (ctx, req, res) => {
-    const data = await runOperation(ctx, Operations.getContactByExternalId, externalIdPath(req.params));
-    res.json(data.contactByExternalId);
-  }));
+  router.get(
+    '/contacts/source/:sourceKind/external-id/:externalId',
+    route(async (ctx, req, res) => {
+      const data = await runOperation(ctx, Operations.getContactByExternalId, externalIdPath(req.params));
+      res.json(data.contactByExternalId);
+    }),
+  );
 
-  router.patch('/contacts/source/:sourceKind/external-id/:externalId', routeWithBody(async (ctx, req, res) => {
-    const data = await runOperation(ctx, Operations.patchContactByExternalId, { ...externalIdPath(req.params), input: req.body ?? null });
-    res.json(data.patchContactByExternalId);
-  }));
+  router.patch(
+    '/contacts/source/:sourceKind/external-id/:externalId',
+    routeWithBody(async (ctx, req, res) => {
+      const data = await runOperation(ctx, Operations.patchContactByExternalId, {
+        ...externalIdPath(req.params),
+        input: req.body ?? null,
+      });
+      res.json(data.patchContactByExternalId);
+    }),
+  );
 
-  router.get('/contacts/:id', route(async (ctx, req, res) => {
-    const data = await runOperation(ctx, Operations.getContact, { id: String(req.params.id) });
-    res.json(data.contact);
-  }));
+  router.get(
+    '/contacts/:id',
+    route(async (ctx, req, res) => {
+      const data = await runOperation(ctx, Operations.getContact, { id: String(req.params.id) });
+      res.json(data.contact);
+    }),
+  );
 
   return router;
 }

@@ -58,7 +58,15 @@ describe.each(testDatabaseKinds())('auth, isolation and errors on %s', (kind) =>
 
     it('a malformed Authorization header is a 401', async () => {
       const { apiKey } = await server.createAccount();
-      for (const authorization of [apiKey, `Basic ${apiKey}`, 'Bearer', 'Bearer ', `Token ${apiKey}`, `Bearer ${apiKey} extra`, `Bearer ${apiKey.slice(0, -1)}`]) {
+      for (const authorization of [
+        apiKey,
+        `Basic ${apiKey}`,
+        'Bearer',
+        'Bearer ',
+        `Token ${apiKey}`,
+        `Bearer ${apiKey} extra`,
+        `Bearer ${apiKey.slice(0, -1)}`,
+      ]) {
         const res = await raw('GET', '/api/v1/contacts', { authorization });
         expect(res.status, authorization).toBe(401);
         expectError(res, 401, 'unauthenticated');
@@ -75,17 +83,26 @@ describe.each(testDatabaseKinds())('auth, isolation and errors on %s', (kind) =>
     it('a revoked key is a 401 on the next request (revokeApiKey mutation)', async () => {
       const acct = await server.createAccount();
       expect((await server.request(acct.apiKey, 'GET', '/api/v1/contacts')).status).toBe(200);
-      const data = await graphql('mutation ($id: String!) { revokeApiKey(id: $id) { id revokedAt } }', { id: acct.apiKeyId });
+      const data = await graphql('mutation ($id: String!) { revokeApiKey(id: $id) { id revokedAt } }', {
+        id: acct.apiKeyId,
+      });
       expect(data.revokeApiKey.id).toBe(acct.apiKeyId);
       expect(data.revokeApiKey.revokedAt).toBeTruthy();
       const res = await server.request(acct.apiKey, 'GET', '/api/v1/contacts');
       expectError(res, 401, 'unauthenticated');
-      expectError(await server.request(acct.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: uniquePhone() }), 401, 'unauthenticated');
+      expectError(
+        await server.request(acct.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: uniquePhone() }),
+        401,
+        'unauthenticated',
+      );
     });
 
     it('a key revoked in the database is a 401', async () => {
       const acct = await server.createAccount();
-      await server.service.services.db.prisma.apiKey.update({ where: { id: acct.apiKeyId }, data: { revokedAt: new Date() } });
+      await server.service.services.db.prisma.apiKey.update({
+        where: { id: acct.apiKeyId },
+        data: { revokedAt: new Date() },
+      });
       expectError(await server.request(acct.apiKey, 'GET', '/api/v1/contacts'), 401, 'unauthenticated');
     });
 
@@ -113,11 +130,15 @@ describe.each(testDatabaseKinds())('auth, isolation and errors on %s', (kind) =>
     expect((await prisma.apiKey.findUniqueOrThrow({ where: { id: acct.apiKeyId } })).lastUsedAt).toBeNull();
     const before = Date.now();
     expect((await server.request(acct.apiKey, 'GET', '/api/v1/contacts')).status).toBe(200);
-    const used = await server.eventually(async () => (await prisma.apiKey.findUniqueOrThrow({ where: { id: acct.apiKeyId } })).lastUsedAt);
+    const used = await server.eventually(
+      async () => (await prisma.apiKey.findUniqueOrThrow({ where: { id: acct.apiKeyId } })).lastUsedAt,
+    );
     expect(used.getTime()).toBeGreaterThanOrEqual(before - 60_000);
     expect(used.getTime()).toBeLessThanOrEqual(Date.now() + 5_000);
     // The admin surface shows it too.
-    const data = await graphql('query ($a: String!) { apiKeys(accountId: $a) { id lastUsedAt } }', { a: acct.accountId });
+    const data = await graphql('query ($a: String!) { apiKeys(accountId: $a) { id lastUsedAt } }', {
+      a: acct.accountId,
+    });
     expect(data.apiKeys.find((k: { id: string }) => k.id === acct.apiKeyId).lastUsedAt).toBeTruthy();
   });
 
@@ -130,19 +151,42 @@ describe.each(testDatabaseKinds())('auth, isolation and errors on %s', (kind) =>
     beforeAll(async () => {
       a = await server.createAccount();
       b = await server.createAccount();
-      aContact = await upsertOk(server, a.apiKey, { phone: sharedPhone, firstName: 'Alice', lastName: 'Anders', sourceKind: 'hubspot', externalId: 'iso-1', customFields: { team: 'x' } });
-      bContact = await upsertOk(server, b.apiKey, { phone: uniquePhone(), firstName: 'Bob', sourceKind: 'hubspot', externalId: 'iso-b', customFields: { team: 'x' } });
+      aContact = await upsertOk(server, a.apiKey, {
+        phone: sharedPhone,
+        firstName: 'Alice',
+        lastName: 'Anders',
+        sourceKind: 'hubspot',
+        externalId: 'iso-1',
+        customFields: { team: 'x' },
+      });
+      bContact = await upsertOk(server, b.apiKey, {
+        phone: uniquePhone(),
+        firstName: 'Bob',
+        sourceKind: 'hubspot',
+        externalId: 'iso-b',
+        customFields: { team: 'x' },
+      });
     });
 
-    it('B gets 404 for A\'s contact by id, by external ID and on PATCH', async () => {
+    it("B gets 404 for A's contact by id, by external ID and on PATCH", async () => {
       expectError(await server.request(b.apiKey, 'GET', `/api/v1/contacts/${aContact.id}`), 404, 'not_found');
-      expectError(await server.request(b.apiKey, 'GET', '/api/v1/contacts/source/hubspot/external-id/iso-1'), 404, 'not_found');
-      expectError(await server.request(b.apiKey, 'PATCH', '/api/v1/contacts/source/hubspot/external-id/iso-1', { firstName: 'Hacked' }), 404, 'not_found');
+      expectError(
+        await server.request(b.apiKey, 'GET', '/api/v1/contacts/source/hubspot/external-id/iso-1'),
+        404,
+        'not_found',
+      );
+      expectError(
+        await server.request(b.apiKey, 'PATCH', '/api/v1/contacts/source/hubspot/external-id/iso-1', {
+          firstName: 'Hacked',
+        }),
+        404,
+        'not_found',
+      );
       const still = await server.request(a.apiKey, 'GET', `/api/v1/contacts/${aContact.id}`);
       expect(still.json.firstName).toBe('Alice');
     });
 
-    it('B never sees A\'s contacts in list, search or CSV', async () => {
+    it("B never sees A's contacts in list, search or CSV", async () => {
       const list = await listAll(server, b.apiKey);
       expect(list.map((c) => c.id)).toEqual([bContact.id]);
       expect(list.every((c) => c.accountId === b.accountId)).toBe(true);
@@ -156,8 +200,11 @@ describe.each(testDatabaseKinds())('auth, isolation and errors on %s', (kind) =>
       expect(csv.text).not.toContain(aContact.id);
     });
 
-    it('B\'s upsert with A\'s phone creates B\'s own contact and leaves A\'s alone', async () => {
-      const res = await server.request(b.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: sharedPhone, firstName: 'Mallory' });
+    it("B's upsert with A's phone creates B's own contact and leaves A's alone", async () => {
+      const res = await server.request(b.apiKey, 'PUT', '/api/v1/contacts/upsert', {
+        phone: sharedPhone,
+        firstName: 'Mallory',
+      });
       expect(res.status).toBe(201);
       expect(res.json.id).not.toBe(aContact.id);
       expect(res.json.accountId).toBe(b.accountId);
@@ -166,19 +213,29 @@ describe.each(testDatabaseKinds())('auth, isolation and errors on %s', (kind) =>
       expect(await listAll(server, a.apiKey)).toHaveLength(1);
     });
 
-    it('B\'s bulk-update never touches A\'s contacts', async () => {
-      const res = await server.request(b.apiKey, 'POST', '/api/v1/contacts/bulk-update', { filter: { customFields: [{ key: 'team', value: 'x' }] }, data: { priority: 77, lastName: 'Bulk' } });
+    it("B's bulk-update never touches A's contacts", async () => {
+      const res = await server.request(b.apiKey, 'POST', '/api/v1/contacts/bulk-update', {
+        filter: { customFields: [{ key: 'team', value: 'x' }] },
+        data: { priority: 77, lastName: 'Bulk' },
+      });
       expect(res.status).toBe(202);
-      await server.eventually(async () => (await server.request(b.apiKey, 'GET', `/api/v1/contacts/${bContact.id}`)).json.priority === 77);
-      const res2 = await server.request(b.apiKey, 'POST', '/api/v1/contacts/bulk-update', { filter: { sourceKind: 'hubspot', externalId: 'iso-1' }, data: { priority: 88 } });
+      await server.eventually(
+        async () => (await server.request(b.apiKey, 'GET', `/api/v1/contacts/${bContact.id}`)).json.priority === 77,
+      );
+      const res2 = await server.request(b.apiKey, 'POST', '/api/v1/contacts/bulk-update', {
+        filter: { sourceKind: 'hubspot', externalId: 'iso-1' },
+        data: { priority: 88 },
+      });
       expect(res2.status).toBe(202);
       await sleep(700);
       const aRead = await server.request(a.apiKey, 'GET', `/api/v1/contacts/${aContact.id}`);
       expect(aRead.json).toMatchObject({ priority: 0, lastName: 'Anders', updatedAt: aContact.updatedAt });
     });
 
-    it('B\'s bulk import with A\'s phone does not update A\'s contact', async () => {
-      const res = await server.request(b.apiKey, 'POST', '/api/v1/contacts/bulk', { contacts: [{ sourceKind: 'api', externalId: null, phone: sharedPhone, lastName: 'FromB' }] });
+    it("B's bulk import with A's phone does not update A's contact", async () => {
+      const res = await server.request(b.apiKey, 'POST', '/api/v1/contacts/bulk', {
+        contacts: [{ sourceKind: 'api', externalId: null, phone: sharedPhone, lastName: 'FromB' }],
+      });
       expect(res.json.accepted).toBe(1);
       await server.eventually(async () => (await listAll(server, b.apiKey)).some((c) => c.lastName === 'FromB'));
       const aRead = await server.request(a.apiKey, 'GET', `/api/v1/contacts/${aContact.id}`);
@@ -203,7 +260,9 @@ describe.each(testDatabaseKinds())('auth, isolation and errors on %s', (kind) =>
       expect(created.headers.get('x-request-id')).toMatch(/\S/);
       const csv = await server.request(apiKey, 'GET', '/api/v1/contacts/csv');
       expect(csv.headers.get('x-request-id')).toMatch(/\S/);
-      const accepted = await server.request(apiKey, 'POST', '/api/v1/contacts/bulk', { contacts: [{ sourceKind: 'api', externalId: null, phone: uniquePhone() }] });
+      const accepted = await server.request(apiKey, 'POST', '/api/v1/contacts/bulk', {
+        contacts: [{ sourceKind: 'api', externalId: null, phone: uniquePhone() }],
+      });
       expect(accepted.status).toBe(202);
       expect(accepted.headers.get('x-request-id')).toMatch(/\S/);
 
@@ -229,19 +288,27 @@ describe.each(testDatabaseKinds())('auth, isolation and errors on %s', (kind) =>
       const { apiKey } = await server.createAccount();
       expect((await server.request(apiKey, 'GET', '/api/v1/contacts?limit=0')).json.error).toBe('Bad Request');
       expect((await server.request(apiKey, 'GET', '/api/v1/nope')).json.error).toBe('Not Found');
-      expect((await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: '+1 123' })).json.error).toBe('Unprocessable Entity');
+      expect((await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: '+1 123' })).json.error).toBe(
+        'Unprocessable Entity',
+      );
     });
 
     it('an incoming x-request-id is echoed, on success and on error', async () => {
       const { apiKey } = await server.createAccount();
-      const ok = await server.request(apiKey, 'GET', '/api/v1/contacts', undefined, { 'x-request-id': 'client-req-123' });
+      const ok = await server.request(apiKey, 'GET', '/api/v1/contacts', undefined, {
+        'x-request-id': 'client-req-123',
+      });
       expect(ok.status).toBe(200);
       expect(ok.headers.get('x-request-id')).toBe('client-req-123');
-      const err = await server.request(null, 'GET', '/api/v1/contacts', undefined, { 'x-request-id': 'client-req-456' });
+      const err = await server.request(null, 'GET', '/api/v1/contacts', undefined, {
+        'x-request-id': 'client-req-456',
+      });
       expect(err.status).toBe(401);
       expect(err.headers.get('x-request-id')).toBe('client-req-456');
       expect(err.json.requestId).toBe('client-req-456');
-      const notFound = await server.request(apiKey, 'GET', '/api/v1/nope', undefined, { 'x-request-id': 'client-req-789' });
+      const notFound = await server.request(apiKey, 'GET', '/api/v1/nope', undefined, {
+        'x-request-id': 'client-req-789',
+      });
       expect(notFound.json.requestId).toBe('client-req-789');
     });
 
@@ -270,15 +337,24 @@ describe.each(testDatabaseKinds())('auth, isolation and errors on %s', (kind) =>
       const { createAccount } = await graphql('mutation { createAccount(name: "Via GraphQL") { id dedupFields } }');
       expect(createAccount.id).toMatch(UUID_RE);
       expect(createAccount.dedupFields).toEqual(['phone']);
-      const { createUser } = await graphql('mutation ($a: String!) { createUser(accountId: $a, email: "dev@example.com") { id accountId } }', { a: createAccount.id });
+      const { createUser } = await graphql(
+        'mutation ($a: String!) { createUser(accountId: $a, email: "dev@example.com") { id accountId } }',
+        { a: createAccount.id },
+      );
       expect(createUser.accountId).toBe(createAccount.id);
-      const { createApiKey } = await graphql('mutation ($u: String!) { createApiKey(userId: $u, name: "ci") { secret key { id name lastFour } } }', { u: createUser.id });
+      const { createApiKey } = await graphql(
+        'mutation ($u: String!) { createApiKey(userId: $u, name: "ci") { secret key { id name lastFour } } }',
+        { u: createUser.id },
+      );
       const secret: string = createApiKey.secret;
       expect(secret.startsWith('svc_pk_')).toBe(true);
       expect(secret.length).toBeGreaterThanOrEqual('svc_pk_'.length + 40);
       expect(createApiKey.key).toMatchObject({ name: 'ci', lastFour: secret.slice(-4) });
 
-      const put = await server.request(secret, 'PUT', '/api/v1/contacts/upsert', { phone: uniquePhone(), firstName: 'Gql' });
+      const put = await server.request(secret, 'PUT', '/api/v1/contacts/upsert', {
+        phone: uniquePhone(),
+        firstName: 'Gql',
+      });
       expect(put.status).toBe(201);
       expect(put.json.accountId).toBe(createAccount.id);
       const list = await server.request(secret, 'GET', '/api/v1/contacts');
@@ -287,10 +363,14 @@ describe.each(testDatabaseKinds())('auth, isolation and errors on %s', (kind) =>
 
     it('the admin mutations refuse an API key and no token', async () => {
       const { apiKey } = await server.createAccount();
-      const asKey = await server.request(apiKey, 'POST', '/graphql', { query: 'mutation { createAccount(name: "Nope") { id } }' });
+      const asKey = await server.request(apiKey, 'POST', '/graphql', {
+        query: 'mutation { createAccount(name: "Nope") { id } }',
+      });
       expect(asKey.json?.data?.createAccount ?? null).toBeNull();
       expect(asKey.json?.errors?.length ?? (asKey.status >= 400 ? 1 : 0)).toBeGreaterThan(0);
-      const anon = await server.request(null, 'POST', '/graphql', { query: 'mutation { createAccount(name: "Nope") { id } }' });
+      const anon = await server.request(null, 'POST', '/graphql', {
+        query: 'mutation { createAccount(name: "Nope") { id } }',
+      });
       expect(anon.json?.data?.createAccount ?? null).toBeNull();
     });
   });

@@ -32,8 +32,20 @@ describe.each(testDatabaseKinds())('chunked bulk-update on %s', (kind) => {
     );
   }
 
-  async function batchOf(accountId: string): Promise<{ id: string; status: string; payload: { updated?: number }; result: { updated: number; skipped: number } | null }> {
-    const { rows } = await sql().query<{ id: string; status: string; payload: { updated?: number }; result: { updated: number; skipped: number } | null }>(
+  async function batchOf(
+    accountId: string,
+  ): Promise<{
+    id: string;
+    status: string;
+    payload: { updated?: number };
+    result: { updated: number; skipped: number } | null;
+  }> {
+    const { rows } = await sql().query<{
+      id: string;
+      status: string;
+      payload: { updated?: number };
+      result: { updated: number; skipped: number } | null;
+    }>(
       `SELECT "id", "status"::text AS "status", "payload", "result" FROM "ImportBatch" WHERE "accountId" = $1::uuid AND "kind" = 'bulk-update'`,
       [accountId],
     );
@@ -44,7 +56,10 @@ describe.each(testDatabaseKinds())('chunked bulk-update on %s', (kind) => {
   it(`keeps answering other requests while it updates ${MANY} contacts, and updates each once`, async () => {
     const { apiKey, accountId } = await server.createAccount({ defaultLocation: 'US' });
     await seedContacts(accountId, MANY);
-    const res = await server.request(apiKey, 'POST', '/api/v1/contacts/bulk-update', { filter: {}, data: { customFields: { wave: 'one' }, priority: 3 } });
+    const res = await server.request(apiKey, 'POST', '/api/v1/contacts/bulk-update', {
+      filter: {},
+      data: { customFields: { wave: 'one' }, priority: 3 },
+    });
     expect(res.status).toBe(202);
 
     // Other requests, one after another, for as long as the update runs: each answer is
@@ -75,7 +90,10 @@ describe.each(testDatabaseKinds())('chunked bulk-update on %s', (kind) => {
     const { apiKey, accountId } = await server.createAccount({ defaultLocation: 'US' });
     const n = BULK_UPDATE_CHUNK[kind].write * 2 + 500;
     await seedContacts(accountId, n);
-    const res = await server.request(apiKey, 'POST', '/api/v1/contacts/bulk-update', { filter: {}, data: { phone: '+12125550199', firstName: 'Moved' } });
+    const res = await server.request(apiKey, 'POST', '/api/v1/contacts/bulk-update', {
+      filter: {},
+      data: { phone: '+12125550199', firstName: 'Moved' },
+    });
     expect(res.status).toBe(202);
     await server.eventually(async () => (await batchOf(accountId)).status === 'done', 60_000);
     expect((await batchOf(accountId)).result).toEqual({ updated: 1, skipped: n - 1 });
@@ -84,7 +102,10 @@ describe.each(testDatabaseKinds())('chunked bulk-update on %s', (kind) => {
       [accountId],
     );
     expect(rows).toEqual([{ externalId: 'seed-0', firstName: 'Moved' }]);
-    const { rows: untouched } = await sql().query<{ n: number }>(`SELECT count(*)::int AS n FROM "Contact" WHERE "accountId" = $1::uuid AND "firstName" = 'Seed'`, [accountId]);
+    const { rows: untouched } = await sql().query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM "Contact" WHERE "accountId" = $1::uuid AND "firstName" = 'Seed'`,
+      [accountId],
+    );
     expect(untouched[0].n).toBe(n - 1);
   }, 120_000);
 
@@ -103,7 +124,19 @@ describe.each(testDatabaseKinds())('chunked bulk-update on %s', (kind) => {
     const batchId = randomUUID();
     await sql().query(
       `INSERT INTO "ImportBatch" ("id", "accountId", "userId", "kind", "payload", "createdAt") VALUES ($1::uuid, $2::uuid, $3::uuid, 'bulk-update', $4::jsonb, $5)`,
-      [batchId, accountId, userId, JSON.stringify({ filter: {}, write, after: { createdAt: new Date(cursor.createdAt).toISOString(), id: cursor.id }, updated: window, skipped: 0 }), server.now()],
+      [
+        batchId,
+        accountId,
+        userId,
+        JSON.stringify({
+          filter: {},
+          write,
+          after: { createdAt: new Date(cursor.createdAt).toISOString(), id: cursor.id },
+          updated: window,
+          skipped: 0,
+        }),
+        server.now(),
+      ],
     );
     await processBatch(server.service.services, batchId);
     expect((await batchOf(accountId)).result).toEqual({ updated: n, skipped: 0 });
@@ -118,13 +151,22 @@ describe.each(testDatabaseKinds())('chunked bulk-update on %s', (kind) => {
   it('a change of nothing ({"data":{}}) answers 202 and is done at once, changing no contact', async () => {
     const { apiKey, accountId } = await server.createAccount({ defaultLocation: 'US' });
     await seedContacts(accountId, 50);
-    const before = await sql().query<{ latest: Date }>(`SELECT max("updatedAt") AS latest FROM "Contact" WHERE "accountId" = $1::uuid`, [accountId]);
+    const before = await sql().query<{ latest: Date }>(
+      `SELECT max("updatedAt") AS latest FROM "Contact" WHERE "accountId" = $1::uuid`,
+      [accountId],
+    );
     const res = await server.request(apiKey, 'POST', '/api/v1/contacts/bulk-update', { filter: {}, data: {} });
     expect(res.status).toBe(202);
     expect(res.json).toEqual({});
-    const { rows } = await sql().query<{ n: number }>(`SELECT count(*)::int AS n FROM "ImportBatch" WHERE "accountId" = $1::uuid AND "status" = 'pending'`, [accountId]);
+    const { rows } = await sql().query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM "ImportBatch" WHERE "accountId" = $1::uuid AND "status" = 'pending'`,
+      [accountId],
+    );
     expect(rows[0].n).toBe(0);
-    const after = await sql().query<{ latest: Date }>(`SELECT max("updatedAt") AS latest FROM "Contact" WHERE "accountId" = $1::uuid`, [accountId]);
+    const after = await sql().query<{ latest: Date }>(
+      `SELECT max("updatedAt") AS latest FROM "Contact" WHERE "accountId" = $1::uuid`,
+      [accountId],
+    );
     expect(after.rows[0].latest).toEqual(before.rows[0].latest);
   });
 });

@@ -15,11 +15,17 @@ describe.each(testDatabaseKinds())('POST /api/v1/contacts/bulk on %s', (kind) =>
   afterAll(() => server?.stop());
 
   const post = (key: string, body: unknown) => server.request(key, 'POST', BULK, body);
-  const item = (extra: Record<string, unknown> = {}) => ({ sourceKind: 'api', externalId: null, phone: uniquePhone(), ...extra });
-  const countIs = (key: string, n: number, query = '') => server.eventually(async () => {
-    const all = await listAll(server, key, query);
-    return all.length === n ? all : undefined;
+  const item = (extra: Record<string, unknown> = {}) => ({
+    sourceKind: 'api',
+    externalId: null,
+    phone: uniquePhone(),
+    ...extra,
   });
+  const countIs = (key: string, n: number, query = '') =>
+    server.eventually(async () => {
+      const all = await listAll(server, key, query);
+      return all.length === n ? all : undefined;
+    });
 
   it('answers 202 with accepted and rejected (with indices), then the accepted contacts appear', async () => {
     const { apiKey } = await server.createAccount();
@@ -35,7 +41,12 @@ describe.each(testDatabaseKinds())('POST /api/v1/contacts/bulk on %s', (kind) =>
     expect(res.status).toBe(202);
     expect(Object.keys(res.json).sort()).toEqual(['accepted', 'rejected']);
     expect(res.json.accepted).toBe(2);
-    expect(res.json.rejected).toEqual(expect.arrayContaining([{ reason: 'invalid-phone', index: 1 }, { reason: 'missing-dedup-field', index: 2 }]));
+    expect(res.json.rejected).toEqual(
+      expect.arrayContaining([
+        { reason: 'invalid-phone', index: 1 },
+        { reason: 'missing-dedup-field', index: 2 },
+      ]),
+    );
     expect(res.json.rejected).toHaveLength(2);
     const all = await countIs(apiKey, 2);
     for (const c of all) expectContactShape(c);
@@ -54,7 +65,12 @@ describe.each(testDatabaseKinds())('POST /api/v1/contacts/bulk on %s', (kind) =>
     });
     expect(res.status).toBe(202);
     expect(res.json.accepted).toBe(1);
-    expect(res.json.rejected).toEqual(expect.arrayContaining([{ reason: 'dedup-key-too-long', index: 1 }, { reason: 'missing-dedup-field', index: 2 }]));
+    expect(res.json.rejected).toEqual(
+      expect.arrayContaining([
+        { reason: 'dedup-key-too-long', index: 1 },
+        { reason: 'missing-dedup-field', index: 2 },
+      ]),
+    );
     expect(res.json.rejected).toHaveLength(2);
     const [only] = await countIs(apiKey, 1);
     expect(only.customFields).toEqual({ k: 'ok-1' });
@@ -79,7 +95,11 @@ describe.each(testDatabaseKinds())('POST /api/v1/contacts/bulk on %s', (kind) =>
   it('0 and 1001 items are a 400; 1000 items are accepted and all land', async () => {
     const { apiKey, accountId } = await server.createAccount();
     expectError(await post(apiKey, { contacts: [] }), 400, 'bad_request');
-    const many = Array.from({ length: 1001 }, (_, i) => ({ sourceKind: 'csv', externalId: `row-${i}`, phone: `+1415${String(3_000_000 + i)}` }));
+    const many = Array.from({ length: 1001 }, (_, i) => ({
+      sourceKind: 'csv',
+      externalId: `row-${i}`,
+      phone: `+1415${String(3_000_000 + i)}`,
+    }));
     expectError(await post(apiKey, { contacts: many }), 400, 'bad_request');
     await sleep(300);
     expect(await listAll(server, apiKey)).toEqual([]);
@@ -102,13 +122,25 @@ describe.each(testDatabaseKinds())('POST /api/v1/contacts/bulk on %s', (kind) =>
     expectError(await post(apiKey, [item()]), 400, 'bad_request');
     expectError(await post(apiKey, { contacts: 'x' }), 400, 'bad_request');
     expectError(await post(apiKey, { contacts: [item()], extra: true }), 400, 'bad_request');
-    expectError(await server.request(apiKey, 'POST', BULK, '{"contacts": [', { 'content-type': 'application/json' }), 400, 'bad_request');
+    expectError(
+      await server.request(apiKey, 'POST', BULK, '{"contacts": [', { 'content-type': 'application/json' }),
+      400,
+      'bad_request',
+    );
   });
 
   it('an item without the sourceKind or externalId key is a 400 for the whole import', async () => {
     const { apiKey } = await server.createAccount();
-    expectError(await post(apiKey, { contacts: [item(), { externalId: null, phone: uniquePhone() }] }), 400, 'bad_request');
-    expectError(await post(apiKey, { contacts: [item(), { sourceKind: 'api', phone: uniquePhone() }] }), 400, 'bad_request');
+    expectError(
+      await post(apiKey, { contacts: [item(), { externalId: null, phone: uniquePhone() }] }),
+      400,
+      'bad_request',
+    );
+    expectError(
+      await post(apiKey, { contacts: [item(), { sourceKind: 'api', phone: uniquePhone() }] }),
+      400,
+      'bad_request',
+    );
     await sleep(500);
     expect(await listAll(server, apiKey)).toEqual([]);
   });
@@ -158,26 +190,54 @@ describe.each(testDatabaseKinds())('POST /api/v1/contacts/bulk on %s', (kind) =>
     await sleep(300);
     expect(await listAll(server, apiKey)).toHaveLength(2);
     const ada = all.find((c) => c.phone === phone);
-    expect(ada).toMatchObject({ firstName: 'Ada', lastName: 'Lovelace', fullName: 'Ada Lovelace', customFields: { a: 1, b: 2 }, status: 'qualified' });
+    expect(ada).toMatchObject({
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      fullName: 'Ada Lovelace',
+      customFields: { a: 1, b: 2 },
+      status: 'qualified',
+    });
   });
 
   it('updates a contact that already exists (matched by phone) following the import rules', async () => {
     const { apiKey } = await server.createAccount();
     const phone = uniquePhone();
-    const created = await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', { phone, sourceKind: 'hubspot', externalId: 'h-1', status: 'reached', language: 'en', customFields: { a: 1 } });
+    const created = await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', {
+      phone,
+      sourceKind: 'hubspot',
+      externalId: 'h-1',
+      status: 'reached',
+      language: 'en',
+      customFields: { a: 1 },
+    });
     expect(created.status).toBe(201);
-    const res = await post(apiKey, { contacts: [{ sourceKind: 'hubspot', externalId: null, phone, firstName: 'Bulk', language: 'fr', customFields: { c: 3 } }] });
+    const res = await post(apiKey, {
+      contacts: [
+        { sourceKind: 'hubspot', externalId: null, phone, firstName: 'Bulk', language: 'fr', customFields: { c: 3 } },
+      ],
+    });
     expect(res.json.accepted).toBe(1);
     const updated = await server.eventually(async () => {
       const [c] = await listAll(server, apiKey);
       return c?.firstName === 'Bulk' ? c : undefined;
     });
-    expect(updated).toMatchObject({ id: created.json.id, externalId: 'h-1', status: 'reached', language: 'en-US', customFields: { a: 1, c: 3 } });
+    expect(updated).toMatchObject({
+      id: created.json.id,
+      externalId: 'h-1',
+      status: 'reached',
+      language: 'en-US',
+      customFields: { a: 1, c: 3 },
+    });
   });
 
   it('gives new contacts their own id as external ID when null, and honours createdAt', async () => {
     const { apiKey } = await server.createAccount();
-    await post(apiKey, { contacts: [item({ createdAt: '2019-05-06T07:08:09.123Z' }), item({ externalId: 'ext-9', sourceKind: 'salesforce' })] });
+    await post(apiKey, {
+      contacts: [
+        item({ createdAt: '2019-05-06T07:08:09.123Z' }),
+        item({ externalId: 'ext-9', sourceKind: 'salesforce' }),
+      ],
+    });
     const all = await countIs(apiKey, 2);
     const own = all.find((c) => c.sourceKind === 'api');
     expect(own.externalId).toBe(own.id);
@@ -189,7 +249,10 @@ describe.each(testDatabaseKinds())('POST /api/v1/contacts/bulk on %s', (kind) =>
     it('enrolls every accepted contact into the workflow', async () => {
       const { apiKey, accountId } = await server.createAccount();
       const wf = await server.createWorkflow(accountId);
-      const res = await post(apiKey, { contacts: [item(), item(), item({ phone: '+1 123' })], assignmentOptions: { workflowId: wf } });
+      const res = await post(apiKey, {
+        contacts: [item(), item(), item({ phone: '+1 123' })],
+        assignmentOptions: { workflowId: wf },
+      });
       expect(res.status).toBe(202);
       expect(res.json.accepted).toBe(2);
       const enrolled = await countIs(apiKey, 2, `assignedWorkflowId=${wf}`);
@@ -199,7 +262,10 @@ describe.each(testDatabaseKinds())('POST /api/v1/contacts/bulk on %s', (kind) =>
     it('accepts reEnroll with enforceCallNow', async () => {
       const { apiKey, accountId } = await server.createAccount();
       const wf = await server.createWorkflow(accountId);
-      const res = await post(apiKey, { contacts: [item()], assignmentOptions: { workflowId: wf, reEnroll: true, enforceCallNow: true } });
+      const res = await post(apiKey, {
+        contacts: [item()],
+        assignmentOptions: { workflowId: wf, reEnroll: true, enforceCallNow: true },
+      });
       expect(res.status).toBe(202);
       await countIs(apiKey, 1, `assignedWorkflowId=${wf}`);
     });
@@ -218,8 +284,16 @@ describe.each(testDatabaseKinds())('POST /api/v1/contacts/bulk on %s', (kind) =>
     it('reEnroll without enforceCallNow (or the reverse) is a 400', async () => {
       const { apiKey, accountId } = await server.createAccount();
       const wf = await server.createWorkflow(accountId);
-      expectError(await post(apiKey, { contacts: [item()], assignmentOptions: { workflowId: wf, reEnroll: true } }), 400, 'bad_request');
-      expectError(await post(apiKey, { contacts: [item()], assignmentOptions: { workflowId: wf, enforceCallNow: true } }), 400, 'bad_request');
+      expectError(
+        await post(apiKey, { contacts: [item()], assignmentOptions: { workflowId: wf, reEnroll: true } }),
+        400,
+        'bad_request',
+      );
+      expectError(
+        await post(apiKey, { contacts: [item()], assignmentOptions: { workflowId: wf, enforceCallNow: true } }),
+        400,
+        'bad_request',
+      );
       await sleep(500);
       expect(await listAll(server, apiKey)).toEqual([]);
     });

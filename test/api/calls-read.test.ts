@@ -8,8 +8,21 @@ import { expectContactShape, expectError, uniquePhone, upsertOk, UUID_RE } from 
 
 /** DESIGN: "Call record". */
 const CALL_FIELDS = [
-  'id', 'contactId', 'workflowId', 'agentId', 'direction', 'status', 'result', 'endReason',
-  'startedAt', 'endedAt', 'durationSeconds', 'language', 'lastCall', 'transcriptAvailable', 'recordingUrl',
+  'id',
+  'contactId',
+  'workflowId',
+  'agentId',
+  'direction',
+  'status',
+  'result',
+  'endReason',
+  'startedAt',
+  'endedAt',
+  'durationSeconds',
+  'language',
+  'lastCall',
+  'transcriptAvailable',
+  'recordingUrl',
 ];
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -40,24 +53,38 @@ describe.each(testDatabaseKinds())('call reads on %s', (kind) => {
   /** One Call row; startedAt sets the list order (the record is written at the server's clock time). */
   async function call(owner: string, contactId: string, startedAt: Date, data: Record<string, unknown> = {}) {
     const id = randomUUID();
-    await prisma().call.create({ data: { id, accountId: owner, contactId, startedAt, createdAt: server.now(), ...data } });
+    await prisma().call.create({
+      data: { id, accountId: owner, contactId, startedAt, createdAt: server.now(), ...data },
+    });
     return id;
   }
 
-  async function utterances(callId: string, rows: Array<{ seq: number; speaker: string | null; content: string | null; timestamp: Date | null }>) {
+  async function utterances(
+    callId: string,
+    rows: Array<{ seq: number; speaker: string | null; content: string | null; timestamp: Date | null }>,
+  ) {
     await prisma().callUtterance.createMany({ data: rows.map((r) => ({ callId, ...r })) });
   }
 
   describe('GET /api/v1/contacts/source/{sourceKind}/external-id/{externalId}/calls', () => {
-    it('lists the contact\'s calls oldest first, each with exactly the record fields', async () => {
+    it("lists the contact's calls oldest first, each with exactly the record fields", async () => {
       const c = await contact('hubspot', 'calls-order');
       const workflowId = await server.createWorkflow(accountId);
       const t0 = Date.parse('2026-03-01T10:00:00.000Z');
       // Inserted out of order; two share a startedAt (the id breaks the tie).
       const third = await call(accountId, c.id, new Date(t0 + 3000));
       const first = await call(accountId, c.id, new Date(t0), {
-        workflowId, direction: 'outbound', status: 'completed', result: 'converted', endReason: 'customer-ended-call',
-        startedAt: new Date(t0 + 5), endedAt: new Date(t0 + 65_005), durationSeconds: 65, language: 'en-US', lastCall: true, reportReady: true,
+        workflowId,
+        direction: 'outbound',
+        status: 'completed',
+        result: 'converted',
+        endReason: 'customer-ended-call',
+        startedAt: new Date(t0 + 5),
+        endedAt: new Date(t0 + 65_005),
+        durationSeconds: 65,
+        language: 'en-US',
+        lastCall: true,
+        reportReady: true,
       });
       const tieA = await call(accountId, c.id, new Date(t0 + 1000));
       const tieB = await call(accountId, c.id, new Date(t0 + 1000), { direction: 'inbound' });
@@ -77,15 +104,36 @@ describe.each(testDatabaseKinds())('call reads on %s', (kind) => {
         expect(record.contactId).toBe(c.id);
       }
       expect(res.json.data[0]).toEqual({
-        id: first, contactId: c.id, workflowId, agentId: null, direction: 'outbound', status: 'completed', result: 'converted',
-        endReason: 'customer-ended-call', startedAt: new Date(t0 + 5).toISOString(), endedAt: new Date(t0 + 65_005).toISOString(),
-        durationSeconds: 65, language: 'en-US', lastCall: true, transcriptAvailable: true, recordingUrl: null,
+        id: first,
+        contactId: c.id,
+        workflowId,
+        agentId: null,
+        direction: 'outbound',
+        status: 'completed',
+        result: 'converted',
+        endReason: 'customer-ended-call',
+        startedAt: new Date(t0 + 5).toISOString(),
+        endedAt: new Date(t0 + 65_005).toISOString(),
+        durationSeconds: 65,
+        language: 'en-US',
+        lastCall: true,
+        transcriptAvailable: true,
+        recordingUrl: null,
       });
       expect(res.json.data[0].startedAt).toMatch(ISO_MS);
       const tie = res.json.data.find((r: { id: string }) => r.id === tieB);
       expect(tie).toMatchObject({
-        direction: 'inbound', status: 'queued', result: null, endReason: null, startedAt: new Date(t0 + 1000).toISOString(), endedAt: null,
-        durationSeconds: null, language: null, lastCall: false, transcriptAvailable: false, workflowId: null,
+        direction: 'inbound',
+        status: 'queued',
+        result: null,
+        endReason: null,
+        startedAt: new Date(t0 + 1000).toISOString(),
+        endedAt: null,
+        durationSeconds: null,
+        language: null,
+        lastCall: false,
+        transcriptAvailable: false,
+        workflowId: null,
       });
     });
 
@@ -99,8 +147,12 @@ describe.each(testDatabaseKinds())('call reads on %s', (kind) => {
       await utterances(notReadyWith, [{ seq: 0, speaker: 'user', content: 'Hi', timestamp: null }]);
       const res = await get(callsPath('salesforce', 'calls-transcripts'));
       expect(res.status, res.text).toBe(200);
-      expect(res.json.data.map((r: { id: string; transcriptAvailable: boolean }) => [r.id, r.transcriptAvailable])).toEqual([
-        [readyWith, true], [readyEmpty, false], [notReadyWith, false],
+      expect(
+        res.json.data.map((r: { id: string; transcriptAvailable: boolean }) => [r.id, r.transcriptAvailable]),
+      ).toEqual([
+        [readyWith, true],
+        [readyEmpty, false],
+        [notReadyWith, false],
       ]);
     });
 
@@ -109,17 +161,30 @@ describe.each(testDatabaseKinds())('call reads on %s', (kind) => {
       const day = Date.parse('2026-03-02T00:00:00.000Z');
       // Written first: the call that started at 00:40. Written 10 minutes later (a late report,
       // a late inbound call): the one that started at 00:30, then one at 00:35.
-      const at0040 = await call(accountId, c.id, new Date(day + 40 * 60_000), { createdAt: new Date(day + 41 * 60_000) });
-      const at0030 = await call(accountId, c.id, new Date(day + 30 * 60_000), { createdAt: new Date(day + 51 * 60_000), direction: 'inbound' });
-      const at0035 = await call(accountId, c.id, new Date(day + 35 * 60_000), { createdAt: new Date(day + 52 * 60_000) });
+      const at0040 = await call(accountId, c.id, new Date(day + 40 * 60_000), {
+        createdAt: new Date(day + 41 * 60_000),
+      });
+      const at0030 = await call(accountId, c.id, new Date(day + 30 * 60_000), {
+        createdAt: new Date(day + 51 * 60_000),
+        direction: 'inbound',
+      });
+      const at0035 = await call(accountId, c.id, new Date(day + 35 * 60_000), {
+        createdAt: new Date(day + 52 * 60_000),
+      });
       const all = await get(callsPath('api', 'calls-late-reports'));
       expect(all.status, all.text).toBe(200);
       expect(all.json.data.map((r: { id: string }) => r.id)).toEqual([at0030, at0035, at0040]);
-      expect(all.json.data.map((r: { startedAt: string }) => r.startedAt)).toEqual(['2026-03-02T00:30:00.000Z', '2026-03-02T00:35:00.000Z', '2026-03-02T00:40:00.000Z']);
+      expect(all.json.data.map((r: { startedAt: string }) => r.startedAt)).toEqual([
+        '2026-03-02T00:30:00.000Z',
+        '2026-03-02T00:35:00.000Z',
+        '2026-03-02T00:40:00.000Z',
+      ]);
       const seen: string[] = [];
       let token: string | undefined;
       do {
-        const res = await get(callsPath('api', 'calls-late-reports', `limit=1${token ? `&nextToken=${encodeURIComponent(token)}` : ''}`));
+        const res = await get(
+          callsPath('api', 'calls-late-reports', `limit=1${token ? `&nextToken=${encodeURIComponent(token)}` : ''}`),
+        );
         expect(res.status, res.text).toBe(200);
         seen.push(...res.json.data.map((r: { id: string }) => r.id));
         token = res.json.nextToken;
@@ -128,7 +193,9 @@ describe.each(testDatabaseKinds())('call reads on %s', (kind) => {
     });
 
     it('has an index that serves the call order (contactId, startedAt, id)', async () => {
-      const { rows } = await server.service.services.db.sql.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE tablename = 'Call'`);
+      const { rows } = await server.service.services.db.sql.query<{ indexdef: string }>(
+        `SELECT indexdef FROM pg_indexes WHERE tablename = 'Call'`,
+      );
       expect(rows.map((r) => r.indexdef)).toContainEqual(expect.stringMatching(/\("contactId", "startedAt", id\)/));
     });
 
@@ -148,7 +215,9 @@ describe.each(testDatabaseKinds())('call reads on %s', (kind) => {
         const seen: string[] = [];
         let token: string | undefined;
         for (let pageNo = 0; pageNo < 20; pageNo++) {
-          const query = [`limit=${limit}`, token ? `nextToken=${encodeURIComponent(token)}` : ''].filter(Boolean).join('&');
+          const query = [`limit=${limit}`, token ? `nextToken=${encodeURIComponent(token)}` : '']
+            .filter(Boolean)
+            .join('&');
           const res = await get(callsPath('csv', 'calls-paging', query));
           expect(res.status, res.text).toBe(200);
           expect(res.json.data.length).toBeLessThanOrEqual(limit);
@@ -173,8 +242,16 @@ describe.each(testDatabaseKinds())('call reads on %s', (kind) => {
       for (const limit of ['0', '101', 'x', '-1', '1.5', '', '1000000000000', '-3000000000']) {
         expectError(await get(callsPath('api', 'calls-bad-query', `limit=${limit}`)), 400, 'bad_request');
       }
-      for (const token of ['garbage', Buffer.from('["2026-01-01T00:00:00.000Z","not-a-uuid"]').toString('base64url'), 'x'.repeat(600)]) {
-        expectError(await get(callsPath('api', 'calls-bad-query', `nextToken=${encodeURIComponent(token)}`)), 400, 'bad_request');
+      for (const token of [
+        'garbage',
+        Buffer.from('["2026-01-01T00:00:00.000Z","not-a-uuid"]').toString('base64url'),
+        'x'.repeat(600),
+      ]) {
+        expectError(
+          await get(callsPath('api', 'calls-bad-query', `nextToken=${encodeURIComponent(token)}`)),
+          400,
+          'bad_request',
+        );
       }
       expect((await get(callsPath('api', 'calls-bad-query', 'limit=1'))).status).toBe(200);
       expect((await get(callsPath('api', 'calls-bad-query', 'limit=100'))).status).toBe(200);
@@ -195,10 +272,12 @@ describe.each(testDatabaseKinds())('call reads on %s', (kind) => {
     it('finds the contact as GET by external ID does (trailing spaces ignored, reserved characters encoded)', async () => {
       const c = await contact('monday', 'a/b c?d#e%f');
       const id = await call(accountId, c.id, new Date('2026-03-04T00:00:00.000Z'));
-      expect((await get(callsPath('monday', 'a/b c?d#e%f  '))).json.data.map((r: { id: string }) => r.id)).toEqual([id]);
+      expect((await get(callsPath('monday', 'a/b c?d#e%f  '))).json.data.map((r: { id: string }) => r.id)).toEqual([
+        id,
+      ]);
     });
 
-    it('404 for an unknown external ID, or another Account\'s contact', async () => {
+    it("404 for an unknown external ID, or another Account's contact", async () => {
       expectError(await get(callsPath('hubspot', 'calls-nobody')), 404, 'not_found');
       const theirs = await contact('hubspot', 'calls-theirs', other.apiKey);
       await call(other.accountId, theirs.id, new Date('2026-03-05T00:00:00.000Z'));
@@ -269,7 +348,7 @@ describe.each(testDatabaseKinds())('call reads on %s', (kind) => {
       expect(res.json).toEqual({ utterances: [] });
     });
 
-    it('400 for a malformed id, 404 for an unknown one or another Account\'s call', async () => {
+    it("400 for a malformed id, 404 for an unknown one or another Account's call", async () => {
       expectError(await get(transcriptPath('not-a-uuid')), 400, 'bad_request');
       expectError(await get(transcriptPath('6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4fz')), 400, 'bad_request');
       expectError(await get(transcriptPath(randomUUID())), 404, 'not_found');

@@ -20,7 +20,11 @@ describe.each(testDatabaseKinds())('concurrent writers on %s', (kind) => {
   async function upsertAtOnce(apiKey: string, n: number, extra: Record<string, unknown> = {}): Promise<number[]> {
     const answers = await Promise.all(
       Array.from({ length: n }, (_, i) =>
-        server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: FORMATS[i % FORMATS.length], firstName: `Writer${i}`, ...extra }),
+        server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', {
+          phone: FORMATS[i % FORMATS.length],
+          firstName: `Writer${i}`,
+          ...extra,
+        }),
       ),
     );
     return answers.map((a) => a.status);
@@ -32,14 +36,17 @@ describe.each(testDatabaseKinds())('concurrent writers on %s', (kind) => {
     return counts;
   }
 
-  it.each([100, 300])('%i concurrent upserts of one phone in five formats: one 201, the rest 200, one contact', async (n) => {
-    const { apiKey } = await server.createAccount({ defaultLocation: 'US' });
-    expect(tally(await upsertAtOnce(apiKey, n))).toEqual({ 201: 1, 200: n - 1 });
-    const all = await listAll(server, apiKey);
-    expect(all).toHaveLength(1);
-    expect(all[0].phone).toBe('+12125550161');
-    expect(all[0].firstName).toMatch(/^Writer\d+$/);
-  });
+  it.each([100, 300])(
+    '%i concurrent upserts of one phone in five formats: one 201, the rest 200, one contact',
+    async (n) => {
+      const { apiKey } = await server.createAccount({ defaultLocation: 'US' });
+      expect(tally(await upsertAtOnce(apiKey, n))).toEqual({ 201: 1, 200: n - 1 });
+      const all = await listAll(server, apiKey);
+      expect(all).toHaveLength(1);
+      expect(all[0].phone).toBe('+12125550161');
+      expect(all[0].firstName).toMatch(/^Writer\d+$/);
+    },
+  );
 
   it('100 concurrent upserts of one phone that enroll it: one 201, the rest 200, one enrollment', async () => {
     const { apiKey, accountId } = await server.createAccount({ defaultLocation: 'US' });
@@ -48,17 +55,26 @@ describe.each(testDatabaseKinds())('concurrent writers on %s', (kind) => {
     const all = await listAll(server, apiKey);
     expect(all).toHaveLength(1);
     expect(all[0].assignedWorkflowId).toBe(workflowId);
-    const enrollments = await server.service.services.db.prisma.enrollment.count({ where: { contactId: all[0].id, active: true } });
+    const enrollments = await server.service.services.db.prisma.enrollment.count({
+      where: { contactId: all[0].id, active: true },
+    });
     expect(enrollments).toBe(1);
   });
 
   it('50 concurrent PATCHes of one contact all answer 200, and the contact ends with one of them', async () => {
     const { apiKey } = await server.createAccount({ defaultLocation: 'US' });
-    const created = await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: uniquePhone(), sourceKind: 'csv', externalId: 'patch-me' });
+    const created = await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', {
+      phone: uniquePhone(),
+      sourceKind: 'csv',
+      externalId: 'patch-me',
+    });
     expect(created.status).toBe(201);
     const answers = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        server.request(apiKey, 'PATCH', '/api/v1/contacts/source/csv/external-id/patch-me', { firstName: `Patch${i}`, customFields: { [`k${i}`]: i } }),
+        server.request(apiKey, 'PATCH', '/api/v1/contacts/source/csv/external-id/patch-me', {
+          firstName: `Patch${i}`,
+          customFields: { [`k${i}`]: i },
+        }),
       ),
     );
     expect(tally(answers.map((a) => a.status))).toEqual({ 200: 50 });
@@ -74,9 +90,16 @@ describe.each(testDatabaseKinds())('concurrent writers on %s', (kind) => {
     // Ten batches of 200 of the 300 phones, each in its own order, so they lock rows in turn.
     const batches = Array.from({ length: 10 }, (_, b) => {
       const mine = Array.from({ length: 200 }, (_, i) => phones[(b * 37 + i * 7) % phones.length]);
-      return (b % 2 ? mine.reverse() : mine).map((phone) => ({ sourceKind: 'api', externalId: null, phone, firstName: `Batch${b}` }));
+      return (b % 2 ? mine.reverse() : mine).map((phone) => ({
+        sourceKind: 'api',
+        externalId: null,
+        phone,
+        firstName: `Batch${b}`,
+      }));
     });
-    const answers = await Promise.all(batches.map((contacts) => server.request(apiKey, 'POST', '/api/v1/contacts/bulk', { contacts })));
+    const answers = await Promise.all(
+      batches.map((contacts) => server.request(apiKey, 'POST', '/api/v1/contacts/bulk', { contacts })),
+    );
     expect(answers.map((a) => a.status)).toEqual(Array(10).fill(202));
     const distinct = new Set(batches.flat().map((c) => c.phone));
     await server.eventually(async () => {
@@ -88,12 +111,22 @@ describe.each(testDatabaseKinds())('concurrent writers on %s', (kind) => {
     expect(new Set(all.map((c) => c.phone))).toEqual(distinct);
   });
 
-  it('a genuine dedup conflict stays a 409: a PATCH giving a contact another contact\'s phone', async () => {
+  it("a genuine dedup conflict stays a 409: a PATCH giving a contact another contact's phone", async () => {
     const { apiKey } = await server.createAccount({ defaultLocation: 'US' });
     const taken = uniquePhone();
-    await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: taken, sourceKind: 'csv', externalId: 'holder' });
-    await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: uniquePhone(), sourceKind: 'csv', externalId: 'mover' });
-    const res = await server.request(apiKey, 'PATCH', '/api/v1/contacts/source/csv/external-id/mover', { phone: taken });
+    await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', {
+      phone: taken,
+      sourceKind: 'csv',
+      externalId: 'holder',
+    });
+    await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', {
+      phone: uniquePhone(),
+      sourceKind: 'csv',
+      externalId: 'mover',
+    });
+    const res = await server.request(apiKey, 'PATCH', '/api/v1/contacts/source/csv/external-id/mover', {
+      phone: taken,
+    });
     expectError(res, 409, 'conflict');
   });
 });

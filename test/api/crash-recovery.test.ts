@@ -49,9 +49,20 @@ describe.each(testDatabaseKinds())('stored work after a SIGKILL on %s', (kind: D
       cleanups.push(async () => test.drop());
     }
     const account = await seedDb.prisma.account.create({ data: { createdAt: new Date(), name: 'crash' } });
-    const user = await seedDb.prisma.user.create({ data: { createdAt: new Date(), accountId: account.id, email: 'c@example.com' } });
+    const user = await seedDb.prisma.user.create({
+      data: { createdAt: new Date(), accountId: account.id, email: 'c@example.com' },
+    });
     const key = generateSecret();
-    await seedDb.prisma.apiKey.create({ data: { createdAt: new Date(), accountId: account.id, userId: user.id, name: 'k', secretHash: hashSecret(key), lastFour: key.slice(-4) } });
+    await seedDb.prisma.apiKey.create({
+      data: {
+        createdAt: new Date(),
+        accountId: account.id,
+        userId: user.id,
+        name: 'k',
+        secretHash: hashSecret(key),
+        lastFour: key.slice(-4),
+      },
+    });
     if (kind === 'pglite') await seedDb.close();
 
     const api = (baseUrl: string, method: string, route: string, body?: unknown) =>
@@ -67,7 +78,11 @@ describe.each(testDatabaseKinds())('stored work after a SIGKILL on %s', (kind: D
       const all: Array<{ externalId: string; customFields: Record<string, unknown> | null }> = [];
       let token: string | undefined;
       do {
-        const res = await api(baseUrl, 'GET', `/api/v1/contacts?limit=100&searchTerm=Run${run}${token ? `&nextToken=${encodeURIComponent(token)}` : ''}`);
+        const res = await api(
+          baseUrl,
+          'GET',
+          `/api/v1/contacts?limit=100&searchTerm=Run${run}${token ? `&nextToken=${encodeURIComponent(token)}` : ''}`,
+        );
         expect(res.status).toBe(200);
         const page = (await res.json()) as { data: typeof all; nextToken?: string };
         all.push(...page.data);
@@ -89,7 +104,12 @@ describe.each(testDatabaseKinds())('stored work after a SIGKILL on %s', (kind: D
     for (let run = 0; run < RUNS; run++) {
       // Three imports at once; killed the moment the last 202 arrives.
       const answers = await Promise.all(
-        [0, 1, 2].map((b) => api(service.baseUrl, 'POST', '/api/v1/contacts/bulk', { contacts: contactsOf(run, b) }).then(async (r) => ({ status: r.status, body: await r.json() }))),
+        [0, 1, 2].map((b) =>
+          api(service.baseUrl, 'POST', '/api/v1/contacts/bulk', { contacts: contactsOf(run, b) }).then(async (r) => ({
+            status: r.status,
+            body: await r.json(),
+          })),
+        ),
       );
       await killService(service.child);
       expect(answers).toEqual([0, 1, 2].map(() => ({ status: 202, body: { accepted: BATCH, rejected: [] } })));
@@ -99,7 +119,11 @@ describe.each(testDatabaseKinds())('stored work after a SIGKILL on %s', (kind: D
       // A batch is written in one transaction: its last contact stands for all of it.
       const imported = await withinBound(service.listeningAt, async () => {
         const found = await Promise.all(
-          [0, 1, 2].map((b) => api(service.baseUrl, 'GET', `/api/v1/contacts/source/csv/external-id/r${run}-b${b}-${BATCH - 1}`).then(async (r) => (await r.arrayBuffer(), r.status))),
+          [0, 1, 2].map((b) =>
+            api(service.baseUrl, 'GET', `/api/v1/contacts/source/csv/external-id/r${run}-b${b}-${BATCH - 1}`).then(
+              async (r) => (await r.arrayBuffer(), r.status),
+            ),
+          ),
         );
         return found.every((status) => status === 200);
       });
@@ -109,7 +133,10 @@ describe.each(testDatabaseKinds())('stored work after a SIGKILL on %s', (kind: D
       expect(new Set(contacts.map((c) => c.externalId)).size).toBe(3 * BATCH);
 
       // A bulk-update of this run's contacts; killed the moment its 202 arrives.
-      const update = await api(service.baseUrl, 'POST', '/api/v1/contacts/bulk-update', { filter: { firstName: `Run${run}` }, data: { customFields: { touched: `run-${run}` } } }).then(async (r) => ({
+      const update = await api(service.baseUrl, 'POST', '/api/v1/contacts/bulk-update', {
+        filter: { firstName: `Run${run}` },
+        data: { customFields: { touched: `run-${run}` } },
+      }).then(async (r) => ({
         status: r.status,
         body: await r.json(),
       }));

@@ -11,7 +11,11 @@ describe('demo walk-through on the embedded database', () => {
 
   it('calls an enrolled demo contact and serves the call and its transcript', async () => {
     // The configuration `npm start` gets: the defaults (simulated calls paced as in production).
-    service = await startService({ env: { ...loadEnv({ PORT: '0', HOST: '127.0.0.1' }), DATA_DIR: '' }, inMemory: true, seedDemo: true });
+    service = await startService({
+      env: { ...loadEnv({ PORT: '0', HOST: '127.0.0.1' }), DATA_DIR: '' },
+      inMemory: true,
+      seedDemo: true,
+    });
     const demo = service.demo!;
     expect(demo.apiKey).toMatch(/^svc_pk_/);
     const call = (method: string, path: string, body?: unknown) =>
@@ -22,7 +26,11 @@ describe('demo walk-through on the embedded database', () => {
       }).then(async (r) => ({ status: r.status, json: (await r.json()) as any }));
 
     const upsert = await call('PUT', '/api/v1/contacts/upsert', {
-      phone: '+14155552672', firstName: 'Ada', lastName: 'Lovelace', externalId: 'demo-1', assignmentOptions: { workflowId: demo.workflowId },
+      phone: '+14155552672',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      externalId: 'demo-1',
+      assignmentOptions: { workflowId: demo.workflowId },
     });
     expect(upsert.status).toBe(201);
     expect(upsert.json).toMatchObject({ status: 'assigned', assignedWorkflowId: demo.workflowId, maxAttempts: 3 });

@@ -7,7 +7,11 @@ import path from 'node:path';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/test-server.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import { runDialerOnce } from '../../src/jobs/dialer.js';
-import { createSimulatedTelephony, type SimulatedOutcome, type SimulatedTelephony } from '../../src/calls/telephony/simulator.adapter.js';
+import {
+  createSimulatedTelephony,
+  type SimulatedOutcome,
+  type SimulatedTelephony,
+} from '../../src/calls/telephony/simulator.adapter.js';
 import { applyTelephonyEvent } from '../../src/domain/calls/call-events.service.js';
 import { DEFAULT_WORKING_HOURS } from '../../src/domain/calls/calling-hours.rules.js';
 
@@ -16,7 +20,12 @@ const MONDAY_10_CHICAGO = new Date('2026-11-23T16:00:00.000Z');
 
 describe.each(testDatabaseKinds())('dialer on %s', (kind) => {
   let server: TestServer;
-  const clock = { at: MONDAY_10_CHICAGO, now() { return this.at; } };
+  const clock = {
+    at: MONDAY_10_CHICAGO,
+    now() {
+      return this.at;
+    },
+  };
   let telephony: SimulatedTelephony;
   let phoneSeq = 0;
 
@@ -40,29 +49,66 @@ describe.each(testDatabaseKinds())('dialer on %s', (kind) => {
   };
   const freshPhone = () => `+1312555${String(1000 + phoneSeq++).padStart(4, '0')}`;
 
-  async function setup(agent: Partial<{ attemptLimit: number; retryDelayMinutes: number; callNewContactsImmediately: boolean; status: 'live' | 'paused' | 'draft'; timezone: string; defaultLanguage: string; workingHours: object }> = {}) {
+  async function setup(
+    agent: Partial<{
+      attemptLimit: number;
+      retryDelayMinutes: number;
+      callNewContactsImmediately: boolean;
+      status: 'live' | 'paused' | 'draft';
+      timezone: string;
+      defaultLanguage: string;
+      workingHours: object;
+    }> = {},
+  ) {
     const account = await server.createAccount();
     const a = await prisma().agent.create({
-      data: { createdAt: server.now(), updatedAt: server.now(),
-        accountId: account.accountId, name: 'Ava', status: agent.status ?? 'live', timezone: agent.timezone ?? 'America/Chicago', defaultLanguage: agent.defaultLanguage ?? 'en-US',
-        attemptLimit: agent.attemptLimit ?? 2, workingHours: agent.workingHours ?? (DEFAULT_WORKING_HOURS as object), retryDelayMinutes: agent.retryDelayMinutes ?? 60,
+      data: {
+        createdAt: server.now(),
+        updatedAt: server.now(),
+        accountId: account.accountId,
+        name: 'Ava',
+        status: agent.status ?? 'live',
+        timezone: agent.timezone ?? 'America/Chicago',
+        defaultLanguage: agent.defaultLanguage ?? 'en-US',
+        attemptLimit: agent.attemptLimit ?? 2,
+        workingHours: agent.workingHours ?? (DEFAULT_WORKING_HOURS as object),
+        retryDelayMinutes: agent.retryDelayMinutes ?? 60,
         callNewContactsImmediately: agent.callNewContactsImmediately ?? false,
       },
     });
-    const w = await prisma().workflow.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId: account.accountId, agentId: a.id, name: 'W', status: 'published' } });
+    const w = await prisma().workflow.create({
+      data: {
+        createdAt: server.now(),
+        updatedAt: server.now(),
+        accountId: account.accountId,
+        agentId: a.id,
+        name: 'W',
+        status: 'published',
+      },
+    });
     return { ...account, agentId: a.id, workflowId: w.id };
   }
 
-  async function enroll(ctx: { apiKey: string; workflowId: string }, body: Record<string, unknown> = {}, outcome?: SimulatedOutcome) {
+  async function enroll(
+    ctx: { apiKey: string; workflowId: string },
+    body: Record<string, unknown> = {},
+    outcome?: SimulatedOutcome,
+  ) {
     const phone = (body.phone as string) ?? freshPhone();
     if (outcome) telephony.setScript(phone, outcome);
-    const res = await server.request(ctx.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone, ...body, assignmentOptions: { workflowId: ctx.workflowId, ...(body.assignmentOptions as object) } });
+    const res = await server.request(ctx.apiKey, 'PUT', '/api/v1/contacts/upsert', {
+      phone,
+      ...body,
+      assignmentOptions: { workflowId: ctx.workflowId, ...(body.assignmentOptions as object) },
+    });
     expect(res.status).toBeLessThan(300);
     return res.json as { id: string; phone: string };
   }
 
-  const contact = (id: string) => server.request(null, 'GET', '/healthz').then(() => prisma().contact.findUniqueOrThrow({ where: { id } }));
-  const enrollment = (contactId: string) => prisma().enrollment.findFirstOrThrow({ where: { contactId }, orderBy: { createdAt: 'desc' } });
+  const contact = (id: string) =>
+    server.request(null, 'GET', '/healthz').then(() => prisma().contact.findUniqueOrThrow({ where: { id } }));
+  const enrollment = (contactId: string) =>
+    prisma().enrollment.findFirstOrThrow({ where: { contactId }, orderBy: { createdAt: 'desc' } });
 
   it('calls inside working hours, counts outcomes, retries after the delay and stops at the attempt limit', async () => {
     clock.at = MONDAY_10_CHICAGO;
@@ -70,7 +116,13 @@ describe.each(testDatabaseKinds())('dialer on %s', (kind) => {
     const c = await enroll(ctx, {}, { result: 'no_answer', nextAttemptInMinutes: null });
     expect((await dial()).placed.map((p) => p.contactId)).toEqual([c.id]);
     let stored = await contact(c.id);
-    expect(stored).toMatchObject({ callCount: 1, status: 'not_answered', maxAttempts: 2, lastCallAt: MONDAY_10_CHICAGO, nextCallAt: null });
+    expect(stored).toMatchObject({
+      callCount: 1,
+      status: 'not_answered',
+      maxAttempts: 2,
+      lastCallAt: MONDAY_10_CHICAGO,
+      nextCallAt: null,
+    });
     let e = await enrollment(c.id);
     expect(e).toMatchObject({ attempts: 1, active: true });
     expect(e.nextAttemptAt!.getTime()).toBe(MONDAY_10_CHICAGO.getTime() + 60 * 60_000);
@@ -85,7 +137,10 @@ describe.each(testDatabaseKinds())('dialer on %s', (kind) => {
     expect(stored).toMatchObject({ callCount: 2, lastCallAt: clock.at, nextCallAt: null });
     expect(e).toMatchObject({ attempts: 2, active: false, endReason: 'attempt_limit', nextAttemptAt: null });
     const calls = await prisma().call.findMany({ where: { contactId: c.id }, orderBy: { createdAt: 'asc' } });
-    expect(calls.map((x) => [x.result, x.lastCall, x.status])).toEqual([['no_answer', false, 'ended'], ['no_answer', true, 'ended']]);
+    expect(calls.map((x) => [x.result, x.lastCall, x.status])).toEqual([
+      ['no_answer', false, 'ended'],
+      ['no_answer', true, 'ended'],
+    ]);
     // The attempt limit reached, the dialer leaves the contact alone.
     clock.at = new Date(clock.at.getTime() + 24 * 3600_000);
     expect((await dial()).placed).toHaveLength(0);
@@ -93,7 +148,12 @@ describe.each(testDatabaseKinds())('dialer on %s', (kind) => {
 
   it('an agent with no working-hours window keeps its enrollments due, and calls them once hours are set', async () => {
     clock.at = MONDAY_10_CHICAGO;
-    const ctx = await setup({ workingHours: {}, callNewContactsImmediately: false, attemptLimit: 3, retryDelayMinutes: 60 });
+    const ctx = await setup({
+      workingHours: {},
+      callNewContactsImmediately: false,
+      attemptLimit: 3,
+      retryDelayMinutes: 60,
+    });
     const waiting = await enroll(ctx, {}, { result: 'no_answer', nextAttemptInMinutes: null });
     const dueAt = (await enrollment(waiting.id)).nextAttemptAt!;
     for (let pass = 0; pass < 2; pass++) {
@@ -104,7 +164,11 @@ describe.each(testDatabaseKinds())('dialer on %s', (kind) => {
       clock.at = new Date(clock.at.getTime() + 3600_000);
     }
     // A first attempt the caller asked to place now still goes out; its retry waits for hours.
-    const now = await enroll(ctx, { assignmentOptions: { reEnroll: true, enforceCallNow: true } }, { result: 'no_answer', nextAttemptInMinutes: null });
+    const now = await enroll(
+      ctx,
+      { assignmentOptions: { reEnroll: true, enforceCallNow: true } },
+      { result: 'no_answer', nextAttemptInMinutes: null },
+    );
     expect((await dial()).placed.map((p) => p.contactId)).toEqual([now.id]);
     clock.at = new Date(clock.at.getTime() + 2 * 3600_000);
     expect((await dial()).placed).toHaveLength(0);
@@ -120,7 +184,8 @@ describe.each(testDatabaseKinds())('dialer on %s', (kind) => {
   });
 
   /** Pauses a test's workflow, so its enrollments (still active) stay out of later tests' passes. */
-  const retire = (workflowId: string) => prisma().workflow.update({ where: { id: workflowId }, data: { paused: true, updatedAt: server.now() } });
+  const retire = (workflowId: string) =>
+    prisma().workflow.update({ where: { id: workflowId }, data: { paused: true, updatedAt: server.now() } });
 
   it('revives, by migration, enrollments an earlier dialer stranded with a NULL next attempt', async () => {
     clock.at = MONDAY_10_CHICAGO;
@@ -130,10 +195,19 @@ describe.each(testDatabaseKinds())('dialer on %s', (kind) => {
     expect((await dial(1)).placed.map((p) => p.contactId)).toEqual([stranded.id]);
     await telephony.settled();
     // The old dialer's state: no call in flight (the call ended), yet no next attempt time.
-    await prisma().enrollment.updateMany({ where: { contactId: stranded.id }, data: { nextAttemptAt: null, active: true } });
+    await prisma().enrollment.updateMany({
+      where: { contactId: stranded.id },
+      data: { nextAttemptAt: null, active: true },
+    });
     const recorder = createSimulatedTelephony({ sink: async () => {}, delayMs: 0 });
     expect((await runDialerOnce(services(), recorder, 1)).placed.map((p) => p.contactId)).toEqual([inFlight.id]);
-    const sql = fs.readFileSync(path.resolve(import.meta.dirname, '../../prisma/migrations/20261124020000_revive_enrollments_without_hours/migration.sql'), 'utf8');
+    const sql = fs.readFileSync(
+      path.resolve(
+        import.meta.dirname,
+        '../../prisma/migrations/20261124020000_revive_enrollments_without_hours/migration.sql',
+      ),
+      'utf8',
+    );
     await services().db.sql.exec(sql);
     const revived = await enrollment(stranded.id);
     expect(revived.nextAttemptAt).toEqual(revived.createdAt);
@@ -167,7 +241,11 @@ describe.each(testDatabaseKinds())('dialer on %s', (kind) => {
     const immediateAgent = await setup({ callNewContactsImmediately: true });
     const a = await enroll(immediateAgent, {}, { result: 'answered' });
     const plain = await setup();
-    const b = await enroll(plain, { assignmentOptions: { reEnroll: true, enforceCallNow: true } }, { result: 'answered' });
+    const b = await enroll(
+      plain,
+      { assignmentOptions: { reEnroll: true, enforceCallNow: true } },
+      { result: 'answered' },
+    );
     const c = await enroll(plain);
     const run = await dial();
     expect(run.placed.map((p) => p.contactId).sort()).toEqual([a.id, b.id].sort());
@@ -195,7 +273,9 @@ describe.each(testDatabaseKinds())('dialer on %s', (kind) => {
     const dnc = await enroll(ctx, { status: 'dnc' });
     const blockedPhone = freshPhone();
     const blocked = await enroll(ctx, { phone: blockedPhone });
-    await prisma().blockedPhone.create({ data: { createdAt: server.now(), accountId: ctx.accountId, phone: blockedPhone } });
+    await prisma().blockedPhone.create({
+      data: { createdAt: server.now(), accountId: ctx.accountId, phone: blockedPhone },
+    });
     const pausedWorkflow = await setup();
     const p1 = await enroll(pausedWorkflow);
     await prisma().workflow.update({ where: { id: pausedWorkflow.workflowId }, data: { paused: true } });
@@ -217,7 +297,9 @@ describe.each(testDatabaseKinds())('dialer on %s', (kind) => {
     const callback = await enroll(ctx, {}, { result: 'callback_requested', nextAttemptInMinutes: 24 * 60 });
     await dial();
     expect(await contact(dnc.id)).toMatchObject({ status: 'dnc', nextCallAt: null, callCount: 1 });
-    expect(await prisma().blockedPhone.findFirst({ where: { accountId: ctx.accountId, phone: dnc.phone } })).not.toBeNull();
+    expect(
+      await prisma().blockedPhone.findFirst({ where: { accountId: ctx.accountId, phone: dnc.phone } }),
+    ).not.toBeNull();
     expect(await enrollment(dnc.id)).toMatchObject({ active: false, endReason: 'do_not_call' });
     expect(await contact(answered.id)).toMatchObject({ status: 'reached', language: 'es-MX' });
     const cb = await contact(callback.id);
@@ -227,7 +309,9 @@ describe.each(testDatabaseKinds())('dialer on %s', (kind) => {
     // Each ended call emitted one durable call.ended event.
     const events = await prisma().domainEvent.findMany({ where: { accountId: ctx.accountId, type: 'call.ended' } });
     expect(events).toHaveLength(3);
-    const byContact = new Map(events.map((ev) => [(ev.payload as { contactId: string }).contactId, ev.payload as Record<string, unknown>]));
+    const byContact = new Map(
+      events.map((ev) => [(ev.payload as { contactId: string }).contactId, ev.payload as Record<string, unknown>]),
+    );
     expect(byContact.get(dnc.id)).toMatchObject({ result: 'do_not_call', lastCall: true });
     expect(byContact.get(callback.id)).toMatchObject({ result: 'callback_requested', lastCall: false });
   });
@@ -238,7 +322,11 @@ describe.each(testDatabaseKinds())('dialer on %s', (kind) => {
     const c = await enroll(ctx);
     // Place the call with a telephony that records events instead of delivering them.
     const events: Parameters<typeof applyTelephonyEvent>[1][] = [];
-    const recorder = createSimulatedTelephony({ sink: async (e) => void events.push(e), delayMs: 0, script: { [c.phone]: { result: 'answered', durationSeconds: 90 } } });
+    const recorder = createSimulatedTelephony({
+      sink: async (e) => void events.push(e),
+      delayMs: 0,
+      script: { [c.phone]: { result: 'answered', durationSeconds: 90 } },
+    });
     await runDialerOnce(services(), recorder);
     await recorder.settled();
     const [started, ended, report] = events;
@@ -251,7 +339,11 @@ describe.each(testDatabaseKinds())('dialer on %s', (kind) => {
     expect(stored.callCount).toBe(1);
     const [call] = await prisma().call.findMany({ where: { contactId: c.id } });
     expect(call).toMatchObject({ status: 'ended', result: 'answered', durationSeconds: 90, reportReady: true });
-    expect(await prisma().domainEvent.count({ where: { type: 'call.ended', payload: { path: ['callId'], equals: call.id } } })).toBe(1);
+    expect(
+      await prisma().domainEvent.count({
+        where: { type: 'call.ended', payload: { path: ['callId'], equals: call.id } },
+      }),
+    ).toBe(1);
     const transcript = await server.request(ctx.apiKey, 'GET', `/api/v1/calls/${call.id}/transcript`);
     expect(transcript.status).toBe(200);
     expect(transcript.json.utterances.length).toBeGreaterThan(0);
@@ -263,7 +355,10 @@ describe.each(testDatabaseKinds())('dialer on %s', (kind) => {
     const ctx = await setup();
     const ids: string[] = [];
     for (let i = 0; i < 30; i++) ids.push((await enroll(ctx)).id);
-    const [a, b] = await Promise.all([runDialerOnce(services(), telephony, 20), runDialerOnce(services(), telephony, 20)]);
+    const [a, b] = await Promise.all([
+      runDialerOnce(services(), telephony, 20),
+      runDialerOnce(services(), telephony, 20),
+    ]);
     await telephony.settled();
     const placed = [...a.placed, ...b.placed].map((p) => p.contactId).filter((id) => ids.includes(id));
     expect(new Set(placed).size).toBe(placed.length);
@@ -277,35 +372,73 @@ describe.each(testDatabaseKinds())('dialer on %s', (kind) => {
   it('an enrollment ending (last attempt or a final result) sets nextCallAt to null despite a reported next attempt', async () => {
     clock.at = MONDAY_10_CHICAGO;
     const lastAttempt = await setup({ attemptLimit: 1 });
-    const limited = await enroll(lastAttempt, {}, { result: 'no_answer', durationSeconds: 0, nextAttemptInMinutes: 90 });
+    const limited = await enroll(
+      lastAttempt,
+      {},
+      { result: 'no_answer', durationSeconds: 0, nextAttemptInMinutes: 90 },
+    );
     const finalResult = await setup({ attemptLimit: 5 });
-    const refused = await enroll(finalResult, {}, { result: 'not_interested', durationSeconds: 60, nextAttemptInMinutes: 90 });
+    const refused = await enroll(
+      finalResult,
+      {},
+      { result: 'not_interested', durationSeconds: 60, nextAttemptInMinutes: 90 },
+    );
     const placed = (await dial()).placed.map((p) => p.contactId);
     expect(placed).toContain(limited.id);
     expect(placed).toContain(refused.id);
     // Both reports carried a next attempt time (kept on the call)...
     const [limitedCall] = await prisma().call.findMany({ where: { contactId: limited.id } });
-    expect(limitedCall.nextCallAt!.toISOString()).toBe(new Date(MONDAY_10_CHICAGO.getTime() + 90 * 60_000).toISOString());
+    expect(limitedCall.nextCallAt!.toISOString()).toBe(
+      new Date(MONDAY_10_CHICAGO.getTime() + 90 * 60_000).toISOString(),
+    );
     const [refusedCall] = await prisma().call.findMany({ where: { contactId: refused.id } });
-    expect(refusedCall.nextCallAt!.toISOString()).toBe(new Date(MONDAY_10_CHICAGO.getTime() + (60 + 90 * 60) * 1000).toISOString());
+    expect(refusedCall.nextCallAt!.toISOString()).toBe(
+      new Date(MONDAY_10_CHICAGO.getTime() + (60 + 90 * 60) * 1000).toISOString(),
+    );
     // ...but each ended its enrollment, and an ending enrollment clears the contact's nextCallAt.
-    expect(await enrollment(limited.id)).toMatchObject({ active: false, endReason: 'attempt_limit', nextAttemptAt: null });
+    expect(await enrollment(limited.id)).toMatchObject({
+      active: false,
+      endReason: 'attempt_limit',
+      nextAttemptAt: null,
+    });
     expect(await contact(limited.id)).toMatchObject({ callCount: 1, lastCallAt: MONDAY_10_CHICAGO, nextCallAt: null });
-    expect(await enrollment(refused.id)).toMatchObject({ active: false, endReason: 'not_interested', nextAttemptAt: null });
+    expect(await enrollment(refused.id)).toMatchObject({
+      active: false,
+      endReason: 'not_interested',
+      nextAttemptAt: null,
+    });
     expect(await contact(refused.id)).toMatchObject({ callCount: 1, lastCallAt: MONDAY_10_CHICAGO, nextCallAt: null });
   });
 
   it('a requested callback goes past the attempt limit; a callback without a time does not', async () => {
     clock.at = MONDAY_10_CHICAGO;
     const ctx = await setup({ attemptLimit: 1 });
-    const withTime = await enroll(ctx, {}, { result: 'callback_requested', durationSeconds: 60, nextAttemptInMinutes: 120 });
-    const withoutTime = await enroll(ctx, {}, { result: 'callback_requested', durationSeconds: 60, nextAttemptInMinutes: null });
+    const withTime = await enroll(
+      ctx,
+      {},
+      { result: 'callback_requested', durationSeconds: 60, nextAttemptInMinutes: 120 },
+    );
+    const withoutTime = await enroll(
+      ctx,
+      {},
+      { result: 'callback_requested', durationSeconds: 60, nextAttemptInMinutes: null },
+    );
     const first = (await dial()).placed.map((p) => p.contactId);
     expect(first).toEqual(expect.arrayContaining([withTime.id, withoutTime.id]));
     const callbackAt = new Date(MONDAY_10_CHICAGO.getTime() + (60 + 120 * 60) * 1000); // Monday 12:01 in Chicago
-    expect(await enrollment(withTime.id)).toMatchObject({ active: true, attempts: 1, endReason: null, nextAttemptAt: callbackAt });
+    expect(await enrollment(withTime.id)).toMatchObject({
+      active: true,
+      attempts: 1,
+      endReason: null,
+      nextAttemptAt: callbackAt,
+    });
     expect(await contact(withTime.id)).toMatchObject({ maxAttempts: 1, callCount: 1, nextCallAt: callbackAt });
-    expect(await enrollment(withoutTime.id)).toMatchObject({ active: false, attempts: 1, endReason: 'attempt_limit', nextAttemptAt: null });
+    expect(await enrollment(withoutTime.id)).toMatchObject({
+      active: false,
+      attempts: 1,
+      endReason: 'attempt_limit',
+      nextAttemptAt: null,
+    });
 
     // At the callback time the contact is dialed again, a second call over a limit of one.
     clock.at = callbackAt;
@@ -352,7 +485,11 @@ describe.each(testDatabaseKinds())('dialer on %s', (kind) => {
     clock.at = MONDAY_10_CHICAGO;
     const ctx = await setup({ attemptLimit: 5 });
     // The callback is reported for 19:01 Monday in Chicago, after working hours.
-    const c = await enroll(ctx, {}, { result: 'callback_requested', durationSeconds: 60, nextAttemptInMinutes: 9 * 60 });
+    const c = await enroll(
+      ctx,
+      {},
+      { result: 'callback_requested', durationSeconds: 60, nextAttemptInMinutes: 9 * 60 },
+    );
     expect((await dial()).placed.map((p) => p.contactId)).toContain(c.id);
     const reported = new Date('2026-11-24T01:01:00.000Z');
     expect(await contact(c.id)).toMatchObject({ nextCallAt: reported });
@@ -368,7 +505,12 @@ describe.each(testDatabaseKinds())('dialer on %s', (kind) => {
 
 describe.each(testDatabaseKinds())('status connecting on %s', (kind) => {
   let server: TestServer;
-  const clock = { at: MONDAY_10_CHICAGO, now() { return this.at; } };
+  const clock = {
+    at: MONDAY_10_CHICAGO,
+    now() {
+      return this.at;
+    },
+  };
   beforeAll(async () => {
     server = await startTestServer(kind, { clock });
   });
@@ -377,17 +519,50 @@ describe.each(testDatabaseKinds())('status connecting on %s', (kind) => {
   it('restarts a finished call sequence when a write sets connecting (upsert and PATCH)', async () => {
     const prisma = server.service.services.db.prisma;
     const account = await server.createAccount();
-    const agent = await prisma.agent.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId: account.accountId, name: 'A', status: 'live', timezone: 'America/Chicago', defaultLanguage: 'en-US', attemptLimit: 1, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60 } });
-    const workflow = await prisma.workflow.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId: account.accountId, agentId: agent.id, name: 'W', status: 'published' } });
-    const telephony = createSimulatedTelephony({ sink: async (e) => void (await applyTelephonyEvent(server.service.services, e)), delayMs: 0, script: { '+13125559001': { result: 'no_answer' } } });
-    const created = await server.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: '+13125559001', externalId: 'x1', assignmentOptions: { workflowId: workflow.id } });
+    const agent = await prisma.agent.create({
+      data: {
+        createdAt: server.now(),
+        updatedAt: server.now(),
+        accountId: account.accountId,
+        name: 'A',
+        status: 'live',
+        timezone: 'America/Chicago',
+        defaultLanguage: 'en-US',
+        attemptLimit: 1,
+        workingHours: DEFAULT_WORKING_HOURS as object,
+        retryDelayMinutes: 60,
+      },
+    });
+    const workflow = await prisma.workflow.create({
+      data: {
+        createdAt: server.now(),
+        updatedAt: server.now(),
+        accountId: account.accountId,
+        agentId: agent.id,
+        name: 'W',
+        status: 'published',
+      },
+    });
+    const telephony = createSimulatedTelephony({
+      sink: async (e) => void (await applyTelephonyEvent(server.service.services, e)),
+      delayMs: 0,
+      script: { '+13125559001': { result: 'no_answer' } },
+    });
+    const created = await server.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', {
+      phone: '+13125559001',
+      externalId: 'x1',
+      assignmentOptions: { workflowId: workflow.id },
+    });
     await runDialerOnce(server.service.services, telephony);
     await telephony.settled();
     const ended = await prisma.enrollment.findFirstOrThrow({ where: { contactId: created.json.id } });
     expect(ended).toMatchObject({ active: false, attempts: 1 });
 
     clock.at = new Date(MONDAY_10_CHICAGO.getTime() + 3600_000);
-    await server.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: '+13125559001', status: 'connecting' });
+    await server.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', {
+      phone: '+13125559001',
+      status: 'connecting',
+    });
     const restarted = await prisma.enrollment.findFirstOrThrow({ where: { contactId: created.json.id } });
     expect(restarted).toMatchObject({ active: true, attempts: 0, nextAttemptAt: clock.at });
     const run = await runDialerOnce(server.service.services, telephony);
@@ -395,9 +570,16 @@ describe.each(testDatabaseKinds())('status connecting on %s', (kind) => {
     expect(run.placed.map((p) => p.contactId)).toEqual([created.json.id]);
 
     // Again through PATCH once the sequence has ended.
-    await server.request(account.apiKey, 'PATCH', '/api/v1/contacts/source/api/external-id/x1', { status: 'not_answered' });
-    await server.request(account.apiKey, 'PATCH', '/api/v1/contacts/source/api/external-id/x1', { status: 'connecting' });
-    expect(await prisma.enrollment.findFirstOrThrow({ where: { contactId: created.json.id } })).toMatchObject({ active: true, attempts: 0 });
+    await server.request(account.apiKey, 'PATCH', '/api/v1/contacts/source/api/external-id/x1', {
+      status: 'not_answered',
+    });
+    await server.request(account.apiKey, 'PATCH', '/api/v1/contacts/source/api/external-id/x1', {
+      status: 'connecting',
+    });
+    expect(await prisma.enrollment.findFirstOrThrow({ where: { contactId: created.json.id } })).toMatchObject({
+      active: true,
+      attempts: 0,
+    });
   });
 });
 
@@ -413,26 +595,90 @@ describe.each(testDatabaseKinds())('inbound calls on %s', (kind) => {
     const prisma = services.db.prisma;
     const account = await server.createAccount();
     const agentNumber = `+1646555${String(Date.now() % 10000).padStart(4, '0')}`;
-    await prisma.agent.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId: account.accountId, name: 'In', status: 'live', timezone: 'America/New_York', defaultLanguage: 'en-US', attemptLimit: 3, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60, phoneNumber: agentNumber } });
+    await prisma.agent.create({
+      data: {
+        createdAt: server.now(),
+        updatedAt: server.now(),
+        accountId: account.accountId,
+        name: 'In',
+        status: 'live',
+        timezone: 'America/New_York',
+        defaultLanguage: 'en-US',
+        attemptLimit: 3,
+        workingHours: DEFAULT_WORKING_HOURS as object,
+        retryDelayMinutes: 60,
+        phoneNumber: agentNumber,
+      },
+    });
     const callId = crypto.randomUUID();
     const at = new Date().toISOString();
-    expect(await applyTelephonyEvent(services, { type: 'call.inbound', eventId: `${callId}:in`, callId, occurredAt: at, from: '+1 (212) 555-0188', to: agentNumber })).toBe('applied');
-    const created = await prisma.contact.findFirstOrThrow({ where: { accountId: account.accountId, phone: '+12125550188' } });
+    expect(
+      await applyTelephonyEvent(services, {
+        type: 'call.inbound',
+        eventId: `${callId}:in`,
+        callId,
+        occurredAt: at,
+        from: '+1 (212) 555-0188',
+        to: agentNumber,
+      }),
+    ).toBe('applied');
+    const created = await prisma.contact.findFirstOrThrow({
+      where: { accountId: account.accountId, phone: '+12125550188' },
+    });
     expect(created).toMatchObject({ sourceKind: 'oneai', externalId: created.id, status: 'not_assigned' });
-    expect(await prisma.call.findUniqueOrThrow({ where: { id: callId } })).toMatchObject({ direction: 'inbound', contactId: created.id, status: 'in_progress' });
-    await applyTelephonyEvent(services, { type: 'call.ended', eventId: `${callId}:end`, callId, occurredAt: at, result: 'answered', endReason: 'hangup', durationSeconds: 30, language: 'en-GB', nextAttemptAt: null });
-    expect(await prisma.contact.findUniqueOrThrow({ where: { id: created.id } })).toMatchObject({ callCount: 1, status: 'reached', language: 'en-GB' });
+    expect(await prisma.call.findUniqueOrThrow({ where: { id: callId } })).toMatchObject({
+      direction: 'inbound',
+      contactId: created.id,
+      status: 'in_progress',
+    });
+    await applyTelephonyEvent(services, {
+      type: 'call.ended',
+      eventId: `${callId}:end`,
+      callId,
+      occurredAt: at,
+      result: 'answered',
+      endReason: 'hangup',
+      durationSeconds: 30,
+      language: 'en-GB',
+      nextAttemptAt: null,
+    });
+    expect(await prisma.contact.findUniqueOrThrow({ where: { id: created.id } })).toMatchObject({
+      callCount: 1,
+      status: 'reached',
+      language: 'en-GB',
+    });
 
     const second = crypto.randomUUID();
-    await applyTelephonyEvent(services, { type: 'call.inbound', eventId: `${second}:in`, callId: second, occurredAt: at, from: '+12125550188', to: agentNumber });
+    await applyTelephonyEvent(services, {
+      type: 'call.inbound',
+      eventId: `${second}:in`,
+      callId: second,
+      occurredAt: at,
+      from: '+12125550188',
+      to: agentNumber,
+    });
     expect(await prisma.contact.count({ where: { accountId: account.accountId } })).toBe(1);
-    await expect(applyTelephonyEvent(services, { type: 'call.inbound', eventId: 'x:in', callId: crypto.randomUUID(), occurredAt: at, from: '+12125550188', to: '+16465550000' })).rejects.toMatchObject({ code: 'not_found' });
+    await expect(
+      applyTelephonyEvent(services, {
+        type: 'call.inbound',
+        eventId: 'x:in',
+        callId: crypto.randomUUID(),
+        occurredAt: at,
+        from: '+12125550188',
+        to: '+16465550000',
+      }),
+    ).rejects.toMatchObject({ code: 'not_found' });
   });
 });
 
 describe.each(testDatabaseKinds())('a worker that dies mid-call on %s', (kind) => {
   let server: TestServer;
-  const clock = { at: MONDAY_10_CHICAGO, now() { return this.at; } };
+  const clock = {
+    at: MONDAY_10_CHICAGO,
+    now() {
+      return this.at;
+    },
+  };
   beforeAll(async () => {
     server = await startTestServer(kind, { clock });
   });
@@ -442,14 +688,43 @@ describe.each(testDatabaseKinds())('a worker that dies mid-call on %s', (kind) =
     const services = server.service.services;
     const prisma = services.db.prisma;
     const account = await server.createAccount();
-    const agent = await prisma.agent.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId: account.accountId, name: 'A', status: 'live', timezone: 'America/Chicago', defaultLanguage: 'en-US', attemptLimit: 3, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60 } });
-    const workflow = await prisma.workflow.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId: account.accountId, agentId: agent.id, name: 'W', status: 'published' } });
+    const agent = await prisma.agent.create({
+      data: {
+        createdAt: server.now(),
+        updatedAt: server.now(),
+        accountId: account.accountId,
+        name: 'A',
+        status: 'live',
+        timezone: 'America/Chicago',
+        defaultLanguage: 'en-US',
+        attemptLimit: 3,
+        workingHours: DEFAULT_WORKING_HOURS as object,
+        retryDelayMinutes: 60,
+      },
+    });
+    const workflow = await prisma.workflow.create({
+      data: {
+        createdAt: server.now(),
+        updatedAt: server.now(),
+        accountId: account.accountId,
+        agentId: agent.id,
+        name: 'W',
+        status: 'published',
+      },
+    });
     for (const phone of ['+13125559101', '+13125559102']) {
-      await server.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone, assignmentOptions: { workflowId: workflow.id } });
+      await server.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', {
+        phone,
+        assignmentOptions: { workflowId: workflow.id },
+      });
     }
     // The worker claims both calls and dies: the provider got them, but nobody here heard back.
     const lost: Parameters<typeof applyTelephonyEvent>[1][] = [];
-    const dying = createSimulatedTelephony({ sink: async (e) => void lost.push(e), delayMs: 0, script: { '+13125559101': { result: 'answered' }, '+13125559102': { result: 'answered' } } });
+    const dying = createSimulatedTelephony({
+      sink: async (e) => void lost.push(e),
+      delayMs: 0,
+      script: { '+13125559101': { result: 'answered' }, '+13125559102': { result: 'answered' } },
+    });
     const claimed = await runDialerOnce(services, dying);
     await dying.settled();
     expect(claimed.placed).toHaveLength(2);
@@ -457,18 +732,27 @@ describe.each(testDatabaseKinds())('a worker that dies mid-call on %s', (kind) =
     // The provider reports the first call later (to whichever process is up).
     const first = claimed.placed.find((p) => p.phone === '+13125559101')!;
     for (const event of lost.filter((e) => e.callId === first.callId)) await applyTelephonyEvent(services, event);
-    const reported = await prisma.contact.findFirstOrThrow({ where: { phone: '+13125559101', accountId: account.accountId } });
+    const reported = await prisma.contact.findFirstOrThrow({
+      where: { phone: '+13125559101', accountId: account.accountId },
+    });
     expect(reported).toMatchObject({ callCount: 1, status: 'reached' });
 
     // The second is never reported: after the grace period it is given up and called again.
     clock.at = new Date(MONDAY_10_CHICAGO.getTime() + 31 * 60_000);
     const { recoverUnreportedCalls } = await import('../../src/jobs/dialer.js');
     expect(await recoverUnreportedCalls(services)).toBe(1);
-    const retry = createSimulatedTelephony({ sink: async (e) => void (await applyTelephonyEvent(services, e)), delayMs: 0, script: { '+13125559102': { result: 'answered' } } });
+    const retry = createSimulatedTelephony({
+      sink: async (e) => void (await applyTelephonyEvent(services, e)),
+      delayMs: 0,
+      script: { '+13125559102': { result: 'answered' } },
+    });
     const again = await runDialerOnce(services, retry);
     await retry.settled();
     expect(again.placed.map((p) => p.phone)).toEqual(['+13125559102']);
-    const calls = await prisma.call.findMany({ where: { accountId: account.accountId }, orderBy: { createdAt: 'asc' } });
+    const calls = await prisma.call.findMany({
+      where: { accountId: account.accountId },
+      orderBy: { createdAt: 'asc' },
+    });
     expect(calls.map((c) => c.status).sort()).toEqual(['ended', 'ended', 'failed']);
   });
 });

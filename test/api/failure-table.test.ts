@@ -12,8 +12,15 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  boardFormOf, DomainError, FAILURE_REASONS, FAILURES, MCP_SERVER_ERROR,
-  type BoardForm, type ErrorCode, type FailureReason, type McpForm,
+  boardFormOf,
+  DomainError,
+  FAILURE_REASONS,
+  FAILURES,
+  MCP_SERVER_ERROR,
+  type BoardForm,
+  type ErrorCode,
+  type FailureReason,
+  type McpForm,
 } from '../../src/domain/errors.js';
 import { errorBody, failureOf } from '../../src/http/error-body.js';
 import { answerClientError } from '../../src/http/edge/client-errors.js';
@@ -84,7 +91,10 @@ function boardFormOfAnswer(answer: Http): BoardForm {
 function expectErrorBody(answer: Http, code: ErrorCode): void {
   expect(answer.status).toBe(FAILURES[code].status);
   expect(answer.body).toMatchObject({
-    code, error: STATUS_CODES[FAILURES[code].status], message: expect.any(String), requestId: expect.any(String),
+    code,
+    error: STATUS_CODES[FAILURES[code].status],
+    message: expect.any(String),
+    requestId: expect.any(String),
   });
   expect(answer.body).not.toHaveProperty('reason');
 }
@@ -141,11 +151,16 @@ describe.each(testDatabaseKinds())('the failure table on %s', (kind) => {
     const account = await seedLinkedBoardAccount(server, monday, seeded);
     if (options.map !== false) {
       const input = {
-        boardId: account.boardId, firstNameColumnId: 'first', lastNameColumnId: 'last', phoneColumnId: 'phone',
-        timezoneColumnId: 'tz', extraFields: [{ columnId: 'company', identifier: 'company' }],
+        boardId: account.boardId,
+        firstNameColumnId: 'first',
+        lastNameColumnId: 'last',
+        phoneColumnId: 'phone',
+        timezoneColumnId: 'tz',
+        extraFields: [{ columnId: 'company', identifier: 'company' }],
       };
       const mapped = await server.request(account.apiKey, 'POST', '/graphql', {
-        query: 'mutation ($input: JSON!) { setBoardMapping(input: $input) { boardId } }', variables: { input },
+        query: 'mutation ($input: JSON!) { setBoardMapping(input: $input) { boardId } }',
+        variables: { input },
       });
       expect(mapped.json.errors).toBeUndefined();
     }
@@ -200,13 +215,18 @@ describe.each(testDatabaseKinds())('the failure table on %s', (kind) => {
   }
 
   const enrollFields = (account: LinkedBoardAccount, itemId: string | number, workflowId = account.workflowId) => ({
-    boardId: Number(account.boardId), itemId: Number(itemId), workflowId: { title: 'Outreach', value: workflowId },
+    boardId: Number(account.boardId),
+    itemId: Number(itemId),
+    workflowId: { title: 'Outreach', value: workflowId },
   });
   const enroll = (account: LinkedBoardAccount, itemId: string | number, workflowId?: string) =>
     boardRun('/actions/enroll', account, enrollFields(account, itemId, workflowId));
   const setStatus = (fields: Record<string, unknown>) =>
     boardRun('/actions/set-status', linked, {
-      boardId: Number(linked.boardId), itemId: Number(addLead(linked)), statusColumnId: 'outcome', ...fields,
+      boardId: Number(linked.boardId),
+      itemId: Number(addLead(linked)),
+      statusColumnId: 'outcome',
+      ...fields,
     });
   const addLead = (account: LinkedBoardAccount, values: Record<string, unknown> = {}) => {
     const phone = { phone: freshPhone(), countryShortName: 'US' };
@@ -222,7 +242,10 @@ describe.each(testDatabaseKinds())('the failure table on %s', (kind) => {
   }
   const mondayJwt = (account: MondayUser, path: string, secret?: string) =>
     monday.mintJwt({
-      accountId: account.mondayAccountId, userId: account.mondayUserId, aud: `${server.baseUrl}${BOARD}${path}`, secret,
+      accountId: account.mondayAccountId,
+      userId: account.mondayUserId,
+      aud: `${server.baseUrl}${BOARD}${path}`,
+      secret,
     });
   const bearer = () => ({ authorization: `Bearer ${linked.apiKey}` });
 
@@ -267,9 +290,11 @@ describe.each(testDatabaseKinds())('the failure table on %s', (kind) => {
         return rest(server, linked.apiKey, 'GET', path);
       },
       graphql: async () => graphqlError(server, linked.apiKey, BY_EXTERNAL_ID, { id: await sharedExternalId() }),
-      mcp: async () => mcpCall(server, linked.apiKey, 'contact_get_by_external_id', {
-        sourceKind: 'hubspot', externalId: await sharedExternalId(),
-      }),
+      mcp: async () =>
+        mcpCall(server, linked.apiKey, 'contact_get_by_external_id', {
+          sourceKind: 'hubspot',
+          externalId: await sharedExternalId(),
+        }),
       board: async () => mapped.board(new DomainError('conflict', 'Two contacts', { contacts: [] })),
     },
     payload_too_large: {
@@ -450,7 +475,7 @@ describe.each(testDatabaseKinds())('the failure table on %s', (kind) => {
       expect(answer.body.runtimeErrorDescription).toContain(`${FAILURE_REASONS[reason].code} (${reason})`);
     });
 
-    it('stay out of the API\'s error body: a paused workflow is REST\'s 400 bad_request', async () => {
+    it("stay out of the API's error body: a paused workflow is REST's 400 bad_request", async () => {
       const paused = await server.createWorkflow(linked.accountId, { paused: true });
       const body = { phone: freshPhone(), assignmentOptions: { workflowId: paused } };
       const answer = await rest(server, linked.apiKey, 'PUT', '/api/v1/contacts/upsert', body);

@@ -6,7 +6,16 @@
 // refused request stores nothing.
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
-import { getNamedType, getNullableType, isEnumType, isListType, isNonNullType, isObjectType, type GraphQLArgument, type GraphQLField } from 'graphql';
+import {
+  getNamedType,
+  getNullableType,
+  isEnumType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  type GraphQLArgument,
+  type GraphQLField,
+} from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { schema } from '../../src/domain/schema.js';
 import { ADMIN_TOKEN } from '../support/test-server.js';
@@ -21,8 +30,12 @@ interface Target {
 }
 
 const targets: Target[] = [
-  ...Object.values(schema.getQueryType()!.getFields()).flatMap((field) => field.args.map((argument) => ({ operation: 'query' as const, field, argument }))),
-  ...Object.values(schema.getMutationType()!.getFields()).flatMap((field) => field.args.map((argument) => ({ operation: 'mutation' as const, field, argument }))),
+  ...Object.values(schema.getQueryType()!.getFields()).flatMap((field) =>
+    field.args.map((argument) => ({ operation: 'query' as const, field, argument })),
+  ),
+  ...Object.values(schema.getMutationType()!.getFields()).flatMap((field) =>
+    field.args.map((argument) => ({ operation: 'mutation' as const, field, argument })),
+  ),
 ];
 
 /** Values for one argument: hostile text for text, any hostile value for JSON, wrong types for the rest. */
@@ -31,7 +44,8 @@ function valuesFor(argument: GraphQLArgument): fc.Arbitrary<unknown> {
   if (isListType(type)) return fc.oneof(fc.array(hostileString, { maxLength: 3 }), hostileValue);
   const named = getNamedType(type).name;
   if (named === 'JSON') return hostileValue;
-  if (named === 'String' || named === 'ID') return fc.oneof({ arbitrary: hostileString, weight: 4 }, { arbitrary: wrongType, weight: 1 });
+  if (named === 'String' || named === 'ID')
+    return fc.oneof({ arbitrary: hostileString, weight: 4 }, { arbitrary: wrongType, weight: 1 });
   return fc.oneof(wrongType, hostileString);
 }
 
@@ -76,8 +90,12 @@ describe.each(testDatabaseKinds())('GraphQL fuzz on %s', (kind) => {
   /** The same call with the fuzzed argument written inline (text as a string literal). */
   function inlineDocument({ operation, field, argument }: Target, text: string): string {
     const variableArgs = field.args.filter((arg) => arg !== argument);
-    const variables = variableArgs.length > 0 ? `(${variableArgs.map((arg) => `$${arg.name}: ${String(arg.type)}`).join(', ')})` : '';
-    const args = [...variableArgs.map((arg) => `${arg.name}: $${arg.name}`), `${argument.name}: ${JSON.stringify(text)}`].join(', ');
+    const variables =
+      variableArgs.length > 0 ? `(${variableArgs.map((arg) => `$${arg.name}: ${String(arg.type)}`).join(', ')})` : '';
+    const args = [
+      ...variableArgs.map((arg) => `${arg.name}: $${arg.name}`),
+      `${argument.name}: ${JSON.stringify(text)}`,
+    ].join(', ');
     const selection = isObjectType(getNamedType(field.type)) ? ' { __typename }' : '';
     return `${operation}${variables} { ${field.name}(${args})${selection} }`;
   }
@@ -86,7 +104,9 @@ describe.each(testDatabaseKinds())('GraphQL fuzz on %s', (kind) => {
     // An accepted import or bulk-update writes after its answer: wait for those first.
     await server.eventually(async () => (await prisma().importBatch.count({ where: { status: 'pending' } })) === 0);
     const before = await stored();
-    const res = await server.request(token, 'POST', '/graphql', toJson({ query, variables }), { 'content-type': 'application/json' });
+    const res = await server.request(token, 'POST', '/graphql', toJson({ query, variables }), {
+      'content-type': 'application/json',
+    });
     expect(res.status, res.text.slice(0, 500)).toBeLessThan(500);
     const codes = (res.json?.errors ?? []).map((e: { extensions?: { code?: string } }) => e.extensions?.code);
     expect(codes, res.text.slice(0, 500)).not.toContain('INTERNAL_SERVER_ERROR');
@@ -96,15 +116,24 @@ describe.each(testDatabaseKinds())('GraphQL fuzz on %s', (kind) => {
 
   it.each(targets.map((t) => [`${t.field.name}(${t.argument.name})`, t] as const))('%s', async (_name, target) => {
     await fc.assert(
-      fc.asyncProperty(valuesFor(target.argument), fc.constantFrom('key', 'operator'), fc.boolean(), async (value, who, inline) => {
-        const token = who === 'operator' ? ADMIN_TOKEN : account.apiKey;
-        const others = Object.fromEntries(target.field.args.filter((arg) => arg !== target.argument && (isNonNullType(arg.type) || arg.extensions?.uuid)).map((arg) => [arg.name, placeholder(arg)]));
-        if (inline && typeof value === 'string') {
-          await expectHandled(token, inlineDocument(target, value), others);
-        } else {
-          await expectHandled(token, document(target), { ...others, [target.argument.name]: value });
-        }
-      }),
+      fc.asyncProperty(
+        valuesFor(target.argument),
+        fc.constantFrom('key', 'operator'),
+        fc.boolean(),
+        async (value, who, inline) => {
+          const token = who === 'operator' ? ADMIN_TOKEN : account.apiKey;
+          const others = Object.fromEntries(
+            target.field.args
+              .filter((arg) => arg !== target.argument && (isNonNullType(arg.type) || arg.extensions?.uuid))
+              .map((arg) => [arg.name, placeholder(arg)]),
+          );
+          if (inline && typeof value === 'string') {
+            await expectHandled(token, inlineDocument(target, value), others);
+          } else {
+            await expectHandled(token, document(target), { ...others, [target.argument.name]: value });
+          }
+        },
+      ),
       fuzzOptions(12),
     );
   });
@@ -113,7 +142,11 @@ describe.each(testDatabaseKinds())('GraphQL fuzz on %s', (kind) => {
     await fc.assert(
       fc.asyncProperty(fc.integer({ min: 9, max: 6_000 }), async (levels) => {
         const literal = `${'{k:'.repeat(levels)}"v"${'}'.repeat(levels)}`;
-        await expectHandled(account.apiKey, `mutation { upsertContact(input: { phone: "+14155550100", customFields: ${literal} }) { created } }`, {});
+        await expectHandled(
+          account.apiKey,
+          `mutation { upsertContact(input: { phone: "+14155550100", customFields: ${literal} }) { created } }`,
+          {},
+        );
       }),
       fuzzOptions(10),
     );

@@ -30,14 +30,42 @@ describe.each(testDatabaseKinds())('telephony events fuzz on %s', (kind) => {
     const prisma = server.service.services.db.prisma;
     const account = await server.createAccount();
     const agent = await prisma.agent.create({
-      data: { createdAt: NOW, updatedAt: NOW, accountId: account.accountId, name: 'Ava', status: 'live', timezone: 'America/Chicago', defaultLanguage: 'en-US',
-        attemptLimit: 3, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60, callNewContactsImmediately: false, phoneNumber: '+13125550199' },
+      data: {
+        createdAt: NOW,
+        updatedAt: NOW,
+        accountId: account.accountId,
+        name: 'Ava',
+        status: 'live',
+        timezone: 'America/Chicago',
+        defaultLanguage: 'en-US',
+        attemptLimit: 3,
+        workingHours: DEFAULT_WORKING_HOURS as object,
+        retryDelayMinutes: 60,
+        callNewContactsImmediately: false,
+        phoneNumber: '+13125550199',
+      },
     });
-    const workflow = await prisma.workflow.create({ data: { createdAt: NOW, updatedAt: NOW, accountId: account.accountId, agentId: agent.id, name: 'W', status: 'published' } });
-    const upsert = await server.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: '+13125561000', assignmentOptions: { workflowId: workflow.id } });
+    const workflow = await prisma.workflow.create({
+      data: {
+        createdAt: NOW,
+        updatedAt: NOW,
+        accountId: account.accountId,
+        agentId: agent.id,
+        name: 'W',
+        status: 'published',
+      },
+    });
+    const upsert = await server.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', {
+      phone: '+13125561000',
+      assignmentOptions: { workflowId: workflow.id },
+    });
     expect(upsert.status).toBe(201);
     events = [];
-    const recorder = createSimulatedTelephony({ sink: async (e) => void events.push(e), delayMs: 0, script: { '+13125561000': { result: 'answered', durationSeconds: 90 } } });
+    const recorder = createSimulatedTelephony({
+      sink: async (e) => void events.push(e),
+      delayMs: 0,
+      script: { '+13125561000': { result: 'answered', durationSeconds: 90 } },
+    });
     await runDialerOnce(server.service.services, recorder);
     await recorder.settled();
     expect(events.map((e) => e.type)).toEqual(expect.arrayContaining(['call.started', 'call.ended', 'report.ready']));
@@ -53,7 +81,10 @@ describe.each(testDatabaseKinds())('telephony events fuzz on %s', (kind) => {
 
   async function post(body: string): Promise<void> {
     const before = await stored();
-    const res = await server.request(null, 'POST', PATH, body, { [SIGNATURE_HEADER]: signEvent(body, SECRET, Math.floor(NOW.getTime() / 1000)), 'content-type': 'application/json' });
+    const res = await server.request(null, 'POST', PATH, body, {
+      [SIGNATURE_HEADER]: signEvent(body, SECRET, Math.floor(NOW.getTime() / 1000)),
+      'content-type': 'application/json',
+    });
     expect(res.status, res.text.slice(0, 500)).toBeLessThan(500);
     if (res.status >= 400) {
       expect(res.json).toMatchObject({ code: expect.any(String), requestId: res.headers.get('x-request-id') });
@@ -61,11 +92,17 @@ describe.each(testDatabaseKinds())('telephony events fuzz on %s', (kind) => {
     }
   }
 
-  const template = (type: TelephonyEvent['type']): Record<string, unknown> => ({ ...events.find((e) => e.type === type)!, eventId: randomUUID() });
+  const template = (type: TelephonyEvent['type']): Record<string, unknown> => ({
+    ...events.find((e) => e.type === type)!,
+    eventId: randomUUID(),
+  });
   const fieldsOf = (type: TelephonyEvent['type']) => Object.keys(template(type)).filter((f) => f !== 'type');
 
   it.each(['call.started', 'call.ended', 'report.ready'] as const)('every field of %s', async (type) => {
-    for (const field of [...fieldsOf(type), ...(type === 'report.ready' ? ['utterances.0.content', 'utterances.0.speaker', 'utterances.0.timestamp'] : [])]) {
+    for (const field of [
+      ...fieldsOf(type),
+      ...(type === 'report.ready' ? ['utterances.0.content', 'utterances.0.speaker', 'utterances.0.timestamp'] : []),
+    ]) {
       await fc.assert(
         fc.asyncProperty(hostileValue, async (value) => {
           const event = template(type);
@@ -80,7 +117,13 @@ describe.each(testDatabaseKinds())('telephony events fuzz on %s', (kind) => {
   });
 
   it('every field of call.inbound', async () => {
-    const inbound = { type: 'call.inbound', callId: randomUUID(), occurredAt: NOW.toISOString(), from: '+13125567777', to: '+13125550199' };
+    const inbound = {
+      type: 'call.inbound',
+      callId: randomUUID(),
+      occurredAt: NOW.toISOString(),
+      from: '+13125567777',
+      to: '+13125550199',
+    };
     for (const field of ['callId', 'occurredAt', 'from', 'to']) {
       await fc.assert(
         fc.asyncProperty(hostileValue, async (value) => {

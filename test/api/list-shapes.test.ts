@@ -53,7 +53,8 @@ function matches(c: Stored, q: Query): boolean {
   });
 }
 
-const newestFirst = (a: Stored, b: Stored) => (a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1);
+const newestFirst = (a: Stored, b: Stored) =>
+  a.createdAt === b.createdAt ? (a.id < b.id ? 1 : -1) : a.createdAt < b.createdAt ? 1 : -1;
 
 function prng(seed: number) {
   let a = seed;
@@ -74,18 +75,58 @@ function weighted<T>(r: () => number, pairs: Array<[T, number]>): T {
 }
 
 const FIRST: Array<[string | null, number]> = [
-  ['John', 25], ['Johanna', 3], ['Mary', 10], ['Maria', 5], ['Marco', 2], ['Ann', 5], ['Anne-Marie', 1], ["O'Brien", 1],
-  ['José', 2], ['Li', 2], ['Garth', 2], ['Robert', 10], ['Linda', 8], ['Zoe', 1], [null, 3],
+  ['John', 25],
+  ['Johanna', 3],
+  ['Mary', 10],
+  ['Maria', 5],
+  ['Marco', 2],
+  ['Ann', 5],
+  ['Anne-Marie', 1],
+  ["O'Brien", 1],
+  ['José', 2],
+  ['Li', 2],
+  ['Garth', 2],
+  ['Robert', 10],
+  ['Linda', 8],
+  ['Zoe', 1],
+  [null, 3],
 ];
 const LAST: Array<[string | null, number]> = [
-  ['Smith', 20], ['Smithers', 2], ['Garcia', 5], ['Johnson', 5], ['Lee', 5], ['De la Cruz', 1], ['Brown', 10], ['Li', 1],
-  ['Ma', 1], ['Miller', 15], ['Davis', 10], ['Lopez', 5], [null, 5],
+  ['Smith', 20],
+  ['Smithers', 2],
+  ['Garcia', 5],
+  ['Johnson', 5],
+  ['Lee', 5],
+  ['De la Cruz', 1],
+  ['Brown', 10],
+  ['Li', 1],
+  ['Ma', 1],
+  ['Miller', 15],
+  ['Davis', 10],
+  ['Lopez', 5],
+  [null, 5],
 ];
 const STATUS: Array<[string | null, number]> = [
-  [null, 40], ['not_assigned', 30], ['assigned', 10], ['new', 8], ['qualified', 4], ['converted', 3], ['answered', 2.5],
-  ['dnc', 1], ['invalid', 1], ['paused', 0.5],
+  [null, 40],
+  ['not_assigned', 30],
+  ['assigned', 10],
+  ['new', 8],
+  ['qualified', 4],
+  ['converted', 3],
+  ['answered', 2.5],
+  ['dnc', 1],
+  ['invalid', 1],
+  ['paused', 0.5],
 ];
-const SOURCE: Array<[string, number]> = [['api', 45], ['hubspot', 25], ['csv', 15], ['salesforce', 8], ['monday', 4], ['manual', 2.5], ['oneai', 0.5]];
+const SOURCE: Array<[string, number]> = [
+  ['api', 45],
+  ['hubspot', 25],
+  ['csv', 15],
+  ['salesforce', 8],
+  ['monday', 4],
+  ['manual', 2.5],
+  ['oneai', 0.5],
+];
 
 describe.each(testDatabaseKinds())('list query shapes on %s', (kind) => {
   let server: TestServer;
@@ -105,7 +146,9 @@ describe.each(testDatabaseKinds())('list query shapes on %s', (kind) => {
     const r = prng(7);
     const contacts = [];
     // 240 instants, ten contacts each on average, in runs of equal createdAt.
-    const instants = Array.from({ length: 240 }, (_, i) => new Date(Date.UTC(2023, 0, 1) + i * 3_600_000 * 7).toISOString());
+    const instants = Array.from({ length: 240 }, (_, i) =>
+      new Date(Date.UTC(2023, 0, 1) + i * 3_600_000 * 7).toISOString(),
+    );
     for (let i = 0; i < N; i++) {
       let firstName = weighted(r, FIRST);
       const status = weighted(r, STATUS);
@@ -113,27 +156,53 @@ describe.each(testDatabaseKinds())('list query shapes on %s', (kind) => {
       // oldest and one the newest.
       if (i < 300) firstName = 'Zed';
       contacts.push({
-        firstName, lastName: weighted(r, LAST), status: i < 300 ? (i < 4 ? 'not_assigned' : 'assigned') : status,
-        sourceKind: weighted(r, SOURCE), externalId: `x-${i}`,
+        firstName,
+        lastName: weighted(r, LAST),
+        status: i < 300 ? (i < 4 ? 'not_assigned' : 'assigned') : status,
+        sourceKind: weighted(r, SOURCE),
+        externalId: `x-${i}`,
         phone: `+1${['415', '212', '646', '303'][i % 4]}${String(2000000 + ((i * 7919) % 7999999)).padStart(7, '0')}`,
-        createdAt: i === 0 ? instants[239] : i < 300 ? instants[Math.floor(r() * (i < 4 ? 5 : 239))] : instants[Math.floor(r() * 240)],
+        createdAt:
+          i === 0
+            ? instants[239]
+            : i < 300
+              ? instants[Math.floor(r() * (i < 4 ? 5 : 239))]
+              : instants[Math.floor(r() * 240)],
       });
     }
     for (let i = 0; i < N; i += 1000) {
-      const res = await server.request(apiKey, 'POST', '/api/v1/contacts/bulk', { contacts: contacts.slice(i, i + 1000) });
+      const res = await server.request(apiKey, 'POST', '/api/v1/contacts/bulk', {
+        contacts: contacts.slice(i, i + 1000),
+      });
       expect(res.json.accepted).toBe(Math.min(1000, N - i));
     }
-    await server.request(other.apiKey, 'POST', '/api/v1/contacts/bulk', { contacts: contacts.slice(0, 300).map((c, i) => ({ ...c, externalId: `o-${i}` })) });
+    await server.request(other.apiKey, 'POST', '/api/v1/contacts/bulk', {
+      contacts: contacts.slice(0, 300).map((c, i) => ({ ...c, externalId: `o-${i}` })),
+    });
     const sql = server.service.services.db.sql;
     const count = async (accountId: string) =>
-      (await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Contact" WHERE "accountId" = $1::uuid`, [accountId])).rows[0].n;
-    await server.eventually(async () => (await count(account.accountId)) === N && (await count(other.accountId)) === 300, 60_000);
+      (
+        await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Contact" WHERE "accountId" = $1::uuid`, [
+          accountId,
+        ])
+      ).rows[0].n;
+    await server.eventually(
+      async () => (await count(account.accountId)) === N && (await count(other.accountId)) === 300,
+      60_000,
+    );
     // Workflows as enrollment leaves them: W1 on a tenth of the contacts, W2 on another tenth.
-    await sql.query(`UPDATE "Contact" SET "assignedWorkflowId" = CASE WHEN "externalId" LIKE '%1' THEN $2::uuid WHEN "externalId" LIKE '%2' THEN $3::uuid END
-      WHERE "accountId" = $1::uuid AND ("externalId" LIKE '%1' OR "externalId" LIKE '%2')`, [account.accountId, w1, w2]);
-    stored = (await sql.query<Stored & { createdAt: Date }>(`SELECT "id", "createdAt", "firstName", "lastName", "phoneDigits", "status"::text AS "status",
-      "sourceKind"::text AS "sourceKind", "assignedWorkflowId" FROM "Contact" WHERE "accountId" = $1::uuid`, [account.accountId])).rows
-      .map((c) => ({ ...c, createdAt: new Date(c.createdAt).toISOString() }));
+    await sql.query(
+      `UPDATE "Contact" SET "assignedWorkflowId" = CASE WHEN "externalId" LIKE '%1' THEN $2::uuid WHEN "externalId" LIKE '%2' THEN $3::uuid END
+      WHERE "accountId" = $1::uuid AND ("externalId" LIKE '%1' OR "externalId" LIKE '%2')`,
+      [account.accountId, w1, w2],
+    );
+    stored = (
+      await sql.query<Stored & { createdAt: Date }>(
+        `SELECT "id", "createdAt", "firstName", "lastName", "phoneDigits", "status"::text AS "status",
+      "sourceKind"::text AS "sourceKind", "assignedWorkflowId" FROM "Contact" WHERE "accountId" = $1::uuid`,
+        [account.accountId],
+      )
+    ).rows.map((c) => ({ ...c, createdAt: new Date(c.createdAt).toISOString() }));
   }, 120_000);
   afterAll(() => server?.stop());
 
@@ -169,7 +238,11 @@ describe.each(testDatabaseKinds())('list query shapes on %s', (kind) => {
     ['a status no contact has', { status: ['connecting'] }, 5],
     ['two statuses', { status: ['qualified', 'converted'] }, 7],
     ['two statuses, one unused', { status: ['dnc', 'unreachable'] }, 2],
-    ['six statuses (past the ranges cap: checked along the list)', { status: ['new', 'qualified', 'converted', 'answered', 'dnc', 'invalid'] }, 20],
+    [
+      'six statuses (past the ranges cap: checked along the list)',
+      { status: ['new', 'qualified', 'converted', 'answered', 'dnc', 'invalid'] },
+      20,
+    ],
     ['one common sourceKind', { sourceKind: ['api'] }, 100],
     ['one rare sourceKind', { sourceKind: ['oneai'] }, 1],
     ['two sourceKinds', { sourceKind: ['monday', 'manual'] }, 9],
@@ -187,7 +260,11 @@ describe.each(testDatabaseKinds())('list query shapes on %s', (kind) => {
     ['workflow + two statuses', { assignedWorkflowId: '', status: ['assigned', 'invalid'] }, 3],
     ['workflow + a status none of its contacts has', { assignedWorkflowId: '', status: ['connecting'] }, 3],
     ['workflow + sourceKind', { assignedWorkflowId: '', sourceKind: ['csv', 'oneai'] }, 4],
-    ['workflow + status + sourceKind + dates', { assignedWorkflowId: '', status: ['not_assigned', 'assigned'], sourceKind: ['api'], addedBefore: before }, 2],
+    [
+      'workflow + status + sourceKind + dates',
+      { assignedWorkflowId: '', status: ['not_assigned', 'assigned'], sourceKind: ['api'], addedBefore: before },
+      2,
+    ],
     ['search: a common first name (walked)', { searchTerm: 'john' }, 3],
     ['search: a common last name, upper case', { searchTerm: 'SMITH' }, 13],
     ['search: a prefix of both (walked)', { searchTerm: 'joh' }, 5],
@@ -208,8 +285,16 @@ describe.each(testDatabaseKinds())('list query shapes on %s', (kind) => {
     ['search: name and 3 digits', { searchTerm: 'smi 415' }, 10],
     ['search: name and 4 digits (GIN and GIN)', { searchTerm: 'smith 2125' }, 2],
     ['search: more than ten words', { searchTerm: 'john smith 4152 x y z a b c d e f g' }, 5],
-    ['search: a name only contacts of another status have (walk gives up, then its index)', { searchTerm: 'zed', status: ['not_assigned'], addedBefore: '2023-03-01T00:00:00Z' }, 1],
-    ['search: the same with the newest one (walk finds some, the longer walk the rest)', { searchTerm: 'zed', status: ['not_assigned'] }, 1],
+    [
+      'search: a name only contacts of another status have (walk gives up, then its index)',
+      { searchTerm: 'zed', status: ['not_assigned'], addedBefore: '2023-03-01T00:00:00Z' },
+      1,
+    ],
+    [
+      'search: the same with the newest one (walk finds some, the longer walk the rest)',
+      { searchTerm: 'zed', status: ['not_assigned'] },
+      1,
+    ],
     ['search: the same, two statuses', { searchTerm: 'zed', status: ['not_assigned', 'new'] }, 1],
     ['search: two words, common (the short walk fills the page)', { searchTerm: 'john smi' }, 2],
     ['search: the same name with its status (walked)', { searchTerm: 'zed', status: ['assigned'] }, 2],
@@ -221,20 +306,32 @@ describe.each(testDatabaseKinds())('list query shapes on %s', (kind) => {
     ['search digits + status', { searchTerm: '4152', status: ['not_assigned'] }, 2],
   ];
 
-  it.each(cases)('%s returns exactly the matching contacts, newest first, across pages', async (_name, query, limit) => {
-    const q = query.assignedWorkflowId === '' ? { ...query, assignedWorkflowId: w1 } : query;
-    const got = await fetchAll(q, limit);
-    const expected = stored.filter((c) => matches(c, q)).sort(newestFirst);
-    expect(got.map((c) => c.id)).toEqual(expected.map((c) => c.id));
-  });
+  it.each(cases)(
+    '%s returns exactly the matching contacts, newest first, across pages',
+    async (_name, query, limit) => {
+      const q = query.assignedWorkflowId === '' ? { ...query, assignedWorkflowId: w1 } : query;
+      const got = await fetchAll(q, limit);
+      const expected = stored.filter((c) => matches(c, q)).sort(newestFirst);
+      expect(got.map((c) => c.id)).toEqual(expected.map((c) => c.id));
+    },
+  );
 
   // The CSV export and the tool server's contacts_search run the same operation: one case of
   // each shape, paged through to the end, gives the same contacts in the same order.
-  const otherSurfaces = cases.filter(([name]) => [
-    'one rare status', 'two statuses', 'one rare sourceKind', 'workflow + status', 'a date window', 'search: a common first name (walked)',
-    'search: a rarer name (its index, at once)', 'search: two words (GIN)', 'search: 4 digits',
-    'search: a name only contacts of another status have (walk gives up, then its index)',
-  ].includes(name));
+  const otherSurfaces = cases.filter(([name]) =>
+    [
+      'one rare status',
+      'two statuses',
+      'one rare sourceKind',
+      'workflow + status',
+      'a date window',
+      'search: a common first name (walked)',
+      'search: a rarer name (its index, at once)',
+      'search: two words (GIN)',
+      'search: 4 digits',
+      'search: a name only contacts of another status have (walk gives up, then its index)',
+    ].includes(name),
+  );
 
   it.each(otherSurfaces)('the CSV export of %s pages through the same contacts', async (_name, query, limit) => {
     const q = query.assignedWorkflowId === '' ? { ...query, assignedWorkflowId: w1 } : query;
@@ -246,7 +343,12 @@ describe.each(testDatabaseKinds())('list query shapes on %s', (kind) => {
       ids.push(...parseCsv<{ id: string }>(res.text, { columns: true }).map((row) => row.id));
       token = res.headers.get('x-next-token') ?? undefined;
     } while (token);
-    expect(ids).toEqual(stored.filter((c) => matches(c, q)).sort(newestFirst).map((c) => c.id));
+    expect(ids).toEqual(
+      stored
+        .filter((c) => matches(c, q))
+        .sort(newestFirst)
+        .map((c) => c.id),
+    );
   });
 
   it.each(otherSurfaces)('contacts_search of %s pages through the same contacts', async (_name, query, limit) => {
@@ -260,7 +362,12 @@ describe.each(testDatabaseKinds())('list query shapes on %s', (kind) => {
         ids.push(...page.data.map((c: { id: string }) => c.id));
         nextToken = page.nextToken ?? undefined;
       } while (nextToken);
-      expect(ids).toEqual(stored.filter((c) => matches(c, q)).sort(newestFirst).map((c) => c.id));
+      expect(ids).toEqual(
+        stored
+          .filter((c) => matches(c, q))
+          .sort(newestFirst)
+          .map((c) => c.id),
+      );
     } finally {
       await mcp.close();
     }

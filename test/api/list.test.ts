@@ -4,7 +4,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { testDatabaseKinds } from '../support/databases.js';
-import { CONTACT_FIELDS, expectContactShape, expectError, listAll, listOk, uniquePhone, upsertOk } from '../support/api-helpers.js';
+import {
+  CONTACT_FIELDS,
+  expectContactShape,
+  expectError,
+  listAll,
+  listOk,
+  uniquePhone,
+  upsertOk,
+} from '../support/api-helpers.js';
 
 describe.each(testDatabaseKinds())('GET /api/v1/contacts and /csv on %s', (kind) => {
   let server: TestServer;
@@ -25,7 +33,13 @@ describe.each(testDatabaseKinds())('GET /api/v1/contacts and /csv on %s', (kind)
       for (let i = 0; i < 7; i++) {
         // Out of creation order on purpose: order is by createdAt, not insertion.
         const day = [3, 1, 6, 2, 7, 5, 4][i];
-        made.push(await upsertOk(server, apiKey, { phone: uniquePhone(), firstName: `P${day}`, createdAt: `2022-01-0${day}T00:00:00Z` }));
+        made.push(
+          await upsertOk(server, apiKey, {
+            phone: uniquePhone(),
+            firstName: `P${day}`,
+            createdAt: `2022-01-0${day}T00:00:00Z`,
+          }),
+        );
       }
       newestFirst = made.sort((a, b) => b.createdAt.localeCompare(a.createdAt)).map((c) => c.id);
     });
@@ -63,7 +77,8 @@ describe.each(testDatabaseKinds())('GET /api/v1/contacts and /csv on %s', (kind)
     it('pages without gaps or repeats when contacts share createdAt', async () => {
       const { apiKey: key } = await server.createAccount();
       const made: string[] = [];
-      for (let i = 0; i < 5; i++) made.push((await upsertOk(server, key, { phone: uniquePhone(), createdAt: '2023-03-03T03:03:03.000Z' })).id);
+      for (let i = 0; i < 5; i++)
+        made.push((await upsertOk(server, key, { phone: uniquePhone(), createdAt: '2023-03-03T03:03:03.000Z' })).id);
       const seen: string[] = [];
       let token: string | undefined;
       for (let i = 0; i < 10; i++) {
@@ -79,7 +94,11 @@ describe.each(testDatabaseKinds())('GET /api/v1/contacts and /csv on %s', (kind)
     it('limit defaults to 50 and accepts 1 and 100', async () => {
       const { apiKey: key } = await server.createAccount();
       const res = await server.request(key, 'POST', '/api/v1/contacts/bulk', {
-        contacts: Array.from({ length: 55 }, (_, i) => ({ sourceKind: 'api', externalId: `d-${i}`, phone: `+1415${String(4_000_000 + i)}` })),
+        contacts: Array.from({ length: 55 }, (_, i) => ({
+          sourceKind: 'api',
+          externalId: `d-${i}`,
+          phone: `+1415${String(4_000_000 + i)}`,
+        })),
       });
       expect(res.json.accepted).toBe(55);
       await server.eventually(async () => (await listAll(server, key)).length === 55);
@@ -102,7 +121,13 @@ describe.each(testDatabaseKinds())('GET /api/v1/contacts and /csv on %s', (kind)
     });
 
     it('a filter sent as an object (?name[key]=value) is a 400 naming it, not a search for "[object Object]"', async () => {
-      for (const query of ['searchTerm[a]=1', 'status[a]=new', 'addedSince[a]=2026-01-01', 'limit[a]=5', 'nextToken[a]=x']) {
+      for (const query of [
+        'searchTerm[a]=1',
+        'status[a]=new',
+        'addedSince[a]=2026-01-01',
+        'limit[a]=5',
+        'nextToken[a]=x',
+      ]) {
         const res = await get(apiKey, `/api/v1/contacts?${query}`);
         expectError(res, 400, 'bad_request');
         expect(res.json.message).toContain(query.slice(0, query.indexOf('[')));
@@ -114,7 +139,11 @@ describe.each(testDatabaseKinds())('GET /api/v1/contacts and /csv on %s', (kind)
       const forged = Buffer.from(JSON.stringify(['not a date', 'x'])).toString('base64url');
       for (const token of ['garbage', '!!!', forged, 'a'.repeat(600)]) {
         expectError(await get(apiKey, `/api/v1/contacts?nextToken=${encodeURIComponent(token)}`), 400, 'bad_request');
-        expectError(await get(apiKey, `/api/v1/contacts/csv?nextToken=${encodeURIComponent(token)}`), 400, 'bad_request');
+        expectError(
+          await get(apiKey, `/api/v1/contacts/csv?nextToken=${encodeURIComponent(token)}`),
+          400,
+          'bad_request',
+        );
       }
     });
 
@@ -133,11 +162,42 @@ describe.each(testDatabaseKinds())('GET /api/v1/contacts and /csv on %s', (kind)
       ({ apiKey, accountId } = await server.createAccount());
       wf = await server.createWorkflow(accountId);
       const made = [
-        await upsertOk(server, apiKey, { phone: uniquePhone(), firstName: 'S1', status: 'qualified', sourceKind: 'hubspot', createdAt: '2020-01-01T00:00:00Z' }),
-        await upsertOk(server, apiKey, { phone: uniquePhone(), firstName: 'S2', status: 'paused', sourceKind: 'csv', createdAt: '2021-01-01T00:00:00Z' }),
-        await upsertOk(server, apiKey, { phone: uniquePhone(), firstName: 'S3', sourceKind: 'api', createdAt: '2022-01-01T00:00:00Z' }),
-        await upsertOk(server, apiKey, { phone: uniquePhone(), firstName: 'S4', status: null, sourceKind: 'salesforce', createdAt: '2023-01-01T00:00:00Z', assignmentOptions: { workflowId: wf } }),
-        await upsertOk(server, apiKey, { phone: uniquePhone(), firstName: 'S5', status: 'reached', sourceKind: 'api', createdAt: '2024-01-01T00:00:00Z', assignmentOptions: { workflowId: wf } }),
+        await upsertOk(server, apiKey, {
+          phone: uniquePhone(),
+          firstName: 'S1',
+          status: 'qualified',
+          sourceKind: 'hubspot',
+          createdAt: '2020-01-01T00:00:00Z',
+        }),
+        await upsertOk(server, apiKey, {
+          phone: uniquePhone(),
+          firstName: 'S2',
+          status: 'paused',
+          sourceKind: 'csv',
+          createdAt: '2021-01-01T00:00:00Z',
+        }),
+        await upsertOk(server, apiKey, {
+          phone: uniquePhone(),
+          firstName: 'S3',
+          sourceKind: 'api',
+          createdAt: '2022-01-01T00:00:00Z',
+        }),
+        await upsertOk(server, apiKey, {
+          phone: uniquePhone(),
+          firstName: 'S4',
+          status: null,
+          sourceKind: 'salesforce',
+          createdAt: '2023-01-01T00:00:00Z',
+          assignmentOptions: { workflowId: wf },
+        }),
+        await upsertOk(server, apiKey, {
+          phone: uniquePhone(),
+          firstName: 'S5',
+          status: 'reached',
+          sourceKind: 'api',
+          createdAt: '2024-01-01T00:00:00Z',
+          assignmentOptions: { workflowId: wf },
+        }),
       ];
       byName = Object.fromEntries(made.map((c) => [c.firstName, c]));
     });
@@ -172,7 +232,11 @@ describe.each(testDatabaseKinds())('GET /api/v1/contacts and /csv on %s', (kind)
       expect(await names('addedSince=2021-01-01T00:00:00Z&addedBefore=2023-01-01T00:00:00Z')).toEqual(['S2', 'S3']);
       // 2022-01-01T01:00:00+01:00 is 2022-01-01T00:00:00Z.
       expect(await names(`addedSince=${encodeURIComponent('2022-01-01T01:00:00+01:00')}`)).toEqual(['S3', 'S4', 'S5']);
-      expect(await names(`addedBefore=${encodeURIComponent('2022-01-01T01:00:00.001+01:00')}`)).toEqual(['S1', 'S2', 'S3']);
+      expect(await names(`addedBefore=${encodeURIComponent('2022-01-01T01:00:00.001+01:00')}`)).toEqual([
+        'S1',
+        'S2',
+        'S3',
+      ]);
     });
 
     it('a malformed date is a 400', async () => {
@@ -201,7 +265,13 @@ describe.each(testDatabaseKinds())('GET /api/v1/contacts and /csv on %s', (kind)
     let apiKey: string;
     beforeAll(async () => {
       ({ apiKey } = await server.createAccount());
-      await upsertOk(server, apiKey, { phone: '+14155550123', firstName: 'Ada', lastName: 'Lovelace', sourceKind: 'hubspot', externalId: 'Zorro-77' });
+      await upsertOk(server, apiKey, {
+        phone: '+14155550123',
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        sourceKind: 'hubspot',
+        externalId: 'Zorro-77',
+      });
       await upsertOk(server, apiKey, { phone: '+14155559876', firstName: 'Adam', lastName: 'Smith' });
       await upsertOk(server, apiKey, { phone: '+447911123456', firstName: 'Grace', lastName: 'Hopper' });
     });
@@ -296,7 +366,12 @@ describe.each(testDatabaseKinds())('GET /api/v1/contacts and /csv on %s', (kind)
         createdAt: '2020-02-02T02:02:02.020Z',
         externalId: c.id,
       });
-      expect(JSON.parse(row.customFields)).toEqual({ note: 'line1\nline2', q: 'a,"b"', n: 5, nested: { x: [1, null] } });
+      expect(JSON.parse(row.customFields)).toEqual({
+        note: 'line1\nline2',
+        q: 'a,"b"',
+        n: 5,
+        nested: { x: [1, null] },
+      });
     });
 
     it('an empty account gives the header row only', async () => {
@@ -308,13 +383,22 @@ describe.each(testDatabaseKinds())('GET /api/v1/contacts and /csv on %s', (kind)
 
     it('pages with x-next-token, absent on the last page, newest first, filters applied', async () => {
       const { apiKey } = await server.createAccount();
-      for (let i = 1; i <= 3; i++) await upsertOk(server, apiKey, { phone: uniquePhone(), firstName: `C${i}`, createdAt: `2021-0${i}-01T00:00:00Z`, sourceKind: 'csv' });
+      for (let i = 1; i <= 3; i++)
+        await upsertOk(server, apiKey, {
+          phone: uniquePhone(),
+          firstName: `C${i}`,
+          createdAt: `2021-0${i}-01T00:00:00Z`,
+          sourceKind: 'csv',
+        });
       await upsertOk(server, apiKey, { phone: uniquePhone(), firstName: 'Other', sourceKind: 'hubspot' });
       const names: string[] = [];
       let token: string | null = null;
       const tokens: Array<string | null> = [];
       for (let i = 0; i < 5; i++) {
-        const res = await get(apiKey, `/api/v1/contacts/csv?sourceKind=csv&limit=2${token ? `&nextToken=${encodeURIComponent(token)}` : ''}`);
+        const res = await get(
+          apiKey,
+          `/api/v1/contacts/csv?sourceKind=csv&limit=2${token ? `&nextToken=${encodeURIComponent(token)}` : ''}`,
+        );
         expect(res.status).toBe(200);
         const rows = parse(res.text, { columns: true }) as Array<Record<string, string>>;
         names.push(...rows.map((r) => r.firstName));

@@ -63,7 +63,11 @@ function startChild(env: Record<string, string>): Promise<Child> {
   });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
-  const lines = () => stderr.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+  const lines = () =>
+    stderr
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l));
   return new Promise((resolve, reject) => {
     createInterface({ input: child.stdout! }).on('line', (line) => {
       if (line.startsWith('{')) resolve({ child, baseUrl: JSON.parse(line).baseUrl, stderr: () => stderr, lines });
@@ -107,9 +111,20 @@ describe.each(testDatabaseKinds())('log safety and access lines on %s', (kind: D
     }
     const now = new Date(0);
     const account = await seed.prisma.account.create({ data: { createdAt: now, name: 'logs' } });
-    const user = await seed.prisma.user.create({ data: { createdAt: now, accountId: account.id, email: 'logs@example.com' } });
+    const user = await seed.prisma.user.create({
+      data: { createdAt: now, accountId: account.id, email: 'logs@example.com' },
+    });
     const key = generateSecret();
-    await seed.prisma.apiKey.create({ data: { createdAt: now, accountId: account.id, userId: user.id, name: 'k', secretHash: hashSecret(key), lastFour: key.slice(-4) } });
+    await seed.prisma.apiKey.create({
+      data: {
+        createdAt: now,
+        accountId: account.id,
+        userId: user.id,
+        name: 'k',
+        secretHash: hashSecret(key),
+        lastFour: key.slice(-4),
+      },
+    });
     await seed.sql.exec(REFUSING_TRIGGER);
     if (kind === 'pglite') await seed.close();
 
@@ -123,42 +138,79 @@ describe.each(testDatabaseKinds())('log safety and access lines on %s', (kind: D
     const call = (requestId: string, method: string, url: string, body?: unknown, token: string | null = key) =>
       fetch(service.baseUrl + url, {
         method,
-        headers: { 'x-request-id': requestId, ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body ? { 'content-type': 'application/json' } : {}) },
+        headers: {
+          'x-request-id': requestId,
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
         body: body ? JSON.stringify(body) : undefined,
       });
 
     // Failing with SQL errors that quote the contact's data.
-    const refused = await call('obs-refused', 'PUT', '/api/v1/contacts/upsert', { phone: SECRET.refusedPhone, firstName: SECRET.refusedName, lastName: SECRET.refusedLastName });
+    const refused = await call('obs-refused', 'PUT', '/api/v1/contacts/upsert', {
+      phone: SECRET.refusedPhone,
+      firstName: SECRET.refusedName,
+      lastName: SECRET.refusedLastName,
+    });
     expect(refused.status).toBe(500);
     const batch = await call('obs-batch', 'POST', '/api/v1/contacts/bulk', {
-      contacts: SECRET.batchPhones.map((phone, i) => ({ sourceKind: 'csv', externalId: null, phone, firstName: SECRET.batchName, lastName: i === 1 ? SECRET.refusedLastName : 'Plain' })),
+      contacts: SECRET.batchPhones.map((phone, i) => ({
+        sourceKind: 'csv',
+        externalId: null,
+        phone,
+        firstName: SECRET.batchName,
+        lastName: i === 1 ? SECRET.refusedLastName : 'Plain',
+      })),
     });
     expect(batch.status).toBe(202);
     // Ordinary requests carrying data in bodies, paths and queries.
     const created = await call('obs-create', 'PUT', '/api/v1/contacts/upsert', {
-      phone: SECRET.phone, firstName: SECRET.firstName, lastName: SECRET.lastName, externalId: SECRET.externalId, customFields: { plan: SECRET.customValue },
+      phone: SECRET.phone,
+      firstName: SECRET.firstName,
+      lastName: SECRET.lastName,
+      externalId: SECRET.externalId,
+      customFields: { plan: SECRET.customValue },
     });
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: string };
     expect((await call('obs-get', 'GET', `/api/v1/contacts/${id}`)).status).toBe(200);
     expect((await call('obs-search', 'GET', `/api/v1/contacts?searchTerm=${SECRET.firstName}`)).status).toBe(200);
-    expect((await call('obs-external', 'GET', `/api/v1/contacts/source/api/external-id/${SECRET.externalId}`)).status).toBe(200);
-    expect((await call('obs-graphql', 'POST', '/graphql', { query: `{ contacts(searchTerm: "${SECRET.lastName}") { data { id } } }` })).status).toBe(200);
+    expect(
+      (await call('obs-external', 'GET', `/api/v1/contacts/source/api/external-id/${SECRET.externalId}`)).status,
+    ).toBe(200);
+    expect(
+      (
+        await call('obs-graphql', 'POST', '/graphql', {
+          query: `{ contacts(searchTerm: "${SECRET.lastName}") { data { id } } }`,
+        })
+      ).status,
+    ).toBe(200);
     expect((await call('obs-anonymous', 'GET', `/api/v1/contacts/${id}`, undefined, null)).status).toBe(401);
     expect((await call('obs-unknown', 'GET', `/nope/${SECRET.phone}`)).status).toBe(404);
     expect((await call('obs-metrics', 'GET', '/metrics', undefined, ADMIN_TOKEN)).status).toBe(200);
 
     // The batch fails after its 202, in the worker: its log line comes later.
-    await until(() => service.lines().some((l) => l.batchId && l.err), 'the failed batch\'s log line');
+    await until(() => service.lines().some((l) => l.batchId && l.err), "the failed batch's log line");
     await until(() => service.lines().filter((l) => l.msg === 'request').length >= 10, 'the access lines');
 
     const text = service.stderr();
     const forbidden = [
-      SECRET.refusedPhone, SECRET.refusedName, SECRET.refusedLastName, ...SECRET.batchPhones, SECRET.batchName, SECRET.phone, SECRET.firstName,
-      SECRET.lastName, SECRET.externalId, SECRET.customValue, key, ADMIN_TOKEN,
+      SECRET.refusedPhone,
+      SECRET.refusedName,
+      SECRET.refusedLastName,
+      ...SECRET.batchPhones,
+      SECRET.batchName,
+      SECRET.phone,
+      SECRET.firstName,
+      SECRET.lastName,
+      SECRET.externalId,
+      SECRET.customValue,
+      key,
+      ADMIN_TOKEN,
     ];
     for (const value of forbidden) expect(text, `the log shows ${value}`).not.toContain(value);
-    for (const phone of [SECRET.refusedPhone, SECRET.phone, ...SECRET.batchPhones]) expect(text).not.toContain(phone.slice(2));
+    for (const phone of [SECRET.refusedPhone, SECRET.phone, ...SECRET.batchPhones])
+      expect(text).not.toContain(phone.slice(2));
 
     const lines = service.lines();
     // The request that failed: one error line with the request id, the error's type and SQL code.
@@ -173,14 +225,41 @@ describe.each(testDatabaseKinds())('log safety and access lines on %s', (kind: D
       return found[0];
     };
     expect(access('obs-get')).toEqual({
-      level: 30, time: expect.any(Number), pid: expect.any(Number), hostname: expect.any(String), msg: 'request',
-      requestId: 'obs-get', method: 'GET', route: '/api/v1/contacts/:id', status: 200, durationMs: expect.any(Number), accountId: account.id,
+      level: 30,
+      time: expect.any(Number),
+      pid: expect.any(Number),
+      hostname: expect.any(String),
+      msg: 'request',
+      requestId: 'obs-get',
+      method: 'GET',
+      route: '/api/v1/contacts/:id',
+      status: 200,
+      durationMs: expect.any(Number),
+      accountId: account.id,
     });
-    expect(access('obs-refused')).toMatchObject({ method: 'PUT', route: '/api/v1/contacts/upsert', status: 500, accountId: account.id });
-    expect(access('obs-batch')).toMatchObject({ method: 'POST', route: '/api/v1/contacts/bulk', status: 202, accountId: account.id });
+    expect(access('obs-refused')).toMatchObject({
+      method: 'PUT',
+      route: '/api/v1/contacts/upsert',
+      status: 500,
+      accountId: account.id,
+    });
+    expect(access('obs-batch')).toMatchObject({
+      method: 'POST',
+      route: '/api/v1/contacts/bulk',
+      status: 202,
+      accountId: account.id,
+    });
     expect(access('obs-search')).toMatchObject({ route: '/api/v1/contacts', status: 200 });
-    expect(access('obs-external')).toMatchObject({ route: '/api/v1/contacts/source/:sourceKind/external-id/:externalId', status: 200 });
-    expect(access('obs-graphql')).toMatchObject({ method: 'POST', route: '/graphql', status: 200, accountId: account.id });
+    expect(access('obs-external')).toMatchObject({
+      route: '/api/v1/contacts/source/:sourceKind/external-id/:externalId',
+      status: 200,
+    });
+    expect(access('obs-graphql')).toMatchObject({
+      method: 'POST',
+      route: '/graphql',
+      status: 200,
+      accountId: account.id,
+    });
     expect(access('obs-anonymous')).toMatchObject({ route: '/api/v1/contacts/:id', status: 401, accountId: null });
     expect(access('obs-unknown')).toMatchObject({ route: '(unmatched)', status: 404, accountId: null });
     expect(access('obs-metrics')).toMatchObject({ route: '/metrics', status: 200 });
@@ -197,7 +276,12 @@ describe.each(testDatabaseKinds())('log safety and access lines on %s', (kind: D
       // took its time, which would be the transport's event, not the service's answer.
       const ready = await getOnNewConnection(service, '/readyz', 'ready-after');
       expect(ready.status).toBe(503);
-      expect(ready.json).toEqual({ error: 'Service Unavailable', message: 'The database is unreachable', code: 'unavailable', requestId: 'ready-after' });
+      expect(ready.json).toEqual({
+        error: 'Service Unavailable',
+        message: 'The database is unreachable',
+        code: 'unavailable',
+        requestId: 'ready-after',
+      });
       expect((await getOnNewConnection(service, '/healthz', 'health-after')).status).toBe(503);
       expect(service.child.exitCode).toBe(null);
     }
@@ -205,7 +289,11 @@ describe.each(testDatabaseKinds())('log safety and access lines on %s', (kind: D
 });
 
 /** GET on a connection of its own; if the service is gone, the error says how it ended and what it last logged. */
-function getOnNewConnection(service: Child, path: string, requestId: string): Promise<{ status: number; json: unknown }> {
+function getOnNewConnection(
+  service: Child,
+  path: string,
+  requestId: string,
+): Promise<{ status: number; json: unknown }> {
   return new Promise((resolve, reject) => {
     http
       .get(service.baseUrl + path, { agent: false, headers: { 'x-request-id': requestId } }, (res) => {
@@ -215,7 +303,11 @@ function getOnNewConnection(service: Child, path: string, requestId: string): Pr
         res.on('end', () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) }));
       })
       .on('error', (error) =>
-        reject(new Error(`GET ${path}: ${error.message}; service exit code ${service.child.exitCode}, signal ${service.child.signalCode}; its log ends: ${service.stderr().slice(-1500)}`)),
+        reject(
+          new Error(
+            `GET ${path}: ${error.message}; service exit code ${service.child.exitCode}, signal ${service.child.signalCode}; its log ends: ${service.stderr().slice(-1500)}`,
+          ),
+        ),
       );
   });
 }

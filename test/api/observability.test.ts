@@ -43,7 +43,10 @@ describe.each(testDatabaseKinds())('metrics and readiness on %s', (kind) => {
   });
 
   it('counts requests by method, route pattern and status, with their latency', async () => {
-    const created = await server.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: uniquePhone(), firstName: 'Ada' });
+    const created = await server.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', {
+      phone: uniquePhone(),
+      firstName: 'Ada',
+    });
     expect(created.status).toBe(201);
     const path = `/api/v1/contacts/${created.json.id}`;
     expect((await server.request(account.apiKey, 'GET', path)).status).toBe(200);
@@ -58,10 +61,18 @@ describe.each(testDatabaseKinds())('metrics and readiness on %s', (kind) => {
     const after = await scrape();
     expect(after.get(`contactline_http_requests_total${labels}`)).toBe(count! + 3);
     expect(after.get(`contactline_http_request_duration_seconds_count${labels}`)).toBe(count! + 3);
-    expect(after.get(`contactline_http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/api/v1/contacts/:id",status="200"}`)).toBe(count! + 3);
-    expect(after.get('contactline_http_requests_total{method="GET",route="/api/v1/contacts/:id",status="404"}')).toBe(1);
+    expect(
+      after.get(
+        `contactline_http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/api/v1/contacts/:id",status="200"}`,
+      ),
+    ).toBe(count! + 3);
+    expect(after.get('contactline_http_requests_total{method="GET",route="/api/v1/contacts/:id",status="404"}')).toBe(
+      1,
+    );
     // The scrapes themselves are counted under their own pattern; raw paths never become labels.
-    expect(after.get('contactline_http_requests_total{method="GET",route="/metrics",status="200"}')).toBeGreaterThanOrEqual(1);
+    expect(
+      after.get('contactline_http_requests_total{method="GET",route="/metrics",status="200"}'),
+    ).toBeGreaterThanOrEqual(1);
     expect([...after.keys()].some((name) => name.includes(created.json.id))).toBe(false);
   });
 
@@ -70,8 +81,13 @@ describe.each(testDatabaseKinds())('metrics and readiness on %s', (kind) => {
     const zero = await scrape();
     expect(zero.get('contactline_database_up')).toBe(1);
     for (const name of [
-      'contactline_dialer_due_enrollments', 'contactline_dialer_calls_in_flight', 'contactline_trigger_deliveries_waiting', 'contactline_trigger_deliveries_failing',
-      'contactline_import_batches_waiting{kind="import"}', 'contactline_import_batches_waiting{kind="bulk-update"}', 'contactline_import_batch_oldest_waiting_seconds',
+      'contactline_dialer_due_enrollments',
+      'contactline_dialer_calls_in_flight',
+      'contactline_trigger_deliveries_waiting',
+      'contactline_trigger_deliveries_failing',
+      'contactline_import_batches_waiting{kind="import"}',
+      'contactline_import_batches_waiting{kind="bulk-update"}',
+      'contactline_import_batch_oldest_waiting_seconds',
     ]) {
       expect(zero.get(name), name).toBe(0);
     }
@@ -81,14 +97,37 @@ describe.each(testDatabaseKinds())('metrics and readiness on %s', (kind) => {
     const workflowId = await server.createWorkflow(account.accountId);
     const ids: string[] = [];
     for (let i = 0; i < 2; i++) {
-      const res = await server.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: uniquePhone(), assignmentOptions: { workflowId } });
+      const res = await server.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', {
+        phone: uniquePhone(),
+        assignmentOptions: { workflowId },
+      });
       expect(res.status).toBe(201);
       ids.push(res.json.id);
     }
     const now = server.now();
-    await prisma.call.create({ data: { id: randomUUID(), accountId: account.accountId, contactId: ids[0], workflowId, status: 'queued', startedAt: now, createdAt: now } });
+    await prisma.call.create({
+      data: {
+        id: randomUUID(),
+        accountId: account.accountId,
+        contactId: ids[0],
+        workflowId,
+        status: 'queued',
+        startedAt: now,
+        createdAt: now,
+      },
+    });
     for (const lastError of [null, 'HTTP 502: bad gateway']) {
-      await prisma.mondayTriggerDelivery.create({ data: { webhookId: randomUUID(), callId: randomUUID(), payload: {}, status: 'pending', nextAttemptAt: now, createdAt: now, lastError } });
+      await prisma.mondayTriggerDelivery.create({
+        data: {
+          webhookId: randomUUID(),
+          callId: randomUUID(),
+          payload: {},
+          status: 'pending',
+          nextAttemptAt: now,
+          createdAt: now,
+          lastError,
+        },
+      });
     }
     // A batch stored 90 s ago and not applied: its queue job was never sent (nothing runs it).
     const batchId = randomUUID();
@@ -99,7 +138,10 @@ describe.each(testDatabaseKinds())('metrics and readiness on %s', (kind) => {
     const busy = await scrape();
     await server.service.services.db.sql.query(`DELETE FROM "ImportBatch" WHERE "id" = $1::uuid`, [batchId]);
     const waiting = {
-      contactline_dialer_due_enrollments: 2, contactline_dialer_calls_in_flight: 1, contactline_trigger_deliveries_waiting: 2, contactline_trigger_deliveries_failing: 1,
+      contactline_dialer_due_enrollments: 2,
+      contactline_dialer_calls_in_flight: 1,
+      contactline_trigger_deliveries_waiting: 2,
+      contactline_trigger_deliveries_failing: 1,
       'contactline_import_batches_waiting{kind="bulk-update"}': 1,
     };
     expect(Object.fromEntries(Object.keys(waiting).map((name) => [name, busy.get(name)]))).toEqual(waiting);
@@ -109,8 +151,16 @@ describe.each(testDatabaseKinds())('metrics and readiness on %s', (kind) => {
   it('serves the database pool and the process metrics, event-loop lag included', async () => {
     const samples = await scrape();
     expect(samples.get('contactline_db_pool_max_connections')).toBe(kind === 'postgres' ? 10 : 1);
-    const pool = kind === 'postgres' ? ['contactline_db_pool_connections{state="idle"}', 'contactline_db_pool_connections{state="in_use"}', 'contactline_db_pool_waiting_requests'] : [];
-    for (const name of [...pool, 'nodejs_eventloop_lag_seconds', 'nodejs_eventloop_lag_p99_seconds']) expect(samples.get(name), name).toBeGreaterThanOrEqual(0);
+    const pool =
+      kind === 'postgres'
+        ? [
+            'contactline_db_pool_connections{state="idle"}',
+            'contactline_db_pool_connections{state="in_use"}',
+            'contactline_db_pool_waiting_requests',
+          ]
+        : [];
+    for (const name of [...pool, 'nodejs_eventloop_lag_seconds', 'nodejs_eventloop_lag_p99_seconds'])
+      expect(samples.get(name), name).toBeGreaterThanOrEqual(0);
     expect(samples.get('process_resident_memory_bytes')).toBeGreaterThan(0);
   });
 
@@ -136,7 +186,16 @@ describe.each(testDatabaseKinds())('metrics and readiness on %s', (kind) => {
       const row = saved.rows[0] as Record<string, unknown>;
       await sql.query(
         `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, logs, rolled_back_at, started_at, applied_steps_count) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [row.id, row.checksum, row.finished_at, row.migration_name, row.logs, row.rolled_back_at, row.started_at, row.applied_steps_count],
+        [
+          row.id,
+          row.checksum,
+          row.finished_at,
+          row.migration_name,
+          row.logs,
+          row.rolled_back_at,
+          row.started_at,
+          row.applied_steps_count,
+        ],
       );
     }
     expect((await server.request(null, 'GET', '/readyz')).status).toBe(200);

@@ -19,12 +19,24 @@ const LATEST = new Date(CLOCK_START.getTime() + 2 * 86_400_000);
 
 describe.each(testDatabaseKinds())('one clock on %s', (kind) => {
   let server: TestServer;
-  const clock = { at: CLOCK_START, now() { return this.at; }, advance(ms: number) { this.at = new Date(this.at.getTime() + ms); } };
+  const clock = {
+    at: CLOCK_START,
+    now() {
+      return this.at;
+    },
+    advance(ms: number) {
+      this.at = new Date(this.at.getTime() + ms);
+    },
+  };
   let telephony: SimulatedTelephony;
 
   beforeAll(async () => {
     server = await startTestServer(kind, { clock });
-    telephony = createSimulatedTelephony({ sink: (event) => applyTelephonyEvent(server.service.services, event).then(() => undefined), clock, delayMs: 0 });
+    telephony = createSimulatedTelephony({
+      sink: (event) => applyTelephonyEvent(server.service.services, event).then(() => undefined),
+      clock,
+      delayMs: 0,
+    });
   });
   afterAll(() => server?.stop());
 
@@ -45,39 +57,82 @@ describe.each(testDatabaseKinds())('one clock on %s', (kind) => {
 
   it('stamps every row it writes with its injected clock, through every writer', async () => {
     // Operator set-up through GraphQL: account, user, key, agent, workflow, block list.
-    const { createAccount } = await graphql<{ createAccount: { id: string } }>('mutation { createAccount(name: "Clocked", defaultLocation: "US") { id } }');
+    const { createAccount } = await graphql<{ createAccount: { id: string } }>(
+      'mutation { createAccount(name: "Clocked", defaultLocation: "US") { id } }',
+    );
     const accountId = createAccount.id;
-    const { createUser } = await graphql<{ createUser: { id: string } }>('mutation ($a: String!) { createUser(accountId: $a, email: "clock@example.com") { id } }', { a: accountId });
-    const { createApiKey } = await graphql<{ createApiKey: { secret: string } }>('mutation ($u: String!) { createApiKey(userId: $u, name: "clock") { secret } }', { u: createUser.id });
+    const { createUser } = await graphql<{ createUser: { id: string } }>(
+      'mutation ($a: String!) { createUser(accountId: $a, email: "clock@example.com") { id } }',
+      { a: accountId },
+    );
+    const { createApiKey } = await graphql<{ createApiKey: { secret: string } }>(
+      'mutation ($u: String!) { createApiKey(userId: $u, name: "clock") { secret } }',
+      { u: createUser.id },
+    );
     const apiKey = createApiKey.secret;
-    const { createAgent } = await graphql<{ createAgent: { id: string } }>('mutation ($i: JSON!) { createAgent(input: $i) { id } }', {
-      i: { accountId, name: 'Ava', status: 'live', timezone: 'America/New_York', callNewContactsImmediately: true, phoneNumber: '+12025550100' },
+    const { createAgent } = await graphql<{ createAgent: { id: string } }>(
+      'mutation ($i: JSON!) { createAgent(input: $i) { id } }',
+      {
+        i: {
+          accountId,
+          name: 'Ava',
+          status: 'live',
+          timezone: 'America/New_York',
+          callNewContactsImmediately: true,
+          phoneNumber: '+12025550100',
+        },
+      },
+    );
+    await graphql('mutation ($id: String!) { updateAgent(id: $id, input: { attemptLimit: 3 }) { id } }', {
+      id: createAgent.id,
     });
-    await graphql('mutation ($id: String!) { updateAgent(id: $id, input: { attemptLimit: 3 }) { id } }', { id: createAgent.id });
     const { createWorkflow } = await graphql<{ createWorkflow: { id: string } }>(
-      'mutation ($a: String!, $g: String!) { createWorkflow(accountId: $a, agentId: $g, name: "W", status: published) { id } }', { a: accountId, g: createAgent.id });
+      'mutation ($a: String!, $g: String!) { createWorkflow(accountId: $a, agentId: $g, name: "W", status: published) { id } }',
+      { a: accountId, g: createAgent.id },
+    );
     const workflowId = createWorkflow.id;
     await graphql('mutation ($id: String!) { updateWorkflow(id: $id, paused: false) { id } }', { id: workflowId });
-    await graphql('mutation ($a: String!) { blockPhone(accountId: $a, phone: "+12025550199") { phone } }', { a: accountId });
+    await graphql('mutation ($a: String!) { blockPhone(accountId: $a, phone: "+12025550199") { phone } }', {
+      a: accountId,
+    });
 
     // REST writes: upsert with enrollment, bulk import, PATCH, bulk update.
     telephony.setScript('+12025550111', { result: 'answered' });
     telephony.setScript('+12025550112', { result: 'do_not_call' });
     for (const phone of ['+12025550111', '+12025550112', '+12025550199']) {
-      const res = await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', { phone, firstName: 'Ada', externalId: `x-${phone}`, assignmentOptions: { workflowId } });
+      const res = await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', {
+        phone,
+        firstName: 'Ada',
+        externalId: `x-${phone}`,
+        assignmentOptions: { workflowId },
+      });
       expect(res.status).toBe(201);
     }
     const bulk = await server.request(apiKey, 'POST', '/api/v1/contacts/bulk', {
-      contacts: [{ phone: '+12025550121', sourceKind: 'csv', externalId: 'b-1' }, { phone: '+12025550122', sourceKind: 'csv', externalId: 'b-2' }],
+      contacts: [
+        { phone: '+12025550121', sourceKind: 'csv', externalId: 'b-1' },
+        { phone: '+12025550122', sourceKind: 'csv', externalId: 'b-2' },
+      ],
       assignmentOptions: { workflowId },
     });
     expect(bulk.status).toBe(202);
-    await server.eventually(async () => (await server.service.services.db.prisma.importBatch.count({ where: { accountId, status: 'done' } })) === 1);
-    const patch = await server.request(apiKey, 'PATCH', '/api/v1/contacts/source/csv/external-id/b-1', { lastName: 'Byron' });
+    await server.eventually(
+      async () =>
+        (await server.service.services.db.prisma.importBatch.count({ where: { accountId, status: 'done' } })) === 1,
+    );
+    const patch = await server.request(apiKey, 'PATCH', '/api/v1/contacts/source/csv/external-id/b-1', {
+      lastName: 'Byron',
+    });
     expect(patch.status).toBe(200);
-    const update = await server.request(apiKey, 'POST', '/api/v1/contacts/bulk-update', { filter: { sourceKind: 'csv', externalId: 'b-2' }, data: { priority: 7 } });
+    const update = await server.request(apiKey, 'POST', '/api/v1/contacts/bulk-update', {
+      filter: { sourceKind: 'csv', externalId: 'b-2' },
+      data: { priority: 7 },
+    });
     expect(update.status).toBe(202);
-    await server.eventually(async () => (await server.service.services.db.prisma.importBatch.count({ where: { accountId, status: 'done' } })) === 2);
+    await server.eventually(
+      async () =>
+        (await server.service.services.db.prisma.importBatch.count({ where: { accountId, status: 'done' } })) === 2,
+    );
 
     // The dialer places the due calls (the blocked phone is skipped); their events apply.
     clock.advance(60_000);
@@ -87,7 +142,9 @@ describe.each(testDatabaseKinds())('one clock on %s', (kind) => {
     // A call nobody reports on: placed, then swept as unreported 31 minutes later.
     const lost = createSimulatedTelephony({ sink: async () => {}, clock, delayMs: 0 });
     const reEnroll = await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', {
-      phone: '+12025550131', externalId: 'lost', assignmentOptions: { workflowId, reEnroll: true, enforceCallNow: true },
+      phone: '+12025550131',
+      externalId: 'lost',
+      assignmentOptions: { workflowId, reEnroll: true, enforceCallNow: true },
     });
     expect(reEnroll.status).toBe(201);
     expect((await runDialerOnce(server.service.services, lost)).placed.length).toBe(1);
@@ -96,7 +153,9 @@ describe.each(testDatabaseKinds())('one clock on %s', (kind) => {
     // An inbound call from an unknown number creates a contact.
     await telephony.simulateInbound({ callId: randomUUID(), from: '+12025550141', to: '+12025550100' });
     await server.request(apiKey, 'GET', '/api/v1/workflows'); // the key's last use
-    await graphql('mutation ($u: String!) { createApiKey(userId: $u, name: "second") { key { id } } }', { u: createUser.id }).then(async (data) => {
+    await graphql('mutation ($u: String!) { createApiKey(userId: $u, name: "second") { key { id } } }', {
+      u: createUser.id,
+    }).then(async (data) => {
       const id = (data as { createApiKey: { key: { id: string } } }).createApiKey.key.id;
       await graphql('mutation ($id: String!) { revokeApiKey(id: $id) { id } }', { id });
     });
@@ -111,21 +170,44 @@ describe.each(testDatabaseKinds())('one clock on %s', (kind) => {
     const outside: string[] = [];
     const filled = new Set<string>();
     for (const { table_name: table, column_name: column } of columns) {
-      const { rows } = await sql.query<{ value: Date | string }>(`SELECT "${column}" AS value FROM "${table}" WHERE "${column}" IS NOT NULL`);
+      const { rows } = await sql.query<{ value: Date | string }>(
+        `SELECT "${column}" AS value FROM "${table}" WHERE "${column}" IS NOT NULL`,
+      );
       for (const { value } of rows) {
         const time = new Date(value).getTime();
         filled.add(`${table}.${column}`);
         // Transcript lines and reported next attempts derive from the call's start: clock times too.
-        if (time < CLOCK_START.getTime() - 86_400_000 || time > LATEST.getTime()) outside.push(`${table}.${column} = ${new Date(value).toISOString()}`);
+        if (time < CLOCK_START.getTime() - 86_400_000 || time > LATEST.getTime())
+          outside.push(`${table}.${column} = ${new Date(value).toISOString()}`);
       }
     }
     expect(outside).toEqual([]);
     // The writers above really wrote these (so the scan above covered them).
     for (const column of [
-      'Account.createdAt', 'User.createdAt', 'ApiKey.createdAt', 'ApiKey.lastUsedAt', 'ApiKey.revokedAt', 'Agent.createdAt', 'Agent.updatedAt',
-      'Workflow.createdAt', 'Workflow.updatedAt', 'BlockedPhone.createdAt', 'Contact.createdAt', 'Contact.updatedAt', 'Contact.lastCallAt',
-      'Enrollment.createdAt', 'Enrollment.nextAttemptAt', 'Enrollment.endedAt', 'ImportBatch.createdAt', 'ImportBatch.doneAt', 'Call.createdAt',
-      'Call.startedAt', 'Call.endedAt', 'CallUtterance.timestamp', 'ProcessedEvent.receivedAt', 'DomainEvent.createdAt',
+      'Account.createdAt',
+      'User.createdAt',
+      'ApiKey.createdAt',
+      'ApiKey.lastUsedAt',
+      'ApiKey.revokedAt',
+      'Agent.createdAt',
+      'Agent.updatedAt',
+      'Workflow.createdAt',
+      'Workflow.updatedAt',
+      'BlockedPhone.createdAt',
+      'Contact.createdAt',
+      'Contact.updatedAt',
+      'Contact.lastCallAt',
+      'Enrollment.createdAt',
+      'Enrollment.nextAttemptAt',
+      'Enrollment.endedAt',
+      'ImportBatch.createdAt',
+      'ImportBatch.doneAt',
+      'Call.createdAt',
+      'Call.startedAt',
+      'Call.endedAt',
+      'CallUtterance.timestamp',
+      'ProcessedEvent.receivedAt',
+      'DomainEvent.createdAt',
     ]) {
       expect(filled, column).toContain(column);
     }

@@ -33,16 +33,32 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
   afterAll(() => server?.stop());
 
   /** Sends the request, checks the answer against the document, and returns it. */
-  async function call(key: string | null, method: string, path: string, body?: unknown, headers?: Record<string, string>) {
+  async function call(
+    key: string | null,
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ) {
     const answer = await server.request(key, method, path, body, headers);
     conformance.check(method, path, answer, typeof body === 'string' ? undefined : body);
     return answer;
   }
 
   /** Like `call`, and the answer has this status (and error code). */
-  async function expectAnswer(status: number, code: string | null, key: string | null, method: string, path: string, body?: unknown) {
+  async function expectAnswer(
+    status: number,
+    code: string | null,
+    key: string | null,
+    method: string,
+    path: string,
+    body?: unknown,
+  ) {
     const answer = await call(key, method, path, body);
-    expect({ status: answer.status, code: (answer.json as { code?: string } | undefined)?.code ?? null }, answer.text.slice(0, 300)).toEqual({ status, code });
+    expect(
+      { status: answer.status, code: (answer.json as { code?: string } | undefined)?.code ?? null },
+      answer.text.slice(0, 300),
+    ).toEqual({ status, code });
     return answer;
   }
 
@@ -53,7 +69,9 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
   }
 
   async function contact(fields: Record<string, unknown> = {}) {
-    return (await expectAnswer(201, null, apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: uniquePhone(), ...fields })).json as { id: string; phone: string };
+    return (
+      await expectAnswer(201, null, apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: uniquePhone(), ...fields })
+    ).json as { id: string; phone: string };
   }
 
   it('GET /api/v1/workflows: pages with a nextToken, the last one with nextToken null; 400, 401', async () => {
@@ -62,7 +80,13 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
     const first = await expectAnswer(200, null, apiKey, 'GET', '/api/v1/workflows?limit=1');
     const { nextToken } = first.json as { nextToken: string };
     expect(typeof nextToken).toBe('string');
-    const last = await expectAnswer(200, null, apiKey, 'GET', `/api/v1/workflows?limit=1&nextToken=${encodeURIComponent(nextToken)}`);
+    const last = await expectAnswer(
+      200,
+      null,
+      apiKey,
+      'GET',
+      `/api/v1/workflows?limit=1&nextToken=${encodeURIComponent(nextToken)}`,
+    );
     expect(last.json).toMatchObject({ nextToken: null });
     await expectAnswer(400, 'bad_request', apiKey, 'GET', '/api/v1/workflows?limit=0');
     await expectAnswer(400, 'bad_request', apiKey, 'GET', '/api/v1/workflows?nextToken=garbage');
@@ -73,12 +97,19 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
     const phone = uniquePhone();
     const workflowId = await server.createWorkflow(accountId);
     await expectAnswer(201, null, apiKey, 'PUT', '/api/v1/contacts/upsert', {
-      phone, fullName: 'Ada Lovelace', externalId: 'conformance-1', customFields: { plan: 'pro' }, assignmentOptions: { workflowId },
+      phone,
+      fullName: 'Ada Lovelace',
+      externalId: 'conformance-1',
+      customFields: { plan: 'pro' },
+      assignmentOptions: { workflowId },
     });
     await expectAnswer(200, null, apiKey, 'PUT', '/api/v1/contacts/upsert', { phone, language: 'en' });
     await expectAnswer(400, 'bad_request', apiKey, 'PUT', '/api/v1/contacts/upsert', { phone, phoneNumber: phone });
     await expectAnswer(400, 'bad_request', apiKey, 'PUT', '/api/v1/contacts/upsert', '{"phone": "+1415');
-    await expectAnswer(400, 'bad_request', apiKey, 'PUT', '/api/v1/contacts/upsert', { phone, assignmentOptions: { workflowId: randomUUID() } });
+    await expectAnswer(400, 'bad_request', apiKey, 'PUT', '/api/v1/contacts/upsert', {
+      phone,
+      assignmentOptions: { workflowId: randomUUID() },
+    });
     await expectUnauthenticated('PUT', '/api/v1/contacts/upsert', { phone });
     await expectAnswer(413, 'payload_too_large', apiKey, 'PUT', '/api/v1/contacts/upsert', OVERSIZED);
     await expectAnswer(422, 'invalid_phone', apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: '+1 123' });
@@ -92,8 +123,12 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
     const phone = uniquePhone();
     await contact({ phone, externalId });
     const sql = server.service.services.db.sql;
-    await sql.query('CREATE OR REPLACE FUNCTION conformance_skip_update() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$');
-    await sql.query(`CREATE TRIGGER conformance_contended BEFORE UPDATE ON "Contact" FOR EACH ROW WHEN (OLD."externalId" = '${externalId}') EXECUTE FUNCTION conformance_skip_update()`);
+    await sql.query(
+      'CREATE OR REPLACE FUNCTION conformance_skip_update() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$',
+    );
+    await sql.query(
+      `CREATE TRIGGER conformance_contended BEFORE UPDATE ON "Contact" FOR EACH ROW WHEN (OLD."externalId" = '${externalId}') EXECUTE FUNCTION conformance_skip_update()`,
+    );
     try {
       await expectAnswer(409, 'conflict', apiKey, 'PUT', '/api/v1/contacts/upsert', { phone, firstName: 'Changed' });
     } finally {
@@ -103,20 +138,32 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
 
   it('POST /api/v1/contacts/bulk: 202 with accepted and rejected; 400, 401, 413', async () => {
     const queued = await expectAnswer(202, null, apiKey, 'POST', '/api/v1/contacts/bulk', {
-      contacts: [{ sourceKind: 'csv', externalId: null, phone: uniquePhone(), firstName: 'Grace' }, { sourceKind: 'csv', externalId: null, phone: '+1 123' }],
+      contacts: [
+        { sourceKind: 'csv', externalId: null, phone: uniquePhone(), firstName: 'Grace' },
+        { sourceKind: 'csv', externalId: null, phone: '+1 123' },
+      ],
     });
     expect(queued.json).toEqual({ accepted: 1, rejected: [{ reason: 'invalid-phone', index: 1 }] });
     await expectAnswer(400, 'bad_request', apiKey, 'POST', '/api/v1/contacts/bulk', { contacts: [] });
-    await expectUnauthenticated('POST', '/api/v1/contacts/bulk', { contacts: [{ sourceKind: 'csv', externalId: null, phone: uniquePhone() }] });
+    await expectUnauthenticated('POST', '/api/v1/contacts/bulk', {
+      contacts: [{ sourceKind: 'csv', externalId: null, phone: uniquePhone() }],
+    });
     await expectAnswer(413, 'payload_too_large', apiKey, 'POST', '/api/v1/contacts/bulk', OVERSIZED);
   });
 
   it('GET /api/v1/contacts: a page with a nextToken, the last one without; 400, 401', async () => {
     const { apiKey: key } = await server.createAccount();
-    for (const firstName of ['One', 'Two']) await expectAnswer(201, null, key, 'PUT', '/api/v1/contacts/upsert', { phone: uniquePhone(), firstName });
+    for (const firstName of ['One', 'Two'])
+      await expectAnswer(201, null, key, 'PUT', '/api/v1/contacts/upsert', { phone: uniquePhone(), firstName });
     const first = await expectAnswer(200, null, key, 'GET', '/api/v1/contacts?limit=1');
     const { nextToken } = first.json as { nextToken: string };
-    const last = await expectAnswer(200, null, key, 'GET', `/api/v1/contacts?limit=1&nextToken=${encodeURIComponent(nextToken)}`);
+    const last = await expectAnswer(
+      200,
+      null,
+      key,
+      'GET',
+      `/api/v1/contacts?limit=1&nextToken=${encodeURIComponent(nextToken)}`,
+    );
     expect(Object.keys(last.json as object)).toEqual(['data']);
     await expectAnswer(400, 'bad_request', key, 'GET', '/api/v1/contacts?limit=101');
     await expectAnswer(400, 'bad_request', key, 'GET', '/api/v1/contacts?status=bogus');
@@ -125,12 +172,19 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
 
   it('GET /api/v1/contacts/csv: text/csv with x-next-token, the last page without it; 400, 401', async () => {
     const { apiKey: key } = await server.createAccount();
-    for (const firstName of ['One', 'Two']) await expectAnswer(201, null, key, 'PUT', '/api/v1/contacts/upsert', { phone: uniquePhone(), firstName });
+    for (const firstName of ['One', 'Two'])
+      await expectAnswer(201, null, key, 'PUT', '/api/v1/contacts/upsert', { phone: uniquePhone(), firstName });
     const first = await expectAnswer(200, null, key, 'GET', '/api/v1/contacts/csv?limit=1');
     const token = first.headers.get('x-next-token');
     expect(token).toBeTruthy();
     expect(first.text.split('\n')[0]).toMatch(/^id,accountId,firstName,/);
-    const last = await expectAnswer(200, null, key, 'GET', `/api/v1/contacts/csv?limit=1&nextToken=${encodeURIComponent(token!)}`);
+    const last = await expectAnswer(
+      200,
+      null,
+      key,
+      'GET',
+      `/api/v1/contacts/csv?limit=1&nextToken=${encodeURIComponent(token!)}`,
+    );
     expect(last.headers.get('x-next-token')).toBeNull();
     await expectAnswer(400, 'bad_request', key, 'GET', '/api/v1/contacts/csv?limit=abc');
     await expectUnauthenticated('GET', '/api/v1/contacts/csv');
@@ -145,7 +199,7 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
     await expectAnswer(413, 'payload_too_large', apiKey, 'POST', '/api/v1/contacts/bulk-update', OVERSIZED);
   });
 
-  it('GET /api/v1/contacts/{id}: 200; 400, 401, 404 (unknown, or another Account\'s)', async () => {
+  it("GET /api/v1/contacts/{id}: 200; 400, 401, 404 (unknown, or another Account's)", async () => {
     const { id } = await contact();
     await expectAnswer(200, null, apiKey, 'GET', `/api/v1/contacts/${id}`);
     await expectAnswer(400, 'bad_request', apiKey, 'GET', '/api/v1/contacts/not-a-uuid');
@@ -177,17 +231,35 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
     await expectAnswer(409, 'conflict', apiKey, 'PATCH', duplicated, { priority: 3 });
   });
 
-  it('GET a contact\'s calls by external ID: pages; 400, 401, 404, 409', async () => {
+  it("GET a contact's calls by external ID: pages; 400, 401, 404, 409", async () => {
     const { id } = await contact({ sourceKind: 'hubspot', externalId: 'conformance-calls' });
     const prisma = server.service.services.db.prisma;
     const t0 = Date.parse('2026-03-01T10:00:00.000Z');
     for (const offset of [0, 1000]) {
-      await prisma.call.create({ data: { id: randomUUID(), accountId, contactId: id, startedAt: new Date(t0 + offset), createdAt: server.now(), status: 'completed', result: 'converted', durationSeconds: 30, reportReady: true } });
+      await prisma.call.create({
+        data: {
+          id: randomUUID(),
+          accountId,
+          contactId: id,
+          startedAt: new Date(t0 + offset),
+          createdAt: server.now(),
+          status: 'completed',
+          result: 'converted',
+          durationSeconds: 30,
+          reportReady: true,
+        },
+      });
     }
     const path = byExternalId('hubspot', 'conformance-calls', '/calls');
     const first = await expectAnswer(200, null, apiKey, 'GET', `${path}?limit=1`);
     const { nextToken } = first.json as { nextToken: string };
-    const last = await expectAnswer(200, null, apiKey, 'GET', `${path}?limit=1&nextToken=${encodeURIComponent(nextToken)}`);
+    const last = await expectAnswer(
+      200,
+      null,
+      apiKey,
+      'GET',
+      `${path}?limit=1&nextToken=${encodeURIComponent(nextToken)}`,
+    );
     expect(Object.keys(last.json as object)).toEqual(['data']);
     await expectAnswer(400, 'bad_request', apiKey, 'GET', `${path}?limit=0`);
     await expectUnauthenticated('GET', path);
@@ -201,7 +273,16 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
     const { id: contactId } = await contact();
     const callId = randomUUID();
     const prisma = server.service.services.db.prisma;
-    await prisma.call.create({ data: { id: callId, accountId, contactId, startedAt: new Date('2026-03-01T10:00:00.000Z'), createdAt: server.now(), reportReady: true } });
+    await prisma.call.create({
+      data: {
+        id: callId,
+        accountId,
+        contactId,
+        startedAt: new Date('2026-03-01T10:00:00.000Z'),
+        createdAt: server.now(),
+        reportReady: true,
+      },
+    });
     await prisma.callUtterance.createMany({
       data: [
         { callId, seq: 1, speaker: 'assistant', content: 'Hello', timestamp: new Date('2026-03-01T10:00:01.000Z') },
@@ -218,25 +299,30 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
 
   it('OPTIONS on every path: 204, the Allow header, no body; no key needed', async () => {
     const paths = [...new Set(conformance.operations.map((operation) => operation.template))];
-    const example = (template: string) => template.replace('{sourceKind}', 'api').replace('{externalId}', 'x').replace('{id}', randomUUID());
+    const example = (template: string) =>
+      template.replace('{sourceKind}', 'api').replace('{externalId}', 'x').replace('{id}', randomUUID());
     for (const template of paths) {
       await expectAnswer(204, null, apiKey, 'OPTIONS', example(template));
       await expectAnswer(204, null, null, 'OPTIONS', example(template));
     }
   });
 
-  it('every operation, OPTIONS included: 429 rate_limited with Retry-After once the address\'s limit is spent', async () => {
+  it("every operation, OPTIONS included: 429 rate_limited with Retry-After once the address's limit is spent", async () => {
     const limited = await startTestServer(kind, { edge: { RATE_LIMIT_PER_ADDRESS: 1 } });
     try {
       const { apiKey: key } = await limited.createAccount();
       expect((await limited.request(key, 'GET', '/api/v1/workflows')).status).toBe(200);
-      const example = (template: string) => template.replace('{sourceKind}', 'api').replace('{externalId}', 'x').replace('{id}', randomUUID());
+      const example = (template: string) =>
+        template.replace('{sourceKind}', 'api').replace('{externalId}', 'x').replace('{id}', randomUUID());
       for (const operation of conformance.operations) {
         const path = example(operation.template);
         const body = operation.requestBody ? { phone: uniquePhone() } : undefined;
         const answer = await limited.request(key, operation.method.toUpperCase(), path, body);
         conformance.check(operation.method.toUpperCase(), path, answer);
-        expect({ status: answer.status, code: (answer.json as { code?: string } | undefined)?.code }, operation.name).toEqual({ status: 429, code: 'rate_limited' });
+        expect(
+          { status: answer.status, code: (answer.json as { code?: string } | undefined)?.code },
+          operation.name,
+        ).toEqual({ status: 429, code: 'rate_limited' });
       }
     } finally {
       await limited.stop();

@@ -29,7 +29,12 @@ describe.each(testDatabaseKinds())('OPTIONS and methods across the app on %s', (
   ])('OPTIONS %s: 204, Allow: %s, no body, no CORS, no key needed', async (path, allow) => {
     for (const key of [null, account.apiKey]) {
       const res = await server.request(key, 'OPTIONS', path, undefined, ORIGIN);
-      expect({ status: res.status, allow: res.headers.get('allow'), type: res.headers.get('content-type'), body: res.text }).toEqual({ status: 204, allow, type: null, body: '' });
+      expect({
+        status: res.status,
+        allow: res.headers.get('allow'),
+        type: res.headers.get('content-type'),
+        body: res.text,
+      }).toEqual({ status: 204, allow, type: null, body: '' });
       expect(res.headers.get('x-request-id')).toBeTruthy();
       expect(accessControl(res.headers)).toEqual([]);
     }
@@ -75,6 +80,11 @@ describe.each(testDatabaseKinds())('OPTIONS and methods across the app on %s', (
     expect(accessControl(post.headers)).toEqual([]);
     const head = await server.request(account.apiKey, 'HEAD', query);
     expect({ status: head.status, body: head.text }).toEqual({ status: 200, body: '' });
-    for (const method of ['PUT', 'DELETE', 'PATCH']) expectError(await server.request(account.apiKey, method, '/graphql', { query: '{ __typename }' }), 404, 'not_found');
+    for (const method of ['PUT', 'DELETE', 'PATCH'])
+      expectError(
+        await server.request(account.apiKey, method, '/graphql', { query: '{ __typename }' }),
+        404,
+        'not_found',
+      );
   });
 });

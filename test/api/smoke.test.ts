@@ -17,7 +17,10 @@ describe.each(testDatabaseKinds())('service basics on %s', (kind) => {
 
   it('upserts then reads a contact', async () => {
     const { apiKey } = await server.createAccount();
-    const put = await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: '+14155552671', firstName: 'Ada' });
+    const put = await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', {
+      phone: '+14155552671',
+      firstName: 'Ada',
+    });
     expect(put.status).toBe(201);
     const get = await server.request(apiKey, 'GET', `/api/v1/contacts/${put.json.id}`);
     expect(get.status).toBe(200);

@@ -23,7 +23,12 @@ const PATH = '/api/telephony/events';
 
 describe.each(testDatabaseKinds())('telephony events on %s', (kind) => {
   let server: TestServer;
-  const clock = { at: MONDAY_10_CHICAGO, now() { return this.at; } };
+  const clock = {
+    at: MONDAY_10_CHICAGO,
+    now() {
+      return this.at;
+    },
+  };
   let phoneSeq = 0;
 
   beforeAll(async () => {
@@ -33,13 +38,25 @@ describe.each(testDatabaseKinds())('telephony events on %s', (kind) => {
 
   const prisma = () => server.service.services.db.prisma;
   const unix = (at: Date = clock.at) => Math.floor(at.getTime() / 1000);
-  const sign = (body: string, secret: string | string[] = SECRET, at: Date = clock.at) => signEvent(body, secret, unix(at));
+  const sign = (body: string, secret: string | string[] = SECRET, at: Date = clock.at) =>
+    signEvent(body, secret, unix(at));
 
   /** POSTs the exact body with the given signature header (none when null). */
   async function post(body: string, signature: string | null) {
-    const res = await server.request(null, 'POST', PATH, body, signature === null ? {} : { [SIGNATURE_HEADER]: signature });
+    const res = await server.request(
+      null,
+      'POST',
+      PATH,
+      body,
+      signature === null ? {} : { [SIGNATURE_HEADER]: signature },
+    );
     expect(res.headers.get('x-request-id')).toBeTruthy();
-    if (res.status >= 400) expect(res.json).toMatchObject({ code: expect.any(String), message: expect.any(String), requestId: res.headers.get('x-request-id') });
+    if (res.status >= 400)
+      expect(res.json).toMatchObject({
+        code: expect.any(String),
+        message: expect.any(String),
+        requestId: res.headers.get('x-request-id'),
+      });
     return res;
   }
   const postSigned = (event: unknown, secret: string | string[] = SECRET) => {
@@ -52,30 +69,65 @@ describe.each(testDatabaseKinds())('telephony events on %s', (kind) => {
     clock.at = MONDAY_10_CHICAGO;
     const account = await server.createAccount();
     const agent = await prisma().agent.create({
-      data: { createdAt: server.now(), updatedAt: server.now(),
-        accountId: account.accountId, name: 'Ava', status: 'live', timezone: 'America/Chicago', defaultLanguage: 'en-US',
-        attemptLimit: 3, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60, callNewContactsImmediately: false,
+      data: {
+        createdAt: server.now(),
+        updatedAt: server.now(),
+        accountId: account.accountId,
+        name: 'Ava',
+        status: 'live',
+        timezone: 'America/Chicago',
+        defaultLanguage: 'en-US',
+        attemptLimit: 3,
+        workingHours: DEFAULT_WORKING_HOURS as object,
+        retryDelayMinutes: 60,
+        callNewContactsImmediately: false,
       },
     });
-    const workflow = await prisma().workflow.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId: account.accountId, agentId: agent.id, name: 'W', status: 'published' } });
+    const workflow = await prisma().workflow.create({
+      data: {
+        createdAt: server.now(),
+        updatedAt: server.now(),
+        accountId: account.accountId,
+        agentId: agent.id,
+        name: 'W',
+        status: 'published',
+      },
+    });
     const phone = `+1312556${String(1000 + phoneSeq++).padStart(4, '0')}`;
-    const upsert = await server.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone, assignmentOptions: { workflowId: workflow.id } });
+    const upsert = await server.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', {
+      phone,
+      assignmentOptions: { workflowId: workflow.id },
+    });
     expect(upsert.status).toBeLessThan(300);
     const contactId = (upsert.json as { id: string }).id;
 
     const events: TelephonyEvent[] = [];
-    const recorder = createSimulatedTelephony({ sink: async (e) => void events.push(e), delayMs: 0, script: { [phone]: outcome } });
+    const recorder = createSimulatedTelephony({
+      sink: async (e) => void events.push(e),
+      delayMs: 0,
+      script: { [phone]: outcome },
+    });
     const run = await runDialerOnce(server.service.services, recorder);
     await recorder.settled();
     expect(run.placed.map((p) => p.contactId)).toEqual([contactId]);
     const callId = events[0].callId;
-    const byType = <T extends TelephonyEvent['type']>(type: T) => events.find((e): e is TelephonyEventOf<T> => e.type === type)!;
-    return { account, contactId, callId, started: byType('call.started'), ended: byType('call.ended'), report: byType('report.ready') };
+    const byType = <T extends TelephonyEvent['type']>(type: T) =>
+      events.find((e): e is TelephonyEventOf<T> => e.type === type)!;
+    return {
+      account,
+      contactId,
+      callId,
+      started: byType('call.started'),
+      ended: byType('call.ended'),
+      report: byType('report.ready'),
+    };
   }
 
   it('applies a signed started/ended/report sequence to the contact, the call and its transcript', async () => {
     const { account, contactId, callId, started, ended, report } = await dialedCall();
-    expect(await prisma().call.findUniqueOrThrow({ where: { id: callId } })).toMatchObject({ status: expect.not.stringMatching(/^(in_progress|ended)$/) });
+    expect(await prisma().call.findUniqueOrThrow({ where: { id: callId } })).toMatchObject({
+      status: expect.not.stringMatching(/^(in_progress|ended)$/),
+    });
 
     const s = await postSigned(started);
     expect(s.status).toBe(200);
@@ -84,8 +136,16 @@ describe.each(testDatabaseKinds())('telephony events on %s', (kind) => {
 
     const e = await postSigned(ended);
     expect(e.json).toEqual({ status: 'applied' });
-    expect(await prisma().contact.findUniqueOrThrow({ where: { id: contactId } })).toMatchObject({ callCount: 1, status: 'reached', lastCallAt: MONDAY_10_CHICAGO });
-    expect(await prisma().call.findUniqueOrThrow({ where: { id: callId } })).toMatchObject({ status: 'ended', result: 'answered', durationSeconds: 90 });
+    expect(await prisma().contact.findUniqueOrThrow({ where: { id: contactId } })).toMatchObject({
+      callCount: 1,
+      status: 'reached',
+      lastCallAt: MONDAY_10_CHICAGO,
+    });
+    expect(await prisma().call.findUniqueOrThrow({ where: { id: callId } })).toMatchObject({
+      status: 'ended',
+      result: 'answered',
+      durationSeconds: 90,
+    });
 
     const r = await postSigned(report);
     expect(r.json).toEqual({ status: 'applied' });
@@ -93,19 +153,35 @@ describe.each(testDatabaseKinds())('telephony events on %s', (kind) => {
     expect(transcript.status).toBe(200);
     expect(transcript.json.utterances).toHaveLength(report.utterances.length);
     expect(report.utterances.length).toBeGreaterThan(0);
-    expect(transcript.json.utterances[0]).toMatchObject({ speaker: report.utterances[0].speaker, content: report.utterances[0].content });
+    expect(transcript.json.utterances[0]).toMatchObject({
+      speaker: report.utterances[0].speaker,
+      content: report.utterances[0].content,
+    });
   });
 
   it('a later report under another event id replaces the transcript: longer, then shorter, with no line of the old one left', async () => {
     const { account, callId, report } = await dialedCall();
-    const line = (n: number) => ({ speaker: n % 2 ? 'user' : 'assistant', content: `line ${n}`, timestamp: MONDAY_10_CHICAGO.toISOString() });
-    const transcript = async () => (await server.request(account.apiKey, 'GET', `/api/v1/calls/${callId}/transcript`)).json.utterances.map((u: { content: string }) => u.content);
+    const line = (n: number) => ({
+      speaker: n % 2 ? 'user' : 'assistant',
+      content: `line ${n}`,
+      timestamp: MONDAY_10_CHICAGO.toISOString(),
+    });
+    const transcript = async () =>
+      (await server.request(account.apiKey, 'GET', `/api/v1/calls/${callId}/transcript`)).json.utterances.map(
+        (u: { content: string }) => u.content,
+      );
 
-    expect((await postSigned({ ...report, eventId: randomUUID(), utterances: [1, 2, 3, 4, 5].map(line) })).json).toEqual({ status: 'applied' });
+    expect(
+      (await postSigned({ ...report, eventId: randomUUID(), utterances: [1, 2, 3, 4, 5].map(line) })).json,
+    ).toEqual({ status: 'applied' });
     expect(await transcript()).toEqual(['line 1', 'line 2', 'line 3', 'line 4', 'line 5']);
-    expect((await postSigned({ ...report, eventId: randomUUID(), utterances: [7, 8].map(line) })).json).toEqual({ status: 'applied' });
+    expect((await postSigned({ ...report, eventId: randomUUID(), utterances: [7, 8].map(line) })).json).toEqual({
+      status: 'applied',
+    });
     expect(await transcript()).toEqual(['line 7', 'line 8']);
-    expect((await postSigned({ ...report, eventId: randomUUID(), utterances: [] })).json).toEqual({ status: 'applied' });
+    expect((await postSigned({ ...report, eventId: randomUUID(), utterances: [] })).json).toEqual({
+      status: 'applied',
+    });
     expect(await transcript()).toEqual([]);
   });
 
@@ -125,7 +201,11 @@ describe.each(testDatabaseKinds())('telephony events on %s', (kind) => {
     expect(resigned.json).toEqual({ status: 'duplicate' });
 
     expect(await prisma().contact.findUniqueOrThrow({ where: { id: contactId } })).toMatchObject({ callCount: 1 });
-    expect(await prisma().domainEvent.count({ where: { type: 'call.ended', payload: { path: ['callId'], equals: callId } } })).toBe(1);
+    expect(
+      await prisma().domainEvent.count({
+        where: { type: 'call.ended', payload: { path: ['callId'], equals: callId } },
+      }),
+    ).toBe(1);
   });
 
   it('refuses missing, malformed, wrong-secret, tampered and stale signatures with 401, applying nothing', async () => {
@@ -134,7 +214,11 @@ describe.each(testDatabaseKinds())('telephony events on %s', (kind) => {
 
     const missing = await post(body, null);
     expect(missing.status).toBe(401);
-    expect(missing.json).toMatchObject({ code: 'unauthenticated', error: 'Unauthorized', message: expect.stringMatching(/missing/i) });
+    expect(missing.json).toMatchObject({
+      code: 'unauthenticated',
+      error: 'Unauthorized',
+      message: expect.stringMatching(/missing/i),
+    });
 
     const malformed = await post(body, 't=abc,v1=zz');
     expect(malformed.status).toBe(401);
@@ -142,7 +226,10 @@ describe.each(testDatabaseKinds())('telephony events on %s', (kind) => {
 
     const wrongSecret = await post(body, sign(body, OTHER_SECRET));
     expect(wrongSecret.status).toBe(401);
-    expect(wrongSecret.json).toMatchObject({ code: 'unauthenticated', message: expect.stringMatching(/does not match/) });
+    expect(wrongSecret.json).toMatchObject({
+      code: 'unauthenticated',
+      message: expect.stringMatching(/does not match/),
+    });
 
     const tampered = await post(body.replace(started.occurredAt, '2026-11-23T15:00:00.000Z'), sign(body));
     expect(tampered.status).toBe(401);
@@ -153,13 +240,18 @@ describe.each(testDatabaseKinds())('telephony events on %s', (kind) => {
     clock.at = new Date(MONDAY_10_CHICAGO.getTime() + 10 * 60_000);
     const stale = await post(body, header);
     expect(stale.status).toBe(401);
-    expect(stale.json).toMatchObject({ code: 'unauthenticated', message: expect.stringMatching(/outside the 5-minute window/) });
+    expect(stale.json).toMatchObject({
+      code: 'unauthenticated',
+      message: expect.stringMatching(/outside the 5-minute window/),
+    });
     const future = await post(body, sign(body, SECRET, new Date(clock.at.getTime() + 10 * 60_000)));
     expect(future.status).toBe(401);
     expect(future.json.message).toMatch(/outside the 5-minute window/);
 
     // None of these was applied or recorded: the properly signed event still applies.
-    expect(await prisma().call.findUniqueOrThrow({ where: { id: callId } })).toMatchObject({ status: expect.not.stringMatching(/^in_progress$/) });
+    expect(await prisma().call.findUniqueOrThrow({ where: { id: callId } })).toMatchObject({
+      status: expect.not.stringMatching(/^in_progress$/),
+    });
     const ok = await post(body, sign(body));
     expect(ok.json).toEqual({ status: 'applied' });
   });
@@ -198,7 +290,14 @@ describe.each(testDatabaseKinds())('telephony events on %s', (kind) => {
     expect(empty.status).toBe(400);
     expect(empty.json).toMatchObject({ code: 'bad_request' });
 
-    const inbound = { type: 'call.inbound', eventId: randomUUID(), callId: randomUUID(), occurredAt: clock.at.toISOString(), from: '+13125550000', to: null };
+    const inbound = {
+      type: 'call.inbound',
+      eventId: randomUUID(),
+      callId: randomUUID(),
+      occurredAt: clock.at.toISOString(),
+      from: '+13125550000',
+      to: null,
+    };
     const noTo = await postSigned(inbound);
     expect(noTo.status).toBe(400);
     expect(noTo.json).toMatchObject({ code: 'bad_request' });
@@ -209,7 +308,11 @@ describe.each(testDatabaseKinds())('telephony events on %s', (kind) => {
     const tooLarge = 'x'.repeat(2 * 1024 * 1024 + 1);
     const large = await post(tooLarge, sign(tooLarge));
     expect(large.status).toBe(413);
-    expect(large.json).toMatchObject({ error: 'Payload Too Large', code: 'payload_too_large', message: expect.stringMatching(/too large/) });
+    expect(large.json).toMatchObject({
+      error: 'Payload Too Large',
+      code: 'payload_too_large',
+      message: expect.stringMatching(/too large/),
+    });
   });
 
   /** A new Account with a live agent answering its own number (for inbound calls), at the suite's Monday. */
@@ -218,9 +321,18 @@ describe.each(testDatabaseKinds())('telephony events on %s', (kind) => {
     const account = await server.createAccount();
     const agentNumber = `+1646557${String(1000 + phoneSeq++).padStart(4, '0')}`;
     await prisma().agent.create({
-      data: { createdAt: server.now(), updatedAt: server.now(),
-        accountId: account.accountId, name: 'In', status: 'live', timezone: 'America/New_York', defaultLanguage: 'en-US',
-        attemptLimit: 3, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60, phoneNumber: agentNumber,
+      data: {
+        createdAt: server.now(),
+        updatedAt: server.now(),
+        accountId: account.accountId,
+        name: 'In',
+        status: 'live',
+        timezone: 'America/New_York',
+        defaultLanguage: 'en-US',
+        attemptLimit: 3,
+        workingHours: DEFAULT_WORKING_HOURS as object,
+        retryDelayMinutes: 60,
+        phoneNumber: agentNumber,
       },
     });
     return { account, agentNumber };
@@ -230,16 +342,43 @@ describe.each(testDatabaseKinds())('telephony events on %s', (kind) => {
     const { account, agentNumber } = await agentWithNumber();
     const callId = randomUUID();
     const at = clock.at.toISOString();
-    const inbound = await postSigned({ type: 'call.inbound', eventId: `${callId}:in`, callId, occurredAt: at, from: '+1 (212) 555-0199', to: agentNumber });
+    const inbound = await postSigned({
+      type: 'call.inbound',
+      eventId: `${callId}:in`,
+      callId,
+      occurredAt: at,
+      from: '+1 (212) 555-0199',
+      to: agentNumber,
+    });
     expect(inbound.status).toBe(200);
     expect(inbound.json).toEqual({ status: 'applied' });
     const call = await prisma().call.findUniqueOrThrow({ where: { id: callId } });
     expect(call).toMatchObject({ direction: 'inbound', status: 'in_progress', accountId: account.accountId });
-    const ended = await postSigned({ type: 'call.ended', eventId: `${callId}:end`, callId, occurredAt: at, result: 'answered', endReason: 'hangup', durationSeconds: 30, language: null, nextAttemptAt: null });
+    const ended = await postSigned({
+      type: 'call.ended',
+      eventId: `${callId}:end`,
+      callId,
+      occurredAt: at,
+      result: 'answered',
+      endReason: 'hangup',
+      durationSeconds: 30,
+      language: null,
+      nextAttemptAt: null,
+    });
     expect(ended.json).toEqual({ status: 'applied' });
-    expect(await prisma().contact.findUniqueOrThrow({ where: { id: call.contactId } })).toMatchObject({ callCount: 1, status: 'reached' });
+    expect(await prisma().contact.findUniqueOrThrow({ where: { id: call.contactId } })).toMatchObject({
+      callCount: 1,
+      status: 'reached',
+    });
 
-    const nobody = await postSigned({ type: 'call.inbound', eventId: randomUUID(), callId: randomUUID(), occurredAt: at, from: '+12125550199', to: '+16465550000' });
+    const nobody = await postSigned({
+      type: 'call.inbound',
+      eventId: randomUUID(),
+      callId: randomUUID(),
+      occurredAt: at,
+      from: '+12125550199',
+      to: '+16465550000',
+    });
     expect(nobody.status).toBe(404);
     expect(nobody.json).toMatchObject({ code: 'not_found' });
   });
@@ -249,19 +388,53 @@ describe.each(testDatabaseKinds())('telephony events on %s', (kind) => {
     const callId = randomUUID();
     const at = clock.at.toISOString();
     const next = new Date(MONDAY_10_CHICAGO.getTime() + 86_400_000).toISOString();
-    expect((await postSigned({ type: 'call.inbound', eventId: `${callId}:in`, callId, occurredAt: at, from: '+12125550177', to: agentNumber })).status).toBe(200);
-    const ended = await postSigned({ type: 'call.ended', eventId: `${callId}:end`, callId, occurredAt: at, result: 'callback_requested', endReason: 'hangup', durationSeconds: 30, language: null, nextAttemptAt: next });
+    expect(
+      (
+        await postSigned({
+          type: 'call.inbound',
+          eventId: `${callId}:in`,
+          callId,
+          occurredAt: at,
+          from: '+12125550177',
+          to: agentNumber,
+        })
+      ).status,
+    ).toBe(200);
+    const ended = await postSigned({
+      type: 'call.ended',
+      eventId: `${callId}:end`,
+      callId,
+      occurredAt: at,
+      result: 'callback_requested',
+      endReason: 'hangup',
+      durationSeconds: 30,
+      language: null,
+      nextAttemptAt: next,
+    });
     expect(ended.json).toEqual({ status: 'applied' });
     const { contactId } = await prisma().call.findUniqueOrThrow({ where: { id: callId } });
     const contact = await server.request(account.apiKey, 'GET', `/api/v1/contacts/${contactId}`);
     expect(contact.json).toMatchObject({ callCount: 1, nextCallAt: next, assignedWorkflowId: null });
-    expect(await prisma().call.findUniqueOrThrow({ where: { id: callId } })).toMatchObject({ nextCallAt: new Date(next) });
+    expect(await prisma().call.findUniqueOrThrow({ where: { id: callId } })).toMatchObject({
+      nextCallAt: new Date(next),
+    });
 
     // A late report of a call whose enrollment already ended (here: the contact was re-enrolled
     // elsewhere meanwhile) counts, and keeps its reported time too: this call ended no enrollment.
     const late = await dialedCall({ result: 'no_answer', nextAttemptInMinutes: 90 });
-    const other = await prisma().workflow.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId: late.account.accountId, name: 'Other', status: 'published' } });
-    const moved = await server.request(late.account.apiKey, 'PUT', `/api/v1/contacts/upsert`, { phone: (await prisma().contact.findUniqueOrThrow({ where: { id: late.contactId } })).phone, assignmentOptions: { workflowId: other.id } });
+    const other = await prisma().workflow.create({
+      data: {
+        createdAt: server.now(),
+        updatedAt: server.now(),
+        accountId: late.account.accountId,
+        name: 'Other',
+        status: 'published',
+      },
+    });
+    const moved = await server.request(late.account.apiKey, 'PUT', `/api/v1/contacts/upsert`, {
+      phone: (await prisma().contact.findUniqueOrThrow({ where: { id: late.contactId } })).phone,
+      assignmentOptions: { workflowId: other.id },
+    });
     expect(moved.status).toBe(200);
     expect((await postSigned(late.ended)).json).toEqual({ status: 'applied' });
     const after = await server.request(late.account.apiKey, 'GET', `/api/v1/contacts/${late.contactId}`);
@@ -274,8 +447,29 @@ describe.each(testDatabaseKinds())('telephony events on %s', (kind) => {
     const callId = randomUUID();
     const at = clock.at.toISOString();
     const next = new Date(MONDAY_10_CHICAGO.getTime() + 86_400_000).toISOString();
-    expect((await postSigned({ type: 'call.inbound', eventId: `${callId}:in`, callId, occurredAt: at, from: '+12125550166', to: agentNumber })).status).toBe(200);
-    await postSigned({ type: 'call.ended', eventId: `${callId}:end`, callId, occurredAt: at, result: 'do_not_call', endReason: 'hangup', durationSeconds: 20, language: null, nextAttemptAt: next });
+    expect(
+      (
+        await postSigned({
+          type: 'call.inbound',
+          eventId: `${callId}:in`,
+          callId,
+          occurredAt: at,
+          from: '+12125550166',
+          to: agentNumber,
+        })
+      ).status,
+    ).toBe(200);
+    await postSigned({
+      type: 'call.ended',
+      eventId: `${callId}:end`,
+      callId,
+      occurredAt: at,
+      result: 'do_not_call',
+      endReason: 'hangup',
+      durationSeconds: 20,
+      language: null,
+      nextAttemptAt: next,
+    });
     const { contactId } = await prisma().call.findUniqueOrThrow({ where: { id: callId } });
     const contact = await server.request(account.apiKey, 'GET', `/api/v1/contacts/${contactId}`);
     expect(contact.json).toMatchObject({ status: 'dnc', callCount: 1, nextCallAt: null });

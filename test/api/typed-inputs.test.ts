@@ -46,7 +46,11 @@ describe.each(testDatabaseKinds())('typed GraphQL inputs on %s', (kind) => {
   it('upsertContactTyped writes what the REST upsert writes, and updates the same contact', async () => {
     const phone = uniquePhone();
     const input = {
-      phone, fullName: 'Ada Lovelace', status: 'new', sourceKind: 'hubspot', externalId: 'typed-1',
+      phone,
+      fullName: 'Ada Lovelace',
+      status: 'new',
+      sourceKind: 'hubspot',
+      externalId: 'typed-1',
       customFields: { team: 'a' },
     };
     const created = await graphql(UPSERT, { input });
@@ -88,11 +92,14 @@ describe.each(testDatabaseKinds())('typed GraphQL inputs on %s', (kind) => {
     expect(await prisma().contact.count()).toBe(before);
   });
 
-  it('takes literals too; unstorable text is the argument guard\'s 400 at the body\'s path', async () => {
+  it("takes literals too; unstorable text is the argument guard's 400 at the body's path", async () => {
     const phone = uniquePhone();
-    const literal = await graphql(`mutation {
+    const literal = await graphql(
+      `mutation {
       upsertContactTyped(input: { phone: "${phone}", firstName: "Grace", customFields: { a: { b: 1 } } }) {
-        contact { firstName customFields } } }`, {});
+        contact { firstName customFields } } }`,
+      {},
+    );
     expect(literal.data.upsertContactTyped.contact).toEqual({ firstName: 'Grace', customFields: { a: { b: 1 } } });
     const nul = await graphql(UPSERT, { input: { phone: uniquePhone(), firstName: 'a\u0000b' } });
     expect(nul.errors?.[0]?.extensions).toMatchObject({ code: 'bad_request', issues: [{ path: 'firstName' }] });
@@ -100,7 +107,11 @@ describe.each(testDatabaseKinds())('typed GraphQL inputs on %s', (kind) => {
 
   it('patchContactByExternalIdTyped: a field left out is kept, one sent as null is cleared', async () => {
     const input = {
-      phone: uniquePhone(), firstName: 'Alan', lastName: 'Turing', sourceKind: 'salesforce', externalId: 'typed-patch',
+      phone: uniquePhone(),
+      firstName: 'Alan',
+      lastName: 'Turing',
+      sourceKind: 'salesforce',
+      externalId: 'typed-patch',
       customFields: { a: 1 },
     };
     await graphql(UPSERT, { input });
@@ -131,7 +142,7 @@ describe.each(testDatabaseKinds())('typed GraphQL inputs on %s', (kind) => {
     expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'bad_request', issues });
   });
 
-  it('bulkUpdateContactsTyped queues the change for the filter\'s contacts', async () => {
+  it("bulkUpdateContactsTyped queues the change for the filter's contacts", async () => {
     const phone = uniquePhone();
     await graphql(UPSERT, { input: { phone, sourceKind: 'manual', externalId: 'typed-bulk' } });
     const filter = { sourceKind: 'manual', externalId: 'typed-bulk' };
@@ -142,7 +153,7 @@ describe.each(testDatabaseKinds())('typed GraphQL inputs on %s', (kind) => {
     expect(halfFilter.errors?.[0]?.extensions?.code).toBe('bad_request');
   });
 
-  it('createAgentTyped and updateAgentTyped: typed working hours, the operator\'s only', async () => {
+  it("createAgentTyped and updateAgentTyped: typed working hours, the operator's only", async () => {
     const hours = { mon: [{ start: '09:00', end: '12:00' }] };
     const input = { accountId: account.accountId, name: 'Typed agent', status: 'live', workingHours: hours };
     const asKey = await graphql(CREATE_AGENT, { input });
@@ -153,7 +164,12 @@ describe.each(testDatabaseKinds())('typed GraphQL inputs on %s', (kind) => {
     const id = created.data.createAgentTyped.id;
     const updated = await graphql(UPDATE_AGENT, { id, input: { attemptLimit: 5 } }, ADMIN_TOKEN);
     expect(updated.data.updateAgentTyped).toMatchObject({ attemptLimit: 5, workingHours: hours });
-    const overlapping = { tue: [{ start: '09:00', end: '12:00' }, { start: '11:00', end: '13:00' }] };
+    const overlapping = {
+      tue: [
+        { start: '09:00', end: '12:00' },
+        { start: '11:00', end: '13:00' },
+      ],
+    };
     const refused = await graphql(UPDATE_AGENT, { id, input: { workingHours: overlapping } }, ADMIN_TOKEN);
     expect(refused.errors?.[0]?.extensions?.code).toBe('bad_request');
   });

@@ -19,7 +19,15 @@ describe.each(testDatabaseKinds())('PUT /api/v1/contacts/upsert on %s', (kind) =
       const created = await put({ phone, firstName: 'Ada', sourceKind: 'api' });
       expect(created.status).toBe(201);
       expectContactShape(created.json);
-      expect(created.json).toMatchObject({ phone, firstName: 'Ada', accountId: account.accountId, sourceKind: 'api', priority: 0, callCount: 0, assignedWorkflowId: null });
+      expect(created.json).toMatchObject({
+        phone,
+        firstName: 'Ada',
+        accountId: account.accountId,
+        sourceKind: 'api',
+        priority: 0,
+        callCount: 0,
+        assignedWorkflowId: null,
+      });
 
       // Same number, written differently: normalized to the same E.164, so the same contact.
       const formatted = `+1 (${phone.slice(2, 5)}) ${phone.slice(5, 8)}-${phone.slice(8)}`;
@@ -28,7 +36,9 @@ describe.each(testDatabaseKinds())('PUT /api/v1/contacts/upsert on %s', (kind) =
       expectContactShape(updated.json);
       expect(updated.json.id).toBe(created.json.id);
       expect(updated.json).toMatchObject({ phone, firstName: 'Ada', lastName: 'Lovelace', fullName: 'Ada Lovelace' });
-      expect(new Date(updated.json.updatedAt).getTime()).toBeGreaterThanOrEqual(new Date(created.json.updatedAt).getTime());
+      expect(new Date(updated.json.updatedAt).getTime()).toBeGreaterThanOrEqual(
+        new Date(created.json.updatedAt).getTime(),
+      );
       expect(updated.json.createdAt).toBe(created.json.createdAt);
     });
 
@@ -105,9 +115,27 @@ describe.each(testDatabaseKinds())('PUT /api/v1/contacts/upsert on %s', (kind) =
     });
 
     it('status: every one of the nineteen values is accepted, anything else refused', async () => {
-      const statuses = ['new', 'invalid', 'paused', 'unanswered', 'unreachable', 'connecting', 'answered', 'contact_verified',
-        'disqualified', 'qualified', 'converted', 'dont_call', 'dnc_blocked', 'not_assigned', 'assigned',
-        'not_answered', 'not_reached', 'reached', 'dnc'];
+      const statuses = [
+        'new',
+        'invalid',
+        'paused',
+        'unanswered',
+        'unreachable',
+        'connecting',
+        'answered',
+        'contact_verified',
+        'disqualified',
+        'qualified',
+        'converted',
+        'dont_call',
+        'dnc_blocked',
+        'not_assigned',
+        'assigned',
+        'not_answered',
+        'not_reached',
+        'reached',
+        'dnc',
+      ];
       for (const status of statuses) {
         const res = await put({ phone: uniquePhone(), status });
         expect(res.status, status).toBe(201);
@@ -141,7 +169,9 @@ describe.each(testDatabaseKinds())('PUT /api/v1/contacts/upsert on %s', (kind) =
     });
 
     it('a body that is not JSON is a 400', async () => {
-      const res = await server.request(account.apiKey, 'PUT', UPSERT, '{"phone": "+1415', { 'content-type': 'application/json' });
+      const res = await server.request(account.apiKey, 'PUT', UPSERT, '{"phone": "+1415', {
+        'content-type': 'application/json',
+      });
       expectError(res, 400, 'bad_request');
       const notObject = await server.request(account.apiKey, 'PUT', UPSERT, 'hello', { 'content-type': 'text/plain' });
       expectError(notObject, 400, 'bad_request');
@@ -357,7 +387,12 @@ describe.each(testDatabaseKinds())('PUT /api/v1/contacts/upsert on %s', (kind) =
   describe('location', () => {
     it('reads names and codes as ISO 3166 codes', async () => {
       const { apiKey: key } = await server.createAccount();
-      const cases: Array<[string, string]> = [['France', 'FR'], ['California', 'US-CA'], ['US-NY', 'US-NY'], ['de', 'DE']];
+      const cases: Array<[string, string]> = [
+        ['France', 'FR'],
+        ['California', 'US-CA'],
+        ['US-NY', 'US-NY'],
+        ['de', 'DE'],
+      ];
       for (const [given, code] of cases) {
         const res = await put({ phone: uniquePhone(), location: given }, key);
         expect(res.json, given).toMatchObject({ location: code, locationDefaulted: false });
@@ -374,22 +409,49 @@ describe.each(testDatabaseKinds())('PUT /api/v1/contacts/upsert on %s', (kind) =
       const phoneDefaulted = uniquePhone();
       const phoneOwn = uniquePhone();
       const phoneUnreadable = uniquePhone();
-      expect((await put({ phone: phoneDefaulted }, acct.apiKey)).json).toMatchObject({ location: 'US', locationDefaulted: true });
-      expect((await put({ phone: phoneOwn, location: 'France' }, acct.apiKey)).json).toMatchObject({ location: 'FR', locationDefaulted: false });
-      expect((await put({ phone: phoneUnreadable, location: 'zzzqq' }, acct.apiKey)).json).toMatchObject({ location: 'US', locationDefaulted: true });
-      expect((await put({ phone: uniquePhone(), location: '' }, acct.apiKey)).json).toMatchObject({ location: 'US', locationDefaulted: true });
+      expect((await put({ phone: phoneDefaulted }, acct.apiKey)).json).toMatchObject({
+        location: 'US',
+        locationDefaulted: true,
+      });
+      expect((await put({ phone: phoneOwn, location: 'France' }, acct.apiKey)).json).toMatchObject({
+        location: 'FR',
+        locationDefaulted: false,
+      });
+      expect((await put({ phone: phoneUnreadable, location: 'zzzqq' }, acct.apiKey)).json).toMatchObject({
+        location: 'US',
+        locationDefaulted: true,
+      });
+      expect((await put({ phone: uniquePhone(), location: '' }, acct.apiKey)).json).toMatchObject({
+        location: 'US',
+        locationDefaulted: true,
+      });
 
       await prisma().account.update({ where: { id: acct.accountId }, data: { defaultLocation: 'GB' } });
-      expect((await put({ phone: phoneDefaulted, firstName: 'Moved' }, acct.apiKey)).json).toMatchObject({ location: 'GB', locationDefaulted: true });
-      expect((await put({ phone: phoneOwn, firstName: 'Stays' }, acct.apiKey)).json).toMatchObject({ location: 'FR', locationDefaulted: false });
-      expect((await put({ phone: phoneUnreadable }, acct.apiKey)).json).toMatchObject({ location: 'GB', locationDefaulted: true });
+      expect((await put({ phone: phoneDefaulted, firstName: 'Moved' }, acct.apiKey)).json).toMatchObject({
+        location: 'GB',
+        locationDefaulted: true,
+      });
+      expect((await put({ phone: phoneOwn, firstName: 'Stays' }, acct.apiKey)).json).toMatchObject({
+        location: 'FR',
+        locationDefaulted: false,
+      });
+      expect((await put({ phone: phoneUnreadable }, acct.apiKey)).json).toMatchObject({
+        location: 'GB',
+        locationDefaulted: true,
+      });
 
       // A location given later replaces the default.
-      expect((await put({ phone: phoneDefaulted, location: 'Germany' }, acct.apiKey)).json).toMatchObject({ location: 'DE', locationDefaulted: false });
+      expect((await put({ phone: phoneDefaulted, location: 'Germany' }, acct.apiKey)).json).toMatchObject({
+        location: 'DE',
+        locationDefaulted: false,
+      });
 
       // The Account loses its default: a defaulted location follows to null.
       await prisma().account.update({ where: { id: acct.accountId }, data: { defaultLocation: null } });
-      expect((await put({ phone: phoneUnreadable, firstName: 'Gone' }, acct.apiKey)).json).toMatchObject({ location: null, locationDefaulted: false });
+      expect((await put({ phone: phoneUnreadable, firstName: 'Gone' }, acct.apiKey)).json).toMatchObject({
+        location: null,
+        locationDefaulted: false,
+      });
     });
   });
 
@@ -456,11 +518,23 @@ describe.each(testDatabaseKinds())('PUT /api/v1/contacts/upsert on %s', (kind) =
     it('is inferred again on each write', async () => {
       const phone = uniquePhone();
       expect((await put({ phone })).json).toMatchObject({ timezone: 'America/Los_Angeles', timezoneInferred: true });
-      expect((await put({ phone, location: 'US-NY' })).json).toMatchObject({ timezone: 'America/New_York', timezoneInferred: true });
-      expect((await put({ phone, location: 'France' })).json).toMatchObject({ timezone: 'Europe/Paris', timezoneInferred: true });
+      expect((await put({ phone, location: 'US-NY' })).json).toMatchObject({
+        timezone: 'America/New_York',
+        timezoneInferred: true,
+      });
+      expect((await put({ phone, location: 'France' })).json).toMatchObject({
+        timezone: 'Europe/Paris',
+        timezoneInferred: true,
+      });
       // A sent zone ends inference; null hands it back to inference.
-      expect((await put({ phone, timezone: 'Asia/Tokyo' })).json).toMatchObject({ timezone: 'Asia/Tokyo', timezoneInferred: false });
-      expect((await put({ phone, timezone: null })).json).toMatchObject({ timezone: 'Europe/Paris', timezoneInferred: true });
+      expect((await put({ phone, timezone: 'Asia/Tokyo' })).json).toMatchObject({
+        timezone: 'Asia/Tokyo',
+        timezoneInferred: false,
+      });
+      expect((await put({ phone, timezone: null })).json).toMatchObject({
+        timezone: 'Europe/Paris',
+        timezoneInferred: true,
+      });
     });
 
     it('is null and not inferred when nothing gives a single zone', async () => {
@@ -496,7 +570,12 @@ describe.each(testDatabaseKinds())('PUT /api/v1/contacts/upsert on %s', (kind) =
       const res = await put({ phone: uniquePhone(), assignmentOptions: { workflowId: wf } });
       expect(res.status).toBe(201);
       expectContactShape(res.json);
-      expect(res.json).toMatchObject({ assignedWorkflowId: wf, status: 'assigned', lastCallAt: null, nextCallAt: null });
+      expect(res.json).toMatchObject({
+        assignedWorkflowId: wf,
+        status: 'assigned',
+        lastCallAt: null,
+        nextCallAt: null,
+      });
     });
 
     it('enrolls an existing contact on update', async () => {
@@ -522,13 +601,28 @@ describe.each(testDatabaseKinds())('PUT /api/v1/contacts/upsert on %s', (kind) =
       });
     }
 
-    it('an unknown workflow, or another account\'s, is a 400 and nothing is written', async () => {
+    it("an unknown workflow, or another account's, is a 400 and nothing is written", async () => {
       const acct = await server.createAccount();
       const other = await server.createAccount();
       const foreign = await server.createWorkflow(other.accountId);
-      expectError(await put({ phone: uniquePhone(), assignmentOptions: { workflowId: '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f' } }, acct.apiKey), 400, 'bad_request');
-      expectError(await put({ phone: uniquePhone(), assignmentOptions: { workflowId: foreign } }, acct.apiKey), 400, 'bad_request');
-      expectError(await put({ phone: uniquePhone(), assignmentOptions: { workflowId: 'not-a-uuid' } }, acct.apiKey), 400, 'bad_request');
+      expectError(
+        await put(
+          { phone: uniquePhone(), assignmentOptions: { workflowId: '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f' } },
+          acct.apiKey,
+        ),
+        400,
+        'bad_request',
+      );
+      expectError(
+        await put({ phone: uniquePhone(), assignmentOptions: { workflowId: foreign } }, acct.apiKey),
+        400,
+        'bad_request',
+      );
+      expectError(
+        await put({ phone: uniquePhone(), assignmentOptions: { workflowId: 'not-a-uuid' } }, acct.apiKey),
+        400,
+        'bad_request',
+      );
       expect(await listAll(server, acct.apiKey)).toEqual([]);
     });
 
@@ -537,17 +631,40 @@ describe.each(testDatabaseKinds())('PUT /api/v1/contacts/upsert on %s', (kind) =
       const draft = await server.createWorkflow(acct.accountId, { status: 'draft' });
       const phone = uniquePhone();
       await put({ phone, firstName: 'Before' }, acct.apiKey);
-      expectError(await put({ phone, firstName: 'After', assignmentOptions: { workflowId: draft } }, acct.apiKey), 400, 'bad_request');
+      expectError(
+        await put({ phone, firstName: 'After', assignmentOptions: { workflowId: draft } }, acct.apiKey),
+        400,
+        'bad_request',
+      );
       const [contact] = await listAll(server, acct.apiKey);
       expect(contact).toMatchObject({ firstName: 'Before', assignedWorkflowId: null, status: 'not_assigned' });
     });
 
     it('reEnroll and enforceCallNow must be sent together', async () => {
       const wf = await server.createWorkflow(account.accountId);
-      expectError(await put({ phone: uniquePhone(), assignmentOptions: { workflowId: wf, reEnroll: true } }), 400, 'bad_request');
-      expectError(await put({ phone: uniquePhone(), assignmentOptions: { workflowId: wf, enforceCallNow: false } }), 400, 'bad_request');
-      expectError(await put({ phone: uniquePhone(), assignmentOptions: { workflowId: wf, reEnroll: 'yes', enforceCallNow: true } }), 400, 'bad_request');
-      expectError(await put({ phone: uniquePhone(), assignmentOptions: { workflowId: wf, bogus: 1 } }), 400, 'bad_request');
+      expectError(
+        await put({ phone: uniquePhone(), assignmentOptions: { workflowId: wf, reEnroll: true } }),
+        400,
+        'bad_request',
+      );
+      expectError(
+        await put({ phone: uniquePhone(), assignmentOptions: { workflowId: wf, enforceCallNow: false } }),
+        400,
+        'bad_request',
+      );
+      expectError(
+        await put({
+          phone: uniquePhone(),
+          assignmentOptions: { workflowId: wf, reEnroll: 'yes', enforceCallNow: true },
+        }),
+        400,
+        'bad_request',
+      );
+      expectError(
+        await put({ phone: uniquePhone(), assignmentOptions: { workflowId: wf, bogus: 1 } }),
+        400,
+        'bad_request',
+      );
     });
   });
 });

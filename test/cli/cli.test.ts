@@ -32,7 +32,8 @@ function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<Run
 /** Runs a --json command and returns its one JSON object (stdout must hold nothing else). */
 async function cliJson(args: string[], expectCode = 0): Promise<any> {
   const run = await cli([...args, '--json']);
-  if (run.code !== expectCode) throw new Error(`${args.join(' ')} exited ${run.code}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`);
+  if (run.code !== expectCode)
+    throw new Error(`${args.join(' ')} exited ${run.code}\nstdout: ${run.stdout}\nstderr: ${run.stderr}`);
   const lines = run.stdout.trim().split('\n');
   expect(lines).toHaveLength(1);
   return JSON.parse(lines[0]);
@@ -93,7 +94,16 @@ describe('contactline CLI', () => {
     const updated = await cliJson(['accounts', 'update', ids.accountId!, '--dedup-fields', 'phone,customFields.crm']);
     expect(updated.account.dedupFields).toEqual(['phone', 'customFields.crm']);
 
-    const user = await cliJson(['users', 'create', '--account', ids.accountId!, '--email', 'ops@example.com', '--name', 'Ops']);
+    const user = await cliJson([
+      'users',
+      'create',
+      '--account',
+      ids.accountId!,
+      '--email',
+      'ops@example.com',
+      '--name',
+      'Ops',
+    ]);
     expect(user.user).toMatchObject({ accountId: ids.accountId, email: 'ops@example.com' });
     ids.userId = user.userId;
 
@@ -103,16 +113,66 @@ describe('contactline CLI', () => {
     ids.keyId = key.keyId;
     ids.secret = key.secret;
 
-    const agent = await cliJson(['agents', 'create', '--account', ids.accountId!, '--name', 'Ava', '--status', 'live', '--timezone', 'Europe/Paris',
-      '--attempt-limit', '4', '--working-hours', '{"mon":[{"start":"09:00","end":"12:00"}]}']);
-    expect(agent.agent).toMatchObject({ name: 'Ava', status: 'live', timezone: 'Europe/Paris', attemptLimit: 4, workingHours: { mon: [{ start: '09:00', end: '12:00' }] } });
-    const updatedAgent = await cliJson(['agents', 'update', agent.agentId, '--retry-delay', '30', '--call-immediately']);
-    expect(updatedAgent.agent).toMatchObject({ retryDelayMinutes: 30, callNewContactsImmediately: true, attemptLimit: 4 });
-    const badZone = await cli(['agents', 'create', '--account', ids.accountId!, '--name', 'X', '--timezone', 'Mars/Base', '--json']);
+    const agent = await cliJson([
+      'agents',
+      'create',
+      '--account',
+      ids.accountId!,
+      '--name',
+      'Ava',
+      '--status',
+      'live',
+      '--timezone',
+      'Europe/Paris',
+      '--attempt-limit',
+      '4',
+      '--working-hours',
+      '{"mon":[{"start":"09:00","end":"12:00"}]}',
+    ]);
+    expect(agent.agent).toMatchObject({
+      name: 'Ava',
+      status: 'live',
+      timezone: 'Europe/Paris',
+      attemptLimit: 4,
+      workingHours: { mon: [{ start: '09:00', end: '12:00' }] },
+    });
+    const updatedAgent = await cliJson([
+      'agents',
+      'update',
+      agent.agentId,
+      '--retry-delay',
+      '30',
+      '--call-immediately',
+    ]);
+    expect(updatedAgent.agent).toMatchObject({
+      retryDelayMinutes: 30,
+      callNewContactsImmediately: true,
+      attemptLimit: 4,
+    });
+    const badZone = await cli([
+      'agents',
+      'create',
+      '--account',
+      ids.accountId!,
+      '--name',
+      'X',
+      '--timezone',
+      'Mars/Base',
+      '--json',
+    ]);
     expect(badZone.code).toBe(1);
     expect(badZone.stdout).toContain('bad_request');
 
-    const workflow = await cliJson(['workflows', 'create', '--account', ids.accountId!, '--name', 'Outreach', '--agent', agent.agentId]);
+    const workflow = await cliJson([
+      'workflows',
+      'create',
+      '--account',
+      ids.accountId!,
+      '--name',
+      'Outreach',
+      '--agent',
+      agent.agentId,
+    ]);
     expect(workflow.workflow).toMatchObject({ status: 'draft', paused: false, agentId: agent.agentId });
     ids.workflowId = workflow.workflowId;
 
@@ -121,27 +181,88 @@ describe('contactline CLI', () => {
     const paused = await cliJson(['workflows', 'pause', ids.workflowId!]);
     expect(paused.workflow.paused).toBe(true);
 
-    const blocked = await cliJson(['blocklist', 'add', '--account', ids.accountId!, '--phone', '+1 415 555 0100', '--reason', 'asked']);
+    const blocked = await cliJson([
+      'blocklist',
+      'add',
+      '--account',
+      ids.accountId!,
+      '--phone',
+      '+1 415 555 0100',
+      '--reason',
+      'asked',
+    ]);
     expect(blocked).toMatchObject({ ok: true, accountId: ids.accountId, phone: '+14155550100' });
   }, 180_000);
 
   it('stores, shows and removes provider credentials, never printing a secret; an agent on Retell', async () => {
     const env = { PROVIDER_CREDENTIALS_KEY: Buffer.alloc(32, 3).toString('base64') };
     const secretKey = 'key_retell_live_7c1f00d2e8a94b3f';
-    const set = await cli(['providers', 'set', '--account', ids.accountId!, '--provider', 'retell', '--max-concurrent-calls', '5', '--json'], { ...env, PROVIDER_API_KEY: secretKey });
+    const set = await cli(
+      [
+        'providers',
+        'set',
+        '--account',
+        ids.accountId!,
+        '--provider',
+        'retell',
+        '--max-concurrent-calls',
+        '5',
+        '--json',
+      ],
+      { ...env, PROVIDER_API_KEY: secretKey },
+    );
     expect(set.code, set.stderr).toBe(0);
-    expect(JSON.parse(set.stdout).credentials).toMatchObject({ provider: 'retell', apiKeyLastFour: '4b3f', webhookSecretSet: false, maxConcurrentCalls: 5 });
+    expect(JSON.parse(set.stdout).credentials).toMatchObject({
+      provider: 'retell',
+      apiKeyLastFour: '4b3f',
+      webhookSecretSet: false,
+      maxConcurrentCalls: 5,
+    });
     const shown = await cli(['providers', 'show', '--account', ids.accountId!], env);
     expect(shown.stdout).toContain('retell: key …4b3f');
     expect(shown.stdout + set.stdout).not.toContain(secretKey.slice(0, -4));
-    const agent = await cli(['agents', 'create', '--account', ids.accountId!, '--name', 'Rita', '--provider', 'retell', '--provider-agent-id', 'agent_abc',
-      '--provider-phone-number', '+14155550123', '--json'], env);
-    expect(JSON.parse(agent.stdout).agent).toMatchObject({ provider: 'retell', providerAgentId: 'agent_abc', providerPhoneNumber: '+14155550123' });
+    const agent = await cli(
+      [
+        'agents',
+        'create',
+        '--account',
+        ids.accountId!,
+        '--name',
+        'Rita',
+        '--provider',
+        'retell',
+        '--provider-agent-id',
+        'agent_abc',
+        '--provider-phone-number',
+        '+14155550123',
+        '--json',
+      ],
+      env,
+    );
+    expect(JSON.parse(agent.stdout).agent).toMatchObject({
+      provider: 'retell',
+      providerAgentId: 'agent_abc',
+      providerPhoneNumber: '+14155550123',
+    });
     // Without the configured key nothing can be stored: a clear error, exit 1.
-    const noKey = await cli(['providers', 'set', '--account', ids.accountId!, '--provider', 'vapi', '--api-key', 'vapi-key-0123456789', '--webhook-secret', 'secret-0123456789']);
+    const noKey = await cli([
+      'providers',
+      'set',
+      '--account',
+      ids.accountId!,
+      '--provider',
+      'vapi',
+      '--api-key',
+      'vapi-key-0123456789',
+      '--webhook-secret',
+      'secret-0123456789',
+    ]);
     expect(noKey.code).toBe(1);
     expect(noKey.stderr).toMatch(/PROVIDER_CREDENTIALS_KEY/);
-    const removed = await cli(['providers', 'remove', '--account', ids.accountId!, '--provider', 'retell', '--json'], env);
+    const removed = await cli(
+      ['providers', 'remove', '--account', ids.accountId!, '--provider', 'retell', '--json'],
+      env,
+    );
     expect(JSON.parse(removed.stdout)).toMatchObject({ ok: true, removed: true });
   }, 120_000);
 
@@ -153,7 +274,11 @@ describe('contactline CLI', () => {
   });
 
   it('serves, and imports a CSV through the bulk API', async () => {
-    server = spawn(process.execPath, [BIN, 'serve', '--json'], { cwd: workDir, env: cliEnv({ PORT: '0' }), stdio: ['ignore', 'pipe', 'pipe'] });
+    server = spawn(process.execPath, [BIN, 'serve', '--json'], {
+      cwd: workDir,
+      env: cliEnv({ PORT: '0' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let serverErr = '';
     server.stderr!.on('data', (d) => (serverErr += d));
     const started = await new Promise<any>((resolve, reject) => {
@@ -181,7 +306,17 @@ describe('contactline CLI', () => {
         'No,Dedup,,US,crm-3,,Ghost,\n' +
         'Grace,Hopper,(202) 555-0143,,crm-4,,Navy,c4\n',
     );
-    const run = await cli(['import', csv, '--key', ids.secret!, '--url', baseUrl, '--json', '--map', 'CRM=customFields.crm']);
+    const run = await cli([
+      'import',
+      csv,
+      '--key',
+      ids.secret!,
+      '--url',
+      baseUrl,
+      '--json',
+      '--map',
+      'CRM=customFields.crm',
+    ]);
     expect(run.code).toBe(1); // rows were rejected
     const lines = run.stdout.trim().split('\n');
     expect(lines).toHaveLength(1);
@@ -191,19 +326,32 @@ describe('contactline CLI', () => {
       { row: 2, line: 3, reason: 'invalid-phone' },
       { row: 3, line: 4, reason: 'missing-dedup-field' },
     ]);
-    expect(summary.mapping).toMatchObject({ 'First Name': 'firstName', 'Phone Number': 'phone', 'External ID': 'externalId', Company: 'customFields.Company', CRM: 'customFields.crm' });
+    expect(summary.mapping).toMatchObject({
+      'First Name': 'firstName',
+      'Phone Number': 'phone',
+      'External ID': 'externalId',
+      Company: 'customFields.Company',
+      CRM: 'customFields.crm',
+    });
     expect(run.stderr).toMatch(/4\/4 rows/); // the progress bar, on stderr
 
     // The bulk write lands shortly after the 202.
     let contacts: any[] = [];
     for (let i = 0; i < 40 && contacts.length < 2; i++) {
-      const res = await fetch(`${baseUrl}/api/v1/contacts?sourceKind=csv`, { headers: { authorization: `Bearer ${ids.secret}` } });
+      const res = await fetch(`${baseUrl}/api/v1/contacts?sourceKind=csv`, {
+        headers: { authorization: `Bearer ${ids.secret}` },
+      });
       expect(res.status).toBe(200);
       contacts = ((await res.json()) as { data: any[] }).data;
       if (contacts.length < 2) await new Promise((r) => setTimeout(r, 250));
     }
     const byExternalId = Object.fromEntries(contacts.map((c) => [c.externalId, c]));
-    expect(byExternalId['crm-1']).toMatchObject({ firstName: 'Ada', phone: '+14155552671', priority: 5, customFields: { Company: 'Analytical', crm: 'c1' } });
+    expect(byExternalId['crm-1']).toMatchObject({
+      firstName: 'Ada',
+      phone: '+14155552671',
+      priority: 5,
+      customFields: { Company: 'Analytical', crm: 'c1' },
+    });
     expect(byExternalId['crm-4']).toMatchObject({ firstName: 'Grace', phone: '+12025550143' });
 
     // A 400 naming one row (an unknown status): that row is reported with the API's reason,
@@ -214,14 +362,29 @@ describe('contactline CLI', () => {
     expect(badRun.code).toBe(1);
     const badSummary = JSON.parse(badRun.stdout);
     expect(badSummary).toMatchObject({ rows: 2, sent: 2, accepted: 1, failedChunks: [] });
-    expect(badSummary.rejected).toEqual([{ row: 1, line: 2, reason: 'invalid-field', message: expect.stringMatching(/^status: /) }]);
+    expect(badSummary.rejected).toEqual([
+      { row: 1, line: 2, reason: 'invalid-field', message: expect.stringMatching(/^status: /) },
+    ]);
 
     // A chunk the service refuses as a whole (an unknown workflow would; a wrong path does
     // here: 404) is reported once, with its rows' range, and stops the import.
-    const wrongUrl = await cli(['import', bad, '--key', ids.secret!, '--url', `${baseUrl}/nowhere`, '--json', '--no-progress']);
+    const wrongUrl = await cli([
+      'import',
+      bad,
+      '--key',
+      ids.secret!,
+      '--url',
+      `${baseUrl}/nowhere`,
+      '--json',
+      '--no-progress',
+    ]);
     expect(wrongUrl.code).toBe(1);
     const wrongSummary = JSON.parse(wrongUrl.stdout);
-    expect(wrongSummary).toMatchObject({ accepted: 0, rejected: [], failedChunks: [{ fromRow: 1, toRow: 2, rows: 2, status: 404, code: 'not_found' }] });
+    expect(wrongSummary).toMatchObject({
+      accepted: 0,
+      rejected: [],
+      failedChunks: [{ fromRow: 1, toRow: 2, rows: 2, status: 404, code: 'not_found' }],
+    });
     expect(wrongSummary.aborted).toBeTruthy();
 
     // Graceful stop on SIGTERM.

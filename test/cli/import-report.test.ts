@@ -21,7 +21,8 @@ const BAD_FORMAT = new Set([3, ...Array.from({ length: 25 }, (_, i) => 100 + i),
 const INVALID_NUMBER = 2000;
 const TOO_MANY_FIELDS = 1200;
 const UNCLOSED_QUOTE = ROWS;
-const PHONE_FORMAT = 'phone: must be digits with an optional leading + or 00, and only spaces, parentheses, dots or hyphens between them';
+const PHONE_FORMAT =
+  'phone: must be digits with an optional leading + or 00, and only spaces, parentheses, dots or hyphens between them';
 
 function messyCsv(): string {
   const lines = ['First Name,Last Name,Phone,External ID'];
@@ -38,8 +39,18 @@ const expectedRejections = (): Array<{ row: number; line: number; reason: string
   [
     ...[...BAD_FORMAT].map((row) => ({ row, line: row + 1, reason: 'invalid-field', message: PHONE_FORMAT })),
     { row: INVALID_NUMBER, line: INVALID_NUMBER + 1, reason: 'invalid-phone' },
-    { row: TOO_MANY_FIELDS, line: TOO_MANY_FIELDS + 1, reason: 'malformed-record', message: 'the record has 5 fields; the header has 4' },
-    { row: UNCLOSED_QUOTE, line: UNCLOSED_QUOTE + 1, reason: 'malformed-record', message: 'a quote opened on this line is never closed' },
+    {
+      row: TOO_MANY_FIELDS,
+      line: TOO_MANY_FIELDS + 1,
+      reason: 'malformed-record',
+      message: 'the record has 5 fields; the header has 4',
+    },
+    {
+      row: UNCLOSED_QUOTE,
+      line: UNCLOSED_QUOTE + 1,
+      reason: 'malformed-record',
+      message: 'a quote opened on this line is never closed',
+    },
   ].sort((a, b) => a.row - b.row);
 
 describe.each(testDatabaseKinds())('CLI import of a messy CSV on %s', (kind) => {
@@ -60,14 +71,22 @@ describe.each(testDatabaseKinds())('CLI import of a messy CSV on %s', (kind) => 
     const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'silent' };
     delete env.CONTACTLINE_API_KEY;
     delete env.CONTACTLINE_URL;
-    return runProcess(process.execPath, [BIN, 'import', file, '--key', apiKey, '--url', server.baseUrl, '--no-progress', ...(json ? ['--json'] : [])], { cwd: dir, env });
+    return runProcess(
+      process.execPath,
+      [BIN, 'import', file, '--key', apiKey, '--url', server.baseUrl, '--no-progress', ...(json ? ['--json'] : [])],
+      { cwd: dir, env },
+    );
   };
 
   const storedExternalIds = async (): Promise<string[]> => {
     const ids: string[] = [];
     let token: string | undefined;
     do {
-      const res = await server.request(apiKey, 'GET', `/api/v1/contacts?limit=100${token ? `&nextToken=${encodeURIComponent(token)}` : ''}`);
+      const res = await server.request(
+        apiKey,
+        'GET',
+        `/api/v1/contacts?limit=100${token ? `&nextToken=${encodeURIComponent(token)}` : ''}`,
+      );
       expect(res.status).toBe(200);
       ids.push(...res.json.data.map((c: { externalId: string }) => c.externalId));
       token = res.json.nextToken;
@@ -84,12 +103,22 @@ describe.each(testDatabaseKinds())('CLI import of a messy CSV on %s', (kind) => 
     expect(lines).toHaveLength(1);
     const summary = JSON.parse(lines[0]);
     const rejected = expectedRejections();
-    expect(summary).toMatchObject({ ok: false, rows: ROWS, sent: ROWS - 2, accepted: ROWS - rejected.length, failedChunks: [], notSent: 0, aborted: null });
+    expect(summary).toMatchObject({
+      ok: false,
+      rows: ROWS,
+      sent: ROWS - 2,
+      accepted: ROWS - rejected.length,
+      failedChunks: [],
+      notSent: 0,
+      aborted: null,
+    });
     expect(summary.rejected).toEqual(rejected);
     // One entry per rejected row, not one per row of a refused chunk.
     expect(run.stdout.length).toBeLessThan(15_000);
 
-    const good = Array.from({ length: ROWS }, (_, i) => i + 1).filter((row) => !rejected.some((r) => r.row === row)).map((row) => `ext-${row}`);
+    const good = Array.from({ length: ROWS }, (_, i) => i + 1)
+      .filter((row) => !rejected.some((r) => r.row === row))
+      .map((row) => `ext-${row}`);
     const stored = await server.eventually(async () => {
       const ids = await storedExternalIds();
       return ids.length >= good.length ? ids : undefined;
@@ -103,9 +132,13 @@ describe.each(testDatabaseKinds())('CLI import of a messy CSV on %s', (kind) => 
     const run = await importFile(file, false);
     expect(run.code).toBe(1);
     const rejected = expectedRejections();
-    expect(run.stdout).toContain(`${ROWS} row(s), ${ROWS - 2} sent, ${ROWS - rejected.length} accepted, ${rejected.length} rejected.`);
+    expect(run.stdout).toContain(
+      `${ROWS} row(s), ${ROWS - 2} sent, ${ROWS - rejected.length} accepted, ${rejected.length} rejected.`,
+    );
     const rowLines = run.stdout.split('\n').filter((line) => /^ {2}row \d+ /.test(line));
-    expect(rowLines).toEqual(rejected.map((r) => `  row ${r.row} (line ${r.line}): ${r.reason}${r.message ? ` — ${r.message}` : ''}`));
+    expect(rowLines).toEqual(
+      rejected.map((r) => `  row ${r.row} (line ${r.line}): ${r.reason}${r.message ? ` — ${r.message}` : ''}`),
+    );
     expect(run.stdout).not.toMatch(/were not imported/);
     expect(run.stderr).toContain(`import finished with ${rejected.length} row(s) not imported`);
   }, 120_000);
@@ -122,7 +155,9 @@ describe('CLI import against a service that asks it to slow down', () => {
         bodies.push(JSON.parse(text));
         if (bodies.length === 1) {
           res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '1' });
-          res.end(JSON.stringify({ error: 'Too Many Requests', message: 'slow down', code: 'rate_limited', requestId: 'r' }));
+          res.end(
+            JSON.stringify({ error: 'Too Many Requests', message: 'slow down', code: 'rate_limited', requestId: 'r' }),
+          );
         } else {
           res.writeHead(202, { 'content-type': 'application/json' });
           res.end(JSON.stringify({ accepted: bodies[bodies.length - 1].contacts.length, rejected: [] }));
@@ -136,9 +171,20 @@ describe('CLI import against a service that asks it to slow down', () => {
       const file = path.join(dir, 'two.csv');
       fs.writeFileSync(file, 'name,phone\nAda,+14155550101\nGrace,+14155550102\n');
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const run = await runProcess(process.execPath, [BIN, 'import', file, '--key', 'svc_pk_test', '--url', url, '--no-progress', '--json'], { cwd: dir, env: { ...process.env, LOG_LEVEL: 'silent' } });
+      const run = await runProcess(
+        process.execPath,
+        [BIN, 'import', file, '--key', 'svc_pk_test', '--url', url, '--no-progress', '--json'],
+        { cwd: dir, env: { ...process.env, LOG_LEVEL: 'silent' } },
+      );
       expect(run.code, run.stderr).toBe(0);
-      expect(JSON.parse(run.stdout)).toMatchObject({ ok: true, rows: 2, sent: 2, accepted: 2, rejected: [], failedChunks: [] });
+      expect(JSON.parse(run.stdout)).toMatchObject({
+        ok: true,
+        rows: 2,
+        sent: 2,
+        accepted: 2,
+        rejected: [],
+        failedChunks: [],
+      });
       expect(bodies).toHaveLength(2);
       expect(bodies[1]).toEqual(bodies[0]);
     } finally {

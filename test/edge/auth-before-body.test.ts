@@ -21,7 +21,14 @@ describe.each(testDatabaseKinds())('credentials are checked before the body is r
     // Vapi credentials for the provider webhook (without them that route is a 404, also unread).
     const set = await server.request(ADMIN_TOKEN, 'POST', '/graphql', {
       query: 'mutation ($i: JSON!) { setProviderCredentials(input: $i) { accountId } }',
-      variables: { i: { accountId, provider: 'vapi', apiKey: 'vapi-private-key-5f1e2d3c4b5a6978', webhookSecret: 'vapi-hmac-secret-0a1b2c3d4e5f' } },
+      variables: {
+        i: {
+          accountId,
+          provider: 'vapi',
+          apiKey: 'vapi-private-key-5f1e2d3c4b5a6978',
+          webhookSecret: 'vapi-hmac-secret-0a1b2c3d4e5f',
+        },
+      },
     });
     expect(set.json.errors, set.text).toBeUndefined();
   });
@@ -37,7 +44,12 @@ describe.each(testDatabaseKinds())('credentials are checked before the body is r
   it.each([
     ['REST upsert, no key', 'PUT', '/api/v1/contacts/upsert', {}],
     ['REST bulk, unknown key', 'POST', '/api/v1/contacts/bulk', { authorization: `Bearer svc_pk_${'A'.repeat(43)}` }],
-    ['REST bulk-update, malformed Authorization', 'POST', '/api/v1/contacts/bulk-update', { authorization: 'Basic abc' }],
+    [
+      'REST bulk-update, malformed Authorization',
+      'POST',
+      '/api/v1/contacts/bulk-update',
+      { authorization: 'Basic abc' },
+    ],
     ['REST PATCH, no key', 'PATCH', '/api/v1/contacts/source/api/external-id/x', {}],
     ['GraphQL, no credential', 'POST', '/graphql', {}],
     ['GraphQL, wrong operator token', 'POST', '/graphql', { authorization: 'Bearer not-the-operator-token-000' }],
@@ -48,21 +60,41 @@ describe.each(testDatabaseKinds())('credentials are checked before the body is r
     expect(JSON.parse(answer.body)).toMatchObject({ code: 'unauthenticated', error: 'Unauthorized' });
   });
 
-  it('board app: a request without monday\'s token is a 401, body not read', async () => {
-    const answer = await exchangeWithLargeBody(server.service.server, 'POST', '/integrations/monday/actions/enroll', json, NINE_MB);
+  it("board app: a request without monday's token is a 401, body not read", async () => {
+    const answer = await exchangeWithLargeBody(
+      server.service.server,
+      'POST',
+      '/integrations/monday/actions/enroll',
+      json,
+      NINE_MB,
+    );
     expectRefusedUnread(answer, 401);
   });
 
   it('telephony events: no signature, or a stale one, is a 401 before the body (2 MB limit) is read', async () => {
-    for (const headers of [{}, { 'x-contactline-signature': `t=1,v1=${'0'.repeat(64)}` }] as Array<Record<string, string>>) {
-      const answer = await exchangeWithLargeBody(server.service.server, 'POST', '/api/telephony/events', { ...json, ...headers }, NINE_MB);
+    for (const headers of [{}, { 'x-contactline-signature': `t=1,v1=${'0'.repeat(64)}` }] as Array<
+      Record<string, string>
+    >) {
+      const answer = await exchangeWithLargeBody(
+        server.service.server,
+        'POST',
+        '/api/telephony/events',
+        { ...json, ...headers },
+        NINE_MB,
+      );
       expectRefusedUnread(answer, 401);
       expect(JSON.parse(answer.body)).toMatchObject({ code: 'unauthenticated' });
     }
   });
 
   it('provider webhook: no credential header is a 401 before the body is read', async () => {
-    const answer = await exchangeWithLargeBody(server.service.server, 'POST', `/api/telephony/vapi/${accountId}`, json, NINE_MB);
+    const answer = await exchangeWithLargeBody(
+      server.service.server,
+      'POST',
+      `/api/telephony/vapi/${accountId}`,
+      json,
+      NINE_MB,
+    );
     expectRefusedUnread(answer, 401);
     expect(JSON.parse(answer.body)).toMatchObject({ code: 'unauthenticated' });
   });
@@ -70,11 +102,24 @@ describe.each(testDatabaseKinds())('credentials are checked before the body is r
   it('with a valid key the same route reads the body: the measure tells reading from refusing', async () => {
     const authorized = { ...json, authorization: `Bearer ${apiKey}` };
     // 9 MB that is not JSON, all sent before the answer: read to its end, then a 400.
-    const read = await exchangeWithLargeBody(server.service.server, 'PUT', '/api/v1/contacts/upsert', authorized, NINE_MB, NINE_MB);
+    const read = await exchangeWithLargeBody(
+      server.service.server,
+      'PUT',
+      '/api/v1/contacts/upsert',
+      authorized,
+      NINE_MB,
+      NINE_MB,
+    );
     expect(read.status, read.body).toBe(400);
     expect(read.serverBytesRead).toBeGreaterThanOrEqual(NINE_MB);
     // Over the 10 MB limit: refused from the declared length, unread, connection closed.
-    const over = await exchangeWithLargeBody(server.service.server, 'PUT', '/api/v1/contacts/upsert', authorized, 11 * ONE_MB);
+    const over = await exchangeWithLargeBody(
+      server.service.server,
+      'PUT',
+      '/api/v1/contacts/upsert',
+      authorized,
+      11 * ONE_MB,
+    );
     expectRefusedUnread(over, 413);
     expect(JSON.parse(over.body)).toMatchObject({ code: 'payload_too_large' });
   });

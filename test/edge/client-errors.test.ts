@@ -21,7 +21,9 @@ async function rawRequest(server: TestServer, bytes: string): Promise<string> {
 function parse(answer: string) {
   const end = answer.indexOf('\r\n\r\n');
   const [statusLine, ...lines] = answer.slice(0, end).split('\r\n');
-  const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+  const headers = Object.fromEntries(
+    lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+  );
   return { statusLine, headers, body: JSON.parse(answer.slice(end + 4)) };
 }
 
@@ -33,19 +35,28 @@ describe.each(testDatabaseKinds())('answers to requests Node refuses on %s', (ki
   afterAll(() => server?.stop());
 
   it('a header over 16 KB: 431 with the error body, connection closed', async () => {
-    const answer = parse(await rawRequest(server, `GET /api/v1/contacts HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`));
+    const answer = parse(
+      await rawRequest(server, `GET /api/v1/contacts HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`),
+    );
     expect(answer.statusLine).toBe('HTTP/1.1 431 Request Header Fields Too Large');
     expect(answer.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(answer.headers.connection).toBe('close');
     expect(answer.body).toEqual({
-      error: 'Request Header Fields Too Large', code: 'request_header_fields_too_large', message: expect.any(String), requestId: answer.headers['x-request-id'],
+      error: 'Request Header Fields Too Large',
+      code: 'request_header_fields_too_large',
+      message: expect.any(String),
+      requestId: answer.headers['x-request-id'],
     });
   });
 
   it('a request that is not HTTP: 400 bad_request with the error body', async () => {
     const answer = parse(await rawRequest(server, 'HELLO THERE\r\n\r\n'));
     expect(answer.statusLine).toBe('HTTP/1.1 400 Bad Request');
-    expect(answer.body).toMatchObject({ code: 'bad_request', error: 'Bad Request', requestId: answer.headers['x-request-id'] });
+    expect(answer.body).toMatchObject({
+      code: 'bad_request',
+      error: 'Bad Request',
+      requestId: answer.headers['x-request-id'],
+    });
   });
 
   it('the server keeps answering afterwards', async () => {

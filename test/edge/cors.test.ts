@@ -11,18 +11,57 @@ const LISTED = 'https://crm.example.com';
 const UNLISTED = 'https://evil.example.net';
 
 describe.each(testDatabaseKinds())('the CORS policy on %s', (kind) => {
-  const { server, account } = useServerWithAccount(kind, { ...everySurface(), edge: { CORS_ORIGINS: [LISTED, 'http://localhost:5173'] } });
+  const { server, account } = useServerWithAccount(kind, {
+    ...everySurface(),
+    edge: { CORS_ORIGINS: [LISTED, 'http://localhost:5173'] },
+  });
 
-  const accessControl = (headers: Headers) => Object.fromEntries([...headers].filter(([name]) => name.startsWith('access-control-')));
+  const accessControl = (headers: Headers) =>
+    Object.fromEntries([...headers].filter(([name]) => name.startsWith('access-control-')));
 
   // Each surface: a simple request (method, path, credential, body) and the methods its path serves.
-  const surfaces: Array<{ name: string; method: string; path: string; token: () => string | null; body?: unknown; allow: string }> = [
+  const surfaces: Array<{
+    name: string;
+    method: string;
+    path: string;
+    token: () => string | null;
+    body?: unknown;
+    allow: string;
+  }> = [
     { name: 'REST', method: 'GET', path: '/api/v1/contacts', token: () => account.apiKey, allow: 'GET, HEAD, OPTIONS' },
-    { name: 'GraphQL (key)', method: 'POST', path: '/graphql', token: () => account.apiKey, body: { query: '{ __typename }' }, allow: 'GET, HEAD, OPTIONS, POST' },
-    { name: 'GraphQL (operator)', method: 'POST', path: '/graphql', token: () => ADMIN_TOKEN, body: { query: '{ __typename }' }, allow: 'GET, HEAD, OPTIONS, POST' },
+    {
+      name: 'GraphQL (key)',
+      method: 'POST',
+      path: '/graphql',
+      token: () => account.apiKey,
+      body: { query: '{ __typename }' },
+      allow: 'GET, HEAD, OPTIONS, POST',
+    },
+    {
+      name: 'GraphQL (operator)',
+      method: 'POST',
+      path: '/graphql',
+      token: () => ADMIN_TOKEN,
+      body: { query: '{ __typename }' },
+      allow: 'GET, HEAD, OPTIONS, POST',
+    },
     { name: 'OpenAPI document', method: 'GET', path: '/openapi.json', token: () => null, allow: 'GET, HEAD, OPTIONS' },
-    { name: 'board app', method: 'POST', path: '/integrations/monday/options/workflows', token: () => null, body: {}, allow: 'OPTIONS, POST' },
-    { name: 'telephony events', method: 'POST', path: '/api/telephony/events', token: () => null, body: {}, allow: 'OPTIONS, POST' },
+    {
+      name: 'board app',
+      method: 'POST',
+      path: '/integrations/monday/options/workflows',
+      token: () => null,
+      body: {},
+      allow: 'OPTIONS, POST',
+    },
+    {
+      name: 'telephony events',
+      method: 'POST',
+      path: '/api/telephony/events',
+      token: () => null,
+      body: {},
+      allow: 'OPTIONS, POST',
+    },
   ];
 
   describe.each(surfaces)('$name', (surface) => {
@@ -44,7 +83,7 @@ describe.each(testDatabaseKinds())('the CORS policy on %s', (kind) => {
       expect(res.headers.get('vary')).toMatch(/Origin/);
     });
 
-    it('a listed origin\'s preflight: 204 with the path\'s methods and the API\'s request headers', async () => {
+    it("a listed origin's preflight: 204 with the path's methods and the API's request headers", async () => {
       const res = await preflight(LISTED);
       expect(res.status).toBe(204);
       expect(accessControl(res.headers)).toEqual({
@@ -70,16 +109,26 @@ describe.each(testDatabaseKinds())('the CORS policy on %s', (kind) => {
   it('the tool server refuses any Origin, listed or not, also on a preflight (403, no CORS header)', async () => {
     for (const origin of [LISTED, UNLISTED]) {
       for (const method of ['POST', 'OPTIONS']) {
-        const res = await server.request(account.apiKey, method, '/api/mcp', method === 'POST' ? initializeMessage() : undefined, {
-          origin, accept: 'application/json, text/event-stream', 'access-control-request-method': 'POST',
-        });
+        const res = await server.request(
+          account.apiKey,
+          method,
+          '/api/mcp',
+          method === 'POST' ? initializeMessage() : undefined,
+          {
+            origin,
+            accept: 'application/json, text/event-stream',
+            'access-control-request-method': 'POST',
+          },
+        );
         expect(res.status, `${method} ${origin}`).toBe(403);
         expect(res.json).toMatchObject({ code: 'forbidden' });
         expect(accessControl(res.headers)).toEqual({});
       }
     }
     // Without an Origin it answers as usual.
-    const res = await server.request(account.apiKey, 'POST', '/api/mcp', initializeMessage(), { accept: 'application/json, text/event-stream' });
+    const res = await server.request(account.apiKey, 'POST', '/api/mcp', initializeMessage(), {
+      accept: 'application/json, text/event-stream',
+    });
     expect(res.status).toBe(200);
     expect(res.json.result.serverInfo).toBeTruthy();
   });
@@ -95,7 +144,10 @@ describe.each(testDatabaseKinds())('the CORS policy on %s', (kind) => {
 describe('CORS_ORIGINS is validated at start-up', () => {
   it('accepts origins, refuses anything with a path or another scheme', async () => {
     const { loadEnv } = await import('../../src/config/env.js');
-    expect(loadEnv({ CORS_ORIGINS: 'https://a.example, http://localhost:5173' }).CORS_ORIGINS).toEqual(['https://a.example', 'http://localhost:5173']);
+    expect(loadEnv({ CORS_ORIGINS: 'https://a.example, http://localhost:5173' }).CORS_ORIGINS).toEqual([
+      'https://a.example',
+      'http://localhost:5173',
+    ]);
     expect(loadEnv({}).CORS_ORIGINS).toEqual([]);
     for (const bad of ['https://a.example/', 'https://a.example/app', 'ftp://a.example', '*', 'a.example']) {
       expect(() => loadEnv({ CORS_ORIGINS: bad }), bad).toThrow(/CORS_ORIGINS/);

@@ -39,11 +39,17 @@ describe.each(testDatabaseKinds())('GraphQL guard on %s', (kind) => {
     expect(res.json.data).toBeUndefined();
     expect(res.json.errors[0].message).toMatch(/limit of \d+ exceeded/);
     // 16 small aliases: the alias limit itself.
-    const sixteen = await graphql(apiKey, `{ ${Array.from({ length: 16 }, (_, i) => `w${i}: workflows { nextToken }`).join(' ')} }`);
+    const sixteen = await graphql(
+      apiKey,
+      `{ ${Array.from({ length: 16 }, (_, i) => `w${i}: workflows { nextToken }`).join(' ')} }`,
+    );
     expect(sixteen.json.data).toBeUndefined();
     expect(sixteen.json.errors[0].message).toMatch(/Aliases limit of 15 exceeded/);
     // Within the limit the same document runs.
-    const ok = await graphql(apiKey, `{ ${Array.from({ length: 15 }, (_, i) => `a${i}: contacts(limit: 1) { data { id } }`).join(' ')} }`);
+    const ok = await graphql(
+      apiKey,
+      `{ ${Array.from({ length: 15 }, (_, i) => `a${i}: contacts(limit: 1) { data { id } }`).join(' ')} }`,
+    );
     expect(ok.json.errors, ok.text).toBeUndefined();
     expect(Object.keys(ok.json.data)).toHaveLength(15);
   });
@@ -58,7 +64,9 @@ describe.each(testDatabaseKinds())('GraphQL guard on %s', (kind) => {
       const deep = await run('{ contacts { data { id } } }');
       expect(deep.json.data).toBeUndefined();
       expect(deep.json.errors[0].message).toMatch(/depth limit of 2 exceeded/i);
-      const costly = await run(`{ ${Array.from({ length: 10 }, (_, i) => `w${i}: workflows { nextToken }`).join(' ')} }`);
+      const costly = await run(
+        `{ ${Array.from({ length: 10 }, (_, i) => `w${i}: workflows { nextToken }`).join(' ')} }`,
+      );
       expect(costly.json.data).toBeUndefined();
       expect(costly.json.errors[0].message).toMatch(/cost limit of 20 exceeded/i);
     } finally {

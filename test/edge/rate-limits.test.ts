@@ -16,17 +16,21 @@ const ITEM = /^"(address|key)";r=(\d+);t=(\d+)$/;
 function rateLimitOf(headers: Headers): Record<string, { r: number; t: number }> {
   const value = headers.get('ratelimit');
   if (value === null) return {};
-  return Object.fromEntries(value.split(', ').map((item) => {
-    const match = ITEM.exec(item);
-    if (!match) throw new Error(`not a RateLimit item: ${item}`);
-    return [match[1], { r: Number(match[2]), t: Number(match[3]) }];
-  }));
+  return Object.fromEntries(
+    value.split(', ').map((item) => {
+      const match = ITEM.exec(item);
+      if (!match) throw new Error(`not a RateLimit item: ${item}`);
+      return [match[1], { r: Number(match[2]), t: Number(match[3]) }];
+    }),
+  );
 }
 
 describe.each(testDatabaseKinds())('rate limits in one process on %s', (kind) => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer(kind, { edge: { RATE_LIMIT_PER_KEY: 5, RATE_LIMIT_PER_ADDRESS: 1000, RATE_LIMIT_WINDOW_SECONDS: WINDOW } });
+    server = await startTestServer(kind, {
+      edge: { RATE_LIMIT_PER_KEY: 5, RATE_LIMIT_PER_ADDRESS: 1000, RATE_LIMIT_WINDOW_SECONDS: WINDOW },
+    });
   });
   afterAll(() => server?.stop());
 
@@ -44,7 +48,10 @@ describe.each(testDatabaseKinds())('rate limits in one process on %s', (kind) =>
     expect(answers.map((a) => a.status)).toEqual([200, 401, 404, 204, 200, 200, 200]);
     for (const answer of answers) {
       const policy = answer.headers.get('ratelimit-policy');
-      expect(policy === `"address";q=1000;w=${WINDOW}` || policy === `"address";q=1000;w=${WINDOW}, "key";q=5;w=${WINDOW}`, `${policy}`).toBe(true);
+      expect(
+        policy === `"address";q=1000;w=${WINDOW}` || policy === `"address";q=1000;w=${WINDOW}, "key";q=5;w=${WINDOW}`,
+        `${policy}`,
+      ).toBe(true);
       const limits = rateLimitOf(answer.headers);
       expect(limits.address.t).toBeGreaterThan(0);
       expect(limits.address.t).toBeLessThanOrEqual(WINDOW);
@@ -58,14 +65,16 @@ describe.each(testDatabaseKinds())('rate limits in one process on %s', (kind) =>
     expect(health.headers.get('ratelimit')).toBeNull();
   });
 
-  it('past the key\'s limit: 429 rate_limited with Retry-After on REST, MCP and GraphQL; other keys unaffected', async () => {
+  it("past the key's limit: 429 rate_limited with Retry-After on REST, MCP and GraphQL; other keys unaffected", async () => {
     const { apiKey } = await server.createAccount();
     const other = await server.createAccount();
     for (let i = 0; i < 5; i++) expect((await server.request(apiKey, 'GET', '/api/v1/workflows')).status).toBe(200);
     const refused = [
       await server.request(apiKey, 'GET', '/api/v1/workflows'),
       await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: '+14155550100' }),
-      await server.request(apiKey, 'POST', '/api/mcp', initializeMessage(), { accept: 'application/json, text/event-stream' }),
+      await server.request(apiKey, 'POST', '/api/mcp', initializeMessage(), {
+        accept: 'application/json, text/event-stream',
+      }),
       await server.request(apiKey, 'POST', '/graphql', { query: '{ __typename }' }),
     ];
     for (const res of refused) {
@@ -112,10 +121,26 @@ describe.runIf(testDatabaseKinds().includes('postgres'))('two service processes 
     const prisma = database.db.prisma;
     const now = new Date();
     const account = await prisma.account.create({ data: { createdAt: now, name: 'Shared limits' } });
-    const user = await prisma.user.create({ data: { createdAt: now, accountId: account.id, email: 'limits@example.com' } });
+    const user = await prisma.user.create({
+      data: { createdAt: now, accountId: account.id, email: 'limits@example.com' },
+    });
     apiKey = generateSecret();
-    await prisma.apiKey.create({ data: { createdAt: now, accountId: account.id, userId: user.id, name: 'k', secretHash: hashSecret(apiKey), lastFour: apiKey.slice(-4) } });
-    const env = { DATABASE_URL: database.url!, RATE_LIMIT_PER_KEY: '10', RATE_LIMIT_PER_ADDRESS: '100', RATE_LIMIT_WINDOW_SECONDS: String(WINDOW) };
+    await prisma.apiKey.create({
+      data: {
+        createdAt: now,
+        accountId: account.id,
+        userId: user.id,
+        name: 'k',
+        secretHash: hashSecret(apiKey),
+        lastFour: apiKey.slice(-4),
+      },
+    });
+    const env = {
+      DATABASE_URL: database.url!,
+      RATE_LIMIT_PER_KEY: '10',
+      RATE_LIMIT_PER_ADDRESS: '100',
+      RATE_LIMIT_WINDOW_SECONDS: String(WINDOW),
+    };
     const started = await Promise.all([startServiceProcess(env), startServiceProcess(env)]);
     for (const { child } of started) children.push(child);
     bases = started.map((s) => s.baseUrl);
@@ -126,7 +151,10 @@ describe.runIf(testDatabaseKinds().includes('postgres'))('two service processes 
   });
 
   const get = (base: string, key: string | null) =>
-    fetch(`${base}/api/v1/workflows`, { headers: key ? { authorization: `Bearer ${key}` } : {} }).then(async (r) => ({ status: r.status, body: await r.json() }));
+    fetch(`${base}/api/v1/workflows`, { headers: key ? { authorization: `Bearer ${key}` } : {} }).then(async (r) => ({
+      status: r.status,
+      body: await r.json(),
+    }));
 
   it('a key gets its limit once across both processes, then 429 from either; so does the address', async () => {
     const byProcess: number[][] = [[], []];

@@ -24,8 +24,12 @@ describe('npm run demo:calls', () => {
     expect(steps).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
 
     // 3. Operator GraphQL: the keys are shown by their last four characters only.
-    expect(stdout).toMatch(/setProviderCredentials\(vapi\s*\) → \{"provider":"vapi","apiKeyLastFour":"\w{4}","webhookSecretSet":true\}/);
-    expect(stdout).toMatch(/setProviderCredentials\(retell\) → \{"provider":"retell","apiKeyLastFour":"\w{4}","webhookSecretSet":true\}/);
+    expect(stdout).toMatch(
+      /setProviderCredentials\(vapi\s*\) → \{"provider":"vapi","apiKeyLastFour":"\w{4}","webhookSecretSet":true\}/,
+    );
+    expect(stdout).toMatch(
+      /setProviderCredentials\(retell\) → \{"provider":"retell","apiKeyLastFour":"\w{4}","webhookSecretSet":true\}/,
+    );
     expect(stdout).toMatch(/createAgent "Ava \(Vapi\)" → \w{8}… vapi, live/);
     expect(stdout).toMatch(/createAgent "Alex \(Retell\)" → \w{8}… retell, live/);
     // 4. Enrolled through REST.
@@ -39,14 +43,20 @@ describe('npm run demo:calls', () => {
     expect(stdout).toMatch(/Call row [0-9a-f-]{36}: status queued, provider vapi, providerCallId \S+/);
     expect(stdout).toMatch(/Call row [0-9a-f-]{36}: status queued, provider retell, providerCallId \S+/);
     // 6. Each call runs its course (the demo's clock moves on to its report), then its signed webhooks are accepted.
-    expect(stdout).toMatch(/Vapi {3}placed \d\d:\d\d:\d\d, picked up \d\d:\d\d:\d\d, ended \d\d:\d\d:\d\d \(95 s\), reported \d\d:\d\d:\d\d/);
-    expect(stdout).toMatch(/Retell placed \d\d:\d\d:\d\d, picked up \d\d:\d\d:\d\d, ended \d\d:\d\d:\d\d \(48 s\), reported \d\d:\d\d:\d\d/);
+    expect(stdout).toMatch(
+      /Vapi {3}placed \d\d:\d\d:\d\d, picked up \d\d:\d\d:\d\d, ended \d\d:\d\d:\d\d \(95 s\), reported \d\d:\d\d:\d\d/,
+    );
+    expect(stdout).toMatch(
+      /Retell placed \d\d:\d\d:\d\d, picked up \d\d:\d\d:\d\d, ended \d\d:\d\d:\d\d \(48 s\), reported \d\d:\d\d:\d\d/,
+    );
     expect(stdout).toMatch(/the demo's clock moves on \d+ s, to when both providers report their calls/);
     expect(stdout).toMatch(/Vapi {3}end-of-call-report\s+→ 200/);
     expect(stdout).toMatch(/Retell call_analyzed\s+→ 200/);
     // 7. The REST API shows the scripted results.
     expect(stdout).toMatch(/Ada Lovelace: status converted, callCount 1, .*nextCallAt null/);
-    expect(stdout).toMatch(/Grace Hopper: status reached, callCount 1, .*nextCallAt \d{4}-\d{2}-\d{2}T\d{2}:00:00\.000Z/);
+    expect(stdout).toMatch(
+      /Grace Hopper: status reached, callCount 1, .*nextCallAt \d{4}-\d{2}-\d{2}T\d{2}:00:00\.000Z/,
+    );
     expect(stdout).toMatch(/ended, result converted, endReason customer-ended-call, 95 s/);
     expect(stdout).toMatch(/ended, result callback_requested, endReason user_hangup, 48 s/);
     expect(stdout).toMatch(/startedAt \S+Z \(placed\), endedAt \S+Z/);
@@ -57,7 +67,9 @@ describe('npm run demo:calls', () => {
     expect(stdout).toMatch(/Retell call_analyzed, x-retell-signature made with another key → 401/);
     // 9. The summary.
     expect(stdout).toMatch(/Vapi\s+Ada Lovelace\s+\S+\s+200 200 200 200\s+converted\s+converted\s+1\s+—\s+4\s+401/);
-    expect(stdout).toMatch(/Retell\s+Grace Hopper\s+\S+\s+200 200 200\s+callback_requested\s+reached\s+1\s+\S+Z\s+3\s+401/);
+    expect(stdout).toMatch(
+      /Retell\s+Grace Hopper\s+\S+\s+200 200 200\s+callback_requested\s+reached\s+1\s+\S+Z\s+3\s+401/,
+    );
     expect(stdout).toMatch(/stopped Contactline and both emulators/);
   }, 150_000);
 });

@@ -31,14 +31,43 @@ describe.each(testDatabaseKinds())('board app fuzz on %s', (kind) => {
   const mondayUserId = 42;
 
   beforeAll(async () => {
-    ({ monday, server } = await startBoardApp(kind, { signingSecret: SECRET, appId: APP_ID, tokenKey: TOKEN_KEY, retry: { delaysMs: [10] } }));
-    ({ apiKey, accountId, agentId, workflowId, boardId } = await seedLinkedBoardAccount(server, monday, {
-      tokenKey: TOKEN_KEY, mondayAccountId, mondayUserId, workflowName: 'Outreach', agent: { callNewContactsImmediately: false },
+    ({ monday, server } = await startBoardApp(kind, {
+      signingSecret: SECRET,
+      appId: APP_ID,
+      tokenKey: TOKEN_KEY,
+      retry: { delaysMs: [10] },
     }));
-    itemId = String(monday.addItem({ boardId, name: 'Jane Doe', values: { first: 'Jane', last: 'Doe', phone: { phone: '+14155550142', countryShortName: 'US' }, company: 'Acme' } }).id);
+    ({ apiKey, accountId, agentId, workflowId, boardId } = await seedLinkedBoardAccount(server, monday, {
+      tokenKey: TOKEN_KEY,
+      mondayAccountId,
+      mondayUserId,
+      workflowName: 'Outreach',
+      agent: { callNewContactsImmediately: false },
+    }));
+    itemId = String(
+      monday.addItem({
+        boardId,
+        name: 'Jane Doe',
+        values: {
+          first: 'Jane',
+          last: 'Doe',
+          phone: { phone: '+14155550142', countryShortName: 'US' },
+          company: 'Acme',
+        },
+      }).id,
+    );
     const mapped = await server.request(apiKey, 'POST', '/graphql', {
       query: 'mutation ($input: JSON!) { setBoardMapping(input: $input) { boardId } }',
-      variables: { input: { boardId, firstNameColumnId: 'first', lastNameColumnId: 'last', phoneColumnId: 'phone', timezoneColumnId: 'tz', extraFields: [{ columnId: 'company', identifier: 'company' }] } },
+      variables: {
+        input: {
+          boardId,
+          firstNameColumnId: 'first',
+          lastNameColumnId: 'last',
+          phoneColumnId: 'phone',
+          timezoneColumnId: 'tz',
+          extraFields: [{ columnId: 'company', identifier: 'company' }],
+        },
+      },
     });
     expect(mapped.json.errors).toBeUndefined();
   });
@@ -59,19 +88,43 @@ describe.each(testDatabaseKinds())('board app fuzz on %s', (kind) => {
     const url = `${server.baseUrl}/integrations/monday${path}`;
     const authorization = monday.mintJwt({ accountId: mondayAccountId, userId: mondayUserId, aud: url });
     const before = await stored();
-    const res = await server.request(null, 'POST', `/integrations/monday${path}`, toJson(body), { authorization, 'content-type': 'application/json' });
+    const res = await server.request(null, 'POST', `/integrations/monday${path}`, toJson(body), {
+      authorization,
+      'content-type': 'application/json',
+    });
     expect(res.status, `${path} ${res.text.slice(0, 500)}`).toBeLessThan(500);
     if (res.status >= 400) expect(await stored()).toEqual(before);
   }
 
   const actionBody = (inputFields: Record<string, unknown>) => ({
-    payload: { blockKind: 'action', inboundFieldValues: inputFields, inputFields, credentialsValues: {}, recipeId: 1, integrationId: 2 },
+    payload: {
+      blockKind: 'action',
+      inboundFieldValues: inputFields,
+      inputFields,
+      credentialsValues: {},
+      recipeId: 1,
+      integrationId: 2,
+    },
     runtimeMetadata: { actionUuid: randomUUID(), triggerUuid: randomUUID() },
   });
   const actions: Record<string, () => Record<string, unknown>> = {
-    '/actions/enroll': () => ({ boardId: Number(boardId), itemId: Number(itemId), workflowId: { title: 'Outreach', value: workflowId } }),
-    '/actions/fill-timezone': () => ({ boardId: Number(boardId), itemId: Number(itemId), phoneColumnId: 'phone', timezoneColumnId: 'tz' }),
-    '/actions/set-status': () => ({ boardId: Number(boardId), itemId: Number(itemId), statusColumnId: 'outcome', callResult: 'converted' }),
+    '/actions/enroll': () => ({
+      boardId: Number(boardId),
+      itemId: Number(itemId),
+      workflowId: { title: 'Outreach', value: workflowId },
+    }),
+    '/actions/fill-timezone': () => ({
+      boardId: Number(boardId),
+      itemId: Number(itemId),
+      phoneColumnId: 'phone',
+      timezoneColumnId: 'tz',
+    }),
+    '/actions/set-status': () => ({
+      boardId: Number(boardId),
+      itemId: Number(itemId),
+      statusColumnId: 'outcome',
+      callResult: 'converted',
+    }),
   };
 
   it.each(Object.keys(actions))('%s: every input field, the action uuid and the body', async (path) => {
@@ -107,10 +160,22 @@ describe.each(testDatabaseKinds())('board app fuzz on %s', (kind) => {
   it('the enroll action on an item whose column values are hostile', async () => {
     await fc.assert(
       fc.asyncProperty(hostileString, fc.constantFrom('first', 'last', 'company', 'name'), async (text, column) => {
-        const values: Record<string, unknown> = { first: 'Jane', last: 'Doe', phone: { phone: '+14155550143', countryShortName: 'US' }, company: 'Acme' };
+        const values: Record<string, unknown> = {
+          first: 'Jane',
+          last: 'Doe',
+          phone: { phone: '+14155550143', countryShortName: 'US' },
+          company: 'Acme',
+        };
         if (column !== 'name') values[column] = text;
         const item = monday.addItem({ boardId, name: column === 'name' ? text : 'Jane Doe', values });
-        await post('/actions/enroll', actionBody({ boardId: Number(boardId), itemId: Number(item.id), workflowId: { title: 'Outreach', value: workflowId } }));
+        await post(
+          '/actions/enroll',
+          actionBody({
+            boardId: Number(boardId),
+            itemId: Number(item.id),
+            workflowId: { title: 'Outreach', value: workflowId },
+          }),
+        );
       }),
       fuzzOptions(20),
     );
@@ -126,8 +191,24 @@ describe.each(testDatabaseKinds())('board app fuzz on %s', (kind) => {
   });
 
   it('/trigger/subscribe and /trigger/unsubscribe: every field', async () => {
-    const subscribe = () => ({ payload: { webhookUrl: `${monday.origin}/hook/${randomUUID()}`, subscriptionId: Math.floor(Math.random() * 1e9), recipeId: 1, integrationId: 2, inputFields: { boardId: Number(boardId), agentId: { title: 'Ava', value: agentId } } } });
-    for (const field of ['webhookUrl', 'subscriptionId', 'recipeId', 'integrationId', 'inputFields', 'inputFields.boardId', 'inputFields.agentId']) {
+    const subscribe = () => ({
+      payload: {
+        webhookUrl: `${monday.origin}/hook/${randomUUID()}`,
+        subscriptionId: Math.floor(Math.random() * 1e9),
+        recipeId: 1,
+        integrationId: 2,
+        inputFields: { boardId: Number(boardId), agentId: { title: 'Ava', value: agentId } },
+      },
+    });
+    for (const field of [
+      'webhookUrl',
+      'subscriptionId',
+      'recipeId',
+      'integrationId',
+      'inputFields',
+      'inputFields.boardId',
+      'inputFields.agentId',
+    ]) {
       await fc.assert(
         fc.asyncProperty(hostileValue, async (value) => {
           const body = subscribe();

@@ -105,7 +105,11 @@ const url = (path: string) => `${stub.origin}${path}`;
 const triggerAuthorization = (secret = SECRET, appId: unknown = APP_ID) =>
   `Bearer ${jwt.sign({ appId }, secret, { algorithm: 'HS256', expiresIn: 60 })}`;
 
-async function fireTrigger(webhookUrl: string, outputFields: Record<string, unknown>, authorization: string | null = triggerAuthorization()) {
+async function fireTrigger(
+  webhookUrl: string,
+  outputFields: Record<string, unknown>,
+  authorization: string | null = triggerAuthorization(),
+) {
   const response = await fetch(webhookUrl, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(authorization === null ? {} : { authorization }) },
@@ -143,7 +147,12 @@ const statusAction = () => ({
 
 beforeAll(async () => {
   stub = await startStubApp();
-  monday = await startMondayEmulator({ signingSecret: SECRET, clientSecret: CLIENT_SECRET, appId: APP_ID, retry: { delaysMs: [10, 20, 30] } });
+  monday = await startMondayEmulator({
+    signingSecret: SECRET,
+    clientSecret: CLIENT_SECRET,
+    appId: APP_ID,
+    retry: { delaysMs: [10, 20, 30] },
+  });
   monday.addBoard({
     id: BOARD,
     accountId: ACCOUNT,
@@ -153,7 +162,11 @@ beforeAll(async () => {
       { id: 'phone', type: 'phone' },
     ],
   });
-  monday.addBoard({ id: OTHER_BOARD, accountId: ACCOUNT, columns: [{ id: 'status', type: 'status', labels: ['Done', 'Call'] }] });
+  monday.addBoard({
+    id: OTHER_BOARD,
+    accountId: ACCOUNT,
+    columns: [{ id: 'status', type: 'status', labels: ['Done', 'Call'] }],
+  });
 });
 
 afterAll(async () => {
@@ -174,13 +187,19 @@ afterEach(async () => {
 });
 
 let itemSeq = 0;
-const newItem = (boardId = BOARD) => monday.addItem({ id: String(9_000_000_000 + ++itemSeq), boardId, name: `Person ${itemSeq}` }).id;
+const newItem = (boardId = BOARD) =>
+  monday.addItem({ id: String(9_000_000_000 + ++itemSeq), boardId, name: `Person ${itemSeq}` }).id;
 
 describe('action runs', () => {
   const enrollInput = { boardId: Number(BOARD), itemId: 9876543210, workflowId: WORKFLOW };
 
   it('sends the §3.1 body with a JWT our app verifies: claims, aud, 300 s, a working shortLivedToken; raw header by default', async () => {
-    const run = await monday.runAction({ url: url('/actions/enroll'), accountId: ACCOUNT, userId: USER, inputFields: enrollInput });
+    const run = await monday.runAction({
+      url: url('/actions/enroll'),
+      accountId: ACCOUNT,
+      userId: USER,
+      inputFields: enrollInput,
+    });
     expect(run).toMatchObject({ outcome: 'success', recipeId: 30440660 });
     expect(run.attempts).toHaveLength(1);
 
@@ -206,7 +225,13 @@ describe('action runs', () => {
   });
 
   it('sends Authorization: Bearer <jwt> when asked', async () => {
-    const run = await monday.runAction({ url: url('/actions/enroll'), accountId: ACCOUNT, userId: USER, inputFields: enrollInput, bearer: true });
+    const run = await monday.runAction({
+      url: url('/actions/enroll'),
+      accountId: ACCOUNT,
+      userId: USER,
+      inputFields: enrollInput,
+      bearer: true,
+    });
     expect(run.outcome).toBe('success');
     expect(stub.received[0].authorization).toMatch(/^Bearer ey/);
     expect(stub.received[0].claims).toMatchObject({ accountId: ACCOUNT });
@@ -215,10 +240,20 @@ describe('action runs', () => {
   it('mints the tokens our app must refuse: Client Secret, expired, another aud; and sends forged or no tokens', async () => {
     const aud = url('/actions/enroll');
     const verify = (token: string) => jwt.verify(token, SECRET, { algorithms: ['HS256'], audience: aud });
-    expect(() => verify(monday.mintJwt({ accountId: ACCOUNT, userId: USER, aud, secret: monday.clientSecret }))).toThrow(/signature/);
-    expect(() => verify(monday.mintJwt({ accountId: ACCOUNT, userId: USER, aud, expiresInSeconds: -10 }))).toThrow(jwt.TokenExpiredError);
-    expect(() => verify(monday.mintJwt({ accountId: ACCOUNT, userId: USER, aud: url('/elsewhere') }))).toThrow(/audience/);
-    expect(jwt.decode(monday.mintJwt({ accountId: ACCOUNT, userId: USER, aud, shortLivedToken: false, extra: { backToUrl: 'x' } }))).not.toHaveProperty('shortLivedToken');
+    expect(() =>
+      verify(monday.mintJwt({ accountId: ACCOUNT, userId: USER, aud, secret: monday.clientSecret })),
+    ).toThrow(/signature/);
+    expect(() => verify(monday.mintJwt({ accountId: ACCOUNT, userId: USER, aud, expiresInSeconds: -10 }))).toThrow(
+      jwt.TokenExpiredError,
+    );
+    expect(() => verify(monday.mintJwt({ accountId: ACCOUNT, userId: USER, aud: url('/elsewhere') }))).toThrow(
+      /audience/,
+    );
+    expect(
+      jwt.decode(
+        monday.mintJwt({ accountId: ACCOUNT, userId: USER, aud, shortLivedToken: false, extra: { backToUrl: 'x' } }),
+      ),
+    ).not.toHaveProperty('shortLivedToken');
 
     const forged = await monday.runAction({
       url: aud,
@@ -229,14 +264,27 @@ describe('action runs', () => {
     });
     expect(forged).toMatchObject({ outcome: 'failed', runtimeError: 'HTTP 401 (no severity body)' });
     expect(forged.attempts).toHaveLength(1); // a 401 is a 4xx: monday does not retry
-    const anonymous = await monday.runAction({ url: aud, accountId: ACCOUNT, userId: USER, inputFields: enrollInput, jwt: null });
+    const anonymous = await monday.runAction({
+      url: aud,
+      accountId: ACCOUNT,
+      userId: USER,
+      inputFields: enrollInput,
+      jwt: null,
+    });
     expect(anonymous.outcome).toBe('failed');
     expect(stub.received[1].authorization).toBeUndefined();
   });
 
   it('retries a 5xx without severity with the same actionUuid and body until our app answers 200', async () => {
-    stub.on('/actions/enroll', (_, nth) => (nth < 2 ? { status: nth === 0 ? 500 : 503 } : { status: 200, body: { outputFields: { enrolled: true } } }));
-    const run = await monday.runAction({ url: url('/actions/enroll'), accountId: ACCOUNT, userId: USER, inputFields: enrollInput });
+    stub.on('/actions/enroll', (_, nth) =>
+      nth < 2 ? { status: nth === 0 ? 500 : 503 } : { status: 200, body: { outputFields: { enrolled: true } } },
+    );
+    const run = await monday.runAction({
+      url: url('/actions/enroll'),
+      accountId: ACCOUNT,
+      userId: USER,
+      inputFields: enrollInput,
+    });
     expect(run.outcome).toBe('success');
     expect(run.outputFields).toEqual({ enrolled: true });
     expect(run.attempts.map((a) => a.status)).toEqual([500, 503, 200]);
@@ -249,25 +297,44 @@ describe('action runs', () => {
 
   it('gives up when the retry delays are used up, on 5xx and on network errors', async () => {
     stub.on('/actions/enroll', () => ({ status: 502 }));
-    const run = await monday.runAction({ url: url('/actions/enroll'), accountId: ACCOUNT, userId: USER, inputFields: enrollInput });
+    const run = await monday.runAction({
+      url: url('/actions/enroll'),
+      accountId: ACCOUNT,
+      userId: USER,
+      inputFields: enrollInput,
+    });
     expect(run.outcome).toBe('gave_up');
     expect(run.attempts.map((a) => a.status)).toEqual([502, 502, 502, 502]);
 
-    const unreachable = await monday.runAction({ url: 'http://127.0.0.1:1/actions/enroll', accountId: ACCOUNT, userId: USER, inputFields: enrollInput, retry: { delaysMs: [5] } });
+    const unreachable = await monday.runAction({
+      url: 'http://127.0.0.1:1/actions/enroll',
+      accountId: ACCOUNT,
+      userId: USER,
+      inputFields: enrollInput,
+      retry: { delaysMs: [5] },
+    });
     expect(unreachable.outcome).toBe('gave_up');
     expect(unreachable.attempts).toHaveLength(2);
     expect(unreachable.attempts[0]).toMatchObject({ status: null, error: expect.stringMatching(/^network: /) });
   });
 
   it('gives up when the retry window ends, by the emulator clock', async () => {
-    const local = await startMondayEmulator({ signingSecret: SECRET, retry: { delaysMs: [5, 5, 5, 5, 5, 5], windowMs: 30 * 60_000 } });
+    const local = await startMondayEmulator({
+      signingSecret: SECRET,
+      retry: { delaysMs: [5, 5, 5, 5, 5, 5], windowMs: 30 * 60_000 },
+    });
     try {
       // Each attempt "takes" 12 minutes: the 4th would start after the 30-minute window.
       stub.on('/actions/enroll', () => {
         local.advanceTime(12 * 60_000);
         return { status: 500 };
       });
-      const run = await local.runAction({ url: url('/actions/enroll'), accountId: ACCOUNT, userId: USER, inputFields: enrollInput });
+      const run = await local.runAction({
+        url: url('/actions/enroll'),
+        accountId: ACCOUNT,
+        userId: USER,
+        inputFields: enrollInput,
+      });
       expect(run.outcome).toBe('gave_up');
       expect(run.attempts).toHaveLength(3);
     } finally {
@@ -277,7 +344,13 @@ describe('action runs', () => {
 
   it('retries an attempt that does not answer within timeoutMs, with the same actionUuid', async () => {
     stub.on('/actions/enroll', (_, nth) => (nth === 0 ? { status: 200, delayMs: 400 } : { status: 200 }));
-    const run = await monday.runAction({ url: url('/actions/enroll'), accountId: ACCOUNT, userId: USER, inputFields: enrollInput, retry: { timeoutMs: 150 } });
+    const run = await monday.runAction({
+      url: url('/actions/enroll'),
+      accountId: ACCOUNT,
+      userId: USER,
+      inputFields: enrollInput,
+      retry: { timeoutMs: 150 },
+    });
     expect(run.outcome).toBe('success');
     expect(run.attempts[0]).toMatchObject({ status: null, error: 'timeout' });
     expect(run.attempts[1].status).toBe(200);
@@ -295,7 +368,12 @@ describe('action runs', () => {
     for (const status of [422, 500]) {
       stub.reset();
       stub.on('/actions/enroll', () => ({ status, body: severity }));
-      const run = await monday.runAction({ url: url('/actions/enroll'), accountId: ACCOUNT, userId: USER, inputFields: enrollInput });
+      const run = await monday.runAction({
+        url: url('/actions/enroll'),
+        accountId: ACCOUNT,
+        userId: USER,
+        inputFields: enrollInput,
+      });
       expect(run).toMatchObject({
         outcome: 'failed',
         notification: { title: 'Phone number missing', description: severity.notificationErrorDescription },
@@ -308,11 +386,32 @@ describe('action runs', () => {
   it('severity 6000 disables the automation: later runs are refused without calling us', async () => {
     stub.on('/actions/enroll', () => ({
       status: 400,
-      body: { severityCode: 6000, notificationErrorTitle: 'Workflow archived', notificationErrorDescription: 'Pick another workflow', disableErrorDescription: 'The workflow was archived' },
+      body: {
+        severityCode: 6000,
+        notificationErrorTitle: 'Workflow archived',
+        notificationErrorDescription: 'Pick another workflow',
+        disableErrorDescription: 'The workflow was archived',
+      },
     }));
-    const first = await monday.runAction({ url: url('/actions/enroll'), accountId: ACCOUNT, userId: USER, inputFields: enrollInput, integrationId: 777 });
-    expect(first).toMatchObject({ outcome: 'disabled', disableError: 'The workflow was archived', notification: { title: 'Workflow archived' } });
-    const later = await monday.runAction({ url: url('/actions/enroll'), accountId: ACCOUNT, userId: USER, inputFields: enrollInput, integrationId: 777 });
+    const first = await monday.runAction({
+      url: url('/actions/enroll'),
+      accountId: ACCOUNT,
+      userId: USER,
+      inputFields: enrollInput,
+      integrationId: 777,
+    });
+    expect(first).toMatchObject({
+      outcome: 'disabled',
+      disableError: 'The workflow was archived',
+      notification: { title: 'Workflow archived' },
+    });
+    const later = await monday.runAction({
+      url: url('/actions/enroll'),
+      accountId: ACCOUNT,
+      userId: USER,
+      inputFields: enrollInput,
+      integrationId: 777,
+    });
     expect(later).toMatchObject({ outcome: 'refused', attempts: [] });
     expect(later.refusedReason).toMatch(/archived/);
     expect(stub.received).toHaveLength(1);
@@ -320,7 +419,12 @@ describe('action runs', () => {
 
   it('a 4xx without severity fails the run without retry or notification', async () => {
     stub.on('/actions/enroll', () => ({ status: 403, body: { message: 'nope' } }));
-    const run = await monday.runAction({ url: url('/actions/enroll'), accountId: ACCOUNT, userId: USER, inputFields: enrollInput });
+    const run = await monday.runAction({
+      url: url('/actions/enroll'),
+      accountId: ACCOUNT,
+      userId: USER,
+      inputFields: enrollInput,
+    });
     expect(run.outcome).toBe('failed');
     expect(run.attempts).toHaveLength(1);
     expect(run.notification).toBeUndefined();
@@ -330,7 +434,13 @@ describe('action runs', () => {
 describe('recipes with our "when a call ends" trigger', () => {
   it('subscribes with the §4.1 body and unsubscribes with the webhookId we answered; the webhookUrl then answers 404', async () => {
     stub.on('/trigger/subscribe', () => ({ status: 200, body: { webhookId: 'wh-42' } }));
-    const recipe = await monday.createRecipe({ accountId: ACCOUNT, userId: USER, boardId: BOARD, trigger: callEndedTrigger(), action: statusAction() });
+    const recipe = await monday.createRecipe({
+      accountId: ACCOUNT,
+      userId: USER,
+      boardId: BOARD,
+      trigger: callEndedTrigger(),
+      action: statusAction(),
+    });
     const subscription = recipe.subscription!;
     expect(subscription.webhookId).toBe('wh-42');
     expect(subscription.webhookUrl).toBe(`${monday.origin}/automations/apps-events/${subscription.subscriptionId}`);
@@ -360,41 +470,77 @@ describe('recipes with our "when a call ends" trigger', () => {
   });
 
   it('keeps the subscriptionId as webhookId when we answer none, and deletes the recipe even if unsubscribe fails', async () => {
-    const recipe = await monday.createRecipe({ accountId: ACCOUNT, userId: USER, boardId: BOARD, trigger: callEndedTrigger(), action: statusAction() });
+    const recipe = await monday.createRecipe({
+      accountId: ACCOUNT,
+      userId: USER,
+      boardId: BOARD,
+      trigger: callEndedTrigger(),
+      action: statusAction(),
+    });
     expect(recipe.subscription!.webhookId).toBe(recipe.subscription!.subscriptionId);
     stub.on('/trigger/unsubscribe', () => ({ status: 500 }));
     expect((await monday.deleteRecipe(recipe.id))?.status).toBe(500);
-    expect(stub.receivedAt('/trigger/unsubscribe')[0].body).toEqual({ payload: { webhookId: recipe.subscription!.subscriptionId } });
+    expect(stub.receivedAt('/trigger/unsubscribe')[0].body).toEqual({
+      payload: { webhookId: recipe.subscription!.subscriptionId },
+    });
     expect(monday.recipes).toEqual([]);
     expect((await fireTrigger(recipe.subscription!.webhookUrl, { itemId: 1 })).status).toBe(404);
   });
 
   it('a failing subscribe is an error in the monday UI, and no recipe is created', async () => {
     stub.on('/trigger/subscribe', () => ({ status: 400, body: { message: 'unknown agent' } }));
-    const attempt = monday.createRecipe({ accountId: ACCOUNT, userId: USER, boardId: BOARD, trigger: callEndedTrigger(), action: statusAction() });
+    const attempt = monday.createRecipe({
+      accountId: ACCOUNT,
+      userId: USER,
+      boardId: BOARD,
+      trigger: callEndedTrigger(),
+      action: statusAction(),
+    });
     await expect(attempt).rejects.toThrow(RecipeSetupError);
     await expect(attempt).rejects.toThrow(/error shown in monday UI.*HTTP 400/);
     expect(monday.recipes).toEqual([]);
   });
 
   it('runs the recipe action with the delivered outputs when our Authorization is right', async () => {
-    const recipe = await monday.createRecipe({ accountId: ACCOUNT, userId: USER, boardId: BOARD, trigger: callEndedTrigger(), action: statusAction() });
+    const recipe = await monday.createRecipe({
+      accountId: ACCOUNT,
+      userId: USER,
+      boardId: BOARD,
+      trigger: callEndedTrigger(),
+      action: statusAction(),
+    });
     const outputs = { itemId: 9876543210, boardId: Number(BOARD), callResult: 'qualified', callId: 'call-1' };
     const delivered = await fireTrigger(recipe.subscription!.webhookUrl, outputs);
     expect(delivered.status).toBe(200);
 
     const [run] = await monday.waitForRuns(1);
-    expect(run).toMatchObject({ outcome: 'success', recipe: recipe.id, integrationId: recipe.integrationId, url: url('/actions/status') });
+    expect(run).toMatchObject({
+      outcome: 'success',
+      recipe: recipe.id,
+      integrationId: recipe.integrationId,
+      url: url('/actions/status'),
+    });
     expect(run.inputFields).toEqual({ boardId: Number(BOARD), itemId: 9876543210, callResult: 'qualified' });
     expect(monday.triggerDeliveries).toEqual([
-      expect.objectContaining({ subscriptionId: String(recipe.subscription!.subscriptionId), outputFields: outputs, status: 200, outcome: 'accepted' }),
+      expect.objectContaining({
+        subscriptionId: String(recipe.subscription!.subscriptionId),
+        outputFields: outputs,
+        status: 200,
+        outcome: 'accepted',
+      }),
     ]);
     // Deliveries are told apart by our callId: a test can check none came twice.
     expect(monday.triggerDeliveries.filter((d) => d.outputFields?.callId === 'call-1')).toHaveLength(1);
   });
 
   it('answers 401 to a wrong secret, a wrong appId, a missing header, an expired token or the raw secret', async () => {
-    const recipe = await monday.createRecipe({ accountId: ACCOUNT, userId: USER, boardId: BOARD, trigger: callEndedTrigger(), action: statusAction() });
+    const recipe = await monday.createRecipe({
+      accountId: ACCOUNT,
+      userId: USER,
+      boardId: BOARD,
+      trigger: callEndedTrigger(),
+      action: statusAction(),
+    });
     const webhookUrl = recipe.subscription!.webhookUrl;
     const expired = `Bearer ${jwt.sign({ appId: APP_ID, exp: Math.floor(Date.now() / 1000) - 5 }, SECRET)}`;
     const cases: [string | null, string][] = [
@@ -418,7 +564,13 @@ describe('recipes with our "when a call ends" trigger', () => {
     const legacy = await startMondayEmulator({ signingSecret: SECRET, appId: APP_ID, acceptRawSecret: true });
     try {
       legacy.addBoard({ id: BOARD, accountId: ACCOUNT, columns: [] });
-      const recipe = await legacy.createRecipe({ accountId: ACCOUNT, userId: USER, boardId: BOARD, trigger: callEndedTrigger(), action: statusAction() });
+      const recipe = await legacy.createRecipe({
+        accountId: ACCOUNT,
+        userId: USER,
+        boardId: BOARD,
+        trigger: callEndedTrigger(),
+        action: statusAction(),
+      });
       expect((await fireTrigger(recipe.subscription!.webhookUrl, { itemId: 1 }, SECRET)).status).toBe(200);
       expect((await fireTrigger(recipe.subscription!.webhookUrl, { itemId: 1 })).status).toBe(200);
       expect((await fireTrigger(recipe.subscription!.webhookUrl, { itemId: 1 }, 'not-the-secret')).status).toBe(401);
@@ -440,17 +592,29 @@ describe('recipes with our "when a call ends" trigger', () => {
     });
     const webhookUrl = recipe.subscription!.webhookUrl;
     const post = (body: string) =>
-      fetch(webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', authorization: triggerAuthorization() }, body });
+      fetch(webhookUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: triggerAuthorization() },
+        body,
+      });
     expect((await post('{"outputFields":{}}')).status).toBe(400);
     expect((await post('not json')).status).toBe(400);
     const wrongType = await fireTrigger(webhookUrl, { itemId: '1', callResult: 'qualified', isLastCall: false });
     expect(wrongType.status).toBe(400);
     expect(wrongType.json.error).toMatch(/itemId is not a number/);
-    expect((await fireTrigger(webhookUrl, { itemId: 1, callResult: null, isLastCall: true, extra: 'ok' })).status).toBe(200);
+    expect((await fireTrigger(webhookUrl, { itemId: 1, callResult: null, isLastCall: true, extra: 'ok' })).status).toBe(
+      200,
+    );
   });
 
   it('a turned-off recipe keeps its subscription: deliveries are accepted and ignored until it is on again', async () => {
-    const recipe = await monday.createRecipe({ accountId: ACCOUNT, userId: USER, boardId: BOARD, trigger: callEndedTrigger(), action: statusAction() });
+    const recipe = await monday.createRecipe({
+      accountId: ACCOUNT,
+      userId: USER,
+      boardId: BOARD,
+      trigger: callEndedTrigger(),
+      action: statusAction(),
+    });
     monday.turnOffRecipe(recipe.id);
     expect((await fireTrigger(recipe.subscription!.webhookUrl, { itemId: 1, callId: 'off' })).status).toBe(200);
     await monday.idle();
@@ -465,7 +629,13 @@ describe('recipes with our "when a call ends" trigger', () => {
   });
 
   it('the fault switch answers 500s, or a 429 with Retry-After, then recovers', async () => {
-    const recipe = await monday.createRecipe({ accountId: ACCOUNT, userId: USER, boardId: BOARD, trigger: callEndedTrigger(), action: statusAction() });
+    const recipe = await monday.createRecipe({
+      accountId: ACCOUNT,
+      userId: USER,
+      boardId: BOARD,
+      trigger: callEndedTrigger(),
+      action: statusAction(),
+    });
     const webhookUrl = recipe.subscription!.webhookUrl;
     monday.failTriggerDeliveries(2);
     monday.failTriggerDeliveries(1, 429, { retryAfterSeconds: 7 });
@@ -478,29 +648,64 @@ describe('recipes with our "when a call ends" trigger', () => {
     }
     expect(statuses).toEqual([500, 500, 429, 200]);
     expect(retryAfter).toBe('7');
-    expect(monday.triggerDeliveries.map((d) => d.outcome)).toEqual(['fault_injected', 'fault_injected', 'fault_injected', 'accepted']);
+    expect(monday.triggerDeliveries.map((d) => d.outcome)).toEqual([
+      'fault_injected',
+      'fault_injected',
+      'fault_injected',
+      'accepted',
+    ]);
     await monday.idle();
     expect(monday.actionRuns).toHaveLength(1);
   });
 });
 
-describe('recipes with monday\'s status-change trigger', () => {
+describe("recipes with monday's status-change trigger", () => {
   const enrollAction = () => ({
     url: url('/actions/enroll'),
-    inputFields: (outputs: Record<string, unknown>, context: { boardId: number }) => ({ boardId: context.boardId, itemId: outputs.itemId, workflowId: WORKFLOW }),
+    inputFields: (outputs: Record<string, unknown>, context: { boardId: number }) => ({
+      boardId: context.boardId,
+      itemId: outputs.itemId,
+      workflowId: WORKFLOW,
+    }),
   });
 
   it('changeStatus runs the recipes whose column and label match, and resolves with their runs', async () => {
-    const recipe = await monday.createRecipe({ accountId: ACCOUNT, userId: USER, boardId: BOARD, trigger: { kind: 'status_change', columnId: 'status', toLabel: 'Call' }, action: enrollAction() });
-    await monday.createRecipe({ accountId: ACCOUNT, userId: USER, boardId: BOARD, trigger: { kind: 'status_change', columnId: 'status_2' }, action: enrollAction() });
-    await monday.createRecipe({ accountId: ACCOUNT, userId: USER, boardId: OTHER_BOARD, trigger: { kind: 'status_change', columnId: 'status' }, action: enrollAction() });
+    const recipe = await monday.createRecipe({
+      accountId: ACCOUNT,
+      userId: USER,
+      boardId: BOARD,
+      trigger: { kind: 'status_change', columnId: 'status', toLabel: 'Call' },
+      action: enrollAction(),
+    });
+    await monday.createRecipe({
+      accountId: ACCOUNT,
+      userId: USER,
+      boardId: BOARD,
+      trigger: { kind: 'status_change', columnId: 'status_2' },
+      action: enrollAction(),
+    });
+    await monday.createRecipe({
+      accountId: ACCOUNT,
+      userId: USER,
+      boardId: OTHER_BOARD,
+      trigger: { kind: 'status_change', columnId: 'status' },
+      action: enrollAction(),
+    });
     const item = newItem();
 
     expect(await monday.changeStatus(item, 'status', 'Done')).toEqual([]);
     const runs = await monday.changeStatus(item, 'status', 'Call');
     expect(runs).toHaveLength(1);
-    expect(runs[0]).toMatchObject({ outcome: 'success', recipe: recipe.id, inputFields: { boardId: Number(BOARD), itemId: Number(item), workflowId: WORKFLOW } });
-    expect(stub.receivedAt('/actions/enroll')[0].body.payload.inputFields).toEqual({ boardId: Number(BOARD), itemId: Number(item), workflowId: WORKFLOW });
+    expect(runs[0]).toMatchObject({
+      outcome: 'success',
+      recipe: recipe.id,
+      inputFields: { boardId: Number(BOARD), itemId: Number(item), workflowId: WORKFLOW },
+    });
+    expect(stub.receivedAt('/actions/enroll')[0].body.payload.inputFields).toEqual({
+      boardId: Number(BOARD),
+      itemId: Number(item),
+      workflowId: WORKFLOW,
+    });
     expect(monday.readValue(item, 'status').label).toBe('Call');
     // Setting the label an item already has changes nothing.
     expect(await monday.changeStatus(item, 'status', 'Call')).toEqual([]);
@@ -508,7 +713,13 @@ describe('recipes with monday\'s status-change trigger', () => {
   });
 
   it('the GraphQL change mutations fire the recipes too (in the background; idle() waits)', async () => {
-    await monday.createRecipe({ accountId: ACCOUNT, userId: USER, boardId: BOARD, trigger: { kind: 'status_change', columnId: 'status', toLabel: 'Call' }, action: enrollAction() });
+    await monday.createRecipe({
+      accountId: ACCOUNT,
+      userId: USER,
+      boardId: BOARD,
+      trigger: { kind: 'status_change', columnId: 'status', toLabel: 'Call' },
+      action: enrollAction(),
+    });
     const item = newItem();
     const token = monday.issueToken(ACCOUNT, USER);
     const change = await graphql(
@@ -520,7 +731,11 @@ describe('recipes with monday\'s status-change trigger', () => {
     await monday.idle();
     expect(monday.actionRuns.map((r) => r.inputFields.itemId)).toEqual([Number(item)]);
 
-    await graphql('mutation ($b: ID!, $i: ID!) { change_simple_column_value(board_id: $b, item_id: $i, column_id: "status", value: "Done") { id } }', { b: BOARD, i: item }, token);
+    await graphql(
+      'mutation ($b: ID!, $i: ID!) { change_simple_column_value(board_id: $b, item_id: $i, column_id: "status", value: "Done") { id } }',
+      { b: BOARD, i: item },
+      token,
+    );
     await graphql(
       'mutation ($b: ID!, $i: ID!, $v: JSON!) { change_multiple_column_values(board_id: $b, item_id: $i, column_values: $v) { id } }',
       { b: BOARD, i: item, v: JSON.stringify({ status: 'Call', phone: '+12025550169 US' }) },
@@ -532,9 +747,24 @@ describe('recipes with monday\'s status-change trigger', () => {
 
   it('a 6000 answer disables the recipe; it fires again once turned on', async () => {
     stub.on('/actions/enroll', (_, nth) =>
-      nth === 0 ? { status: 400, body: { severityCode: 6000, notificationErrorTitle: 'Mapping gone', disableErrorDescription: 'The phone column was deleted' } } : { status: 200 },
+      nth === 0
+        ? {
+            status: 400,
+            body: {
+              severityCode: 6000,
+              notificationErrorTitle: 'Mapping gone',
+              disableErrorDescription: 'The phone column was deleted',
+            },
+          }
+        : { status: 200 },
     );
-    const recipe = await monday.createRecipe({ accountId: ACCOUNT, userId: USER, boardId: BOARD, trigger: { kind: 'status_change', columnId: 'status' }, action: enrollAction() });
+    const recipe = await monday.createRecipe({
+      accountId: ACCOUNT,
+      userId: USER,
+      boardId: BOARD,
+      trigger: { kind: 'status_change', columnId: 'status' },
+      action: enrollAction(),
+    });
     const item = newItem();
     expect((await monday.changeStatus(item, 'status', 'Call'))[0].outcome).toBe('disabled');
     expect(recipe).toMatchObject({ active: false, disabled: { description: 'The phone column was deleted' } });
@@ -548,24 +778,59 @@ describe('remote options', () => {
   it('walks the pages our app returns, sending pageRequestData {} first, then our nextPageRequestData', async () => {
     stub.on('/options/workflows', (request) =>
       request.body.payload.pageRequestData.cursor === 'p2'
-        ? { status: 200, body: { options: [{ title: 'C', value: 'wf_c' }], isPaginated: true, nextPageRequestData: null, isLastPage: true } }
-        : { status: 200, body: { options: [{ title: 'A', value: 'wf_a' }, { title: 'B', value: 'wf_b' }], isPaginated: true, nextPageRequestData: { cursor: 'p2' }, isLastPage: false } },
+        ? {
+            status: 200,
+            body: {
+              options: [{ title: 'C', value: 'wf_c' }],
+              isPaginated: true,
+              nextPageRequestData: null,
+              isLastPage: true,
+            },
+          }
+        : {
+            status: 200,
+            body: {
+              options: [
+                { title: 'A', value: 'wf_a' },
+                { title: 'B', value: 'wf_b' },
+              ],
+              isPaginated: true,
+              nextPageRequestData: { cursor: 'p2' },
+              isLastPage: false,
+            },
+          },
     );
     const dependencyData = { agentId: { title: 'Ava', value: 'ag_1' } };
-    const result = await monday.fetchOptions({ url: url('/options/workflows'), accountId: ACCOUNT, userId: USER, boardId: BOARD, dependencyData });
+    const result = await monday.fetchOptions({
+      url: url('/options/workflows'),
+      accountId: ACCOUNT,
+      userId: USER,
+      boardId: BOARD,
+      dependencyData,
+    });
     expect(result.options.map((o) => o.value)).toEqual(['wf_a', 'wf_b', 'wf_c']);
     expect(result.pageRequests).toEqual([{}, { cursor: 'p2' }]);
     const [first] = stub.receivedAt('/options/workflows');
     expect(first.claims).toMatchObject({ accountId: ACCOUNT, aud: url('/options/workflows') });
-    expect(first.body.payload).toMatchObject({ boardId: Number(BOARD), dependencyData, pageRequestData: {}, recipeId: 30440660 });
+    expect(first.body.payload).toMatchObject({
+      boardId: Number(BOARD),
+      dependencyData,
+      pageRequestData: {},
+      recipeId: 30440660,
+    });
   });
 
   it('takes a plain array, stops without nextPageRequestData, and reports "Could not load fields" on a non-200', async () => {
     stub.on('/options/agents', () => ({ status: 200, body: [{ title: 'Ava', value: 'ag_1' }] }));
-    expect((await monday.fetchOptions({ url: url('/options/agents'), accountId: ACCOUNT, userId: USER })).options).toEqual([{ title: 'Ava', value: 'ag_1' }]);
+    expect(
+      (await monday.fetchOptions({ url: url('/options/agents'), accountId: ACCOUNT, userId: USER })).options,
+    ).toEqual([{ title: 'Ava', value: 'ag_1' }]);
     expect(stub.receivedAt('/options/agents')[0].body.payload.dependencyData).toBeNull();
 
-    stub.on('/options/open-ended', () => ({ status: 200, body: { options: [{ title: 'X', value: 1 }], isPaginated: true, isLastPage: false } }));
+    stub.on('/options/open-ended', () => ({
+      status: 200,
+      body: { options: [{ title: 'X', value: 1 }], isPaginated: true, isLastPage: false },
+    }));
     const openEnded = await monday.fetchOptions({ url: url('/options/open-ended'), accountId: ACCOUNT, userId: USER });
     expect(openEnded.pageRequests).toHaveLength(1);
 

@@ -41,12 +41,14 @@ describe.each(testDatabaseKinds())('board app operations on %s', (kind) => {
     requestId: 'test',
     isAdmin: false,
     actor: {
-      accountId: account.accountId, userId: account.userId, apiKeyId: null,
+      accountId: account.accountId,
+      userId: account.userId,
+      apiKeyId: null,
       account: { id: account.accountId, defaultLocation: null, dedupFields: ['phone'] },
     },
   });
 
-  it('an enrolled item\'s contact is linked to the item', async () => {
+  it("an enrolled item's contact is linked to the item", async () => {
     const phone = { phone: '+14155550177', countryShortName: 'US' };
     const item = monday.addItem({ boardId: account.boardId, name: 'Ada Lovelace', values: { phone } });
     const run = await monday.runAction({
@@ -54,13 +56,17 @@ describe.each(testDatabaseKinds())('board app operations on %s', (kind) => {
       accountId: account.mondayAccountId,
       userId: account.mondayUserId,
       inputFields: {
-        boardId: Number(account.boardId), itemId: item.id, workflowId: { title: 'Outreach', value: account.workflowId },
+        boardId: Number(account.boardId),
+        itemId: item.id,
+        workflowId: { title: 'Outreach', value: account.workflowId },
       },
     });
     expect(run.outcome).toBe('success');
     const contactId = run.outputFields!.contactId as string;
     expect(await prisma().mondayItemLink.findUnique({ where: { contactId } })).toMatchObject({
-      accountId: account.accountId, boardId: account.boardId, itemId: String(item.id),
+      accountId: account.accountId,
+      boardId: account.boardId,
+      itemId: String(item.id),
     });
     expect(await prisma().enrollment.count({ where: { contactId } })).toBe(1);
   });

@@ -60,7 +60,15 @@ interface ClientErrorLike {
   response: {
     status: number;
     headers: Headers;
-    errors?: { message: string; extensions?: { code?: string; status_code?: number; error_data?: Record<string, unknown>; retry_in_seconds?: number } }[];
+    errors?: {
+      message: string;
+      extensions?: {
+        code?: string;
+        status_code?: number;
+        error_data?: Record<string, unknown>;
+        retry_in_seconds?: number;
+      };
+    }[];
   };
 }
 async function rejectionOf(p: Promise<unknown>): Promise<ClientErrorLike> {
@@ -87,7 +95,12 @@ function seed() {
       { id: 'text_first', title: 'First name', type: 'text' },
       { id: 'phone_1', title: 'Phone', type: 'phone' },
       { id: 'world_clock_1', title: 'Time zone', type: 'world_clock' },
-      { id: 'status', title: 'Call status', type: 'status', labels: { 0: 'Working on it', 1: 'Done', 2: 'Stuck', 8: '42' } },
+      {
+        id: 'status',
+        title: 'Call status',
+        type: 'status',
+        labels: { 0: 'Working on it', 1: 'Done', 2: 'Stuck', 8: '42' },
+      },
       { id: 'text_tz', title: 'TZ text', type: 'text' },
       { id: 'notes', title: 'Notes', type: 'long_text' },
       { id: 'numbers', title: 'Score', type: 'numbers' },
@@ -145,11 +158,28 @@ describe('monday emulator: reads', () => {
     expect(r.complexity.reset_in_x_seconds).toBeGreaterThanOrEqual(0);
     const item = r.items[0];
     expect(item).toMatchObject({ id: '9876543210', name: 'Jane Doe', board: { id: BOARD } });
-    expect(item.column_values.map((c) => c.id)).toEqual(['text_first', 'phone_1', 'world_clock_1', 'status', 'text_tz']);
+    expect(item.column_values.map((c) => c.id)).toEqual([
+      'text_first',
+      'phone_1',
+      'world_clock_1',
+      'status',
+      'text_tz',
+    ]);
 
-    expect(cv(item, 'text_first')).toEqual({ id: 'text_first', type: 'text', text: 'Jane', value: '"Jane"', column: { title: 'First name' } });
+    expect(cv(item, 'text_first')).toEqual({
+      id: 'text_first',
+      type: 'text',
+      text: 'Jane',
+      value: '"Jane"',
+      column: { title: 'First name' },
+    });
     const phone = cv(item, 'phone_1');
-    expect(phone).toMatchObject({ type: 'phone', text: '+12025550169', phone: '+12025550169', country_short_name: 'US' });
+    expect(phone).toMatchObject({
+      type: 'phone',
+      text: '+12025550169',
+      phone: '+12025550169',
+      country_short_name: 'US',
+    });
     expect(JSON.parse(phone.value!)).toEqual({ phone: '+12025550169', countryShortName: 'US' });
     const wc = cv(item, 'world_clock_1');
     expect(wc).toMatchObject({ type: 'world_clock', timezone: 'America/New_York', column: { title: 'Time zone' } });
@@ -176,10 +206,11 @@ describe('monday emulator: reads', () => {
   });
 
   it('boards with columns', async () => {
-    const r = await client.request<{ boards: { id: string; name: string; columns: { id: string; title: string; type: string }[] }[] }>(
-      `query ($ids: [ID!]) { boards(ids: $ids) { id name columns { id title type } } }`,
-      { ids: [Number(BOARD), OTHER_BOARD] },
-    );
+    const r = await client.request<{
+      boards: { id: string; name: string; columns: { id: string; title: string; type: string }[] }[];
+    }>(`query ($ids: [ID!]) { boards(ids: $ids) { id name columns { id title type } } }`, {
+      ids: [Number(BOARD), OTHER_BOARD],
+    });
     expect(r.boards).toHaveLength(1);
     expect(r.boards[0]).toMatchObject({ id: BOARD, name: 'Leads' });
     expect(r.boards[0].columns.slice(0, 4)).toEqual([
@@ -196,7 +227,9 @@ describe('monday emulator: reads', () => {
     expect(err.response.status).toBe(200);
     expect(err.response.errors?.[0].extensions?.code).toBe('ItemsLimitationException');
     // exactly 100 is fine
-    await expect(client.request<ReadItemResult>(READ_ITEM, { itemIds: ids.slice(0, 100) })).resolves.toMatchObject({ items: [] });
+    await expect(client.request<ReadItemResult>(READ_ITEM, { itemIds: ids.slice(0, 100) })).resolves.toMatchObject({
+      items: [],
+    });
   });
 
   it('records API-Version, query, variables; sends RateLimit headers', async () => {
@@ -253,8 +286,16 @@ describe('monday emulator: writes', () => {
 
   it('change_column_value: JSON-encoded values for text, phone, world_clock, status', async () => {
     await client.request(CHANGE, { ...ids, columnId: 'text_first', value: JSON.stringify('Janet') });
-    await client.request(CHANGE, { ...ids, columnId: 'phone_1', value: JSON.stringify({ phone: '2025550170', countryShortName: 'US' }) });
-    await client.request(CHANGE, { ...ids, columnId: 'world_clock_1', value: JSON.stringify({ timezone: 'Europe/London' }) });
+    await client.request(CHANGE, {
+      ...ids,
+      columnId: 'phone_1',
+      value: JSON.stringify({ phone: '2025550170', countryShortName: 'US' }),
+    });
+    await client.request(CHANGE, {
+      ...ids,
+      columnId: 'world_clock_1',
+      value: JSON.stringify({ timezone: 'Europe/London' }),
+    });
     await client.request(CHANGE, { ...ids, columnId: 'status', value: JSON.stringify({ index: 0 }) });
     const read = await readItem(item, ['text_first', 'phone_1', 'world_clock_1', 'status']);
     expect(cv(read, 'text_first').value).toBe('"Janet"');
@@ -297,7 +338,10 @@ describe('monday emulator: writes', () => {
 
   it('change_multiple_column_values is atomic: one bad entry changes nothing', async () => {
     const err = await rejectionOf(
-      client.request(MULTI, { ...ids, columnValues: JSON.stringify({ name: 'X', text_tz: 'UTC', phone_1: { phone: 'abc', countryShortName: 'US' } }) }),
+      client.request(MULTI, {
+        ...ids,
+        columnValues: JSON.stringify({ name: 'X', text_tz: 'UTC', phone_1: { phone: 'abc', countryShortName: 'US' } }),
+      }),
     );
     expect(err.response.errors?.[0].extensions?.code).toBe('ColumnValueException');
     expect(monday.readItem(item).name).toBe('Jane Doe');
@@ -308,10 +352,17 @@ describe('monday emulator: writes', () => {
     for (const value of ['12ab US', '+12025550169 us', '+12025550169', '+12025550169 ZZ', '+12025550169 GB']) {
       const err = await rejectionOf(client.request(SIMPLE, { ...ids, columnId: 'phone_1', value }));
       expect(err.response.status, value).toBe(200);
-      expect(err.response.errors?.[0].extensions, value).toMatchObject({ code: 'ColumnValueException', error_data: { column_type: 'phone' } });
+      expect(err.response.errors?.[0].extensions, value).toMatchObject({
+        code: 'ColumnValueException',
+        error_data: { column_type: 'phone' },
+      });
     }
     const err = await rejectionOf(
-      client.request(CHANGE, { ...ids, columnId: 'phone_1', value: JSON.stringify({ phone: '+12025550169', countryShortName: 'usa' }) }),
+      client.request(CHANGE, {
+        ...ids,
+        columnId: 'phone_1',
+        value: JSON.stringify({ phone: '+12025550169', countryShortName: 'usa' }),
+      }),
     );
     expect(err.response.errors?.[0].extensions?.code).toBe('ColumnValueException');
     expect(monday.readValue(item, 'phone_1').value).toEqual({ phone: '+12025550169', countryShortName: 'US' });
@@ -319,33 +370,59 @@ describe('monday emulator: writes', () => {
 
   it('world_clock refuses simple values and unknown time zones', async () => {
     let err = await rejectionOf(client.request(SIMPLE, { ...ids, columnId: 'world_clock_1', value: 'Europe/London' }));
-    expect(err.response.errors?.[0].extensions).toMatchObject({ code: 'ColumnValueException', error_data: { column_type: 'world_clock' } });
-    err = await rejectionOf(client.request(CHANGE, { ...ids, columnId: 'world_clock_1', value: JSON.stringify({ timezone: 'Mars/Olympus' }) }));
+    expect(err.response.errors?.[0].extensions).toMatchObject({
+      code: 'ColumnValueException',
+      error_data: { column_type: 'world_clock' },
+    });
+    err = await rejectionOf(
+      client.request(CHANGE, {
+        ...ids,
+        columnId: 'world_clock_1',
+        value: JSON.stringify({ timezone: 'Mars/Olympus' }),
+      }),
+    );
     expect(err.response.errors?.[0].extensions?.code).toBe('ColumnValueException');
     expect(monday.readValue(item, 'world_clock_1').value).toEqual({ timezone: 'America/New_York' });
   });
 
   it('unknown status label → ColumnValueException unless create_labels_if_missing', async () => {
     const err = await rejectionOf(client.request(SIMPLE, { ...ids, columnId: 'status', value: 'Called' }));
-    expect(err.response.errors?.[0].extensions).toMatchObject({ code: 'ColumnValueException', error_data: { column_type: 'status' } });
+    expect(err.response.errors?.[0].extensions).toMatchObject({
+      code: 'ColumnValueException',
+      error_data: { column_type: 'status' },
+    });
     expect(err.response.errors?.[0].message).toMatch(/label does not exist/);
 
-    await client.request(CHANGE, { ...ids, columnId: 'status', value: JSON.stringify({ label: 'Called' }), create: true });
+    await client.request(CHANGE, {
+      ...ids,
+      columnId: 'status',
+      value: JSON.stringify({ label: 'Called' }),
+      create: true,
+    });
     const st = monday.readValue(item, 'status');
     expect(st.label).toBe('Called');
-    expect(monday.state.boards.get(BOARD)!.columns.find((c) => c.id === 'status')!.labels).toMatchObject({ 3: 'Called' });
-    const err2 = await rejectionOf(client.request(CHANGE, { ...ids, columnId: 'status', value: JSON.stringify({ index: 17 }) }));
+    expect(monday.state.boards.get(BOARD)!.columns.find((c) => c.id === 'status')!.labels).toMatchObject({
+      3: 'Called',
+    });
+    const err2 = await rejectionOf(
+      client.request(CHANGE, { ...ids, columnId: 'status', value: JSON.stringify({ index: 17 }) }),
+    );
     expect(err2.response.errors?.[0].extensions?.code).toBe('ColumnValueException');
   });
 
   it('unknown column, board and item ids', async () => {
     let err = await rejectionOf(client.request(SIMPLE, { ...ids, columnId: 'nope', value: 'x' }));
-    expect(err.response.errors?.[0].extensions).toMatchObject({ code: 'InvalidColumnIdException', error_data: { column_id: 'nope' } });
+    expect(err.response.errors?.[0].extensions).toMatchObject({
+      code: 'InvalidColumnIdException',
+      error_data: { column_id: 'nope' },
+    });
     err = await rejectionOf(client.request(MULTI, { ...ids, columnValues: JSON.stringify({ nope: 'x' }) }));
     expect(err.response.errors?.[0].extensions?.code).toBe('InvalidColumnIdException');
     err = await rejectionOf(client.request(SIMPLE, { boardId: '42', itemId: item, columnId: 'text_tz', value: 'x' }));
     expect(err.response.errors?.[0].extensions?.code).toBe('InvalidBoardIdException');
-    err = await rejectionOf(client.request(SIMPLE, { boardId: OTHER_BOARD, itemId: '7000', columnId: 'text', value: 'x' }));
+    err = await rejectionOf(
+      client.request(SIMPLE, { boardId: OTHER_BOARD, itemId: '7000', columnId: 'text', value: 'x' }),
+    );
     expect(err.response.errors?.[0].extensions?.code).toBe('InvalidBoardIdException');
     err = await rejectionOf(client.request(SIMPLE, { boardId: BOARD, itemId: '123', columnId: 'text_tz', value: 'x' }));
     expect(err.response.errors?.[0].extensions?.code).toBe('ResourceNotFoundException');
@@ -354,7 +431,12 @@ describe('monday emulator: writes', () => {
   });
 
   it('works through the SDK’s typed operations too', async () => {
-    await client.operations.changeSimpleColumnValueOp({ boardId: BOARD, itemId: item, columnId: 'text_tz', value: 'UTC' });
+    await client.operations.changeSimpleColumnValueOp({
+      boardId: BOARD,
+      itemId: item,
+      columnId: 'text_tz',
+      value: 'UTC',
+    });
     expect(monday.readValue(item, 'text_tz').value).toBe('UTC');
     const r = await client.operations.changeMultipleColumnValuesOp({
       boardId: BOARD,
@@ -441,7 +523,10 @@ describe('monday emulator: faults and limits', () => {
       expect(second.complexity.after).toBe(0);
       const err = await rejectionOf(c.request(READ_ITEM, { itemIds: ['1'] }));
       expect(err.response.status).toBe(429);
-      expect(err.response.errors?.[0].extensions).toMatchObject({ code: 'COMPLEXITY_BUDGET_EXHAUSTED', complexity_budget_left: 0 });
+      expect(err.response.errors?.[0].extensions).toMatchObject({
+        code: 'COMPLEXITY_BUDGET_EXHAUSTED',
+        complexity_budget_left: 0,
+      });
       monday.advanceTime(60_000);
       await expect(c.request(READ_ITEM, { itemIds: ['1'] })).resolves.toBeTruthy();
     } finally {

@@ -38,8 +38,16 @@ describe.each(testDatabaseKinds())('monday linking (OAuth install) on %s', (kind
   beforeAll(async () => {
     monday = await startMondayEmulator({ oauth: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET } });
     config = {
-      signingSecret: SECRET, appId: 10155, apiUrl: monday.url, apiVersion: '2026-10', publicBaseUrl: null,
-      oauthClientId: CLIENT_ID, oauthClientSecret: CLIENT_SECRET, oauthUrl: monday.origin, oauthScopes: 'me:read boards:read', tokenKey,
+      signingSecret: SECRET,
+      appId: 10155,
+      apiUrl: monday.url,
+      apiVersion: '2026-10',
+      publicBaseUrl: null,
+      oauthClientId: CLIENT_ID,
+      oauthClientSecret: CLIENT_SECRET,
+      oauthUrl: monday.origin,
+      oauthScopes: 'me:read boards:read',
+      tokenKey,
     };
     server = await startTestServer(kind, { monday: config, clock: { now: () => new Date(Date.now() + offsetMs) } });
   });
@@ -52,14 +60,22 @@ describe.each(testDatabaseKinds())('monday linking (OAuth install) on %s', (kind
   const url = (p: string) => `${server.baseUrl}${BASE}${p}`;
 
   /** Install page → POST the key → monday's consent (as `mondayUser`) → our callback. */
-  async function install(apiKey: string, mondayUser: { accountId: number; userId: number }, options: { browser?: Browser; start?: string; beforeCallback?: () => void } = {}) {
+  async function install(
+    apiKey: string,
+    mondayUser: { accountId: number; userId: number },
+    options: { browser?: Browser; start?: string; beforeCallback?: () => void } = {},
+  ) {
     const browser = options.browser ?? new Browser();
     const page = await browser.go(options.start ?? url('/install'));
     expect(page.status, page.text).toBe(200);
     const form = new URLSearchParams({ apiKey, form: hidden(page.text, 'form')! });
     const backTo = hidden(page.text, 'backTo');
     if (backTo) form.set('backTo', backTo);
-    const posted = await browser.go(url('/install'), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() });
+    const posted = await browser.go(url('/install'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: form.toString(),
+    });
     expect(posted.status, posted.text).toBe(302);
     monday.oauth!.approveAs(mondayUser.accountId, mondayUser.userId);
     const consent = await fetch(posted.location!, { redirect: 'manual' });
@@ -79,12 +95,20 @@ describe.each(testDatabaseKinds())('monday linking (OAuth install) on %s', (kind
     return { account, mondayUser };
   }
 
-  const mondayJwt = (claims: Record<string, unknown>, secret = SECRET) => jwt.sign({ userId: 4012689, ...claims }, secret, { expiresIn: 300 });
+  const mondayJwt = (claims: Record<string, unknown>, secret = SECRET) =>
+    jwt.sign({ userId: 4012689, ...claims }, secret, { expiresIn: 300 });
   const boardAppOptions = (mondayAccountId: number) =>
-    server.request(null, 'POST', `${BASE}/options/workflows`, { payload: { pageRequestData: {} } }, { authorization: mondayJwt({ accountId: mondayAccountId, shortLivedToken: 'slt' }) });
-  const graphql = (key: string | null, query: string, variables: Record<string, unknown> = {}) => server.request(key, 'POST', '/graphql', { query, variables });
+    server.request(
+      null,
+      'POST',
+      `${BASE}/options/workflows`,
+      { payload: { pageRequestData: {} } },
+      { authorization: mondayJwt({ accountId: mondayAccountId, shortLivedToken: 'slt' }) },
+    );
+  const graphql = (key: string | null, query: string, variables: Record<string, unknown> = {}) =>
+    server.request(key, 'POST', '/graphql', { query, variables });
 
-  it('links through the install page, monday\'s consent and the callback; the token is stored encrypted', async () => {
+  it("links through the install page, monday's consent and the callback; the token is stored encrypted", async () => {
     const account = await server.createAccount();
     const mondayUser = { accountId: mondayId(), userId: mondayId() };
     expect((await boardAppOptions(mondayUser.accountId)).status).toBe(403);
@@ -103,23 +127,35 @@ describe.each(testDatabaseKinds())('monday linking (OAuth install) on %s', (kind
     expect(callback.status, callback.text).toBe(200);
     expect(callback.text).toContain(`monday account ${mondayUser.accountId} is now linked`);
     const link = await prisma().mondayLink.findUniqueOrThrow({ where: { accountId: account.accountId } });
-    expect(link).toMatchObject({ mondayAccountId: String(mondayUser.accountId), mondayUserId: String(mondayUser.userId), userId: account.userId });
+    expect(link).toMatchObject({
+      mondayAccountId: String(mondayUser.accountId),
+      mondayUserId: String(mondayUser.userId),
+      userId: account.userId,
+    });
     const token = monday.oauth!.issuedTokens.at(-1)!;
     expect(link.accessTokenEncrypted).not.toContain(token);
     expect(decryptToken(link.accessTokenEncrypted, tokenKey)).toBe(token);
-    expect(monday.oauth!.tokenRequests.at(-1)).toMatchObject({ status: 200, clientId: CLIENT_ID, redirectUri: url('/oauth/callback') });
+    expect(monday.oauth!.tokenRequests.at(-1)).toMatchObject({
+      status: 200,
+      clientId: CLIENT_ID,
+      redirectUri: url('/oauth/callback'),
+    });
     expect(monday.requests.at(-1)).toMatchObject({ apiVersion: '2026-10', authorization: token });
 
     expect((await boardAppOptions(mondayUser.accountId)).status).toBe(200);
   });
 
-  it('re-renders the page with 401 for a bad key (never echoing it), and refuses posts without the page\'s cookie and token', async () => {
+  it("re-renders the page with 401 for a bad key (never echoing it), and refuses posts without the page's cookie and token", async () => {
     const browser = new Browser();
     const page = await browser.go(url('/install'));
     const badKey = `svc_pk_${'x'.repeat(43)}`;
     const form = hidden(page.text, 'form')!;
     const post = (body: Record<string, string>, b = browser) =>
-      b.go(url('/install'), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body).toString() });
+      b.go(url('/install'), {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams(body).toString(),
+      });
     const bad = await post({ apiKey: badKey, form });
     expect(bad.status).toBe(401);
     expect(bad.text).toMatch(/not valid/);
@@ -135,15 +171,21 @@ describe.each(testDatabaseKinds())('monday linking (OAuth install) on %s', (kind
     expect(await prisma().mondayLink.findUnique({ where: { accountId: account.accountId } })).toBeNull();
   });
 
-  it('refuses a forged or expired state, a callback in another browser, and shows monday\'s denial escaped', async () => {
+  it("refuses a forged or expired state, a callback in another browser, and shows monday's denial escaped", async () => {
     const account = await server.createAccount();
     const mondayUser = { accountId: mondayId(), userId: mondayId() };
-    const forgedState = jwt.sign({ purpose: 'contactline.monday.install', accountId: account.accountId, userId: account.userId }, 'not-our-key', { expiresIn: 600 });
+    const forgedState = jwt.sign(
+      { purpose: 'contactline.monday.install', accountId: account.accountId, userId: account.userId },
+      'not-our-key',
+      { expiresIn: 600 },
+    );
     const forged = await new Browser().go(url(`/oauth/callback?code=abc&state=${encodeURIComponent(forgedState)}`));
     expect(forged.status).toBe(400);
     expect(forged.text).toMatch(/not issued by this Contactline server/);
     // A monday-signed JWT is not a state either.
-    expect((await new Browser().go(url(`/oauth/callback?code=abc&state=${mondayJwt({ accountId: 1 })}`))).status).toBe(400);
+    expect((await new Browser().go(url(`/oauth/callback?code=abc&state=${mondayJwt({ accountId: 1 })}`))).status).toBe(
+      400,
+    );
 
     const expired = await install(account.apiKey, mondayUser, { beforeCallback: () => (offsetMs = 11 * 60_000) });
     offsetMs = 0;
@@ -153,7 +195,11 @@ describe.each(testDatabaseKinds())('monday linking (OAuth install) on %s', (kind
     // A callback opened in a browser that did not start the install (no cookie).
     const started = new Browser();
     const page = await started.go(url('/install'));
-    const posted = await started.go(url('/install'), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ apiKey: account.apiKey, form: hidden(page.text, 'form')! }).toString() });
+    const posted = await started.go(url('/install'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ apiKey: account.apiKey, form: hidden(page.text, 'form')! }).toString(),
+    });
     const consent = await fetch(posted.location!, { redirect: 'manual' });
     const otherBrowser = await new Browser().go(consent.headers.get('location')!);
     expect(otherBrowser.status).toBe(400);
@@ -162,11 +208,17 @@ describe.each(testDatabaseKinds())('monday linking (OAuth install) on %s', (kind
 
     monday.oauth!.denyNext();
     const denied = await started.go(url('/install'));
-    const deniedPost = await started.go(url('/install'), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ apiKey: account.apiKey, form: hidden(denied.text, 'form')! }).toString() });
+    const deniedPost = await started.go(url('/install'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ apiKey: account.apiKey, form: hidden(denied.text, 'form')! }).toString(),
+    });
     const deniedConsent = await fetch(deniedPost.location!, { redirect: 'manual' });
     expect(new URL(deniedConsent.headers.get('location')!).searchParams.get('error')).toBe('access_denied');
     expect((await started.go(deniedConsent.headers.get('location')!)).status).toBe(400);
-    const injected = await started.go(url(`/oauth/callback?error=x&error_description=${encodeURIComponent('<script>alert(1)</script>')}`));
+    const injected = await started.go(
+      url(`/oauth/callback?error=x&error_description=${encodeURIComponent('<script>alert(1)</script>')}`),
+    );
     expect(injected.status).toBe(400);
     expect(injected.text).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(injected.text).not.toContain('<script>');
@@ -195,7 +247,10 @@ describe.each(testDatabaseKinds())('monday linking (OAuth install) on %s', (kind
     expect(attempt.callback.status).toBe(409);
     expect(attempt.callback.text).toMatch(/already linked to another Contactline account/);
     expect(await prisma().mondayLink.findUnique({ where: { accountId: intruder.accountId } })).toBeNull();
-    expect((await prisma().mondayLink.findUniqueOrThrow({ where: { mondayAccountId: String(mondayUser.accountId) } })).accountId).toBe(account.accountId);
+    expect(
+      (await prisma().mondayLink.findUniqueOrThrow({ where: { mondayAccountId: String(mondayUser.accountId) } }))
+        .accountId,
+    ).toBe(account.accountId);
 
     const again = await install(account.apiKey, mondayUser);
     expect(again.callback.status).toBe(200);
@@ -207,25 +262,42 @@ describe.each(testDatabaseKinds())('monday linking (OAuth install) on %s', (kind
   it('Authorization URL: a linked account goes straight back to monday; an unlinked one installs, then goes back', async () => {
     const { mondayUser } = await linkedAccount();
     const backToUrl = `${monday.origin}/recipes/back?recipe=1&x="<y>"`;
-    const linked = await new Browser().go(url(`/authorize?token=${mondayJwt({ accountId: mondayUser.accountId, backToUrl })}`));
+    const linked = await new Browser().go(
+      url(`/authorize?token=${mondayJwt({ accountId: mondayUser.accountId, backToUrl })}`),
+    );
     expect(linked.status).toBe(302);
     expect(linked.location).toBe(new URL(backToUrl).toString());
-    expect((await new Browser().go(url(`/authorize?token=${mondayJwt({ accountId: mondayUser.accountId, backToUrl }, 'another-secret')}`))).status).toBe(401);
+    expect(
+      (
+        await new Browser().go(
+          url(`/authorize?token=${mondayJwt({ accountId: mondayUser.accountId, backToUrl }, 'another-secret')}`),
+        )
+      ).status,
+    ).toBe(401);
     expect((await new Browser().go(url('/authorize'))).status).toBe(401);
 
     const account = await server.createAccount();
     const newcomer = { accountId: mondayId(), userId: mondayId() };
-    const start = url(`/authorize?token=${mondayJwt({ accountId: newcomer.accountId, userId: newcomer.userId, backToUrl })}`);
+    const start = url(
+      `/authorize?token=${mondayJwt({ accountId: newcomer.accountId, userId: newcomer.userId, backToUrl })}`,
+    );
     const flow = await install(account.apiKey, newcomer, { start });
     expect(flow.page.text).toMatch(/not connected to Contactline yet/);
     expect(flow.page.text).not.toContain('"<y>"');
     expect(flow.callback.status).toBe(302);
     expect(flow.callback.location).toBe(new URL(backToUrl).toString());
-    expect((await prisma().mondayLink.findUniqueOrThrow({ where: { accountId: account.accountId } })).mondayAccountId).toBe(String(newcomer.accountId));
+    expect(
+      (await prisma().mondayLink.findUniqueOrThrow({ where: { accountId: account.accountId } })).mondayAccountId,
+    ).toBe(String(newcomer.accountId));
 
     // A plain install link may return only to monday (or the configured OAuth server), never elsewhere.
-    expect((await new Browser().go(url(`/install?backToUrl=${encodeURIComponent('https://evil.example/steal')}`))).status).toBe(400);
-    expect((await new Browser().go(url(`/install?backToUrl=${encodeURIComponent('https://acme.monday.com/boards/1')}`))).status).toBe(200);
+    expect(
+      (await new Browser().go(url(`/install?backToUrl=${encodeURIComponent('https://evil.example/steal')}`))).status,
+    ).toBe(400);
+    expect(
+      (await new Browser().go(url(`/install?backToUrl=${encodeURIComponent('https://acme.monday.com/boards/1')}`)))
+        .status,
+    ).toBe(200);
   });
 
   it('answers 503 naming the missing settings, and uses PUBLIC_BASE_URL for the redirect URI', async () => {
@@ -246,11 +318,14 @@ describe.each(testDatabaseKinds())('monday linking (OAuth install) on %s', (kind
       const page = await browser.go(url('/install'));
       expect(page.headers.getSetCookie()[0]).toMatch(/Secure/);
       const posted = await fetch(url('/install'), {
-        method: 'POST', redirect: 'manual',
+        method: 'POST',
+        redirect: 'manual',
         headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: browser.cookie },
         body: new URLSearchParams({ apiKey: account.apiKey, form: hidden(page.text, 'form')! }).toString(),
       });
-      expect(new URL(posted.headers.get('location')!).searchParams.get('redirect_uri')).toBe(`https://contactline.example${BASE}/oauth/callback`);
+      expect(new URL(posted.headers.get('location')!).searchParams.get('redirect_uri')).toBe(
+        `https://contactline.example${BASE}/oauth/callback`,
+      );
     } finally {
       Object.assign(config, saved);
     }
@@ -261,26 +336,55 @@ describe.each(testDatabaseKinds())('monday linking (OAuth install) on %s', (kind
     const b = await server.createAccount();
     const FIELDS = 'accountId mondayAccountId mondayUserId userId createdAt updatedAt';
     const own = await graphql(a.account.apiKey, `{ mondayLink { ${FIELDS} } }`);
-    expect(own.json.data.mondayLink).toMatchObject({ accountId: a.account.accountId, mondayAccountId: String(a.mondayUser.accountId), userId: a.account.userId });
+    expect(own.json.data.mondayLink).toMatchObject({
+      accountId: a.account.accountId,
+      mondayAccountId: String(a.mondayUser.accountId),
+      userId: a.account.userId,
+    });
     expect((await graphql(b.apiKey, '{ mondayLink { accountId } }')).json.data.mondayLink).toBeNull();
-    const peek = await graphql(b.apiKey, 'query ($id: String) { mondayLink(accountId: $id) { accountId } }', { id: a.account.accountId });
+    const peek = await graphql(b.apiKey, 'query ($id: String) { mondayLink(accountId: $id) { accountId } }', {
+      id: a.account.accountId,
+    });
     expect(peek.json.errors[0].extensions.code).toBe('not_found');
-    const steal = await graphql(b.apiKey, 'mutation ($id: String) { unlinkMonday(accountId: $id) { accountId } }', { id: a.account.accountId });
+    const steal = await graphql(b.apiKey, 'mutation ($id: String) { unlinkMonday(accountId: $id) { accountId } }', {
+      id: a.account.accountId,
+    });
     expect(steal.json.errors[0].extensions.code).toBe('not_found');
-    expect((await graphql(b.apiKey, '{ mondayLinks { data { accountId } } }')).json.errors[0].extensions.code).toBe('unauthenticated');
+    expect((await graphql(b.apiKey, '{ mondayLinks { data { accountId } } }')).json.errors[0].extensions.code).toBe(
+      'unauthenticated',
+    );
     // Without a credential /graphql refuses the request itself, before reading it (401, error body).
     const anonymous = await graphql(null, '{ mondayLink { accountId } }');
     expect({ status: anonymous.status, code: anonymous.json.code }).toEqual({ status: 401, code: 'unauthenticated' });
-    expect((await graphql(a.account.apiKey, '{ mondayLink { accessTokenEncrypted } }')).json.errors[0].message).toMatch(/Cannot query field "accessTokenEncrypted"/);
+    expect((await graphql(a.account.apiKey, '{ mondayLink { accessTokenEncrypted } }')).json.errors[0].message).toMatch(
+      /Cannot query field "accessTokenEncrypted"/,
+    );
 
-    const admin = await graphql(ADMIN_TOKEN, `query ($id: String) { mondayLink(accountId: $id) { ${FIELDS} } }`, { id: a.account.accountId });
+    const admin = await graphql(ADMIN_TOKEN, `query ($id: String) { mondayLink(accountId: $id) { ${FIELDS} } }`, {
+      id: a.account.accountId,
+    });
     expect(admin.json.data.mondayLink).toEqual(own.json.data.mondayLink);
-    expect((await graphql(ADMIN_TOKEN, '{ mondayLink { accountId } }')).json.errors[0].extensions.code).toBe('bad_request');
-    expect((await graphql(ADMIN_TOKEN, 'query ($id: String) { mondayLink(accountId: $id) { accountId } }', { id: randomUUID() })).json.errors[0].extensions.code).toBe('not_found');
-    expect((await graphql(ADMIN_TOKEN, 'query ($id: String) { mondayLink(accountId: $id) { accountId } }', { id: 'nope' })).json.errors[0].extensions.code).toBe('bad_request');
+    expect((await graphql(ADMIN_TOKEN, '{ mondayLink { accountId } }')).json.errors[0].extensions.code).toBe(
+      'bad_request',
+    );
+    expect(
+      (
+        await graphql(ADMIN_TOKEN, 'query ($id: String) { mondayLink(accountId: $id) { accountId } }', {
+          id: randomUUID(),
+        })
+      ).json.errors[0].extensions.code,
+    ).toBe('not_found');
+    expect(
+      (await graphql(ADMIN_TOKEN, 'query ($id: String) { mondayLink(accountId: $id) { accountId } }', { id: 'nope' }))
+        .json.errors[0].extensions.code,
+    ).toBe('bad_request');
     const all: string[] = [];
     for (let nextToken: string | null = null, pages = 0; pages === 0 || nextToken; pages++) {
-      const page: any = await graphql(ADMIN_TOKEN, 'query ($t: String) { mondayLinks(limit: 2, nextToken: $t) { data { accountId } nextToken } }', { t: nextToken });
+      const page: any = await graphql(
+        ADMIN_TOKEN,
+        'query ($t: String) { mondayLinks(limit: 2, nextToken: $t) { data { accountId } nextToken } }',
+        { t: nextToken },
+      );
       all.push(...page.json.data.mondayLinks.data.map((l: { accountId: string }) => l.accountId));
       nextToken = page.json.data.mondayLinks.nextToken;
     }
@@ -289,14 +393,33 @@ describe.each(testDatabaseKinds())('monday linking (OAuth install) on %s', (kind
     expect(all.length).toBe(await prisma().mondayLink.count());
 
     const subscription = (webhookId: string, deletedAt: Date | null = null) => ({
-      webhookId, accountId: a.account.accountId, mondayAccountId: String(a.mondayUser.accountId), webhookUrl: `${monday.origin}/automations/apps-events/${webhookId}`, deletedAt, createdAt: server.now(),
+      webhookId,
+      accountId: a.account.accountId,
+      mondayAccountId: String(a.mondayUser.accountId),
+      webhookUrl: `${monday.origin}/automations/apps-events/${webhookId}`,
+      deletedAt,
+      createdAt: server.now(),
     });
     const ids = [randomUUID(), randomUUID(), randomUUID()];
-    await prisma().mondayTriggerSubscription.createMany({ data: [subscription(ids[0]), subscription(ids[1]), subscription(ids[2], new Date(server.now().getTime() - 60_000))] });
-    const oldDeletion = (await prisma().mondayTriggerSubscription.findUniqueOrThrow({ where: { webhookId: ids[2] } })).deletedAt;
+    await prisma().mondayTriggerSubscription.createMany({
+      data: [
+        subscription(ids[0]),
+        subscription(ids[1]),
+        subscription(ids[2], new Date(server.now().getTime() - 60_000)),
+      ],
+    });
+    const oldDeletion = (await prisma().mondayTriggerSubscription.findUniqueOrThrow({ where: { webhookId: ids[2] } }))
+      .deletedAt;
 
-    const unlinked = await graphql(a.account.apiKey, `mutation { unlinkMonday { accountId subscriptionsRemoved removedLink { ${FIELDS} } } }`);
-    expect(unlinked.json.data.unlinkMonday).toEqual({ accountId: a.account.accountId, subscriptionsRemoved: 2, removedLink: own.json.data.mondayLink });
+    const unlinked = await graphql(
+      a.account.apiKey,
+      `mutation { unlinkMonday { accountId subscriptionsRemoved removedLink { ${FIELDS} } } }`,
+    );
+    expect(unlinked.json.data.unlinkMonday).toEqual({
+      accountId: a.account.accountId,
+      subscriptionsRemoved: 2,
+      removedLink: own.json.data.mondayLink,
+    });
     expect(await prisma().mondayLink.findUnique({ where: { accountId: a.account.accountId } })).toBeNull();
     const subs = await prisma().mondayTriggerSubscription.findMany({ where: { webhookId: { in: ids } } });
     expect(subs.every((s) => s.deletedAt !== null)).toBe(true);
@@ -305,16 +428,39 @@ describe.each(testDatabaseKinds())('monday linking (OAuth install) on %s', (kind
     const refused = await boardAppOptions(a.mondayUser.accountId);
     expect(refused.status).toBe(403);
     expect(refused.json.message).toMatch(/not linked/);
-    const subscribe = await server.request(null, 'POST', `${BASE}/trigger/subscribe`, { payload: { webhookUrl: 'http://127.0.0.1:9/x', subscriptionId: 5 } }, { authorization: mondayJwt({ accountId: a.mondayUser.accountId }) });
+    const subscribe = await server.request(
+      null,
+      'POST',
+      `${BASE}/trigger/subscribe`,
+      { payload: { webhookUrl: 'http://127.0.0.1:9/x', subscriptionId: 5 } },
+      { authorization: mondayJwt({ accountId: a.mondayUser.accountId }) },
+    );
     expect(subscribe.status).toBe(403);
 
-    const again = await graphql(a.account.apiKey, 'mutation { unlinkMonday { accountId subscriptionsRemoved removedLink { accountId } } }');
-    expect(again.json.data.unlinkMonday).toEqual({ accountId: a.account.accountId, subscriptionsRemoved: 0, removedLink: null });
+    const again = await graphql(
+      a.account.apiKey,
+      'mutation { unlinkMonday { accountId subscriptionsRemoved removedLink { accountId } } }',
+    );
+    expect(again.json.data.unlinkMonday).toEqual({
+      accountId: a.account.accountId,
+      subscriptionsRemoved: 0,
+      removedLink: null,
+    });
 
     const c = await linkedAccount();
-    const byOperator = await graphql(ADMIN_TOKEN, 'mutation ($id: String) { unlinkMonday(accountId: $id) { removedLink { mondayAccountId } } }', { id: c.account.accountId });
+    const byOperator = await graphql(
+      ADMIN_TOKEN,
+      'mutation ($id: String) { unlinkMonday(accountId: $id) { removedLink { mondayAccountId } } }',
+      { id: c.account.accountId },
+    );
     expect(byOperator.json.data.unlinkMonday.removedLink.mondayAccountId).toBe(String(c.mondayUser.accountId));
-    expect((await graphql(ADMIN_TOKEN, 'mutation ($id: String) { unlinkMonday(accountId: $id) { accountId } }', { id: randomUUID() })).json.errors[0].extensions.code).toBe('not_found');
+    expect(
+      (
+        await graphql(ADMIN_TOKEN, 'mutation ($id: String) { unlinkMonday(accountId: $id) { accountId } }', {
+          id: randomUUID(),
+        })
+      ).json.errors[0].extensions.code,
+    ).toBe('not_found');
   });
 });
 
@@ -355,17 +501,37 @@ describe.each(testDatabaseKinds())('contactline monday show / unlink on %s', (ki
   });
   afterAll(() => cleanup?.());
 
-  it('shows and removes an Account\'s link; bad arguments exit 2', async () => {
+  it("shows and removes an Account's link; bad arguments exit 2", async () => {
     let seeded: { accountId: string; userId: string; mondayAccountId: string };
     {
       const { prisma, close } = await open();
       // The CLI runs on the system clock: so do these rows.
       const now = new Date();
       const account = await prisma.account.create({ data: { name: 'CLI monday', createdAt: now } });
-      const user = await prisma.user.create({ data: { accountId: account.id, email: `${randomUUID()}@example.com`, createdAt: now } });
+      const user = await prisma.user.create({
+        data: { accountId: account.id, email: `${randomUUID()}@example.com`, createdAt: now },
+      });
       const mondayAccountId = String(mondayId());
-      await prisma.mondayLink.create({ data: { accountId: account.id, userId: user.id, mondayAccountId, mondayUserId: '77', accessTokenEncrypted: 'v1.a.b.c', createdAt: now, updatedAt: now } });
-      await prisma.mondayTriggerSubscription.create({ data: { webhookId: randomUUID(), accountId: account.id, mondayAccountId, webhookUrl: 'http://127.0.0.1:9/x', createdAt: now } });
+      await prisma.mondayLink.create({
+        data: {
+          accountId: account.id,
+          userId: user.id,
+          mondayAccountId,
+          mondayUserId: '77',
+          accessTokenEncrypted: 'v1.a.b.c',
+          createdAt: now,
+          updatedAt: now,
+        },
+      });
+      await prisma.mondayTriggerSubscription.create({
+        data: {
+          webhookId: randomUUID(),
+          accountId: account.id,
+          mondayAccountId,
+          webhookUrl: 'http://127.0.0.1:9/x',
+          createdAt: now,
+        },
+      });
       seeded = { accountId: account.id, userId: user.id, mondayAccountId };
       await close();
     }
@@ -378,7 +544,11 @@ describe.each(testDatabaseKinds())('contactline monday show / unlink on %s', (ki
     ]);
     expect(shown.code, shown.stderr).toBe(0);
     const shownJson = JSON.parse(shown.stdout);
-    expect(shownJson).toMatchObject({ ok: true, accountId: seeded.accountId, link: { mondayAccountId: seeded.mondayAccountId, mondayUserId: '77', userId: seeded.userId } });
+    expect(shownJson).toMatchObject({
+      ok: true,
+      accountId: seeded.accountId,
+      link: { mondayAccountId: seeded.mondayAccountId, mondayUserId: '77', userId: seeded.userId },
+    });
     expect(shown.stdout).not.toContain('v1.a.b.c');
     expect(badId.code).toBe(2);
     expect(JSON.parse(badId.stdout).error.code).toBe('usage');
@@ -387,14 +557,20 @@ describe.each(testDatabaseKinds())('contactline monday show / unlink on %s', (ki
 
     const unlinked = await cli(['monday', 'unlink', '--account', seeded.accountId], env);
     expect(unlinked.code, unlinked.stderr).toBe(0);
-    expect(unlinked.stdout).toContain(`Unlinked account ${seeded.accountId} from monday account ${seeded.mondayAccountId}; 1 trigger subscription(s) stopped.`);
+    expect(unlinked.stdout).toContain(
+      `Unlinked account ${seeded.accountId} from monday account ${seeded.mondayAccountId}; 1 trigger subscription(s) stopped.`,
+    );
     const unknown = await cli(['monday', 'unlink', '--account', randomUUID(), '--json'], env);
     expect(unknown.code).toBe(1);
     expect(JSON.parse(unknown.stdout).error.code).toBe('not_found');
 
     const { prisma, close } = await open();
     expect(await prisma.mondayLink.findUnique({ where: { accountId: seeded.accountId } })).toBeNull();
-    expect((await prisma.mondayTriggerSubscription.findMany({ where: { accountId: seeded.accountId } })).every((s: { deletedAt: Date | null }) => s.deletedAt)).toBe(true);
+    expect(
+      (await prisma.mondayTriggerSubscription.findMany({ where: { accountId: seeded.accountId } })).every(
+        (s: { deletedAt: Date | null }) => s.deletedAt,
+      ),
+    ).toBe(true);
     await close();
   });
 });

@@ -11,7 +11,15 @@ const SECRET = 'monday-signing-secret-for-tests';
 describe.each(testDatabaseKinds())('board app remote options on %s', (kind) => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer(kind, { monday: { signingSecret: SECRET, appId: 10155, apiUrl: 'http://127.0.0.1:1/v2', apiVersion: '2026-10', publicBaseUrl: null } });
+    server = await startTestServer(kind, {
+      monday: {
+        signingSecret: SECRET,
+        appId: 10155,
+        apiUrl: 'http://127.0.0.1:1/v2',
+        apiVersion: '2026-10',
+        publicBaseUrl: null,
+      },
+    });
   });
   afterAll(() => server?.stop());
 
@@ -21,24 +29,70 @@ describe.each(testDatabaseKinds())('board app remote options on %s', (kind) => {
   async function linkedAccount(mondayAccountId: number) {
     const account = await server.createAccount();
     await server.service.services.db.prisma.mondayLink.create({
-      data: { createdAt: server.now(), updatedAt: server.now(), accountId: account.accountId, userId: account.userId, mondayAccountId: String(mondayAccountId), mondayUserId: '4012689', accessTokenEncrypted: 'v1.x.y.z' },
+      data: {
+        createdAt: server.now(),
+        updatedAt: server.now(),
+        accountId: account.accountId,
+        userId: account.userId,
+        mondayAccountId: String(mondayAccountId),
+        mondayUserId: '4012689',
+        accessTokenEncrypted: 'v1.x.y.z',
+      },
     });
     return account;
   }
 
   const ask = (path: string, token: string | null, pageRequestData: object = {}) =>
-    server.request(null, 'POST', `/integrations/monday/options/${path}`, { payload: { boardId: 1, pageRequestData, dependencyData: null } }, token ? { authorization: token } : {});
+    server.request(
+      null,
+      'POST',
+      `/integrations/monday/options/${path}`,
+      { payload: { boardId: 1, pageRequestData, dependencyData: null } },
+      token ? { authorization: token } : {},
+    );
 
   it('lists only published, not paused workflows of the linked Account, page by page', async () => {
     const mondayAccountId = 900000 + Math.floor(Math.random() * 99999);
     const { accountId } = await linkedAccount(mondayAccountId);
     const prisma = server.service.services.db.prisma;
     const expected: string[] = [];
-    for (let i = 0; i < 55; i++) expected.push((await prisma.workflow.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId, name: `Published ${i}`, status: 'published' } })).id);
-    await prisma.workflow.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId, name: 'Draft', status: 'draft' } });
-    await prisma.workflow.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId, name: 'Paused', status: 'published', paused: true } });
+    for (let i = 0; i < 55; i++)
+      expected.push(
+        (
+          await prisma.workflow.create({
+            data: {
+              createdAt: server.now(),
+              updatedAt: server.now(),
+              accountId,
+              name: `Published ${i}`,
+              status: 'published',
+            },
+          })
+        ).id,
+      );
+    await prisma.workflow.create({
+      data: { createdAt: server.now(), updatedAt: server.now(), accountId, name: 'Draft', status: 'draft' },
+    });
+    await prisma.workflow.create({
+      data: {
+        createdAt: server.now(),
+        updatedAt: server.now(),
+        accountId,
+        name: 'Paused',
+        status: 'published',
+        paused: true,
+      },
+    });
     const other = await server.createAccount();
-    await prisma.workflow.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId: other.accountId, name: 'Elsewhere', status: 'published' } });
+    await prisma.workflow.create({
+      data: {
+        createdAt: server.now(),
+        updatedAt: server.now(),
+        accountId: other.accountId,
+        name: 'Elsewhere',
+        status: 'published',
+      },
+    });
 
     const first = await ask('workflows', `Bearer ${mondayToken(mondayAccountId)}`);
     expect(first.status).toBe(200);
@@ -55,8 +109,24 @@ describe.each(testDatabaseKinds())('board app remote options on %s', (kind) => {
     const mondayAccountId = 800000 + Math.floor(Math.random() * 99999);
     const { accountId } = await linkedAccount(mondayAccountId);
     const prisma = server.service.services.db.prisma;
-    for (const [name, status] of [['Ava', 'live'], ['Bo', 'paused']] as const) {
-      await prisma.agent.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId, name, status, timezone: 'UTC', defaultLanguage: 'en-US', attemptLimit: 3, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60 } });
+    for (const [name, status] of [
+      ['Ava', 'live'],
+      ['Bo', 'paused'],
+    ] as const) {
+      await prisma.agent.create({
+        data: {
+          createdAt: server.now(),
+          updatedAt: server.now(),
+          accountId,
+          name,
+          status,
+          timezone: 'UTC',
+          defaultLanguage: 'en-US',
+          attemptLimit: 3,
+          workingHours: DEFAULT_WORKING_HOURS as object,
+          retryDelayMinutes: 60,
+        },
+      });
     }
     const res = await ask('agents', mondayToken(mondayAccountId));
     expect(res.json.options.map((o: { title: string }) => o.title).sort()).toEqual(['Ava', 'Bo (paused)']);
@@ -97,7 +167,15 @@ describe.each(testDatabaseKinds())('board app remote options on %s', (kind) => {
 describe.each(testDatabaseKinds())('board app trigger subscriptions on %s', (kind) => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer(kind, { monday: { signingSecret: SECRET, appId: 10155, apiUrl: 'http://127.0.0.1:1/v2', apiVersion: '2026-10', publicBaseUrl: null } });
+    server = await startTestServer(kind, {
+      monday: {
+        signingSecret: SECRET,
+        appId: 10155,
+        apiUrl: 'http://127.0.0.1:1/v2',
+        apiVersion: '2026-10',
+        publicBaseUrl: null,
+      },
+    });
   });
   afterAll(() => server?.stop());
 
@@ -105,28 +183,98 @@ describe.each(testDatabaseKinds())('board app trigger subscriptions on %s', (kin
     const mondayAccountId = 600000 + Math.floor(Math.random() * 99999);
     const account = await server.createAccount();
     const prisma = server.service.services.db.prisma;
-    await prisma.mondayLink.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId: account.accountId, userId: account.userId, mondayAccountId: String(mondayAccountId), mondayUserId: '1', accessTokenEncrypted: 'v1.x.y.z' } });
-    const agent = await prisma.agent.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId: account.accountId, name: 'Ava', status: 'live', timezone: 'UTC', defaultLanguage: 'en-US', attemptLimit: 3, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60 } });
+    await prisma.mondayLink.create({
+      data: {
+        createdAt: server.now(),
+        updatedAt: server.now(),
+        accountId: account.accountId,
+        userId: account.userId,
+        mondayAccountId: String(mondayAccountId),
+        mondayUserId: '1',
+        accessTokenEncrypted: 'v1.x.y.z',
+      },
+    });
+    const agent = await prisma.agent.create({
+      data: {
+        createdAt: server.now(),
+        updatedAt: server.now(),
+        accountId: account.accountId,
+        name: 'Ava',
+        status: 'live',
+        timezone: 'UTC',
+        defaultLanguage: 'en-US',
+        attemptLimit: 3,
+        workingHours: DEFAULT_WORKING_HOURS as object,
+        retryDelayMinutes: 60,
+      },
+    });
     const token = jwt.sign({ accountId: mondayAccountId, userId: 1 }, SECRET, { expiresIn: 300 });
     const subscribe = (subscriptionId: number, agentField: unknown) =>
-      server.request(null, 'POST', '/integrations/monday/trigger/subscribe', {
-        payload: { webhookUrl: `http://127.0.0.1:9/automations/apps-events/${subscriptionId}`, subscriptionId, inputFields: { boardId: 1234567890, agentId: agentField }, recipeId: 30440657, integrationId: 398739197 },
-      }, { authorization: token });
+      server.request(
+        null,
+        'POST',
+        '/integrations/monday/trigger/subscribe',
+        {
+          payload: {
+            webhookUrl: `http://127.0.0.1:9/automations/apps-events/${subscriptionId}`,
+            subscriptionId,
+            inputFields: { boardId: 1234567890, agentId: agentField },
+            recipeId: 30440657,
+            integrationId: 398739197,
+          },
+        },
+        { authorization: token },
+      );
 
     const withAgent = await subscribe(481690204, { title: 'Ava', value: agent.id });
     expect(withAgent.status).toBe(200);
     expect(withAgent.json).toEqual({ webhookId: '481690204' });
-    expect(await prisma.mondayTriggerSubscription.findUnique({ where: { webhookId: '481690204' } })).toMatchObject({ accountId: account.accountId, boardId: '1234567890', agentId: agent.id, deletedAt: null });
+    expect(await prisma.mondayTriggerSubscription.findUnique({ where: { webhookId: '481690204' } })).toMatchObject({
+      accountId: account.accountId,
+      boardId: '1234567890',
+      agentId: agent.id,
+      deletedAt: null,
+    });
     expect((await subscribe(481690205, null)).status).toBe(200);
-    expect((await prisma.mondayTriggerSubscription.findUnique({ where: { webhookId: '481690205' } }))!.agentId).toBeNull();
+    expect(
+      (await prisma.mondayTriggerSubscription.findUnique({ where: { webhookId: '481690205' } }))!.agentId,
+    ).toBeNull();
     expect((await subscribe(481690206, { value: '00000000-0000-4000-8000-000000000000' })).status).toBe(400);
 
     for (let i = 0; i < 2; i++) {
-      const res = await server.request(null, 'POST', '/integrations/monday/trigger/unsubscribe', { payload: { webhookId: 481690204 } }, { authorization: token });
+      const res = await server.request(
+        null,
+        'POST',
+        '/integrations/monday/trigger/unsubscribe',
+        { payload: { webhookId: 481690204 } },
+        { authorization: token },
+      );
       expect(res.status).toBe(200);
     }
-    expect((await prisma.mondayTriggerSubscription.findUnique({ where: { webhookId: '481690204' } }))!.deletedAt).not.toBeNull();
-    expect((await server.request(null, 'POST', '/integrations/monday/trigger/unsubscribe', { payload: { webhookId: 1 } }, { authorization: token })).status).toBe(200);
-    expect((await server.request(null, 'POST', '/integrations/monday/trigger/subscribe', { payload: {} }, { authorization: 'forged' })).status).toBe(401);
+    expect(
+      (await prisma.mondayTriggerSubscription.findUnique({ where: { webhookId: '481690204' } }))!.deletedAt,
+    ).not.toBeNull();
+    expect(
+      (
+        await server.request(
+          null,
+          'POST',
+          '/integrations/monday/trigger/unsubscribe',
+          { payload: { webhookId: 1 } },
+          { authorization: token },
+        )
+      ).status,
+    ).toBe(200);
+    expect(
+      (
+        await server.request(
+          null,
+          'POST',
+          '/integrations/monday/trigger/subscribe',
+          { payload: {} },
+          { authorization: 'forged' },
+        )
+      ).status,
+    ).toBe(401);
   });
 });

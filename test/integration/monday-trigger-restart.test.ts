@@ -24,7 +24,10 @@ const TOKEN_KEY = randomBytes(32);
 const MONDAY_ACCOUNT = 31337;
 const MONDAY_USER = 7;
 
-async function until<T>(check: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 10_000): Promise<T> {
+async function until<T>(
+  check: () => Promise<T | null | undefined | false> | T | null | undefined | false,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
@@ -41,7 +44,10 @@ describe.each(testDatabaseKinds())('call-ended trigger across a restart on %s', 
   });
 
   /** A database that outlives one service: a data directory (PGlite) or a PostgreSQL database. */
-  async function durableDatabase(): Promise<{ env: { DATABASE_URL?: string; DATA_DIR: string }; open(): Promise<Database> }> {
+  async function durableDatabase(): Promise<{
+    env: { DATABASE_URL?: string; DATA_DIR: string };
+    open(): Promise<Database>;
+  }> {
     if (kind === 'pglite') {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cl-trigger-'));
       cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
@@ -57,14 +63,32 @@ describe.each(testDatabaseKinds())('call-ended trigger across a restart on %s', 
   }
 
   async function scenario() {
-    const monday = await startMondayEmulator({ signingSecret: SECRET, appId: APP_ID, retry: { delaysMs: [20, 50, 100] } });
+    const monday = await startMondayEmulator({
+      signingSecret: SECRET,
+      appId: APP_ID,
+      retry: { delaysMs: [20, 50, 100] },
+    });
     cleanups.push(() => monday.close());
     const database = await durableDatabase();
-    const config: MondayConfig = { signingSecret: SECRET, appId: APP_ID, apiUrl: monday.url, apiVersion: '2026-10', publicBaseUrl: null, tokenKey: TOKEN_KEY };
+    const config: MondayConfig = {
+      signingSecret: SECRET,
+      appId: APP_ID,
+      apiUrl: monday.url,
+      apiVersion: '2026-10',
+      publicBaseUrl: null,
+      tokenKey: TOKEN_KEY,
+    };
     let port = 0;
     const start = async (): Promise<RunningService> => {
       const service = await startService({
-        env: { ...database.env, PORT: port, HOST: '127.0.0.1', REGION: 'us', ADMIN_TOKEN: undefined, TELEPHONY_WEBHOOK_SECRETS: undefined },
+        env: {
+          ...database.env,
+          PORT: port,
+          HOST: '127.0.0.1',
+          REGION: 'us',
+          ADMIN_TOKEN: undefined,
+          TELEPHONY_WEBHOOK_SECRETS: undefined,
+        },
         db: await database.open(),
         dialer: false,
         monday: config,
@@ -75,33 +99,105 @@ describe.each(testDatabaseKinds())('call-ended trigger across a restart on %s', 
     const first = await start();
     const prisma = first.services.db.prisma;
     const account = await prisma.account.create({ data: { createdAt: first.services.clock.now(), name: 'restart' } });
-    const user = await prisma.user.create({ data: { createdAt: first.services.clock.now(), accountId: account.id, email: 'r@example.com' } });
+    const user = await prisma.user.create({
+      data: { createdAt: first.services.clock.now(), accountId: account.id, email: 'r@example.com' },
+    });
     const agent = await prisma.agent.create({
-      data: { createdAt: first.services.clock.now(), updatedAt: first.services.clock.now(), accountId: account.id, name: 'Ava', status: 'live', timezone: 'America/Chicago', defaultLanguage: 'en-US', attemptLimit: 1, workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60, callNewContactsImmediately: true },
+      data: {
+        createdAt: first.services.clock.now(),
+        updatedAt: first.services.clock.now(),
+        accountId: account.id,
+        name: 'Ava',
+        status: 'live',
+        timezone: 'America/Chicago',
+        defaultLanguage: 'en-US',
+        attemptLimit: 1,
+        workingHours: DEFAULT_WORKING_HOURS as object,
+        retryDelayMinutes: 60,
+        callNewContactsImmediately: true,
+      },
     });
-    const workflow = await prisma.workflow.create({ data: { createdAt: first.services.clock.now(), updatedAt: first.services.clock.now(), accountId: account.id, agentId: agent.id, name: 'W', status: 'published' } });
+    const workflow = await prisma.workflow.create({
+      data: {
+        createdAt: first.services.clock.now(),
+        updatedAt: first.services.clock.now(),
+        accountId: account.id,
+        agentId: agent.id,
+        name: 'W',
+        status: 'published',
+      },
+    });
     await prisma.mondayLink.create({
-      data: { createdAt: first.services.clock.now(), updatedAt: first.services.clock.now(), accountId: account.id, userId: user.id, mondayAccountId: String(MONDAY_ACCOUNT), mondayUserId: String(MONDAY_USER), accessTokenEncrypted: encryptToken(monday.issueToken(MONDAY_ACCOUNT, MONDAY_USER, null), TOKEN_KEY) },
+      data: {
+        createdAt: first.services.clock.now(),
+        updatedAt: first.services.clock.now(),
+        accountId: account.id,
+        userId: user.id,
+        mondayAccountId: String(MONDAY_ACCOUNT),
+        mondayUserId: String(MONDAY_USER),
+        accessTokenEncrypted: encryptToken(monday.issueToken(MONDAY_ACCOUNT, MONDAY_USER, null), TOKEN_KEY),
+      },
     });
-    const board = monday.addBoard({ accountId: MONDAY_ACCOUNT, columns: [{ id: 'phone', type: 'phone' }, { id: 'outcome', type: 'status', labels: ['Answered', 'Busy'] }] });
-    await prisma.boardMapping.create({ data: { updatedAt: first.services.clock.now(), accountId: account.id, boardId: String(board.id), phoneColumnId: 'phone' } });
-    const item = monday.addItem({ boardId: board.id, name: 'Jane Doe', values: { phone: { phone: '+14155550199', countryShortName: 'US' } } });
+    const board = monday.addBoard({
+      accountId: MONDAY_ACCOUNT,
+      columns: [
+        { id: 'phone', type: 'phone' },
+        { id: 'outcome', type: 'status', labels: ['Answered', 'Busy'] },
+      ],
+    });
+    await prisma.boardMapping.create({
+      data: {
+        updatedAt: first.services.clock.now(),
+        accountId: account.id,
+        boardId: String(board.id),
+        phoneColumnId: 'phone',
+      },
+    });
+    const item = monday.addItem({
+      boardId: board.id,
+      name: 'Jane Doe',
+      values: { phone: { phone: '+14155550199', countryShortName: 'US' } },
+    });
     (first.telephony as SimulatedTelephony).setScript('+14155550199', { result: 'qualified' });
 
     const base = () => `http://127.0.0.1:${port}/integrations/monday`;
     const recipe = await monday.createRecipe({
-      accountId: MONDAY_ACCOUNT, userId: MONDAY_USER, boardId: board.id,
-      trigger: { kind: 'app', subscribeUrl: `${base()}/trigger/subscribe`, unsubscribeUrl: `${base()}/trigger/unsubscribe` },
-      action: { url: `${base()}/actions/set-status`, inputFields: (out) => ({ itemId: out.itemId, boardId: out.boardId, statusColumnId: 'outcome', callResult: out.callResult }) },
+      accountId: MONDAY_ACCOUNT,
+      userId: MONDAY_USER,
+      boardId: board.id,
+      trigger: {
+        kind: 'app',
+        subscribeUrl: `${base()}/trigger/subscribe`,
+        unsubscribeUrl: `${base()}/trigger/unsubscribe`,
+      },
+      action: {
+        url: `${base()}/actions/set-status`,
+        inputFields: (out) => ({
+          itemId: out.itemId,
+          boardId: out.boardId,
+          statusColumnId: 'outcome',
+          callResult: out.callResult,
+        }),
+      },
     });
-    const enrolled = await monday.runAction({ url: `${base()}/actions/enroll`, accountId: MONDAY_ACCOUNT, userId: MONDAY_USER, inputFields: { boardId: board.id, itemId: Number(item.id), workflowId: { title: 'W', value: workflow.id } } });
+    const enrolled = await monday.runAction({
+      url: `${base()}/actions/enroll`,
+      accountId: MONDAY_ACCOUNT,
+      userId: MONDAY_USER,
+      inputFields: { boardId: board.id, itemId: Number(item.id), workflowId: { title: 'W', value: workflow.id } },
+    });
     expect(enrolled.outcome).toBe('success');
     const dial = async () => {
       await runDialerOnce(first.services, first.telephony);
       await (first.telephony as SimulatedTelephony).settled();
-      return prisma.call.findFirstOrThrow({ where: { contactId: enrolled.outputFields!.contactId as string, status: 'ended' } });
+      return prisma.call.findFirstOrThrow({
+        where: { contactId: enrolled.outputFields!.contactId as string, status: 'ended' },
+      });
     };
-    const accepted = () => monday.triggerDeliveries.filter((d) => d.subscriptionId === String(recipe.subscription!.subscriptionId) && d.outcome === 'accepted');
+    const accepted = () =>
+      monday.triggerDeliveries.filter(
+        (d) => d.subscriptionId === String(recipe.subscription!.subscriptionId) && d.outcome === 'accepted',
+      );
     return { monday, first, start, dial, accepted, item };
   }
 
@@ -109,7 +205,9 @@ describe.each(testDatabaseKinds())('call-ended trigger across a restart on %s', 
     const { monday, first, start, dial, accepted, item } = await scenario();
     await first.triggerDelivery!.stop(); // the process dies before fanning the event out
     const call = await dial();
-    expect((await first.services.db.prisma.domainEvent.findFirstOrThrow({ where: { type: 'call.ended' } })).dispatchedAt).toBeNull();
+    expect(
+      (await first.services.db.prisma.domainEvent.findFirstOrThrow({ where: { type: 'call.ended' } })).dispatchedAt,
+    ).toBeNull();
     await first.stop();
 
     const second = await start();
@@ -167,27 +265,32 @@ describe.each(testDatabaseKinds())('call-ended trigger across a restart on %s', 
     await until(() => accepted().length > 0, 5_000);
     // monday's 2xx comes before the row is marked delivered.
     const row = await until(async () => {
-      const delivery = await second.services.db.prisma.mondayTriggerDelivery.findFirstOrThrow({ where: { callId: call.id } });
+      const delivery = await second.services.db.prisma.mondayTriggerDelivery.findFirstOrThrow({
+        where: { callId: call.id },
+      });
       return delivery.status === 'delivered' ? delivery : null;
     });
     expect(row).toMatchObject({ status: 'delivered', attempts: 2, leasedBy: null });
     expect(accepted()).toHaveLength(1);
   });
 
-  it.runIf(kind === 'postgres')('leaves the lease of a live process alone, and takes it back once that process is gone', async () => {
-    const { first, dial } = await scenario();
-    await first.triggerDelivery!.stop();
-    const call = await dial();
-    const owner = await registerProcess(first.services.db);
-    const looker = await registerProcess(first.services.db);
-    cleanups.push(() => looker.close());
-    await leaseAs(first, call.id, owner.id);
-    expect(await reclaimAbandonedLeases(first.services, looker)).toBe(0);
-    await owner.close();
-    expect(await reclaimAbandonedLeases(first.services, looker)).toBe(1);
-    const row = await first.services.db.prisma.mondayTriggerDelivery.findFirstOrThrow({ where: { callId: call.id } });
-    expect(row.leasedBy).toBeNull();
-    expect(row.nextAttemptAt.getTime()).toBeLessThanOrEqual(first.services.clock.now().getTime());
-    await first.stop();
-  });
+  it.runIf(kind === 'postgres')(
+    'leaves the lease of a live process alone, and takes it back once that process is gone',
+    async () => {
+      const { first, dial } = await scenario();
+      await first.triggerDelivery!.stop();
+      const call = await dial();
+      const owner = await registerProcess(first.services.db);
+      const looker = await registerProcess(first.services.db);
+      cleanups.push(() => looker.close());
+      await leaseAs(first, call.id, owner.id);
+      expect(await reclaimAbandonedLeases(first.services, looker)).toBe(0);
+      await owner.close();
+      expect(await reclaimAbandonedLeases(first.services, looker)).toBe(1);
+      const row = await first.services.db.prisma.mondayTriggerDelivery.findFirstOrThrow({ where: { callId: call.id } });
+      expect(row.leasedBy).toBeNull();
+      expect(row.nextAttemptAt.getTime()).toBeLessThanOrEqual(first.services.clock.now().getTime());
+      await first.stop();
+    },
+  );
 });

@@ -14,7 +14,14 @@
 import { describe, expect, it } from 'vitest';
 import { VapiClient } from '@vapi-ai/server-sdk';
 import Retell from 'retell-sdk';
-import { providerCases, startRetellBase, startVapiBase, useProviderSuite, type Provider, type ProviderBase } from '../support/voice-providers.js';
+import {
+  providerCases,
+  startRetellBase,
+  startVapiBase,
+  useProviderSuite,
+  type Provider,
+  type ProviderBase,
+} from '../support/voice-providers.js';
 import { recoverUnreportedCalls, UNREPORTED_PLACED_MS, UNREPORTED_STARTED_MS } from '../../src/jobs/dialer.js';
 import { REPORT_ASK_AGAIN_MS, REPORT_GIVE_UP_MS } from '../../src/jobs/provider-report-recovery.js';
 import { NO_PROVIDER_REPORT } from '../../src/jobs/provider-report-recovery.store.js';
@@ -60,14 +67,26 @@ async function startDriver(provider: Provider, clock: DriverClock): Promise<Driv
     const over = (id: string) => (clock.reach(vapi.timeline(id).reportAt), id);
     return {
       ...base,
-      createdFor: (phone) => vapi.requests.filter((r) => r.method === 'POST' && r.path === '/call' && r.status === 201 && (r.body as { customer?: { number?: string } }).customer?.number === phone).length,
+      createdFor: (phone) =>
+        vapi.requests.filter(
+          (r) =>
+            r.method === 'POST' &&
+            r.path === '/call' &&
+            r.status === 201 &&
+            (r.body as { customer?: { number?: string } }).customer?.number === phone,
+        ).length,
       finish: async (id) => (await vapi.finishCall(over(id))).statuses,
       async loseReport(id) {
         const { statuses } = await vapi.finishCall(over(id), { lose: ['end-of-call-report'] });
-        expect(statuses.every((s) => s === 200), JSON.stringify(statuses)).toBe(true);
+        expect(
+          statuses.every((s) => s === 200),
+          JSON.stringify(statuses),
+        ).toBe(true);
       },
       async loseAll(id) {
-        expect((await vapi.finishCall(over(id), { lose: ['status-update', 'end-of-call-report'] })).statuses).toEqual([]);
+        expect((await vapi.finishCall(over(id), { lose: ['status-update', 'end-of-call-report'] })).statuses).toEqual(
+          [],
+        );
       },
       lateReport: async (id) => (await vapi.deliverLost(id)).statuses,
       asks: (id) => vapi.requests.filter((r) => r.method === 'GET' && r.path === `/call/${id}`).length,
@@ -82,7 +101,14 @@ async function startDriver(provider: Provider, clock: DriverClock): Promise<Driv
   const statuses = (result: { statuses: Array<number | null> }) => result.statuses.map((s) => s ?? 0);
   return {
     ...base,
-    createdFor: (phone) => retell.requests.filter((r) => r.method === 'POST' && r.path === '/v2/create-phone-call' && r.status === 201 && (r.body as { to_number?: string }).to_number === phone).length,
+    createdFor: (phone) =>
+      retell.requests.filter(
+        (r) =>
+          r.method === 'POST' &&
+          r.path === '/v2/create-phone-call' &&
+          r.status === 201 &&
+          (r.body as { to_number?: string }).to_number === phone,
+      ).length,
     finish: async (id) => statuses(await retell.finishCall(over(id))),
     async loseReport(id) {
       expect(statuses(await retell.finishCall(over(id), { order: ['call_started'] }))).toEqual([200]);
@@ -105,11 +131,21 @@ describe.each(providerCases())('final reports that never came, on %s through %s'
   // One clock for the service and the emulator, only ever moved forward.
   const clock = {
     at: new Date(),
-    now() { return this.at; },
-    advance(ms: number) { this.at = new Date(this.at.getTime() + ms); },
-    reach(at: Date) { if (at > this.at) this.at = at; },
+    now() {
+      return this.at;
+    },
+    advance(ms: number) {
+      this.at = new Date(this.at.getTime() + ms);
+    },
+    reach(at: Date) {
+      if (at > this.at) this.at = at;
+    },
   };
-  const { server, driver, services, prisma, dial, graphql, setupAccount } = useProviderSuite(kind, () => startDriver(provider, clock), { clock });
+  const { server, driver, services, prisma, dial, graphql, setupAccount } = useProviderSuite(
+    kind,
+    () => startDriver(provider, clock),
+    { clock },
+  );
   const sweep = () => recoverUnreportedCalls(services());
   const freshPhone = () => `+1312558${String(1000 + phoneSeq++).padStart(4, '0')}`;
 
@@ -129,7 +165,11 @@ describe.each(providerCases())('final reports that never came, on %s through %s'
   async function placeOne(ctx: { apiKey: string; workflowId: string }, script?: (phone: string) => void) {
     const phone = freshPhone();
     script?.(phone);
-    const res = await server.request(ctx.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone, firstName: 'Ada', assignmentOptions: { workflowId: ctx.workflowId } });
+    const res = await server.request(ctx.apiKey, 'PUT', '/api/v1/contacts/upsert', {
+      phone,
+      firstName: 'Ada',
+      assignmentOptions: { workflowId: ctx.workflowId },
+    });
     expect(res.status, res.text).toBeLessThan(300);
     const contactId = res.json.id as string;
     await dial();
@@ -138,10 +178,12 @@ describe.each(providerCases())('final reports that never came, on %s through %s'
     return { contactId, phone, callId: call.id, providerCallId: call.providerCallId!, placedAt: clock.now() };
   }
 
-  const callsOf = (contactId: string) => prisma().call.findMany({ where: { contactId }, orderBy: { createdAt: 'asc' } });
+  const callsOf = (contactId: string) =>
+    prisma().call.findMany({ where: { contactId }, orderBy: { createdAt: 'asc' } });
   const callOf = (callId: string) => prisma().call.findUniqueOrThrow({ where: { id: callId } });
   const enrollmentOf = (contactId: string) => prisma().enrollment.findFirstOrThrow({ where: { contactId } });
-  const endedEvents = (contactId: string) => prisma().domainEvent.count({ where: { type: 'call.ended', payload: { path: ['contactId'], equals: contactId } } });
+  const endedEvents = (contactId: string) =>
+    prisma().domainEvent.count({ where: { type: 'call.ended', payload: { path: ['contactId'], equals: contactId } } });
 
   it("the report was lost: the call ends with the provider's result, duration, transcript and recording; the late report is a duplicate; the contact is called once", async () => {
     const ctx = await setup();
@@ -160,20 +202,38 @@ describe.each(providerCases())('final reports that never came, on %s through %s'
     await Promise.all([sweep(), sweep()]);
     expect(driver.asks(placed.providerCallId)).toBe(1);
     const ended = await callOf(placed.callId);
-    expect(ended).toMatchObject({ status: 'ended', result: 'converted', endReason: driver.convertedReason, durationSeconds: 95, reportReady: true, recordingUrl: driver.recordingUrl, language: 'en-US' });
+    expect(ended).toMatchObject({
+      status: 'ended',
+      result: 'converted',
+      endReason: driver.convertedReason,
+      durationSeconds: 95,
+      reportReady: true,
+      recordingUrl: driver.recordingUrl,
+      language: 'en-US',
+    });
     const transcript = await server.request(ctx.apiKey, 'GET', `/api/v1/calls/${placed.callId}/transcript`);
-    expect(transcript.json.utterances).toEqual(expect.arrayContaining([expect.objectContaining({ speaker: 'user', content: 'Sure, go ahead.' })]));
-    expect((await server.request(ctx.apiKey, 'GET', `/api/v1/contacts/${placed.contactId}`)).json).toMatchObject({ status: 'converted', callCount: 1 });
+    expect(transcript.json.utterances).toEqual(
+      expect.arrayContaining([expect.objectContaining({ speaker: 'user', content: 'Sure, go ahead.' })]),
+    );
+    expect((await server.request(ctx.apiKey, 'GET', `/api/v1/contacts/${placed.contactId}`)).json).toMatchObject({
+      status: 'converted',
+      callCount: 1,
+    });
     expect(await enrollmentOf(placed.contactId)).toMatchObject({ active: false, attempts: 1, endReason: 'converted' });
     expect(await endedEvents(placed.contactId)).toBe(1);
 
     // The lost report comes after all: accepted, and a duplicate.
     const statuses = await driver.lateReport(placed.providerCallId);
     expect(statuses.length).toBeGreaterThan(0);
-    expect(statuses.every((s) => s === 200), JSON.stringify(statuses)).toBe(true);
+    expect(
+      statuses.every((s) => s === 200),
+      JSON.stringify(statuses),
+    ).toBe(true);
     expect(await callOf(placed.callId)).toEqual(ended);
     expect(await endedEvents(placed.contactId)).toBe(1);
-    expect(await prisma().contact.findUniqueOrThrow({ where: { id: placed.contactId } })).toMatchObject({ callCount: 1 });
+    expect(await prisma().contact.findUniqueOrThrow({ where: { id: placed.contactId } })).toMatchObject({
+      callCount: 1,
+    });
 
     // Nothing is asked or placed again.
     clock.advance(REPORT_ASK_AGAIN_MS);
@@ -218,7 +278,10 @@ describe.each(providerCases())('final reports that never came, on %s through %s'
     expect(driver.createdFor(placed.phone)).toBe(1);
 
     const statuses = await driver.finish(placed.providerCallId);
-    expect(statuses.every((s) => s === 200), JSON.stringify(statuses)).toBe(true);
+    expect(
+      statuses.every((s) => s === 200),
+      JSON.stringify(statuses),
+    ).toBe(true);
     expect(await callOf(placed.callId)).toMatchObject({ status: 'ended', result: 'converted' });
   });
 
@@ -238,9 +301,19 @@ describe.each(providerCases())('final reports that never came, on %s through %s'
     clock.advance(UNREPORTED_PLACED_MS + MINUTE);
     await sweep();
     expect(driver.asks(placed.providerCallId)).toBe(1);
-    expect(await callOf(placed.callId)).toMatchObject({ status: 'failed', endReason: NO_PROVIDER_REPORT, result: null });
-    expect(await enrollmentOf(placed.contactId)).toMatchObject({ active: true, attempts: 0, nextAttemptAt: clock.now() });
-    expect(await prisma().contact.findUniqueOrThrow({ where: { id: placed.contactId } })).toMatchObject({ callCount: 0 });
+    expect(await callOf(placed.callId)).toMatchObject({
+      status: 'failed',
+      endReason: NO_PROVIDER_REPORT,
+      result: null,
+    });
+    expect(await enrollmentOf(placed.contactId)).toMatchObject({
+      active: true,
+      attempts: 0,
+      nextAttemptAt: clock.now(),
+    });
+    expect(await prisma().contact.findUniqueOrThrow({ where: { id: placed.contactId } })).toMatchObject({
+      callCount: 0,
+    });
 
     await dial();
     await dial();
@@ -266,13 +339,18 @@ describe.each(providerCases())('final reports that never came, on %s through %s'
       // The last pass before the ceiling (both leases run out by the ceiling).
       clock.at = new Date(second.placedAt.getTime() + REPORT_GIVE_UP_MS - REPORT_ASK_AGAIN_MS);
       await sweep();
-      for (const placed of [first, second]) expect(await callOf(placed.callId)).toMatchObject({ status: 'queued', endReason: null });
+      for (const placed of [first, second])
+        expect(await callOf(placed.callId)).toMatchObject({ status: 'queued', endReason: null });
 
       clock.at = new Date(second.placedAt.getTime() + REPORT_GIVE_UP_MS);
       await sweep();
       for (const placed of [first, second]) {
         expect(await callOf(placed.callId)).toMatchObject({ status: 'failed', endReason: NO_PROVIDER_REPORT });
-        expect(await enrollmentOf(placed.contactId)).toMatchObject({ active: true, attempts: 0, nextAttemptAt: clock.now() });
+        expect(await enrollmentOf(placed.contactId)).toMatchObject({
+          active: true,
+          attempts: 0,
+          nextAttemptAt: clock.now(),
+        });
       }
     } finally {
       driver.outage(null);
@@ -284,7 +362,14 @@ describe.each(providerCases())('final reports that never came, on %s through %s'
   it("the Account's credentials were removed: left as it is, then given up REPORT_GIVE_UP_MS after placing", async () => {
     const ctx = await setup();
     const placed = await placeOne(ctx);
-    expect((await graphql('mutation ($a: String!, $p: String!) { removeProviderCredentials(accountId: $a, provider: $p) }', { a: ctx.accountId, p: provider })).removeProviderCredentials).toBe(true);
+    expect(
+      (
+        await graphql(
+          'mutation ($a: String!, $p: String!) { removeProviderCredentials(accountId: $a, provider: $p) }',
+          { a: ctx.accountId, p: provider },
+        )
+      ).removeProviderCredentials,
+    ).toBe(true);
     clock.advance(UNREPORTED_PLACED_MS + MINUTE);
     await sweep();
     expect(await callOf(placed.callId)).toMatchObject({ status: 'queued' });
@@ -295,18 +380,32 @@ describe.each(providerCases())('final reports that never came, on %s through %s'
     expect(await enrollmentOf(placed.contactId)).toMatchObject({ active: true, nextAttemptAt: clock.now() });
   });
 
-  it("a call still placing (no answer from the provider) when the credentials were removed: kept, then given up REPORT_GIVE_UP_MS after placing", async () => {
+  it('a call still placing (no answer from the provider) when the credentials were removed: kept, then given up REPORT_GIVE_UP_MS after placing', async () => {
     const ctx = await setup();
     const placed = await placeOne(ctx);
     // As if the create's answer had been lost: placing, with its lease from the placing time.
-    await prisma().call.update({ where: { id: placed.callId }, data: { status: 'placing', providerCallId: null, placingSince: placed.placedAt } });
-    expect((await graphql('mutation ($a: String!, $p: String!) { removeProviderCredentials(accountId: $a, provider: $p) }', { a: ctx.accountId, p: provider })).removeProviderCredentials).toBe(true);
+    await prisma().call.update({
+      where: { id: placed.callId },
+      data: { status: 'placing', providerCallId: null, placingSince: placed.placedAt },
+    });
+    expect(
+      (
+        await graphql(
+          'mutation ($a: String!, $p: String!) { removeProviderCredentials(accountId: $a, provider: $p) }',
+          { a: ctx.accountId, p: provider },
+        )
+      ).removeProviderCredentials,
+    ).toBe(true);
     clock.advance(PLACING_LEASE_MS + MINUTE);
     await reconcilePlacements(services());
     expect(await callOf(placed.callId)).toMatchObject({ status: 'placing' });
     clock.at = new Date(placed.placedAt.getTime() + REPORT_GIVE_UP_MS);
     await reconcilePlacements(services());
-    expect(await callOf(placed.callId)).toMatchObject({ status: 'failed', endReason: NO_PROVIDER_REPORT, placingSince: null });
+    expect(await callOf(placed.callId)).toMatchObject({
+      status: 'failed',
+      endReason: NO_PROVIDER_REPORT,
+      placingSince: null,
+    });
     expect(await enrollmentOf(placed.contactId)).toMatchObject({ active: true, nextAttemptAt: clock.now() });
     expect(driver.createdFor(placed.phone)).toBe(1);
   });
@@ -321,22 +420,30 @@ describe.each(providerCases())('final reports that never came, on %s through %s'
     expect(await callOf(placed.callId)).toMatchObject({ status: 'failed', endReason: NO_PROVIDER_REPORT });
   });
 
-  it.runIf(provider === 'retell')('Retell never analyses a conversation: in flight for REPORT_GRACE_MS after it ended, then ended without the analysis (answered)', async () => {
-    const ctx = await setup();
-    // A conversation that ends late in its third hour; call_ended comes, call_analyzed never does.
-    const talk = (UNREPORTED_STARTED_MS - 5 * MINUTE) / 1000;
-    const placed = await placeOne(ctx, (phone) => driver.scriptConverted(phone, talk));
-    expect(await driver.endWithoutAnalysis!(placed.providerCallId)).toEqual([200, 200]);
-    expect(await callOf(placed.callId)).toMatchObject({ status: 'in_progress', reportReady: true });
+  it.runIf(provider === 'retell')(
+    'Retell never analyses a conversation: in flight for REPORT_GRACE_MS after it ended, then ended without the analysis (answered)',
+    async () => {
+      const ctx = await setup();
+      // A conversation that ends late in its third hour; call_ended comes, call_analyzed never does.
+      const talk = (UNREPORTED_STARTED_MS - 5 * MINUTE) / 1000;
+      const placed = await placeOne(ctx, (phone) => driver.scriptConverted(phone, talk));
+      expect(await driver.endWithoutAnalysis!(placed.providerCallId)).toEqual([200, 200]);
+      expect(await callOf(placed.callId)).toMatchObject({ status: 'in_progress', reportReady: true });
 
-    clock.advance(6 * MINUTE);
-    await sweep();
-    expect(driver.asks(placed.providerCallId)).toBe(1);
-    expect(await callOf(placed.callId)).toMatchObject({ status: 'in_progress' });
+      clock.advance(6 * MINUTE);
+      await sweep();
+      expect(driver.asks(placed.providerCallId)).toBe(1);
+      expect(await callOf(placed.callId)).toMatchObject({ status: 'in_progress' });
 
-    clock.advance(Math.max(REPORT_ASK_AGAIN_MS, REPORT_GRACE_MS - 6 * MINUTE + MINUTE));
-    await sweep();
-    expect(driver.asks(placed.providerCallId)).toBe(2);
-    expect(await callOf(placed.callId)).toMatchObject({ status: 'ended', result: 'answered', durationSeconds: talk, recordingUrl: driver.recordingUrl });
-  });
+      clock.advance(Math.max(REPORT_ASK_AGAIN_MS, REPORT_GRACE_MS - 6 * MINUTE + MINUTE));
+      await sweep();
+      expect(driver.asks(placed.providerCallId)).toBe(2);
+      expect(await callOf(placed.callId)).toMatchObject({
+        status: 'ended',
+        result: 'answered',
+        durationSeconds: talk,
+        recordingUrl: driver.recordingUrl,
+      });
+    },
+  );
 });

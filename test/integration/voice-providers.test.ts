@@ -7,7 +7,14 @@
 // reconciled (placed once), a refused number ends the call, and the caps hold with two dialers.
 import { describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startTestServer } from '../support/test-server.js';
-import { providerCases, startRetellBase, startVapiBase, useProviderSuite, type Provider, type ProviderBase } from '../support/voice-providers.js';
+import {
+  providerCases,
+  startRetellBase,
+  startVapiBase,
+  useProviderSuite,
+  type Provider,
+  type ProviderBase,
+} from '../support/voice-providers.js';
 import { createVoiceProviderAdapters } from '../../src/calls/telephony/voice-providers.js';
 import { runDialerOnce } from '../../src/jobs/dialer.js';
 import { reconcilePlacements, PLACING_LEASE_MS } from '../../src/jobs/provider-placement.js';
@@ -18,7 +25,10 @@ interface Driver extends ProviderBase {
   /** Provider call ids, in creation order, and the create requests' bodies. */
   created(): Array<{ providerCallId: string; request: any }>;
   /** Sends the call's webhooks; the provider refuses (throws) while its clock is before timeline().reportAt. */
-  finish(providerCallId: string, options?: { duplicates?: boolean; reversed?: boolean; wrongSecret?: boolean; stale?: boolean; tamper?: boolean }): Promise<number[]>;
+  finish(
+    providerCallId: string,
+    options?: { duplicates?: boolean; reversed?: boolean; wrongSecret?: boolean; stale?: boolean; tamper?: boolean },
+  ): Promise<number[]>;
   failNextCreate(status: number, retryAfterSeconds?: number): void;
   /** An inbound call from `from` to our number `to`, its webhooks sent to `webhookUrl`. */
   inbound(from: string, to: string, webhookUrl: string): Promise<number[]>;
@@ -34,40 +44,73 @@ async function startDriver(provider: Provider, now: () => Date, concurrencyLimit
       created: () => vapi.calls.filter((c) => c.request).map((c) => ({ providerCallId: c.id, request: c.request })),
       async finish(id, o = {}) {
         const { statuses } = await vapi.finishCall(id, {
-          duplicates: o.duplicates ? 1 : 0, reversed: o.reversed, secret: o.wrongSecret ? 'another-secret-0000000' : undefined,
-          staleSeconds: o.stale ? 600 : undefined, tamper: o.tamper ? (body) => `${body} ` : undefined,
+          duplicates: o.duplicates ? 1 : 0,
+          reversed: o.reversed,
+          secret: o.wrongSecret ? 'another-secret-0000000' : undefined,
+          staleSeconds: o.stale ? 600 : undefined,
+          tamper: o.tamper ? (body) => `${body} ` : undefined,
         });
         return statuses;
       },
       failNextCreate: (status, retryAfterSeconds) => vapi.failNextCreate({ status, retryAfterSeconds }),
-      inbound: async (from, to, webhookUrl) => (await vapi.inboundCall({ from, to, webhookUrl, script: { endedReason: 'customer-ended-call', analysis: { outcome: 'answered' } } })).statuses,
+      inbound: async (from, to, webhookUrl) =>
+        (
+          await vapi.inboundCall({
+            from,
+            to,
+            webhookUrl,
+            script: { endedReason: 'customer-ended-call', analysis: { outcome: 'answered' } },
+          })
+        ).statuses,
       stallNextCreate: (ms) => vapi.stallNextCreate(ms),
     };
   }
   const { retell, base } = await startRetellBase({ now, concurrencyLimit });
   return {
     ...base,
-    created: () => retell.calls.filter((c) => c.request).map((c) => ({ providerCallId: c.providerCallId, request: c.request })),
+    created: () =>
+      retell.calls.filter((c) => c.request).map((c) => ({ providerCallId: c.providerCallId, request: c.request })),
     async finish(id, o = {}) {
       const { statuses } = await retell.finishCall(id, {
-        duplicates: o.duplicates ? 1 : 0, order: o.reversed ? 'reversed' : 'documented', secret: o.wrongSecret ? 'key_another_000000' : undefined,
-        signatureAgeMs: o.stale ? 600_000 : undefined, tamper: o.tamper ? (body) => `${body} ` : undefined,
+        duplicates: o.duplicates ? 1 : 0,
+        order: o.reversed ? 'reversed' : 'documented',
+        secret: o.wrongSecret ? 'key_another_000000' : undefined,
+        signatureAgeMs: o.stale ? 600_000 : undefined,
+        tamper: o.tamper ? (body) => `${body} ` : undefined,
       });
       return statuses.map((s) => s ?? 0);
     },
     failNextCreate: (status, retryAfterSeconds) => retell.failNextCreate({ status, retryAfterSeconds }),
-    inbound: async (from, to, webhookUrl) => (await retell.inboundCall({ from, to, webhookUrl, outcome: { disconnectionReason: 'user_hangup', analysis: { outcome: 'answered' } } })).statuses.map((s) => s ?? 0),
+    inbound: async (from, to, webhookUrl) =>
+      (
+        await retell.inboundCall({
+          from,
+          to,
+          webhookUrl,
+          outcome: { disconnectionReason: 'user_hangup', analysis: { outcome: 'answered' } },
+        })
+      ).statuses.map((s) => s ?? 0),
     stallNextCreate: (ms) => retell.stallNextCreate(ms),
   };
 }
 
 describe.each(providerCases())('real calls on %s through %s', (kind, provider) => {
   let phoneSeq = 0;
-  const clock = { at: new Date(), now() { return this.at; } };
+  const clock = {
+    at: new Date(),
+    now() {
+      return this.at;
+    },
+  };
   // Short create timeouts, so that a stalled provider is a quick `unknown`.
-  const { server, driver, services, prisma, simulator, dial, graphql, setupAccount } = useProviderSuite(kind, () => startDriver(provider, () => clock.now()), {
-    clock, adapters: createVoiceProviderAdapters({ timeoutMs: 1500 }),
-  });
+  const { server, driver, services, prisma, simulator, dial, graphql, setupAccount } = useProviderSuite(
+    kind,
+    () => startDriver(provider, () => clock.now()),
+    {
+      clock,
+      adapters: createVoiceProviderAdapters({ timeoutMs: 1500 }),
+    },
+  );
   const freshPhone = () => `+1312557${String(1000 + phoneSeq++).padStart(4, '0')}`;
 
   /** An Account with the provider's credentials, a live agent on it (calls new contacts at once) and a published workflow. */
@@ -78,7 +121,14 @@ describe.each(providerCases())('real calls on %s through %s', (kind, provider) =
 
   async function enroll(ctx: { apiKey: string; workflowId: string }, body: Record<string, unknown> = {}) {
     const phone = (body.phone as string) ?? freshPhone();
-    const res = await server.request(ctx.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone, firstName: 'Ada', lastName: 'Lovelace', customFields: { plan: 'gold' }, ...body, assignmentOptions: { workflowId: ctx.workflowId } });
+    const res = await server.request(ctx.apiKey, 'PUT', '/api/v1/contacts/upsert', {
+      phone,
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      customFields: { plan: 'gold' },
+      ...body,
+      assignmentOptions: { workflowId: ctx.workflowId },
+    });
     expect(res.status, res.text).toBeLessThan(300);
     return res.json as { id: string; phone: string };
   }
@@ -88,7 +138,8 @@ describe.each(providerCases())('real calls on %s through %s', (kind, provider) =
     clock.at = new Date(Math.max(clock.at.getTime(), driver.timeline(providerCallId).reportAt.getTime()));
   };
 
-  const callsOf = (contactId: string) => prisma().call.findMany({ where: { contactId }, orderBy: { createdAt: 'asc' } });
+  const callsOf = (contactId: string) =>
+    prisma().call.findMany({ where: { contactId }, orderBy: { createdAt: 'asc' } });
 
   it('places the call through the SDK with our call id and the contact, then applies the signed webhooks', async () => {
     const ctx = await setup();
@@ -109,20 +160,35 @@ describe.each(providerCases())('real calls on %s through %s', (kind, provider) =
 
     callIsOver(created.providerCallId);
     const statuses = await driver.finish(created.providerCallId);
-    expect(statuses.every((s) => s === 200), JSON.stringify(statuses)).toBe(true);
+    expect(
+      statuses.every((s) => s === 200),
+      JSON.stringify(statuses),
+    ).toBe(true);
     const ended = (await callsOf(contact.id))[0];
-    expect(ended).toMatchObject({ status: 'ended', result: 'converted', reportReady: true, providerCallId: created.providerCallId });
+    expect(ended).toMatchObject({
+      status: 'ended',
+      result: 'converted',
+      reportReady: true,
+      providerCallId: created.providerCallId,
+    });
     expect(ended.recordingUrl).toMatch(/^https:\/\//);
     const stored = await server.request(ctx.apiKey, 'GET', `/api/v1/contacts/${contact.id}`);
     expect(stored.json).toMatchObject({ status: 'converted', callCount: 1 });
-    const listed = await server.request(ctx.apiKey, 'GET', `/api/v1/contacts/source/api/external-id/${contact.id}/calls`);
+    const listed = await server.request(
+      ctx.apiKey,
+      'GET',
+      `/api/v1/contacts/source/api/external-id/${contact.id}/calls`,
+    );
     expect(listed.json.data).toMatchObject([{ id: call.id, result: 'converted', recordingUrl: ended.recordingUrl }]);
     const transcript = await server.request(ctx.apiKey, 'GET', `/api/v1/calls/${call.id}/transcript`);
     expect(transcript.json.utterances.length).toBeGreaterThan(0);
-    expect(transcript.json.utterances[0]).toMatchObject({ speaker: expect.stringMatching(/^(assistant|user)$/), content: expect.any(String) });
+    expect(transcript.json.utterances[0]).toMatchObject({
+      speaker: expect.stringMatching(/^(assistant|user)$/),
+      content: expect.any(String),
+    });
   });
 
-  it("dates the call as the provider did: placed ≤ picked up ≤ utterances ≤ ended ≤ when its report was applied, duration from pick-up to end", async () => {
+  it('dates the call as the provider did: placed ≤ picked up ≤ utterances ≤ ended ≤ when its report was applied, duration from pick-up to end', async () => {
     const ctx = await setup();
     const phone = freshPhone();
     driver.scriptConverted(phone);
@@ -143,9 +209,19 @@ describe.each(providerCases())('real calls on %s through %s', (kind, provider) =
     const reportedAt = clock.at;
     expect((await driver.finish(providerCallId)).every((s) => s === 200)).toBe(true);
 
-    const listed = await server.request(ctx.apiKey, 'GET', `/api/v1/contacts/source/api/external-id/${contact.id}/calls`);
+    const listed = await server.request(
+      ctx.apiKey,
+      'GET',
+      `/api/v1/contacts/source/api/external-id/${contact.id}/calls`,
+    );
     expect(listed.status, listed.text).toBe(200);
-    const [call] = listed.json.data as Array<{ id: string; status: string; startedAt: string; endedAt: string; durationSeconds: number }>;
+    const [call] = listed.json.data as Array<{
+      id: string;
+      status: string;
+      startedAt: string;
+      endedAt: string;
+      durationSeconds: number;
+    }>;
     expect(call).toMatchObject({ status: 'ended', durationSeconds: 95 });
     // startedAt: when the dialer placed the call (the list's order); endedAt: the provider's end.
     expect(call.startedAt).toBe(placedAt.toISOString());
@@ -175,12 +251,29 @@ describe.each(providerCases())('real calls on %s through %s', (kind, provider) =
     callIsOver(providerCallId);
     const reportedAt = clock.at;
     expect((await driver.finish(providerCallId)).every((s) => s === 200)).toBe(true);
-    const listed = await server.request(ctx.apiKey, 'GET', `/api/v1/contacts/source/api/external-id/${contact.id}/calls`);
-    const [call] = listed.json.data as Array<{ id: string; result: string; startedAt: string; endedAt: string; durationSeconds: number }>;
-    expect(call).toMatchObject({ result: 'busy', durationSeconds: 0, startedAt: placedAt.toISOString(), endedAt: life.endedAt.toISOString() });
+    const listed = await server.request(
+      ctx.apiKey,
+      'GET',
+      `/api/v1/contacts/source/api/external-id/${contact.id}/calls`,
+    );
+    const [call] = listed.json.data as Array<{
+      id: string;
+      result: string;
+      startedAt: string;
+      endedAt: string;
+      durationSeconds: number;
+    }>;
+    expect(call).toMatchObject({
+      result: 'busy',
+      durationSeconds: 0,
+      startedAt: placedAt.toISOString(),
+      endedAt: life.endedAt.toISOString(),
+    });
     expect(Date.parse(call.endedAt)).toBeGreaterThan(placedAt.getTime());
     expect(Date.parse(call.endedAt)).toBeLessThanOrEqual(reportedAt.getTime());
-    expect((await server.request(ctx.apiKey, 'GET', `/api/v1/calls/${call.id}/transcript`)).json.utterances).toEqual([]);
+    expect((await server.request(ctx.apiKey, 'GET', `/api/v1/calls/${call.id}/transcript`)).json.utterances).toEqual(
+      [],
+    );
   });
 
   it('refuses webhooks with a wrong secret, a stale timestamp or a changed body (401, nothing applied); applies duplicates and reversed order once', async () => {
@@ -198,7 +291,10 @@ describe.each(providerCases())('real calls on %s through %s', (kind, provider) =
       callIsOver(providerCallId);
       const statuses = await driver.finish(providerCallId, attack);
       expect(statuses.length).toBeGreaterThan(0);
-      expect(statuses.every((s) => s === 401), `${JSON.stringify(attack)}: ${JSON.stringify(statuses)}`).toBe(true);
+      expect(
+        statuses.every((s) => s === 401),
+        `${JSON.stringify(attack)}: ${JSON.stringify(statuses)}`,
+      ).toBe(true);
       expect((await callsOf(contact.id))[0]).toMatchObject({ status: 'queued', result: null });
       expect(await prisma().contact.findUniqueOrThrow({ where: { id: contact.id } })).toMatchObject({ callCount: 0 });
     }
@@ -208,7 +304,11 @@ describe.each(providerCases())('real calls on %s through %s', (kind, provider) =
     expect(statuses.every((s) => s === 200)).toBe(true);
     expect((await callsOf(contact.id))[0]).toMatchObject({ status: 'ended', result: 'converted' });
     expect(await prisma().contact.findUniqueOrThrow({ where: { id: contact.id } })).toMatchObject({ callCount: 1 });
-    expect(await prisma().domainEvent.count({ where: { type: 'call.ended', payload: { path: ['contactId'], equals: contact.id } } })).toBe(1);
+    expect(
+      await prisma().domainEvent.count({
+        where: { type: 'call.ended', payload: { path: ['contactId'], equals: contact.id } },
+      }),
+    ).toBe(1);
   });
 
   it('a 429 is retried later without counting an attempt', async () => {
@@ -231,25 +331,47 @@ describe.each(providerCases())('real calls on %s through %s', (kind, provider) =
     const own = await startTestServer(kind, { clock, voice: tight.env });
     try {
       const account = await own.createAccount();
-      const op = async (query: string, variables: Record<string, unknown>) => (await own.request(ADMIN_TOKEN, 'POST', '/graphql', { query, variables })).json.data;
-      await op('mutation ($i: JSON!) { setProviderCredentials(input: $i) { provider } }', { i: { accountId: account.accountId, provider, ...tight.credentials, maxConcurrentCalls: 100 } });
-      const { createAgent } = await op('mutation ($i: JSON!) { createAgent(input: $i) { id } }', {
-        i: { accountId: account.accountId, name: 'Ava', status: 'live', provider, ...tight.agent, callNewContactsImmediately: true, workingHours: ALWAYS_OPEN, maxConcurrentCalls: 100 },
+      const op = async (query: string, variables: Record<string, unknown>) =>
+        (await own.request(ADMIN_TOKEN, 'POST', '/graphql', { query, variables })).json.data;
+      await op('mutation ($i: JSON!) { setProviderCredentials(input: $i) { provider } }', {
+        i: { accountId: account.accountId, provider, ...tight.credentials, maxConcurrentCalls: 100 },
       });
-      const { createWorkflow } = await op('mutation ($a: String!, $g: String!) { createWorkflow(accountId: $a, agentId: $g, name: "W", status: published) { id } }', { a: account.accountId, g: createAgent.id });
+      const { createAgent } = await op('mutation ($i: JSON!) { createAgent(input: $i) { id } }', {
+        i: {
+          accountId: account.accountId,
+          name: 'Ava',
+          status: 'live',
+          provider,
+          ...tight.agent,
+          callNewContactsImmediately: true,
+          workingHours: ALWAYS_OPEN,
+          maxConcurrentCalls: 100,
+        },
+      });
+      const { createWorkflow } = await op(
+        'mutation ($a: String!, $g: String!) { createWorkflow(accountId: $a, agentId: $g, name: "W", status: published) { id } }',
+        { a: account.accountId, g: createAgent.id },
+      );
       const contacts = [];
       for (let i = 0; i < 2; i++) {
-        const res = await own.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: freshPhone(), assignmentOptions: { workflowId: createWorkflow.id } });
+        const res = await own.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', {
+          phone: freshPhone(),
+          assignmentOptions: { workflowId: createWorkflow.id },
+        });
         contacts.push(res.json.id as string);
       }
       await runDialerOnce(own.service.services, simulator);
       const calls = await own.service.services.db.prisma.call.findMany({ where: { accountId: account.accountId } });
       expect(calls).toMatchObject([{ status: 'queued' }]);
       const refused = contacts.find((id) => id !== calls[0].contactId)!;
-      const enrollment = await own.service.services.db.prisma.enrollment.findFirstOrThrow({ where: { contactId: refused, active: true } });
+      const enrollment = await own.service.services.db.prisma.enrollment.findFirstOrThrow({
+        where: { contactId: refused, active: true },
+      });
       expect(enrollment.attempts).toBe(0);
       expect(enrollment.nextAttemptAt!.getTime()).toBeGreaterThan(clock.at.getTime());
-      expect(await own.service.services.db.prisma.contact.findUniqueOrThrow({ where: { id: refused } })).toMatchObject({ callCount: 0 });
+      expect(await own.service.services.db.prisma.contact.findUniqueOrThrow({ where: { id: refused } })).toMatchObject({
+        callCount: 0,
+      });
     } finally {
       await own.stop();
       await tight.stop();
@@ -259,17 +381,36 @@ describe.each(providerCases())('real calls on %s through %s', (kind, provider) =
   it('an inbound call to the agent number creates the caller and records the call', async () => {
     const ctx = await setup();
     const agentNumber = `+1646558${String(1000 + phoneSeq++).padStart(4, '0')}`;
-    await graphql('mutation ($id: String!, $i: JSON!) { updateAgent(id: $id, input: $i) { id } }', { id: ctx.agentId, i: { phoneNumber: agentNumber } });
+    await graphql('mutation ($id: String!, $i: JSON!) { updateAgent(id: $id, input: $i) { id } }', {
+      id: ctx.agentId,
+      i: { phoneNumber: agentNumber },
+    });
     const caller = freshPhone();
-    const statuses = await driver.inbound(caller, agentNumber, `${server.baseUrl}/api/telephony/${provider}/${ctx.accountId}`);
-    expect(statuses.every((s) => s === 200), JSON.stringify(statuses)).toBe(true);
+    const statuses = await driver.inbound(
+      caller,
+      agentNumber,
+      `${server.baseUrl}/api/telephony/${provider}/${ctx.accountId}`,
+    );
+    expect(
+      statuses.every((s) => s === 200),
+      JSON.stringify(statuses),
+    ).toBe(true);
     const contact = await prisma().contact.findFirstOrThrow({ where: { accountId: ctx.accountId, phone: caller } });
     expect(contact).toMatchObject({ sourceKind: 'oneai', callCount: 1, status: 'reached' });
-    expect(await callsOf(contact.id)).toMatchObject([{ direction: 'inbound', provider, status: 'ended', result: 'answered', agentId: ctx.agentId }]);
+    expect(await callsOf(contact.id)).toMatchObject([
+      { direction: 'inbound', provider, status: 'ended', result: 'answered', agentId: ctx.agentId },
+    ]);
     // Another Account's credentials cannot report it: the route is per Account.
     const other = await setup();
-    const forged = await driver.inbound(freshPhone(), agentNumber, `${server.baseUrl}/api/telephony/${provider}/${other.accountId}`);
-    expect(forged.every((s) => s === 404), JSON.stringify(forged)).toBe(true);
+    const forged = await driver.inbound(
+      freshPhone(),
+      agentNumber,
+      `${server.baseUrl}/api/telephony/${provider}/${other.accountId}`,
+    );
+    expect(
+      forged.every((s) => s === 404),
+      JSON.stringify(forged),
+    ).toBe(true);
   });
 
   it('a refused number ends the call with a result that says so', async () => {
@@ -309,14 +450,27 @@ describe.each(providerCases())('real calls on %s through %s', (kind, provider) =
     expect(await prisma().call.count({ where: { agentId: ctx.agentId } })).toBe(3);
     // A second agent of the Account shares the key's cap of 5: two more at most.
     const { createAgent } = await graphql('mutation ($i: JSON!) { createAgent(input: $i) { id } }', {
-      i: { accountId: ctx.accountId, name: 'Bo', status: 'live', provider, ...driver.agent, callNewContactsImmediately: true, workingHours: ALWAYS_OPEN },
+      i: {
+        accountId: ctx.accountId,
+        name: 'Bo',
+        status: 'live',
+        provider,
+        ...driver.agent,
+        callNewContactsImmediately: true,
+        workingHours: ALWAYS_OPEN,
+      },
     });
-    const { createWorkflow } = await graphql('mutation ($a: String!, $g: String!) { createWorkflow(accountId: $a, agentId: $g, name: "W2", status: published) { id } }', { a: ctx.accountId, g: createAgent.id });
+    const { createWorkflow } = await graphql(
+      'mutation ($a: String!, $g: String!) { createWorkflow(accountId: $a, agentId: $g, name: "W2", status: published) { id } }',
+      { a: ctx.accountId, g: createAgent.id },
+    );
     for (let i = 0; i < 4; i++) await enroll({ apiKey: ctx.apiKey, workflowId: createWorkflow.id });
     const [c, d] = await Promise.all([runDialerOnce(services(), simulator), runDialerOnce(services(), simulator)]);
     expect(c.placed.length + d.placed.length).toBe(2);
     // A finished call frees a place.
-    const first = driver.created().find((x) => JSON.stringify(x.request).includes(a.placed[0]?.callId ?? b.placed[0].callId))!;
+    const first = driver
+      .created()
+      .find((x) => JSON.stringify(x.request).includes(a.placed[0]?.callId ?? b.placed[0].callId))!;
     callIsOver(first.providerCallId);
     await driver.finish(first.providerCallId);
     expect((await dial()).placed).toHaveLength(1);

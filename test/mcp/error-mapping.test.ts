@@ -25,7 +25,12 @@ describe('tool error mapping', () => {
     const logError = vi.fn();
     const result = toolError(cause, 'req-2', logError);
     const body = JSON.parse((result.content[0] as { text: string }).text);
-    expect(body).toEqual({ error: 'Internal Server Error', message: 'The service failed to handle the request', code: 'internal', requestId: 'req-2' });
+    expect(body).toEqual({
+      error: 'Internal Server Error',
+      message: 'The service failed to handle the request',
+      code: 'internal',
+      requestId: 'req-2',
+    });
     expect(logError).toHaveBeenCalledWith(cause, 'req-2');
   });
 });

@@ -20,10 +20,17 @@ describe.each(testDatabaseKinds())('tool server fuzz on %s', (kind) => {
   beforeAll(async () => {
     server = await startTestServer(kind);
     account = await server.createAccount();
-    await server.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: uniquePhone(), externalId: 'fuzz-1', firstName: 'Fuzz' });
+    await server.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', {
+      phone: uniquePhone(),
+      externalId: 'fuzz-1',
+      firstName: 'Fuzz',
+    });
     mcp = await connect(server, account.apiKey);
     const listed = await mcp.client.listTools();
-    tools = listed.tools.map((tool) => ({ name: tool.name, arguments: Object.keys(tool.inputSchema.properties ?? {}) }));
+    tools = listed.tools.map((tool) => ({
+      name: tool.name,
+      arguments: Object.keys(tool.inputSchema.properties ?? {}),
+    }));
   });
   afterAll(async () => {
     await mcp?.close();
@@ -36,7 +43,10 @@ describe.each(testDatabaseKinds())('tool server fuzz on %s', (kind) => {
   async function expectHandled(name: string, args: Record<string, unknown>): Promise<void> {
     let result: CallToolResult;
     try {
-      result = (await mcp.client.callTool({ name, arguments: materialize(args) as Record<string, unknown> })) as CallToolResult;
+      result = (await mcp.client.callTool({
+        name,
+        arguments: materialize(args) as Record<string, unknown>,
+      })) as CallToolResult;
     } catch (error) {
       // A protocol error is acceptable only as a client error, never the server's internal one.
       expect(error).toBeInstanceOf(McpError);
@@ -45,7 +55,11 @@ describe.each(testDatabaseKinds())('tool server fuzz on %s', (kind) => {
     }
     if (result.isError) {
       const body = JSON.parse((result.content[0] as { text: string }).text);
-      expect(body).toMatchObject({ code: expect.any(String), message: expect.any(String), requestId: expect.any(String) });
+      expect(body).toMatchObject({
+        code: expect.any(String),
+        message: expect.any(String),
+        requestId: expect.any(String),
+      });
       expect(body.code, body.message).not.toBe('internal');
     }
   }
@@ -66,9 +80,13 @@ describe.each(testDatabaseKinds())('tool server fuzz on %s', (kind) => {
 
   it('unknown arguments and unknown tool names', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...tools.map((t) => t.name)), fc.dictionary(fc.string(), hostileValue, { maxKeys: 3 }), async (name, extra) => {
-        await expectHandled(name, { ...baseArguments, ...extra });
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...tools.map((t) => t.name)),
+        fc.dictionary(fc.string(), hostileValue, { maxKeys: 3 }),
+        async (name, extra) => {
+          await expectHandled(name, { ...baseArguments, ...extra });
+        },
+      ),
       fuzzOptions(20),
     );
     await fc.assert(

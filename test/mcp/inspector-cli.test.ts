@@ -12,7 +12,10 @@ import { uniquePhone, upsertOk } from '../support/api-helpers.js';
 
 const require = createRequire(import.meta.url);
 const inspectorPackage = require.resolve('@modelcontextprotocol/inspector/package.json');
-const inspectorBin = path.join(path.dirname(inspectorPackage), (JSON.parse(readFileSync(inspectorPackage, 'utf8')) as { bin: Record<string, string> }).bin['mcp-inspector']);
+const inspectorBin = path.join(
+  path.dirname(inspectorPackage),
+  (JSON.parse(readFileSync(inspectorPackage, 'utf8')) as { bin: Record<string, string> }).bin['mcp-inspector'],
+);
 
 interface Run {
   code: number;
@@ -38,17 +41,30 @@ describe('the MCP Inspector CLI against the tool server', () => {
 
   /** `mcp-inspector --cli <url>/api/mcp --transport http [--header Authorization: Bearer key] ...args`. */
   function inspector(apiKey: string | null, ...args: string[]): Promise<Run> {
-    const argv = [inspectorBin, '--cli', `${server.baseUrl}/api/mcp`, '--transport', 'http', ...(apiKey ? ['--header', `Authorization: Bearer ${apiKey}`] : []), ...args];
+    const argv = [
+      inspectorBin,
+      '--cli',
+      `${server.baseUrl}/api/mcp`,
+      '--transport',
+      'http',
+      ...(apiKey ? ['--header', `Authorization: Bearer ${apiKey}`] : []),
+      ...args,
+    ];
     return new Promise((resolve) => {
-      execFile(process.execPath, argv, { env: { ...process.env, HOME: home, USERPROFILE: home, NO_COLOR: '1' }, timeout: 60_000 }, (error, stdout, stderr) => {
-        let json: unknown;
-        try {
-          json = JSON.parse(stdout);
-        } catch {
-          json = undefined;
-        }
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr, json });
-      });
+      execFile(
+        process.execPath,
+        argv,
+        { env: { ...process.env, HOME: home, USERPROFILE: home, NO_COLOR: '1' }, timeout: 60_000 },
+        (error, stdout, stderr) => {
+          let json: unknown;
+          try {
+            json = JSON.parse(stdout);
+          } catch {
+            json = undefined;
+          }
+          resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr, json });
+        },
+      );
     });
   }
 
@@ -56,7 +72,12 @@ describe('the MCP Inspector CLI against the tool server', () => {
     const run = await inspector(account.apiKey, '--method', 'tools/list');
     expect(run.code, run.stderr).toBe(0);
     expect(run.json.tools.map((t: { name: string }) => t.name).sort()).toEqual([
-      'call_transcript_get', 'contact_calls_list', 'contact_get', 'contact_get_by_external_id', 'contacts_search', 'workflows_list',
+      'call_transcript_get',
+      'contact_calls_list',
+      'contact_get',
+      'contact_get_by_external_id',
+      'contacts_search',
+      'workflows_list',
     ]);
     for (const tool of run.json.tools) expect(tool.annotations.readOnlyHint, tool.name).toBe(true);
     // Its schema check finds no error in the tools' schemas.
@@ -64,8 +85,24 @@ describe('the MCP Inspector CLI against the tool server', () => {
   }, 90_000);
 
   it('calls tools with typed arguments and gets the REST data, structured and as text', async () => {
-    const contact = await upsertOk(server, account.apiKey, { firstName: 'Katherine', lastName: 'Johnson', phone: uniquePhone(), sourceKind: 'hubspot', externalId: 'crm-kj' });
-    const search = await inspector(account.apiKey, '--method', 'tools/call', '--tool-name', 'contacts_search', '--tool-arg', 'searchTerm=kath joh', '--tool-arg', 'limit=5');
+    const contact = await upsertOk(server, account.apiKey, {
+      firstName: 'Katherine',
+      lastName: 'Johnson',
+      phone: uniquePhone(),
+      sourceKind: 'hubspot',
+      externalId: 'crm-kj',
+    });
+    const search = await inspector(
+      account.apiKey,
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'contacts_search',
+      '--tool-arg',
+      'searchTerm=kath joh',
+      '--tool-arg',
+      'limit=5',
+    );
     expect(search.code, search.stderr).toBe(0);
     expect(search.json.isError).toBeFalsy();
     const viaRest = await server.request(account.apiKey, 'GET', '/api/v1/contacts?searchTerm=kath%20joh&limit=5');
@@ -73,18 +110,40 @@ describe('the MCP Inspector CLI against the tool server', () => {
     expect(JSON.parse(search.json.content[0].text)).toEqual(viaRest.json);
     expect(search.json.structuredContent.data.map((c: { id: string }) => c.id)).toEqual([contact.id]);
 
-    const calls = await inspector(account.apiKey, '--method', 'tools/call', '--tool-name', 'contact_calls_list', '--tool-arg', 'sourceKind=hubspot', '--tool-arg', 'externalId=crm-kj');
+    const calls = await inspector(
+      account.apiKey,
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'contact_calls_list',
+      '--tool-arg',
+      'sourceKind=hubspot',
+      '--tool-arg',
+      'externalId=crm-kj',
+    );
     expect(calls.code, calls.stderr).toBe(0);
     expect(calls.json.structuredContent).toEqual({ data: [] });
   }, 90_000);
 
-  it('sees a failing tool as an error result carrying the API\'s error body', async () => {
-    const run = await inspector(account.apiKey, '--method', 'tools/call', '--tool-name', 'contact_get', '--tool-arg', 'id=6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f');
+  it("sees a failing tool as an error result carrying the API's error body", async () => {
+    const run = await inspector(
+      account.apiKey,
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'contact_get',
+      '--tool-arg',
+      'id=6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f',
+    );
     // The CLI exits non-zero for an error result, and prints the result itself on stdout.
     expect(run.code).not.toBe(0);
     expect(run.stderr).toMatch(/isError/);
     expect(run.json.isError).toBe(true);
-    expect(JSON.parse(run.json.content[0].text)).toMatchObject({ code: 'not_found', error: 'Not Found', requestId: expect.any(String) });
+    expect(JSON.parse(run.json.content[0].text)).toMatchObject({
+      code: 'not_found',
+      error: 'Not Found',
+      requestId: expect.any(String),
+    });
   }, 90_000);
 
   it('cannot connect without the key', async () => {

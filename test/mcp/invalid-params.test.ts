@@ -11,7 +11,12 @@ describe.each(testDatabaseKinds())('tool server: malformed params on %s', (kind)
   const { server, account } = useServerWithAccount(kind);
 
   const send = (message: unknown) =>
-    rawMcp(server, 'POST', { authorization: `Bearer ${account.apiKey}`, 'mcp-protocol-version': LATEST_PROTOCOL_VERSION }, message);
+    rawMcp(
+      server,
+      'POST',
+      { authorization: `Bearer ${account.apiKey}`, 'mcp-protocol-version': LATEST_PROTOCOL_VERSION },
+      message,
+    );
   const call = (params: unknown, id = 7) => send({ jsonrpc: '2.0', id, method: 'tools/call', params });
 
   it.each([

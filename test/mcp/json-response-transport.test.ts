@@ -56,10 +56,15 @@ describe('JsonResponseTransport', () => {
 
   it('closing it aborts the running handler and settles the exchange without its answer', async () => {
     let aborted = false;
-    const server = serverWith((signal) => new Promise<void>((resolve) => signal.addEventListener('abort', () => {
-      aborted = true;
-      resolve();
-    })));
+    const server = serverWith(
+      (signal) =>
+        new Promise<void>((resolve) =>
+          signal.addEventListener('abort', () => {
+            aborted = true;
+            resolve();
+          }),
+        ),
+    );
     const transport = new JsonResponseTransport();
     await server.connect(transport);
     const answers = transport.exchange([request(1, 'tools/list')]);

@@ -19,7 +19,11 @@ export interface Connected {
  * It lists the tools once, so the client then checks every structured result against its tool's
  * output schema, as assistants' clients do.
  */
-export async function connect(server: TestServer, apiKey: string | null, headers: Record<string, string> = {}): Promise<Connected> {
+export async function connect(
+  server: TestServer,
+  apiKey: string | null,
+  headers: Record<string, string> = {},
+): Promise<Connected> {
   const client = new Client({ name: 'contactline-tests', version: '1.0.0' });
   const transport = new StreamableHTTPClientTransport(new URL(MCP_PATH, server.baseUrl), {
     requestInit: { headers: { ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}), ...headers } },
@@ -42,11 +46,15 @@ export async function callOk(client: Client, name: string, args: Record<string, 
 /** A failed tool call's error body (the text of its tool error result). */
 export async function callError(client: Client, name: string, args: Record<string, unknown> = {}): Promise<any> {
   const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
-  expect(result.isError, `${name} ${JSON.stringify(args)} should fail: ${JSON.stringify(result.structuredContent)}`).toBe(true);
+  expect(
+    result.isError,
+    `${name} ${JSON.stringify(args)} should fail: ${JSON.stringify(result.structuredContent)}`,
+  ).toBe(true);
   expect(result.structuredContent).toBeUndefined();
   expect(result.content).toHaveLength(1);
   const body = JSON.parse((result.content[0] as { text: string }).text);
-  for (const field of ['error', 'message', 'code', 'requestId']) expect(body, `error body field ${field}`).toHaveProperty(field);
+  for (const field of ['error', 'message', 'code', 'requestId'])
+    expect(body, `error body field ${field}`).toHaveProperty(field);
   return body;
 }
 
@@ -64,7 +72,12 @@ export interface RawResponse {
 }
 
 /** One HTTP request to the tool server, with the headers a Streamable HTTP client sends unless overridden. */
-export async function rawMcp(server: TestServer, method: string, headers: Record<string, string>, body?: unknown): Promise<RawResponse> {
+export async function rawMcp(
+  server: TestServer,
+  method: string,
+  headers: Record<string, string>,
+  body?: unknown,
+): Promise<RawResponse> {
   return server.request(null, method, MCP_PATH, body, { accept: 'application/json, text/event-stream', ...headers });
 }
 
@@ -72,7 +85,11 @@ export const initializeMessage = (id = 1) => ({
   jsonrpc: '2.0',
   id,
   method: 'initialize',
-  params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw-http', version: '1.0.0' } },
+  params: {
+    protocolVersion: LATEST_PROTOCOL_VERSION,
+    capabilities: {},
+    clientInfo: { name: 'raw-http', version: '1.0.0' },
+  },
 });
 
 export const toolCallMessage = (name: string, args: Record<string, unknown>, id = 2) => ({

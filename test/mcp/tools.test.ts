@@ -17,7 +17,8 @@ import { callError, callOk, connect, withoutRequestId, type Connected } from './
 const enc = encodeURIComponent;
 const callsPath = (sourceKind: string, externalId: string, query = '') =>
   `/api/v1/contacts/source/${sourceKind}/external-id/${enc(externalId)}/calls${query ? `?${query}` : ''}`;
-const externalIdPath = (sourceKind: string, externalId: string) => `/api/v1/contacts/source/${sourceKind}/external-id/${enc(externalId)}`;
+const externalIdPath = (sourceKind: string, externalId: string) =>
+  `/api/v1/contacts/source/${sourceKind}/external-id/${enc(externalId)}`;
 /** A REST query string from tool arguments (arrays as repeated keys). */
 const query = (args: Record<string, unknown>) =>
   Object.entries(args)
@@ -62,46 +63,126 @@ describe.each(testDatabaseKinds())('tool server tools on %s', (kind) => {
     server = await startTestServer(kind);
     mine = await server.createAccount();
     theirs = await server.createAccount();
-    for (const name of ['Spring outreach', 'Renewals', 'Win-back']) data.workflows.push(await server.createWorkflow(mine.accountId, { name }));
+    for (const name of ['Spring outreach', 'Renewals', 'Win-back'])
+      data.workflows.push(await server.createWorkflow(mine.accountId, { name }));
     await server.createWorkflow(mine.accountId, { name: 'Draft flow', status: 'draft' });
     await server.createWorkflow(theirs.accountId, { name: 'Their flow' });
 
     data.ada = await upsertOk(server, mine.apiKey, {
-      fullName: 'Ada Lovelace', phone: '+14155552671', sourceKind: 'hubspot', externalId: 'crm-ada', customFields: { plan: 'pro' },
-      location: 'California', language: 'English', assignmentOptions: { workflowId: data.workflows[0] },
+      fullName: 'Ada Lovelace',
+      phone: '+14155552671',
+      sourceKind: 'hubspot',
+      externalId: 'crm-ada',
+      customFields: { plan: 'pro' },
+      location: 'California',
+      language: 'English',
+      assignmentOptions: { workflowId: data.workflows[0] },
     });
-    data.grace = await upsertOk(server, mine.apiKey, { firstName: 'Grace', lastName: 'Hopper', phone: uniquePhone(), sourceKind: 'salesforce', externalId: 'sf-grace', status: 'qualified' });
+    data.grace = await upsertOk(server, mine.apiKey, {
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      phone: uniquePhone(),
+      sourceKind: 'salesforce',
+      externalId: 'sf-grace',
+      status: 'qualified',
+    });
     for (let i = 0; i < 5; i++) {
-      await upsertOk(server, mine.apiKey, { firstName: `Alan${i}`, lastName: 'Turing', phone: uniquePhone(), sourceKind: 'csv', externalId: `csv-alan-${i}` });
+      await upsertOk(server, mine.apiKey, {
+        firstName: `Alan${i}`,
+        lastName: 'Turing',
+        phone: uniquePhone(),
+        sourceKind: 'csv',
+        externalId: `csv-alan-${i}`,
+      });
     }
     // Two contacts sharing an external ID (the Account deduplicates by phone).
-    data.duplicates.push(await upsertOk(server, mine.apiKey, { firstName: 'Dup', phone: uniquePhone(), sourceKind: 'csv', externalId: 'dup-1' }));
-    data.duplicates.push(await upsertOk(server, mine.apiKey, { firstName: 'Dup', phone: uniquePhone(), sourceKind: 'csv', externalId: 'dup-1' }));
+    data.duplicates.push(
+      await upsertOk(server, mine.apiKey, {
+        firstName: 'Dup',
+        phone: uniquePhone(),
+        sourceKind: 'csv',
+        externalId: 'dup-1',
+      }),
+    );
+    data.duplicates.push(
+      await upsertOk(server, mine.apiKey, {
+        firstName: 'Dup',
+        phone: uniquePhone(),
+        sourceKind: 'csv',
+        externalId: 'dup-1',
+      }),
+    );
 
     // Calls of one contact, inserted out of order, with transcripts in different states.
-    data.callsContact = await upsertOk(server, mine.apiKey, { firstName: 'Callie', phone: uniquePhone(), sourceKind: 'api', externalId: 'calls-1' });
-    const t0 = Date.parse('2026-03-01T10:00:00.000Z');
-    data.pendingCall = await call(mine.accountId, data.callsContact.id, new Date(t0 + 2000), { reportReady: false, status: 'ended', result: 'answered' });
-    data.readyCall = await call(mine.accountId, data.callsContact.id, new Date(t0), {
-      workflowId: data.workflows[0], status: 'ended', result: 'converted', endReason: 'customer-ended-call', startedAt: new Date(t0 + 5),
-      endedAt: new Date(t0 + 65_005), durationSeconds: 65, language: 'en-US', lastCall: true, reportReady: true,
+    data.callsContact = await upsertOk(server, mine.apiKey, {
+      firstName: 'Callie',
+      phone: uniquePhone(),
+      sourceKind: 'api',
+      externalId: 'calls-1',
     });
-    data.emptyCall = await call(mine.accountId, data.callsContact.id, new Date(t0 + 1000), { reportReady: true, status: 'ended', result: 'no_answer' });
+    const t0 = Date.parse('2026-03-01T10:00:00.000Z');
+    data.pendingCall = await call(mine.accountId, data.callsContact.id, new Date(t0 + 2000), {
+      reportReady: false,
+      status: 'ended',
+      result: 'answered',
+    });
+    data.readyCall = await call(mine.accountId, data.callsContact.id, new Date(t0), {
+      workflowId: data.workflows[0],
+      status: 'ended',
+      result: 'converted',
+      endReason: 'customer-ended-call',
+      startedAt: new Date(t0 + 5),
+      endedAt: new Date(t0 + 65_005),
+      durationSeconds: 65,
+      language: 'en-US',
+      lastCall: true,
+      reportReady: true,
+    });
+    data.emptyCall = await call(mine.accountId, data.callsContact.id, new Date(t0 + 1000), {
+      reportReady: true,
+      status: 'ended',
+      result: 'no_answer',
+    });
     for (let i = 0; i < 3; i++) await call(mine.accountId, data.callsContact.id, new Date(t0 + 3000 + i * 1000));
     await prisma().callUtterance.createMany({
       data: [
-        { callId: data.readyCall, seq: 2, speaker: 'user', content: 'Yes, tomorrow works.', timestamp: new Date(t0 + 9000) },
-        { callId: data.readyCall, seq: 1, speaker: 'assistant', content: 'Hi, this is Dana.', timestamp: new Date(t0 + 1000) },
+        {
+          callId: data.readyCall,
+          seq: 2,
+          speaker: 'user',
+          content: 'Yes, tomorrow works.',
+          timestamp: new Date(t0 + 9000),
+        },
+        {
+          callId: data.readyCall,
+          seq: 1,
+          speaker: 'assistant',
+          content: 'Hi, this is Dana.',
+          timestamp: new Date(t0 + 1000),
+        },
         { callId: data.pendingCall, seq: 1, speaker: 'assistant', content: 'Not ready yet', timestamp: null },
       ],
     });
     data.callIds = (await restOk(callsPath('api', 'calls-1'))).data.map((c: { id: string }) => c.id);
 
     // The other Account: a contact with the same external ID as one of ours, and a call.
-    data.theirContact = await upsertOk(server, theirs.apiKey, { firstName: 'Ada', lastName: 'Other', phone: '+14155552671', sourceKind: 'hubspot', externalId: 'theirs-1' });
-    await upsertOk(server, theirs.apiKey, { firstName: 'Callie', phone: uniquePhone(), sourceKind: 'api', externalId: 'calls-1' });
+    data.theirContact = await upsertOk(server, theirs.apiKey, {
+      firstName: 'Ada',
+      lastName: 'Other',
+      phone: '+14155552671',
+      sourceKind: 'hubspot',
+      externalId: 'theirs-1',
+    });
+    await upsertOk(server, theirs.apiKey, {
+      firstName: 'Callie',
+      phone: uniquePhone(),
+      sourceKind: 'api',
+      externalId: 'calls-1',
+    });
     data.theirCall = await call(theirs.accountId, data.theirContact.id, new Date(t0), { reportReady: true });
-    await prisma().callUtterance.create({ data: { callId: data.theirCall, seq: 1, speaker: 'user', content: 'secret', timestamp: null } });
+    await prisma().callUtterance.create({
+      data: { callId: data.theirCall, seq: 1, speaker: 'user', content: 'secret', timestamp: null },
+    });
 
     mcp = await connect(server, mine.apiKey);
     client = mcp.client;
@@ -133,9 +214,13 @@ describe.each(testDatabaseKinds())('tool server tools on %s', (kind) => {
         expect(viaTool, JSON.stringify(args)).toEqual(await restOk(`/api/v1/contacts?${query(args)}`));
       }
       // The same forms REST accepts: one value or comma-separated values, a limit as text.
-      expect(await callOk(client, 'contacts_search', { status: 'qualified,assigned', limit: '5' })).toEqual(await restOk('/api/v1/contacts?status=qualified,assigned&limit=5'));
+      expect(await callOk(client, 'contacts_search', { status: 'qualified,assigned', limit: '5' })).toEqual(
+        await restOk('/api/v1/contacts?status=qualified,assigned&limit=5'),
+      );
       // A null argument counts as not sent.
-      expect(await callOk(client, 'contacts_search', { searchTerm: null, status: null, limit: null })).toEqual(await restOk('/api/v1/contacts'));
+      expect(await callOk(client, 'contacts_search', { searchTerm: null, status: null, limit: null })).toEqual(
+        await restOk('/api/v1/contacts'),
+      );
       const ada = await callOk(client, 'contacts_search', { searchTerm: 'ada' });
       expect(ada.data.map((c: { id: string }) => c.id)).toEqual([data.ada.id]);
       expectContactShape(ada.data[0]);
@@ -149,11 +234,18 @@ describe.each(testDatabaseKinds())('tool server tools on %s', (kind) => {
         expectContactShape(viaTool);
       }
       // An upper-case UUID is the same id, as in the path.
-      expect(await callOk(client, 'contact_get', { id: data.ada.id.toUpperCase() })).toEqual(await restOk(`/api/v1/contacts/${data.ada.id}`));
+      expect(await callOk(client, 'contact_get', { id: data.ada.id.toUpperCase() })).toEqual(
+        await restOk(`/api/v1/contacts/${data.ada.id}`),
+      );
     });
 
     it('contact_get_by_external_id as GET /api/v1/contacts/source/{sourceKind}/external-id/{externalId}', async () => {
-      for (const [sourceKind, externalId] of [['hubspot', 'crm-ada'], ['salesforce', 'sf-grace'], ['csv', 'csv-alan-3'], ['hubspot', 'crm-ada  ']]) {
+      for (const [sourceKind, externalId] of [
+        ['hubspot', 'crm-ada'],
+        ['salesforce', 'sf-grace'],
+        ['csv', 'csv-alan-3'],
+        ['hubspot', 'crm-ada  '],
+      ]) {
         const viaTool = await callOk(client, 'contact_get_by_external_id', { sourceKind, externalId });
         expect(viaTool, externalId).toEqual(await restOk(externalIdPath(sourceKind, externalId)));
       }
@@ -162,13 +254,25 @@ describe.each(testDatabaseKinds())('tool server tools on %s', (kind) => {
     it('contact_calls_list, oldest first, as GET .../calls', async () => {
       const viaTool = await callOk(client, 'contact_calls_list', { sourceKind: 'api', externalId: 'calls-1' });
       expect(viaTool).toEqual(await restOk(callsPath('api', 'calls-1')));
-      expect(viaTool.data.map((c: { id: string }) => c.id).slice(0, 3)).toEqual([data.readyCall, data.emptyCall, data.pendingCall]);
+      expect(viaTool.data.map((c: { id: string }) => c.id).slice(0, 3)).toEqual([
+        data.readyCall,
+        data.emptyCall,
+        data.pendingCall,
+      ]);
       expect(viaTool.data).toHaveLength(6);
-      expect(viaTool.data[0]).toMatchObject({ result: 'converted', durationSeconds: 65, lastCall: true, transcriptAvailable: true, workflowId: data.workflows[0] });
+      expect(viaTool.data[0]).toMatchObject({
+        result: 'converted',
+        durationSeconds: 65,
+        lastCall: true,
+        transcriptAvailable: true,
+        workflowId: data.workflows[0],
+      });
       expect(viaTool.data[1].transcriptAvailable).toBe(false);
       expect(viaTool.data[2].transcriptAvailable).toBe(false);
       // A contact without calls: an empty page.
-      expect(await callOk(client, 'contact_calls_list', { sourceKind: 'hubspot', externalId: 'crm-ada' })).toEqual({ data: [] });
+      expect(await callOk(client, 'contact_calls_list', { sourceKind: 'hubspot', externalId: 'crm-ada' })).toEqual({
+        data: [],
+      });
     });
 
     it('call_transcript_get as GET /api/v1/calls/{id}/transcript: empty until the report is ready and without utterances', async () => {
@@ -191,14 +295,24 @@ describe.each(testDatabaseKinds())('tool server tools on %s', (kind) => {
       const viaTool = await callOk(client, 'workflows_list');
       expect(viaTool).toEqual(await restOk('/api/v1/workflows'));
       expect(viaTool.nextToken).toBeNull();
-      expect(viaTool.data.map((w: { name: string }) => w.name).sort()).toEqual(['Draft flow', 'Renewals', 'Spring outreach', 'Win-back']);
+      expect(viaTool.data.map((w: { name: string }) => w.name).sort()).toEqual([
+        'Draft flow',
+        'Renewals',
+        'Spring outreach',
+        'Win-back',
+      ]);
       for (const w of viaTool.data) expect(Object.keys(w).sort()).toEqual(['id', 'name', 'status']);
     });
   });
 
   describe('paging', () => {
     /** Pages through a list tool and the REST route side by side; returns the ids in order. */
-    async function pageBoth(tool: string, args: Record<string, unknown>, restPath: (q: string) => string, limit: number) {
+    async function pageBoth(
+      tool: string,
+      args: Record<string, unknown>,
+      restPath: (q: string) => string,
+      limit: number,
+    ) {
       const ids: string[] = [];
       let token: string | undefined;
       for (let page = 0; page < 50; page++) {
@@ -217,19 +331,30 @@ describe.each(testDatabaseKinds())('tool server tools on %s', (kind) => {
     it('contacts_search pages through every match without overlap', async () => {
       const all = (await restOk('/api/v1/contacts?limit=100')).data.map((c: { id: string }) => c.id);
       for (const limit of [1, 2, 4]) {
-        expect(await pageBoth('contacts_search', {}, (q) => `/api/v1/contacts?${q}`, limit), `limit ${limit}`).toEqual(all);
+        expect(await pageBoth('contacts_search', {}, (q) => `/api/v1/contacts?${q}`, limit), `limit ${limit}`).toEqual(
+          all,
+        );
       }
-      expect(await pageBoth('contacts_search', { searchTerm: 'tur' }, (q) => `/api/v1/contacts?${q}`, 2)).toHaveLength(5);
+      expect(await pageBoth('contacts_search', { searchTerm: 'tur' }, (q) => `/api/v1/contacts?${q}`, 2)).toHaveLength(
+        5,
+      );
     });
 
     it('contact_calls_list pages oldest first', async () => {
       for (const limit of [1, 4]) {
-        expect(await pageBoth('contact_calls_list', { sourceKind: 'api', externalId: 'calls-1' }, (q) => {
-          const params = new URLSearchParams(q);
-          params.delete('sourceKind');
-          params.delete('externalId');
-          return callsPath('api', 'calls-1', params.toString());
-        }, limit)).toEqual(data.callIds);
+        expect(
+          await pageBoth(
+            'contact_calls_list',
+            { sourceKind: 'api', externalId: 'calls-1' },
+            (q) => {
+              const params = new URLSearchParams(q);
+              params.delete('sourceKind');
+              params.delete('externalId');
+              return callsPath('api', 'calls-1', params.toString());
+            },
+            limit,
+          ),
+        ).toEqual(data.callIds);
       }
     });
 
@@ -254,7 +379,8 @@ describe.each(testDatabaseKinds())('tool server tools on %s', (kind) => {
         const body = await callError(client, tool, args);
         expect(body, tool).toMatchObject({ code: 'not_found', error: 'Not Found' });
         expect(body.requestId).toMatch(UUID_RE);
-        const restPath = path || (tool === 'contact_get' ? `/api/v1/contacts/${args.id}` : `/api/v1/calls/${args.callId}/transcript`);
+        const restPath =
+          path || (tool === 'contact_get' ? `/api/v1/contacts/${args.id}` : `/api/v1/calls/${args.callId}/transcript`);
         const viaRest = await rest(restPath);
         expect(viaRest.status).toBe(404);
         expect(withoutRequestId(body), tool).toEqual(withoutRequestId(viaRest.json));
@@ -262,7 +388,10 @@ describe.each(testDatabaseKinds())('tool server tools on %s', (kind) => {
     });
 
     it('409 conflict with every matching contact when an external ID is shared', async () => {
-      for (const [tool, path] of [['contact_get_by_external_id', externalIdPath('csv', 'dup-1')], ['contact_calls_list', callsPath('csv', 'dup-1')]]) {
+      for (const [tool, path] of [
+        ['contact_get_by_external_id', externalIdPath('csv', 'dup-1')],
+        ['contact_calls_list', callsPath('csv', 'dup-1')],
+      ]) {
         const body = await callError(client, tool, { sourceKind: 'csv', externalId: 'dup-1' });
         expect(body).toMatchObject({ code: 'conflict', error: 'Conflict' });
         expect(body.contacts.map((c: { id: string }) => c.id).sort()).toEqual(data.duplicates.map((c) => c.id).sort());
@@ -276,7 +405,11 @@ describe.each(testDatabaseKinds())('tool server tools on %s', (kind) => {
     it('a bad argument is the same 400 as the REST request with that value', async () => {
       const badToken = Buffer.from('["2026-01-01T00:00:00.000Z","not-a-uuid"]').toString('base64url');
       const cases: Array<[string, Record<string, unknown>, string]> = [
-        ...[0, 101, -1, 1.5, 'x', ''].map((limit): [string, Record<string, unknown>, string] => ['contacts_search', { limit }, `/api/v1/contacts?limit=${enc(String(limit))}`]),
+        ...[0, 101, -1, 1.5, 'x', ''].map((limit): [string, Record<string, unknown>, string] => [
+          'contacts_search',
+          { limit },
+          `/api/v1/contacts?limit=${enc(String(limit))}`,
+        ]),
         ['contacts_search', { status: ['bogus'] }, '/api/v1/contacts?status=bogus'],
         ['contacts_search', { status: 'assigned,bogus' }, '/api/v1/contacts?status=assigned,bogus'],
         ['contacts_search', { status: [] }, '/api/v1/contacts?status='],
@@ -291,12 +424,32 @@ describe.each(testDatabaseKinds())('tool server tools on %s', (kind) => {
         ['contact_get', { id: 'not-a-uuid' }, '/api/v1/contacts/not-a-uuid'],
         ['contact_get', { id: `${data.ada.id}z` }, `/api/v1/contacts/${data.ada.id}z`],
         ['contact_get_by_external_id', { sourceKind: 'zapier', externalId: 'x' }, externalIdPath('zapier', 'x')],
-        ['contact_get_by_external_id', { sourceKind: 'api', externalId: 'e'.repeat(257) }, externalIdPath('api', 'e'.repeat(257))],
+        [
+          'contact_get_by_external_id',
+          { sourceKind: 'api', externalId: 'e'.repeat(257) },
+          externalIdPath('api', 'e'.repeat(257)),
+        ],
         ['contact_get_by_external_id', { sourceKind: 'api', externalId: '   ' }, externalIdPath('api', '   ')],
-        ['contact_calls_list', { sourceKind: 'api', externalId: 'calls-1', limit: 0 }, callsPath('api', 'calls-1', 'limit=0')],
-        ['contact_calls_list', { sourceKind: 'api', externalId: 'calls-1', limit: 101 }, callsPath('api', 'calls-1', 'limit=101')],
-        ['contact_calls_list', { sourceKind: 'api', externalId: 'calls-1', limit: 1e12 }, callsPath('api', 'calls-1', 'limit=1000000000000')],
-        ['contact_calls_list', { sourceKind: 'api', externalId: 'calls-1', nextToken: 'garbage' }, callsPath('api', 'calls-1', 'nextToken=garbage')],
+        [
+          'contact_calls_list',
+          { sourceKind: 'api', externalId: 'calls-1', limit: 0 },
+          callsPath('api', 'calls-1', 'limit=0'),
+        ],
+        [
+          'contact_calls_list',
+          { sourceKind: 'api', externalId: 'calls-1', limit: 101 },
+          callsPath('api', 'calls-1', 'limit=101'),
+        ],
+        [
+          'contact_calls_list',
+          { sourceKind: 'api', externalId: 'calls-1', limit: 1e12 },
+          callsPath('api', 'calls-1', 'limit=1000000000000'),
+        ],
+        [
+          'contact_calls_list',
+          { sourceKind: 'api', externalId: 'calls-1', nextToken: 'garbage' },
+          callsPath('api', 'calls-1', 'nextToken=garbage'),
+        ],
         ['contact_calls_list', { sourceKind: 'zapier', externalId: 'calls-1' }, callsPath('zapier', 'calls-1')],
         ['workflows_list', { limit: 0 }, '/api/v1/workflows?limit=0'],
         ['workflows_list', { limit: 'x' }, '/api/v1/workflows?limit=x'],
@@ -327,11 +480,15 @@ describe.each(testDatabaseKinds())('tool server tools on %s', (kind) => {
       ];
       for (const [tool, args, name] of cases) {
         const body = await callError(client, tool, args);
-        expect(body, `${tool} ${JSON.stringify(args)}`).toMatchObject({ code: 'bad_request', error: 'Bad Request', message: expect.stringContaining(name) });
+        expect(body, `${tool} ${JSON.stringify(args)}`).toMatchObject({
+          code: 'bad_request',
+          error: 'Bad Request',
+          message: expect.stringContaining(name),
+        });
       }
     });
 
-    it('a malformed callId is the REST 400, naming the tool\'s argument (REST names its path\'s id)', async () => {
+    it("a malformed callId is the REST 400, naming the tool's argument (REST names its path's id)", async () => {
       const body = await callError(client, 'call_transcript_get', { callId: 'not-a-uuid' });
       const viaRest = await rest('/api/v1/calls/not-a-uuid/transcript');
       expect(viaRest.json).toMatchObject({ code: 'bad_request', message: 'id must be a UUID' });
@@ -341,7 +498,10 @@ describe.each(testDatabaseKinds())('tool server tools on %s', (kind) => {
     it('the error body carries the request id of the HTTP request', async () => {
       const tagged = await connect(server, mine.apiKey, { 'x-request-id': 'assistant-req-42' });
       try {
-        expect(await callError(tagged.client, 'contact_get', { id: randomUUID() })).toMatchObject({ code: 'not_found', requestId: 'assistant-req-42' });
+        expect(await callError(tagged.client, 'contact_get', { id: randomUUID() })).toMatchObject({
+          code: 'not_found',
+          requestId: 'assistant-req-42',
+        });
       } finally {
         await tagged.close();
       }
@@ -349,13 +509,19 @@ describe.each(testDatabaseKinds())('tool server tools on %s', (kind) => {
   });
 
   describe('account isolation', () => {
-    it('another Account\'s contacts, calls and workflows are invisible', async () => {
+    it("another Account's contacts, calls and workflows are invisible", async () => {
       expect((await callError(client, 'contact_get', { id: data.theirContact.id })).code).toBe('not_found');
-      expect((await callError(client, 'contact_get_by_external_id', { sourceKind: 'hubspot', externalId: 'theirs-1' })).code).toBe('not_found');
-      expect((await callError(client, 'contact_calls_list', { sourceKind: 'hubspot', externalId: 'theirs-1' })).code).toBe('not_found');
+      expect(
+        (await callError(client, 'contact_get_by_external_id', { sourceKind: 'hubspot', externalId: 'theirs-1' })).code,
+      ).toBe('not_found');
+      expect(
+        (await callError(client, 'contact_calls_list', { sourceKind: 'hubspot', externalId: 'theirs-1' })).code,
+      ).toBe('not_found');
       expect((await callError(client, 'call_transcript_get', { callId: data.theirCall })).code).toBe('not_found');
       // Same external ID in both Accounts: each key reads its own contact and calls.
-      expect((await callOk(client, 'contact_calls_list', { sourceKind: 'api', externalId: 'calls-1' })).data).toHaveLength(6);
+      expect(
+        (await callOk(client, 'contact_calls_list', { sourceKind: 'api', externalId: 'calls-1' })).data,
+      ).toHaveLength(6);
       const searched = await callOk(client, 'contacts_search', { limit: 100 });
       expect(searched.data.every((c: { accountId: string }) => c.accountId === mine.accountId)).toBe(true);
       expect(searched.data.map((c: { id: string }) => c.id)).not.toContain(data.theirContact.id);
@@ -366,10 +532,18 @@ describe.each(testDatabaseKinds())('tool server tools on %s', (kind) => {
       try {
         expect((await callOk(other.client, 'contact_get', { id: data.theirContact.id })).id).toBe(data.theirContact.id);
         expect((await callError(other.client, 'contact_get', { id: data.ada.id })).code).toBe('not_found');
-        expect((await callOk(other.client, 'call_transcript_get', { callId: data.theirCall })).utterances).toHaveLength(1);
-        expect((await callOk(other.client, 'contact_calls_list', { sourceKind: 'api', externalId: 'calls-1' })).data).toEqual([]);
-        expect((await callOk(other.client, 'workflows_list')).data.map((w: { name: string }) => w.name)).toEqual(['Their flow']);
-        expect((await callOk(other.client, 'contacts_search', { searchTerm: 'ada' })).data.map((c: { id: string }) => c.id)).toEqual([data.theirContact.id]);
+        expect((await callOk(other.client, 'call_transcript_get', { callId: data.theirCall })).utterances).toHaveLength(
+          1,
+        );
+        expect(
+          (await callOk(other.client, 'contact_calls_list', { sourceKind: 'api', externalId: 'calls-1' })).data,
+        ).toEqual([]);
+        expect((await callOk(other.client, 'workflows_list')).data.map((w: { name: string }) => w.name)).toEqual([
+          'Their flow',
+        ]);
+        expect(
+          (await callOk(other.client, 'contacts_search', { searchTerm: 'ada' })).data.map((c: { id: string }) => c.id),
+        ).toEqual([data.theirContact.id]);
       } finally {
         await other.close();
       }
@@ -379,16 +553,45 @@ describe.each(testDatabaseKinds())('tool server tools on %s', (kind) => {
   it('an assistant can find a contact, follow it to a real (simulated) call and read the transcript', async () => {
     // A live agent that calls new contacts at once, so one dialer pass calls the enrolled contact.
     const agent = await prisma().agent.create({
-      data: { createdAt: server.now(), updatedAt: server.now(),
-        accountId: mine.accountId, name: 'Ava', status: 'live', timezone: 'America/Chicago', defaultLanguage: 'en-US', attemptLimit: 3,
-        workingHours: DEFAULT_WORKING_HOURS as object, retryDelayMinutes: 60, callNewContactsImmediately: true,
+      data: {
+        createdAt: server.now(),
+        updatedAt: server.now(),
+        accountId: mine.accountId,
+        name: 'Ava',
+        status: 'live',
+        timezone: 'America/Chicago',
+        defaultLanguage: 'en-US',
+        attemptLimit: 3,
+        workingHours: DEFAULT_WORKING_HOURS as object,
+        retryDelayMinutes: 60,
+        callNewContactsImmediately: true,
       },
     });
-    const workflow = await prisma().workflow.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId: mine.accountId, agentId: agent.id, name: 'Live outreach', status: 'published' } });
+    const workflow = await prisma().workflow.create({
+      data: {
+        createdAt: server.now(),
+        updatedAt: server.now(),
+        accountId: mine.accountId,
+        agentId: agent.id,
+        name: 'Live outreach',
+        status: 'published',
+      },
+    });
     const phone = uniquePhone();
-    await upsertOk(server, mine.apiKey, { firstName: 'Margaret', lastName: 'Hamilton', phone, sourceKind: 'hubspot', externalId: 'crm-margaret', assignmentOptions: { workflowId: workflow.id } });
+    await upsertOk(server, mine.apiKey, {
+      firstName: 'Margaret',
+      lastName: 'Hamilton',
+      phone,
+      sourceKind: 'hubspot',
+      externalId: 'crm-margaret',
+      assignmentOptions: { workflowId: workflow.id },
+    });
     const services = server.service.services;
-    const telephony = createSimulatedTelephony({ sink: async (event) => void (await applyTelephonyEvent(services, event)), delayMs: 0, script: { [phone]: { result: 'converted', durationSeconds: 80 } } });
+    const telephony = createSimulatedTelephony({
+      sink: async (event) => void (await applyTelephonyEvent(services, event)),
+      delayMs: 0,
+      script: { [phone]: { result: 'converted', durationSeconds: 80 } },
+    });
     const run = await runDialerOnce(services, telephony);
     await telephony.settled();
     expect(run.placed).toHaveLength(1);
@@ -397,12 +600,24 @@ describe.each(testDatabaseKinds())('tool server tools on %s', (kind) => {
     expect(found.data).toHaveLength(1);
     const contact = found.data[0];
     expect(contact).toMatchObject({ status: 'converted', callCount: 1, assignedWorkflowId: workflow.id });
-    const calls = await callOk(client, 'contact_calls_list', { sourceKind: contact.sourceKind, externalId: contact.externalId });
+    const calls = await callOk(client, 'contact_calls_list', {
+      sourceKind: contact.sourceKind,
+      externalId: contact.externalId,
+    });
     expect(calls.data).toHaveLength(1);
-    expect(calls.data[0]).toMatchObject({ status: 'ended', result: 'converted', durationSeconds: 80, lastCall: true, transcriptAvailable: true, agentId: agent.id });
+    expect(calls.data[0]).toMatchObject({
+      status: 'ended',
+      result: 'converted',
+      durationSeconds: 80,
+      lastCall: true,
+      transcriptAvailable: true,
+      agentId: agent.id,
+    });
     const transcript = await callOk(client, 'call_transcript_get', { callId: calls.data[0].id });
     expect(transcript.utterances.length).toBeGreaterThan(2);
-    expect(transcript.utterances.map((u: { speaker: string }) => u.speaker)).toEqual(expect.arrayContaining(['assistant', 'user']));
+    expect(transcript.utterances.map((u: { speaker: string }) => u.speaker)).toEqual(
+      expect.arrayContaining(['assistant', 'user']),
+    );
     expect(transcript).toEqual(await restOk(`/api/v1/calls/${calls.data[0].id}/transcript`));
   });
 });

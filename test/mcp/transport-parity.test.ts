@@ -45,9 +45,16 @@ describe('tool server transport matches the SDK transport', () => {
       'content-type': 'application/json',
       ...headers,
     };
-    const ctx = await apiKeyContext(server.service.services, { headers: allHeaders } as unknown as ExpressRequest, 'parity');
+    const ctx = await apiKeyContext(
+      server.service.services,
+      { headers: allHeaders } as unknown as ExpressRequest,
+      'parity',
+    );
     const mcp = createMcpServer(ctx);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
     await mcp.connect(transport);
     const request = new Request(new URL(MCP_PATH, server.baseUrl), {
       method: 'POST',
@@ -66,18 +73,36 @@ describe('tool server transport matches the SDK transport', () => {
     ['initialize', {}, initializeMessage(), 200],
     ['tools/list', version, { jsonrpc: '2.0', id: 7, method: 'tools/list' }, 200],
     ['a tool call', version, toolCallMessage('workflows_list', { limit: 5 }), 200],
-    ['a batch of requests, answered in order', version, [ping(3), { jsonrpc: '2.0', id: 'b', method: 'tools/list' }, ping(1)], 200],
+    [
+      'a batch of requests, answered in order',
+      version,
+      [ping(3), { jsonrpc: '2.0', id: 'b', method: 'tools/list' }, ping(1)],
+      200,
+    ],
     ['a batch of one', version, [ping(9)], 200],
     ['an unknown method', version, { jsonrpc: '2.0', id: 4, method: 'resources/list' }, 200],
     ['an unknown tool', version, toolCallMessage('no_such_tool', {}), 200],
     ['a tools/call without a name', version, { jsonrpc: '2.0', id: 5, method: 'tools/call', params: {} }, 200],
     ['a notification', version, { jsonrpc: '2.0', method: 'notifications/initialized' }, 202],
-    ['a batch of notifications', version, [{ jsonrpc: '2.0', method: 'notifications/initialized' }, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } }], 202],
+    [
+      'a batch of notifications',
+      version,
+      [
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+        { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1 } },
+      ],
+      202,
+    ],
     ['an empty batch', version, [], 202],
     ['Accept without text/event-stream', { accept: 'application/json' }, initializeMessage(), 406],
     ['Accept without application/json', { accept: 'text/event-stream' }, initializeMessage(), 406],
     ['a Content-Type other than JSON', { 'content-type': 'text/plain' }, JSON.stringify(initializeMessage()), 415],
-    ['a Content-Type only resembling JSON', { 'content-type': 'application/jsonx' }, JSON.stringify(initializeMessage()), 415],
+    [
+      'a Content-Type only resembling JSON',
+      { 'content-type': 'application/jsonx' },
+      JSON.stringify(initializeMessage()),
+      415,
+    ],
     ['JSON with a charset', { 'content-type': 'application/json; charset=utf-8' }, initializeMessage(), 200],
     ['a body that is not JSON', {}, '{not json', 400],
     ['an empty body', {}, '', 400],
@@ -87,8 +112,18 @@ describe('tool server transport matches the SDK transport', () => {
     ['a batch over 100 messages', version, Array.from({ length: 101 }, (_, i) => ping(i)), 400],
     ['two initializations in one batch', {}, [initializeMessage(1), initializeMessage(2)], 400],
     ['initialize batched with another request', {}, [initializeMessage(1), ping(2)], 400],
-    ['an unsupported protocol version', { 'mcp-protocol-version': '1999-01-01' }, toolCallMessage('workflows_list', {}), 400],
-    ['an unsupported protocol version on initialize (negotiated instead)', { 'mcp-protocol-version': '1999-01-01' }, initializeMessage(), 200],
+    [
+      'an unsupported protocol version',
+      { 'mcp-protocol-version': '1999-01-01' },
+      toolCallMessage('workflows_list', {}),
+      400,
+    ],
+    [
+      'an unsupported protocol version on initialize (negotiated instead)',
+      { 'mcp-protocol-version': '1999-01-01' },
+      initializeMessage(),
+      200,
+    ],
     ['an older supported protocol version', { 'mcp-protocol-version': '2025-03-26' }, ping(2), 200],
   ];
 

@@ -10,7 +10,14 @@ import { useServerWithAccount, UUID_RE } from '../support/api-helpers.js';
 import { CONTACT_STATUSES, SOURCE_KINDS } from '../../src/domain/contacts/contacts.inputs.js';
 import { connect, initializeMessage, MCP_PATH, rawMcp, toolCallMessage, type RawResponse } from './mcp-helpers.js';
 
-const TOOL_NAMES = ['call_transcript_get', 'contact_calls_list', 'contact_get', 'contact_get_by_external_id', 'contacts_search', 'workflows_list'];
+const TOOL_NAMES = [
+  'call_transcript_get',
+  'contact_calls_list',
+  'contact_get',
+  'contact_get_by_external_id',
+  'contacts_search',
+  'workflows_list',
+];
 
 describe.each(testDatabaseKinds())('tool server transport on %s', (kind) => {
   const { server, account } = useServerWithAccount(kind);
@@ -34,7 +41,8 @@ describe.each(testDatabaseKinds())('tool server transport on %s', (kind) => {
         expect(client.getServerCapabilities()?.resources).toBeUndefined();
         expect(client.getServerCapabilities()?.prompts).toBeUndefined();
         const instructions = client.getInstructions() ?? '';
-        for (const name of ['contacts_search', 'contact_calls_list', 'call_transcript_get']) expect(instructions).toContain(name);
+        for (const name of ['contacts_search', 'contact_calls_list', 'call_transcript_get'])
+          expect(instructions).toContain(name);
         expect(transport.sessionId).toBeUndefined();
         expect(transport.protocolVersion).toBe(LATEST_PROTOCOL_VERSION);
       } finally {
@@ -49,14 +57,22 @@ describe.each(testDatabaseKinds())('tool server transport on %s', (kind) => {
         expect(nextCursor).toBeUndefined();
         expect(tools.map((t) => t.name).sort()).toEqual(TOOL_NAMES);
         for (const tool of tools) {
-          expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+          expect(tool.annotations, tool.name).toMatchObject({
+            readOnlyHint: true,
+            destructiveHint: false,
+            idempotentHint: true,
+            openWorldHint: false,
+          });
           expect(tool.title, tool.name).toBeTruthy();
           expect(tool.description!.length, tool.name).toBeGreaterThan(40);
           expect(tool.inputSchema.type).toBe('object');
           expect(tool.outputSchema?.type, tool.name).toBe('object');
           // Every argument tells an assistant what to send.
           for (const [arg, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
-            expect((schema as { description?: string }).description?.length ?? 0, `${tool.name}.${arg}`).toBeGreaterThan(20);
+            expect(
+              (schema as { description?: string }).description?.length ?? 0,
+              `${tool.name}.${arg}`,
+            ).toBeGreaterThan(20);
           }
         }
       } finally {
@@ -71,9 +87,22 @@ describe.each(testDatabaseKinds())('tool server transport on %s', (kind) => {
         const tool = (name: string) => tools.find((t) => t.name === name) as Tool;
         const props = (name: string) => tool(name).inputSchema.properties as Record<string, any>;
         const search = props('contacts_search');
-        expect(Object.keys(search).sort()).toEqual(['addedBefore', 'addedSince', 'assignedWorkflowId', 'limit', 'nextToken', 'searchTerm', 'sourceKind', 'status']);
+        expect(Object.keys(search).sort()).toEqual([
+          'addedBefore',
+          'addedSince',
+          'assignedWorkflowId',
+          'limit',
+          'nextToken',
+          'searchTerm',
+          'sourceKind',
+          'status',
+        ]);
         expect(search.searchTerm).toMatchObject({ type: 'string', minLength: 1, maxLength: 100 });
-        expect(search.status).toMatchObject({ type: 'array', minItems: 1, items: { type: 'string', enum: [...CONTACT_STATUSES] } });
+        expect(search.status).toMatchObject({
+          type: 'array',
+          minItems: 1,
+          items: { type: 'string', enum: [...CONTACT_STATUSES] },
+        });
         expect(search.sourceKind).toMatchObject({ type: 'array', items: { enum: [...SOURCE_KINDS] } });
         expect(search.addedSince).toMatchObject({ type: 'string', format: 'date-time' });
         expect(search.assignedWorkflowId).toMatchObject({ type: 'string', pattern: expect.any(String) });
@@ -91,7 +120,9 @@ describe.each(testDatabaseKinds())('tool server transport on %s', (kind) => {
         }
         expect(tool('call_transcript_get').inputSchema.required).toEqual(['callId']);
         // Output schemas name the REST fields.
-        const contactProps = Object.keys((tool('contact_get').outputSchema!.properties as Record<string, unknown>)).sort();
+        const contactProps = Object.keys(
+          tool('contact_get').outputSchema!.properties as Record<string, unknown>,
+        ).sort();
         expect(contactProps).toHaveLength(23);
         expect((tool('call_transcript_get').outputSchema!.properties as any).utterances.type).toBe('array');
       } finally {
@@ -102,7 +133,10 @@ describe.each(testDatabaseKinds())('tool server transport on %s', (kind) => {
     it('an unknown tool is a protocol error naming the tools', async () => {
       const { client, close } = await connect(server, account.apiKey);
       try {
-        await expect(client.callTool({ name: 'contacts_delete', arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('contacts_search') });
+        await expect(client.callTool({ name: 'contacts_delete', arguments: {} })).rejects.toMatchObject({
+          code: -32602,
+          message: expect.stringContaining('contacts_search'),
+        });
       } finally {
         await close();
       }
@@ -116,18 +150,32 @@ describe.each(testDatabaseKinds())('tool server transport on %s', (kind) => {
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
       expect(res.headers.get('mcp-session-id')).toBeNull();
       expect(res.headers.get('x-request-id')).toMatch(UUID_RE);
-      expect(res.json).toMatchObject({ jsonrpc: '2.0', id: 1, result: { protocolVersion: LATEST_PROTOCOL_VERSION, serverInfo: { name: 'contactline' } } });
+      expect(res.json).toMatchObject({
+        jsonrpc: '2.0',
+        id: 1,
+        result: { protocolVersion: LATEST_PROTOCOL_VERSION, serverInfo: { name: 'contactline' } },
+      });
     });
 
     it('serves a tools/call with no initialize before it (any process can answer any request)', async () => {
-      const res = await rawMcp(server, 'POST', { ...bearer(account.apiKey), 'mcp-protocol-version': LATEST_PROTOCOL_VERSION }, toolCallMessage('workflows_list', {}));
+      const res = await rawMcp(
+        server,
+        'POST',
+        { ...bearer(account.apiKey), 'mcp-protocol-version': LATEST_PROTOCOL_VERSION },
+        toolCallMessage('workflows_list', {}),
+      );
       expect(res.status, res.text).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
       expect(res.json.result.structuredContent).toEqual({ data: [], nextToken: null });
     });
 
     it('a notification is accepted with 202', async () => {
-      const res = await rawMcp(server, 'POST', { ...bearer(account.apiKey), 'mcp-protocol-version': LATEST_PROTOCOL_VERSION }, { jsonrpc: '2.0', method: 'notifications/initialized' });
+      const res = await rawMcp(
+        server,
+        'POST',
+        { ...bearer(account.apiKey), 'mcp-protocol-version': LATEST_PROTOCOL_VERSION },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+      );
       expect(res.status).toBe(202);
     });
 
@@ -138,14 +186,22 @@ describe.each(testDatabaseKinds())('tool server transport on %s', (kind) => {
       expect((await rawMcp(server, 'POST', {}, '{not json')).status).toBe(401);
     });
 
-    it('other protocol errors keep the transport\'s JSON-RPC form', async () => {
+    it("other protocol errors keep the transport's JSON-RPC form", async () => {
       const key = bearer(account.apiKey);
-      const notJson = await rawMcp(server, 'POST', { ...key, 'content-type': 'text/plain' }, JSON.stringify(initializeMessage()));
+      const notJson = await rawMcp(
+        server,
+        'POST',
+        { ...key, 'content-type': 'text/plain' },
+        JSON.stringify(initializeMessage()),
+      );
       expect(notJson.status).toBe(415);
       expect(notJson.json).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
       const jsonOnly = await rawMcp(server, 'POST', { ...key, accept: 'application/json' }, initializeMessage());
       expect(jsonOnly.status).toBe(406);
-      const tooLarge = await rawMcp(server, 'POST', key, { ...initializeMessage(), padding: 'x'.repeat(5 * 1024 * 1024) });
+      const tooLarge = await rawMcp(server, 'POST', key, {
+        ...initializeMessage(),
+        padding: 'x'.repeat(5 * 1024 * 1024),
+      });
       expect(tooLarge.status).toBe(413);
       expect(tooLarge.json).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 } });
       const notRpc = await rawMcp(server, 'POST', key, { hello: 'world' });
@@ -155,21 +211,34 @@ describe.each(testDatabaseKinds())('tool server transport on %s', (kind) => {
     });
 
     it('reads UTF-8 JSON only, gzip- or deflate-encoded too; other bodies keep the JSON-RPC form', async () => {
-      const headers = { ...bearer(account.apiKey), accept: 'application/json, text/event-stream', 'mcp-protocol-version': LATEST_PROTOCOL_VERSION };
+      const headers = {
+        ...bearer(account.apiKey),
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': LATEST_PROTOCOL_VERSION,
+      };
       const post = async (extra: Record<string, string>, body: string | Uint8Array<ArrayBuffer>) => {
         const res = await fetch(server.baseUrl + MCP_PATH, { method: 'POST', headers: { ...headers, ...extra }, body });
         return { status: res.status, json: await res.json() };
       };
       const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
-      expect(await post({ 'content-type': 'application/json', 'content-encoding': 'gzip' }, new Uint8Array(gzipSync(ping)))).toEqual({ status: 200, json: { jsonrpc: '2.0', id: 1, result: {} } });
+      expect(
+        await post({ 'content-type': 'application/json', 'content-encoding': 'gzip' }, new Uint8Array(gzipSync(ping))),
+      ).toEqual({ status: 200, json: { jsonrpc: '2.0', id: 1, result: {} } });
       expect(await post({ 'content-type': 'application/json; charset=koi8-r' }, ping)).toMatchObject({
         status: 415,
-        json: { jsonrpc: '2.0', id: null, error: { code: -32000, message: expect.stringMatching(/^Unsupported Media Type: unsupported charset/) } },
+        json: {
+          jsonrpc: '2.0',
+          id: null,
+          error: { code: -32000, message: expect.stringMatching(/^Unsupported Media Type: unsupported charset/) },
+        },
       });
-      expect(await post({ 'content-type': 'application/json', 'content-encoding': 'gzip' }, ping)).toMatchObject({ status: 400, json: { jsonrpc: '2.0', error: { code: -32000 } } });
+      expect(await post({ 'content-type': 'application/json', 'content-encoding': 'gzip' }, ping)).toMatchObject({
+        status: 400,
+        json: { jsonrpc: '2.0', error: { code: -32000 } },
+      });
     });
 
-    it('GET and DELETE answer 405 as the SDK\'s stateless server does, after the key check', async () => {
+    it("GET and DELETE answer 405 as the SDK's stateless server does, after the key check", async () => {
       for (const method of ['GET', 'DELETE']) {
         const res = await rawMcp(server, method, { ...bearer(account.apiKey), accept: 'text/event-stream' });
         expect(res.status, method).toBe(405);
@@ -216,8 +285,13 @@ describe.each(testDatabaseKinds())('tool server transport on %s', (kind) => {
       const connected = await connect(server, fresh.apiKey);
       try {
         expect((await connected.client.callTool({ name: 'workflows_list', arguments: {} })).isError).toBeFalsy();
-        await server.service.services.db.prisma.apiKey.update({ where: { id: fresh.apiKeyId }, data: { revokedAt: new Date() } });
-        await expect(connected.client.callTool({ name: 'workflows_list', arguments: {} })).rejects.toMatchObject({ code: 401 });
+        await server.service.services.db.prisma.apiKey.update({
+          where: { id: fresh.apiKeyId },
+          data: { revokedAt: new Date() },
+        });
+        await expect(connected.client.callTool({ name: 'workflows_list', arguments: {} })).rejects.toMatchObject({
+          code: 401,
+        });
         const res = await rawMcp(server, 'POST', bearer(fresh.apiKey), initializeMessage());
         expectErrorBody(res, 401, 'unauthenticated', 'Unauthorized');
         expect(res.headers.get('www-authenticate')).toBe('Bearer');
@@ -250,7 +324,12 @@ describe.each(testDatabaseKinds())('tool server transport on %s', (kind) => {
     });
 
     it('an established client is refused as soon as a request carries one', async () => {
-      const res = await rawMcp(server, 'POST', { ...bearer(account.apiKey), 'mcp-protocol-version': LATEST_PROTOCOL_VERSION, origin: 'https://evil.example' }, toolCallMessage('workflows_list', {}));
+      const res = await rawMcp(
+        server,
+        'POST',
+        { ...bearer(account.apiKey), 'mcp-protocol-version': LATEST_PROTOCOL_VERSION, origin: 'https://evil.example' },
+        toolCallMessage('workflows_list', {}),
+      );
       expectErrorBody(res, 403, 'forbidden', 'Forbidden');
     });
   });

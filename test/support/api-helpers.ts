@@ -35,9 +35,29 @@ export function uniquePhone(): string {
 
 /** The response fields of a contact, in the order the API lists them (the OpenAPI Contact schema). */
 export const CONTACT_FIELDS = [
-  'id', 'accountId', 'firstName', 'lastName', 'fullName', 'phone', 'location', 'locationDefaulted', 'timezone',
-  'timezoneInferred', 'language', 'status', 'sourceKind', 'externalId', 'customFields', 'priority',
-  'assignedWorkflowId', 'callCount', 'maxAttempts', 'lastCallAt', 'nextCallAt', 'createdAt', 'updatedAt',
+  'id',
+  'accountId',
+  'firstName',
+  'lastName',
+  'fullName',
+  'phone',
+  'location',
+  'locationDefaulted',
+  'timezone',
+  'timezoneInferred',
+  'language',
+  'status',
+  'sourceKind',
+  'externalId',
+  'customFields',
+  'priority',
+  'assignedWorkflowId',
+  'callCount',
+  'maxAttempts',
+  'lastCallAt',
+  'nextCallAt',
+  'createdAt',
+  'updatedAt',
 ];
 
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -51,7 +71,8 @@ type Res = Awaited<ReturnType<TestServer['request']>>;
 export function expectError(res: Res, status: number, code: string, extras: string[] = []): void {
   expect({ status: res.status, code: res.json?.code, body: res.json }).toMatchObject({ status, code });
   // The four fields are always there; extra fields are allowed (`issues` on a 400, `contacts` on a 409).
-  for (const field of ['code', 'error', 'message', 'requestId', ...extras]) expect(res.json, `error body field ${field}`).toHaveProperty(field);
+  for (const field of ['code', 'error', 'message', 'requestId', ...extras])
+    expect(res.json, `error body field ${field}`).toHaveProperty(field);
   expect(typeof res.json.error).toBe('string');
   expect(res.json.error.length).toBeGreaterThan(0);
   expect(typeof res.json.message).toBe('string');
@@ -75,7 +96,11 @@ export async function upsertOk(server: TestServer, apiKey: string, body: Record<
 }
 
 /** GET /api/v1/contacts with the given query, expecting 200; returns the body. */
-export async function listOk(server: TestServer, apiKey: string, query = ''): Promise<{ data: any[]; nextToken?: string }> {
+export async function listOk(
+  server: TestServer,
+  apiKey: string,
+  query = '',
+): Promise<{ data: any[]; nextToken?: string }> {
   const res = await server.request(apiKey, 'GET', `/api/v1/contacts${query ? `?${query}` : ''}`);
   if (res.status !== 200) throw new Error(`list answered ${res.status}: ${res.text}`);
   return res.json;

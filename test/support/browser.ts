@@ -12,7 +12,11 @@ export class Browser {
 
   async go(url: string, init: RequestInit = {}) {
     const cookie = this.cookie;
-    const response = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), ...(cookie ? { cookie } : {}) } });
+    const response = await fetch(url, {
+      ...init,
+      redirect: 'manual',
+      headers: { ...(init.headers as Record<string, string>), ...(cookie ? { cookie } : {}) },
+    });
     for (const line of response.headers.getSetCookie()) {
       const [pair] = line.split(';');
       const at = pair.indexOf('=');
@@ -21,6 +25,11 @@ export class Browser {
       if (/Max-Age=0|Expires=Thu, 01 Jan 1970/i.test(line)) this.jar.delete(name);
       else this.jar.set(name, pair.slice(at + 1));
     }
-    return { status: response.status, location: response.headers.get('location'), headers: response.headers, text: await response.text() };
+    return {
+      status: response.status,
+      location: response.headers.get('location'),
+      headers: response.headers,
+      text: await response.text(),
+    };
   }
 }

@@ -7,7 +7,11 @@ export interface ProcessRun {
   stderr: string;
 }
 
-export function runProcess(command: string, args: string[], options: Pick<SpawnOptions, 'cwd' | 'env'> = {}): Promise<ProcessRun> {
+export function runProcess(
+  command: string,
+  args: string[],
+  options: Pick<SpawnOptions, 'cwd' | 'env'> = {},
+): Promise<ProcessRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';

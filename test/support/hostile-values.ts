@@ -12,7 +12,9 @@ export function fuzzOptions(numRuns = 20): fc.Parameters<unknown> {
 /** Text PostgreSQL cannot store, alone or inside ordinary text. */
 const unstorable = fc.oneof(
   fc.constantFrom('\u0000', 'a\u0000b', '\ud800', 'x\udfffy', '\ud83d', '\udc00\ud800', 'ok\u0000'),
-  fc.tuple(fc.string({ maxLength: 8 }), fc.constantFrom('\u0000', '\ud800', '\udbff'), fc.string({ maxLength: 8 })).map((parts) => parts.join('')),
+  fc
+    .tuple(fc.string({ maxLength: 8 }), fc.constantFrom('\u0000', '\ud800', '\udbff'), fc.string({ maxLength: 8 }))
+    .map((parts) => parts.join('')),
 );
 
 /** Strings of every kind: unstorable ones, any code units (lone surrogates included), huge ones. */
@@ -21,7 +23,10 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: fc.string({ unit: 'binary', maxLength: 40 }), weight: 2 },
   { arbitrary: fc.string({ maxLength: 300 }), weight: 1 },
   { arbitrary: fc.integer({ min: 1_000, max: 300_000 }).map((n) => 'x'.repeat(n)), weight: 1 },
-  { arbitrary: fc.constantFrom('', ' ', '%', '%00', '\\', '"', '{}', 'null', '-1', '1e309', '../..', '\u2028'), weight: 1 },
+  {
+    arbitrary: fc.constantFrom('', ' ', '%', '%00', '\\', '"', '{}', 'null', '-1', '1e309', '../..', '\u2028'),
+    weight: 1,
+  },
 );
 
 /** An object nested `levels` deep ({"k":{"k":…}}), built without recursion. */
@@ -43,19 +48,25 @@ export class DeepJson {
   ) {}
 
   text(): string {
-    return this.array ? `${'['.repeat(this.levels)}"v"${']'.repeat(this.levels)}` : `${'{"k":'.repeat(this.levels)}"v"${'}'.repeat(this.levels)}`;
+    return this.array
+      ? `${'['.repeat(this.levels)}"v"${']'.repeat(this.levels)}`
+      : `${'{"k":'.repeat(this.levels)}"v"${'}'.repeat(this.levels)}`;
   }
 }
 
 /** JSON far deeper than any limit (objects and arrays). */
-export const deepJson: fc.Arbitrary<DeepJson> = fc.tuple(fc.integer({ min: 9, max: 6_000 }), fc.boolean()).map(([levels, array]) => new DeepJson(levels, array));
+export const deepJson: fc.Arbitrary<DeepJson> = fc
+  .tuple(fc.integer({ min: 9, max: 6_000 }), fc.boolean())
+  .map(([levels, array]) => new DeepJson(levels, array));
 
 /** JSON text of `value`, with each DeepJson written out (at most `maxLevels` deep). */
 export function toJson(value: unknown, maxLevels = Number.POSITIVE_INFINITY): string {
   const deep: DeepJson[] = [];
   // A DeepJson becomes a marker string ("\u0001deep<n>\u0001" once escaped), then its text.
   const text = JSON.stringify(value, (_key, item) =>
-    item instanceof DeepJson ? `\u0001deep${deep.push(new DeepJson(Math.min(item.levels, maxLevels), item.array)) - 1}\u0001` : item,
+    item instanceof DeepJson
+      ? `\u0001deep${deep.push(new DeepJson(Math.min(item.levels, maxLevels), item.array)) - 1}\u0001`
+      : item,
   );
   return text.replace(/"\\u0001deep(\d+)\\u0001"/g, (_match, index: string) => deep[Number(index)].text());
 }
@@ -93,7 +104,8 @@ export function pathSegment(text: string): string {
   for (const char of text) {
     const code = char.codePointAt(0)!;
     if (/^[A-Za-z0-9_.~-]$/.test(char)) out += char;
-    else if (code >= 0xd800 && code <= 0xdfff) out += `%${(0xe0 | (code >> 12)).toString(16)}%${(0x80 | ((code >> 6) & 0x3f)).toString(16)}%${(0x80 | (code & 0x3f)).toString(16)}`;
+    else if (code >= 0xd800 && code <= 0xdfff)
+      out += `%${(0xe0 | (code >> 12)).toString(16)}%${(0x80 | ((code >> 6) & 0x3f)).toString(16)}%${(0x80 | (code & 0x3f)).toString(16)}`;
     else out += [...Buffer.from(char, 'utf8')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
   }
   return out;

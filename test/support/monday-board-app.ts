@@ -4,7 +4,12 @@
 import { encryptToken } from '../../integration/monday/token-crypto.js';
 import type { MondayConfig } from '../../integration/monday/config.js';
 import { DEFAULT_WORKING_HOURS, type WorkingHours } from '../../src/domain/calls/calling-hours.rules.js';
-import { startMondayEmulator, type AddColumnInput, type MondayEmulator, type RetryPolicy } from './monday-emulator/index.js';
+import {
+  startMondayEmulator,
+  type AddColumnInput,
+  type MondayEmulator,
+  type RetryPolicy,
+} from './monday-emulator/index.js';
 import { startTestServer, type TestAccount, type TestServer } from './test-server.js';
 import type { DatabaseKind } from './databases.js';
 
@@ -17,7 +22,12 @@ export const LEADS_COLUMNS: readonly AddColumnInput[] = [
   { id: 'tz_text', type: 'text', title: 'Timezone (text)' },
   { id: 'company', type: 'text', title: 'Company' },
   { id: 'stage', type: 'status', title: 'Stage', labels: ['New', 'Enroll'] },
-  { id: 'outcome', type: 'status', title: 'Call outcome', labels: ['Booked', 'Unqualified', 'Not interested', 'Answered', 'Busy'] },
+  {
+    id: 'outcome',
+    type: 'status',
+    title: 'Call outcome',
+    labels: ['Booked', 'Unqualified', 'Not interested', 'Answered', 'Busy'],
+  },
 ];
 
 /**
@@ -28,8 +38,19 @@ export async function startBoardApp(
   kind: DatabaseKind,
   options: { signingSecret: string; appId: number; tokenKey: Buffer; retry?: Partial<RetryPolicy> },
 ): Promise<{ monday: MondayEmulator; server: TestServer }> {
-  const monday = await startMondayEmulator({ signingSecret: options.signingSecret, appId: options.appId, retry: options.retry });
-  const config: MondayConfig = { signingSecret: options.signingSecret, appId: options.appId, apiUrl: monday.url, apiVersion: '2026-10', publicBaseUrl: null, tokenKey: options.tokenKey };
+  const monday = await startMondayEmulator({
+    signingSecret: options.signingSecret,
+    appId: options.appId,
+    retry: options.retry,
+  });
+  const config: MondayConfig = {
+    signingSecret: options.signingSecret,
+    appId: options.appId,
+    apiUrl: monday.url,
+    apiVersion: '2026-10',
+    publicBaseUrl: null,
+    tokenKey: options.tokenKey,
+  };
   const server = await startTestServer(kind, { monday: config });
   config.publicBaseUrl = server.baseUrl;
   return { monday, server };
@@ -60,18 +81,57 @@ export interface SeedLinkedBoardAccountOptions {
  * `tokenKey`), with a live agent (Ava unless named), a published workflow on it, and a "Leads"
  * board (LEADS_COLUMNS) in that monday account.
  */
-export async function seedLinkedBoardAccount(server: TestServer, monday: MondayEmulator, options: SeedLinkedBoardAccountOptions): Promise<LinkedBoardAccount> {
+export async function seedLinkedBoardAccount(
+  server: TestServer,
+  monday: MondayEmulator,
+  options: SeedLinkedBoardAccountOptions,
+): Promise<LinkedBoardAccount> {
   const prisma = server.service.services.db.prisma;
   const { mondayAccountId, mondayUserId = 42 } = options;
   const account = await server.createAccount();
   await prisma.mondayLink.create({
-    data: { createdAt: server.now(), updatedAt: server.now(), accountId: account.accountId, userId: account.userId, mondayAccountId: String(mondayAccountId), mondayUserId: String(mondayUserId), accessTokenEncrypted: encryptToken(monday.issueToken(mondayAccountId, mondayUserId, null), options.tokenKey) },
+    data: {
+      createdAt: server.now(),
+      updatedAt: server.now(),
+      accountId: account.accountId,
+      userId: account.userId,
+      mondayAccountId: String(mondayAccountId),
+      mondayUserId: String(mondayUserId),
+      accessTokenEncrypted: encryptToken(monday.issueToken(mondayAccountId, mondayUserId, null), options.tokenKey),
+    },
   });
   const agent = await prisma.agent.create({
-    data: { createdAt: server.now(), updatedAt: server.now(), accountId: account.accountId, name: options.agentName ?? 'Ava', status: 'live', timezone: 'America/Chicago', defaultLanguage: 'en-US', attemptLimit: options.agent?.attemptLimit ?? 1, workingHours: (options.agent?.workingHours ?? DEFAULT_WORKING_HOURS) as object, retryDelayMinutes: 60,
-      callNewContactsImmediately: options.agent?.callNewContactsImmediately ?? true },
+    data: {
+      createdAt: server.now(),
+      updatedAt: server.now(),
+      accountId: account.accountId,
+      name: options.agentName ?? 'Ava',
+      status: 'live',
+      timezone: 'America/Chicago',
+      defaultLanguage: 'en-US',
+      attemptLimit: options.agent?.attemptLimit ?? 1,
+      workingHours: (options.agent?.workingHours ?? DEFAULT_WORKING_HOURS) as object,
+      retryDelayMinutes: 60,
+      callNewContactsImmediately: options.agent?.callNewContactsImmediately ?? true,
+    },
   });
-  const workflow = await prisma.workflow.create({ data: { createdAt: server.now(), updatedAt: server.now(), accountId: account.accountId, agentId: agent.id, name: options.workflowName, status: 'published' } });
+  const workflow = await prisma.workflow.create({
+    data: {
+      createdAt: server.now(),
+      updatedAt: server.now(),
+      accountId: account.accountId,
+      agentId: agent.id,
+      name: options.workflowName,
+      status: 'published',
+    },
+  });
   const board = monday.addBoard({ accountId: mondayAccountId, name: 'Leads', columns: [...LEADS_COLUMNS] });
-  return { ...account, mondayAccountId, mondayUserId, agentId: agent.id, workflowId: workflow.id, boardId: String(board.id) };
+  return {
+    ...account,
+    mondayAccountId,
+    mondayUserId,
+    agentId: agent.id,
+    workflowId: workflow.id,
+    boardId: String(board.id),
+  };
 }

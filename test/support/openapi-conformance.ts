@@ -65,7 +65,12 @@ export async function loadConformance(): Promise<Conformance> {
   const document = validator.resolveRefs() as { paths: Record<string, Record<string, unknown>> };
 
   const operations: Operation[] = Object.entries(document.paths).flatMap(([template, item]) =>
-    METHODS.filter((method) => item[method]).map((method) => ({ ...(item[method] as Operation), name: `${method.toUpperCase()} ${template}`, method, template })),
+    METHODS.filter((method) => item[method]).map((method) => ({
+      ...(item[method] as Operation),
+      name: `${method.toUpperCase()} ${template}`,
+      method,
+      template,
+    })),
   );
   const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true });
   formats.default(ajv);
@@ -85,7 +90,9 @@ export async function loadConformance(): Promise<Conformance> {
       const operation = operationFor(operations, method, requestPath);
       const what = `${method} ${requestPath} → ${answer.status} (${operation.name}): ${answer.text.slice(0, 300)}`;
       const documented = Object.keys(operation.responses);
-      expect(documented, `${what}: the document lists no ${answer.status} for ${operation.name}`).toContain(String(answer.status));
+      expect(documented, `${what}: the document lists no ${answer.status} for ${operation.name}`).toContain(
+        String(answer.status),
+      );
       const response = operation.responses[String(answer.status)];
 
       for (const [name, header] of Object.entries(response.headers ?? {})) {
@@ -99,7 +106,10 @@ export async function loadConformance(): Promise<Conformance> {
 
       const contentType = answer.headers.get('content-type');
       if (!response.content) {
-        expect({ contentType, body: answer.text }, `${what}: documented without content`).toEqual({ contentType: null, body: '' });
+        expect({ contentType, body: answer.text }, `${what}: documented without content`).toEqual({
+          contentType: null,
+          body: '',
+        });
       } else {
         const mediaType = contentType?.split(';')[0].trim().toLowerCase() ?? '(none)';
         expect(Object.keys(response.content), `${what}: content type ${contentType}`).toContain(mediaType);
@@ -114,7 +124,8 @@ export async function loadConformance(): Promise<Conformance> {
 
       // The document must accept the requests the service accepts.
       const requestSchema = operation.requestBody?.content['application/json']?.schema;
-      if (answer.status < 300 && requestSchema && body !== undefined) validate(requestSchema, body, `${what}: request body`);
+      if (answer.status < 300 && requestSchema && body !== undefined)
+        validate(requestSchema, body, `${what}: request body`);
       seen.add(`${operation.name} ${answer.status}`);
     },
     unexercised(exempt) {
@@ -137,7 +148,11 @@ function operationFor(operations: Operation[], method: string, requestPath: stri
   const candidates = operations
     .filter((op) => op.method === method.toLowerCase())
     .map((op) => ({ op, template: op.template.split('/') }))
-    .filter(({ template }) => template.length === segments.length && template.every((part, i) => isParameter(part) || part === decodeURIComponent(segments[i])))
+    .filter(
+      ({ template }) =>
+        template.length === segments.length &&
+        template.every((part, i) => isParameter(part) || part === decodeURIComponent(segments[i])),
+    )
     .sort((a, b) => specificity(b.template) - specificity(a.template));
   expect(candidates.length, `${method} ${requestPath} is no operation of schema/openapi.json`).toBeGreaterThan(0);
   return candidates[0].op;
@@ -146,4 +161,5 @@ function operationFor(operations: Operation[], method: string, requestPath: stri
 const isParameter = (segment: string) => /^\{[^}]+\}$/.test(segment);
 
 /** Fixed segments, weighted by position, so the earliest fixed segment decides. */
-const specificity = (template: string[]) => template.reduce((sum, part, i) => sum + (isParameter(part) ? 0 : 2 ** (template.length - i)), 0);
+const specificity = (template: string[]) =>
+  template.reduce((sum, part, i) => sum + (isParameter(part) ? 0 : 2 ** (template.length - i)), 0);

@@ -4,7 +4,12 @@
 // (as the route does), and keeps what it received and the events.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { ProviderCredentials, ProviderEvent, ProviderWebhookResult, VoiceProviderAdapter } from '../../src/calls/telephony/voice-provider.port.js';
+import type {
+  ProviderCredentials,
+  ProviderEvent,
+  ProviderWebhookResult,
+  VoiceProviderAdapter,
+} from '../../src/calls/telephony/voice-provider.port.js';
 
 export interface ReceivedWebhook {
   headers: Record<string, string | undefined>;
@@ -45,12 +50,15 @@ export async function startWebhookReceiver(input: {
         }
         const rawBody = Buffer.concat(chunks);
         const headers: Record<string, string | undefined> = {};
-        for (const [name, value] of Object.entries(req.headers)) headers[name] = Array.isArray(value) ? value.join(', ') : value;
+        for (const [name, value] of Object.entries(req.headers))
+          headers[name] = Array.isArray(value) ? value.join(', ') : value;
         const result = await input.adapter.readWebhook(input.credentials, { rawBody, headers }, input.now());
         const status = result.ok ? 200 : 401;
         if (result.ok) events.push(...result.events);
         received.push({ headers, rawBody, result, status });
-        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(result.ok ? { received: result.events.length } : { error: 'unauthorized' }));
+        res
+          .writeHead(status, { 'content-type': 'application/json' })
+          .end(JSON.stringify(result.ok ? { received: result.events.length } : { error: 'unauthorized' }));
       })();
     });
   });

@@ -21,7 +21,14 @@ export interface RawExchange {
  * Sends `method path` with `headers`, declaring `declaredLength` body bytes; sends
  * `before` of them, waits for the answer, then offers the rest in 64 KB chunks.
  */
-export async function exchangeWithLargeBody(server: Server, method: string, path: string, headers: Record<string, string>, declaredLength: number, before = 64 * 1024): Promise<RawExchange> {
+export async function exchangeWithLargeBody(
+  server: Server,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  declaredLength: number,
+  before = 64 * 1024,
+): Promise<RawExchange> {
   const { port } = server.address() as AddressInfo;
   const client = net.connect(port, '127.0.0.1');
   await new Promise<void>((resolve, reject) => client.once('connect', resolve).once('error', reject));
@@ -35,7 +42,11 @@ export async function exchangeWithLargeBody(server: Server, method: string, path
     find();
   });
 
-  const head = `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: ${declaredLength}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
+  const head = `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: ${declaredLength}\r\n${Object.entries(
+    headers,
+  )
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('')}\r\n`;
   let received = Buffer.alloc(0);
   let closed = false;
   client.on('data', (chunk: Buffer) => (received = Buffer.concat([received, chunk])));
@@ -48,38 +59,60 @@ export async function exchangeWithLargeBody(server: Server, method: string, path
     while (!closed && sent < upTo) {
       const piece = chunk.subarray(0, Math.min(chunk.length, upTo - sent));
       sent += piece.length;
-      if (!client.write(piece)) await new Promise<void>((resolve) => { client.once('drain', resolve); client.once('close', resolve); });
+      if (!client.write(piece))
+        await new Promise<void>((resolve) => {
+          client.once('drain', resolve);
+          client.once('close', resolve);
+        });
     }
   };
   client.write(head);
   await send(Math.min(before, declaredLength));
   // The answer's head and its Content-Length body.
-  const answer = await new Promise<{ status: number; headers: Record<string, string>; body: string }>((resolve, reject) => {
-    const tryParse = () => {
-      const end = received.indexOf('\r\n\r\n');
-      if (end < 0) return false;
-      const lines = received.subarray(0, end).toString('latin1').split('\r\n');
-      const status = Number(lines[0].split(' ')[1]);
-      const parsed = Object.fromEntries(lines.slice(1).map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
-      const length = Number(parsed['content-length'] ?? 0);
-      if (received.length < end + 4 + length) return false;
-      resolve({ status, headers: parsed, body: received.subarray(end + 4, end + 4 + length).toString('utf8') });
-      return true;
-    };
-    const onData = () => {
-      if (tryParse()) client.off('data', onData);
-    };
-    client.on('data', onData);
-    client.once('close', () => {
-      if (!tryParse()) reject(new Error(`connection closed without an answer: ${received.toString('latin1').slice(0, 200)}`));
-    });
-    onData();
-  });
+  const answer = await new Promise<{ status: number; headers: Record<string, string>; body: string }>(
+    (resolve, reject) => {
+      const tryParse = () => {
+        const end = received.indexOf('\r\n\r\n');
+        if (end < 0) return false;
+        const lines = received.subarray(0, end).toString('latin1').split('\r\n');
+        const status = Number(lines[0].split(' ')[1]);
+        const parsed = Object.fromEntries(
+          lines
+            .slice(1)
+            .map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
+        );
+        const length = Number(parsed['content-length'] ?? 0);
+        if (received.length < end + 4 + length) return false;
+        resolve({ status, headers: parsed, body: received.subarray(end + 4, end + 4 + length).toString('utf8') });
+        return true;
+      };
+      const onData = () => {
+        if (tryParse()) client.off('data', onData);
+      };
+      client.on('data', onData);
+      client.once('close', () => {
+        if (!tryParse())
+          reject(new Error(`connection closed without an answer: ${received.toString('latin1').slice(0, 200)}`));
+      });
+      onData();
+    },
+  );
   // Offer the rest: a server that drains the body reads it all; one that closed reads none of it.
   await send(declaredLength);
-  if (!closed) await new Promise<void>((resolve) => { client.once('close', resolve); client.end(); });
-  await new Promise<void>((resolve) => (serverSocket.destroyed ? resolve() : serverSocket.once('close', () => resolve())));
-  return { ...answer, serverBytesRead: serverSocket.bytesRead, bodyBytesSent: sent, headBytes: Buffer.byteLength(head) };
+  if (!closed)
+    await new Promise<void>((resolve) => {
+      client.once('close', resolve);
+      client.end();
+    });
+  await new Promise<void>((resolve) =>
+    serverSocket.destroyed ? resolve() : serverSocket.once('close', () => resolve()),
+  );
+  return {
+    ...answer,
+    serverBytesRead: serverSocket.bytesRead,
+    bodyBytesSent: sent,
+    headBytes: Buffer.byteLength(head),
+  };
 }
 
 /** The server's socket whose remote port is `port` (Node keeps no public list: watch 'connection'). */

@@ -24,9 +24,18 @@ export interface TestServer {
   service: RunningService;
   /** Creates an Account with a user and an API key (directly in the database). */
   createAccount(options?: { defaultLocation?: string | null; dedupFields?: string[] }): Promise<TestAccount>;
-  createWorkflow(accountId: string, options?: { status?: 'published' | 'draft' | 'archived'; paused?: boolean; name?: string }): Promise<string>;
+  createWorkflow(
+    accountId: string,
+    options?: { status?: 'published' | 'draft' | 'archived'; paused?: boolean; name?: string },
+  ): Promise<string>;
   /** fetch against the server with the key as bearer; JSON body when given. */
-  request(apiKey: string | null, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; text: string; json: any }>;
+  request(
+    apiKey: string | null,
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; headers: Headers; text: string; json: any }>;
   /** Polls until `check` returns a truthy value (bulk writes land within seconds). */
   eventually<T>(check: () => Promise<T | undefined | null | false>, timeoutMs?: number): Promise<T>;
   /** The service's clock (the suite's own when it passed one): fixtures stamp rows with it. */
@@ -35,7 +44,11 @@ export interface TestServer {
 }
 
 export interface TestServerOptions {
-  clock?: Clock; dialer?: boolean; telephonyWebhookSecrets?: string; monday?: MondayConfig; triggerDelivery?: boolean;
+  clock?: Clock;
+  dialer?: boolean;
+  telephonyWebhookSecrets?: string;
+  monday?: MondayConfig;
+  triggerDelivery?: boolean;
   /** Provider API base URLs (the emulators) and adapters; default: the service's own adapters. */
   voice?: { VAPI_API_URL?: string; RETELL_API_URL?: string; adapters?: StartOptions['voiceAdapters'] };
   /** Rate limits, GraphQL limits, CORS origins (default: the service's defaults). */
@@ -46,7 +59,13 @@ export interface TestServerOptions {
 export function everySurface(): TestServerOptions {
   return {
     telephonyWebhookSecrets: 'telephony-secret-0123456789',
-    monday: { signingSecret: 'monday-signing-secret-0123', appId: 10155, apiUrl: 'http://127.0.0.1:1/v2', apiVersion: '2026-10', publicBaseUrl: null },
+    monday: {
+      signingSecret: 'monday-signing-secret-0123',
+      appId: 10155,
+      apiUrl: 'http://127.0.0.1:1/v2',
+      apiVersion: '2026-10',
+      publicBaseUrl: null,
+    },
   };
 }
 
@@ -54,8 +73,16 @@ export async function startTestServer(kind: DatabaseKind, options: TestServerOpt
   const database = await createTestDatabase(kind);
   const service = await startService({
     env: {
-      PORT: 0, HOST: '127.0.0.1', REGION: 'us', DATA_DIR: '', ADMIN_TOKEN, DATABASE_URL: database.url, TELEPHONY_WEBHOOK_SECRETS: options.telephonyWebhookSecrets,
-      PROVIDER_CREDENTIALS_KEY: TEST_CREDENTIALS_KEY, VAPI_API_URL: options.voice?.VAPI_API_URL, RETELL_API_URL: options.voice?.RETELL_API_URL,
+      PORT: 0,
+      HOST: '127.0.0.1',
+      REGION: 'us',
+      DATA_DIR: '',
+      ADMIN_TOKEN,
+      DATABASE_URL: database.url,
+      TELEPHONY_WEBHOOK_SECRETS: options.telephonyWebhookSecrets,
+      PROVIDER_CREDENTIALS_KEY: TEST_CREDENTIALS_KEY,
+      VAPI_API_URL: options.voice?.VAPI_API_URL,
+      RETELL_API_URL: options.voice?.RETELL_API_URL,
       ...options.edge,
     },
     voiceAdapters: options.voice?.adapters,
@@ -74,21 +101,50 @@ export async function startTestServer(kind: DatabaseKind, options: TestServerOpt
     service,
     async createAccount(opts = {}) {
       const account = await prisma.account.create({
-        data: { createdAt: service.services.clock.now(), name: `Account ${randomUUID().slice(0, 8)}`, defaultLocation: opts.defaultLocation ?? null, ...(opts.dedupFields ? { dedupFields: opts.dedupFields } : {}) },
+        data: {
+          createdAt: service.services.clock.now(),
+          name: `Account ${randomUUID().slice(0, 8)}`,
+          defaultLocation: opts.defaultLocation ?? null,
+          ...(opts.dedupFields ? { dedupFields: opts.dedupFields } : {}),
+        },
       });
-      const user = await prisma.user.create({ data: { createdAt: service.services.clock.now(), accountId: account.id, email: `${randomUUID()}@example.com` } });
+      const user = await prisma.user.create({
+        data: { createdAt: service.services.clock.now(), accountId: account.id, email: `${randomUUID()}@example.com` },
+      });
       const apiKey = generateSecret();
-      const key = await prisma.apiKey.create({ data: { createdAt: service.services.clock.now(), accountId: account.id, userId: user.id, name: 'test', secretHash: hashSecret(apiKey), lastFour: apiKey.slice(-4) } });
+      const key = await prisma.apiKey.create({
+        data: {
+          createdAt: service.services.clock.now(),
+          accountId: account.id,
+          userId: user.id,
+          name: 'test',
+          secretHash: hashSecret(apiKey),
+          lastFour: apiKey.slice(-4),
+        },
+      });
       return { accountId: account.id, userId: user.id, apiKey, apiKeyId: key.id };
     },
     async createWorkflow(accountId, opts = {}) {
-      const wf = await prisma.workflow.create({ data: { createdAt: service.services.clock.now(), updatedAt: service.services.clock.now(), accountId, name: opts.name ?? 'Workflow', status: opts.status ?? 'published', paused: opts.paused ?? false } });
+      const wf = await prisma.workflow.create({
+        data: {
+          createdAt: service.services.clock.now(),
+          updatedAt: service.services.clock.now(),
+          accountId,
+          name: opts.name ?? 'Workflow',
+          status: opts.status ?? 'published',
+          paused: opts.paused ?? false,
+        },
+      });
       return wf.id;
     },
     async request(apiKey, method, path, body, headers = {}) {
       const response = await fetch(service.baseUrl + path, {
         method,
-        headers: { ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+        headers: {
+          ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}),
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...headers,
+        },
         body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
       });
       const text = await response.text();

@@ -6,7 +6,13 @@ import { afterAll, beforeAll, expect } from 'vitest';
 import { createSimulatedTelephony } from '../../src/calls/telephony/simulator.adapter.js';
 import { runDialerOnce } from '../../src/jobs/dialer.js';
 import type { Clock } from '../../src/domain/shared/clock.js';
-import { ADMIN_TOKEN, startTestServer, type TestAccount, type TestServer, type TestServerOptions } from './test-server.js';
+import {
+  ADMIN_TOKEN,
+  startTestServer,
+  type TestAccount,
+  type TestServer,
+  type TestServerOptions,
+} from './test-server.js';
 import { testDatabaseKinds, type DatabaseKind } from './databases.js';
 import { startVapiEmulator, type VapiEmulator } from './vapi-emulator/index.js';
 import { startRetellEmulator, type RetellEmulator } from './retell-emulator/index.js';
@@ -15,7 +21,8 @@ import { ALWAYS_OPEN } from './working-hours.js';
 export type Provider = 'vapi' | 'retell';
 
 /** One case per database and provider, for describe.each. */
-export const providerCases = () => testDatabaseKinds().flatMap((kind) => (['vapi', 'retell'] as const).map((provider) => [kind, provider] as const));
+export const providerCases = () =>
+  testDatabaseKinds().flatMap((kind) => (['vapi', 'retell'] as const).map((provider) => [kind, provider] as const));
 
 /** The verbs both providers' emulators offer alike; a suite's driver adds its own. */
 export interface ProviderBase {
@@ -40,14 +47,23 @@ export interface ProviderBase {
 /** Each provider's fixture values: test credentials, the agent's provider ids, end reasons and a recording. */
 const FIXTURES = {
   vapi: {
-    env: 'VAPI_API_URL', credentials: { apiKey: 'vapi-private-key-test-0001', webhookSecret: 'vapi-webhook-secret-test-0001' },
-    agent: { providerAgentId: '5c2f7d0e-0000-4000-8000-00000000a551', providerPhoneNumber: '5c2f7d0e-0000-4000-8000-0000000000f0' },
-    convertedReason: 'customer-ended-call', busyReason: 'customer-busy', recordingUrl: 'https://storage.vapi.example/rec.wav',
+    env: 'VAPI_API_URL',
+    credentials: { apiKey: 'vapi-private-key-test-0001', webhookSecret: 'vapi-webhook-secret-test-0001' },
+    agent: {
+      providerAgentId: '5c2f7d0e-0000-4000-8000-00000000a551',
+      providerPhoneNumber: '5c2f7d0e-0000-4000-8000-0000000000f0',
+    },
+    convertedReason: 'customer-ended-call',
+    busyReason: 'customer-busy',
+    recordingUrl: 'https://storage.vapi.example/rec.wav',
   },
   retell: {
-    env: 'RETELL_API_URL', credentials: { apiKey: 'key_retell_test_0001', webhookSecret: 'key_retell_webhook_0001' },
+    env: 'RETELL_API_URL',
+    credentials: { apiKey: 'key_retell_test_0001', webhookSecret: 'key_retell_webhook_0001' },
     agent: { providerAgentId: 'agent_7f3a', providerPhoneNumber: '+14155550177' },
-    convertedReason: 'agent_hangup', busyReason: 'dial_busy', recordingUrl: 'https://storage.retell.example/rec.wav',
+    convertedReason: 'agent_hangup',
+    busyReason: 'dial_busy',
+    recordingUrl: 'https://storage.retell.example/rec.wav',
   },
 } as const;
 
@@ -57,7 +73,11 @@ interface EmulatorOptions {
   concurrencyLimit: number;
 }
 
-type ScriptExtras = { durationSeconds?: number; analysis?: { outcome: string; language: string }; recordingUrl?: string };
+type ScriptExtras = {
+  durationSeconds?: number;
+  analysis?: { outcome: string; language: string };
+  recordingUrl?: string;
+};
 
 /** The base verbs over one emulator; `script` scripts a call with the provider's own name for the end reason. */
 function providerBase(
@@ -67,8 +87,17 @@ function providerBase(
 ): ProviderBase {
   const fixture = FIXTURES[provider];
   return {
-    provider, apiUrl: emulator.baseUrl, env: { [fixture.env]: emulator.baseUrl }, credentials: { ...fixture.credentials }, agent: { ...fixture.agent },
-    scriptConverted: (phone, durationSeconds = 95) => script(phone, fixture.convertedReason, { durationSeconds, analysis: { outcome: 'converted', language: 'en-US' }, recordingUrl: fixture.recordingUrl }),
+    provider,
+    apiUrl: emulator.baseUrl,
+    env: { [fixture.env]: emulator.baseUrl },
+    credentials: { ...fixture.credentials },
+    agent: { ...fixture.agent },
+    scriptConverted: (phone, durationSeconds = 95) =>
+      script(phone, fixture.convertedReason, {
+        durationSeconds,
+        analysis: { outcome: 'converted', language: 'en-US' },
+        recordingUrl: fixture.recordingUrl,
+      }),
     recordingUrl: fixture.recordingUrl,
     convertedReason: fixture.convertedReason,
     scriptBusy: (phone) => script(phone, fixture.busyReason),
@@ -80,14 +109,33 @@ function providerBase(
 
 /** The Vapi emulator and its base verbs. */
 export async function startVapiBase(options: EmulatorOptions): Promise<{ vapi: VapiEmulator; base: ProviderBase }> {
-  const vapi = await startVapiEmulator({ ...FIXTURES.vapi.credentials, concurrencyLimit: options.concurrencyLimit, now: options.now });
-  return { vapi, base: providerBase('vapi', vapi, (phone, endedReason, extras) => vapi.script(phone, { endedReason, ...extras })) };
+  const vapi = await startVapiEmulator({
+    ...FIXTURES.vapi.credentials,
+    concurrencyLimit: options.concurrencyLimit,
+    now: options.now,
+  });
+  return {
+    vapi,
+    base: providerBase('vapi', vapi, (phone, endedReason, extras) => vapi.script(phone, { endedReason, ...extras })),
+  };
 }
 
 /** The Retell emulator (no webhook retries) and its base verbs. */
-export async function startRetellBase(options: EmulatorOptions): Promise<{ retell: RetellEmulator; base: ProviderBase }> {
-  const retell = await startRetellEmulator({ ...FIXTURES.retell.credentials, concurrencyLimit: options.concurrencyLimit, webhookRetries: 0, now: options.now });
-  return { retell, base: providerBase('retell', retell, (phone, disconnectionReason, extras) => retell.script(phone, { disconnectionReason, ...extras })) };
+export async function startRetellBase(
+  options: EmulatorOptions,
+): Promise<{ retell: RetellEmulator; base: ProviderBase }> {
+  const retell = await startRetellEmulator({
+    ...FIXTURES.retell.credentials,
+    concurrencyLimit: options.concurrencyLimit,
+    webhookRetries: 0,
+    now: options.now,
+  });
+  return {
+    retell,
+    base: providerBase('retell', retell, (phone, disconnectionReason, extras) =>
+      retell.script(phone, { disconnectionReason, ...extras }),
+    ),
+  };
 }
 
 export interface ProviderSuite<D extends ProviderBase> {
@@ -106,7 +154,10 @@ export interface ProviderSuite<D extends ProviderBase> {
    * An Account with the provider's credentials, a live agent on it (calls new contacts at once,
    * always open, America/Chicago) and a published workflow "W"; `agent` and `credentials` add fields.
    */
-  setupAccount(extra?: { agent?: Record<string, unknown>; credentials?: Record<string, unknown> }): Promise<TestAccount & { agentId: string; workflowId: string }>;
+  setupAccount(extra?: {
+    agent?: Record<string, unknown>;
+    credentials?: Record<string, unknown>;
+  }): Promise<TestAccount & { agentId: string; workflowId: string }>;
 }
 
 /**
@@ -122,7 +173,10 @@ export function useProviderSuite<D extends ProviderBase>(
   const driver = {} as D;
   beforeAll(async () => {
     Object.assign(driver, await startDriver());
-    Object.assign(server, await startTestServer(kind, { clock: options.clock, voice: { ...driver.env, adapters: options.adapters } }));
+    Object.assign(
+      server,
+      await startTestServer(kind, { clock: options.clock, voice: { ...driver.env, adapters: options.adapters } }),
+    );
   });
   afterAll(async () => {
     await server.stop?.();
@@ -146,11 +200,26 @@ export function useProviderSuite<D extends ProviderBase>(
     graphql,
     async setupAccount(extra = {}) {
       const account = await server.createAccount();
-      await graphql('mutation ($i: JSON!) { setProviderCredentials(input: $i) { provider } }', { i: { accountId: account.accountId, provider: driver.provider, ...driver.credentials, ...extra.credentials } });
-      const { createAgent } = await graphql('mutation ($i: JSON!) { createAgent(input: $i) { id } }', {
-        i: { accountId: account.accountId, name: 'Ava', status: 'live', provider: driver.provider, ...driver.agent, callNewContactsImmediately: true, workingHours: ALWAYS_OPEN, timezone: 'America/Chicago', ...extra.agent },
+      await graphql('mutation ($i: JSON!) { setProviderCredentials(input: $i) { provider } }', {
+        i: { accountId: account.accountId, provider: driver.provider, ...driver.credentials, ...extra.credentials },
       });
-      const { createWorkflow } = await graphql('mutation ($a: String!, $g: String!) { createWorkflow(accountId: $a, agentId: $g, name: "W", status: published) { id } }', { a: account.accountId, g: createAgent.id });
+      const { createAgent } = await graphql('mutation ($i: JSON!) { createAgent(input: $i) { id } }', {
+        i: {
+          accountId: account.accountId,
+          name: 'Ava',
+          status: 'live',
+          provider: driver.provider,
+          ...driver.agent,
+          callNewContactsImmediately: true,
+          workingHours: ALWAYS_OPEN,
+          timezone: 'America/Chicago',
+          ...extra.agent,
+        },
+      });
+      const { createWorkflow } = await graphql(
+        'mutation ($a: String!, $g: String!) { createWorkflow(accountId: $a, agentId: $g, name: "W", status: published) { id } }',
+        { a: account.accountId, g: createAgent.id },
+      );
       return { ...account, agentId: createAgent.id as string, workflowId: createWorkflow.id as string };
     },
   };

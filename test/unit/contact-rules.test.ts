@@ -1,10 +1,21 @@
 // The contact field rules as pure functions: prepare (normalize, dedup key) then apply.
 import { describe, expect, it } from 'vitest';
-import { applyContactWrite, prepareContactWrite, mergeCustomFields, type AccountRules, type ContactRow, type WriteMode } from '../../src/domain/contacts/contacts.rules.js';
+import {
+  applyContactWrite,
+  prepareContactWrite,
+  mergeCustomFields,
+  type AccountRules,
+  type ContactRow,
+  type WriteMode,
+} from '../../src/domain/contacts/contacts.rules.js';
 import { buildDedupKey } from '../../src/domain/contacts/dedup.rules.js';
 import type { ContactWrite } from '../../src/domain/contacts/contacts.inputs.js';
 
-const account: AccountRules = { id: '00000000-0000-4000-8000-000000000001', defaultLocation: null, dedupFields: ['phone'] };
+const account: AccountRules = {
+  id: '00000000-0000-4000-8000-000000000001',
+  defaultLocation: null,
+  dedupFields: ['phone'],
+};
 const now = new Date('2026-11-22T10:00:00.000Z');
 
 function write(input: ContactWrite, rules: AccountRules = account) {
@@ -17,10 +28,21 @@ function create(input: ContactWrite, rules: AccountRules = account, phoneBlocked
   return applyContactWrite(null, write(input, rules), { account: rules, mode: 'import', phoneBlocked, now });
 }
 
-function update(stored: ContactRow, input: ContactWrite, mode: WriteMode = 'import', rules: AccountRules = account, phoneBlocked = false): ContactRow {
+function update(
+  stored: ContactRow,
+  input: ContactWrite,
+  mode: WriteMode = 'import',
+  rules: AccountRules = account,
+  phoneBlocked = false,
+): ContactRow {
   const prepared = prepareContactWrite(input, rules, { keyFields: mode === 'import' ? undefined : null });
   if (!prepared.ok) throw new Error(prepared.reason);
-  return applyContactWrite(stored, prepared.write, { account: rules, mode, phoneBlocked, now: new Date(now.getTime() + 1000) });
+  return applyContactWrite(stored, prepared.write, {
+    account: rules,
+    mode,
+    phoneBlocked,
+    now: new Date(now.getTime() + 1000),
+  });
 }
 
 const PHONE = '+14155552671';
@@ -37,7 +59,9 @@ describe('prepareContactWrite', () => {
   });
 
   it('takes the default country from the location sent with the contact first', () => {
-    expect(write({ phone: '020 7946 0958', location: 'United Kingdom' }, { ...account, defaultLocation: 'US' }).phone).toBe('+442079460958');
+    expect(
+      write({ phone: '020 7946 0958', location: 'United Kingdom' }, { ...account, defaultLocation: 'US' }).phone,
+    ).toBe('+442079460958');
   });
 
   it.each([['+1 415 555'], ['12'], ['+999 1234567']])('rejects %s as invalid_phone', (phone) => {
@@ -51,7 +75,10 @@ describe('prepareContactWrite', () => {
 
   it('reports dedup_key_too_long beyond 512 characters', () => {
     const rules = { ...account, dedupFields: ['customFields.k'] };
-    expect(prepareContactWrite({ customFields: { k: 'x'.repeat(600) } }, rules)).toEqual({ ok: false, reason: 'dedup_key_too_long' });
+    expect(prepareContactWrite({ customFields: { k: 'x'.repeat(600) } }, rules)).toEqual({
+      ok: false,
+      reason: 'dedup_key_too_long',
+    });
     expect(prepareContactWrite({ customFields: { k: 'x'.repeat(100) } }, rules).ok).toBe(true);
   });
 
@@ -109,16 +136,27 @@ describe('status', () => {
 
   it('stores dnc for a blocked phone whatever status is sent', () => {
     expect(create({ phone: PHONE, status: 'qualified' }, account, true).status).toBe('dnc');
-    expect(update(create({ phone: PHONE }), { phone: PHONE, status: 'paused' }, 'import', account, true).status).toBe('dnc');
+    expect(update(create({ phone: PHONE }), { phone: PHONE, status: 'paused' }, 'import', account, true).status).toBe(
+      'dnc',
+    );
   });
 });
 
 describe('location', () => {
   it('reads codes and names, and takes the Account default when empty, unreadable or null', () => {
     const rules = { ...account, defaultLocation: 'US' };
-    expect(create({ phone: PHONE, location: 'us-ca' }, rules)).toMatchObject({ location: 'US-CA', locationDefaulted: false });
-    expect(create({ phone: PHONE, location: 'Deutschland' }, rules)).toMatchObject({ location: 'DE', locationDefaulted: false });
-    expect(create({ phone: PHONE, location: 'Atlantis' }, rules)).toMatchObject({ location: 'US', locationDefaulted: true });
+    expect(create({ phone: PHONE, location: 'us-ca' }, rules)).toMatchObject({
+      location: 'US-CA',
+      locationDefaulted: false,
+    });
+    expect(create({ phone: PHONE, location: 'Deutschland' }, rules)).toMatchObject({
+      location: 'DE',
+      locationDefaulted: false,
+    });
+    expect(create({ phone: PHONE, location: 'Atlantis' }, rules)).toMatchObject({
+      location: 'US',
+      locationDefaulted: true,
+    });
     expect(create({ phone: PHONE, location: null }, rules)).toMatchObject({ location: 'US', locationDefaulted: true });
     expect(create({ phone: PHONE }, account)).toMatchObject({ location: null, locationDefaulted: false });
   });
@@ -128,7 +166,10 @@ describe('location', () => {
     const moved = update(defaulted, { phone: PHONE }, 'import', { ...account, defaultLocation: 'CA' });
     expect(moved).toMatchObject({ location: 'CA', locationDefaulted: true });
     const given = create({ phone: PHONE, location: 'GB' }, { ...account, defaultLocation: 'US' });
-    expect(update(given, { phone: PHONE }, 'import', { ...account, defaultLocation: 'CA' })).toMatchObject({ location: 'GB', locationDefaulted: false });
+    expect(update(given, { phone: PHONE }, 'import', { ...account, defaultLocation: 'CA' })).toMatchObject({
+      location: 'GB',
+      locationDefaulted: false,
+    });
   });
 });
 
@@ -136,7 +177,10 @@ describe('timezone', () => {
   it('keeps an explicit zone and infers otherwise, again on each write', () => {
     const explicit = create({ phone: PHONE, timezone: 'Europe/Paris' });
     expect(explicit).toMatchObject({ timezone: 'Europe/Paris', timezoneInferred: false });
-    expect(update(explicit, { phone: PHONE, location: 'GB' })).toMatchObject({ timezone: 'Europe/Paris', timezoneInferred: false });
+    expect(update(explicit, { phone: PHONE, location: 'GB' })).toMatchObject({
+      timezone: 'Europe/Paris',
+      timezoneInferred: false,
+    });
 
     const inferred = create({ phone: PHONE });
     expect(inferred).toMatchObject({ timezone: 'America/Los_Angeles', timezoneInferred: true });
@@ -191,7 +235,9 @@ describe('externalId, customFields, priority, createdAt', () => {
   it('honours createdAt on create only', () => {
     const c = create({ phone: PHONE, createdAt: new Date('2020-01-01T00:00:00+02:00') });
     expect(c.createdAt.toISOString()).toBe('2019-12-31T22:00:00.000Z');
-    expect(update(c, { phone: PHONE, createdAt: new Date('2024-01-01T00:00:00Z') }).createdAt.toISOString()).toBe('2019-12-31T22:00:00.000Z');
+    expect(update(c, { phone: PHONE, createdAt: new Date('2024-01-01T00:00:00Z') }).createdAt.toISOString()).toBe(
+      '2019-12-31T22:00:00.000Z',
+    );
   });
 });
 

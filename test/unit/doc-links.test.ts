@@ -9,7 +9,9 @@ import { expect, it } from 'vitest';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 it('every link and path in the documents resolves', async () => {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/check-doc-links.ts'], { cwd: ROOT }).catch((error: { stdout: string }) => {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', 'scripts/check-doc-links.ts'], {
+    cwd: ROOT,
+  }).catch((error: { stdout: string }) => {
     throw new Error(`scripts/check-doc-links.ts found problems:\n${error.stdout}`);
   });
   expect(stdout).toContain('every link and path resolves');

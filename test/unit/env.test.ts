@@ -4,9 +4,15 @@ import { loadEnv } from '../../src/config/env.js';
 
 describe('loadEnv', () => {
   it('applies defaults and reads SIMULATED_OUTCOMES as results or outcome objects', () => {
-    const env = loadEnv({ SIMULATED_OUTCOMES: '{"+14155550100":"converted","+14155550101":{"result":"callback_requested","nextAttemptInMinutes":5}}' });
+    const env = loadEnv({
+      SIMULATED_OUTCOMES:
+        '{"+14155550100":"converted","+14155550101":{"result":"callback_requested","nextAttemptInMinutes":5}}',
+    });
     expect(env).toMatchObject({ PORT: 3000, HOST: '127.0.0.1', REGION: 'us', DATA_DIR: './data' });
-    expect(env.SIMULATED_OUTCOMES).toEqual({ '+14155550100': { result: 'converted' }, '+14155550101': { result: 'callback_requested', nextAttemptInMinutes: 5 } });
+    expect(env.SIMULATED_OUTCOMES).toEqual({
+      '+14155550100': { result: 'converted' },
+      '+14155550101': { result: 'callback_requested', nextAttemptInMinutes: 5 },
+    });
   });
 
   it.each([

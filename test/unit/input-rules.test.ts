@@ -17,12 +17,19 @@ describe('storable text', () => {
     expect(unstorableTextReason(text)).toMatch(reason);
   });
 
-  it.each(['', 'Ada', 'Zoë', '😀 emoji (a surrogate pair)', '\u0001 other control characters', '中文', '\ufffd'])('accepts %j', (text) => {
-    expect(unstorableTextReason(text)).toBeNull();
-  });
+  it.each(['', 'Ada', 'Zoë', '😀 emoji (a surrogate pair)', '\u0001 other control characters', '中文', '\ufffd'])(
+    'accepts %j',
+    (text) => {
+      expect(unstorableTextReason(text)).toBeNull();
+    },
+  );
 
   it('names the first bad value or key by its path, at any depth, without recursion', () => {
-    expect(findUnstorableText({ contacts: [{ firstName: 'ok' }, { customFields: { address: { lines: ['x', 'a\u0000'] } } }] })).toEqual({
+    expect(
+      findUnstorableText({
+        contacts: [{ firstName: 'ok' }, { customFields: { address: { lines: ['x', 'a\u0000'] } } }],
+      }),
+    ).toEqual({
       path: 'contacts[1].customFields.address.lines[1]',
       message: expect.stringMatching(/NUL/),
     });
@@ -65,7 +72,9 @@ describe('customFields limits', () => {
 
 describe('ID arguments of the schema', () => {
   const roots = [schema.getQueryType()!, schema.getMutationType()!];
-  const argumentsOf = roots.flatMap((root) => Object.values(root.getFields()).flatMap((field) => field.args.map((arg) => ({ field: field.name, arg }))));
+  const argumentsOf = roots.flatMap((root) =>
+    Object.values(root.getFields()).flatMap((field) => field.args.map((arg) => ({ field: field.name, arg }))),
+  );
   /** Ids that are not ours: a contact's id in its source system, a monday board's number. */
   const FOREIGN_IDS = new Set(['externalId', 'boardId']);
 
@@ -77,9 +86,14 @@ describe('ID arguments of the schema', () => {
 
   it('a malformed one is the 400 naming it; a valid one reaches the resolver lower-cased', () => {
     expect(() => checkedArguments({ id: 'x' }, ['id'])).toThrow('id must be a UUID');
-    expect(checkedArguments({ id: 'A0000000-0000-4000-8000-00000000000F', name: 'n' }, ['id'])).toEqual({ id: 'a0000000-0000-4000-8000-00000000000f', name: 'n' });
+    expect(checkedArguments({ id: 'A0000000-0000-4000-8000-00000000000F', name: 'n' }, ['id'])).toEqual({
+      id: 'a0000000-0000-4000-8000-00000000000f',
+      name: 'n',
+    });
     expect(checkedArguments({ accountId: null }, ['accountId'])).toEqual({ accountId: null });
     expect(() => checkedArguments({ name: 'a\u0000' }, [])).toThrow('name: must not contain the NUL character');
-    expect(() => checkedArguments({ input: { contacts: [{}, { firstName: '\ud800' }] } }, [])).toThrow(/^contacts\[1\]\.firstName: /);
+    expect(() => checkedArguments({ input: { contacts: [{}, { firstName: '\ud800' }] } }, [])).toThrow(
+      /^contacts\[1\]\.firstName: /,
+    );
   });
 });

@@ -5,7 +5,7 @@ import { loadEnv, logLevelFrom, LOG_LEVELS } from '../../src/config/env.js';
 import { logger } from '../../src/logger.js';
 
 describe('LOG_LEVEL', () => {
-  it('is info when unset or empty, and any of pino\'s levels or silent otherwise', () => {
+  it("is info when unset or empty, and any of pino's levels or silent otherwise", () => {
     expect(logLevelFrom({})).toBe('info');
     expect(logLevelFrom({ LOG_LEVEL: '' })).toBe('info');
     for (const level of LOG_LEVELS) expect(logLevelFrom({ LOG_LEVEL: level })).toBe(level);

@@ -42,12 +42,34 @@ describe.each(testDatabaseKinds())('log lines of database errors on %s', (kind) 
   afterAll(() => database?.drop());
 
   const cases: Array<[string, () => Promise<unknown>, string | undefined]> = [
-    ['a unique violation (detail: the key value)', () => database.db.sql.query(`INSERT INTO leak_probe VALUES ($1, $2)`, [PHONE, NAME]), '23505'],
-    ['a value refused by its type (quoted in the message)', () => database.db.sql.query(`SELECT $1::uuid, $2::text`, [PHONE, NAME]), '22P02'],
-    ['a raised exception with the values in message, detail and hint', () => database.db.sql.exec(
-      `DO $$ BEGIN RAISE EXCEPTION 'refusing % at %', '${NAME}', '${PHONE}' USING DETAIL = 'Key (phone)=(${PHONE}) exists', HINT = '${NAME}'; END $$`), 'P0001'],
-    ['Prisma: a raw query failing in the database', () => database.db.prisma.$queryRawUnsafe(`SELECT $1::uuid AS id, $2::text AS name`, PHONE, NAME), 'P2010'],
-    ['Prisma: a validation error printing the arguments', () => database.db.prisma.contact.create({ data: { phone: PHONE, firstName: NAME } as never }), undefined],
+    [
+      'a unique violation (detail: the key value)',
+      () => database.db.sql.query(`INSERT INTO leak_probe VALUES ($1, $2)`, [PHONE, NAME]),
+      '23505',
+    ],
+    [
+      'a value refused by its type (quoted in the message)',
+      () => database.db.sql.query(`SELECT $1::uuid, $2::text`, [PHONE, NAME]),
+      '22P02',
+    ],
+    [
+      'a raised exception with the values in message, detail and hint',
+      () =>
+        database.db.sql.exec(
+          `DO $$ BEGIN RAISE EXCEPTION 'refusing % at %', '${NAME}', '${PHONE}' USING DETAIL = 'Key (phone)=(${PHONE}) exists', HINT = '${NAME}'; END $$`,
+        ),
+      'P0001',
+    ],
+    [
+      'Prisma: a raw query failing in the database',
+      () => database.db.prisma.$queryRawUnsafe(`SELECT $1::uuid AS id, $2::text AS name`, PHONE, NAME),
+      'P2010',
+    ],
+    [
+      'Prisma: a validation error printing the arguments',
+      () => database.db.prisma.contact.create({ data: { phone: PHONE, firstName: NAME } as never }),
+      undefined,
+    ],
   ];
 
   it.each(cases)('%s: no value in the line; type, code, message and stack kept', async (_name, work, code) => {
@@ -63,26 +85,40 @@ describe.each(testDatabaseKinds())('log lines of database errors on %s', (kind) 
     expect(text).not.toContain(PHONE.slice(2));
     expect(text).not.toContain(NAME);
     const [line] = parsed();
-    expect(line).toMatchObject({ msg: 'request failed', requestId: 'r-1', err: { type: expect.any(String), message: expect.any(String) } });
+    expect(line).toMatchObject({
+      msg: 'request failed',
+      requestId: 'r-1',
+      err: { type: expect.any(String), message: expect.any(String) },
+    });
     expect(line.err.stack).toMatch(/\n\s+at /);
     if (code) expect(line.err.code).toBe(code);
-    for (const field of ['detail', 'hint', 'params', 'parameters', 'query', 'where', 'internalQuery']) expect(line.err).not.toHaveProperty(field);
+    for (const field of ['detail', 'hint', 'params', 'parameters', 'query', 'where', 'internalQuery'])
+      expect(line.err).not.toHaveProperty(field);
   });
 });
 
 describe('the log rule', () => {
   it('scrubs quoted values, key values, phones and e-mails from text; keeps ids, names in backticks and plain words', () => {
-    expect(scrubText('invalid input syntax for type uuid: "+14155550100"')).toBe('invalid input syntax for type uuid: "…"');
+    expect(scrubText('invalid input syntax for type uuid: "+14155550100"')).toBe(
+      'invalid input syntax for type uuid: "…"',
+    );
     expect(scrubText('Key ("accountId", "dedupKey")=(3f2a, +14155550100) already exists.')).not.toContain('4155550100');
-    expect(scrubText('call to (415) 555-0100 or 00 44 20 7946 0958 failed')).toBe('call to [number] or [number] failed');
+    expect(scrubText('call to (415) 555-0100 or 00 44 20 7946 0958 failed')).toBe(
+      'call to [number] or [number] failed',
+    );
     expect(scrubText('mail ada@example.com bounced')).toBe('mail [email] bounced');
     const id = '3f2a9c10-1234-4567-8901-234567890abc';
-    expect(scrubText(`batch ${id} failed at port 5432 in \`Contact\``)).toBe(`batch ${id} failed at port 5432 in \`Contact\``);
+    expect(scrubText(`batch ${id} failed at port 5432 in \`Contact\``)).toBe(
+      `batch ${id} failed at port 5432 in \`Contact\``,
+    );
   });
 
   it('censors data fields and keys logged by name, and scrubs the message', () => {
     const { logger, lines } = capture();
-    logger.warn({ phone: PHONE, contact: { firstName: NAME }, authorization: 'Bearer svc_pk_secret', callId: 'c-1' }, `no answer from ${PHONE}`);
+    logger.warn(
+      { phone: PHONE, contact: { firstName: NAME }, authorization: 'Bearer svc_pk_secret', callId: 'c-1' },
+      `no answer from ${PHONE}`,
+    );
     const text = lines.join('');
     expect(text).not.toContain(PHONE);
     expect(text).not.toContain(NAME);

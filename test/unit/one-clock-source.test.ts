@@ -14,15 +14,27 @@ const CLOCK_READS: Array<[name: string, pattern: RegExp]> = [
   ['Date.now()', /\bDate\.now\(\s*\)/],
   // SQL now(), but not a method call (clock.now()) nor the Clock interface's own `now(): Date`.
   ['SQL now()', /(?<![.\w])now\(\s*\)(?!\s*[:{])/i],
-  ['SQL clock function', /\b(CURRENT_TIMESTAMP|LOCALTIMESTAMP|CURRENT_DATE|clock_timestamp|statement_timestamp|transaction_timestamp)\b/i],
+  [
+    'SQL clock function',
+    /\b(CURRENT_TIMESTAMP|LOCALTIMESTAMP|CURRENT_DATE|clock_timestamp|statement_timestamp|transaction_timestamp)\b/i,
+  ],
   ['Prisma @updatedAt', /@updatedAt\b/],
 ];
 
 /** file → the clock reads it may keep, and why. */
 const ALLOWED: Record<string, { reads: string[]; why: string }> = {
-  'src/domain/shared/clock.ts': { reads: ['new Date()'], why: 'the system clock itself: the one place the process time is read' },
-  'src/db/migrate.ts': { reads: ['SQL now()'], why: "Prisma's migration bookkeeping table records when a migration ran on that database; the service never reads it" },
-  'src/normalize/timezone.ts': { reads: ['new Date()'], why: 'which zones behave alike is judged over the tz rules in force from this year on, not a stored or compared timestamp' },
+  'src/domain/shared/clock.ts': {
+    reads: ['new Date()'],
+    why: 'the system clock itself: the one place the process time is read',
+  },
+  'src/db/migrate.ts': {
+    reads: ['SQL now()'],
+    why: "Prisma's migration bookkeeping table records when a migration ran on that database; the service never reads it",
+  },
+  'src/normalize/timezone.ts': {
+    reads: ['new Date()'],
+    why: 'which zones behave alike is judged over the tz rules in force from this year on, not a stored or compared timestamp',
+  },
 };
 
 function sourceFiles(dir: string): string[] {
@@ -42,7 +54,8 @@ describe('one clock in the source', () => {
       const lines = fs.readFileSync(path.join(ROOT, file), 'utf8').split('\n');
       lines.forEach((line, index) => {
         for (const [name, pattern] of CLOCK_READS) {
-          if (pattern.test(line) && !ALLOWED[file]?.reads.includes(name)) found.push(`${file}:${index + 1} ${name}: ${line.trim()}`);
+          if (pattern.test(line) && !ALLOWED[file]?.reads.includes(name))
+            found.push(`${file}:${index + 1} ${name}: ${line.trim()}`);
         }
       });
     }
@@ -52,7 +65,8 @@ describe('one clock in the source', () => {
   it('keeps each exception in use (a stale exception is removed, not kept)', () => {
     for (const [file, { reads }] of Object.entries(ALLOWED)) {
       const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
-      for (const name of reads) expect(CLOCK_READS.find(([n]) => n === name)![1].test(text), `${file} ${name}`).toBe(true);
+      for (const name of reads)
+        expect(CLOCK_READS.find(([n]) => n === name)![1].test(text), `${file} ${name}`).toBe(true);
     }
   });
 });

@@ -18,7 +18,9 @@ describe('embedded database: a request that comes later is not starved by busy c
   afterAll(() => db?.close());
 
   /** Fifty clients' requests, and a latecomer's; how many statements completed before the latecomer was answered. */
-  async function latecomer(request: () => Promise<unknown>): Promise<{ completedBeforeLatecomer: number; total: number }> {
+  async function latecomer(
+    request: () => Promise<unknown>,
+  ): Promise<{ completedBeforeLatecomer: number; total: number }> {
     let completed = 0;
     const busy = Array.from({ length: CLIENTS }, async () => {
       for (let i = 0; i < REQUESTS_EACH; i++) {
@@ -32,7 +34,7 @@ describe('embedded database: a request that comes later is not starved by busy c
     return { completedBeforeLatecomer, total: completed };
   }
 
-  it('plain statements (the service\'s SQL)', async () => {
+  it("plain statements (the service's SQL)", async () => {
     const { completedBeforeLatecomer, total } = await latecomer(async () => {
       await db.sql.query('SELECT $1::int AS n', [1]);
       await db.sql.query('SELECT $1::text AS t', ['x']);
@@ -42,7 +44,7 @@ describe('embedded database: a request that comes later is not starved by busy c
     expect(completedBeforeLatecomer).toBeLessThan(CLIENTS * 2 * 2);
   });
 
-  it('Prisma\'s statements and transactions (the same PGlite)', async () => {
+  it("Prisma's statements and transactions (the same PGlite)", async () => {
     const { completedBeforeLatecomer, total } = await latecomer(async () => {
       await db.prisma.$queryRaw`SELECT 1`;
       await db.sql.transaction((tx) => tx.query('SELECT 1'));

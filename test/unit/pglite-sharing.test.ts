@@ -18,17 +18,22 @@ describe('PGlite shared by Prisma and the queue', () => {
     const started = new Promise<void>((r) => (insideTransaction = r));
 
     const transaction = prisma
-      .$transaction(async (tx) => {
-        await tx.account.create({ data: { createdAt: new Date(), name: 'rolled back' } });
-        insideTransaction();
-        await held;
-        throw new Error('roll back');
-      }, { timeout: 10_000 })
+      .$transaction(
+        async (tx) => {
+          await tx.account.create({ data: { createdAt: new Date(), name: 'rolled back' } });
+          insideTransaction();
+          await held;
+          throw new Error('roll back');
+        },
+        { timeout: 10_000 },
+      )
       .catch((e: Error) => e.message);
 
     await started;
     // Issued while the transaction is open: must wait for it, then commit on its own.
-    const queueWrite = sql.query(`INSERT INTO "Account" (id, name, "createdAt") VALUES (gen_random_uuid(), 'from queue', now()) RETURNING name`);
+    const queueWrite = sql.query(
+      `INSERT INTO "Account" (id, name, "createdAt") VALUES (gen_random_uuid(), 'from queue', now()) RETURNING name`,
+    );
     const queueRead = sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Account" WHERE name = 'rolled back'`);
     await new Promise((r) => setTimeout(r, 100));
     releaseTransaction();

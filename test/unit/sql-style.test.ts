@@ -58,7 +58,8 @@ function sources(): Source[] {
       const file = `${dir}/${entry.name}`;
       if (SKIPPED.some((skipped) => `${file}/`.startsWith(skipped))) continue;
       if (entry.isDirectory()) walk(file);
-      else if (file.endsWith('.ts')) out.push({ file, code: withoutComments(fs.readFileSync(path.join(ROOT, file), 'utf8')) });
+      else if (file.endsWith('.ts'))
+        out.push({ file, code: withoutComments(fs.readFileSync(path.join(ROOT, file), 'utf8')) });
     }
   };
   for (const dir of SCANNED) walk(dir);
@@ -144,7 +145,11 @@ describe('one SQL style per purpose', () => {
   it('composes SQL (Prisma.sql, $queryRaw, $executeRaw) only in *.store.ts modules and the driver', () => {
     const outside = all
       .filter((s) => !isStore(s.file) && !isDriver(s.file))
-      .flatMap((s) => [...s.code.matchAll(COMPOSED_SQL)].map((m) => `${s.file}:${s.code.slice(0, m.index).split('\n').length}: ${m[0]}`));
+      .flatMap((s) =>
+        [...s.code.matchAll(COMPOSED_SQL)].map(
+          (m) => `${s.file}:${s.code.slice(0, m.index).split('\n').length}: ${m[0]}`,
+        ),
+      );
     expect(outside).toEqual([]);
   });
 
@@ -158,7 +163,10 @@ describe('one SQL style per purpose', () => {
     const interpolated = all
       .filter((s) => !isDriver(s.file))
       .flatMap(rawCalls)
-      .map((call) => ({ ...call, literal: /^[A-Z]/.test(call.text) && !call.text.startsWith('$') ? definitionOf(call.text, all) : call.text }))
+      .map((call) => ({
+        ...call,
+        literal: /^[A-Z]/.test(call.text) && !call.text.startsWith('$') ? definitionOf(call.text, all) : call.text,
+      }))
       .filter((call) => call.literal === null || call.literal.includes('${'));
     expect(interpolated.map((call) => `${call.file}:${call.line}: ${call.text.slice(0, 80)}`)).toEqual([]);
   });

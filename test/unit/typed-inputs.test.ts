@@ -6,14 +6,25 @@
 // this reads the built schema independently and fails on any drift, and on a JSON-input write
 // without its typed twin.
 import {
-  getNamedType, getNullableType, isEnumType, isInputObjectType, isListType, isNonNullType, isScalarType,
-  type GraphQLArgument, type GraphQLInputType,
+  getNamedType,
+  getNullableType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isScalarType,
+  type GraphQLArgument,
+  type GraphQLInputType,
 } from 'graphql';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { schema } from '../../src/domain/schema.js';
 import {
-  BulkImportBodySchema, BulkItemSchema, BulkUpdateBodySchema, PatchBodySchema, UpsertBodySchema,
+  BulkImportBodySchema,
+  BulkItemSchema,
+  BulkUpdateBodySchema,
+  PatchBodySchema,
+  UpsertBodySchema,
 } from '../../src/domain/contacts/contacts.inputs.js';
 import { CreateAgentSchema, UpdateAgentSchema } from '../../src/domain/agents/agents.service.js';
 import { SetProviderCredentialsSchema } from '../../src/domain/providers/provider-credentials.service.js';
@@ -76,7 +87,10 @@ function drift(graphqlType: GraphQLInputType, node: Node, requiredKey: boolean, 
     return problems;
   }
   if (isEnumType(named)) {
-    const values = named.getValues().map((v) => v.value).sort();
+    const values = named
+      .getValues()
+      .map((v) => v.value)
+      .sort();
     if (values.join() !== (shape.enum ?? []).map(String).sort().join()) {
       problems.push(`${path}: enum ${named.name} ≠ zod's ${JSON.stringify(shape.enum)}`);
     }
@@ -133,13 +147,16 @@ describe('typed GraphQL inputs', () => {
   it('fails on drift: a renamed field, a field made optional, a scalar for a list', () => {
     const inputOf = (name: string) => mutations[name].args.find((a) => a.name === 'input')!.type;
     const renamed = inputSide(UpsertBodySchema.extend({ phoneNumber: z.string().optional() }));
-    expect(drift(inputOf('upsertContactTyped'), renamed, true, 'input'))
-      .toContainEqual(expect.stringMatching(/^input: fields /));
+    expect(drift(inputOf('upsertContactTyped'), renamed, true, 'input')).toContainEqual(
+      expect.stringMatching(/^input: fields /),
+    );
     const sourceKindRequired = inputSide(UpsertBodySchema.extend({ sourceKind: z.string() }));
-    expect(drift(inputOf('upsertContactTyped'), sourceKindRequired, true, 'input'))
-      .toContain('input.sourceKind: GraphQL does not require it; zod does');
+    expect(drift(inputOf('upsertContactTyped'), sourceKindRequired, true, 'input')).toContain(
+      'input.sourceKind: GraphQL does not require it; zod does',
+    );
     const notAList = inputSide(BulkImportBodySchema.extend({ contacts: BulkItemSchema }));
-    expect(drift(inputOf('importContactsTyped'), notAList, true, 'input'))
-      .toContain('input.contacts: a list in GraphQL, object in zod');
+    expect(drift(inputOf('importContactsTyped'), notAList, true, 'input')).toContain(
+      'input.contacts: a list in GraphQL, object in zod',
+    );
   });
 });

@@ -16,11 +16,16 @@ export function enrollAction(_services: Services, config: MondayConfig): ActionH
     const { boardId, itemId } = boardAndItem(fields);
     const workflowId = optionValue(fields.workflowId);
     if (!workflowId || !UUID_PATTERN.test(workflowId)) {
-      throw automationBroken('Choose a workflow', 'The automation has no Contactline workflow chosen: edit it and pick a workflow.', `workflowId: ${JSON.stringify(fields.workflowId ?? null)}`);
+      throw automationBroken(
+        'Choose a workflow',
+        'The automation has no Contactline workflow chosen: edit it and pick a workflow.',
+        `workflowId: ${JSON.stringify(fields.workflowId ?? null)}`,
+      );
     }
-    const { boardEnrollmentTarget: read } = await runBoardOperation(
-      ctx, BoardOperations.enrollmentTarget, { workflowId, boardId },
-    );
+    const { boardEnrollmentTarget: read } = await runBoardOperation(ctx, BoardOperations.enrollmentTarget, {
+      workflowId,
+      boardId,
+    });
     const { item } = await readRunItem(config, claims, itemId, read.columnIds);
     const enrolled = await runBoardOperation(ctx, BoardOperations.enrollItem, {
       input: {

@@ -3,14 +3,18 @@
 import { runFailed } from '../action-failure.js';
 
 /** A block's input fields, which monday sends as `inputFields` or `inboundFieldValues`. */
-export function inputFieldsOf(payload: { inputFields?: unknown; inboundFieldValues?: unknown }): Record<string, unknown> {
+export function inputFieldsOf(payload: {
+  inputFields?: unknown;
+  inboundFieldValues?: unknown;
+}): Record<string, unknown> {
   return (payload.inputFields ?? payload.inboundFieldValues ?? {}) as Record<string, unknown>;
 }
 
 /** A custom list field arrives as its option object ({ title, value }); accept a raw value too. */
 export function optionValue(field: unknown): string | null {
   if (field === null || field === undefined || field === '') return null;
-  if (typeof field === 'object' && 'value' in (field as object)) return optionValue((field as { value: unknown }).value);
+  if (typeof field === 'object' && 'value' in (field as object))
+    return optionValue((field as { value: unknown }).value);
   return String(field);
 }
 
@@ -23,7 +27,12 @@ export function mondayId(value: unknown): string | null {
 
 export function boardAndItem(fields: Record<string, unknown>): { boardId: string | null; itemId: string } {
   const itemId = mondayId(fields.itemId);
-  if (!itemId) throw runFailed('No item', 'The automation did not say which item to act on.', `itemId: ${JSON.stringify(fields.itemId ?? null)}`);
+  if (!itemId)
+    throw runFailed(
+      'No item',
+      'The automation did not say which item to act on.',
+      `itemId: ${JSON.stringify(fields.itemId ?? null)}`,
+    );
   return { boardId: mondayId(fields.boardId), itemId };
 }
 

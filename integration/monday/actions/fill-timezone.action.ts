@@ -17,35 +17,58 @@ export function fillTimezoneAction(_services: Services, config: MondayConfig): A
   return async ({ ctx, claims }, { fields }) => {
     const { itemId } = boardAndItem(fields);
     const chosen = { phone: columnId(fields.phoneColumnId), timezone: columnId(fields.timezoneColumnId) };
-    const { boardMapping: mapping } = await runBoardOperation(
-      ctx, BoardOperations.timezoneColumns,
-    );
+    const { boardMapping: mapping } = await runBoardOperation(ctx, BoardOperations.timezoneColumns);
     const phoneColumnId = chosen.phone ?? mapping?.phoneColumnId ?? null;
     const timezoneColumnId = chosen.timezone ?? mapping?.timezoneColumnId ?? null;
     if (!phoneColumnId || !timezoneColumnId) {
-      throw automationBroken('Columns not chosen', 'Choose the phone and timezone columns in the automation, or map them in Contactline, then turn the automation back on.', `phone ${phoneColumnId}, timezone ${timezoneColumnId}`);
+      throw automationBroken(
+        'Columns not chosen',
+        'Choose the phone and timezone columns in the automation, or map them in Contactline, then turn the automation back on.',
+        `phone ${phoneColumnId}, timezone ${timezoneColumnId}`,
+      );
     }
     const { api, item } = await readRunItem(config, claims, itemId, [phoneColumnId, timezoneColumnId]);
     const types = new Map(item.boardColumns.map((c) => [c.id, c.type]));
     if (types.get(phoneColumnId) !== 'phone') {
-      throw automationBroken('Phone column missing', `Column "${phoneColumnId}" is not a phone column on this board: choose the phone column again.`, `phone column ${phoneColumnId}: ${types.get(phoneColumnId) ?? 'missing'}`);
+      throw automationBroken(
+        'Phone column missing',
+        `Column "${phoneColumnId}" is not a phone column on this board: choose the phone column again.`,
+        `phone column ${phoneColumnId}: ${types.get(phoneColumnId) ?? 'missing'}`,
+      );
     }
     const timezoneType = types.get(timezoneColumnId);
     if (!(TIMEZONE_COLUMN_TYPES as readonly string[]).includes(timezoneType ?? '')) {
-      throw automationBroken('Timezone column missing', `Column "${timezoneColumnId}" must be a text or World Clock column on this board: choose the timezone column again.`, `timezone column ${timezoneColumnId}: ${timezoneType ?? 'missing'}`);
+      throw automationBroken(
+        'Timezone column missing',
+        `Column "${timezoneColumnId}" must be a text or World Clock column on this board: choose the timezone column again.`,
+        `timezone column ${timezoneColumnId}: ${timezoneType ?? 'missing'}`,
+      );
     }
     const current = item.values.get(timezoneColumnId);
     const plan = planTimezoneFill({
       phone: phoneColumnValue(item.values.get(phoneColumnId) ?? {}),
-      timezoneColumn: { type: timezoneType as TimezoneColumnType, rawValue: current?.value ?? null, text: current?.text ?? null },
+      timezoneColumn: {
+        type: timezoneType as TimezoneColumnType,
+        rawValue: current?.value ?? null,
+        text: current?.text ?? null,
+      },
     });
-    if (plan.action === 'fail') throw runFailed('Timezone not filled', plan.message, `item ${itemId}: ${plan.reason} ${plan.candidates.join(',')}`);
+    if (plan.action === 'fail')
+      throw runFailed(
+        'Timezone not filled',
+        plan.message,
+        `item ${itemId}: ${plan.reason} ${plan.candidates.join(',')}`,
+      );
     if (plan.action === 'keep') return { timezone: plan.timezone, filled: false };
     try {
       await api.changeColumnValue(item.boardId, item.id, timezoneColumnId, plan.value);
     } catch (error) {
       if (error instanceof MondayApiFailure && error.kind === 'column_value') {
-        throw runFailed('Timezone not written', `monday refused the value ${plan.timezone}: ${error.message}`, `item ${itemId}: ${error.message}`);
+        throw runFailed(
+          'Timezone not written',
+          `monday refused the value ${plan.timezone}: ${error.message}`,
+          `item ${itemId}: ${error.message}`,
+        );
       }
       throw error;
     }

@@ -127,7 +127,10 @@ function scriptKey(phone: string): string {
 
 /** A stable unsigned 32-bit number for (phone digits, salt). */
 function hash32(phone: string, salt: string): number {
-  return createHash('sha256').update(`${salt}:${digitsOf(phone)}`).digest().readUInt32BE(0);
+  return createHash('sha256')
+    .update(`${salt}:${digitsOf(phone)}`)
+    .digest()
+    .readUInt32BE(0);
 }
 
 function inRange(phone: string, salt: string, min: number, max: number): number {
@@ -176,7 +179,7 @@ type Line = readonly ['assistant' | 'user', string];
 /** Transcript scripts per conversation result (English). */
 const TRANSCRIPTS: Partial<Record<CallResult, readonly Line[]>> = {
   converted: [
-    ['assistant', "Hi, this is Alex calling from Contactline. Is now a good time for a quick chat?"],
+    ['assistant', 'Hi, this is Alex calling from Contactline. Is now a good time for a quick chat?'],
     ['user', 'Sure, I have a couple of minutes.'],
     ['assistant', 'Great. I wanted to see if you would like a short demo with one of our specialists.'],
     ['user', 'That sounds useful, actually.'],
@@ -186,37 +189,37 @@ const TRANSCRIPTS: Partial<Record<CallResult, readonly Line[]>> = {
     ['user', 'Thanks, talk then.'],
   ],
   answered: [
-    ['assistant', "Hi, this is Alex calling from Contactline. Is now a good time for a quick chat?"],
+    ['assistant', 'Hi, this is Alex calling from Contactline. Is now a good time for a quick chat?'],
     ['user', 'Hi, what is this about?'],
     ['assistant', 'We help teams reach their contacts faster. I wanted to share a little about how it works.'],
     ['user', 'Okay, I might look at it later.'],
     ['assistant', 'No problem at all. Thanks for your time, and have a great day.'],
   ],
   not_interested: [
-    ['assistant', "Hi, this is Alex calling from Contactline. Is now a good time for a quick chat?"],
+    ['assistant', 'Hi, this is Alex calling from Contactline. Is now a good time for a quick chat?'],
     ['user', 'What is it about?'],
     ['assistant', 'I wanted to see if you would be interested in a short demo of our platform.'],
     ['user', "Thanks, but I'm not interested."],
     ['assistant', 'Understood, thank you for letting me know. Have a great day.'],
   ],
   do_not_call: [
-    ['assistant', "Hi, this is Alex calling from Contactline. Is now a good time for a quick chat?"],
+    ['assistant', 'Hi, this is Alex calling from Contactline. Is now a good time for a quick chat?'],
     ['user', 'Please take me off your list and do not call this number again.'],
     ['assistant', "I'm sorry for the trouble. I've removed your number, and you won't be called again."],
   ],
   callback_requested: [
-    ['assistant', "Hi, this is Alex calling from Contactline. Is now a good time for a quick chat?"],
+    ['assistant', 'Hi, this is Alex calling from Contactline. Is now a good time for a quick chat?'],
     ['user', "I'm in the middle of something. Can you call me back tomorrow?"],
     ['assistant', 'Of course. I will call you back tomorrow at about this time.'],
     ['user', 'Thanks, that works.'],
   ],
   disqualified: [
-    ['assistant', "Hi, this is Alex calling from Contactline. Do you manage outreach for your company?"],
+    ['assistant', 'Hi, this is Alex calling from Contactline. Do you manage outreach for your company?'],
     ['user', "No, I'm a student. I don't run a business."],
     ['assistant', "Thanks for clarifying. It sounds like this isn't a fit right now. Have a good day."],
   ],
   wrong_language: [
-    ['assistant', "Hi, this is Alex calling from Contactline. Is now a good time for a quick chat?"],
+    ['assistant', 'Hi, this is Alex calling from Contactline. Is now a good time for a quick chat?'],
     ['user', 'Perdón, no hablo inglés.'],
     ['assistant', "I'm sorry, I can only continue in English today. We will reach out another way. Goodbye."],
   ],
@@ -239,12 +242,12 @@ const TRANSCRIPTS: Partial<Record<CallResult, readonly Line[]>> = {
     ['user', 'Sounds good.'],
   ],
   neutral_value_call: [
-    ['assistant', "Hi, this is Alex from Contactline, just checking in on how things are going."],
+    ['assistant', 'Hi, this is Alex from Contactline, just checking in on how things are going.'],
     ['user', 'Everything is fine, thanks.'],
     ['assistant', 'Glad to hear it. Have a great day.'],
   ],
   human_busy: [
-    ['assistant', "Hi, this is Alex calling from Contactline."],
+    ['assistant', 'Hi, this is Alex calling from Contactline.'],
     ['user', "Sorry, I'm busy right now."],
     ['assistant', 'No problem, I will try another time. Goodbye.'],
   ],
@@ -284,8 +287,10 @@ export function simulatedCallEvents(request: PlaceCallRequest, outcome: Simulate
   const durationSeconds = outcome.durationSeconds ?? defaultDurationSeconds(result, phone);
   const endedAt = new Date(startedAt.getTime() + durationSeconds * 1000);
   const conversation = isConversationResult(result);
-  const retry = outcome.nextAttemptInMinutes !== undefined ? outcome.nextAttemptInMinutes : (DEFAULT_RETRY_MINUTES[result] ?? null);
-  const language = outcome.language !== undefined ? outcome.language : conversation ? (request.language ?? 'en-US') : null;
+  const retry =
+    outcome.nextAttemptInMinutes !== undefined ? outcome.nextAttemptInMinutes : (DEFAULT_RETRY_MINUTES[result] ?? null);
+  const language =
+    outcome.language !== undefined ? outcome.language : conversation ? (request.language ?? 'en-US') : null;
 
   const ended: TelephonyEvent = {
     type: 'call.ended',
@@ -321,7 +326,8 @@ export function createSimulatedTelephony(options: SimulatedTelephonyOptions): Si
   const { sink } = options;
   const delayMs = options.delayMs ?? 0;
   if (!(Number.isFinite(delayMs) && delayMs >= 0)) throw new RangeError(`delayMs must be >= 0, got ${delayMs}`);
-  if (options.callSpeed !== undefined && !(options.callSpeed > 0)) throw new RangeError(`callSpeed must be > 0, got ${options.callSpeed}`);
+  if (options.callSpeed !== undefined && !(options.callSpeed > 0))
+    throw new RangeError(`callSpeed must be > 0, got ${options.callSpeed}`);
   const clock = options.clock ?? systemClock;
   const reportError = options.onError ?? (() => {});
   /** An onError that throws must not reach the caller nor stop the remaining events. */
@@ -399,10 +405,15 @@ export function createSimulatedTelephony(options: SimulatedTelephonyOptions): Si
       }
       // A paced call lasts its scaled duration: its end (and report) wait until the clock has
       // passed it, and carry the duration it really lasted.
-      const lasted = Math.round((outcome.durationSeconds ?? defaultDurationSeconds(outcome.result, snapshot.phone)) / options.callSpeed);
+      const lasted = Math.round(
+        (outcome.durationSeconds ?? defaultDurationSeconds(outcome.result, snapshot.phone)) / options.callSpeed,
+      );
       const paced: SimulatedOutcome = { ...outcome, durationSeconds: lasted };
       const endsAt = snapshot.startedAt.getTime() + lasted * 1000;
-      schedule(() => simulatedCallEvents(snapshot, paced), (event) => (event.type === 'call.started' ? 0 : endsAt - clock.now().getTime()));
+      schedule(
+        () => simulatedCallEvents(snapshot, paced),
+        (event) => (event.type === 'call.started' ? 0 : endsAt - clock.now().getTime()),
+      );
     },
     setScript(phone, outcome) {
       if (outcome === null) {

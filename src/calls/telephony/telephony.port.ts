@@ -8,10 +8,27 @@
 import { z } from 'zod';
 
 export const CALL_RESULTS = [
-  'converted', 'disqualified', 'wrong_language', 'not_interested', 'do_not_call', 'answered',
-  'contact_verified', 'identified', 'qualified', 'callback_requested', 'neutral_value_call', 'busy',
-  'human_busy', 'no_answer', 'voicemail', 'ivr', 'invalid_number', 'wrong_number', 'carrier_blocked',
-  'unknown', 'new',
+  'converted',
+  'disqualified',
+  'wrong_language',
+  'not_interested',
+  'do_not_call',
+  'answered',
+  'contact_verified',
+  'identified',
+  'qualified',
+  'callback_requested',
+  'neutral_value_call',
+  'busy',
+  'human_busy',
+  'no_answer',
+  'voicemail',
+  'ivr',
+  'invalid_number',
+  'wrong_number',
+  'carrier_blocked',
+  'unknown',
+  'new',
 ] as const;
 export type CallResult = (typeof CALL_RESULTS)[number];
 
@@ -135,9 +152,19 @@ export function parseTelephonyEvent(input: unknown): ParseTelephonyEventResult {
  * where a person answered briefly. These calls have a transcript.
  */
 export const CONVERSATION_RESULTS = [
-  'converted', 'disqualified', 'wrong_language', 'not_interested', 'do_not_call', 'answered',
-  'contact_verified', 'identified', 'qualified', 'callback_requested', 'neutral_value_call',
-  'human_busy', 'wrong_number',
+  'converted',
+  'disqualified',
+  'wrong_language',
+  'not_interested',
+  'do_not_call',
+  'answered',
+  'contact_verified',
+  'identified',
+  'qualified',
+  'callback_requested',
+  'neutral_value_call',
+  'human_busy',
+  'wrong_number',
 ] as const satisfies readonly CallResult[];
 
 const conversationSet: ReadonlySet<CallResult> = new Set(CONVERSATION_RESULTS);

@@ -110,14 +110,21 @@ export interface VoiceProviderAdapter {
    * an `unknown` outcome, so that a call is placed once and never lost. Throws when the provider
    * cannot be asked now (the dialer asks again later).
    */
-  findCall(credentials: ProviderCredentials, lookup: { callId: string; placedAt: Date; request: ProviderCallRequest }): Promise<{ providerCallId: string } | null>;
+  findCall(
+    credentials: ProviderCredentials,
+    lookup: { callId: string; placedAt: Date; request: ProviderCallRequest },
+  ): Promise<{ providerCallId: string } | null>;
   /**
    * The provider's state of a call it accepted (by its id for the call), for a call whose final
    * webhook never came: the events are mapped by the same code as the webhooks', with the same
    * event ids, so a webhook that comes after all is a duplicate. `now` judges REPORT_GRACE_MS.
    * Throws when the provider cannot be asked now (no answer, 5xx, 401…): the dialer asks again later.
    */
-  fetchCallState(credentials: ProviderCredentials, call: { callId: string; providerCallId: string }, now: Date): Promise<ProviderCallState>;
+  fetchCallState(
+    credentials: ProviderCredentials,
+    call: { callId: string; providerCallId: string },
+    now: Date,
+  ): Promise<ProviderCallState>;
   /** Authenticates a webhook exactly as the provider documents it, then maps it onto port events. */
   readWebhook(credentials: ProviderCredentials, webhook: ProviderWebhook, now: Date): Promise<ProviderWebhookResult>;
 }

@@ -41,7 +41,11 @@ const ApiKeyType = builder.objectRef<ApiKeyRecord>('ApiKey').implement({
 });
 
 const BlockedPhoneType = builder.prismaObject('BlockedPhone', {
-  fields: (t) => ({ phone: t.exposeString('phone'), accountId: t.exposeString('accountId'), reason: t.exposeString('reason', { nullable: true }) }),
+  fields: (t) => ({
+    phone: t.exposeString('phone'),
+    accountId: t.exposeString('accountId'),
+    reason: t.exposeString('reason', { nullable: true }),
+  }),
 });
 
 const CreatedKey = builder.objectRef<{ key: ApiKeyRecord; secret: string }>('CreatedApiKey').implement({
@@ -54,7 +58,7 @@ const CreatedKey = builder.objectRef<{ key: ApiKeyRecord; secret: string }>('Cre
 builder.queryFields((t) => ({
   apiKeys: t.field({
     type: [ApiKeyType],
-    description: 'Operator: an Account\'s keys with their last-used times.',
+    description: "Operator: an Account's keys with their last-used times.",
     args: { accountId: t.arg.string({ required: true, ...UUID_ARG }) },
     resolve: (_root, args, ctx) => listApiKeys(ctx, args.accountId),
   }),
@@ -64,34 +68,59 @@ builder.mutationFields((t) => ({
   createAccount: t.field({
     type: AccountType,
     args: { name: t.arg.string({ required: true }), region: t.arg.string(), defaultLocation: t.arg.string() },
-    resolve: (_root, args, ctx) => createAccount(ctx, { name: args.name, region: args.region ?? undefined, defaultLocation: args.defaultLocation }),
+    resolve: (_root, args, ctx) =>
+      createAccount(ctx, { name: args.name, region: args.region ?? undefined, defaultLocation: args.defaultLocation }),
   }),
   updateAccount: t.field({
     type: AccountType,
-    description: 'Operator: sets the default location and/or the ordered dedup fields (phone, externalId, customFields.<key>).',
-    args: { id: t.arg.string({ required: true, ...UUID_ARG }), defaultLocation: t.arg.string(), clearDefaultLocation: t.arg.boolean(), dedupFields: t.arg.stringList() },
+    description:
+      'Operator: sets the default location and/or the ordered dedup fields (phone, externalId, customFields.<key>).',
+    args: {
+      id: t.arg.string({ required: true, ...UUID_ARG }),
+      defaultLocation: t.arg.string(),
+      clearDefaultLocation: t.arg.boolean(),
+      dedupFields: t.arg.stringList(),
+    },
     resolve: (_root, args, ctx) =>
       updateAccount(ctx, args.id, {
-        ...(args.clearDefaultLocation ? { defaultLocation: null } : args.defaultLocation ? { defaultLocation: args.defaultLocation } : {}),
+        ...(args.clearDefaultLocation
+          ? { defaultLocation: null }
+          : args.defaultLocation
+            ? { defaultLocation: args.defaultLocation }
+            : {}),
         ...(args.dedupFields ? { dedupFields: args.dedupFields } : {}),
       }),
   }),
   createUser: t.field({
     type: UserType,
-    args: { accountId: t.arg.string({ required: true, ...UUID_ARG }), email: t.arg.string({ required: true }), name: t.arg.string() },
-    resolve: (_root, args, ctx) => createUser(ctx, { accountId: args.accountId, email: args.email, name: args.name ?? undefined }),
+    args: {
+      accountId: t.arg.string({ required: true, ...UUID_ARG }),
+      email: t.arg.string({ required: true }),
+      name: t.arg.string(),
+    },
+    resolve: (_root, args, ctx) =>
+      createUser(ctx, { accountId: args.accountId, email: args.email, name: args.name ?? undefined }),
   }),
   createApiKey: t.field({
     type: CreatedKey,
     args: { userId: t.arg.string({ required: true, ...UUID_ARG }), name: t.arg.string({ required: true }) },
     resolve: (_root, args, ctx) => createApiKey(ctx, args),
   }),
-  revokeApiKey: t.field({ type: ApiKeyType, args: { id: t.arg.string({ required: true, ...UUID_ARG }) }, resolve: (_root, args, ctx) => revokeApiKey(ctx, args.id) }),
+  revokeApiKey: t.field({
+    type: ApiKeyType,
+    args: { id: t.arg.string({ required: true, ...UUID_ARG }) },
+    resolve: (_root, args, ctx) => revokeApiKey(ctx, args.id),
+  }),
   blockPhone: t.field({
     type: BlockedPhoneType,
-    description: 'Operator: adds a phone to an Account\'s block list; its contacts become dnc.',
-    args: { accountId: t.arg.string({ required: true, ...UUID_ARG }), phone: t.arg.string({ required: true }), reason: t.arg.string() },
-    resolve: (_root, args, ctx) => blockPhone(ctx, { accountId: args.accountId, phone: args.phone, reason: args.reason ?? undefined }),
+    description: "Operator: adds a phone to an Account's block list; its contacts become dnc.",
+    args: {
+      accountId: t.arg.string({ required: true, ...UUID_ARG }),
+      phone: t.arg.string({ required: true }),
+      reason: t.arg.string(),
+    },
+    resolve: (_root, args, ctx) =>
+      blockPhone(ctx, { accountId: args.accountId, phone: args.phone, reason: args.reason ?? undefined }),
   }),
   unblockPhone: t.boolean({
     args: { accountId: t.arg.string({ required: true, ...UUID_ARG }), phone: t.arg.string({ required: true }) },

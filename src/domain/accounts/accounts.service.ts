@@ -18,7 +18,12 @@ export async function createAccount(ctx: RequestContext, input: unknown) {
   requireAdmin(ctx);
   const data = parseInput(CreateAccountSchema, input);
   return ctx.db.prisma.account.create({
-    data: { name: data.name, region: data.region ?? ctx.region, defaultLocation: resolveDefaultLocation(data.defaultLocation), createdAt: ctx.clock.now() },
+    data: {
+      name: data.name,
+      region: data.region ?? ctx.region,
+      defaultLocation: resolveDefaultLocation(data.defaultLocation),
+      createdAt: ctx.clock.now(),
+    },
   });
 }
 
@@ -66,7 +71,9 @@ export async function updateAccount(ctx: RequestContext, id: string, input: unkn
     const updated = await tx.account.update({
       where: { id },
       data: {
-        ...(data.defaultLocation !== undefined ? { defaultLocation: resolveDefaultLocation(data.defaultLocation) } : {}),
+        ...(data.defaultLocation !== undefined
+          ? { defaultLocation: resolveDefaultLocation(data.defaultLocation) }
+          : {}),
         ...(data.dedupFields ? { dedupFields: data.dedupFields } : {}),
       },
     });

@@ -8,7 +8,7 @@ const AGENT_STATUSES = ['live', 'paused', 'draft'] as const;
 export const AgentStatusEnum = builder.enumType('AgentStatus', { values: AGENT_STATUSES });
 
 export const AgentType = builder.prismaObject('Agent', {
-  description: 'A voice agent: it calls a workflow\'s enrolled contacts inside its working hours.',
+  description: "A voice agent: it calls a workflow's enrolled contacts inside its working hours.",
   fields: (t) => ({
     id: t.exposeID('id'),
     accountId: t.exposeString('accountId'),
@@ -17,14 +17,29 @@ export const AgentType = builder.prismaObject('Agent', {
     timezone: t.exposeString('timezone'),
     defaultLanguage: t.exposeString('defaultLanguage'),
     attemptLimit: t.exposeInt('attemptLimit'),
-    workingHours: t.expose('workingHours', { type: 'JSON', description: 'Per weekday (mon..sun), [start, end) local windows as HH:MM' }),
+    workingHours: t.expose('workingHours', {
+      type: 'JSON',
+      description: 'Per weekday (mon..sun), [start, end) local windows as HH:MM',
+    }),
     retryDelayMinutes: t.exposeInt('retryDelayMinutes'),
     callNewContactsImmediately: t.exposeBoolean('callNewContactsImmediately'),
-    phoneNumber: t.exposeString('phoneNumber', { nullable: true, description: 'E.164; inbound calls to it belong to this agent' }),
+    phoneNumber: t.exposeString('phoneNumber', {
+      nullable: true,
+      description: 'E.164; inbound calls to it belong to this agent',
+    }),
     provider: t.exposeString('provider', { description: 'Who runs the calls: simulator, vapi or retell' }),
-    providerAgentId: t.exposeString('providerAgentId', { nullable: true, description: 'Vapi assistant id or Retell agent id' }),
-    providerPhoneNumber: t.exposeString('providerPhoneNumber', { nullable: true, description: 'Vapi phone number id or Retell from-number' }),
-    maxConcurrentCalls: t.exposeInt('maxConcurrentCalls', { nullable: true, description: "Calls in flight at most (null: the provider's default)" }),
+    providerAgentId: t.exposeString('providerAgentId', {
+      nullable: true,
+      description: 'Vapi assistant id or Retell agent id',
+    }),
+    providerPhoneNumber: t.exposeString('providerPhoneNumber', {
+      nullable: true,
+      description: 'Vapi phone number id or Retell from-number',
+    }),
+    maxConcurrentCalls: t.exposeInt('maxConcurrentCalls', {
+      nullable: true,
+      description: "Calls in flight at most (null: the provider's default)",
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
@@ -32,7 +47,8 @@ export const AgentType = builder.prismaObject('Agent', {
 builder.mutationFields((t) => ({
   createAgent: t.field({
     type: AgentType,
-    description: 'Operator: creates a voice agent ({ accountId, name, status?, timezone?, defaultLanguage?, attemptLimit?, workingHours?, retryDelayMinutes?, callNewContactsImmediately?, phoneNumber?, provider? (simulator|vapi|retell), providerAgentId?, providerPhoneNumber?, maxConcurrentCalls? }).',
+    description:
+      'Operator: creates a voice agent ({ accountId, name, status?, timezone?, defaultLanguage?, attemptLimit?, workingHours?, retryDelayMinutes?, callNewContactsImmediately?, phoneNumber?, provider? (simulator|vapi|retell), providerAgentId?, providerPhoneNumber?, maxConcurrentCalls? }).',
     args: { input: t.arg({ type: 'JSON', required: true }) },
     resolve: (_root, args, ctx) => createAgent(ctx, args.input),
   }),

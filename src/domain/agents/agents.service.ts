@@ -12,7 +12,11 @@ import { normalizePhone } from '../../normalize/phone.js';
 import { DEFAULT_WORKING_HOURS, WorkingHoursSchema } from '../calls/calling-hours.rules.js';
 import { VOICE_PROVIDERS, type VoiceProvider } from '../../calls/telephony/voice-provider.port.js';
 
-type ProviderReferences = { provider: VoiceProvider; providerAgentId?: string | null; providerPhoneNumber?: string | null };
+type ProviderReferences = {
+  provider: VoiceProvider;
+  providerAgentId?: string | null;
+  providerPhoneNumber?: string | null;
+};
 
 /**
  * A Vapi or Retell agent names the provider's assistant (or agent) and the number it calls
@@ -22,12 +26,16 @@ function checkProviderReferences<T extends ProviderReferences>(agent: T): T {
   if (agent.provider === 'simulator') return agent;
   const missing = (['providerAgentId', 'providerPhoneNumber'] as const).filter((field) => !agent[field]);
   if (missing.length > 0) {
-    const what = agent.provider === 'vapi' ? 'the Vapi assistant id and phone number id' : 'the Retell agent id and from-number';
+    const what =
+      agent.provider === 'vapi' ? 'the Vapi assistant id and phone number id' : 'the Retell agent id and from-number';
     throw badRequest(`${missing.join(', ')}: a ${agent.provider} agent needs ${what}`);
   }
   if (agent.provider === 'retell') {
     const parsed = normalizePhone(agent.providerPhoneNumber!, null);
-    if (!parsed.ok) throw badRequest(`providerPhoneNumber: "${agent.providerPhoneNumber}" is not a phone number in international format (e.g. +14155550100)`);
+    if (!parsed.ok)
+      throw badRequest(
+        `providerPhoneNumber: "${agent.providerPhoneNumber}" is not a phone number in international format (e.g. +14155550100)`,
+      );
     return { ...agent, providerPhoneNumber: parsed.e164 };
   }
   return agent;
@@ -40,7 +48,11 @@ const agentFields = {
   defaultLanguage: z.string().max(64),
   attemptLimit: z.number().int().min(1).max(50),
   workingHours: WorkingHoursSchema,
-  retryDelayMinutes: z.number().int().min(1).max(7 * 24 * 60),
+  retryDelayMinutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60),
   callNewContactsImmediately: z.boolean(),
   /** The agent's own number; inbound calls to it create or find the caller in this Account. */
   phoneNumber: z.string().max(64).nullable(),
@@ -72,15 +84,22 @@ export const CreateAgentSchema = z.strictObject({
 });
 
 export const UpdateAgentSchema = z.strictObject(
-  Object.fromEntries(Object.entries(agentFields).map(([k, v]) => [k, v.optional()])) as { [K in keyof typeof agentFields]: z.ZodOptional<(typeof agentFields)[K]> },
+  Object.fromEntries(Object.entries(agentFields).map(([k, v]) => [k, v.optional()])) as {
+    [K in keyof typeof agentFields]: z.ZodOptional<(typeof agentFields)[K]>;
+  },
 );
 
 /** A zone and a language the dialer can use, or a 400 naming the field. */
-function normalizeAgentLocale<T extends { timezone?: string; defaultLanguage?: string; phoneNumber?: string | null }>(input: T): T {
+function normalizeAgentLocale<T extends { timezone?: string; defaultLanguage?: string; phoneNumber?: string | null }>(
+  input: T,
+): T {
   const out = { ...input };
   if (input.phoneNumber) {
     const parsed = normalizePhone(input.phoneNumber, null);
-    if (!parsed.ok) throw badRequest(`phoneNumber: "${input.phoneNumber}" is not a phone number in international format (e.g. +14155550100)`);
+    if (!parsed.ok)
+      throw badRequest(
+        `phoneNumber: "${input.phoneNumber}" is not a phone number in international format (e.g. +14155550100)`,
+      );
     out.phoneNumber = parsed.e164;
   }
   if (input.timezone !== undefined) {
@@ -90,7 +109,10 @@ function normalizeAgentLocale<T extends { timezone?: string; defaultLanguage?: s
   }
   if (input.defaultLanguage !== undefined) {
     const locale = normalizeLanguage(input.defaultLanguage);
-    if (!locale) throw badRequest(`defaultLanguage: "${input.defaultLanguage}" is not one of en-US, en-GB, he-IL, fr-FR, de-DE, es-ES, es-MX, es-US, es-419`);
+    if (!locale)
+      throw badRequest(
+        `defaultLanguage: "${input.defaultLanguage}" is not one of en-US, en-GB, he-IL, fr-FR, de-DE, es-ES, es-MX, es-US, es-419`,
+      );
     out.defaultLanguage = locale;
   }
   return out;
@@ -102,7 +124,9 @@ export async function createAgent(ctx: RequestContext, input: unknown) {
   const account = await ctx.db.prisma.account.findUnique({ where: { id: data.accountId } });
   if (!account) throw notFound(`No account ${data.accountId}`);
   const now = ctx.clock.now();
-  return ctx.db.prisma.agent.create({ data: { ...data, workingHours: data.workingHours as object, createdAt: now, updatedAt: now } });
+  return ctx.db.prisma.agent.create({
+    data: { ...data, workingHours: data.workingHours as object, createdAt: now, updatedAt: now },
+  });
 }
 
 export async function updateAgent(ctx: RequestContext, id: string, input: unknown) {
@@ -113,7 +137,10 @@ export async function updateAgent(ctx: RequestContext, id: string, input: unknow
   // The references are checked as they will be after the change.
   const references = checkProviderReferences({ ...existing, ...data, provider: data.provider ?? existing.provider });
   data.providerPhoneNumber = data.providerPhoneNumber === undefined ? undefined : references.providerPhoneNumber;
-  return ctx.db.prisma.agent.update({ where: { id }, data: { ...data, workingHours: data.workingHours as object | undefined, updatedAt: ctx.clock.now() } });
+  return ctx.db.prisma.agent.update({
+    where: { id },
+    data: { ...data, workingHours: data.workingHours as object | undefined, updatedAt: ctx.clock.now() },
+  });
 }
 
 /** One of the key's Account's voice agents, or null (also for an id that is not a UUID). */
@@ -126,7 +153,8 @@ export async function findAgent(ctx: RequestContext, id: string) {
 /** The key's Account's voice agents, in a stable order, one page at a time (for pickers); `after` is the last id of the page before. */
 export async function listAgents(ctx: RequestContext, input: { after?: string; limit: number }) {
   const actor = requireActor(ctx);
-  if (input.after !== undefined && !UUID_PATTERN.test(input.after)) throw badRequest('The page cursor is not one this API issued');
+  if (input.after !== undefined && !UUID_PATTERN.test(input.after))
+    throw badRequest('The page cursor is not one this API issued');
   const rows = await ctx.db.prisma.agent.findMany({
     where: { accountId: actor.accountId, ...(input.after ? { id: { gt: input.after } } : {}) },
     orderBy: { id: 'asc' },

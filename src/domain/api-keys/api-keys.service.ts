@@ -41,14 +41,24 @@ export interface ApiKeyRecord {
 }
 
 /** Creates a key for a user; the secret is in the result and nowhere else, ever. */
-export async function createApiKey(ctx: RequestContext, input: unknown): Promise<{ key: ApiKeyRecord; secret: string }> {
+export async function createApiKey(
+  ctx: RequestContext,
+  input: unknown,
+): Promise<{ key: ApiKeyRecord; secret: string }> {
   requireAdmin(ctx);
   const { userId, name } = parseInput(CreateKeySchema, input);
   const user = await ctx.db.prisma.user.findUnique({ where: { id: userId } });
   if (!user) throw notFound(`No user ${userId}`);
   const secret = generateSecret();
   const key = await ctx.db.prisma.apiKey.create({
-    data: { accountId: user.accountId, userId, name, secretHash: hashSecret(secret), lastFour: secret.slice(-4), createdAt: ctx.clock.now() },
+    data: {
+      accountId: user.accountId,
+      userId,
+      name,
+      secretHash: hashSecret(secret),
+      lastFour: secret.slice(-4),
+      createdAt: ctx.clock.now(),
+    },
     omit: { secretHash: true },
   });
   return { key, secret };
@@ -56,14 +66,22 @@ export async function createApiKey(ctx: RequestContext, input: unknown): Promise
 
 export async function listApiKeys(ctx: RequestContext, accountId: string): Promise<ApiKeyRecord[]> {
   requireAdmin(ctx);
-  return ctx.db.prisma.apiKey.findMany({ where: { accountId }, orderBy: { createdAt: 'asc' }, omit: { secretHash: true } });
+  return ctx.db.prisma.apiKey.findMany({
+    where: { accountId },
+    orderBy: { createdAt: 'asc' },
+    omit: { secretHash: true },
+  });
 }
 
 export async function revokeApiKey(ctx: RequestContext, id: string): Promise<ApiKeyRecord> {
   requireAdmin(ctx);
   const key = await ctx.db.prisma.apiKey.findUnique({ where: { id } });
   if (!key) throw notFound(`No API key ${id}`);
-  return ctx.db.prisma.apiKey.update({ where: { id }, data: { revokedAt: key.revokedAt ?? ctx.clock.now() }, omit: { secretHash: true } });
+  return ctx.db.prisma.apiKey.update({
+    where: { id },
+    data: { revokedAt: key.revokedAt ?? ctx.clock.now() },
+    omit: { secretHash: true },
+  });
 }
 
 /**
@@ -71,7 +89,8 @@ export async function revokeApiKey(ctx: RequestContext, id: string): Promise<Api
  * Account rules together); the last-used time is written only when a minute has passed.
  */
 export async function authenticateApiKey(services: Services, secret: string | undefined): Promise<Actor> {
-  if (!secret || !secret.startsWith(KEY_PREFIX)) throw new DomainError('unauthenticated', 'Missing or malformed API key: send Authorization: Bearer svc_pk_...');
+  if (!secret || !secret.startsWith(KEY_PREFIX))
+    throw new DomainError('unauthenticated', 'Missing or malformed API key: send Authorization: Bearer svc_pk_...');
   const row = await findActiveKey(directSql(services.db.sql), hashSecret(secret));
   if (!row) throw new DomainError('unauthenticated', 'Unknown or revoked API key');
   const now = services.clock.now();

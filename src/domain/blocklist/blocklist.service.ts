@@ -7,7 +7,11 @@ import { parseInput } from '../shared/validation.js';
 import { normalizePhone } from '../../normalize/phone.js';
 import { countryOf } from '../../normalize/location.js';
 
-export const BlockPhoneSchema = z.strictObject({ accountId: z.uuid(), phone: z.string().min(1).max(64), reason: z.string().max(200).optional() });
+export const BlockPhoneSchema = z.strictObject({
+  accountId: z.uuid(),
+  phone: z.string().min(1).max(64),
+  reason: z.string().max(200).optional(),
+});
 
 export async function blockPhone(ctx: RequestContext, input: unknown) {
   requireAdmin(ctx);
@@ -23,7 +27,10 @@ export async function blockPhone(ctx: RequestContext, input: unknown) {
       create: { accountId: account.id, phone: parsed.e164, reason: data.reason, createdAt: now },
       update: {},
     });
-    await tx.contact.updateMany({ where: { accountId: account.id, phone: parsed.e164 }, data: { status: 'dnc', updatedAt: now } });
+    await tx.contact.updateMany({
+      where: { accountId: account.id, phone: parsed.e164 },
+      data: { status: 'dnc', updatedAt: now },
+    });
     return entry;
   });
 }

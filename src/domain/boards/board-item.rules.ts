@@ -36,7 +36,9 @@ export interface ItemContact {
   customFields?: Record<string, string | null>;
 }
 
-export type ItemContactResult = { ok: true; contact: ItemContact } | { ok: false; reason: 'missing_phone' | 'invalid_phone'; message: string };
+export type ItemContactResult =
+  | { ok: true; contact: ItemContact }
+  | { ok: false; reason: 'missing_phone' | 'invalid_phone'; message: string };
 
 /**
  * The item's phone must carry its country code, else the run fails with severity 4000 (README,
@@ -45,12 +47,19 @@ export type ItemContactResult = { ok: true; contact: ItemContact } | { ok: false
  * stores them). A number only valid once the flag's country is assumed is refused, and so is a
  * number whose code is not the flag's country's.
  */
-export function itemPhone(column: { value?: string | null; phone?: string | null; country_short_name?: string | null; text?: string | null } | undefined):
-  | { ok: true; e164: string }
-  | { ok: false; reason: 'missing_phone' | 'invalid_phone'; message: string } {
+export function itemPhone(
+  column:
+    | { value?: string | null; phone?: string | null; country_short_name?: string | null; text?: string | null }
+    | undefined,
+): { ok: true; e164: string } | { ok: false; reason: 'missing_phone' | 'invalid_phone'; message: string } {
   const value = column ? phoneColumnValue(column) : { phone: null, countryShortName: null };
   const phone = value.phone ?? (column?.text?.trim() || null);
-  if (!phone) return { ok: false, reason: 'missing_phone', message: 'The item has no phone number: fill its Phone column, then run the automation again.' };
+  if (!phone)
+    return {
+      ok: false,
+      reason: 'missing_phone',
+      message: 'The item has no phone number: fill its Phone column, then run the automation again.',
+    };
   const flag = value.countryShortName?.toUpperCase() ?? null;
   const international = /^\s*(\+|00)/.test(phone) ? phone : `+${phone.trim()}`;
   const number = normalizePhone(international, null);
@@ -58,12 +67,20 @@ export function itemPhone(column: { value?: string | null; phone?: string | null
   if (!number.ok || (code !== null && !number.e164.startsWith(`+${code}`))) {
     const country = flag ? ` for ${flag}` : '';
     const example = code ? ` (for example +${code} followed by the number)` : ' (for example +44 20 7946 0958)';
-    return { ok: false, reason: 'invalid_phone', message: `The phone number "${phone}" is not a valid number${country}: it must include the country code${example}.` };
+    return {
+      ok: false,
+      reason: 'invalid_phone',
+      message: `The phone number "${phone}" is not a valid number${country}: it must include the country code${example}.`,
+    };
   }
   return { ok: true, e164: number.e164 };
 }
 
-export function itemContact(item: BoardItem, mapping: BoardColumnMapping, timezoneColumnType: TimezoneColumnType | null): ItemContactResult {
+export function itemContact(
+  item: BoardItem,
+  mapping: BoardColumnMapping,
+  timezoneColumnType: TimezoneColumnType | null,
+): ItemContactResult {
   const phone = itemPhone(item.values.get(mapping.phoneColumnId));
   if (!phone.ok) return phone;
   const text = (columnId: string | null) => {

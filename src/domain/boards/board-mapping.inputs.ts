@@ -7,11 +7,22 @@ const columnId = z.string().trim().min(1).max(100);
 /** The agent reads extra fields by this key: letters, digits and underscores, starting with a letter. */
 const identifier = z
   .string()
-  .regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, 'must start with a letter and hold only letters, digits and underscores (64 at most)');
+  .regex(
+    /^[A-Za-z][A-Za-z0-9_]{0,63}$/,
+    'must start with a letter and hold only letters, digits and underscores (64 at most)',
+  );
 
 export const SetBoardMappingSchema = z
   .strictObject({
-    boardId: z.union([z.string().trim().regex(/^\d{1,20}$/, 'must be a monday board id (digits)'), z.number().int().positive()]).transform(String),
+    boardId: z
+      .union([
+        z
+          .string()
+          .trim()
+          .regex(/^\d{1,20}$/, 'must be a monday board id (digits)'),
+        z.number().int().positive(),
+      ])
+      .transform(String),
     firstNameColumnId: columnId.nullable().optional(),
     lastNameColumnId: columnId.nullable().optional(),
     itemNameIsFullName: z.boolean().optional(),

@@ -37,7 +37,13 @@ const ITEM_NAME_COLUMN = 'name';
 
 /** The column ids an action reads for this mapping (the item name comes with the item). */
 export function mappedColumnIds(mapping: BoardColumnMapping): string[] {
-  const ids = [mapping.firstNameColumnId, mapping.lastNameColumnId, mapping.phoneColumnId, mapping.timezoneColumnId, ...mapping.extraFields.map((f) => f.columnId)];
+  const ids = [
+    mapping.firstNameColumnId,
+    mapping.lastNameColumnId,
+    mapping.phoneColumnId,
+    mapping.timezoneColumnId,
+    ...mapping.extraFields.map((f) => f.columnId),
+  ];
   return [...new Set(ids.filter((id): id is string => typeof id === 'string'))];
 }
 
@@ -60,7 +66,9 @@ export function mappingProblems(mapping: BoardColumnMapping, columns: readonly B
       return;
     }
     if (allowed && !allowed.includes(column.type)) {
-      problems.push(`${role}: column "${column.title}" is a ${column.type} column; it must be ${allowed.map((t) => `a ${t}`).join(' or ')} column`);
+      problems.push(
+        `${role}: column "${column.title}" is a ${column.type} column; it must be ${allowed.map((t) => `a ${t}`).join(' or ')} column`,
+      );
     }
   };
   check('first name', mapping.firstNameColumnId);
@@ -72,7 +80,10 @@ export function mappingProblems(mapping: BoardColumnMapping, columns: readonly B
 }
 
 /** The type of the mapped timezone column, as the board reports it. */
-export function timezoneColumnTypeOf(mapping: BoardColumnMapping, columns: readonly BoardColumn[]): TimezoneColumnType | null {
+export function timezoneColumnTypeOf(
+  mapping: BoardColumnMapping,
+  columns: readonly BoardColumn[],
+): TimezoneColumnType | null {
   const type = columns.find((c) => c.id === mapping.timezoneColumnId)?.type;
   return (TIMEZONE_COLUMN_TYPES as readonly string[]).includes(type ?? '') ? (type as TimezoneColumnType) : null;
 }

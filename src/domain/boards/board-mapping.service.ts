@@ -5,7 +5,13 @@ import { Prisma, type BoardMapping } from '../../generated/prisma/client.js';
 import { requireActor, type RequestContext } from '../context.js';
 import { badRequest, DomainError, notFound } from '../errors.js';
 import { parseInput } from '../shared/validation.js';
-import { mappingProblems, timezoneColumnTypeOf, type BoardColumn, type BoardColumnMapping, type ExtraField } from './board-mapping.rules.js';
+import {
+  mappingProblems,
+  timezoneColumnTypeOf,
+  type BoardColumn,
+  type BoardColumnMapping,
+  type ExtraField,
+} from './board-mapping.rules.js';
 import { SetBoardMappingSchema } from './board-mapping.inputs.js';
 import { labelForResult, validateStatusLabelMapping, type StatusLabelMapping } from './status-labels.js';
 import { CALL_RESULTS } from '../../calls/telephony/telephony.port.js';
@@ -28,10 +34,14 @@ export async function getBoardMapping(ctx: RequestContext): Promise<BoardMapping
 }
 
 /** The board and its columns, read through the Account's monday link. */
-export async function readBoard(ctx: RequestContext, boardId: string): Promise<{ id: string; name: string; columns: BoardColumn[] }> {
+export async function readBoard(
+  ctx: RequestContext,
+  boardId: string,
+): Promise<{ id: string; name: string; columns: BoardColumn[] }> {
   const { accountId } = requireActor(ctx);
   if (!/^\d{1,20}$/.test(boardId)) throw badRequest('boardId must be a monday board id (digits)');
-  if (!ctx.boards) throw badRequest('The monday board app is not configured on this service (set MONDAY_SIGNING_SECRET)');
+  if (!ctx.boards)
+    throw badRequest('The monday board app is not configured on this service (set MONDAY_SIGNING_SECRET)');
   const accessTokenEncrypted = await linkedAccessToken(ctx, accountId);
   if (!accessTokenEncrypted) {
     throw badRequest('This Account is not linked to a monday account yet: install the board app from monday first');
@@ -51,9 +61,17 @@ export async function setBoardMapping(ctx: RequestContext, input: unknown): Prom
   const change = parseInput(SetBoardMappingSchema, input, 'input');
   const current = await ctx.db.prisma.boardMapping.findUnique({ where: { accountId } });
   const sameBoard = current?.boardId === change.boardId;
-  const base: BoardColumnMapping = sameBoard && current
-    ? columnMappingOf(current)
-    : { firstNameColumnId: null, lastNameColumnId: null, itemNameIsFullName: false, phoneColumnId: '', timezoneColumnId: null, extraFields: [] };
+  const base: BoardColumnMapping =
+    sameBoard && current
+      ? columnMappingOf(current)
+      : {
+          firstNameColumnId: null,
+          lastNameColumnId: null,
+          itemNameIsFullName: false,
+          phoneColumnId: '',
+          timezoneColumnId: null,
+          extraFields: [],
+        };
   const next: BoardColumnMapping = {
     firstNameColumnId: change.firstNameColumnId !== undefined ? change.firstNameColumnId : base.firstNameColumnId,
     lastNameColumnId: change.lastNameColumnId !== undefined ? change.lastNameColumnId : base.lastNameColumnId,
@@ -69,9 +87,17 @@ export async function setBoardMapping(ctx: RequestContext, input: unknown): Prom
   const board = await readBoard(ctx, change.boardId);
   const problems = mappingProblems(next, board.columns);
   if (problems.length > 0) {
-    throw badRequest(`The mapping does not fit board "${board.name}": ${problems.join('; ')}`, { issues: problems.map((message) => ({ path: 'input', message })) });
+    throw badRequest(`The mapping does not fit board "${board.name}": ${problems.join('; ')}`, {
+      issues: problems.map((message) => ({ path: 'input', message })),
+    });
   }
-  const data = { ...next, extraFields: next.extraFields as never, boardId: change.boardId, timezoneColumnType: timezoneColumnTypeOf(next, board.columns), updatedAt: ctx.clock.now() };
+  const data = {
+    ...next,
+    extraFields: next.extraFields as never,
+    boardId: change.boardId,
+    timezoneColumnType: timezoneColumnTypeOf(next, board.columns),
+    updatedAt: ctx.clock.now(),
+  };
   return ctx.db.prisma.boardMapping.upsert({
     where: { accountId },
     create: { accountId, ...data },
@@ -95,8 +121,15 @@ export async function setStatusLabels(ctx: RequestContext, input: unknown): Prom
     mapping = checked.mapping;
   }
   const current = await ctx.db.prisma.boardMapping.findUnique({ where: { accountId } });
-  if (!current) throw new DomainError('not_found', 'Map a board first (setBoardMapping): the status labels belong to the mapped board');
-  return ctx.db.prisma.boardMapping.update({ where: { accountId }, data: { statusLabels: mapping ?? Prisma.DbNull, updatedAt: ctx.clock.now() } });
+  if (!current)
+    throw new DomainError(
+      'not_found',
+      'Map a board first (setBoardMapping): the status labels belong to the mapped board',
+    );
+  return ctx.db.prisma.boardMapping.update({
+    where: { accountId },
+    data: { statusLabels: mapping ?? Prisma.DbNull, updatedAt: ctx.clock.now() },
+  });
 }
 
 /** Every call result with the label it sets under the Account's mapping (null: unchanged). */
@@ -104,4 +137,3 @@ export function effectiveStatusLabels(row: Pick<BoardMapping, 'statusLabels'> | 
   const mapping = (row?.statusLabels ?? null) as StatusLabelMapping | null;
   return Object.fromEntries(CALL_RESULTS.map((result) => [result, labelForResult(result, mapping)]));
 }
-

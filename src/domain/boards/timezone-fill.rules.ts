@@ -99,11 +99,7 @@ export function resolveTimezoneFromPhone(value: PhoneColumnValue): TimezoneResol
   // NANP zones follow the area code, so the message names it; elsewhere it names the number.
   const subject = nanp ? `+1 ${phoneDigits(e164).slice(1, 4)} numbers` : `The number ${e164}`;
   if (zones.length === 0) {
-    return failure(
-      'unknown',
-      [],
-      `${subject} ${nanp ? 'have' : 'has'} no known time zone: set the timezone by hand.`,
-    );
+    return failure('unknown', [], `${subject} ${nanp ? 'have' : 'has'} no known time zone: set the timezone by hand.`);
   }
   return failure(
     'ambiguous',

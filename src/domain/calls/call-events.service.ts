@@ -14,9 +14,23 @@ import { assertStorableText } from '../shared/storable-text.js';
 import { prepareContactWrite } from '../contacts/contacts.rules.js';
 import { upsertInTransaction } from '../contacts/contacts-write.service.js';
 import {
-  findAgentByPhoneNumber, findContactIdByPhone, flushCallWrites, insertInboundCall, lockCall, noCallWrites,
-  recordEventsAndLockCall, writeCallEnded, writeInProgress, writeProviderCallId, writeReport, writeStartedAt,
-  type CallRow, type CallWrites, type EnrollmentProgress, type EnrollmentRow, type LockedCallRows,
+  findAgentByPhoneNumber,
+  findContactIdByPhone,
+  flushCallWrites,
+  insertInboundCall,
+  lockCall,
+  noCallWrites,
+  recordEventsAndLockCall,
+  writeCallEnded,
+  writeInProgress,
+  writeProviderCallId,
+  writeReport,
+  writeStartedAt,
+  type CallRow,
+  type CallWrites,
+  type EnrollmentProgress,
+  type EnrollmentRow,
+  type LockedCallRows,
 } from './call-events.store.js';
 
 export type EventApplication = 'applied' | 'duplicate';
@@ -49,7 +63,11 @@ export interface EventSource {
  * records the provider's call id and the recording, and a call or agent of another Account is
  * as unknown as a missing one.
  */
-export async function applyTelephonyEvent(services: Pick<Services, 'db' | 'clock'>, event: ProviderEvent, source?: EventSource): Promise<EventApplication> {
+export async function applyTelephonyEvent(
+  services: Pick<Services, 'db' | 'clock'>,
+  event: ProviderEvent,
+  source?: EventSource,
+): Promise<EventApplication> {
   const [applied] = await applyTelephonyEvents(services, [event], source);
   return applied;
 }
@@ -64,7 +82,11 @@ export async function applyTelephonyEvent(services: Pick<Services, 'db' | 'clock
  * message and, when they are all about one existing call, locks that call, its contact and (for
  * an end) its enrollment; each event then writes in one statement of its own.
  */
-export async function applyTelephonyEvents(services: Pick<Services, 'db' | 'clock'>, events: ProviderEvent[], source?: EventSource): Promise<EventApplication[]> {
+export async function applyTelephonyEvents(
+  services: Pick<Services, 'db' | 'clock'>,
+  events: ProviderEvent[],
+  source?: EventSource,
+): Promise<EventApplication[]> {
   if (events.length === 0) return [];
   // Whatever surface reported them: text the database cannot store is the reporter's 400.
   events.forEach((event, index) => assertStorableText(event, events.length === 1 ? '' : `events[${index}]`));
@@ -83,10 +105,11 @@ export async function applyTelephonyEvents(services: Pick<Services, 'db' | 'cloc
       if (event.type === 'call.inbound') {
         await startInboundCall(tx, event, now, source);
       } else {
-        const call = calls.get(event.callId)
-          ?? withNoWrites(await lockCall(tx, event.callId, event.type === 'call.ended'));
+        const call =
+          calls.get(event.callId) ?? withNoWrites(await lockCall(tx, event.callId, event.type === 'call.ended'));
         // Thrown, so the event is not recorded as processed: the provider's retry can apply it.
-        if (!call || (source && call.call.accountId !== source.accountId)) throw new DomainError('not_found', `No call ${event.callId}`);
+        if (!call || (source && call.call.accountId !== source.accountId))
+          throw new DomainError('not_found', `No call ${event.callId}`);
         calls.set(event.callId, call);
         // Two events of one kind for one call in a message write one after the other.
         if (call.kinds.has(event.type)) await flushWrites(tx, call);
@@ -126,7 +149,11 @@ async function flushWrites(tx: SqlClient, locked: LockedCall): Promise<void> {
  * One round trip: records the message's event ids (the fresh ones come back) and, when every
  * event is about one call that already exists (no inbound call among them), locks it.
  */
-async function recordAndLock(tx: SqlClient, events: ProviderEvent[], now: Date): Promise<{ fresh: Set<string>; locked: LockedCall | null }> {
+async function recordAndLock(
+  tx: SqlClient,
+  events: ProviderEvent[],
+  now: Date,
+): Promise<{ fresh: Set<string>; locked: LockedCall | null }> {
   const callIds = new Set(events.map((e) => e.callId));
   const oneCall = callIds.size === 1 && !events.some((e) => e.type === 'call.inbound') ? events[0].callId : null;
   const withEnrollment = events.some((e) => e.type === 'call.ended');
@@ -136,7 +163,12 @@ async function recordAndLock(tx: SqlClient, events: ProviderEvent[], now: Date):
 }
 
 /** One fresh event of a locked call, added to the call's pending writes; the locked state follows it. */
-async function applyToCall(tx: SqlClient, locked: LockedCall, event: Exclude<ProviderEvent, { type: 'call.inbound' }>, now: Date): Promise<void> {
+async function applyToCall(
+  tx: SqlClient,
+  locked: LockedCall,
+  event: Exclude<ProviderEvent, { type: 'call.inbound' }>,
+  now: Date,
+): Promise<void> {
   const { call, writes } = locked;
   locked.kinds.add(event.type);
   // Only a call that has none yet (one the dialer placed has it since the provider's answer).
@@ -166,7 +198,12 @@ function markStarted(locked: LockedCall, at: Date): void {
  * The outcome of an ended call, in the call's pending writes: the contact, the enrollment's
  * progress, the block list (do_not_call), the call itself and the durable call.ended event.
  */
-async function applyCallEnded(tx: SqlClient, locked: LockedCall, event: TelephonyEventOf<'call.ended'>, now: Date): Promise<void> {
+async function applyCallEnded(
+  tx: SqlClient,
+  locked: LockedCall,
+  event: TelephonyEventOf<'call.ended'>,
+  now: Date,
+): Promise<void> {
   const { call, contact } = locked;
   // One call ends once, whatever the number of "ended" events with different ids.
   if (call.status === 'ended') return;
@@ -175,15 +212,36 @@ async function applyCallEnded(tx: SqlClient, locked: LockedCall, event: Telephon
   const startedAt = call.startedAt ?? new Date(endedAt.getTime() - event.durationSeconds * 1000);
   const reportedNext = event.nextAttemptAt ? new Date(event.nextAttemptAt) : null;
 
-  const { contact: updated } = applyCallOutcome(contact, { startedAt, result: event.result, language: event.language, nextAttemptAt: reportedNext }, now);
-  const progress = await enrollmentProgress(tx, call, locked.enrollment, event, endedAt, reportedNext, contact.maxAttempts);
+  const { contact: updated } = applyCallOutcome(
+    contact,
+    { startedAt, result: event.result, language: event.language, nextAttemptAt: reportedNext },
+    now,
+  );
+  const progress = await enrollmentProgress(
+    tx,
+    call,
+    locked.enrollment,
+    event,
+    endedAt,
+    reportedNext,
+    contact.maxAttempts,
+  );
   // An enrollment ending with this call clears nextCallAt; a call outside any active
   // enrollment (inbound, or a late report after its enrollment ended) keeps the reported time.
   if (progress.endsEnrollment) updated.nextCallAt = null;
   const payload: CallEndedEvent = {
-    callId: call.id, contactId: call.contactId, accountId: call.accountId, workflowId: call.workflowId, agentId: call.agentId,
-    result: event.result, endReason: event.endReason, durationSeconds: event.durationSeconds, lastCall: progress.lastCall,
-    transferred: event.transferred ?? false, testCall: event.testCall ?? false, endedAt: endedAt.toISOString(),
+    callId: call.id,
+    contactId: call.contactId,
+    accountId: call.accountId,
+    workflowId: call.workflowId,
+    agentId: call.agentId,
+    result: event.result,
+    endReason: event.endReason,
+    durationSeconds: event.durationSeconds,
+    lastCall: progress.lastCall,
+    transferred: event.transferred ?? false,
+    testCall: event.testCall ?? false,
+    endedAt: endedAt.toISOString(),
   };
   writeCallEnded(locked.writes, {
     accountId: call.accountId,
@@ -192,9 +250,16 @@ async function applyCallEnded(tx: SqlClient, locked: LockedCall, event: Telephon
     blockPhone: event.result === 'do_not_call' && contact.phone ? contact.phone : null,
     event: { id: randomUUID(), payload },
     call: {
-      result: event.result, endReason: event.endReason, startedAt, endedAt, durationSeconds: event.durationSeconds,
-      language: event.language, lastCall: progress.lastCall, nextCallAt: reportedNext,
-      transferred: event.transferred ?? false, testCall: event.testCall ?? false,
+      result: event.result,
+      endReason: event.endReason,
+      startedAt,
+      endedAt,
+      durationSeconds: event.durationSeconds,
+      language: event.language,
+      lastCall: progress.lastCall,
+      nextCallAt: reportedNext,
+      transferred: event.transferred ?? false,
+      testCall: event.testCall ?? false,
     },
     now,
   });
@@ -223,7 +288,9 @@ async function enrollmentProgress(
   if (!enrollment?.active) return { lastCall: true, endsEnrollment: false, write: nothing };
   const attempts = enrollment.attempts + 1;
   const limitReached = maxAttempts !== null && attempts >= maxAttempts;
-  const continues = !FINAL_RESULTS.has(event.result) && (!limitReached || (event.result === 'callback_requested' && reportedNext !== null));
+  const continues =
+    !FINAL_RESULTS.has(event.result) &&
+    (!limitReached || (event.result === 'callback_requested' && reportedNext !== null));
   if (!continues) {
     const reason = FINAL_RESULTS.has(event.result) ? event.result : 'attempt_limit';
     const write = { enrollmentId: call.enrollmentId, attempts, endedAt, endReason: reason };
@@ -246,13 +313,24 @@ function storeReport(locked: LockedCall, event: TelephonyEventOf<'report.ready'>
  * An inbound call to an agent's number: the caller is found by phone in the agent's Account,
  * or created with sourceKind `oneai`; the call is recorded and its later events apply as usual.
  */
-async function startInboundCall(tx: SqlClient, event: ProviderEvent & { type: 'call.inbound' }, now: Date, source?: EventSource): Promise<void> {
+async function startInboundCall(
+  tx: SqlClient,
+  event: ProviderEvent & { type: 'call.inbound' },
+  now: Date,
+  source?: EventSource,
+): Promise<void> {
   const to = event.to ? normalizePhone(event.to, null) : null;
-  if (!to?.ok) throw new DomainError('bad_request', 'call.inbound needs `to`: the agent number that was called, in international format');
+  if (!to?.ok)
+    throw new DomainError(
+      'bad_request',
+      'call.inbound needs `to`: the agent number that was called, in international format',
+    );
   const agent = await findAgentByPhoneNumber(tx, to.e164);
-  if (!agent || (source && agent.accountId !== source.accountId)) throw new DomainError('not_found', `No agent answers ${to.e164}`);
+  if (!agent || (source && agent.accountId !== source.accountId))
+    throw new DomainError('not_found', `No agent answers ${to.e164}`);
   const from = normalizePhone(event.from, null);
-  if (!from.ok) throw new DomainError('bad_request', `call.inbound: "${event.from}" is not a phone number in international format`);
+  if (!from.ok)
+    throw new DomainError('bad_request', `call.inbound: "${event.from}" is not a phone number in international format`);
   const account = await loadAccountRules(tx, agent.accountId);
   let contactId = await findContactIdByPhone(tx, agent.accountId, from.e164);
   if (!contactId) {
@@ -264,8 +342,17 @@ async function startInboundCall(tx: SqlClient, event: ProviderEvent & { type: 'c
     const [outcome] = await upsertInTransaction(tx, account, [usable.write], null, now);
     contactId = outcome.contact.id;
   }
-  await insertInboundCall(tx, {
-    id: event.callId, accountId: agent.accountId, contactId, agentId: agent.id, startedAt: new Date(event.occurredAt),
-    provider: source?.provider ?? 'simulator', providerCallId: event.providerCallId ?? null,
-  }, now);
+  await insertInboundCall(
+    tx,
+    {
+      id: event.callId,
+      accountId: agent.accountId,
+      contactId,
+      agentId: agent.id,
+      startedAt: new Date(event.occurredAt),
+      provider: source?.provider ?? 'simulator',
+      providerCallId: event.providerCallId ?? null,
+    },
+    now,
+  );
 }

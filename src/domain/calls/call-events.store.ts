@@ -75,7 +75,13 @@ const uuidOrNull = (id: string) => (UUID_PATTERN.test(id) ? id : null);
 /** A contact read back through to_jsonb: timestamps arrive as strings. */
 function contactFromJson(json: ContactRow): ContactRow {
   const date = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string));
-  return { ...json, lastCallAt: date(json.lastCallAt), nextCallAt: date(json.nextCallAt), createdAt: date(json.createdAt)!, updatedAt: date(json.updatedAt)! };
+  return {
+    ...json,
+    lastCallAt: date(json.lastCallAt),
+    nextCallAt: date(json.nextCallAt),
+    createdAt: date(json.createdAt)!,
+    updatedAt: date(json.updatedAt)!,
+  };
 }
 
 /**
@@ -101,7 +107,9 @@ export async function recordEventsAndLockCall(
 
 /** Locks one call with its contact and (when `withEnrollment`) its enrollment; null: no such call. */
 export async function lockCall(tx: SqlClient, callId: string, withEnrollment: boolean): Promise<LockedCallRows | null> {
-  const [row] = await tx.$queryRaw<LockedJson[]>`WITH ${lockedCallSql(uuidOrNull(callId), withEnrollment, Prisma.empty)} SELECT ${LOCKED_COLUMNS}`;
+  const [row] = await tx.$queryRaw<
+    LockedJson[]
+  >`WITH ${lockedCallSql(uuidOrNull(callId), withEnrollment, Prisma.empty)} SELECT ${LOCKED_COLUMNS}`;
   return lockedOf(row, withEnrollment);
 }
 
@@ -122,9 +130,13 @@ export async function flushCallWrites(tx: SqlClient, callId: string, writes: Cal
   const { ctes, callColumns } = writes;
   if (ctes.length === 0 && callColumns.size === 0) return;
   const withs = ctes.length > 0 ? Prisma.sql`WITH ${Prisma.join(ctes, ', ')} ` : Prisma.empty;
-  const main = callColumns.size > 0
-    ? Prisma.sql`UPDATE "Call" SET ${Prisma.join([...callColumns].map(([column, value]) => Prisma.sql`${Prisma.raw(`"${column}"`)} = ${value}`), ', ')} WHERE "id" = ${callId}::uuid`
-    : Prisma.sql`SELECT 1`;
+  const main =
+    callColumns.size > 0
+      ? Prisma.sql`UPDATE "Call" SET ${Prisma.join(
+          [...callColumns].map(([column, value]) => Prisma.sql`${Prisma.raw(`"${column}"`)} = ${value}`),
+          ', ',
+        )} WHERE "id" = ${callId}::uuid`
+      : Prisma.sql`SELECT 1`;
   await tx.$executeRaw`${withs}${main}`;
 }
 
@@ -191,11 +203,17 @@ export function writeCallEnded(writes: CallWrites, ended: CallEnded): void {
   ctes.push(Prisma.sql`ended_event AS (INSERT INTO "DomainEvent" ("id", "accountId", "type", "payload", "createdAt")
     VALUES (${ended.event.id}::uuid, ${accountId}::uuid, 'call.ended', ${JSON.stringify(ended.event.payload)}::jsonb, ${now}::timestamptz))`);
   const columns: Array<[string, Prisma.Sql]> = [
-    ['status', Prisma.sql`'ended'`], ['result', Prisma.sql`${call.result}`], ['endReason', Prisma.sql`${call.endReason}`],
-    ['startedAt', Prisma.sql`${call.startedAt}::timestamptz`], ['endedAt', Prisma.sql`${call.endedAt}::timestamptz`],
-    ['durationSeconds', Prisma.sql`${call.durationSeconds}::int`], ['language', Prisma.sql`${call.language}`],
-    ['lastCall', Prisma.sql`${call.lastCall}`], ['nextCallAt', Prisma.sql`${call.nextCallAt}::timestamptz`],
-    ['transferred', Prisma.sql`${call.transferred}`], ['testCall', Prisma.sql`${call.testCall}`],
+    ['status', Prisma.sql`'ended'`],
+    ['result', Prisma.sql`${call.result}`],
+    ['endReason', Prisma.sql`${call.endReason}`],
+    ['startedAt', Prisma.sql`${call.startedAt}::timestamptz`],
+    ['endedAt', Prisma.sql`${call.endedAt}::timestamptz`],
+    ['durationSeconds', Prisma.sql`${call.durationSeconds}::int`],
+    ['language', Prisma.sql`${call.language}`],
+    ['lastCall', Prisma.sql`${call.lastCall}`],
+    ['nextCallAt', Prisma.sql`${call.nextCallAt}::timestamptz`],
+    ['transferred', Prisma.sql`${call.transferred}`],
+    ['testCall', Prisma.sql`${call.testCall}`],
   ];
   for (const [column, value] of columns) callColumns.set(column, value);
 }
@@ -204,12 +222,7 @@ export function writeCallEnded(writes: CallWrites, ended: CallEnded): void {
  * A report's transcript, among the call's pending writes: lines past the new last one removed,
  * the others written over, the call marked report-ready, its recording kept unless one is sent.
  */
-export function writeReport(
-  writes: CallWrites,
-  callId: string,
-  lines: Utterance[],
-  recordingUrl: string | null,
-): void {
+export function writeReport(writes: CallWrites, callId: string, lines: Utterance[], recordingUrl: string | null): void {
   writes.ctes.push(
     Prisma.sql`utterances_removed AS (DELETE FROM "CallUtterance" WHERE "callId" = ${callId}::uuid AND "seq" > ${lines.length})`,
     Prisma.sql`utterances_written AS (INSERT INTO "CallUtterance" ("callId", "seq", "speaker", "content", "timestamp")
@@ -223,14 +236,21 @@ export function writeReport(
 }
 
 /** The agent whose own number this is (inbound calls); null: none. */
-export async function findAgentByPhoneNumber(tx: SqlClient, phone: string): Promise<{ id: string; accountId: string } | null> {
-  const [agent] = await tx.$queryRaw<Array<{ id: string; accountId: string }>>`SELECT "id", "accountId" FROM "Agent" WHERE "phoneNumber" = ${phone}`;
+export async function findAgentByPhoneNumber(
+  tx: SqlClient,
+  phone: string,
+): Promise<{ id: string; accountId: string } | null> {
+  const [agent] = await tx.$queryRaw<
+    Array<{ id: string; accountId: string }>
+  >`SELECT "id", "accountId" FROM "Agent" WHERE "phoneNumber" = ${phone}`;
   return agent ?? null;
 }
 
 /** The Account's oldest contact with this phone; null: none. */
 export async function findContactIdByPhone(tx: SqlClient, accountId: string, phone: string): Promise<string | null> {
-  const [known] = await tx.$queryRaw<Array<{ id: string }>>`SELECT "id" FROM "Contact" WHERE "accountId" = ${accountId}::uuid AND "phone" = ${phone}
+  const [known] = await tx.$queryRaw<
+    Array<{ id: string }>
+  >`SELECT "id" FROM "Contact" WHERE "accountId" = ${accountId}::uuid AND "phone" = ${phone}
     ORDER BY "createdAt" LIMIT 1`;
   return known?.id ?? null;
 }
@@ -239,7 +259,13 @@ export async function findContactIdByPhone(tx: SqlClient, accountId: string, pho
 export async function insertInboundCall(
   tx: SqlClient,
   call: {
-    id: string; accountId: string; contactId: string; agentId: string; startedAt: Date; provider: string; providerCallId: string | null;
+    id: string;
+    accountId: string;
+    contactId: string;
+    agentId: string;
+    startedAt: Date;
+    provider: string;
+    providerCallId: string | null;
   },
   now: Date,
 ): Promise<void> {

@@ -9,15 +9,37 @@ import { isConversationResult, type CallResult } from '../../calls/telephony/tel
 
 /** The statuses the service sets, in order: a call result only ever moves a contact forward. */
 export const SERVICE_STATUS_ORDER = [
-  'not_assigned', 'assigned', 'not_answered', 'not_reached', 'reached', 'disqualified', 'qualified', 'converted', 'dnc',
+  'not_assigned',
+  'assigned',
+  'not_answered',
+  'not_reached',
+  'reached',
+  'disqualified',
+  'qualified',
+  'converted',
+  'dnc',
 ] as const satisfies readonly ContactStatus[];
 
 /** The status each call result moves a contact to (at least). */
 export const RESULT_STATUS: Record<CallResult, (typeof SERVICE_STATUS_ORDER)[number]> = {
-  busy: 'not_answered', human_busy: 'not_answered', no_answer: 'not_answered', voicemail: 'not_answered', ivr: 'not_answered', unknown: 'not_answered', new: 'not_answered',
-  invalid_number: 'not_reached', wrong_number: 'not_reached', carrier_blocked: 'not_reached',
-  answered: 'reached', contact_verified: 'reached', identified: 'reached', callback_requested: 'reached', neutral_value_call: 'reached',
-  disqualified: 'disqualified', wrong_language: 'disqualified', not_interested: 'disqualified',
+  busy: 'not_answered',
+  human_busy: 'not_answered',
+  no_answer: 'not_answered',
+  voicemail: 'not_answered',
+  ivr: 'not_answered',
+  unknown: 'not_answered',
+  new: 'not_answered',
+  invalid_number: 'not_reached',
+  wrong_number: 'not_reached',
+  carrier_blocked: 'not_reached',
+  answered: 'reached',
+  contact_verified: 'reached',
+  identified: 'reached',
+  callback_requested: 'reached',
+  neutral_value_call: 'reached',
+  disqualified: 'disqualified',
+  wrong_language: 'disqualified',
+  not_interested: 'disqualified',
   qualified: 'qualified',
   converted: 'converted',
   do_not_call: 'dnc',
@@ -28,7 +50,15 @@ export const RESULT_STATUS: Record<CallResult, (typeof SERVICE_STATUS_ORDER)[num
  * would be unwelcome or pointless). Other results retry until the attempt limit.
  */
 export const FINAL_RESULTS: ReadonlySet<CallResult> = new Set<CallResult>([
-  'converted', 'qualified', 'disqualified', 'wrong_language', 'not_interested', 'do_not_call', 'invalid_number', 'wrong_number', 'carrier_blocked',
+  'converted',
+  'qualified',
+  'disqualified',
+  'wrong_language',
+  'not_interested',
+  'do_not_call',
+  'invalid_number',
+  'wrong_number',
+  'carrier_blocked',
 ]);
 
 export interface CallOutcome {
@@ -41,7 +71,10 @@ export interface CallOutcome {
 }
 
 /** Moves `current` forward to `target`; legacy statuses and none are below every service status; `paused` stays. */
-export function forwardStatus(current: ContactStatus | null, target: (typeof SERVICE_STATUS_ORDER)[number]): ContactStatus | null {
+export function forwardStatus(
+  current: ContactStatus | null,
+  target: (typeof SERVICE_STATUS_ORDER)[number],
+): ContactStatus | null {
   if (current === 'paused') return current;
   const from = SERVICE_STATUS_ORDER.indexOf(current as (typeof SERVICE_STATUS_ORDER)[number]);
   const to = SERVICE_STATUS_ORDER.indexOf(target);
@@ -54,7 +87,11 @@ export function forwardStatus(current: ContactStatus | null, target: (typeof SER
  * language; its result can still move the status forward. A do-not-call result clears
  * nextCallAt. An answered call sets the language the call ended in.
  */
-export function applyCallOutcome(contact: ContactRow, outcome: CallOutcome, now: Date): { contact: ContactRow; counted: boolean } {
+export function applyCallOutcome(
+  contact: ContactRow,
+  outcome: CallOutcome,
+  now: Date,
+): { contact: ContactRow; counted: boolean } {
   const next: ContactRow = { ...contact, updatedAt: now };
   const counted = contact.lastCallAt === null || outcome.startedAt.getTime() > contact.lastCallAt.getTime();
   if (counted) {

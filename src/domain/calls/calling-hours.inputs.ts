@@ -40,7 +40,8 @@ const day = z.array(windowSchema).superRefine((windows, ctx) => {
     if (!TIME_PATTERN.test(w.start) || !END_TIME_PATTERN.test(w.end)) return;
     const start = timeToMinutes(w.start);
     const end = timeToMinutes(w.end);
-    if (start >= end) ctx.addIssue({ code: 'custom', path: [i], message: `start ${w.start} must be before end ${w.end}` });
+    if (start >= end)
+      ctx.addIssue({ code: 'custom', path: [i], message: `start ${w.start} must be before end ${w.end}` });
     else wellFormed.push({ i, start, end, label: `${w.start}–${w.end}` });
   });
   // Sorted by start, each window must begin at or after the latest end so far; touching
@@ -48,14 +49,23 @@ const day = z.array(windowSchema).superRefine((windows, ctx) => {
   wellFormed.sort((a, b) => a.start - b.start);
   let latest = wellFormed[0];
   for (const cur of wellFormed.slice(1)) {
-    if (cur.start < latest.end) ctx.addIssue({ code: 'custom', path: [cur.i], message: `window ${cur.label} overlaps window ${latest.label}` });
+    if (cur.start < latest.end)
+      ctx.addIssue({ code: 'custom', path: [cur.i], message: `window ${cur.label} overlaps window ${latest.label}` });
     if (cur.end > latest.end) latest = cur;
   }
 });
 
 /** Validates WorkingHours: known weekday keys only, HH:MM times, start < end, no overlaps within a day. */
 export const WorkingHoursSchema: z.ZodType<WorkingHours> = z.strictObject(
-  { mon: day.optional(), tue: day.optional(), wed: day.optional(), thu: day.optional(), fri: day.optional(), sat: day.optional(), sun: day.optional() },
+  {
+    mon: day.optional(),
+    tue: day.optional(),
+    wed: day.optional(),
+    thu: day.optional(),
+    fri: day.optional(),
+    sat: day.optional(),
+    sun: day.optional(),
+  },
   {
     error: (issue) =>
       issue.code === 'unrecognized_keys'

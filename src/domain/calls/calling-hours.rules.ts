@@ -56,7 +56,12 @@ interface LocalDate {
  * `t`'s local date and up to `lastDay` days after it. Local → instant conversion is monotone, so
  * windows come out in instant order.
  */
-function firstWindowEndingAfter(hours: WorkingHours, zone: Intl.DateTimeFormat, t: number, lastDay: number): [number, number] | null {
+function firstWindowEndingAfter(
+  hours: WorkingHours,
+  zone: Intl.DateTimeFormat,
+  t: number,
+  lastDay: number,
+): [number, number] | null {
   if (!WEEKDAYS.some((day) => hours[day]?.length)) return null;
   const today = localDate(zone, t);
   for (let offset = 0; offset <= lastDay; offset++) {

@@ -67,22 +67,43 @@ export async function listContactCalls(
     where: {
       accountId: actor.accountId,
       contactId: contact.id,
-      ...(cursor ? { OR: [{ startedAt: { gt: cursor.createdAt } }, { startedAt: cursor.createdAt, id: { gt: cursor.id } }] } : {}),
+      ...(cursor
+        ? { OR: [{ startedAt: { gt: cursor.createdAt } }, { startedAt: cursor.createdAt, id: { gt: cursor.id } }] }
+        : {}),
     },
     orderBy: [{ startedAt: 'asc' }, { id: 'asc' }],
     // One row more than the page tells whether another page exists (the last page has no token).
     take: limit + 1,
     select: {
-      id: true, contactId: true, workflowId: true, agentId: true, direction: true, status: true, result: true, endReason: true,
-      startedAt: true, endedAt: true, durationSeconds: true, language: true, lastCall: true, reportReady: true, recordingUrl: true,
+      id: true,
+      contactId: true,
+      workflowId: true,
+      agentId: true,
+      direction: true,
+      status: true,
+      result: true,
+      endReason: true,
+      startedAt: true,
+      endedAt: true,
+      durationSeconds: true,
+      language: true,
+      lastCall: true,
+      reportReady: true,
+      recordingUrl: true,
     },
   });
   const page = rows.slice(0, limit);
   const reported = page.filter((c) => c.reportReady).map((c) => c.id);
   const withUtterances = await findCallsWithUtterances(directSql(ctx.db.sql), reported);
   return {
-    data: page.map(({ reportReady, ...call }) => ({ ...call, transcriptAvailable: reportReady && withUtterances.has(call.id) })),
-    nextToken: rows.length > limit ? encodeCursor({ createdAt: page[page.length - 1].startedAt, id: page[page.length - 1].id }) : null,
+    data: page.map(({ reportReady, ...call }) => ({
+      ...call,
+      transcriptAvailable: reportReady && withUtterances.has(call.id),
+    })),
+    nextToken:
+      rows.length > limit
+        ? encodeCursor({ createdAt: page[page.length - 1].startedAt, id: page[page.length - 1].id })
+        : null,
   };
 }
 
@@ -94,7 +115,10 @@ export async function listContactCalls(
 export async function getCallTranscript(ctx: RequestContext, callId: string): Promise<Transcript> {
   const actor = requireActor(ctx);
   const id = assertUuid(callId, 'id');
-  const call = await ctx.db.prisma.call.findFirst({ where: { id, accountId: actor.accountId }, select: { reportReady: true } });
+  const call = await ctx.db.prisma.call.findFirst({
+    where: { id, accountId: actor.accountId },
+    select: { reportReady: true },
+  });
   // Another Account's call is indistinguishable from an unknown one.
   if (!call) throw notFound(`No call ${callId}`);
   if (!call.reportReady) return { utterances: [] };

@@ -1,7 +1,14 @@
 // The Call and Transcript types with their queries. Resolvers only call the services.
 import { builder } from '../builder.js';
 import { UUID_ARG } from '../shared/argument-guard.js';
-import { getCallTranscript, listContactCalls, type CallPage, type CallRecord, type Transcript, type Utterance } from './calls-read.service.js';
+import {
+  getCallTranscript,
+  listContactCalls,
+  type CallPage,
+  type CallRecord,
+  type Transcript,
+  type Utterance,
+} from './calls-read.service.js';
 
 export const CallDirectionEnum = builder.enumType('CallDirection', { values: ['outbound', 'inbound'] as const });
 
@@ -17,14 +24,24 @@ export const CallType = builder.objectRef<CallRecord>('Call').implement({
     status: t.exposeString('status'),
     result: t.exposeString('result', { nullable: true }),
     endReason: t.exposeString('endReason', { nullable: true }),
-    startedAt: t.expose('startedAt', { type: 'DateTime', description: 'When the call was placed (outbound) or started (inbound); the list order' }),
+    startedAt: t.expose('startedAt', {
+      type: 'DateTime',
+      description: 'When the call was placed (outbound) or started (inbound); the list order',
+    }),
     endedAt: t.expose('endedAt', { type: 'DateTime', nullable: true }),
     durationSeconds: t.exposeInt('durationSeconds', { nullable: true }),
     language: t.exposeString('language', { nullable: true }),
-    lastCall: t.exposeBoolean('lastCall', { description: 'True when no further attempt follows this call (the contact\'s last call)' }),
-    recordingUrl: t.exposeString('recordingUrl', { nullable: true, description: 'The recording of the call, as the voice provider reported it (its URL, which may expire); null when there is none' }),
+    lastCall: t.exposeBoolean('lastCall', {
+      description: "True when no further attempt follows this call (the contact's last call)",
+    }),
+    recordingUrl: t.exposeString('recordingUrl', {
+      nullable: true,
+      description:
+        'The recording of the call, as the voice provider reported it (its URL, which may expire); null when there is none',
+    }),
     transcriptAvailable: t.boolean({
-      description: 'True when the call\'s report is ready and it has at least one utterance (callTranscript is then non-empty)',
+      description:
+        "True when the call's report is ready and it has at least one utterance (callTranscript is then non-empty)",
       // Computed by the service that loaded the call (see calls-read.service.ts).
       resolve: (call) => call.transcriptAvailable,
     }),
@@ -40,7 +57,10 @@ const CallPageType = builder.objectRef<CallPage>('CallPage').implement({
 
 const UtteranceType = builder.objectRef<Utterance>('Utterance').implement({
   fields: (t) => ({
-    speaker: t.exposeString('speaker', { nullable: true, description: '`assistant` for the voice agent, `user` for the contact' }),
+    speaker: t.exposeString('speaker', {
+      nullable: true,
+      description: '`assistant` for the voice agent, `user` for the contact',
+    }),
     content: t.exposeString('content', { nullable: true, description: 'What the speaker said' }),
     timestamp: t.expose('timestamp', { type: 'DateTime', nullable: true, description: 'When it was spoken' }),
   }),
@@ -50,7 +70,7 @@ const TranscriptType = builder.objectRef<Transcript>('Transcript').implement({
   fields: (t) => ({
     utterances: t.field({
       type: [UtteranceType],
-      description: 'In conversation order; empty until the call\'s report is ready, and for a call without a transcript',
+      description: "In conversation order; empty until the call's report is ready, and for a call without a transcript",
       resolve: (p) => p.utterances,
     }),
   }),
@@ -59,7 +79,8 @@ const TranscriptType = builder.objectRef<Transcript>('Transcript').implement({
 builder.queryFields((t) => ({
   contactCalls: t.field({
     type: CallPageType,
-    description: 'One page of the calls of the contact with this external ID, oldest first by start (startedAt, then id); conflict when several contacts match.',
+    description:
+      'One page of the calls of the contact with this external ID, oldest first by start (startedAt, then id); conflict when several contacts match.',
     args: {
       sourceKind: t.arg.string({ required: true }),
       externalId: t.arg.string({ required: true }),
@@ -67,11 +88,15 @@ builder.queryFields((t) => ({
       nextToken: t.arg.string(),
     },
     resolve: (_root, args, ctx) =>
-      listContactCalls(ctx, { sourceKind: args.sourceKind, externalId: args.externalId }, { limit: args.limit ?? undefined, nextToken: args.nextToken ?? undefined }),
+      listContactCalls(
+        ctx,
+        { sourceKind: args.sourceKind, externalId: args.externalId },
+        { limit: args.limit ?? undefined, nextToken: args.nextToken ?? undefined },
+      ),
   }),
   callTranscript: t.field({
     type: TranscriptType,
-    description: 'The transcript of one call of the key\'s Account.',
+    description: "The transcript of one call of the key's Account.",
     args: { id: t.arg.string({ required: true, ...UUID_ARG }) },
     resolve: (_root, args, ctx) => getCallTranscript(ctx, args.id),
   }),

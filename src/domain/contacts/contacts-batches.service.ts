@@ -19,7 +19,14 @@ export async function enqueueBatch(ctx: RequestContext, kind: BatchKind, payload
   const actor = requireActor(ctx);
   const batch = { id: randomUUID() };
   const { accountId, userId } = actor;
-  await insertBatch(directSql(ctx.db.sql), { id: batch.id, accountId, userId, kind, payload, createdAt: ctx.clock.now() });
+  await insertBatch(directSql(ctx.db.sql), {
+    id: batch.id,
+    accountId,
+    userId,
+    kind,
+    payload,
+    createdAt: ctx.clock.now(),
+  });
   // The queue job is the durable path; the run here only removes its polling delay (and, holding
   // an import's payload already, skips reading it back).
   const held = kind === 'import' ? payload : undefined;

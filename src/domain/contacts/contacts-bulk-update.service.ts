@@ -31,7 +31,8 @@ export async function bulkUpdateContacts(ctx: RequestContext, body: unknown): Pr
   const actor = requireActor(ctx);
   const { filter, data } = parseInput(BulkUpdateBodySchema, body);
   const prepared = prepareContactWrite(data, actor.account, { keyFields: null });
-  if (!prepared.ok) throw badRequest('data.phone cannot be read as a phone number for its country; include the country code');
+  if (!prepared.ok)
+    throw badRequest('data.phone cannot be read as a phone number for its country; include the country code');
   // A change of nothing is done at once: no batch, no contact read.
   if (writesNothing(prepared.write)) return {};
   await enqueueBatch(ctx, 'bulk-update', { filter, write: prepared.write } satisfies BulkUpdatePayload);
@@ -63,7 +64,10 @@ export const BULK_UPDATE_CHUNK: Record<Database['kind'], { scan: number; write: 
 const EMBEDDED_CHUNK_TARGET_MS = 10;
 
 /** The bounds of the chunk after one that took `elapsedMs` with `bounds` (embedded database). */
-export function nextEmbeddedBounds(bounds: { scan: number; write: number }, elapsedMs: number): { scan: number; write: number } {
+export function nextEmbeddedBounds(
+  bounds: { scan: number; write: number },
+  elapsedMs: number,
+): { scan: number; write: number } {
   // Proportional, but by at most half or double per chunk: one slow chunk (a pause of the
   // machine) does not collapse the size, one fast one does not overshoot.
   const factor = Math.min(2, Math.max(0.5, EMBEDDED_CHUNK_TARGET_MS / Math.max(elapsedMs, 1)));
@@ -95,7 +99,9 @@ export async function processBulkUpdateBatch(services: Services, batchId: string
   for (;;) {
     const requestsBefore = requestsStarted();
     const started = performance.now();
-    const step = await withConflictRetry(() => services.db.sql.transaction((txRunner) => applyNextChunk(services, directSql(txRunner), batchId, bounds)));
+    const step = await withConflictRetry(() =>
+      services.db.sql.transaction((txRunner) => applyNextChunk(services, directSql(txRunner), batchId, bounds)),
+    );
     const chunkMs = performance.now() - started;
     services.statistics?.wrote(step.changed);
     if (step.finished) return;
@@ -109,11 +115,17 @@ export async function processBulkUpdateBatch(services: Services, batchId: string
     // src/db/pglite-fair-turns.ts). While requests come, chunks are sized by time; while none
     // does, they grow to the largest.
     await afterPendingReads();
-    bounds = requestsStarted() !== requestsBefore ? nextEmbeddedBounds(bounds, chunkMs) : embeddedBounds(bounds.write * 2);
+    bounds =
+      requestsStarted() !== requestsBefore ? nextEmbeddedBounds(bounds, chunkMs) : embeddedBounds(bounds.write * 2);
   }
 }
 
-async function applyNextChunk(services: Services, tx: SqlClient, batchId: string, bounds: { scan: number; write: number }): Promise<{ finished: boolean; changed: number }> {
+async function applyNextChunk(
+  services: Services,
+  tx: SqlClient,
+  batchId: string,
+  bounds: { scan: number; write: number },
+): Promise<{ finished: boolean; changed: number }> {
   const locked = await lockBatch<BulkUpdatePayload>(tx, batchId);
   if (!locked) throw new BatchBusy(`batch ${batchId} is being processed elsewhere`);
   const { accountId, payload, status } = locked;
@@ -151,7 +163,12 @@ async function applyNextChunk(services: Services, tx: SqlClient, batchId: string
     await finish();
     return { finished: true, changed: result.updated };
   }
-  const next: BulkUpdatePayload = { ...payload, updated, skipped, after: { createdAt: new Date(end.createdAt).toISOString(), id: end.id } };
+  const next: BulkUpdatePayload = {
+    ...payload,
+    updated,
+    skipped,
+    after: { createdAt: new Date(end.createdAt).toISOString(), id: end.id },
+  };
   await saveBatchPayload(tx, batchId, next);
   return { finished: false, changed: result.updated };
 }

@@ -18,8 +18,10 @@ function filterSql(accountId: string, filter: BulkUpdateFilter): Prisma.Sql {
   if (filter.lastName !== undefined) conditions.push(Prisma.sql`"lastName" = ${filter.lastName}`);
   if (filter.phone !== undefined) conditions.push(Prisma.sql`"phone" = ${filter.phone}`);
   if (filter.sourceKind !== undefined) conditions.push(Prisma.sql`"sourceKind" = ${filter.sourceKind}::"SourceKind"`);
-  if (filter.externalId !== undefined) conditions.push(Prisma.sql`"externalId" = ${filter.externalId.replace(/ +$/, '')}`);
-  for (const { key, value } of filter.customFields ?? []) conditions.push(Prisma.sql`"customFields" ->> ${key} = ${value}`);
+  if (filter.externalId !== undefined)
+    conditions.push(Prisma.sql`"externalId" = ${filter.externalId.replace(/ +$/, '')}`);
+  for (const { key, value } of filter.customFields ?? [])
+    conditions.push(Prisma.sql`"customFields" ->> ${key} = ${value}`);
   return Prisma.join(conditions, ' AND ');
 }
 

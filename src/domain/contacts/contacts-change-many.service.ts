@@ -3,11 +3,22 @@
 // write to each contact in turn (changeStoredContact): a contact whose change would take a
 // dedup key another contact holds at that moment, or leave it with none, or whose merged
 // customFields would pass their limits, is skipped.
-import { applyContactWrite, type AccountRules, type ContactRow, type PreparedWrite, type WriteMode } from './contacts.rules.js';
+import {
+  applyContactWrite,
+  type AccountRules,
+  type ContactRow,
+  type PreparedWrite,
+  type WriteMode,
+} from './contacts.rules.js';
 import { buildDedupKey } from './dedup.rules.js';
 import { MergedCustomFieldsOverLimit } from './custom-fields.rules.js';
 import {
-  findBlockedPhones, findContactsByDedupKeys, releaseSavepoint, rollBackToSavepoint, setSavepoint, updateContacts,
+  findBlockedPhones,
+  findContactsByDedupKeys,
+  releaseSavepoint,
+  rollBackToSavepoint,
+  setSavepoint,
+  updateContacts,
   type SqlClient,
 } from './contacts.store.js';
 import { isUniqueViolation } from './contacts-write.service.js';
@@ -38,7 +49,12 @@ export async function changeStoredContacts(
   const candidates = stored.flatMap((contact) => {
     const phone = resultingPhone(contact);
     try {
-      const row = applyContactWrite(contact, write, { account, mode, phoneBlocked: phone !== null && blocked.has(phone), now });
+      const row = applyContactWrite(contact, write, {
+        account,
+        mode,
+        phoneBlocked: phone !== null && blocked.has(phone),
+        now,
+      });
       return [{ stored: contact, row, key: buildDedupKey(account.dedupFields, row) }];
     } catch (error) {
       // This contact's customFields, merged with what the write sends, would pass the limits: skipped.
@@ -51,9 +67,12 @@ export async function changeStoredContacts(
   // Who holds each key a contact moves to, as the write reaches each contact in turn: first
   // as stored (the holders outside these contacts locked, so they keep their keys), then
   // following each move.
-  const movesTo = [...new Set(candidates.flatMap((c) => (c.key.ok && c.key.key !== c.stored.dedupKey ? [c.key.key] : [])))];
+  const movesTo = [
+    ...new Set(candidates.flatMap((c) => (c.key.ok && c.key.key !== c.stored.dedupKey ? [c.key.key] : []))),
+  ];
   const holderOf = new Map<string, string>();
-  for (const holder of await findContactsByDedupKeys(tx, account.id, movesTo, true)) holderOf.set(holder.dedupKey, holder.id);
+  for (const holder of await findContactsByDedupKeys(tx, account.id, movesTo, true))
+    holderOf.set(holder.dedupKey, holder.id);
   for (const contact of stored) holderOf.set(contact.dedupKey, contact.id);
   const writes: Array<{ stored: ContactRow; row: ContactRow }> = [];
   for (const { stored: contact, row, key } of candidates) {
@@ -74,11 +93,22 @@ export async function changeStoredContacts(
     writes.push({ stored: contact, row });
   }
 
-  const written = await updateInOrder(tx, account.id, writes.map((w) => w.row));
+  const written = await updateInOrder(
+    tx,
+    account.id,
+    writes.map((w) => w.row),
+  );
   skipped += writes.length - written.size;
   const done = writes.filter((w) => written.has(w.row.id));
-  await syncEnrollmentPriority(tx, done.filter((w) => w.row.priority !== w.stored.priority).map((w) => ({ id: w.row.id, priority: w.row.priority })));
-  await restartSequences(tx, done.filter((w) => w.row.status === 'connecting' && w.stored.status !== 'connecting').map((w) => w.row.id), now);
+  await syncEnrollmentPriority(
+    tx,
+    done.filter((w) => w.row.priority !== w.stored.priority).map((w) => ({ id: w.row.id, priority: w.row.priority })),
+  );
+  await restartSequences(
+    tx,
+    done.filter((w) => w.row.status === 'connecting' && w.stored.status !== 'connecting').map((w) => w.row.id),
+    now,
+  );
   return { updated: done.length, skipped };
 }
 

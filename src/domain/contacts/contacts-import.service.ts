@@ -50,11 +50,14 @@ function parseAllItems(contacts: unknown[]) {
     try {
       parsed.push(parseInput(BulkItemSchema, contacts[i], `contacts[${i}]`));
     } catch (error) {
-      problems.push(...((error as { details?: { issues?: Array<{ path: string; message: string }> } }).details?.issues ?? []));
+      problems.push(
+        ...((error as { details?: { issues?: Array<{ path: string; message: string }> } }).details?.issues ?? []),
+      );
       if (problems.length >= 20) break;
     }
   }
-  if (problems.length > 0) throw badRequest(problems.map((p) => `${p.path}: ${p.message}`).join('; '), { issues: problems });
+  if (problems.length > 0)
+    throw badRequest(problems.map((p) => `${p.path}: ${p.message}`).join('; '), { issues: problems });
   return parsed;
 }
 

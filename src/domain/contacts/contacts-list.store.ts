@@ -73,10 +73,28 @@ interface AttributeFilter {
   values: readonly string[];
 }
 
-const COLUMNS: Record<Column, { sql: Prisma.Sql; type: Prisma.Sql; domain: readonly string[] | null; nullable: boolean }> = {
-  status: { sql: Prisma.raw('"status"'), type: Prisma.raw('"ContactStatus"'), domain: CONTACT_STATUSES, nullable: true },
-  sourceKind: { sql: Prisma.raw('"sourceKind"'), type: Prisma.raw('"SourceKind"'), domain: SOURCE_KINDS, nullable: false },
-  assignedWorkflowId: { sql: Prisma.raw('"assignedWorkflowId"'), type: Prisma.raw('uuid'), domain: null, nullable: true },
+const COLUMNS: Record<
+  Column,
+  { sql: Prisma.Sql; type: Prisma.Sql; domain: readonly string[] | null; nullable: boolean }
+> = {
+  status: {
+    sql: Prisma.raw('"status"'),
+    type: Prisma.raw('"ContactStatus"'),
+    domain: CONTACT_STATUSES,
+    nullable: true,
+  },
+  sourceKind: {
+    sql: Prisma.raw('"sourceKind"'),
+    type: Prisma.raw('"SourceKind"'),
+    domain: SOURCE_KINDS,
+    nullable: false,
+  },
+  assignedWorkflowId: {
+    sql: Prisma.raw('"assignedWorkflowId"'),
+    type: Prisma.raw('uuid'),
+    domain: null,
+    nullable: true,
+  },
 };
 
 function attributeFilters(q: ListQuery): AttributeFilter[] {
@@ -156,7 +174,10 @@ function orderedRanges(filters: AttributeFilter[]): OrderedRanges {
     });
     if (choices.some((c) => c === null)) continue;
     if (choices.reduce((n, c) => n * c!.length, 1) > MAX_RANGES) continue;
-    const ranges = choices.reduce<Range[]>((acc, values, i) => acc.flatMap((r) => values!.map((v) => [...r, [columns[i], v] as [Column, string | null]])), [[]]);
+    const ranges = choices.reduce<Range[]>(
+      (acc, values, i) => acc.flatMap((r) => values!.map((v) => [...r, [columns[i], v] as [Column, string | null]])),
+      [[]],
+    );
     return { ranges, residual: filters.filter((f) => !columns.includes(f.column)) };
   }
   throw new Error('unreachable: the newest-first index serves every filter');
@@ -176,17 +197,28 @@ const ORDER_BY = Prisma.raw('"createdAt" DESC, "id" DESC');
  * expects that range to hold fewer than n rows, as it does without statistics (to it, an
  * Account then holds 0.5% of the table, and a workflow's contacts 0.5% of those).
  */
-function mergedRanges(plan: OrderedRanges, range: Prisma.Sql[], columns: Prisma.Sql, n: number, extra: Prisma.Sql[] = []): Prisma.Sql {
+function mergedRanges(
+  plan: OrderedRanges,
+  range: Prisma.Sql[],
+  columns: Prisma.Sql,
+  n: number,
+  extra: Prisma.Sql[] = [],
+): Prisma.Sql {
   const take = Prisma.sql`(SELECT ${n}::int)`;
   const common = [...range, ...plan.residual.map(filterCondition), ...extra];
   const scans = plan.ranges.map((r) => {
     const keys = r.map(([column, value]) =>
-      value === null ? Prisma.sql`${COLUMNS[column].sql} IS NULL` : Prisma.sql`${COLUMNS[column].sql} = ${value}::${COLUMNS[column].type}`,
+      value === null
+        ? Prisma.sql`${COLUMNS[column].sql} IS NULL`
+        : Prisma.sql`${COLUMNS[column].sql} = ${value}::${COLUMNS[column].type}`,
     );
     return Prisma.sql`SELECT ${columns} FROM "Contact" WHERE ${Prisma.join([...common, ...keys], ' AND ')} ORDER BY ${ORDER_BY} LIMIT ${take}`;
   });
   if (scans.length === 1) return scans[0];
-  return Prisma.sql`SELECT ${columns} FROM (${Prisma.join(scans.map((s) => Prisma.sql`(${s})`), ' UNION ALL ')}) AS ranges
+  return Prisma.sql`SELECT ${columns} FROM (${Prisma.join(
+    scans.map((s) => Prisma.sql`(${s})`),
+    ' UNION ALL ',
+  )}) AS ranges
     ORDER BY ${ORDER_BY} LIMIT ${take}`;
 }
 
@@ -231,7 +263,14 @@ function rowsOf(ids: Prisma.Sql, take: number): Prisma.Sql {
  * Exactly one stage answers: the first whose walk filled the page or reached the end of the
  * list, or the index read.
  */
-function searchQuerySql(accountId: string, plan: OrderedRanges, range: Prisma.Sql[], filters: AttributeFilter[], words: SearchWord[], take: number): Prisma.Sql {
+function searchQuerySql(
+  accountId: string,
+  plan: OrderedRanges,
+  range: Prisma.Sql[],
+  filters: AttributeFilter[],
+  words: SearchWord[],
+  take: number,
+): Prisma.Sql {
   const exact = words.map(wordCondition);
   const indexed = matchesByIndex(accountId, words, ruleConditions(range, filters, words), take);
   if (!indexed) return rowsOf(mergedRanges(plan, range, WALK_COLUMNS, take, exact), take);
@@ -260,11 +299,14 @@ function searchQuerySql(accountId: string, plan: OrderedRanges, range: Prisma.Sq
       NOT "headAnswers" AND NOT "few" AND NOT ${answers('walk', budget)} AND ${FAR_SHARE} * ${hits('walk')} >= ${take} AS "goFar" FROM s2),
     far AS MATERIALIZED (${walk(far, Prisma.sql`(SELECT "goFar" FROM s3)`)}),
     s4 AS MATERIALIZED (SELECT s3.*, "goFar" AND ${answers('far', far)} AS "farAnswers" FROM s3)
-    ${rowsOf(Prisma.sql`SELECT "id" FROM head WHERE "hit" AND (SELECT "headAnswers" FROM s4)
+    ${rowsOf(
+      Prisma.sql`SELECT "id" FROM head WHERE "hit" AND (SELECT "headAnswers" FROM s4)
       UNION ALL SELECT "id" FROM walk WHERE "hit" AND (SELECT "walkAnswers" FROM s4)
       UNION ALL SELECT "id" FROM far WHERE "hit" AND (SELECT "farAnswers" FROM s4)
       UNION ALL SELECT "id" FROM (${indexed.matches}) AS found
-      WHERE (SELECT NOT "headAnswers" AND NOT "walkAnswers" AND NOT "farAnswers" FROM s4)`, take)}`;
+      WHERE (SELECT NOT "headAnswers" AND NOT "walkAnswers" AND NOT "farAnswers" FROM s4)`,
+      take,
+    )}`;
 }
 
 /** What a walk reads of each row: its place in the list and what the words are checked on. */
@@ -295,22 +337,35 @@ interface IndexedSearch {
  * - otherwise the GIN indexes of name prefixes and of the phone's 4-digit windows, which
  *   intersect the words (and each other) before any row is read.
  */
-function matchesByIndex(accountId: string, words: SearchWord[], rule: Prisma.Sql[], take: number): IndexedSearch | null {
+function matchesByIndex(
+  accountId: string,
+  words: SearchWord[],
+  rule: Prisma.Sql[],
+  take: number,
+): IndexedSearch | null {
   const names = words.filter((w) => w.kind === 'name');
   const probe = take * PROBE_ROWS_PER_ROW;
   // A scan of its own per index, under LIMIT (SELECT n) (see searchQuerySql): an index(-only)
   // scan that stops at n. Under an Append the planner reads the whole range into a bitmap.
-  const upTo = (where: Prisma.Sql) => Prisma.sql`(SELECT count(*) FROM (SELECT 1 FROM "Contact" WHERE ${where} LIMIT (SELECT ${probe}::int)) AS c)`;
+  const upTo = (where: Prisma.Sql) =>
+    Prisma.sql`(SELECT count(*) FROM (SELECT 1 FROM "Contact" WHERE ${where} LIMIT (SELECT ${probe}::int)) AS c)`;
   const found = (narrow: Prisma.Sql) => Prisma.sql`SELECT "id", "createdAt" FROM (
       SELECT ${RULE_COLUMNS} FROM "Contact" WHERE ${narrow} OFFSET 0) AS candidates
     WHERE ${Prisma.join(rule, ' AND ')}`;
-  const grams = [...new Set(words.filter((w) => w.kind === 'digits' && w.value.length >= PHONE_GRAM).flatMap((w) => windows(w.value)))];
+  const grams = [
+    ...new Set(
+      words.filter((w) => w.kind === 'digits' && w.value.length >= PHONE_GRAM).flatMap((w) => windows(w.value)),
+    ),
+  ];
   if (names.length === 1 && grams.length === 0) {
     const first = Prisma.sql`"accountId" = ${accountId}::uuid AND ${prefixRange(Prisma.raw('lower("firstName") COLLATE "C"'), names[0].value)}`;
     const last = Prisma.sql`"accountId" = ${accountId}::uuid AND ${prefixRange(Prisma.raw('lower("lastName") COLLATE "C"'), names[0].value)}`;
     return {
       // The last names are counted only if the first names leave room (AND stops early).
-      few: names[0].value.length < 3 ? null : Prisma.sql`(SELECT "n" < ${probe} AND "n" + ${upTo(last)} < ${probe} FROM (SELECT ${upTo(first)} AS "n" OFFSET 0) AS f)`,
+      few:
+        names[0].value.length < 3
+          ? null
+          : Prisma.sql`(SELECT "n" < ${probe} AND "n" + ${upTo(last)} < ${probe} FROM (SELECT ${upTo(first)} AS "n" OFFSET 0) AS f)`,
       matches: Prisma.sql`SELECT "id" FROM (${found(first)} UNION ${found(last)}) AS matches ORDER BY ${ORDER_BY} LIMIT ${take}`,
       countsAll: false,
     };
@@ -334,7 +389,9 @@ function matchesByIndex(accountId: string, words: SearchWord[], rule: Prisma.Sql
 }
 
 /** The columns the rule reads. */
-const RULE_COLUMNS = Prisma.raw('"id", "accountId", "createdAt", "status", "sourceKind", "assignedWorkflowId", "firstName", "lastName", "phoneDigits"');
+const RULE_COLUMNS = Prisma.raw(
+  '"id", "accountId", "createdAt", "status", "sourceKind", "assignedWorkflowId", "firstName", "lastName", "phoneDigits"',
+);
 
 /**
  * The values that start with `prefix`, as a range of the "C" collation (byte order, which for

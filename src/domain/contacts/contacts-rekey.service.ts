@@ -12,7 +12,11 @@ export async function rebuildDedupKeys(tx: SqlClient, accountId: string, fields:
     const key = buildDedupKey(fields, row);
     // A contact with none of the new fields keys on its own id, so it never merges.
     const value = key.ok ? key.key : `id=${row.id}`;
-    if (seen.has(value)) throw new DomainError('conflict', `contacts ${seen.get(value)} and ${row.id} would share a dedup key under ${fields.join(', ')}`);
+    if (seen.has(value))
+      throw new DomainError(
+        'conflict',
+        `contacts ${seen.get(value)} and ${row.id} would share a dedup key under ${fields.join(', ')}`,
+      );
     seen.set(value, row.id);
     ids.push(row.id);
     keys.push(value);

@@ -3,12 +3,31 @@
 // key updates the contact an earlier one created.
 import type { RequestContext } from '../context.js';
 import { DomainError } from '../errors.js';
-import { applyContactWrite, type AccountRules, type ContactRow, type PreparedWrite, type WriteMode } from './contacts.rules.js';
+import {
+  applyContactWrite,
+  type AccountRules,
+  type ContactRow,
+  type PreparedWrite,
+  type WriteMode,
+} from './contacts.rules.js';
 import { buildDedupKey } from './dedup.rules.js';
 import { MergedCustomFieldsOverLimit } from './custom-fields.rules.js';
-import { directSql, findBlockedPhones, findContactsByDedupKeys, findForUpsert, insertContacts, updateContacts, type SqlClient } from './contacts.store.js';
+import {
+  directSql,
+  findBlockedPhones,
+  findContactsByDedupKeys,
+  findForUpsert,
+  insertContacts,
+  updateContacts,
+  type SqlClient,
+} from './contacts.store.js';
 import { applyEnrollment, type Enrollment } from '../enrollment/enrollment.rules.js';
-import { findContactsCalledBy, restartSequences, startEnrollments, syncEnrollmentPriority } from '../enrollment/enrollment.store.js';
+import {
+  findContactsCalledBy,
+  restartSequences,
+  startEnrollments,
+  syncEnrollmentPriority,
+} from '../enrollment/enrollment.store.js';
 
 export interface WriteOutcome {
   contact: ContactRow;
@@ -35,16 +54,27 @@ export async function upsertOnePreparedContact(
   if (!write.dedup.ok) throw new Error('upsertOnePreparedContact needs a write with a dedup key');
   const key = write.dedup.key;
   const db = directSql(ctx.db.sql);
-  const found = await findForUpsert(db, account.id, key, { sent: write.phone !== undefined, value: write.phone ?? null });
-  const row = applyContactWrite(found.contact, write, { account, mode: 'import', phoneBlocked: found.phoneBlocked, now: ctx.clock.now() });
+  const found = await findForUpsert(db, account.id, key, {
+    sent: write.phone !== undefined,
+    value: write.phone ?? null,
+  });
+  const row = applyContactWrite(found.contact, write, {
+    account,
+    mode: 'import',
+    phoneBlocked: found.phoneBlocked,
+    now: ctx.clock.now(),
+  });
   row.dedupKey = key;
   if (!found.contact) {
     if ((await insertContacts(db, account.id, [row])).size === 1) return { contact: row, created: true };
   } else if ((await updateContacts(db, account.id, [row], [found.version!])) === 1) {
-    if (row.priority !== found.contact.priority) await syncEnrollmentPriority(db, [{ id: row.id, priority: row.priority }]);
+    if (row.priority !== found.contact.priority)
+      await syncEnrollmentPriority(db, [{ id: row.id, priority: row.priority }]);
     return { contact: row, created: false };
   }
-  return withConflictRetry(() => ctx.db.sql.transaction((runner) => upsertLocked(directSql(runner), account, write, key, ctx.clock.now())));
+  return withConflictRetry(() =>
+    ctx.db.sql.transaction((runner) => upsertLocked(directSql(runner), account, write, key, ctx.clock.now())),
+  );
 }
 
 /**
@@ -54,12 +84,23 @@ export async function upsertOnePreparedContact(
  * to commit); the next read then finds and locks that contact. Only a contact deleted
  * between every read and write could exhaust the attempts.
  */
-async function upsertLocked(tx: SqlClient, account: AccountRules, write: PreparedWrite, key: string, now: Date): Promise<WriteOutcome> {
+async function upsertLocked(
+  tx: SqlClient,
+  account: AccountRules,
+  write: PreparedWrite,
+  key: string,
+  now: Date,
+): Promise<WriteOutcome> {
   for (let attempt = 1; attempt <= 3; attempt++) {
     const [stored] = await findContactsByDedupKeys(tx, account.id, [key], true);
     const resultingPhone = write.phone !== undefined ? write.phone : (stored?.phone ?? null);
     const blocked = resultingPhone ? await findBlockedPhones(tx, account.id, [resultingPhone]) : new Set<string>();
-    const row = applyContactWrite(stored ?? null, write, { account, mode: 'import', phoneBlocked: blocked.size > 0, now });
+    const row = applyContactWrite(stored ?? null, write, {
+      account,
+      mode: 'import',
+      phoneBlocked: blocked.size > 0,
+      now,
+    });
     row.dedupKey = key;
     if (!stored) {
       if ((await insertContacts(tx, account.id, [row])).size === 1) return { contact: row, created: true };
@@ -120,14 +161,23 @@ export async function upsertInTransaction(
 ): Promise<WriteOutcome[]> {
   const keys = [...new Set(writes.map((w) => (w.dedup.ok ? w.dedup.key : '')))].filter(Boolean);
   const existing = await findContactsByDedupKeys(tx, account.id, keys, true);
-  const byKey = new Map<string, { row: ContactRow; created: boolean }>(existing.map((row) => [row.dedupKey, { row, created: false }]));
+  const byKey = new Map<string, { row: ContactRow; created: boolean }>(
+    existing.map((row) => [row.dedupKey, { row, created: false }]),
+  );
   const phones = new Set<string>();
   for (const w of writes) if (w.phone) phones.add(w.phone);
   for (const row of existing) if (row.phone) phones.add(row.phone);
   const blocked = await findBlockedPhones(tx, account.id, [...phones]);
 
   // Without reEnroll, a contact this workflow already called is not enrolled again.
-  const alreadyCalled = enrollment && !enrollment.reEnroll ? await findContactsCalledBy(tx, enrollment.workflowId, existing.map((r) => r.id)) : new Set<string>();
+  const alreadyCalled =
+    enrollment && !enrollment.reEnroll
+      ? await findContactsCalledBy(
+          tx,
+          enrollment.workflowId,
+          existing.map((r) => r.id),
+        )
+      : new Set<string>();
   const enrolled = new Set<string>();
 
   const outcomes: WriteOutcome[] = [];
@@ -160,7 +210,10 @@ export async function upsertInTransaction(
   const finalRows = [...byKey.values()];
   // Inserted in dedup-key order, the order the read locks rows in, so two imports of
   // overlapping contacts wait for each other instead of deadlocking (mostly; see withConflictRetry).
-  const toInsert = finalRows.filter((e) => e.created).map((e) => e.row).sort((a, b) => (a.dedupKey < b.dedupKey ? -1 : a.dedupKey > b.dedupKey ? 1 : 0));
+  const toInsert = finalRows
+    .filter((e) => e.created)
+    .map((e) => e.row)
+    .sort((a, b) => (a.dedupKey < b.dedupKey ? -1 : a.dedupKey > b.dedupKey ? 1 : 0));
   const toUpdate = finalRows.filter((e) => !e.created).map((e) => e.row);
   const inserted = await insertContacts(tx, account.id, toInsert);
   // A row missing here was inserted by a concurrent writer after our read: start over,
@@ -169,10 +222,21 @@ export async function upsertInTransaction(
   await updateContacts(tx, account.id, toUpdate);
   if (enrollment && enrolled.size > 0) await startEnrollments(tx, account.id, [...enrolled], enrollment, now);
   const previous = new Map(existing.map((r) => [r.id, r]));
-  await syncEnrollmentPriority(tx, toUpdate.filter((r) => previous.get(r.id)!.priority !== r.priority).map((r) => ({ id: r.id, priority: r.priority })));
+  await syncEnrollmentPriority(
+    tx,
+    toUpdate
+      .filter((r) => previous.get(r.id)!.priority !== r.priority)
+      .map((r) => ({ id: r.id, priority: r.priority })),
+  );
   const before = new Map(existing.map((r) => [r.id, r.status]));
-  const connecting = finalRows.filter((e) => e.row.status === 'connecting' && before.get(e.row.id) !== 'connecting' && !enrolled.has(e.row.id));
-  await restartSequences(tx, connecting.map((e) => e.row.id), now);
+  const connecting = finalRows.filter(
+    (e) => e.row.status === 'connecting' && before.get(e.row.id) !== 'connecting' && !enrolled.has(e.row.id),
+  );
+  await restartSequences(
+    tx,
+    connecting.map((e) => e.row.id),
+    now,
+  );
   // Later items may have changed an earlier item's contact: answer with the final state.
   return outcomes.map((o) => ({ contact: byKey.get(o.contact.dedupKey)!.row, created: o.created }));
 }
@@ -189,7 +253,10 @@ export async function changeStoredContact(
   write: PreparedWrite,
   mode: Exclude<WriteMode, 'import'>,
   now: Date,
-): Promise<{ ok: true; contact: ContactRow } | { ok: false; reason: 'conflict' | 'missing_dedup_field' | 'dedup_key_too_long'; holder?: ContactRow }> {
+): Promise<
+  | { ok: true; contact: ContactRow }
+  | { ok: false; reason: 'conflict' | 'missing_dedup_field' | 'dedup_key_too_long'; holder?: ContactRow }
+> {
   const resultingPhone = write.phone !== undefined ? write.phone : stored.phone;
   const blocked = resultingPhone ? await findBlockedPhones(tx, account.id, [resultingPhone]) : new Set<string>();
   const row = applyContactWrite(stored, write, { account, mode, phoneBlocked: blocked.size > 0, now });
@@ -213,14 +280,16 @@ export async function changeStoredContact(
 
 /** Translates the database's unique violation at the data boundary (never shown raw). */
 export function isUniqueViolation(error: unknown): boolean {
-  const text = String((error as { message?: string })?.message ?? '') + JSON.stringify((error as { meta?: unknown })?.meta ?? {});
+  const text =
+    String((error as { message?: string })?.message ?? '') + JSON.stringify((error as { meta?: unknown })?.meta ?? {});
   return (error as { code?: string })?.code === 'P2002' || /23505|unique constraint|duplicate key/i.test(text);
 }
 
 export function dedupFailure(reason: 'missing_dedup_field' | 'dedup_key_too_long' | 'invalid_phone'): DomainError {
   const messages = {
-    invalid_phone: 'phone cannot be read as a phone number for its country; include the country code (e.g. +14155552671)',
-    missing_dedup_field: 'the contact has none of the Account\'s dedup fields',
+    invalid_phone:
+      'phone cannot be read as a phone number for its country; include the country code (e.g. +14155552671)',
+    missing_dedup_field: "the contact has none of the Account's dedup fields",
     dedup_key_too_long: 'the dedup field values are too long (over 512 characters together)',
   };
   return new DomainError(reason, messages[reason]);

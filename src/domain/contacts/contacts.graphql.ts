@@ -4,7 +4,12 @@ import { builder } from '../builder.js';
 import { UUID_ARG } from '../shared/argument-guard.js';
 import { inputTypeFromZod } from '../shared/zod-input-types.graphql.js';
 import {
-  BulkImportBodySchema, BulkItemSchema, BulkUpdateBodySchema, CONTACT_STATUSES, PatchBodySchema, SOURCE_KINDS,
+  BulkImportBodySchema,
+  BulkItemSchema,
+  BulkUpdateBodySchema,
+  CONTACT_STATUSES,
+  PatchBodySchema,
+  SOURCE_KINDS,
   UpsertBodySchema,
 } from './contacts.inputs.js';
 import { getContact, getContactByExternalId, patchContactByExternalId, upsertContact } from './contacts.service.js';
@@ -64,14 +69,19 @@ const ImportRejection = builder.objectRef<{ reason: string; index: number }>('Im
   fields: (t) => ({ reason: t.exposeString('reason'), index: t.exposeInt('index') }),
 });
 
-const ImportResult = builder.objectRef<{ accepted: number; rejected: Array<{ reason: string; index: number }> }>('ImportContactsResult').implement({
-  fields: (t) => ({ accepted: t.exposeInt('accepted'), rejected: t.field({ type: [ImportRejection], resolve: (p) => p.rejected }) }),
-});
+const ImportResult = builder
+  .objectRef<{ accepted: number; rejected: Array<{ reason: string; index: number }> }>('ImportContactsResult')
+  .implement({
+    fields: (t) => ({
+      accepted: t.exposeInt('accepted'),
+      rejected: t.field({ type: [ImportRejection], resolve: (p) => p.rejected }),
+    }),
+  });
 
 builder.queryFields((t) => ({
   contact: t.field({
     type: ContactType,
-    description: 'One contact of the key\'s Account by id.',
+    description: "One contact of the key's Account by id.",
     args: { id: t.arg.string({ required: true, ...UUID_ARG }) },
     resolve: (_root, args, ctx) => getContact(ctx, args.id),
   }),
@@ -101,7 +111,8 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   upsertContact: t.field({
     type: UpsertResult,
-    description: 'Creates a contact or updates the one matching the Account\'s dedup fields; input as the REST upsert body.',
+    description:
+      "Creates a contact or updates the one matching the Account's dedup fields; input as the REST upsert body.",
     args: { input: t.arg({ type: 'JSON', required: true }) },
     resolve: (_root, args, ctx) => upsertContact(ctx, args.input),
   }),
@@ -122,7 +133,11 @@ builder.mutationFields((t) => ({
   patchContactByExternalId: t.field({
     type: ContactType,
     description: 'Changes only the fields sent on the contact with this external ID.',
-    args: { sourceKind: t.arg.string({ required: true }), externalId: t.arg.string({ required: true }), input: t.arg({ type: 'JSON', required: true }) },
+    args: {
+      sourceKind: t.arg.string({ required: true }),
+      externalId: t.arg.string({ required: true }),
+      input: t.arg({ type: 'JSON', required: true }),
+    },
     resolve: (_root, args, ctx) => patchContactByExternalId(ctx, args, args.input),
   }),
 }));
@@ -131,7 +146,10 @@ builder.mutationFields((t) => ({
 // JSON-argument fields above stay: they take the REST body as it came, for REST, the tool
 // server, the board app and existing clients). The services parse a typed input with the same
 // zod schema, so bounds, formats and errors are the same.
-const enums = [[ContactStatusEnum, CONTACT_STATUSES], [SourceKindEnum, SOURCE_KINDS]] as const;
+const enums = [
+  [ContactStatusEnum, CONTACT_STATUSES],
+  [SourceKindEnum, SOURCE_KINDS],
+] as const;
 
 const PatchContactInput = inputTypeFromZod('PatchContactInput', PatchBodySchema, {
   description: 'The contact fields to change (PATCH): a field left out is kept, a field sent as null is cleared.',

@@ -11,30 +11,57 @@ export const SOURCE_KINDS = ['hubspot', 'salesforce', 'api', 'csv', 'manual', 'm
 export type SourceKind = (typeof SOURCE_KINDS)[number];
 
 export const CONTACT_STATUSES = [
-  'new', 'invalid', 'paused', 'unanswered', 'unreachable', 'connecting', 'answered', 'contact_verified',
-  'disqualified', 'qualified', 'converted', 'dont_call', 'dnc_blocked', 'not_assigned', 'assigned',
-  'not_answered', 'not_reached', 'reached', 'dnc',
+  'new',
+  'invalid',
+  'paused',
+  'unanswered',
+  'unreachable',
+  'connecting',
+  'answered',
+  'contact_verified',
+  'disqualified',
+  'qualified',
+  'converted',
+  'dont_call',
+  'dnc_blocked',
+  'not_assigned',
+  'assigned',
+  'not_answered',
+  'not_reached',
+  'reached',
+  'dnc',
 ] as const;
 export type ContactStatus = (typeof CONTACT_STATUSES)[number];
 
 /** ISO 8601 date-time with Z or an offset: the format of createdAt and of the list's date filters. */
-export const isoDateTime = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time with Z or an offset' }).transform((s) => new Date(s));
+export const isoDateTime = z.iso
+  .datetime({ offset: true, message: 'must be an ISO 8601 date-time with Z or an offset' })
+  .transform((s) => new Date(s));
 
-const uuid = z.string().regex(UUID_PATTERN, 'must be a UUID').transform((s) => s.toLowerCase());
+const uuid = z
+  .string()
+  .regex(UUID_PATTERN, 'must be a UUID')
+  .transform((s) => s.toLowerCase());
 
 const phone = z
   .string()
   .max(64)
   .trim()
-  .regex(PHONE_WRITE_PATTERN, 'must be digits with an optional leading + or 00, and only spaces, parentheses, dots or hyphens between them');
+  .regex(
+    PHONE_WRITE_PATTERN,
+    'must be digits with an optional leading + or 00, and only spaces, parentheses, dots or hyphens between them',
+  );
 
 /** A customFields object within CUSTOM_FIELDS_LIMITS (size, depth, keys). */
-const customFields = z.record(z.string().min(1).max(128), z.unknown()).superRefine((value, ctx) => {
-  const problem = customFieldsLimitProblem(value);
-  if (problem) ctx.addIssue({ code: 'custom', message: problem });
-}).meta({
-  description: `At most ${CUSTOM_FIELDS_LIMITS.maxBytes / 1024} KB as JSON (UTF-8), ${CUSTOM_FIELDS_LIMITS.maxDepth} levels deep and ${CUSTOM_FIELDS_LIMITS.maxKeys} keys (nested objects' keys included); keys 1 to 128 characters. The limits hold for what the contact stores: merged into its stored custom fields (keys not sent are kept), the result must be within them too`,
-});
+const customFields = z
+  .record(z.string().min(1).max(128), z.unknown())
+  .superRefine((value, ctx) => {
+    const problem = customFieldsLimitProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  })
+  .meta({
+    description: `At most ${CUSTOM_FIELDS_LIMITS.maxBytes / 1024} KB as JSON (UTF-8), ${CUSTOM_FIELDS_LIMITS.maxDepth} levels deep and ${CUSTOM_FIELDS_LIMITS.maxKeys} keys (nested objects' keys included); keys 1 to 128 characters. The limits hold for what the contact stores: merged into its stored custom fields (keys not sent are kept), the result must be within them too`,
+  });
 
 /** The write fields shared by import, upsert, PATCH and bulk-update's `data`. */
 const writeFields = {
@@ -86,7 +113,10 @@ export const UpsertBodySchema = ContactWriteSchema.extend({ assignmentOptions: A
 export type UpsertBody = z.infer<typeof UpsertBodySchema>;
 
 export const BulkImportBodySchema = z.strictObject({
-  contacts: z.array(z.unknown()).min(1, 'contacts must hold 1 to 1000 items').max(1000, 'contacts must hold 1 to 1000 items'),
+  contacts: z
+    .array(z.unknown())
+    .min(1, 'contacts must hold 1 to 1000 items')
+    .max(1000, 'contacts must hold 1 to 1000 items'),
   assignmentOptions: AssignmentOptionsSchema.optional(),
 });
 
@@ -100,7 +130,10 @@ export const BulkUpdateFilterSchema = z
   .strictObject({
     firstName: z.string().min(1).max(128).optional(),
     lastName: z.string().min(1).max(128).optional(),
-    phone: z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be E.164: +, first digit 1-9, 7 to 15 digits').optional(),
+    phone: z
+      .string()
+      .regex(/^\+[1-9]\d{6,14}$/, 'must be E.164: +, first digit 1-9, 7 to 15 digits')
+      .optional(),
     sourceKind: z.enum(SOURCE_KINDS).optional(),
     externalId: z.string().min(1).max(256).optional(),
     customFields: z
@@ -121,7 +154,12 @@ export type BulkUpdateBody = z.infer<typeof BulkUpdateBodySchema>;
 function listOf<T extends readonly [string, ...string[]]>(values: T) {
   return z
     .union([z.string(), z.array(z.string())])
-    .transform((v) => (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(',')).map((s) => s.trim()).filter(Boolean))
+    .transform((v) =>
+      (Array.isArray(v) ? v : [v])
+        .flatMap((s) => s.split(','))
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
     .pipe(z.array(z.enum(values)).min(1));
 }
 
@@ -139,7 +177,10 @@ export type ListQuery = z.infer<typeof ListQuerySchema>;
 export const ExternalIdPathSchema = z.object({
   sourceKind: z.enum(SOURCE_KINDS),
   // An external ID matches with its trailing spaces ignored, so they are trimmed before the length check.
-  externalId: z.string().transform((s) => s.replace(/ +$/, '')).pipe(z.string().min(1).max(256)),
+  externalId: z
+    .string()
+    .transform((s) => s.replace(/ +$/, ''))
+    .pipe(z.string().min(1).max(256)),
 });
 
 function partial<T extends Record<string, z.ZodType>>(shape: T): { [K in keyof T]: z.ZodOptional<T[K]> } {

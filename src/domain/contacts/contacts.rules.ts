@@ -78,26 +78,36 @@ export interface PreparedWrite {
   dedup: DedupKeyResult;
 }
 
-export type PrepareResult = { ok: true; write: PreparedWrite } | { ok: false; reason: 'invalid_phone' | 'missing_dedup_field' | 'dedup_key_too_long' };
+export type PrepareResult =
+  | { ok: true; write: PreparedWrite }
+  | { ok: false; reason: 'invalid_phone' | 'missing_dedup_field' | 'dedup_key_too_long' };
 
 /** How a write treats an existing contact: import/upsert merges; PATCH and bulk-update set. */
 export type WriteMode = 'import' | 'patch' | 'bulk-update';
 
-const has = <T extends object>(obj: T, key: keyof T): boolean => Object.prototype.hasOwnProperty.call(obj, key) && obj[key] !== undefined;
+const has = <T extends object>(obj: T, key: keyof T): boolean =>
+  Object.prototype.hasOwnProperty.call(obj, key) && obj[key] !== undefined;
 
 /**
  * Normalizes a parsed write. The phone's default country comes from the location sent with
  * it, else the Account's default location (a stored contact's location is not known yet:
  * the phone decides which contact is meant).
  */
-export function prepareContactWrite(write: ContactWrite, account: AccountRules, options: { keyFields?: readonly string[] | null } = {}): PrepareResult {
+export function prepareContactWrite(
+  write: ContactWrite,
+  account: AccountRules,
+  options: { keyFields?: readonly string[] | null } = {},
+): PrepareResult {
   const out: PreparedWrite = { newId: randomUUID(), dedup: { ok: false, reason: 'missing_dedup_field' } };
   for (const key of ['firstName', 'lastName', 'fullName', 'status', 'sourceKind', 'priority'] as const) {
     if (has(write, key)) (out as unknown as Record<string, unknown>)[key] = write[key];
   }
   // Trailing spaces never distinguish external IDs (lookups ignore them too).
   if (has(write, 'externalId')) out.externalId = write.externalId?.replace(/ +$/, '') || null;
-  if (has(write, 'location')) out.location = write.location ? normalizeLocation(write.location, account.defaultLocation ? countryOf(account.defaultLocation) : null) : null;
+  if (has(write, 'location'))
+    out.location = write.location
+      ? normalizeLocation(write.location, account.defaultLocation ? countryOf(account.defaultLocation) : null)
+      : null;
   if (has(write, 'phone')) {
     if (write.phone === null || write.phone!.trim() === '') out.phone = null;
     else {
@@ -203,7 +213,8 @@ export function applyContactWrite(stored: ContactRow | null, write: PreparedWrit
   else if (isNew) next.externalId = next.id;
   // externalId null on an existing contact keeps the stored external ID.
 
-  if (has(write, 'customFields')) next.customFields = mergeCustomFields(next.customFields, write.customFields ?? null, mode);
+  if (has(write, 'customFields'))
+    next.customFields = mergeCustomFields(next.customFields, write.customFields ?? null, mode);
   if (has(write, 'priority')) next.priority = write.priority!;
   return next;
 }
@@ -252,7 +263,8 @@ function applyTimezone(next: ContactRow, write: PreparedWrite, stored: ContactRo
     next.timezoneInferred = false;
     return;
   }
-  const keepsExplicit = !has(write, 'timezone') && stored !== null && stored.timezone !== null && !stored.timezoneInferred;
+  const keepsExplicit =
+    !has(write, 'timezone') && stored !== null && stored.timezone !== null && !stored.timezoneInferred;
   if (keepsExplicit) return;
   // Inferred again on every write, from the resulting location and phone.
   next.timezone = inferTimezone(next.location, next.phone);
@@ -299,9 +311,29 @@ function emptyToNull(value: string | null | undefined): string | null {
 
 /** The response fields of a contact, in the order the API lists them (the OpenAPI Contact schema, error bodies, CSV). */
 export const CONTACT_RESPONSE_FIELDS = [
-  'id', 'accountId', 'firstName', 'lastName', 'fullName', 'phone', 'location', 'locationDefaulted', 'timezone',
-  'timezoneInferred', 'language', 'status', 'sourceKind', 'externalId', 'customFields', 'priority',
-  'assignedWorkflowId', 'callCount', 'maxAttempts', 'lastCallAt', 'nextCallAt', 'createdAt', 'updatedAt',
+  'id',
+  'accountId',
+  'firstName',
+  'lastName',
+  'fullName',
+  'phone',
+  'location',
+  'locationDefaulted',
+  'timezone',
+  'timezoneInferred',
+  'language',
+  'status',
+  'sourceKind',
+  'externalId',
+  'customFields',
+  'priority',
+  'assignedWorkflowId',
+  'callCount',
+  'maxAttempts',
+  'lastCallAt',
+  'nextCallAt',
+  'createdAt',
+  'updatedAt',
 ] as const;
 
 /** A stored row as the API shows it: only the response fields, timestamps as ISO strings. */

@@ -8,7 +8,13 @@ import { resolveEnrollmentTarget } from '../workflows/workflows.service.js';
 import { prepareContactWrite, toContactResponse, type ContactRow } from './contacts.rules.js';
 import { ExternalIdPathSchema, PatchBodySchema, UpsertBodySchema } from './contacts.inputs.js';
 import { directSql, findContactById, findContactsByExternalId, type SqlClient } from './contacts.store.js';
-import { changeStoredContact, dedupFailure, upsertInTransaction, upsertOnePreparedContact, withConflictRetry } from './contacts-write.service.js';
+import {
+  changeStoredContact,
+  dedupFailure,
+  upsertInTransaction,
+  upsertOnePreparedContact,
+  withConflictRetry,
+} from './contacts-write.service.js';
 
 /** A write that belongs with the contact's (the board app's item link): run in the upsert's transaction. */
 export type AlongsideContactWrite = (tx: SqlClient, contact: ContactRow, now: Date) => Promise<void>;
@@ -52,7 +58,10 @@ export async function getContact(ctx: RequestContext, id: string): Promise<Conta
 }
 
 /** The one contact with this external ID: 404 when none, 409 (with `contacts`) when several. */
-export async function getContactByExternalId(ctx: RequestContext, path: { sourceKind: string; externalId: string }): Promise<ContactRow> {
+export async function getContactByExternalId(
+  ctx: RequestContext,
+  path: { sourceKind: string; externalId: string },
+): Promise<ContactRow> {
   const actor = requireActor(ctx);
   const { sourceKind, externalId } = parseInput(ExternalIdPathSchema, path);
   const matches = await findContactsByExternalId(directSql(ctx.db.sql), actor.accountId, sourceKind, externalId);
@@ -72,7 +81,11 @@ function theOnlyMatch(matches: ContactRow[], sourceKind: string, externalId: str
 }
 
 /** Changes only the fields sent on the contact with this external ID. */
-export async function patchContactByExternalId(ctx: RequestContext, path: { sourceKind: string; externalId: string }, body: unknown): Promise<ContactRow> {
+export async function patchContactByExternalId(
+  ctx: RequestContext,
+  path: { sourceKind: string; externalId: string },
+  body: unknown,
+): Promise<ContactRow> {
   const actor = requireActor(ctx);
   const { sourceKind, externalId } = parseInput(ExternalIdPathSchema, path);
   const write = parseInput(PatchBodySchema, body);
@@ -81,11 +94,19 @@ export async function patchContactByExternalId(ctx: RequestContext, path: { sour
   return ctx.db.sql.transaction(async (txRunner) => {
     const tx = directSql(txRunner);
     // Locked for the read-modify-write, so a concurrent write is never overwritten.
-    const contact = theOnlyMatch(await findContactsByExternalId(tx, actor.accountId, sourceKind, externalId, 100, true), sourceKind, externalId);
+    const contact = theOnlyMatch(
+      await findContactsByExternalId(tx, actor.accountId, sourceKind, externalId, 100, true),
+      sourceKind,
+      externalId,
+    );
     const result = await changeStoredContact(tx, actor.account, contact, prepared.write, 'patch', ctx.clock.now());
     if (result.ok) return result.contact;
     if (result.reason === 'conflict') {
-      throw new DomainError('conflict', 'another contact already has these dedup field values', result.holder ? { contacts: [toContactResponse(result.holder)] } : {});
+      throw new DomainError(
+        'conflict',
+        'another contact already has these dedup field values',
+        result.holder ? { contacts: [toContactResponse(result.holder)] } : {},
+      );
     }
     throw dedupFailure(result.reason);
   });

@@ -40,7 +40,12 @@ export const CONTACT_COLUMNS = Prisma.raw(
    "createdAt", "updatedAt", "dedupKey", "phoneDigits"`,
 );
 
-export async function findContactsByDedupKeys(db: SqlClient, accountId: string, keys: string[], forUpdate: boolean): Promise<ContactRow[]> {
+export async function findContactsByDedupKeys(
+  db: SqlClient,
+  accountId: string,
+  keys: string[],
+  forUpdate: boolean,
+): Promise<ContactRow[]> {
   if (keys.length === 0) return [];
   // Locked in key order, so that writers of overlapping contacts queue rather than deadlock.
   const lock = forUpdate ? Prisma.raw('ORDER BY "dedupKey" FOR UPDATE') : Prisma.empty;
@@ -92,7 +97,9 @@ function columnArrays(rows: ContactRow[]) {
 export async function insertContacts(db: SqlClient, accountId: string, rows: ContactRow[]): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
   const c = columnArrays(rows);
-  const inserted = await db.$queryRaw<Array<{ id: string }>>`INSERT INTO "Contact" ("id", "accountId", "firstName", "lastName",
+  const inserted = await db.$queryRaw<
+    Array<{ id: string }>
+  >`INSERT INTO "Contact" ("id", "accountId", "firstName", "lastName",
       "fullName", "phone", "location", "locationDefaulted", "timezone", "timezoneInferred", "language", "status", "sourceKind",
       "externalId", "customFields", "priority", "assignedWorkflowId", "callCount", "maxAttempts", "lastCallAt", "nextCallAt",
       "createdAt", "updatedAt", "dedupKey", "phoneDigits")
@@ -118,7 +125,12 @@ export async function insertContacts(db: SqlClient, accountId: string, rows: Con
  * Writes every field of already-stored contacts in one statement; returns how many rows
  * changed. With `versions` (each row's xmin as read), a row changed since is left alone.
  */
-export async function updateContacts(db: SqlClient, accountId: string, rows: ContactRow[], versions?: string[]): Promise<number> {
+export async function updateContacts(
+  db: SqlClient,
+  accountId: string,
+  rows: ContactRow[],
+  versions?: string[],
+): Promise<number> {
   if (rows.length === 0) return 0;
   return db.$executeRaw(updateContactsStatement(accountId, rows, versions));
 }
@@ -175,9 +187,16 @@ export async function findForUpsert(
 }
 
 /** `forUpdate` locks the row until the transaction ends (read-modify-write paths). */
-export async function findContactById(db: SqlClient, accountId: string, id: string, forUpdate = false): Promise<ContactRow | null> {
+export async function findContactById(
+  db: SqlClient,
+  accountId: string,
+  id: string,
+  forUpdate = false,
+): Promise<ContactRow | null> {
   const lock = forUpdate ? Prisma.raw('FOR UPDATE') : Prisma.empty;
-  const rows = await db.$queryRaw<ContactRow[]>`SELECT ${CONTACT_COLUMNS} FROM "Contact" WHERE "accountId" = ${accountId}::uuid AND "id" = ${id}::uuid ${lock}`;
+  const rows = await db.$queryRaw<
+    ContactRow[]
+  >`SELECT ${CONTACT_COLUMNS} FROM "Contact" WHERE "accountId" = ${accountId}::uuid AND "id" = ${id}::uuid ${lock}`;
   return rows[0] ?? null;
 }
 
@@ -185,7 +204,14 @@ export async function findContactById(db: SqlClient, accountId: string, id: stri
  * Case- and accent-sensitive. Trailing spaces are ignored: writes strip them and the
  * caller strips them from the lookup value, so a plain (indexed) equality suffices.
  */
-export async function findContactsByExternalId(db: SqlClient, accountId: string, sourceKind: string, externalId: string, limit = 100, forUpdate = false): Promise<ContactRow[]> {
+export async function findContactsByExternalId(
+  db: SqlClient,
+  accountId: string,
+  sourceKind: string,
+  externalId: string,
+  limit = 100,
+  forUpdate = false,
+): Promise<ContactRow[]> {
   const lock = forUpdate ? Prisma.raw('FOR UPDATE') : Prisma.empty;
   return db.$queryRaw<ContactRow[]>`SELECT ${CONTACT_COLUMNS} FROM "Contact"
     WHERE "accountId" = ${accountId}::uuid AND "sourceKind" = ${sourceKind}::"SourceKind"
@@ -195,7 +221,9 @@ export async function findContactsByExternalId(db: SqlClient, accountId: string,
 
 /** The Account's contact rules (default location, dedup fields), read inside the caller's transaction. */
 export async function loadAccountRules(tx: SqlClient, accountId: string): Promise<AccountRules> {
-  const [account] = await tx.$queryRaw<AccountRules[]>`SELECT "id", "defaultLocation", "dedupFields" FROM "Account" WHERE "id" = ${accountId}::uuid`;
+  const [account] = await tx.$queryRaw<
+    AccountRules[]
+  >`SELECT "id", "defaultLocation", "dedupFields" FROM "Account" WHERE "id" = ${accountId}::uuid`;
   return account;
 }
 

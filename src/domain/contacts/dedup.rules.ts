@@ -12,7 +12,9 @@ export interface DedupSource {
   customFields?: Record<string, unknown> | null;
 }
 
-export type DedupKeyResult = { ok: true; key: string } | { ok: false; reason: 'missing_dedup_field' | 'dedup_key_too_long' };
+export type DedupKeyResult =
+  | { ok: true; key: string }
+  | { ok: false; reason: 'missing_dedup_field' | 'dedup_key_too_long' };
 
 const SEPARATOR = '\u001f';
 

@@ -4,7 +4,11 @@ import type { Enrollment } from './enrollment.rules.js';
 import type { SqlClient } from '../contacts/contacts.store.js';
 
 /** Of `contactIds`, those the workflow has already called (re-enrollment needs reEnroll). */
-export async function findContactsCalledBy(tx: SqlClient, workflowId: string, contactIds: string[]): Promise<Set<string>> {
+export async function findContactsCalledBy(
+  tx: SqlClient,
+  workflowId: string,
+  contactIds: string[],
+): Promise<Set<string>> {
   if (contactIds.length === 0) return new Set();
   const rows = await tx.$queryRaw<Array<{ contactId: string }>>`SELECT DISTINCT "contactId" FROM "Call"
     WHERE "workflowId" = ${workflowId}::uuid AND "contactId" = ANY(${contactIds}::uuid[])`;
@@ -15,7 +19,13 @@ export async function findContactsCalledBy(tx: SqlClient, workflowId: string, co
  * Ends the contacts' active enrollments and starts new ones in the workflow, due now (the
  * dialer applies working hours, enforceCallNow and the agent's call-immediately option).
  */
-export async function startEnrollments(tx: SqlClient, accountId: string, contactIds: string[], enrollment: Enrollment, now: Date): Promise<void> {
+export async function startEnrollments(
+  tx: SqlClient,
+  accountId: string,
+  contactIds: string[],
+  enrollment: Enrollment,
+  now: Date,
+): Promise<void> {
   await tx.$executeRaw`UPDATE "Enrollment" SET "active" = false, "endedAt" = ${now}::timestamptz, "endReason" = 're-enrolled'
     WHERE "contactId" = ANY(${contactIds}::uuid[]) AND "active"`;
   await tx.$executeRaw`INSERT INTO "Enrollment" ("id", "accountId", "contactId", "workflowId", "active", "priority", "attempts", "nextAttemptAt", "reEnroll", "enforceCallNow", "createdAt")
@@ -38,7 +48,10 @@ export async function restartSequences(tx: SqlClient, contactIds: string[], now:
 }
 
 /** Keeps the dialer's copy of a contact's priority current (only for contacts whose priority changed). */
-export async function syncEnrollmentPriority(tx: SqlClient, changes: Array<{ id: string; priority: number }>): Promise<void> {
+export async function syncEnrollmentPriority(
+  tx: SqlClient,
+  changes: Array<{ id: string; priority: number }>,
+): Promise<void> {
   if (changes.length === 0) return;
   await tx.$executeRaw`UPDATE "Enrollment" AS e SET "priority" = u.priority
     FROM unnest(${changes.map((c) => c.id)}::uuid[], ${changes.map((c) => c.priority)}::int[]) AS u(id, priority)

@@ -7,7 +7,12 @@
 import { requireBoardApp, type RequestContext } from '../context.js';
 import { directSql } from '../contacts/contacts.store.js';
 import {
-  dropRunClaim, findRun, insertRunClaim, RUN_IN_PROGRESS, storeRunAnswer, takeOverStaleClaim,
+  dropRunClaim,
+  findRun,
+  insertRunClaim,
+  RUN_IN_PROGRESS,
+  storeRunAnswer,
+  takeOverStaleClaim,
 } from './action-runs.store.js';
 
 const STALE_CLAIM_MS = 2 * 60_000;

@@ -7,13 +7,16 @@ import { WorkflowType } from '../workflows/workflows.graphql.js';
 import { AgentType } from '../agents/agents.graphql.js';
 import type { WorkflowRecord } from '../workflows/workflows.service.js';
 import {
-  boardEnrollmentTarget, enrollBoardItem, type BoardEnrollment, type BoardItemFields,
+  boardEnrollmentTarget,
+  enrollBoardItem,
+  type BoardEnrollment,
+  type BoardItemFields,
 } from './board-enrollment.service.js';
 import { boardAgentOptions, boardCallResultLabel, boardWorkflowOptions } from './board-actions.service.js';
 import { claimActionRun, finishActionRun, releaseActionRun, type RunClaim } from './action-runs.service.js';
 import { subscribeToCallEnded, unsubscribeFromCallEnded } from './trigger-subscriptions.service.js';
 
-const ONLY = 'The monday board app\'s own operation: only a request monday signed for a linked account runs it.';
+const ONLY = "The monday board app's own operation: only a request monday signed for a linked account runs it.";
 
 const BoardItemFieldsType = builder.objectRef<BoardItemFields>('BoardItemFields').implement({
   description: 'Which fields of a board item the enroll action reads.',
@@ -68,16 +71,17 @@ const BoardActionRunClaimType = builder.objectRef<RunClaim>('BoardActionRunClaim
 builder.queryFields((t) => ({
   boardEnrollmentTarget: t.field({
     type: BoardItemFieldsType,
-    description: `${ONLY} Checks that the workflow takes enrollments and the run's board is the mapped one; `
-      + 'answers what to read of the item.',
+    description:
+      `${ONLY} Checks that the workflow takes enrollments and the run's board is the mapped one; ` +
+      'answers what to read of the item.',
     args: { workflowId: t.arg.string({ required: true, ...UUID_ARG }), boardId: t.arg.string() },
     resolve: (_root, args, ctx) => boardEnrollmentTarget(ctx, args.workflowId, args.boardId ?? null),
   }),
   boardCallResultLabel: t.field({
     type: BoardCallResultLabelType,
-    description: `${ONLY} The call result (sent, else the item's latest call) `
-      + 'and the status label the Account maps it to.',
-    args: { item: t.arg.string({ required: true, description: 'monday\'s item id' }), callResult: t.arg.string() },
+    description:
+      `${ONLY} The call result (sent, else the item's latest call) ` + 'and the status label the Account maps it to.',
+    args: { item: t.arg.string({ required: true, description: "monday's item id" }), callResult: t.arg.string() },
     resolve: (_root, args, ctx) => boardCallResultLabel(ctx, args.item, args.callResult ?? null),
   }),
   boardWorkflowOptions: t.field({
@@ -97,8 +101,9 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   enrollBoardItem: t.field({
     type: BoardEnrollmentType,
-    description: `${ONLY} Upserts and enrolls a board item's contact ({ workflowId, item }), `
-      + 'linked to the item in the same transaction.',
+    description:
+      `${ONLY} Upserts and enrolls a board item's contact ({ workflowId, item }), ` +
+      'linked to the item in the same transaction.',
     args: { input: t.arg({ type: 'JSON', required: true }) },
     resolve: (_root, args, ctx) => enrollBoardItem(ctx, args.input),
   }),
@@ -129,8 +134,9 @@ builder.mutationFields((t) => ({
     },
   }),
   subscribeToCallEnded: t.string({
-    description: `${ONLY} Subscribes an automation to the "when a call ends" trigger `
-      + '({ webhookId, webhookUrl, boardId, agentId, recipeId, integrationId }); answers the webhook id.',
+    description:
+      `${ONLY} Subscribes an automation to the "when a call ends" trigger ` +
+      '({ webhookId, webhookUrl, boardId, agentId, recipeId, integrationId }); answers the webhook id.',
     args: { input: t.arg({ type: 'JSON', required: true }) },
     resolve: (_root, args, ctx) => subscribeToCallEnded(ctx, args.input),
   }),

@@ -6,7 +6,12 @@ const mondayId = z.string().regex(/^\d{1,20}$/, 'must be a monday id (digits)');
 const text = z.string().nullish();
 
 const ColumnValueSchema = z.looseObject({
-  text, value: text, phone: text, country_short_name: text, timezone: text, label: text,
+  text,
+  value: text,
+  phone: text,
+  country_short_name: text,
+  timezone: text,
+  label: text,
 });
 
 export const EnrollBoardItemSchema = z.strictObject({

@@ -56,14 +56,16 @@ export async function enrollBoardItem(ctx: RequestContext, input: unknown): Prom
   if (problems.length > 0) {
     throw failureFor(
       'mapping_out_of_date',
-      `The board's columns changed: ${problems.join('; ')}. `
-        + 'Update the mapping in Contactline, then turn the automation back on.',
+      `The board's columns changed: ${problems.join('; ')}. ` +
+        'Update the mapping in Contactline, then turn the automation back on.',
     );
   }
-  const values = new Map(Object.entries(item.values).map(([id, value]): [string, ItemColumnValue] => [
-    id,
-    { id, type: '', ...value, text: value.text ?? null, value: value.value ?? null },
-  ]));
+  const values = new Map(
+    Object.entries(item.values).map(([id, value]): [string, ItemColumnValue] => [
+      id,
+      { id, type: '', ...value, text: value.text ?? null, value: value.value ?? null },
+    ]),
+  );
   const boardItem = { id: item.id, name: item.name ?? '', boardId: item.boardId, boardColumns: item.columns, values };
   const built = itemContact(boardItem, mapping, timezoneColumnTypeOf(mapping, item.columns));
   if (!built.ok) throw failureFor(built.reason === 'missing_phone' ? 'phone_missing' : 'phone_invalid', built.message);
@@ -82,15 +84,15 @@ async function mappedBoard(ctx: RequestContext, accountId: string, boardId: stri
   if (!row) {
     throw failureFor(
       'board_not_mapped',
-      'Contactline has no board mapped for this account: map this board\'s columns in Contactline, '
-        + 'then turn the automation back on.',
+      "Contactline has no board mapped for this account: map this board's columns in Contactline, " +
+        'then turn the automation back on.',
     );
   }
   if (boardId !== null && boardId !== row.boardId) {
     throw failureFor(
       'item_on_other_board',
-      `This item is on board ${boardId}, but Contactline maps board ${row.boardId}: `
-        + 'run the automation on the mapped board, or map this one.',
+      `This item is on board ${boardId}, but Contactline maps board ${row.boardId}: ` +
+        'run the automation on the mapped board, or map this one.',
     );
   }
   return row;

@@ -2,33 +2,51 @@
 // its own Account; the operator token names the Account (accountId).
 import { builder } from '../builder.js';
 import { UUID_ARG } from '../shared/argument-guard.js';
-import { getMondayLink, listMondayLinks, unlinkMonday, type MondayLinkRecord, type MondayUnlinkResult } from './monday-link.service.js';
+import {
+  getMondayLink,
+  listMondayLinks,
+  unlinkMonday,
+  type MondayLinkRecord,
+  type MondayUnlinkResult,
+} from './monday-link.service.js';
 
 // Typed by the record the services return (never the token), so resolvers return it as it is.
 export const MondayLinkType = builder.objectRef<MondayLinkRecord>('MondayLink').implement({
-  description: 'The monday.com account linked to a Contactline Account by the board app\'s install. The access token is never shown.',
+  description:
+    "The monday.com account linked to a Contactline Account by the board app's install. The access token is never shown.",
   fields: (t) => ({
     accountId: t.exposeString('accountId', { description: 'The Contactline Account' }),
     mondayAccountId: t.exposeString('mondayAccountId'),
     mondayUserId: t.exposeString('mondayUserId', { description: 'The monday user who approved the install' }),
-    userId: t.exposeString('userId', { description: 'The Contactline user whose API key signed the install; board automations act as them' }),
+    userId: t.exposeString('userId', {
+      description: 'The Contactline user whose API key signed the install; board automations act as them',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
 });
 
-const MondayLinkPage = builder.objectRef<{ data: MondayLinkRecord[]; nextToken: string | null }>('MondayLinkPage').implement({
-  fields: (t) => ({
-    data: t.field({ type: [MondayLinkType], resolve: (p) => p.data }),
-    nextToken: t.exposeString('nextToken', { nullable: true }),
-  }),
-});
+const MondayLinkPage = builder
+  .objectRef<{ data: MondayLinkRecord[]; nextToken: string | null }>('MondayLinkPage')
+  .implement({
+    fields: (t) => ({
+      data: t.field({ type: [MondayLinkType], resolve: (p) => p.data }),
+      nextToken: t.exposeString('nextToken', { nullable: true }),
+    }),
+  });
 
 const MondayUnlinkResultType = builder.objectRef<MondayUnlinkResult>('MondayUnlinkResult').implement({
   fields: (t) => ({
     accountId: t.exposeString('accountId'),
-    removedLink: t.field({ type: MondayLinkType, nullable: true, description: 'The link removed; null when there was none', resolve: (p) => p.removedLink }),
-    subscriptionsRemoved: t.exposeInt('subscriptionsRemoved', { description: 'Trigger subscriptions that stop firing' }),
+    removedLink: t.field({
+      type: MondayLinkType,
+      nullable: true,
+      description: 'The link removed; null when there was none',
+      resolve: (p) => p.removedLink,
+    }),
+    subscriptionsRemoved: t.exposeInt('subscriptionsRemoved', {
+      description: 'Trigger subscriptions that stop firing',
+    }),
   }),
 });
 
@@ -38,15 +56,16 @@ builder.queryFields((t) => ({
   mondayLink: t.field({
     type: MondayLinkType,
     nullable: true,
-    description: 'The Account\'s monday link, or null when it is not linked.',
+    description: "The Account's monday link, or null when it is not linked.",
     args: { accountId: t.arg.string({ ...UUID_ARG, description: ACCOUNT_ID }) },
     resolve: (_root, args, ctx) => getMondayLink(ctx, args.accountId),
   }),
   mondayLinks: t.field({
     type: MondayLinkPage,
-    description: 'Operator: every Account\'s monday link, newest first.',
+    description: "Operator: every Account's monday link, newest first.",
     args: { limit: t.arg.int(), nextToken: t.arg.string() },
-    resolve: (_root, args, ctx) => listMondayLinks(ctx, { limit: args.limit ?? undefined, nextToken: args.nextToken ?? undefined }),
+    resolve: (_root, args, ctx) =>
+      listMondayLinks(ctx, { limit: args.limit ?? undefined, nextToken: args.nextToken ?? undefined }),
   }),
 }));
 

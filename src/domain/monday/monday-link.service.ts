@@ -41,7 +41,10 @@ const WITHOUT_TOKEN = { accessTokenEncrypted: true } as const;
 async function targetAccountId(ctx: RequestContext, accountId: string | null | undefined): Promise<string> {
   if (ctx.isAdmin) {
     if (!accountId) throw badRequest('accountId is required with the operator token');
-    const account = await ctx.db.prisma.account.findUnique({ where: { id: assertUuid(accountId, 'accountId') }, select: { id: true } });
+    const account = await ctx.db.prisma.account.findUnique({
+      where: { id: assertUuid(accountId, 'accountId') },
+      select: { id: true },
+    });
     if (!account) throw notFound(`No account ${accountId}`);
     return account.id;
   }
@@ -57,19 +60,27 @@ export async function getMondayLink(ctx: RequestContext, accountId?: string | nu
 }
 
 /** Operator: every Account's link, newest first, one page at a time. */
-export async function listMondayLinks(ctx: RequestContext, input: unknown): Promise<{ data: MondayLinkRecord[]; nextToken: string | null }> {
+export async function listMondayLinks(
+  ctx: RequestContext,
+  input: unknown,
+): Promise<{ data: MondayLinkRecord[]; nextToken: string | null }> {
   requireAdmin(ctx);
   const { limit, nextToken } = parseInput(PageQuerySchema, input);
   const cursor = nextToken ? decodeCursor(nextToken) : null;
   const rows = await ctx.db.prisma.mondayLink.findMany({
-    where: cursor ? { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, accountId: { lt: cursor.id } }] } : {},
+    where: cursor
+      ? { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, accountId: { lt: cursor.id } }] }
+      : {},
     orderBy: [{ createdAt: 'desc' }, { accountId: 'desc' }],
     take: limit + 1,
     omit: WITHOUT_TOKEN,
   });
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  return { data: page, nextToken: rows.length > limit ? encodeCursor({ createdAt: last.createdAt, id: last.accountId }) : null };
+  return {
+    data: page,
+    nextToken: rows.length > limit ? encodeCursor({ createdAt: last.createdAt, id: last.accountId }) : null,
+  };
 }
 
 /**
@@ -82,7 +93,10 @@ export async function unlinkMonday(ctx: RequestContext, accountId?: string | nul
   return ctx.db.prisma.$transaction(async (tx) => {
     const link = await tx.mondayLink.findUnique({ where: { accountId: target }, omit: WITHOUT_TOKEN });
     if (link) await tx.mondayLink.delete({ where: { accountId: target } });
-    const removed = await tx.mondayTriggerSubscription.updateMany({ where: { accountId: target, deletedAt: null }, data: { deletedAt: ctx.clock.now() } });
+    const removed = await tx.mondayTriggerSubscription.updateMany({
+      where: { accountId: target, deletedAt: null },
+      data: { deletedAt: ctx.clock.now() },
+    });
     return { accountId: target, removedLink: link, subscriptionsRemoved: removed.count };
   });
 }
@@ -104,18 +118,35 @@ export interface SaveMondayLinkInput {
 export async function saveMondayLink(ctx: RequestContext, input: SaveMondayLinkInput): Promise<MondayLinkRecord> {
   const actor = requireActor(ctx);
   const conflict = () =>
-    new DomainError('conflict', `monday account ${input.mondayAccountId} is already linked to another Contactline account; unlink it there first (or ask support)`);
+    new DomainError(
+      'conflict',
+      `monday account ${input.mondayAccountId} is already linked to another Contactline account; unlink it there first (or ask support)`,
+    );
   try {
     return await ctx.db.prisma.$transaction(async (tx) => {
-      const holder = await tx.mondayLink.findUnique({ where: { mondayAccountId: input.mondayAccountId }, select: { accountId: true } });
+      const holder = await tx.mondayLink.findUnique({
+        where: { mondayAccountId: input.mondayAccountId },
+        select: { accountId: true },
+      });
       if (holder && holder.accountId !== actor.accountId) throw conflict();
       const now = ctx.clock.now();
       await tx.mondayTriggerSubscription.updateMany({
         where: { accountId: actor.accountId, mondayAccountId: { not: input.mondayAccountId }, deletedAt: null },
         data: { deletedAt: now },
       });
-      const data = { mondayAccountId: input.mondayAccountId, mondayUserId: input.mondayUserId, userId: actor.userId, accessTokenEncrypted: input.accessTokenEncrypted, updatedAt: now };
-      return tx.mondayLink.upsert({ where: { accountId: actor.accountId }, create: { accountId: actor.accountId, ...data, createdAt: now }, update: data, omit: WITHOUT_TOKEN });
+      const data = {
+        mondayAccountId: input.mondayAccountId,
+        mondayUserId: input.mondayUserId,
+        userId: actor.userId,
+        accessTokenEncrypted: input.accessTokenEncrypted,
+        updatedAt: now,
+      };
+      return tx.mondayLink.upsert({
+        where: { accountId: actor.accountId },
+        create: { accountId: actor.accountId, ...data, createdAt: now },
+        update: data,
+        omit: WITHOUT_TOKEN,
+      });
     });
   } catch (error) {
     // Two installs of one monday account racing: the unique index decides, as a conflict.
@@ -129,7 +160,10 @@ export async function saveMondayLink(ctx: RequestContext, input: SaveMondayLinkI
  * to monday's account (from monday's verified token), acting as the user who linked it, or 403
  * when the monday account is not linked (yet, or any more).
  */
-export async function authenticateMondayAccount(services: Pick<Services, 'db'>, mondayAccountId: string): Promise<Actor> {
+export async function authenticateMondayAccount(
+  services: Pick<Services, 'db'>,
+  mondayAccountId: string,
+): Promise<Actor> {
   const link = await findLinkedAccount(directSql(services.db.sql), mondayAccountId);
   if (!link) {
     throw new DomainError(

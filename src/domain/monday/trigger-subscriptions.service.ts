@@ -33,8 +33,14 @@ export async function subscribeToCallEnded(ctx: RequestContext, body: unknown): 
   }
   const webhookId = input.webhookId;
   const data = {
-    accountId, mondayAccountId, webhookUrl: input.webhookUrl, boardId: input.boardId, agentId: input.agentId,
-    recipeId: input.recipeId, integrationId: input.integrationId, deletedAt: null,
+    accountId,
+    mondayAccountId,
+    webhookUrl: input.webhookUrl,
+    boardId: input.boardId,
+    agentId: input.agentId,
+    recipeId: input.recipeId,
+    integrationId: input.integrationId,
+    deletedAt: null,
   };
   await ctx.db.prisma.mondayTriggerSubscription.upsert({
     where: { webhookId },

@@ -34,16 +34,35 @@ export const SetProviderCredentialsSchema = z.strictObject({
   maxConcurrentCalls: z.number().int().min(1).max(10_000).nullable().optional(),
 });
 
-const VIEW = { accountId: true, provider: true, apiKeyLastFour: true, webhookSecretEncrypted: true, maxConcurrentCalls: true, createdAt: true, updatedAt: true } as const;
+const VIEW = {
+  accountId: true,
+  provider: true,
+  apiKeyLastFour: true,
+  webhookSecretEncrypted: true,
+  maxConcurrentCalls: true,
+  createdAt: true,
+  updatedAt: true,
+} as const;
 
-function viewOf(row: { accountId: string; provider: string; apiKeyLastFour: string; webhookSecretEncrypted: string | null; maxConcurrentCalls: number | null; createdAt: Date; updatedAt: Date }): ProviderCredentialView {
+function viewOf(row: {
+  accountId: string;
+  provider: string;
+  apiKeyLastFour: string;
+  webhookSecretEncrypted: string | null;
+  maxConcurrentCalls: number | null;
+  createdAt: Date;
+  updatedAt: Date;
+}): ProviderCredentialView {
   const { webhookSecretEncrypted, ...rest } = row;
   return { ...rest, provider: row.provider as RemoteVoiceProvider, webhookSecretSet: webhookSecretEncrypted !== null };
 }
 
 function requireKey(services: Pick<Services, 'voice'>): Buffer {
   const key = services.voice?.credentialsKey;
-  if (!key) throw badRequest('Voice provider credentials need PROVIDER_CREDENTIALS_KEY (32 bytes, base64) in the service configuration');
+  if (!key)
+    throw badRequest(
+      'Voice provider credentials need PROVIDER_CREDENTIALS_KEY (32 bytes, base64) in the service configuration',
+    );
   return key;
 }
 
@@ -56,7 +75,10 @@ export async function setProviderCredentials(ctx: RequestContext, input: unknown
   requireAdmin(ctx);
   const data = parseInput(SetProviderCredentialsSchema, input);
   const key = requireKey(ctx);
-  if (data.provider === 'vapi' && !data.webhookSecret) throw badRequest('webhookSecret: Vapi webhooks are authenticated with the secret of the server URL credential; send it');
+  if (data.provider === 'vapi' && !data.webhookSecret)
+    throw badRequest(
+      'webhookSecret: Vapi webhooks are authenticated with the secret of the server URL credential; send it',
+    );
   const account = await ctx.db.prisma.account.findUnique({ where: { id: data.accountId }, select: { id: true } });
   if (!account) throw notFound(`No account ${data.accountId}`);
   const now = ctx.clock.now();
@@ -76,22 +98,40 @@ export async function setProviderCredentials(ctx: RequestContext, input: unknown
   return viewOf(row);
 }
 
-export async function listProviderCredentials(ctx: RequestContext, accountId: string): Promise<ProviderCredentialView[]> {
+export async function listProviderCredentials(
+  ctx: RequestContext,
+  accountId: string,
+): Promise<ProviderCredentialView[]> {
   requireAdmin(ctx);
-  const rows = await ctx.db.prisma.providerCredential.findMany({ where: { accountId }, orderBy: { provider: 'asc' }, select: VIEW });
+  const rows = await ctx.db.prisma.providerCredential.findMany({
+    where: { accountId },
+    orderBy: { provider: 'asc' },
+    select: VIEW,
+  });
   return rows.map(viewOf);
 }
 
-export async function removeProviderCredentials(ctx: RequestContext, accountId: string, provider: string): Promise<boolean> {
+export async function removeProviderCredentials(
+  ctx: RequestContext,
+  accountId: string,
+  provider: string,
+): Promise<boolean> {
   requireAdmin(ctx);
   // Checked here: a value outside the enum would otherwise reach the database as an error.
-  if (!(REMOTE_VOICE_PROVIDERS as readonly string[]).includes(provider)) throw badRequest(`provider must be one of ${REMOTE_VOICE_PROVIDERS.join(', ')}`);
-  const { count } = await ctx.db.prisma.providerCredential.deleteMany({ where: { accountId, provider: provider as RemoteVoiceProvider } });
+  if (!(REMOTE_VOICE_PROVIDERS as readonly string[]).includes(provider))
+    throw badRequest(`provider must be one of ${REMOTE_VOICE_PROVIDERS.join(', ')}`);
+  const { count } = await ctx.db.prisma.providerCredential.deleteMany({
+    where: { accountId, provider: provider as RemoteVoiceProvider },
+  });
   return count > 0;
 }
 
 /** Decrypts secrets read with another query (the dialer's claim reads them with the calls it claims). */
-export function credentialsFromStored(services: Pick<Services, 'voice'>, provider: RemoteVoiceProvider, stored: StoredProviderSecrets): ProviderCredentials {
+export function credentialsFromStored(
+  services: Pick<Services, 'voice'>,
+  provider: RemoteVoiceProvider,
+  stored: StoredProviderSecrets,
+): ProviderCredentials {
   const key = requireKey(services);
   return {
     apiKey: decryptSecret(stored.apiKeyEncrypted, key),
@@ -104,7 +144,11 @@ export function credentialsFromStored(services: Pick<Services, 'voice'>, provide
  * The Account's decrypted credentials for a provider, or null when it stored none. Read on the
  * driver (provider-credentials.store.ts): every provider webhook and every dialer pass reads them.
  */
-export async function loadProviderCredentials(services: Pick<Services, 'db' | 'voice'>, accountId: string, provider: RemoteVoiceProvider): Promise<ProviderCredentials | null> {
+export async function loadProviderCredentials(
+  services: Pick<Services, 'db' | 'voice'>,
+  accountId: string,
+  provider: RemoteVoiceProvider,
+): Promise<ProviderCredentials | null> {
   const row = await findProviderSecrets(directSql(services.db.sql), accountId, provider);
   return row ? credentialsFromStored(services, provider, row) : null;
 }

@@ -16,7 +16,9 @@ export async function findProviderSecrets(
   accountId: string,
   provider: RemoteVoiceProvider,
 ): Promise<StoredProviderSecrets | null> {
-  const [row] = await db.$queryRaw<StoredProviderSecrets[]>`SELECT "apiKeyEncrypted", "webhookSecretEncrypted" FROM "ProviderCredential"
+  const [row] = await db.$queryRaw<
+    StoredProviderSecrets[]
+  >`SELECT "apiKeyEncrypted", "webhookSecretEncrypted" FROM "ProviderCredential"
     WHERE "accountId" = ${accountId}::uuid AND "provider" = ${provider}::"VoiceProvider"`;
   return row ?? null;
 }

@@ -3,17 +3,29 @@
 import { builder } from '../builder.js';
 import { UUID_ARG } from '../shared/argument-guard.js';
 import { inputTypeFromZod } from '../shared/zod-input-types.graphql.js';
-import { listProviderCredentials, removeProviderCredentials, setProviderCredentials, type ProviderCredentialView } from './provider-credentials.service.js';
+import {
+  listProviderCredentials,
+  removeProviderCredentials,
+  setProviderCredentials,
+  type ProviderCredentialView,
+} from './provider-credentials.service.js';
 import { SetProviderCredentialsSchema } from './provider-credentials.service.js';
 
 const ProviderCredentialType = builder.objectRef<ProviderCredentialView>('ProviderCredential').implement({
-  description: "An Account's key for a voice provider (Vapi or Retell). The secrets are stored encrypted and never shown.",
+  description:
+    "An Account's key for a voice provider (Vapi or Retell). The secrets are stored encrypted and never shown.",
   fields: (t) => ({
     accountId: t.exposeString('accountId'),
     provider: t.exposeString('provider', { description: 'vapi or retell' }),
     apiKeyLastFour: t.exposeString('apiKeyLastFour', { description: "The API key's last four characters" }),
-    webhookSecretSet: t.exposeBoolean('webhookSecretSet', { description: 'Whether a webhook secret is stored (Vapi: required; Retell: when the webhook key is not the API key)' }),
-    maxConcurrentCalls: t.exposeInt('maxConcurrentCalls', { nullable: true, description: "Calls in flight on this key at most (null: the provider's default)" }),
+    webhookSecretSet: t.exposeBoolean('webhookSecretSet', {
+      description:
+        'Whether a webhook secret is stored (Vapi: required; Retell: when the webhook key is not the API key)',
+    }),
+    maxConcurrentCalls: t.exposeInt('maxConcurrentCalls', {
+      nullable: true,
+      description: "Calls in flight on this key at most (null: the provider's default)",
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
@@ -31,7 +43,8 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   setProviderCredentials: t.field({
     type: ProviderCredentialType,
-    description: 'Operator: stores or rotates an Account\'s key for a voice provider ({ accountId, provider: vapi|retell, apiKey, webhookSecret?, maxConcurrentCalls? }).',
+    description:
+      "Operator: stores or rotates an Account's key for a voice provider ({ accountId, provider: vapi|retell, apiKey, webhookSecret?, maxConcurrentCalls? }).",
     args: { input: t.arg({ type: 'JSON', required: true }) },
     resolve: (_root, args, ctx) => setProviderCredentials(ctx, args.input),
   }),

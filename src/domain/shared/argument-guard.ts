@@ -25,17 +25,22 @@ export function guardArguments(schema: GraphQLSchema): GraphQLSchema {
       if (field.args.length === 0) continue;
       const uuidArguments = field.args.filter((arg) => arg.extensions?.uuid === true).map((arg) => arg.name);
       const resolve = field.resolve ?? defaultFieldResolver;
-      field.resolve = (source, args, context, info) => resolve(source, checkedArguments(args, uuidArguments), context, info);
+      field.resolve = (source, args, context, info) =>
+        resolve(source, checkedArguments(args, uuidArguments), context, info);
     }
   }
   return schema;
 }
 
 /** The arguments as the resolver gets them, or the 400 for the first bad one. */
-export function checkedArguments(args: Record<string, unknown>, uuidArguments: readonly string[]): Record<string, unknown> {
+export function checkedArguments(
+  args: Record<string, unknown>,
+  uuidArguments: readonly string[],
+): Record<string, unknown> {
   for (const [name, value] of Object.entries(args)) {
     const problem = findUnstorableText(value, name === BODY_ARGUMENT ? '' : name);
-    if (problem) throw badRequest(problem.path ? `${problem.path}: ${problem.message}` : problem.message, { issues: [problem] });
+    if (problem)
+      throw badRequest(problem.path ? `${problem.path}: ${problem.message}` : problem.message, { issues: [problem] });
   }
   if (uuidArguments.length === 0) return args;
   const checked = { ...args };

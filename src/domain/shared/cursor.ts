@@ -16,7 +16,6 @@ export interface Cursor {
   id: string;
 }
 
-
 export function encodeCursor(cursor: Cursor): string {
   return Buffer.from(JSON.stringify([cursor.createdAt.toISOString(), cursor.id])).toString('base64url');
 }
@@ -24,7 +23,13 @@ export function encodeCursor(cursor: Cursor): string {
 export function decodeCursor(token: string): Cursor {
   try {
     const value = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
-    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'string' && typeof value[1] === 'string' && UUID_PATTERN.test(value[1])) {
+    if (
+      Array.isArray(value) &&
+      value.length === 2 &&
+      typeof value[0] === 'string' &&
+      typeof value[1] === 'string' &&
+      UUID_PATTERN.test(value[1])
+    ) {
       const createdAt = new Date(value[0]);
       if (!Number.isNaN(createdAt.getTime())) return { createdAt, id: value[1] };
     }

@@ -35,7 +35,7 @@ function literalToJson(node: ValueNode, variables?: Record<string, unknown> | nu
 
 builder.scalarType('JSON', {
   description:
-    'Any JSON value. Write inputs are JSON objects validated by the service (the REST contract\'s write fields): ' +
+    "Any JSON value. Write inputs are JSON objects validated by the service (the REST contract's write fields): " +
     'a key left out means "not sent", a key sent as null means null. Each write taking a JSON input has a twin ' +
     'named with Typed (upsertContactTyped, createAgentTyped, …) whose input type has the same fields and rules.',
   serialize: (value) => value,

@@ -6,7 +6,8 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 /** The key in `variable` (32 bytes, base64), or a start-up error naming the variable. */
 export function parseSecretKey(base64: string, variable: string): Buffer {
   const key = Buffer.from(base64, 'base64');
-  if (key.length !== 32) throw new Error(`${variable} must be 32 bytes, base64-encoded (e.g. \`openssl rand -base64 32\`)`);
+  if (key.length !== 32)
+    throw new Error(`${variable} must be 32 bytes, base64-encoded (e.g. \`openssl rand -base64 32\`)`);
   return key;
 }
 
@@ -14,7 +15,12 @@ export function encryptSecret(secret: string, key: Buffer): string {
   const nonce = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, nonce);
   const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-  return ['v1', nonce.toString('base64url'), cipher.getAuthTag().toString('base64url'), ciphertext.toString('base64url')].join('.');
+  return [
+    'v1',
+    nonce.toString('base64url'),
+    cipher.getAuthTag().toString('base64url'),
+    ciphertext.toString('base64url'),
+  ].join('.');
 }
 
 /** Throws when the value was not encrypted with this key (or was altered). */

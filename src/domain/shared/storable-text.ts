@@ -57,7 +57,8 @@ export function findUnstorableText(value: unknown, prefix = ''): TextProblem | n
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, item] = entries[i];
         const keyReason = unstorableTextReason(key);
-        if (keyReason) return { path: pathOf({ value: item, parent: visit, step: key }, prefix), message: `key ${keyReason}` };
+        if (keyReason)
+          return { path: pathOf({ value: item, parent: visit, step: key }, prefix), message: `key ${keyReason}` };
         stack.push({ value: item, parent: visit, step: key });
       }
     }
@@ -79,7 +80,8 @@ function pathOf(visit: Visit, prefix: string): string {
 /** Throws the 400 for the first unstorable string in `value` (see findUnstorableText). */
 export function assertStorableText(value: unknown, prefix = ''): void {
   const problem = findUnstorableText(value, prefix);
-  if (problem) throw badRequest(problem.path ? `${problem.path}: ${problem.message}` : problem.message, { issues: [problem] });
+  if (problem)
+    throw badRequest(problem.path ? `${problem.path}: ${problem.message}` : problem.message, { issues: [problem] });
 }
 
 /** `a.b` for a plain key; `a["x y"]` (JSON-escaped, so a NUL shows as \u0000) for any other. */

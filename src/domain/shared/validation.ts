@@ -8,7 +8,10 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, prefi
   if (result.success) return result.data;
   const issues = result.error.issues.slice(0, 20).map((issue) => {
     const path = formatPath(prefix, issue.path);
-    const message = issue.code === 'unrecognized_keys' ? `unknown field(s) ${issue.keys.map((k) => `'${k}'`).join(', ')}` : issue.message;
+    const message =
+      issue.code === 'unrecognized_keys'
+        ? `unknown field(s) ${issue.keys.map((k) => `'${k}'`).join(', ')}`
+        : issue.message;
     return { path, message };
   });
   throw badRequest(issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; '), { issues });

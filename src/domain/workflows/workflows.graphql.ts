@@ -1,7 +1,13 @@
 // The Workflow type; listing for the key's Account, operator management.
 import { builder } from '../builder.js';
 import { UUID_ARG } from '../shared/argument-guard.js';
-import { createWorkflow, listWorkflows, updateWorkflow, WORKFLOW_STATUSES, type WorkflowRecord } from './workflows.service.js';
+import {
+  createWorkflow,
+  listWorkflows,
+  updateWorkflow,
+  WORKFLOW_STATUSES,
+  type WorkflowRecord,
+} from './workflows.service.js';
 
 export const WorkflowStatusEnum = builder.enumType('WorkflowStatus', { values: WORKFLOW_STATUSES });
 
@@ -27,9 +33,10 @@ const WorkflowPage = builder.objectRef<{ data: WorkflowRecord[]; nextToken: stri
 builder.queryFields((t) => ({
   workflows: t.field({
     type: WorkflowPage,
-    description: 'One page of the key\'s Account\'s workflows, newest first.',
+    description: "One page of the key's Account's workflows, newest first.",
     args: { limit: t.arg.int(), nextToken: t.arg.string() },
-    resolve: (_root, args, ctx) => listWorkflows(ctx, { limit: args.limit ?? undefined, nextToken: args.nextToken ?? undefined }),
+    resolve: (_root, args, ctx) =>
+      listWorkflows(ctx, { limit: args.limit ?? undefined, nextToken: args.nextToken ?? undefined }),
   }),
 }));
 
@@ -37,14 +44,28 @@ builder.mutationFields((t) => ({
   createWorkflow: t.field({
     type: WorkflowType,
     description: 'Operator: creates a workflow in an Account (status draft unless given).',
-    args: { accountId: t.arg.string({ required: true, ...UUID_ARG }), name: t.arg.string({ required: true }), status: t.arg({ type: WorkflowStatusEnum }), agentId: t.arg.string({ ...UUID_ARG }) },
+    args: {
+      accountId: t.arg.string({ required: true, ...UUID_ARG }),
+      name: t.arg.string({ required: true }),
+      status: t.arg({ type: WorkflowStatusEnum }),
+      agentId: t.arg.string({ ...UUID_ARG }),
+    },
     resolve: (_root, args, ctx) =>
-      createWorkflow(ctx, { accountId: args.accountId, name: args.name, status: args.status ?? undefined, agentId: args.agentId ?? undefined }) as never,
+      createWorkflow(ctx, {
+        accountId: args.accountId,
+        name: args.name,
+        status: args.status ?? undefined,
+        agentId: args.agentId ?? undefined,
+      }) as never,
   }),
   updateWorkflow: t.field({
     type: WorkflowType,
     description: 'Operator: publishes, archives, pauses or resumes a workflow.',
-    args: { id: t.arg.string({ required: true, ...UUID_ARG }), status: t.arg({ type: WorkflowStatusEnum }), paused: t.arg.boolean() },
+    args: {
+      id: t.arg.string({ required: true, ...UUID_ARG }),
+      status: t.arg({ type: WorkflowStatusEnum }),
+      paused: t.arg.boolean(),
+    },
     resolve: (_root, args, ctx) =>
       updateWorkflow(ctx, args.id, { status: args.status ?? undefined, paused: args.paused ?? undefined }) as never,
   }),

@@ -22,7 +22,10 @@ export interface WorkflowRecord {
 }
 
 /** One page of the Account's workflows, newest first. */
-export async function listWorkflows(ctx: RequestContext, input: unknown): Promise<{ data: WorkflowRecord[]; nextToken: string | null }> {
+export async function listWorkflows(
+  ctx: RequestContext,
+  input: unknown,
+): Promise<{ data: WorkflowRecord[]; nextToken: string | null }> {
   return pageOfWorkflows(ctx, input, {});
 }
 
@@ -35,27 +38,39 @@ async function pageOfWorkflows(ctx: RequestContext, input: unknown, where: { sta
     where: {
       accountId: actor.accountId,
       ...where,
-      ...(cursor ? { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] } : {}),
+      ...(cursor
+        ? { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] }
+        : {}),
     },
     orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
     take: limit + 1,
   });
   const page = rows.slice(0, limit);
-  return { data: page as WorkflowRecord[], nextToken: rows.length > limit ? encodeCursor(page[page.length - 1]) : null };
+  return {
+    data: page as WorkflowRecord[],
+    nextToken: rows.length > limit ? encodeCursor(page[page.length - 1]) : null,
+  };
 }
 
 /**
  * Resolves assignmentOptions into an enrollment, or 400 when the workflow is unknown to
  * this Account, not published, or paused (checked before anything is written or queued).
  */
-export async function resolveEnrollmentTarget(ctx: RequestContext, accountId: string, options: AssignmentOptions | undefined): Promise<Enrollment | null> {
+export async function resolveEnrollmentTarget(
+  ctx: RequestContext,
+  accountId: string,
+  options: AssignmentOptions | undefined,
+): Promise<Enrollment | null> {
   if (!options?.workflowId) {
     if (options && (options.reEnroll !== undefined || options.enforceCallNow !== undefined)) {
       throw badRequest('assignmentOptions.workflowId is required when reEnroll or enforceCallNow is sent');
     }
     return null;
   }
-  const workflow = await ctx.db.prisma.workflow.findFirst({ where: { id: options.workflowId, accountId }, include: { agent: { select: { attemptLimit: true } } } });
+  const workflow = await ctx.db.prisma.workflow.findFirst({
+    where: { id: options.workflowId, accountId },
+    include: { agent: { select: { attemptLimit: true } } },
+  });
   // Each refusal names its reason: the board app turns an automation off for the first three,
   // and only fails the run for a paused workflow (resuming it makes the same run succeed).
   const field = 'assignmentOptions.workflowId';
@@ -95,7 +110,11 @@ export async function createWorkflow(ctx: RequestContext, input: unknown): Promi
 }
 
 /** Operator changes: publish, archive, pause, resume. */
-export async function updateWorkflow(ctx: RequestContext, id: string, change: { status?: WorkflowRecord['status']; paused?: boolean }): Promise<WorkflowRecord> {
+export async function updateWorkflow(
+  ctx: RequestContext,
+  id: string,
+  change: { status?: WorkflowRecord['status']; paused?: boolean },
+): Promise<WorkflowRecord> {
   requireAdmin(ctx);
   const existing = await ctx.db.prisma.workflow.findUnique({ where: { id } });
   if (!existing) throw notFound(`No workflow ${id}`);
@@ -106,6 +125,9 @@ export async function updateWorkflow(ctx: RequestContext, id: string, change: { 
  * Workflows that can take enrollments now (published, not paused): the same condition
  * resolveEnrollmentTarget enforces, for pickers such as the board app's options.
  */
-export async function listEnrollableWorkflows(ctx: RequestContext, input: unknown): Promise<{ data: WorkflowRecord[]; nextToken: string | null }> {
+export async function listEnrollableWorkflows(
+  ctx: RequestContext,
+  input: unknown,
+): Promise<{ data: WorkflowRecord[]; nextToken: string | null }> {
   return pageOfWorkflows(ctx, input, { status: 'published', paused: false });
 }

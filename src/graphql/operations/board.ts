@@ -25,23 +25,41 @@ export interface BoardOptionsPage<T> {
 }
 
 export const BoardOperations = {
-  enrollmentTarget: defineOperation(graphql(`query ($workflowId: String!, $boardId: String) {
-    boardEnrollmentTarget(workflowId: $workflowId, boardId: $boardId) { columnIds itemName } }`)),
-  enrollItem: defineOperation(graphql(`mutation ($input: JSON!) {
-    enrollBoardItem(input: $input) { contactId workflowId created } }`)),
-  callResultLabel: defineOperation(graphql(`query ($item: String!, $callResult: String) {
-    boardCallResultLabel(item: $item, callResult: $callResult) { callResult label } }`)),
+  enrollmentTarget: defineOperation(
+    graphql(`query ($workflowId: String!, $boardId: String) {
+    boardEnrollmentTarget(workflowId: $workflowId, boardId: $boardId) { columnIds itemName } }`),
+  ),
+  enrollItem: defineOperation(
+    graphql(`mutation ($input: JSON!) {
+    enrollBoardItem(input: $input) { contactId workflowId created } }`),
+  ),
+  callResultLabel: defineOperation(
+    graphql(`query ($item: String!, $callResult: String) {
+    boardCallResultLabel(item: $item, callResult: $callResult) { callResult label } }`),
+  ),
   timezoneColumns: defineOperation(graphql(`query { boardMapping { phoneColumnId timezoneColumnId } }`)),
-  workflowOptions: defineOperation(graphql(`query ($nextToken: String) {
-    boardWorkflowOptions(nextToken: $nextToken) { data { id name } nextToken } }`)),
-  agentOptions: defineOperation(graphql(`query ($nextToken: String) {
-    boardAgentOptions(nextToken: $nextToken) { data { id name status } nextToken } }`)),
-  claimRun: defineOperation(graphql(`mutation ($actionUuid: String!, $kind: String!) {
-    claimBoardActionRun(actionUuid: $actionUuid, kind: $kind) { kind status response } }`)),
-  finishRun: defineOperation(graphql(`mutation ($actionUuid: String!, $status: Int!, $response: JSON!) {
-    finishBoardActionRun(actionUuid: $actionUuid, status: $status, response: $response) }`)),
-  releaseRun: defineOperation(graphql(`mutation ($actionUuid: String!) { releaseBoardActionRun(actionUuid: $actionUuid) }`)),
+  workflowOptions: defineOperation(
+    graphql(`query ($nextToken: String) {
+    boardWorkflowOptions(nextToken: $nextToken) { data { id name } nextToken } }`),
+  ),
+  agentOptions: defineOperation(
+    graphql(`query ($nextToken: String) {
+    boardAgentOptions(nextToken: $nextToken) { data { id name status } nextToken } }`),
+  ),
+  claimRun: defineOperation(
+    graphql(`mutation ($actionUuid: String!, $kind: String!) {
+    claimBoardActionRun(actionUuid: $actionUuid, kind: $kind) { kind status response } }`),
+  ),
+  finishRun: defineOperation(
+    graphql(`mutation ($actionUuid: String!, $status: Int!, $response: JSON!) {
+    finishBoardActionRun(actionUuid: $actionUuid, status: $status, response: $response) }`),
+  ),
+  releaseRun: defineOperation(
+    graphql(`mutation ($actionUuid: String!) { releaseBoardActionRun(actionUuid: $actionUuid) }`),
+  ),
   subscribe: defineOperation(graphql(`mutation ($input: JSON!) { subscribeToCallEnded(input: $input) }`)),
-  unsubscribe: defineOperation(graphql(`mutation ($subscription: String) {
-    unsubscribeFromCallEnded(subscription: $subscription) }`)),
+  unsubscribe: defineOperation(
+    graphql(`mutation ($subscription: String) {
+    unsubscribeFromCallEnded(subscription: $subscription) }`),
+  ),
 };

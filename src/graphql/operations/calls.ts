@@ -8,13 +8,20 @@ export const CallFields = graphql(`fragment CallFields on Call {
 }`);
 
 export const CallOperations = {
-  listContactCalls: defineOperation(graphql(`query ($sourceKind: String!, $externalId: String!, $limit: Int,
+  listContactCalls: defineOperation(
+    graphql(
+      `query ($sourceKind: String!, $externalId: String!, $limit: Int,
     $nextToken: String) {
     contactCalls(sourceKind: $sourceKind, externalId: $externalId, limit: $limit, nextToken: $nextToken) {
       data { ...CallFields } nextToken
     }
-  }`, [CallFields])),
-  getCallTranscript: defineOperation(graphql(`query ($id: String!) {
+  }`,
+      [CallFields],
+    ),
+  ),
+  getCallTranscript: defineOperation(
+    graphql(`query ($id: String!) {
     callTranscript(id: $id) { utterances { speaker content timestamp } }
-  }`)),
+  }`),
+  ),
 };

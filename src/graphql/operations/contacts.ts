@@ -10,28 +10,55 @@ export const ContactFields = graphql(`fragment ContactFields on Contact {
 }`);
 
 export const ContactOperations = {
-  upsertContact: defineOperation(graphql(`mutation ($input: JSON!) {
+  upsertContact: defineOperation(
+    graphql(
+      `mutation ($input: JSON!) {
     upsertContact(input: $input) { created contact { ...ContactFields } }
-  }`, [ContactFields])),
-  importContacts: defineOperation(graphql(`mutation ($input: JSON!) {
+  }`,
+      [ContactFields],
+    ),
+  ),
+  importContacts: defineOperation(
+    graphql(`mutation ($input: JSON!) {
     importContacts(input: $input) { accepted rejected { reason index } }
-  }`)),
+  }`),
+  ),
   bulkUpdateContacts: defineOperation(graphql(`mutation ($input: JSON!) { bulkUpdateContacts(input: $input) }`)),
-  listContacts: defineOperation(graphql(`query ($status: [String!], $sourceKind: [String!], $addedSince: String,
+  listContacts: defineOperation(
+    graphql(
+      `query ($status: [String!], $sourceKind: [String!], $addedSince: String,
     $addedBefore: String, $assignedWorkflowId: String, $searchTerm: String, $limit: Int, $nextToken: String) {
     contacts(status: $status, sourceKind: $sourceKind, addedSince: $addedSince, addedBefore: $addedBefore,
       assignedWorkflowId: $assignedWorkflowId, searchTerm: $searchTerm, limit: $limit, nextToken: $nextToken) {
       data { ...ContactFields } nextToken
     }
-  }`, [ContactFields])),
-  getContact: defineOperation(graphql(`query ($id: String!) {
+  }`,
+      [ContactFields],
+    ),
+  ),
+  getContact: defineOperation(
+    graphql(
+      `query ($id: String!) {
     contact(id: $id) { ...ContactFields }
-  }`, [ContactFields])),
-  getContactByExternalId: defineOperation(graphql(`query ($sourceKind: String!, $externalId: String!) {
+  }`,
+      [ContactFields],
+    ),
+  ),
+  getContactByExternalId: defineOperation(
+    graphql(
+      `query ($sourceKind: String!, $externalId: String!) {
     contactByExternalId(sourceKind: $sourceKind, externalId: $externalId) { ...ContactFields }
-  }`, [ContactFields])),
-  patchContactByExternalId: defineOperation(graphql(`mutation ($sourceKind: String!, $externalId: String!,
+  }`,
+      [ContactFields],
+    ),
+  ),
+  patchContactByExternalId: defineOperation(
+    graphql(
+      `mutation ($sourceKind: String!, $externalId: String!,
     $input: JSON!) {
     patchContactByExternalId(sourceKind: $sourceKind, externalId: $externalId, input: $input) { ...ContactFields }
-  }`, [ContactFields])),
+  }`,
+      [ContactFields],
+    ),
+  ),
 };

@@ -3,6 +3,8 @@ import { defineOperation } from '../execute.js';
 import { graphql } from '../documents.js';
 
 export const WorkflowOperations = {
-  listWorkflows: defineOperation(graphql(`query ($limit: Int, $nextToken: String) {
-    workflows(limit: $limit, nextToken: $nextToken) { data { id name status } nextToken } }`)),
+  listWorkflows: defineOperation(
+    graphql(`query ($limit: Int, $nextToken: String) {
+    workflows(limit: $limit, nextToken: $nextToken) { data { id name status } nextToken } }`),
+  ),
 };

@@ -11,7 +11,8 @@ export function byteSize(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${bytes / (1024 * 1024)} MB` : `${bytes / 1024} KB`;
 }
 
-export const bodyTooLarge = (limitBytes: number) => new DomainError('payload_too_large', `The body is too large (${byteSize(limitBytes)} at most)`);
+export const bodyTooLarge = (limitBytes: number) =>
+  new DomainError('payload_too_large', `The body is too large (${byteSize(limitBytes)} at most)`);
 
 /** True when the request declares more body bytes than `limitBytes`. */
 export function declaresMoreThan(req: Request, limitBytes: number): boolean {

@@ -11,8 +11,13 @@ import { DomainError } from '../../domain/errors.js';
 import { errorBody } from '../error-body.js';
 
 function refusalOf(error: NodeJS.ErrnoException): DomainError {
-  if (error.code === 'HPE_HEADER_OVERFLOW') return new DomainError('request_header_fields_too_large', 'The request\'s headers are over the server\'s limit (16 KB in all)');
-  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return new DomainError('request_timeout', 'The request did not arrive in time');
+  if (error.code === 'HPE_HEADER_OVERFLOW')
+    return new DomainError(
+      'request_header_fields_too_large',
+      "The request's headers are over the server's limit (16 KB in all)",
+    );
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return new DomainError('request_timeout', 'The request did not arrive in time');
   return new DomainError('bad_request', 'The request is not valid HTTP');
 }
 
@@ -26,11 +31,11 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
   const requestId = randomUUID();
   const body = JSON.stringify(errorBody(refusal, requestId));
   socket.end(
-    `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\n`
-      + 'Content-Type: application/json; charset=utf-8\r\n'
-      + `Content-Length: ${Buffer.byteLength(body)}\r\n`
-      + `x-request-id: ${requestId}\r\n`
-      + 'Connection: close\r\n\r\n'
-      + body,
+    `HTTP/1.1 ${refusal.status} ${STATUS_CODES[refusal.status]}\r\n` +
+      'Content-Type: application/json; charset=utf-8\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      `x-request-id: ${requestId}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
   );
 }

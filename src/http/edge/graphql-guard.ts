@@ -40,14 +40,19 @@ export function graphqlCaller(services: Services, adminToken: string | undefined
     } catch (error) {
       if (asDomainError(error)?.code !== 'unauthenticated') throw error;
       res.setHeader('WWW-Authenticate', 'Bearer');
-      throw new DomainError('unauthenticated', 'GraphQL needs an API key or the operator token: Authorization: Bearer <key or token>');
+      throw new DomainError(
+        'unauthenticated',
+        'GraphQL needs an API key or the operator token: Authorization: Bearer <key or token>',
+      );
     }
     next();
   };
 }
 
 /** The document limits, as a yoga (envelop) plugin. 0 turns a limit off. */
-export function graphqlDocumentLimits(settings: Pick<HttpEdgeEnv, 'GRAPHQL_MAX_ALIASES' | 'GRAPHQL_MAX_DEPTH' | 'GRAPHQL_MAX_COST'>) {
+export function graphqlDocumentLimits(
+  settings: Pick<HttpEdgeEnv, 'GRAPHQL_MAX_ALIASES' | 'GRAPHQL_MAX_DEPTH' | 'GRAPHQL_MAX_COST'>,
+) {
   return EnvelopArmorPlugin({
     maxAliases: { enabled: settings.GRAPHQL_MAX_ALIASES > 0, n: settings.GRAPHQL_MAX_ALIASES },
     maxDepth: { enabled: settings.GRAPHQL_MAX_DEPTH > 0, n: settings.GRAPHQL_MAX_DEPTH },

@@ -42,8 +42,17 @@ export const DEFAULT_RECIPE_ID = 30440660;
 /** monday's verdict on one answer. */
 export type ActionVerdict =
   | { kind: 'success'; outputFields?: Record<string, unknown> }
-  | { kind: 'failed'; notification?: { title: string | undefined; description: string | undefined }; runtimeError: string }
-  | { kind: 'disabled'; notification: { title: string | undefined; description: string | undefined }; runtimeError: string | undefined; disableError: string | undefined }
+  | {
+      kind: 'failed';
+      notification?: { title: string | undefined; description: string | undefined };
+      runtimeError: string;
+    }
+  | {
+      kind: 'disabled';
+      notification: { title: string | undefined; description: string | undefined };
+      runtimeError: string | undefined;
+      disableError: string | undefined;
+    }
   | { kind: 'retry'; reason: string };
 
 /**
@@ -61,10 +70,18 @@ export function classifyActionAnswer(attempt: ActionAttempt): ActionVerdict {
   const isError = status >= 400 && status <= 599;
   const severity = isError && isPlainObject(body) && typeof body.severityCode === 'number' ? body : null;
   if (severity) {
-    const notification = { title: stringOrUndefined(severity.notificationErrorTitle), description: stringOrUndefined(severity.notificationErrorDescription) };
+    const notification = {
+      title: stringOrUndefined(severity.notificationErrorTitle),
+      description: stringOrUndefined(severity.notificationErrorDescription),
+    };
     const runtimeError = stringOrUndefined(severity.runtimeErrorDescription);
     if (severity.severityCode === 6000) {
-      return { kind: 'disabled', notification, runtimeError, disableError: stringOrUndefined(severity.disableErrorDescription) };
+      return {
+        kind: 'disabled',
+        notification,
+        runtimeError,
+        disableError: stringOrUndefined(severity.disableErrorDescription),
+      };
     }
     return { kind: 'failed', notification, runtimeError: runtimeError ?? `severity ${severity.severityCode}` };
   }
@@ -100,7 +117,8 @@ export function buildActionBody(input: {
 /** Why an automation will not run at all, or null. */
 function refusalOf(context: AutomationContext, integrationId: number): string | null {
   const recipe = context.automation.recipes.get(integrationId);
-  if (recipe?.disabled) return `automation ${integrationId} was disabled: ${recipe.disabled.description ?? 'severity 6000'}`;
+  if (recipe?.disabled)
+    return `automation ${integrationId} was disabled: ${recipe.disabled.description ?? 'severity 6000'}`;
   if (recipe && !recipe.active) return `automation ${integrationId} is turned off`;
   if (context.automation.disabledIntegrations.has(integrationId)) {
     return `automation ${integrationId} was disabled: ${context.automation.disabledIntegrations.get(integrationId) ?? 'severity 6000'}`;
@@ -126,7 +144,13 @@ export async function runAction(context: AutomationContext, input: RunActionInpu
   const actionUuid = input.actionUuid ?? randomUUID();
   const triggerUuid = input.triggerUuid ?? randomUUID();
   // Built once: monday's retry re-sends the same request, so our side can deduplicate on it.
-  const requestBody = buildActionBody({ inputFields: input.inputFields, recipeId, integrationId, actionUuid, triggerUuid });
+  const requestBody = buildActionBody({
+    inputFields: input.inputFields,
+    recipeId,
+    integrationId,
+    actionUuid,
+    triggerUuid,
+  });
   const run: ActionRun = {
     actionUuid,
     triggerUuid,
@@ -156,14 +180,28 @@ export async function runAction(context: AutomationContext, input: RunActionInpu
   return run;
 }
 
-async function attemptUntilFinal(context: AutomationContext, input: RunActionInput, run: ActionRun, retry: RetryPolicy): Promise<void> {
+async function attemptUntilFinal(
+  context: AutomationContext,
+  input: RunActionInput,
+  run: ActionRun,
+  retry: RetryPolicy,
+): Promise<void> {
   for (let attemptNumber = 0; ; attemptNumber++) {
     // A fresh JWT per attempt: retries span up to 30 minutes, longer than a token lives.
     const authorization =
       input.jwt === null
         ? null
-        : authorizationFor(input.jwt ?? context.mintJwt({ accountId: input.accountId, userId: input.userId, aud: input.url }), input.bearer ?? false);
-    const attempt = await context.postToApp({ kind: 'action', url: input.url, authorization, body: run.requestBody, timeoutMs: retry.timeoutMs });
+        : authorizationFor(
+            input.jwt ?? context.mintJwt({ accountId: input.accountId, userId: input.userId, aud: input.url }),
+            input.bearer ?? false,
+          );
+    const attempt = await context.postToApp({
+      kind: 'action',
+      url: input.url,
+      authorization,
+      body: run.requestBody,
+      timeoutMs: retry.timeoutMs,
+    });
     run.attempts.push(attempt);
     const verdict = classifyActionAnswer(attempt);
     switch (verdict.kind) {

@@ -34,7 +34,9 @@ export interface JwtMintingDeps {
 export function mintMondayJwt(deps: JwtMintingDeps, input: MintJwtInput): string {
   const iat = input.iat ?? Math.floor(deps.nowMs() / 1000);
   const shortLivedToken =
-    input.shortLivedToken === false ? undefined : (input.shortLivedToken ?? deps.issueShortLivedToken(input.accountId, input.userId));
+    input.shortLivedToken === false
+      ? undefined
+      : (input.shortLivedToken ?? deps.issueShortLivedToken(input.accountId, input.userId));
   const claims = {
     ...input.extra,
     accountId: input.accountId,
@@ -68,7 +70,10 @@ export interface TriggerAuthConfig {
  * Signing Secret, payload `{ appId }`. `exp` is checked against the emulator clock.
  * Returns null when accepted, else why not.
  */
-export function checkTriggerAuthorization(header: string | undefined, config: TriggerAuthConfig): TriggerAuthFailure | null {
+export function checkTriggerAuthorization(
+  header: string | undefined,
+  config: TriggerAuthConfig,
+): TriggerAuthFailure | null {
   if (!header?.trim()) return 'missing_authorization';
   if (config.acceptRawSecret && header.replace(/^Bearer\s+/i, '').trim() === config.signingSecret) return null;
   const match = /^Bearer\s+(\S+)$/i.exec(header.trim());

@@ -4,7 +4,13 @@
  */
 import { authorizationFor, mintMondayJwt, type MintJwtInput } from './app-jwt.js';
 import { postToApp, type PostToAppInput } from './app-http.js';
-import { createAutomationState, type ActionAttempt, type ActionRun, type AutomationState, type RetryPolicy } from './automation-state.js';
+import {
+  createAutomationState,
+  type ActionAttempt,
+  type ActionRun,
+  type AutomationState,
+  type RetryPolicy,
+} from './automation-state.js';
 import type { EmulatorState } from './state.js';
 
 export interface AutomationConfig {
@@ -28,7 +34,9 @@ export interface AutomationContext {
    * JWT itself: a fresh JWT for the account and user with `aud` = the URL (raw, or `Bearer <jwt>`),
    * within one attempt's timeout.
    */
-  postSignedToApp(input: Pick<PostToAppInput, 'kind' | 'url' | 'body'> & { accountId: number; userId: number; bearer?: boolean }): Promise<ActionAttempt>;
+  postSignedToApp(
+    input: Pick<PostToAppInput, 'kind' | 'url' | 'body'> & { accountId: number; userId: number; bearer?: boolean },
+  ): Promise<ActionAttempt>;
   /** Registers background work (mutation-fired recipes, trigger-fired actions) for `idle()`. */
   track<T>(work: Promise<T>): Promise<T>;
   /** Resolves when no tracked work is left, including work started by work that finished. */
@@ -60,10 +68,17 @@ export function createAutomationContext(input: CreateAutomationContextInput): Au
     config,
     signal: closing.signal,
     mintJwt: (mint) =>
-      mintMondayJwt({ signingSecret: config.signingSecret, nowMs: state.now, issueShortLivedToken: input.issueShortLivedToken }, mint),
+      mintMondayJwt(
+        { signingSecret: config.signingSecret, nowMs: state.now, issueShortLivedToken: input.issueShortLivedToken },
+        mint,
+      ),
     postToApp: (post) => postToApp({ nowMs: state.now, log: automation.appCalls }, { ...post, signal: closing.signal }),
     postSignedToApp: ({ accountId, userId, bearer, ...post }) =>
-      context.postToApp({ ...post, authorization: authorizationFor(context.mintJwt({ accountId, userId, aud: post.url }), bearer ?? false), timeoutMs: config.retry.timeoutMs }),
+      context.postToApp({
+        ...post,
+        authorization: authorizationFor(context.mintJwt({ accountId, userId, aud: post.url }), bearer ?? false),
+        timeoutMs: config.retry.timeoutMs,
+      }),
     track(work) {
       const settled = work.then(
         () => undefined,
@@ -90,7 +105,11 @@ export function createAutomationContext(input: CreateAutomationContextInput): Au
         const timer = setTimeout(() => {
           cleanup();
           const outcomes = automation.actionRuns.map((r) => r.outcome).join(', ') || 'none';
-          reject(new Error(`monday emulator: waited ${timeoutMs} ms for ${count} action runs, saw ${automation.actionRuns.length} (${outcomes})`));
+          reject(
+            new Error(
+              `monday emulator: waited ${timeoutMs} ms for ${count} action runs, saw ${automation.actionRuns.length} (${outcomes})`,
+            ),
+          );
         }, timeoutMs);
         const cleanup = () => {
           clearTimeout(timer);

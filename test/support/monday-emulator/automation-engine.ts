@@ -8,7 +8,14 @@ import type { MintJwtInput } from './app-jwt.js';
 import { runAction, type RunActionInput } from './action-runner.js';
 import { createAutomationContext, type AutomationConfig } from './automation-context.js';
 import type { ActionAttempt, ActionRun, AppCall, Recipe, TriggerDelivery } from './automation-state.js';
-import { createRecipe, deleteRecipe, triggerRecipe, turnOffRecipe, turnOnRecipe, type CreateRecipeInput } from './recipes.js';
+import {
+  createRecipe,
+  deleteRecipe,
+  triggerRecipe,
+  turnOffRecipe,
+  turnOnRecipe,
+  type CreateRecipeInput,
+} from './recipes.js';
 import { fetchRemoteOptions, type FetchOptionsInput, type RemoteOptionsResult } from './remote-options.js';
 import { changeStatus, listenForStatusChanges } from './status-change-trigger.js';
 import { createTriggerReceiver, failTriggerDeliveries } from './trigger-receiver.js';

@@ -340,7 +340,9 @@ function makeRoot(ctx: RequestContext) {
       } else {
         const lim = limit ?? 25;
         const p = Math.max(page ?? 1, 1);
-        boards = [...state.boards.values()].filter((b) => b.accountId === token.accountId).slice((p - 1) * lim, p * lim);
+        boards = [...state.boards.values()]
+          .filter((b) => b.accountId === token.accountId)
+          .slice((p - 1) * lim, p * lim);
       }
       return boards.map(presentBoard);
     },
@@ -368,7 +370,12 @@ function makeRoot(ctx: RequestContext) {
       const item = itemForWrite(ctx, board, args.item_id);
       const decoded = decodeJsonArg(args.column_values, 'column_values');
       if (typeof decoded !== 'object' || decoded === null || Array.isArray(decoded)) {
-        throw new MondayApiError('column_values must be a JSON object keyed by column id', 'ColumnValueException', 200, {});
+        throw new MondayApiError(
+          'column_values must be a JSON object keyed by column id',
+          'ColumnValueException',
+          200,
+          {},
+        );
       }
       const pc = newParseContext(ctx, args.create_labels_if_missing);
       const writes: [MondayColumn, ParsedWrite][] = Object.entries(decoded).map(([columnId, raw]) => {
@@ -422,7 +429,10 @@ function rateLimitHeaders(state: EmulatorState, res: Response, accountId: number
     'RateLimit-Policy',
     `"minuteRate";q=${minuteQ};w=60, "concurrency";q=${concQ}, "complexityMinute";q=${cxQ};w=60`,
   );
-  res.setHeader('RateLimit', `"minuteRate";r=${minuteR};t=${minuteT}, "concurrency";r=${concR}, "complexityMinute";r=${cxR};t=${cxT}`);
+  res.setHeader(
+    'RateLimit',
+    `"minuteRate";r=${minuteR};t=${minuteT}, "concurrency";r=${concR}, "complexityMinute";r=${cxR};t=${cxT}`,
+  );
 }
 
 function sleep(ms: number) {
@@ -463,7 +473,12 @@ export function createMondayApi(state: EmulatorState, options: MondayApiOptions 
     };
     state.requests.push(entry);
 
-    const send = (status: number, payload: Record<string, unknown>, accountId: number | null, headers: Record<string, string> = {}) => {
+    const send = (
+      status: number,
+      payload: Record<string, unknown>,
+      accountId: number | null,
+      headers: Record<string, string> = {},
+    ) => {
       entry.status = status;
       const errs = (payload.errors as { extensions?: { code?: unknown } }[] | undefined) ?? [];
       entry.errorCodes = errs.map((e) => String(e.extensions?.code ?? ''));
@@ -484,7 +499,12 @@ export function createMondayApi(state: EmulatorState, options: MondayApiOptions 
           errors: [
             {
               message: expired ? 'Not Authenticated: token expired' : 'Not Authenticated',
-              extensions: { code: 'UNAUTHENTICATED', status_code: 401, error_data: { reason: expired ? 'expired' : 'invalid' }, request_id: requestId },
+              extensions: {
+                code: 'UNAUTHENTICATED',
+                status_code: 401,
+                error_data: { reason: expired ? 'expired' : 'invalid' },
+                request_id: requestId,
+              },
             },
           ],
           error_message: 'Not Authenticated',
@@ -515,7 +535,15 @@ export function createMondayApi(state: EmulatorState, options: MondayApiOptions 
     const tooMany = (code: string, message: string, retryIn: number, extra: Record<string, unknown> = {}) =>
       send(
         429,
-        { errors: [{ message, extensions: { code, status_code: 429, retry_in_seconds: retryIn, ...extra, request_id: requestId } }], account_id: accountId },
+        {
+          errors: [
+            {
+              message,
+              extensions: { code, status_code: 429, retry_in_seconds: retryIn, ...extra, request_id: requestId },
+            },
+          ],
+          account_id: accountId,
+        },
         accountId,
         { 'Retry-After': String(retryIn) },
       );
@@ -553,7 +581,11 @@ export function createMondayApi(state: EmulatorState, options: MondayApiOptions 
         return;
       }
       if (lim.requestsPerMinute && counters.minuteWindow.length > lim.requestsPerMinute) {
-        tooMany('RATE_LIMIT_EXCEEDED', 'Minute limit rate exceeded', Math.max(1, Math.ceil((counters.minuteWindow[0] + 60_000 - now) / 1000)));
+        tooMany(
+          'RATE_LIMIT_EXCEEDED',
+          'Minute limit rate exceeded',
+          Math.max(1, Math.ceil((counters.minuteWindow[0] + 60_000 - now) / 1000)),
+        );
         return;
       }
       if (overConcurrency) {
@@ -613,8 +645,14 @@ function formatError(e: GraphQLError, requestId: string): GraphQLFormattedError 
     };
   }
   if (orig) {
-    return { ...f, extensions: { code: 'INTERNAL_SERVER_ERROR', status_code: 500, error_data: {}, request_id: requestId } };
+    return {
+      ...f,
+      extensions: { code: 'INTERNAL_SERVER_ERROR', status_code: 500, error_data: {}, request_id: requestId },
+    };
   }
   // parse / validation / variable coercion errors
-  return { ...f, extensions: { code: 'GRAPHQL_VALIDATION_FAILED', status_code: 400, error_data: {}, request_id: requestId } };
+  return {
+    ...f,
+    extensions: { code: 'GRAPHQL_VALIDATION_FAILED', status_code: 400, error_data: {}, request_id: requestId },
+  };
 }

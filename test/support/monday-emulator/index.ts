@@ -47,7 +47,12 @@ export type { MondayAutomationEngine } from './automation-engine.js';
 export type { MintJwtInput } from './app-jwt.js';
 export { DEFAULT_RECIPE_ID, type ActionVerdict, type RunActionInput } from './action-runner.js';
 export { RecipeSetupError, type CreateRecipeInput } from './recipes.js';
-export { CouldNotLoadFieldsError, type FetchOptionsInput, type RemoteOption, type RemoteOptionsResult } from './remote-options.js';
+export {
+  CouldNotLoadFieldsError,
+  type FetchOptionsInput,
+  type RemoteOption,
+  type RemoteOptionsResult,
+} from './remote-options.js';
 
 export const DEFAULT_SIGNING_SECRET = 'monday-emulator-signing-secret';
 export const DEFAULT_CLIENT_SECRET = 'monday-emulator-client-secret';
@@ -172,7 +177,9 @@ export async function startMondayEmulator(options: StartMondayEmulatorOptions = 
   if (oauth) app.use(oauth.router);
 
   const server: Server = await new Promise((resolve, reject) => {
-    const s = app.listen(options.port ?? 0, options.host ?? '127.0.0.1', (err?: Error) => (err ? reject(err) : resolve(s)));
+    const s = app.listen(options.port ?? 0, options.host ?? '127.0.0.1', (err?: Error) =>
+      err ? reject(err) : resolve(s),
+    );
   });
   const { address, port } = server.address() as AddressInfo;
   const origin = `http://${address.includes(':') ? `[${address}]` : address}:${port}`;

@@ -67,7 +67,10 @@ interface PendingCode {
 
 const DEFAULT_SCOPE = 'me:read boards:read boards:write';
 
-export function createMondayOAuth(state: EmulatorState, options: MondayOAuthOptions): { router: Router; oauth: MondayOAuthEmulator } {
+export function createMondayOAuth(
+  state: EmulatorState,
+  options: MondayOAuthOptions,
+): { router: Router; oauth: MondayOAuthEmulator } {
   let user = options.user ?? { accountId: 1, userId: 1 };
   let denials = 0;
   const codes = new Map<string, PendingCode>();
@@ -78,7 +81,14 @@ export function createMondayOAuth(state: EmulatorState, options: MondayOAuthOpti
 
   router.get('/oauth2/authorize', (req, res) => {
     const q = (name: string) => (typeof req.query[name] === 'string' ? (req.query[name] as string) : null);
-    const entry: AuthorizeRequestLog = { at: state.now(), clientId: q('client_id'), redirectUri: q('redirect_uri'), state: q('state'), scope: q('scope'), outcome: 'error' };
+    const entry: AuthorizeRequestLog = {
+      at: state.now(),
+      clientId: q('client_id'),
+      redirectUri: q('redirect_uri'),
+      state: q('state'),
+      scope: q('scope'),
+      outcome: 'error',
+    };
     authorizeRequests.push(entry);
     if (entry.clientId !== options.clientId) {
       res.status(400).type('text/plain').send('OAuth error: invalid client_id');
@@ -97,8 +107,13 @@ export function createMondayOAuth(state: EmulatorState, options: MondayOAuthOpti
     } else {
       const code = randomBytes(16).toString('hex');
       codes.set(code, {
-        clientId: entry.clientId, redirectUri: entry.redirectUri, accountId: user.accountId, userId: user.userId,
-        scope: entry.scope ?? DEFAULT_SCOPE, expiresAt: state.now() + (options.codeTtlSeconds ?? 600) * 1000, used: false,
+        clientId: entry.clientId,
+        redirectUri: entry.redirectUri,
+        accountId: user.accountId,
+        userId: user.userId,
+        scope: entry.scope ?? DEFAULT_SCOPE,
+        expiresAt: state.now() + (options.codeTtlSeconds ?? 600) * 1000,
+        used: false,
       });
       entry.outcome = 'approved';
       target.searchParams.set('code', code);
@@ -110,7 +125,13 @@ export function createMondayOAuth(state: EmulatorState, options: MondayOAuthOpti
   router.post('/oauth2/token', express.urlencoded({ extended: false }), express.json(), (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const field = (name: string) => (typeof body[name] === 'string' ? (body[name] as string) : null);
-    const entry: TokenRequestLog = { at: state.now(), clientId: field('client_id'), redirectUri: field('redirect_uri'), status: 200, error: null };
+    const entry: TokenRequestLog = {
+      at: state.now(),
+      clientId: field('client_id'),
+      redirectUri: field('redirect_uri'),
+      status: 200,
+      error: null,
+    };
     tokenRequests.push(entry);
     const fail = (status: number, error: string, description: string) => {
       entry.status = status;
@@ -135,7 +156,8 @@ export function createMondayOAuth(state: EmulatorState, options: MondayOAuthOpti
     }
     const accessToken = `emu_oauth_${randomBytes(24).toString('base64url')}`;
     state.tokens.set(accessToken, { accountId: pending.accountId, userId: pending.userId, expiresAt: null });
-    if (!state.accounts.has(pending.accountId)) state.accounts.set(pending.accountId, { id: pending.accountId, name: `Account ${pending.accountId}` });
+    if (!state.accounts.has(pending.accountId))
+      state.accounts.set(pending.accountId, { id: pending.accountId, name: `Account ${pending.accountId}` });
     issuedTokens.push(accessToken);
     res.json({ access_token: accessToken, token_type: 'Bearer', scope: pending.scope });
   });

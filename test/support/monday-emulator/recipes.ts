@@ -58,7 +58,8 @@ function checkBoardAndTrigger(context: AutomationContext, input: CreateRecipeInp
   if (input.trigger.kind === 'status_change') {
     const { columnId, toLabel } = input.trigger;
     const column = board.columns.find((c) => c.id === columnId);
-    if (!column || column.type !== 'status') throw new Error(`monday emulator: board ${board.id} has no status column ${columnId}`);
+    if (!column || column.type !== 'status')
+      throw new Error(`monday emulator: board ${board.id} has no status column ${columnId}`);
     // In monday's UI the label is picked from the column's existing labels.
     if (toLabel !== undefined && !Object.values(column.labels ?? {}).includes(toLabel)) {
       throw new Error(`monday emulator: status column ${columnId} has no label "${toLabel}"`);
@@ -89,10 +90,17 @@ export async function createRecipe(context: AutomationContext, input: CreateReci
 }
 
 /** monday's subscribe call to our trigger: throws RecipeSetupError when our app does not answer 2xx. */
-async function subscribe(context: AutomationContext, recipe: Recipe, trigger: AppTrigger): Promise<Recipe['subscription']> {
+async function subscribe(
+  context: AutomationContext,
+  recipe: Recipe,
+  trigger: AppTrigger,
+): Promise<Recipe['subscription']> {
   const subscriptionId = nextNumericId(context.automation);
   const webhookUrl = webhookUrlFor(context, subscriptionId);
-  const inputFields = typeof trigger.inputFields === 'function' ? trigger.inputFields(recipeContextOf(recipe)) : (trigger.inputFields ?? {});
+  const inputFields =
+    typeof trigger.inputFields === 'function'
+      ? trigger.inputFields(recipeContextOf(recipe))
+      : (trigger.inputFields ?? {});
   const body = {
     payload: {
       webhookUrl,
@@ -105,8 +113,16 @@ async function subscribe(context: AutomationContext, recipe: Recipe, trigger: Ap
       integrationId: recipe.integrationId,
     },
   };
-  const attempt = await context.postSignedToApp({ kind: 'subscribe', url: trigger.subscribeUrl, accountId: recipe.accountId, userId: recipe.userId, bearer: trigger.bearer, body });
-  if (attempt.status === null || attempt.status < 200 || attempt.status > 299) throw new RecipeSetupError(attempt, trigger.subscribeUrl);
+  const attempt = await context.postSignedToApp({
+    kind: 'subscribe',
+    url: trigger.subscribeUrl,
+    accountId: recipe.accountId,
+    userId: recipe.userId,
+    bearer: trigger.bearer,
+    body,
+  });
+  if (attempt.status === null || attempt.status < 200 || attempt.status > 299)
+    throw new RecipeSetupError(attempt, trigger.subscribeUrl);
   const answered = isPlainObject(attempt.body) ? attempt.body.webhookId : undefined;
   // Without a webhookId monday keeps using the subscriptionId in later calls.
   return { subscriptionId, webhookUrl, webhookId: answered ?? subscriptionId };
@@ -155,10 +171,17 @@ export function turnOnRecipe(context: AutomationContext, id: number): Recipe {
 }
 
 /** Runs the recipe's action for one trigger event; null when the recipe is off. */
-export async function fireRecipe(context: AutomationContext, recipe: Recipe, triggerOutputs: Record<string, unknown>): Promise<ActionRun | null> {
+export async function fireRecipe(
+  context: AutomationContext,
+  recipe: Recipe,
+  triggerOutputs: Record<string, unknown>,
+): Promise<ActionRun | null> {
   if (!recipe.active) return null;
   const { inputFields } = recipe.action;
-  const resolved = typeof inputFields === 'function' ? inputFields(triggerOutputs, recipeContextOf(recipe)) : structuredClone(inputFields);
+  const resolved =
+    typeof inputFields === 'function'
+      ? inputFields(triggerOutputs, recipeContextOf(recipe))
+      : structuredClone(inputFields);
   return runAction(context, {
     url: recipe.action.url,
     accountId: recipe.accountId,
@@ -172,6 +195,10 @@ export async function fireRecipe(context: AutomationContext, recipe: Recipe, tri
 }
 
 /** Test helper: play a trigger event on a recipe directly (as if its trigger had fired). */
-export function triggerRecipe(context: AutomationContext, id: number, triggerOutputs: Record<string, unknown>): Promise<ActionRun | null> {
+export function triggerRecipe(
+  context: AutomationContext,
+  id: number,
+  triggerOutputs: Record<string, unknown>,
+): Promise<ActionRun | null> {
   return context.track(fireRecipe(context, recipeOrThrow(context, id), triggerOutputs));
 }

@@ -60,7 +60,10 @@ function isOption(value: unknown): value is RemoteOption {
   return isPlainObject(value) && typeof value.title === 'string' && value.value !== undefined;
 }
 
-export async function fetchRemoteOptions(context: AutomationContext, input: FetchOptionsInput): Promise<RemoteOptionsResult> {
+export async function fetchRemoteOptions(
+  context: AutomationContext,
+  input: FetchOptionsInput,
+): Promise<RemoteOptionsResult> {
   const integrationId = input.integrationId ?? 398885964;
   const result: RemoteOptionsResult = { options: [], pageRequests: [] };
   let pageRequestData: unknown = {};
@@ -76,8 +79,19 @@ export async function fetchRemoteOptions(context: AutomationContext, input: Fetc
       },
     };
     result.pageRequests.push(pageRequestData);
-    const attempt = await context.postSignedToApp({ kind: 'options', url: input.url, accountId: input.accountId, userId: input.userId, bearer: input.bearer, body });
-    if (attempt.status !== 200) throw new CouldNotLoadFieldsError(attempt.status, attempt.status === null ? String(attempt.error) : `HTTP ${attempt.status}`);
+    const attempt = await context.postSignedToApp({
+      kind: 'options',
+      url: input.url,
+      accountId: input.accountId,
+      userId: input.userId,
+      bearer: input.bearer,
+      body,
+    });
+    if (attempt.status !== 200)
+      throw new CouldNotLoadFieldsError(
+        attempt.status,
+        attempt.status === null ? String(attempt.error) : `HTTP ${attempt.status}`,
+      );
     const parsed = readPage(attempt.body);
     if (!parsed) throw new CouldNotLoadFieldsError(200, 'the answer is neither an option list nor a paginated object');
     result.options.push(...parsed.options);

@@ -6,15 +6,7 @@
  * clock, a request log, fault injection and rate-limit counters.
  */
 
-export type MondayColumnType =
-  | 'name'
-  | 'text'
-  | 'phone'
-  | 'world_clock'
-  | 'status'
-  | 'long_text'
-  | 'numbers'
-  | 'email';
+export type MondayColumnType = 'name' | 'text' | 'phone' | 'world_clock' | 'status' | 'long_text' | 'numbers' | 'email';
 
 export interface MondayColumn {
   id: string;

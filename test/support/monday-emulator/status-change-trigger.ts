@@ -30,7 +30,10 @@ function matchingRecipes(context: AutomationContext, change: ColumnValueChange):
 }
 
 /** Runs the recipes a set of changes triggers; resolves with the finished runs. */
-export async function runStatusChangeRecipes(context: AutomationContext, changes: ColumnValueChange[]): Promise<ActionRun[]> {
+export async function runStatusChangeRecipes(
+  context: AutomationContext,
+  changes: ColumnValueChange[],
+): Promise<ActionRun[]> {
   const firings = changes.flatMap((change) =>
     matchingRecipes(context, change).map((recipe) =>
       fireRecipe(context, recipe, { boardId: Number(change.board.id), itemId: Number(change.item.id) }),
@@ -51,16 +54,26 @@ export function listenForStatusChanges(context: AutomationContext): void {
  * Test helper: sets an item's status label as a board user would (the label must exist) and
  * resolves with the action runs this caused, once they have finished.
  */
-export async function changeStatus(context: AutomationContext, itemId: string | number, columnId: string, label: string): Promise<ActionRun[]> {
+export async function changeStatus(
+  context: AutomationContext,
+  itemId: string | number,
+  columnId: string,
+  label: string,
+): Promise<ActionRun[]> {
   const item = context.state.items.get(String(itemId));
   if (!item) throw new Error(`monday emulator: item ${itemId} does not exist`);
   const board = context.state.boards.get(item.boardId);
   const column = board?.columns.find((c) => c.id === columnId);
-  if (!board || !column || column.type !== 'status') throw new Error(`monday emulator: board ${item.boardId} has no status column ${columnId}`);
+  if (!board || !column || column.type !== 'status')
+    throw new Error(`monday emulator: board ${item.boardId} has no status column ${columnId}`);
   if (!Object.values(column.labels ?? {}).includes(label)) {
-    throw new Error(`monday emulator: status column ${columnId} has no label "${label}" (has ${Object.values(column.labels ?? {}).join(', ')})`);
+    throw new Error(
+      `monday emulator: status column ${columnId} has no label "${label}" (has ${Object.values(column.labels ?? {}).join(', ')})`,
+    );
   }
   const previous = item.values[columnId];
   applyColumnWrites(board, item, [[columnId, { label }]], 'json');
-  return context.track(runStatusChangeRecipes(context, [{ board, item, column, previous, current: item.values[columnId] }]));
+  return context.track(
+    runStatusChangeRecipes(context, [{ board, item, column, previous, current: item.values[columnId] }]),
+  );
 }

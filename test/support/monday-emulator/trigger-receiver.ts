@@ -17,7 +17,12 @@ import { fireRecipe } from './recipes.js';
 export const TRIGGER_RECEIVER_PATH = '/automations/apps-events/:subscriptionId';
 
 /** Answers the next `count` deliveries with `status` (429 adds `Retry-After`), before any check. */
-export function failTriggerDeliveries(context: AutomationContext, count: number, status = 500, options: { retryAfterSeconds?: number } = {}): void {
+export function failTriggerDeliveries(
+  context: AutomationContext,
+  count: number,
+  status = 500,
+  options: { retryAfterSeconds?: number } = {},
+): void {
   context.automation.triggerFaults.push({ remaining: count, status, retryAfterSeconds: options.retryAfterSeconds });
 }
 
@@ -62,55 +67,74 @@ function outputProblem(recipe: Recipe, outputFields: Record<string, unknown>): s
 export function createTriggerReceiver(context: AutomationContext): Router {
   const router = express.Router();
   // Read as text so a malformed body is still recorded and answered 400 by us, not by Express.
-  router.post(TRIGGER_RECEIVER_PATH, express.text({ type: () => true, limit: '1mb' }), (req: Request, res: Response) => {
-    const subscriptionId = String(req.params.subscriptionId);
-    const authorization = req.get('authorization') ?? null;
-    const { body, outputFields } = parseBody(req.body);
-    const answer = (status: number, outcome: DeliveryOutcome, payload: Record<string, unknown>, problem?: string) => {
-      const delivery: TriggerDelivery = { subscriptionId, outputFields, status, outcome, authorization, body, at: context.state.now() };
-      if (problem) delivery.problem = problem;
-      context.automation.triggerDeliveries.push(delivery);
-      res.status(status).json(payload);
-    };
+  router.post(
+    TRIGGER_RECEIVER_PATH,
+    express.text({ type: () => true, limit: '1mb' }),
+    (req: Request, res: Response) => {
+      const subscriptionId = String(req.params.subscriptionId);
+      const authorization = req.get('authorization') ?? null;
+      const { body, outputFields } = parseBody(req.body);
+      const answer = (status: number, outcome: DeliveryOutcome, payload: Record<string, unknown>, problem?: string) => {
+        const delivery: TriggerDelivery = {
+          subscriptionId,
+          outputFields,
+          status,
+          outcome,
+          authorization,
+          body,
+          at: context.state.now(),
+        };
+        if (problem) delivery.problem = problem;
+        context.automation.triggerDeliveries.push(delivery);
+        res.status(status).json(payload);
+      };
 
-    const fault = takeFault(context);
-    if (fault) {
-      if (fault.status === 429) res.setHeader('Retry-After', String(fault.retryAfterSeconds ?? 1));
-      answer(fault.status, 'fault_injected', { error: fault.status === 429 ? 'Too many requests' : 'Internal server error' });
-      return;
-    }
-    const authFailure = checkTriggerAuthorization(authorization ?? undefined, {
-      signingSecret: context.config.signingSecret,
-      appId: context.config.appId,
-      acceptRawSecret: context.config.acceptRawSecret,
-      nowMs: context.state.now,
-    });
-    if (authFailure) {
-      answer(401, authFailure, { error: 'Unauthorized' });
-      return;
-    }
-    const recipeId = context.automation.subscriptions.get(subscriptionId);
-    const recipe = recipeId === undefined ? undefined : context.automation.recipes.get(recipeId);
-    if (!recipe) {
-      answer(404, 'unknown_subscription', { error: 'Subscription not found' });
-      return;
-    }
-    if (!outputFields) {
-      answer(400, 'bad_body', { error: 'Expected { trigger: { outputFields: {...} } }' }, 'body is not { trigger: { outputFields } }');
-      return;
-    }
-    const problem = outputProblem(recipe, outputFields);
-    if (problem) {
-      answer(400, 'bad_body', { error: `Output fields do not match the trigger block: ${problem}` }, problem);
-      return;
-    }
-    // A turned-off automation keeps its subscription and silently ignores what fires.
-    if (!recipe.active) {
-      answer(200, 'ignored_recipe_off', {});
-      return;
-    }
-    answer(200, 'accepted', {});
-    void context.track(fireRecipe(context, recipe, outputFields));
-  });
+      const fault = takeFault(context);
+      if (fault) {
+        if (fault.status === 429) res.setHeader('Retry-After', String(fault.retryAfterSeconds ?? 1));
+        answer(fault.status, 'fault_injected', {
+          error: fault.status === 429 ? 'Too many requests' : 'Internal server error',
+        });
+        return;
+      }
+      const authFailure = checkTriggerAuthorization(authorization ?? undefined, {
+        signingSecret: context.config.signingSecret,
+        appId: context.config.appId,
+        acceptRawSecret: context.config.acceptRawSecret,
+        nowMs: context.state.now,
+      });
+      if (authFailure) {
+        answer(401, authFailure, { error: 'Unauthorized' });
+        return;
+      }
+      const recipeId = context.automation.subscriptions.get(subscriptionId);
+      const recipe = recipeId === undefined ? undefined : context.automation.recipes.get(recipeId);
+      if (!recipe) {
+        answer(404, 'unknown_subscription', { error: 'Subscription not found' });
+        return;
+      }
+      if (!outputFields) {
+        answer(
+          400,
+          'bad_body',
+          { error: 'Expected { trigger: { outputFields: {...} } }' },
+          'body is not { trigger: { outputFields } }',
+        );
+        return;
+      }
+      const problem = outputProblem(recipe, outputFields);
+      if (problem) {
+        answer(400, 'bad_body', { error: `Output fields do not match the trigger block: ${problem}` }, problem);
+        return;
+      }
+      // A turned-off automation keeps its subscription and silently ignores what fires.
+      if (!recipe.active) {
+        answer(200, 'ignored_recipe_off', {});
+        return;
+      }
+      answer(200, 'accepted', {});
+      void context.track(fireRecipe(context, recipe, outputFields));
+    },
+  );
   return router;
 }

@@ -52,7 +52,12 @@ function isEmptyObject(v: unknown): boolean {
   return typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length === 0;
 }
 
-export function parseColumnWrite(column: MondayColumn, input: unknown, shape: InputShape, ctx: ParseContext): ParsedWrite {
+export function parseColumnWrite(
+  column: MondayColumn,
+  input: unknown,
+  shape: InputShape,
+  ctx: ParseContext,
+): ParsedWrite {
   const asSimple = shape === 'simple' || (shape === 'multi' && typeof input === 'string');
   switch (column.type) {
     case 'name':
@@ -75,7 +80,10 @@ export function parseColumnWrite(column: MondayColumn, input: unknown, shape: In
     case 'world_clock':
       if (asSimple) {
         if (shape === 'simple') {
-          throw columnValueError(column, 'this column type does not support simple column values, use change_column_value');
+          throw columnValueError(
+            column,
+            'this column type does not support simple column values, use change_column_value',
+          );
         }
         throw columnValueError(column, 'world clock value must be {"timezone": "<IANA time zone>"}');
       }
@@ -227,7 +235,8 @@ function parseStatusJson(column: MondayColumn, input: unknown, ctx: ParseContext
   if (isPlainObject(input)) {
     if (typeof input.label === 'string') return statusByLabel(column, input.label, ctx);
     if (typeof input.index === 'number') return statusByIndex(column, input.index, ctx);
-    if (typeof input.index === 'string' && /^\d+$/.test(input.index)) return statusByIndex(column, Number(input.index), ctx);
+    if (typeof input.index === 'string' && /^\d+$/.test(input.index))
+      return statusByIndex(column, Number(input.index), ctx);
   }
   throw columnValueError(column, 'status value must be {"label": "..."} or {"index": n}');
 }

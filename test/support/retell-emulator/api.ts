@@ -83,12 +83,18 @@ function createPhoneCall(ctx: ApiContext, req: Request, res: Response): void {
   }
   const params = body as unknown as CallCreatePhoneCallParams;
   const variables = params.retell_llm_dynamic_variables;
-  if (variables !== undefined && (!isPlainObject(variables) || Object.values(variables).some((v) => typeof v !== 'string'))) {
+  if (
+    variables !== undefined &&
+    (!isPlainObject(variables) || Object.values(variables).some((v) => typeof v !== 'string'))
+  ) {
     send(res, 400, errorBody(400, 'retell_llm_dynamic_variables values must be strings.'));
     return;
   }
   const agentId = params.override_agent_id ?? 'agent_bound_to_number';
-  if ((ctx.agentIds && !ctx.agentIds.includes(agentId)) || (ctx.phoneNumbers && !ctx.phoneNumbers.includes(params.from_number))) {
+  if (
+    (ctx.agentIds && !ctx.agentIds.includes(agentId)) ||
+    (ctx.phoneNumbers && !ctx.phoneNumbers.includes(params.from_number))
+  ) {
     send(res, 422, errorBody(422));
     return;
   }
@@ -109,7 +115,12 @@ function createPhoneCall(ctx: ApiContext, req: Request, res: Response): void {
     metadata: params.metadata,
     dynamicVariables: variables,
     webhookUrl: params.agent_override?.agent?.webhook_url ?? ctx.accountWebhookUrl,
-    outcome: resolveScript(overLimit ? { disconnectionReason: 'concurrency_limit_reached', connected: false } : (ctx.scripts.get(numberKey(params.to_number)) ?? DEFAULT_SCRIPT), providerCallId),
+    outcome: resolveScript(
+      overLimit
+        ? { disconnectionReason: 'concurrency_limit_reached', connected: false }
+        : (ctx.scripts.get(numberKey(params.to_number)) ?? DEFAULT_SCRIPT),
+      providerCallId,
+    ),
     createdAtMs: ctx.now().getTime(),
     state: overLimit ? 'finished' : 'in_progress',
     object: undefined as unknown as PhoneCallResponse,
@@ -130,18 +141,28 @@ function createPhoneCall(ctx: ApiContext, req: Request, res: Response): void {
   ctx.timers.add(timer);
 }
 
-function metadataMatches(metadata: unknown, filter: { key?: string; op: string; value: unknown; type: string }): boolean {
+function metadataMatches(
+  metadata: unknown,
+  filter: { key?: string; op: string; value: unknown; type: string },
+): boolean {
   if (!filter.key || !isPlainObject(metadata)) return false;
   const actual = metadata[filter.key];
-  if (filter.type !== 'string' || typeof actual !== 'string' || typeof filter.value !== 'string') return actual === filter.value;
+  if (filter.type !== 'string' || typeof actual !== 'string' || typeof filter.value !== 'string')
+    return actual === filter.value;
   const value = filter.value;
   switch (filter.op) {
-    case 'eq': return actual === value;
-    case 'ne': return actual !== value;
-    case 'sw': return actual.startsWith(value);
-    case 'ew': return actual.endsWith(value);
-    case 'co': return actual.includes(value);
-    default: return false;
+    case 'eq':
+      return actual === value;
+    case 'ne':
+      return actual !== value;
+    case 'sw':
+      return actual.startsWith(value);
+    case 'ew':
+      return actual.endsWith(value);
+    case 'co':
+      return actual.includes(value);
+    default:
+      return false;
   }
 }
 
@@ -150,14 +171,22 @@ function listCalls(ctx: ApiContext, req: Request, res: Response): void {
   const criteria = params.filter_criteria ?? {};
   let items = ctx.calls.filter((call) => {
     const object = call.object;
-    if (criteria.metadata && !criteria.metadata.every((f) => metadataMatches(object.metadata, f as { key?: string; op: string; value: unknown; type: string }))) return false;
+    if (
+      criteria.metadata &&
+      !criteria.metadata.every((f) =>
+        metadataMatches(object.metadata, f as { key?: string; op: string; value: unknown; type: string }),
+      )
+    )
+      return false;
     if (criteria.to_number && object.to_number !== criteria.to_number.value) return false;
     if (criteria.from_number && object.from_number !== criteria.from_number.value) return false;
     if (criteria.call_status && !criteria.call_status.value.includes(object.call_status as 'ended')) return false;
     return true;
   });
   // Sorted by start_timestamp (creation time here), descending by default.
-  items = [...items].sort((a, b) => (params.sort_order === 'ascending' ? a.createdAtMs - b.createdAtMs : b.createdAtMs - a.createdAtMs));
+  items = [...items].sort((a, b) =>
+    params.sort_order === 'ascending' ? a.createdAtMs - b.createdAtMs : b.createdAtMs - a.createdAtMs,
+  );
   const limit = Math.max(1, Math.min(params.limit ?? 50, 1000));
   const skip = Math.max(0, Number(params.pagination_key ?? params.skip ?? 0) || 0);
   const page = items.slice(skip, skip + limit);
@@ -175,7 +204,13 @@ export function createRetellApi(ctx: ApiContext): express.Router {
   router.use(express.json({ limit: '5mb' }));
   // Logged on arrival, so that a request still unanswered (a stalled create) is listed too.
   router.use((req, res, next) => {
-    const entry: RequestLogEntry = { method: req.method, path: req.path, body: req.body, headers: { ...req.headers }, status: null };
+    const entry: RequestLogEntry = {
+      method: req.method,
+      path: req.path,
+      body: req.body,
+      headers: { ...req.headers },
+      status: null,
+    };
     ctx.requests.push(entry);
     res.locals.logEntry = entry;
     next();

@@ -23,10 +23,23 @@ export function finalStatusFor(reason: string, connected: boolean): CallStatus {
 }
 
 const NOT_CONNECTED_REASONS = new Set([
-  'dial_busy', 'dial_failed', 'dial_no_answer', 'invalid_destination', 'telephony_provider_permission_denied',
-  'telephony_provider_unavailable', 'sip_routing_error', 'marked_as_spam', 'user_declined',
+  'dial_busy',
+  'dial_failed',
+  'dial_no_answer',
+  'invalid_destination',
+  'telephony_provider_permission_denied',
+  'telephony_provider_unavailable',
+  'sip_routing_error',
+  'marked_as_spam',
+  'user_declined',
 ]);
-const ERROR_REASONS = new Set(['concurrency_limit_reached', 'no_concurrency_fallback', 'no_valid_payment', 'scam_detected', 'registered_call_timeout']);
+const ERROR_REASONS = new Set([
+  'concurrency_limit_reached',
+  'no_concurrency_fallback',
+  'no_valid_payment',
+  'scam_detected',
+  'registered_call_timeout',
+]);
 
 /** The call as create-phone-call answers it (and get-call shows it before it starts). */
 export function registeredCall(call: EmulatedCall): PhoneCallResponse {
@@ -49,8 +62,18 @@ export function registeredCall(call: EmulatedCall): PhoneCallResponse {
 }
 
 /** A call refused for capacity at create time: already over, in status "error". */
-export function refusedCall(call: EmulatedCall, reason: NonNullable<PhoneCallResponse['disconnection_reason']>, atMs: number): PhoneCallResponse {
-  return { ...registeredCall(call), call_status: 'error', disconnection_reason: reason, end_timestamp: atMs, duration_ms: 0 };
+export function refusedCall(
+  call: EmulatedCall,
+  reason: NonNullable<PhoneCallResponse['disconnection_reason']>,
+  atMs: number,
+): PhoneCallResponse {
+  return {
+    ...registeredCall(call),
+    call_status: 'error',
+    disconnection_reason: reason,
+    end_timestamp: atMs,
+    duration_ms: 0,
+  };
 }
 
 /** The call at its start (the call_started webhook). */
@@ -75,13 +98,18 @@ export function endedCall(call: EmulatedCall, times: { startMs: number; endMs: n
     const transcriptObject = outcome.transcript.map((line) => ({
       role: line.role,
       content: line.content,
-      words: line.content.split(/\s+/).filter(Boolean).map((word, index) => ({
-        word,
-        start: line.atSeconds + index * 0.3,
-        end: line.atSeconds + index * 0.3 + 0.25,
-      })),
+      words: line.content
+        .split(/\s+/)
+        .filter(Boolean)
+        .map((word, index) => ({
+          word,
+          start: line.atSeconds + index * 0.3,
+          end: line.atSeconds + index * 0.3 + 0.25,
+        })),
     }));
-    object.transcript = outcome.transcript.map((line) => `${line.role === 'agent' ? 'Agent' : 'User'}: ${line.content}`).join('\n');
+    object.transcript = outcome.transcript
+      .map((line) => `${line.role === 'agent' ? 'Agent' : 'User'}: ${line.content}`)
+      .join('\n');
     object.transcript_object = transcriptObject;
     object.transcript_with_tool_calls = transcriptObject;
     object.public_log_url = `https://retell-emulator.invalid/${call.providerCallId}/public_log.txt`;

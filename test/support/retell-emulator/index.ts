@@ -35,8 +35,24 @@ import type { Server } from 'node:http';
 import express from 'express';
 import { createRetellApi, newCallId, type ApiContext } from './api.js';
 import { analyzedCall, endedCall, finalStatusFor, startedCall } from './call-objects.js';
-import { DEFAULT_SCRIPT, numberKey, resolveScript, type CreateFailure, type EmulatedCall, type RequestLogEntry, type RetellCallScript } from './state.js';
-import { headersFor, sendWebhooks, signBody, type DeliveryOptions, type SenderConfig, type WebhookDelivery, type WebhookPayload } from './webhook-sender.js';
+import {
+  DEFAULT_SCRIPT,
+  numberKey,
+  resolveScript,
+  type CreateFailure,
+  type EmulatedCall,
+  type RequestLogEntry,
+  type RetellCallScript,
+} from './state.js';
+import {
+  headersFor,
+  sendWebhooks,
+  signBody,
+  type DeliveryOptions,
+  type SenderConfig,
+  type WebhookDelivery,
+  type WebhookPayload,
+} from './webhook-sender.js';
 
 export * from './state.js';
 export type { DeliveryOptions, WebhookDelivery, WebhookEventName, WebhookPayload } from './webhook-sender.js';
@@ -104,7 +120,9 @@ export interface RetellEmulator {
   /** Every API request answers `status` (e.g. 503: Retell is down) until called with null. */
   outage(status: number | null): void;
   /** An inbound call to one of our numbers, from start to analysis, over by now(). */
-  inboundCall(input: { from: string; to: string; webhookUrl: string; outcome?: RetellCallScript } & DeliveryOptions): Promise<FinishResult>;
+  inboundCall(
+    input: { from: string; to: string; webhookUrl: string; outcome?: RetellCallScript } & DeliveryOptions,
+  ): Promise<FinishResult>;
   /** The x-retell-signature value for a body, signed with the webhook secret now. */
   sign(body: string): Promise<string>;
   /** The headers of a signed webhook with this body. */
@@ -132,23 +150,41 @@ function timelineOf(call: EmulatedCall): RetellCallTimeline {
   const { outcome, createdAtMs } = call;
   const startMs = outcome.connected ? createdAtMs + PICK_UP_AFTER_MS : null;
   // A call already over when it was created (refused for concurrency) keeps that end.
-  const endMs = call.object?.end_timestamp
-    ?? (startMs !== null
+  const endMs =
+    call.object?.end_timestamp ??
+    (startMs !== null
       ? startMs + outcome.durationSeconds * 1000
-      : createdAtMs + (finalStatusFor(outcome.disconnectionReason, false) === 'error' ? NOT_DIALLED_AFTER_MS : UNANSWERED_AFTER_MS));
+      : createdAtMs +
+        (finalStatusFor(outcome.disconnectionReason, false) === 'error' ? NOT_DIALLED_AFTER_MS : UNANSWERED_AFTER_MS));
   if (startMs !== null) {
-    const talkMs = Math.max(0, ...outcome.transcript.map((line) => (line.atSeconds + (Math.max(1, line.content.split(/\s+/).filter(Boolean).length) - 1) * 0.3 + 0.25) * 1000));
+    const talkMs = Math.max(
+      0,
+      ...outcome.transcript.map(
+        (line) =>
+          (line.atSeconds + (Math.max(1, line.content.split(/\s+/).filter(Boolean).length) - 1) * 0.3 + 0.25) * 1000,
+      ),
+    );
     if (startMs + talkMs > endMs) {
-      throw new Error(`retell emulator: call ${call.providerCallId}'s transcript runs ${talkMs / 1000} s, longer than the call (durationSeconds ${outcome.durationSeconds}); script a longer call`);
+      throw new Error(
+        `retell emulator: call ${call.providerCallId}'s transcript runs ${talkMs / 1000} s, longer than the call (durationSeconds ${outcome.durationSeconds}); script a longer call`,
+      );
     }
   }
-  return { createdAt: new Date(createdAtMs), startedAt: startMs === null ? null : new Date(startMs), endedAt: new Date(endMs), reportAt: new Date(endMs + ANALYSIS_MS) };
+  return {
+    createdAt: new Date(createdAtMs),
+    startedAt: startMs === null ? null : new Date(startMs),
+    endedAt: new Date(endMs),
+    reportAt: new Date(endMs + ANALYSIS_MS),
+  };
 }
 
 /** The webhooks of a call's life in Retell's order: call_started only if it connected. */
 function lifeWebhooks(call: EmulatedCall): WebhookPayload[] {
   const timeline = timelineOf(call);
-  const times = { startMs: timeline.startedAt?.getTime() ?? timeline.endedAt.getTime(), endMs: timeline.endedAt.getTime() };
+  const times = {
+    startMs: timeline.startedAt?.getTime() ?? timeline.endedAt.getTime(),
+    endMs: timeline.endedAt.getTime(),
+  };
   const payloads: WebhookPayload[] = [];
   if (call.outcome.connected) payloads.push({ event: 'call_started', call: startedCall(call, times.startMs) });
   payloads.push({ event: 'call_ended', call: endedCall(call, times) });
@@ -219,9 +255,14 @@ export async function startRetellEmulator(options: StartRetellEmulatorOptions): 
     return payloads;
   }
 
-  async function deliver(call: EmulatedCall, payloads: WebhookPayload[], delivery: DeliveryOptions = {}): Promise<FinishResult> {
+  async function deliver(
+    call: EmulatedCall,
+    payloads: WebhookPayload[],
+    delivery: DeliveryOptions = {},
+  ): Promise<FinishResult> {
     const url = delivery.url ?? call.webhookUrl;
-    if (!url) throw new Error(`call ${call.providerCallId} has no webhook URL (no per-call webhook_url, no account webhook)`);
+    if (!url)
+      throw new Error(`call ${call.providerCallId} has no webhook URL (no per-call webhook_url, no account webhook)`);
     const deliveries = await sendWebhooks(sender, url, payloads, delivery);
     return { providerCallId: call.providerCallId, deliveries, statuses: deliveries.map((d) => d.status) };
   }

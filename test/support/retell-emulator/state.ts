@@ -98,8 +98,17 @@ export function errorBody(status: number, message?: string): { status: 'error'; 
 }
 
 const PICK_UP_REASONS = new Set([
-  'user_hangup', 'agent_hangup', 'call_transfer', 'voicemail_reached', 'ivr_reached', 'inactivity', 'max_duration_reached',
-  'transfer_bridged', 'transfer_cancelled', 'call_take_over', 'manual_stopped',
+  'user_hangup',
+  'agent_hangup',
+  'call_transfer',
+  'voicemail_reached',
+  'ivr_reached',
+  'inactivity',
+  'max_duration_reached',
+  'transfer_bridged',
+  'transfer_cancelled',
+  'call_take_over',
+  'manual_stopped',
 ]);
 
 const DEFAULT_TRANSCRIPT: TranscriptLine[] = [
@@ -107,7 +116,10 @@ const DEFAULT_TRANSCRIPT: TranscriptLine[] = [
   { role: 'user', content: 'Sure, go ahead.' },
 ];
 
-export const DEFAULT_SCRIPT: RetellCallScript = { disconnectionReason: 'user_hangup', analysis: { outcome: 'answered', language: 'en-US' } };
+export const DEFAULT_SCRIPT: RetellCallScript = {
+  disconnectionReason: 'user_hangup',
+  analysis: { outcome: 'answered', language: 'en-US' },
+};
 
 export function resolveScript(script: RetellCallScript, providerCallId: string): CallOutcome {
   const connected = script.connected ?? PICK_UP_REASONS.has(script.disconnectionReason);
@@ -116,11 +128,17 @@ export function resolveScript(script: RetellCallScript, providerCallId: string):
     disconnectionReason: script.disconnectionReason,
     connected,
     durationSeconds: script.durationSeconds ?? (connected ? 60 : 0),
-    transcript: lines.map((line, index) => ({ role: line.role, content: line.content, atSeconds: line.atSeconds ?? index * 5 })),
+    transcript: lines.map((line, index) => ({
+      role: line.role,
+      content: line.content,
+      atSeconds: line.atSeconds ?? index * 5,
+    })),
     analysis: script.analysis ?? {},
     recordingUrl:
       script.recordingUrl === undefined
-        ? connected ? `https://retell-emulator.invalid/${providerCallId}/recording.wav` : null
+        ? connected
+          ? `https://retell-emulator.invalid/${providerCallId}/recording.wav`
+          : null
         : script.recordingUrl,
     transferDestination: script.transferDestination ?? null,
   };

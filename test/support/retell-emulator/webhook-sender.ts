@@ -64,11 +64,19 @@ export interface SenderConfig {
 }
 
 /** The x-retell-signature header value for a body, signed now (or `ageMs` earlier). */
-export async function signBody(config: Pick<SenderConfig, 'webhookSecret' | 'now'>, body: string, options: { secret?: string; ageMs?: number } = {}): Promise<string> {
+export async function signBody(
+  config: Pick<SenderConfig, 'webhookSecret' | 'now'>,
+  body: string,
+  options: { secret?: string; ageMs?: number } = {},
+): Promise<string> {
   return symmetric.sign(body, options.secret ?? config.webhookSecret, config.now().getTime() - (options.ageMs ?? 0));
 }
 
-export async function headersFor(config: Pick<SenderConfig, 'webhookSecret' | 'now'>, body: string, options: { secret?: string; ageMs?: number } = {}): Promise<Record<string, string>> {
+export async function headersFor(
+  config: Pick<SenderConfig, 'webhookSecret' | 'now'>,
+  body: string,
+  options: { secret?: string; ageMs?: number } = {},
+): Promise<Record<string, string>> {
   return { 'content-type': 'application/json', 'x-retell-signature': await signBody(config, body, options) };
 }
 
@@ -82,25 +90,54 @@ function ordered(payloads: WebhookPayload[], order: DeliveryOptions['order']): W
   });
 }
 
-async function attempt(config: SenderConfig, url: string, body: string, headers: Record<string, string>): Promise<DeliveryAttempt> {
+async function attempt(
+  config: SenderConfig,
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+): Promise<DeliveryAttempt> {
   const timeout = AbortSignal.timeout(config.timeoutMs);
   try {
-    const response = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.any([timeout, config.signal]) });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers,
+      body,
+      signal: AbortSignal.any([timeout, config.signal]),
+    });
     await response.arrayBuffer();
     return { status: response.status };
   } catch (error) {
-    return { status: null, error: timeout.aborted ? 'timeout' : error instanceof Error ? error.message : String(error) };
+    return {
+      status: null,
+      error: timeout.aborted ? 'timeout' : error instanceof Error ? error.message : String(error),
+    };
   }
 }
 
 /** Delivers one webhook with Retell's redelivery: re-signed at each attempt. */
-async function deliver(config: SenderConfig, url: string, payload: WebhookPayload, options: DeliveryOptions): Promise<WebhookDelivery> {
+async function deliver(
+  config: SenderConfig,
+  url: string,
+  payload: WebhookPayload,
+  options: DeliveryOptions,
+): Promise<WebhookDelivery> {
   const signedBody = JSON.stringify(payload);
-  const delivery: WebhookDelivery = { event: payload.event, url, body: signedBody, headers: {}, attempts: [], status: null };
+  const delivery: WebhookDelivery = {
+    event: payload.event,
+    url,
+    body: signedBody,
+    headers: {},
+    attempts: [],
+    status: null,
+  };
   for (let i = 0; i <= config.retries; i += 1) {
     if (i > 0 && config.retryDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, config.retryDelayMs));
     const headers: Record<string, string> = { 'content-type': 'application/json' };
-    if (!options.omitSignature) headers['x-retell-signature'] = await signBody(config, signedBody, { secret: options.secret, ageMs: options.signatureAgeMs });
+    if (!options.omitSignature)
+      headers['x-retell-signature'] = await signBody(config, signedBody, {
+        secret: options.secret,
+        ageMs: options.signatureAgeMs,
+      });
     const body = options.tamper ? options.tamper(signedBody) : signedBody;
     const result = await attempt(config, url, body, headers);
     delivery.body = body;
@@ -114,10 +151,16 @@ async function deliver(config: SenderConfig, url: string, payload: WebhookPayloa
 }
 
 /** Sends a call's webhooks in order (and duplicates after each), one at a time. */
-export async function sendWebhooks(config: SenderConfig, url: string, payloads: WebhookPayload[], options: DeliveryOptions = {}): Promise<WebhookDelivery[]> {
+export async function sendWebhooks(
+  config: SenderConfig,
+  url: string,
+  payloads: WebhookPayload[],
+  options: DeliveryOptions = {},
+): Promise<WebhookDelivery[]> {
   const deliveries: WebhookDelivery[] = [];
   for (const payload of ordered(payloads, options.order)) {
-    for (let copy = 0; copy <= (options.duplicates ?? 0); copy += 1) deliveries.push(await deliver(config, url, payload, options));
+    for (let copy = 0; copy <= (options.duplicates ?? 0); copy += 1)
+      deliveries.push(await deliver(config, url, payload, options));
   }
   return deliveries;
 }

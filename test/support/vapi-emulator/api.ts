@@ -28,9 +28,19 @@ export const ORG_ID = '7c0e6a1e-1f0b-4a8e-9a57-0d6c5b1f2e3a';
 const E164 = /^\+[1-9]\d{1,14}$/;
 
 const STATUS_TEXT: Record<number, string> = {
-  400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found',
-  408: 'Request Timeout', 409: 'Conflict', 422: 'Unprocessable Entity', 429: 'Too Many Requests',
-  500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  402: 'Payment Required',
+  403: 'Forbidden',
+  404: 'Not Found',
+  408: 'Request Timeout',
+  409: 'Conflict',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
 };
 
 export function errorBody(status: number, message?: string | string[]): Record<string, unknown> {
@@ -43,20 +53,37 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function validationErrors(body: Record<string, unknown>, options: ApiOptions): string[] {
   const errors: string[] = [];
   const customer = (body.customer ?? {}) as Record<string, unknown>;
-  const hasAssistant = ['assistantId', 'assistant', 'squadId', 'squad', 'workflowId', 'workflow'].some((k) => body[k] !== undefined);
-  if (!hasAssistant) errors.push("Couldn't Get Assistant. Need Either `assistant`, `assistantId`, `squad`, `squadId`, `workflow`, or `workflowId`.");
-  else if (options.assistantIds && typeof body.assistantId === 'string' && !options.assistantIds.includes(body.assistantId)) {
+  const hasAssistant = ['assistantId', 'assistant', 'squadId', 'squad', 'workflowId', 'workflow'].some(
+    (k) => body[k] !== undefined,
+  );
+  if (!hasAssistant)
+    errors.push(
+      "Couldn't Get Assistant. Need Either `assistant`, `assistantId`, `squad`, `squadId`, `workflow`, or `workflowId`.",
+    );
+  else if (
+    options.assistantIds &&
+    typeof body.assistantId === 'string' &&
+    !options.assistantIds.includes(body.assistantId)
+  ) {
     errors.push("Couldn't Get Assistant. `assistantId` Does Not Exist.");
   }
-  if (body.phoneNumberId === undefined && body.phoneNumber === undefined) errors.push("Couldn't Get Phone Number. Need Either `phoneNumberId` Or `phoneNumber`.");
-  else if (options.phoneNumbers && typeof body.phoneNumberId === 'string' && !(body.phoneNumberId in options.phoneNumbers)) {
+  if (body.phoneNumberId === undefined && body.phoneNumber === undefined)
+    errors.push("Couldn't Get Phone Number. Need Either `phoneNumberId` Or `phoneNumber`.");
+  else if (
+    options.phoneNumbers &&
+    typeof body.phoneNumberId === 'string' &&
+    !(body.phoneNumberId in options.phoneNumbers)
+  ) {
     errors.push("Couldn't Get Phone Number. `phoneNumberId` Does Not Exist.");
   }
   if (typeof customer.number !== 'string') errors.push('customer.number must be a string');
   else if (customer.numberE164CheckEnabled !== false && !E164.test(customer.number)) {
-    errors.push('customer.number must be a valid phone number in the E.164 format. Hot tip, you may be missing the country code (Eg. US: +1).');
+    errors.push(
+      'customer.number must be a valid phone number in the E.164 format. Hot tip, you may be missing the country code (Eg. US: +1).',
+    );
   }
-  if (typeof body.name === 'string' && body.name.length > 40) errors.push('name must be shorter than or equal to 40 characters');
+  if (typeof body.name === 'string' && body.name.length > 40)
+    errors.push('name must be shorter than or equal to 40 characters');
   return errors;
 }
 
@@ -80,7 +107,10 @@ function newCall(state: EmulatorState, body: Record<string, unknown>, options: A
     phoneCallProvider: 'twilio',
     phoneCallTransport: 'pstn',
     phoneCallProviderId: `CA${id.replace(/-/g, '')}`,
-    monitor: { listenUrl: `wss://phone-call-websocket.aws-us-west-2-backend-production1.vapi.ai/${id}/listen`, controlUrl: `https://phone-call-websocket.aws-us-west-2-backend-production1.vapi.ai/${id}/control` },
+    monitor: {
+      listenUrl: `wss://phone-call-websocket.aws-us-west-2-backend-production1.vapi.ai/${id}/listen`,
+      controlUrl: `https://phone-call-websocket.aws-us-west-2-backend-production1.vapi.ai/${id}/control`,
+    },
     ...(body.assistantId ? { assistantId: body.assistantId as string } : {}),
     ...(body.assistantOverrides ? { assistantOverrides: body.assistantOverrides as Vapi.AssistantOverrides } : {}),
     phoneNumberId,
@@ -91,12 +121,19 @@ function newCall(state: EmulatorState, body: Record<string, unknown>, options: A
 
 function inWindow(call: Vapi.Call, query: Record<string, string>): boolean {
   const checks: Array<[string, 'createdAt' | 'updatedAt', (a: number, b: number) => boolean]> = [
-    ['createdAtGt', 'createdAt', (a, b) => a > b], ['createdAtGe', 'createdAt', (a, b) => a >= b],
-    ['createdAtLt', 'createdAt', (a, b) => a < b], ['createdAtLe', 'createdAt', (a, b) => a <= b],
-    ['updatedAtGt', 'updatedAt', (a, b) => a > b], ['updatedAtGe', 'updatedAt', (a, b) => a >= b],
-    ['updatedAtLt', 'updatedAt', (a, b) => a < b], ['updatedAtLe', 'updatedAt', (a, b) => a <= b],
+    ['createdAtGt', 'createdAt', (a, b) => a > b],
+    ['createdAtGe', 'createdAt', (a, b) => a >= b],
+    ['createdAtLt', 'createdAt', (a, b) => a < b],
+    ['createdAtLe', 'createdAt', (a, b) => a <= b],
+    ['updatedAtGt', 'updatedAt', (a, b) => a > b],
+    ['updatedAtGe', 'updatedAt', (a, b) => a >= b],
+    ['updatedAtLt', 'updatedAt', (a, b) => a < b],
+    ['updatedAtLe', 'updatedAt', (a, b) => a <= b],
   ];
-  return checks.every(([param, field, compare]) => query[param] === undefined || compare(Date.parse(call[field]), Date.parse(query[param])));
+  return checks.every(
+    ([param, field, compare]) =>
+      query[param] === undefined || compare(Date.parse(call[field]), Date.parse(query[param])),
+  );
 }
 
 export function createVapiApi(state: EmulatorState, options: ApiOptions): express.Router {
@@ -105,7 +142,13 @@ export function createVapiApi(state: EmulatorState, options: ApiOptions): expres
 
   // Request log: every API request, with the status it got.
   router.use((req, res, next) => {
-    const entry = { method: req.method, path: req.path, query: { ...(req.query as Record<string, string>) }, body: req.body, status: 0 };
+    const entry = {
+      method: req.method,
+      path: req.path,
+      query: { ...(req.query as Record<string, string>) },
+      body: req.body,
+      status: 0,
+    };
     state.requests.push(entry);
     res.on('finish', () => (entry.status = res.statusCode));
     next();
@@ -120,7 +163,14 @@ export function createVapiApi(state: EmulatorState, options: ApiOptions): expres
   router.use((req, res, next) => {
     const match = /^Bearer (.+)$/.exec(req.headers.authorization ?? '');
     if (match?.[1] !== options.apiKey) {
-      res.status(401).json(errorBody(401, 'Invalid Key. Hot tip, you may be using the private key instead of the public key, or vice versa.'));
+      res
+        .status(401)
+        .json(
+          errorBody(
+            401,
+            'Invalid Key. Hot tip, you may be using the private key instead of the public key, or vice versa.',
+          ),
+        );
       return;
     }
     next();
@@ -136,13 +186,24 @@ export function createVapiApi(state: EmulatorState, options: ApiOptions): expres
     const inProgress = state.calls.filter((c) => !c.ended && c.call.type === 'outboundPhoneCall').length;
     const blocked = inProgress >= options.concurrencyLimit;
     if (blocked && options.concurrencyRefusal === 'bad-request') {
-      return void res.status(400).json(errorBody(400, `Concurrency limit reached (${options.concurrencyLimit}). Wait for an active call to end or raise your reserved concurrency.`));
+      return void res
+        .status(400)
+        .json(
+          errorBody(
+            400,
+            `Concurrency limit reached (${options.concurrencyLimit}). Wait for an active call to end or raise your reserved concurrency.`,
+          ),
+        );
     }
     const call = newCall(state, body, options);
     const ourNumber = options.phoneNumbers?.[call.phoneNumberId ?? ''] ?? '+15550000000';
     const emulated: EmulatedCall = { id: call.id, request: body, call, ourNumber, ended: false };
     if (blocked) {
-      Object.assign(call, { status: 'ended', endedReason: 'call.start.error-subscription-concurrency-limit-reached', endedAt: call.createdAt });
+      Object.assign(call, {
+        status: 'ended',
+        endedReason: 'call.start.error-subscription-concurrency-limit-reached',
+        endedAt: call.createdAt,
+      });
       emulated.ended = true;
     }
     state.calls.push(emulated);
@@ -161,10 +222,13 @@ export function createVapiApi(state: EmulatorState, options: ApiOptions): expres
     const limit = Math.min(Number(query.limit ?? 100), 1000);
     const calls = state.calls
       .map((c) => c.call)
-      .filter((call) => (query.id === undefined || call.id === query.id)
-        && (query.assistantId === undefined || call.assistantId === query.assistantId)
-        && (query.phoneNumberId === undefined || call.phoneNumberId === query.phoneNumberId)
-        && inWindow(call, query))
+      .filter(
+        (call) =>
+          (query.id === undefined || call.id === query.id) &&
+          (query.assistantId === undefined || call.assistantId === query.assistantId) &&
+          (query.phoneNumberId === undefined || call.phoneNumberId === query.phoneNumberId) &&
+          inWindow(call, query),
+      )
       .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt))
       .slice(0, limit);
     res.json(calls);

@@ -66,7 +66,11 @@ export function hmacHeaders(body: string, deliverer: Deliverer, options: Signing
 }
 
 /** The credential's headers for a body. */
-export function credentialHeaders(body: string, deliverer: Deliverer, options: SigningOptions = {}): Record<string, string> {
+export function credentialHeaders(
+  body: string,
+  deliverer: Deliverer,
+  options: SigningOptions = {},
+): Record<string, string> {
   const secret = options.secret ?? deliverer.webhookSecret;
   switch (deliverer.credential) {
     case 'hmac':
@@ -82,9 +86,19 @@ export function credentialHeaders(body: string, deliverer: Deliverer, options: S
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function post(url: string, body: string, headers: Record<string, string>, timeoutSeconds: number): Promise<number> {
+async function post(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  timeoutSeconds: number,
+): Promise<number> {
   try {
-    const response = await fetch(url, { method: 'POST', body, headers, signal: AbortSignal.timeout(timeoutSeconds * 1000) });
+    const response = await fetch(url, {
+      method: 'POST',
+      body,
+      headers,
+      signal: AbortSignal.timeout(timeoutSeconds * 1000),
+    });
     await response.arrayBuffer();
     return response.status;
   } catch {
@@ -100,7 +114,12 @@ export interface ServerConfig {
 }
 
 /** Sends one message as Vapi would, with retries per the server's backoffPlan. */
-export async function deliver(deliverer: Deliverer, server: ServerConfig, payload: unknown, options: DeliveryOptions = {}): Promise<Delivery> {
+export async function deliver(
+  deliverer: Deliverer,
+  server: ServerConfig,
+  payload: unknown,
+  options: DeliveryOptions = {},
+): Promise<Delivery> {
   const message = (payload as { message: { type: string; status?: string } }).message;
   const attempts: number[] = [];
   const plan = server.backoffPlan;
@@ -112,13 +131,28 @@ export async function deliver(deliverer: Deliverer, server: ServerConfig, payloa
       ? {}
       : { ...(server.headers ?? {}), ...credentialHeaders(body, deliverer, options) };
     if (options.tamper) body = options.tamper(body);
-    const status = await post(server.url, body, { 'content-type': 'application/json', ...headers }, server.timeoutSeconds ?? 20);
+    const status = await post(
+      server.url,
+      body,
+      { 'content-type': 'application/json', ...headers },
+      server.timeoutSeconds ?? 20,
+    );
     attempts.push(status);
     const succeeded = status >= 200 && status < 300;
-    const retryable = !succeeded && plan !== undefined && attempt < plan.maxRetries && !(plan.excludedStatusCodes ?? []).includes(status);
+    const retryable =
+      !succeeded &&
+      plan !== undefined &&
+      attempt < plan.maxRetries &&
+      !(plan.excludedStatusCodes ?? []).includes(status);
     if (!retryable) break;
     const delaySeconds = plan.type === 'exponential' ? plan.baseDelaySeconds * 2 ** attempt : plan.baseDelaySeconds;
     await sleep(delaySeconds * 1000 * deliverer.backoffTimeScale);
   }
-  return { type: message.type, ...(message.status ? { status: message.status } : {}), attempts, httpStatus: attempts[attempts.length - 1], body };
+  return {
+    type: message.type,
+    ...(message.status ? { status: message.status } : {}),
+    attempts,
+    httpStatus: attempts[attempts.length - 1],
+    body,
+  };
 }

@@ -136,7 +136,15 @@ export interface VapiEmulator {
    */
   finishCall(providerCallId: string, options?: FinishCallOptions): Promise<FinishedCall>;
   /** An inbound call to one of our numbers, over by now(): its webhooks, sent to `webhookUrl`. */
-  inboundCall(input: { from: string; to: string; webhookUrl: string; script?: VapiCallScript; assistantRequest?: boolean } & DeliveryOptions): Promise<FinishedCall>;
+  inboundCall(
+    input: {
+      from: string;
+      to: string;
+      webhookUrl: string;
+      script?: VapiCallScript;
+      assistantRequest?: boolean;
+    } & DeliveryOptions,
+  ): Promise<FinishedCall>;
   /** The HMAC signature (hex) Vapi's HMAC credential sends for a body now. */
   sign(body: string, options?: SigningOptions): { signature: string; timestamp: string };
   /** The credential's headers for a body (lower-case names). */
@@ -146,7 +154,15 @@ export interface VapiEmulator {
 
 export async function startVapiEmulator(options: StartVapiEmulatorOptions): Promise<VapiEmulator> {
   const now = options.now ?? (() => new Date());
-  const state: EmulatorState = { now, calls: [], requests: [], scripts: new Map(), createFailures: [], createStalls: [], outageStatus: null };
+  const state: EmulatorState = {
+    now,
+    calls: [],
+    requests: [],
+    scripts: new Map(),
+    createFailures: [],
+    createStalls: [],
+    outageStatus: null,
+  };
   const concurrencyLimit = options.concurrencyLimit ?? 10;
   const deliverer: Deliverer = {
     credential: options.credential ?? 'hmac',
@@ -157,13 +173,15 @@ export async function startVapiEmulator(options: StartVapiEmulatorOptions): Prom
 
   const app = express();
   app.disable('x-powered-by');
-  app.use(createVapiApi(state, {
-    apiKey: options.apiKey,
-    concurrencyLimit,
-    concurrencyRefusal: options.concurrencyRefusal ?? 'blocked-call',
-    assistantIds: options.assistantIds,
-    phoneNumbers: options.phoneNumbers,
-  }));
+  app.use(
+    createVapiApi(state, {
+      apiKey: options.apiKey,
+      concurrencyLimit,
+      concurrencyRefusal: options.concurrencyRefusal ?? 'blocked-call',
+      assistantIds: options.assistantIds,
+      phoneNumbers: options.phoneNumbers,
+    }),
+  );
   const server: Server = await new Promise((resolve, reject) => {
     const s = app.listen(0, '127.0.0.1', (err?: Error) => (err ? reject(err) : resolve(s)));
   });
@@ -188,9 +206,23 @@ export async function startVapiEmulator(options: StartVapiEmulatorOptions): Prom
     assertOver(call, timeline);
     const allowed = new Set<string>(call.assistantOverrides?.serverMessages ?? DEFAULT_SERVER_MESSAGES);
     const messages: Array<[string, unknown]> = [];
-    if (timeline.dialled) messages.push(['status-update', statusUpdate({ ...call, status: 'ringing', updatedAt: timeline.ringingAt.toISOString() }, 'ringing', emulated.ourNumber, timeline.ringingAt)]);
+    if (timeline.dialled)
+      messages.push([
+        'status-update',
+        statusUpdate(
+          { ...call, status: 'ringing', updatedAt: timeline.ringingAt.toISOString() },
+          'ringing',
+          emulated.ourNumber,
+          timeline.ringingAt,
+        ),
+      ]);
     if (timeline.startedAt) {
-      const started = { ...call, status: 'in-progress' as const, startedAt: timeline.startedAt.toISOString(), updatedAt: timeline.startedAt.toISOString() };
+      const started = {
+        ...call,
+        status: 'in-progress' as const,
+        startedAt: timeline.startedAt.toISOString(),
+        updatedAt: timeline.startedAt.toISOString(),
+      };
       messages.push(['status-update', statusUpdate(started, 'in-progress', emulated.ourNumber, timeline.startedAt)]);
       messages.push(['conversation-update', conversationUpdate(started, emulated.ourNumber, timeline.startedAt)]);
     }
@@ -203,11 +235,17 @@ export async function startVapiEmulator(options: StartVapiEmulatorOptions): Prom
       ...(timeline.startedAt ? { startedAt: timeline.startedAt.toISOString() } : {}),
       ...(script.destinationNumber ? { destination: { type: 'number', number: script.destinationNumber } } : {}),
     });
-    messages.push(['status-update', statusUpdate({ ...call }, 'ended', emulated.ourNumber, timeline.endedAt, script.endedReason)]);
+    messages.push([
+      'status-update',
+      statusUpdate({ ...call }, 'ended', emulated.ourNumber, timeline.endedAt, script.endedReason),
+    ]);
     call.artifact = artifactFor(call, script, timeline);
     call.analysis = analysisFor(script, timeline);
     // Post-call analysis takes a few seconds; the report waits for it.
-    messages.push(['end-of-call-report', endOfCallReport({ ...call }, emulated.ourNumber, new Date(timeline.endedAt.getTime() + 3_000))]);
+    messages.push([
+      'end-of-call-report',
+      endOfCallReport({ ...call }, emulated.ourNumber, new Date(timeline.endedAt.getTime() + 3_000)),
+    ]);
     emulated.ended = true;
     return messages.filter(([type]) => allowed.has(type)).map(([, message]) => message);
   };
@@ -228,14 +266,22 @@ export async function startVapiEmulator(options: StartVapiEmulatorOptions): Prom
 
   /** Messages lost on the way (finishCall's `lose`), per call, for deliverLost. */
   const lostMessages = new Map<string, unknown[]>();
-  const send = async (server: ServerConfig, messages: unknown[], finishOptions: FinishCallOptions, callId?: string): Promise<Delivery[]> => {
-    const isLost = (message: unknown) => (finishOptions.lose ?? []).includes((message as { message: { type: string } }).message.type);
-    if (callId && messages.some(isLost)) lostMessages.set(callId, [...(lostMessages.get(callId) ?? []), ...messages.filter(isLost)]);
+  const send = async (
+    server: ServerConfig,
+    messages: unknown[],
+    finishOptions: FinishCallOptions,
+    callId?: string,
+  ): Promise<Delivery[]> => {
+    const isLost = (message: unknown) =>
+      (finishOptions.lose ?? []).includes((message as { message: { type: string } }).message.type);
+    if (callId && messages.some(isLost))
+      lostMessages.set(callId, [...(lostMessages.get(callId) ?? []), ...messages.filter(isLost)]);
     const delivered = messages.filter((message) => !isLost(message));
     const ordered = finishOptions.reversed ? [...delivered].reverse() : delivered;
     const deliveries: Delivery[] = [];
     for (const message of ordered) {
-      for (let copy = 0; copy <= (finishOptions.duplicates ?? 0); copy++) deliveries.push(await deliver(deliverer, server, message, finishOptions));
+      for (let copy = 0; copy <= (finishOptions.duplicates ?? 0); copy++)
+        deliveries.push(await deliver(deliverer, server, message, finishOptions));
     }
     return deliveries;
   };
@@ -264,7 +310,10 @@ export async function startVapiEmulator(options: StartVapiEmulatorOptions): Prom
       const emulated = state.calls.find((c) => c.id === providerCallId);
       if (!emulated) throw new Error(`vapi emulator: no call ${providerCallId}`);
       const blocked = emulated.call.endedReason === 'call.start.error-subscription-concurrency-limit-reached';
-      return timelineFor(emulated.call, blocked ? { endedReason: emulated.call.endedReason! } : scriptFor(emulated.call, override));
+      return timelineFor(
+        emulated.call,
+        blocked ? { endedReason: emulated.call.endedReason! } : scriptFor(emulated.call, override),
+      );
     },
     outage(status) {
       state.outageStatus = status;
@@ -295,7 +344,9 @@ export async function startVapiEmulator(options: StartVapiEmulatorOptions): Prom
       // The call is over by now: it came in as long before now as its life (report included) lasts.
       const script = input.script ?? DEFAULT_SCRIPT;
       const reportedAt = now();
-      const lifeMs = timelineFor({ createdAt: reportedAt.toISOString() } as Vapi.Call, script).reportAt.getTime() - reportedAt.getTime();
+      const lifeMs =
+        timelineFor({ createdAt: reportedAt.toISOString() } as Vapi.Call, script).reportAt.getTime() -
+        reportedAt.getTime();
       const at = new Date(reportedAt.getTime() - lifeMs).toISOString();
       const id = randomUUID();
       const call: Vapi.Call = {

@@ -18,8 +18,17 @@ const DEFAULT_TRANSCRIPT: VapiCallScript['transcript'] = [
 
 /** Vapi's default serverMessages (CreateAssistantDTO), used when the call sets none. */
 export const DEFAULT_SERVER_MESSAGES = [
-  'conversation-update', 'end-of-call-report', 'function-call', 'hang', 'speech-update', 'status-update', 'tool-calls',
-  'transfer-destination-request', 'handoff-destination-request', 'user-interrupted', 'assistant.started',
+  'conversation-update',
+  'end-of-call-report',
+  'function-call',
+  'hang',
+  'speech-update',
+  'status-update',
+  'tool-calls',
+  'transfer-destination-request',
+  'handoff-destination-request',
+  'user-interrupted',
+  'assistant.started',
 ];
 
 /**
@@ -70,17 +79,32 @@ export function timelineFor(call: Vapi.Call, script: VapiCallScript): CallTimeli
     const lines = (script.transcript ?? DEFAULT_TRANSCRIPT ?? []).length;
     const talkMs = lines === 0 ? 0 : (FIRST_LINE_S + (lines - 1) * LINE_EVERY_S) * 1000 + LINE_MS;
     if (startedAt.getTime() + talkMs > endedAt.getTime()) {
-      throw new Error(`vapi emulator: ${lines} transcript lines take ${talkMs / 1000} s, longer than the call (durationSeconds ${durationSeconds}); script a longer call`);
+      throw new Error(
+        `vapi emulator: ${lines} transcript lines take ${talkMs / 1000} s, longer than the call (durationSeconds ${durationSeconds}); script a longer call`,
+      );
     }
   }
-  return { createdAt, ringingAt, startedAt, endedAt, reportAt: new Date(endedAt.getTime() + ANALYSIS_MS), dialled, connected };
+  return {
+    createdAt,
+    ringingAt,
+    startedAt,
+    endedAt,
+    reportAt: new Date(endedAt.getTime() + ANALYSIS_MS),
+    dialled,
+    connected,
+  };
 }
 
 function artifactMessages(script: VapiCallScript, timeline: CallTimeline): Vapi.ArtifactMessagesItem[] {
   if (!timeline.startedAt) return [];
   const start = timeline.startedAt.getTime();
   const lines = script.transcript ?? DEFAULT_TRANSCRIPT ?? [];
-  const system: Vapi.SystemMessage = { role: 'system', message: 'You are Ava, calling {{firstName}} for Contactline.', time: start, secondsFromStart: 0 };
+  const system: Vapi.SystemMessage = {
+    role: 'system',
+    message: 'You are Ava, calling {{firstName}} for Contactline.',
+    time: start,
+    secondsFromStart: 0,
+  };
   return [
     system,
     ...lines.map((line, index): Vapi.UserMessage | Vapi.BotMessage => {
@@ -100,11 +124,18 @@ function artifactMessages(script: VapiCallScript, timeline: CallTimeline): Vapi.
 
 function flatTranscript(script: VapiCallScript, connected: boolean): string {
   if (!connected) return '';
-  return (script.transcript ?? DEFAULT_TRANSCRIPT ?? []).map((l) => `${l.role === 'user' ? 'User' : 'AI'}: ${l.message}`).join('\n');
+  return (script.transcript ?? DEFAULT_TRANSCRIPT ?? [])
+    .map((l) => `${l.role === 'user' ? 'User' : 'AI'}: ${l.message}`)
+    .join('\n');
 }
 
 export function artifactFor(call: Vapi.Call, script: VapiCallScript, timeline: CallTimeline): Vapi.Artifact {
-  const recordingUrl = script.recordingUrl !== undefined ? script.recordingUrl : timeline.connected ? `https://storage.vapi.ai/${call.id}-mono.wav` : null;
+  const recordingUrl =
+    script.recordingUrl !== undefined
+      ? script.recordingUrl
+      : timeline.connected
+        ? `https://storage.vapi.ai/${call.id}-mono.wav`
+        : null;
   const artifact: Vapi.Artifact = {
     messages: artifactMessages(script, timeline),
     transcript: flatTranscript(script, timeline.connected),
@@ -116,7 +147,10 @@ export function artifactFor(call: Vapi.Call, script: VapiCallScript, timeline: C
   }
   if (script.analysis && (script.analysisVia ?? 'structured-output') === 'structured-output') {
     artifact.structuredOutputs = {
-      '5f0e2a8c-1b7d-4c39-9a51-3e8f6d2b7c10': { name: script.analysisOutputName ?? DEFAULT_ANALYSIS_OUTPUT_NAME, result: script.analysis },
+      '5f0e2a8c-1b7d-4c39-9a51-3e8f6d2b7c10': {
+        name: script.analysisOutputName ?? DEFAULT_ANALYSIS_OUTPUT_NAME,
+        result: script.analysis,
+      },
     };
   }
   return artifact;
@@ -134,11 +168,21 @@ function common(call: Vapi.Call, ourNumber: string) {
   return {
     call,
     customer: call.customer,
-    phoneNumber: { provider: 'twilio' as const, number: ourNumber, twilioAccountSid: 'AC00000000000000000000000000000000' },
+    phoneNumber: {
+      provider: 'twilio' as const,
+      number: ourNumber,
+      twilioAccountSid: 'AC00000000000000000000000000000000',
+    },
   };
 }
 
-export function statusUpdate(call: Vapi.Call, status: Vapi.ServerMessageStatusUpdateStatus, ourNumber: string, at: Date, endedReason?: string): Vapi.ServerMessage {
+export function statusUpdate(
+  call: Vapi.Call,
+  status: Vapi.ServerMessageStatusUpdateStatus,
+  ourNumber: string,
+  at: Date,
+  endedReason?: string,
+): Vapi.ServerMessage {
   const message: Vapi.ServerMessageStatusUpdate = {
     type: 'status-update',
     status,
@@ -166,11 +210,21 @@ export function endOfCallReport(call: Vapi.Call, ourNumber: string, at: Date): V
 }
 
 export function assistantRequest(call: Vapi.Call, ourNumber: string, at: Date): Vapi.ServerMessage {
-  const message: Vapi.ServerMessageAssistantRequest = { type: 'assistant-request', timestamp: at.getTime(), ...common(call, ourNumber) };
+  const message: Vapi.ServerMessageAssistantRequest = {
+    type: 'assistant-request',
+    timestamp: at.getTime(),
+    ...common(call, ourNumber),
+  };
   return { message };
 }
 
 export function conversationUpdate(call: Vapi.Call, ourNumber: string, at: Date): Vapi.ServerMessage {
-  const message: Vapi.ServerMessageConversationUpdate = { type: 'conversation-update', timestamp: at.getTime(), messages: [], messagesOpenAIFormatted: [], ...common(call, ourNumber) };
+  const message: Vapi.ServerMessageConversationUpdate = {
+    type: 'conversation-update',
+    timestamp: at.getTime(),
+    messages: [],
+    messagesOpenAIFormatted: [],
+    ...common(call, ourNumber),
+  };
   return { message };
 }

@@ -73,6 +73,8 @@ export function connectedByDefault(endedReason: string): boolean {
     endedReason.startsWith('call.start.') ||
     endedReason.startsWith('assistant-request') ||
     endedReason.startsWith('call.ringing.') ||
-    /outbound-sip-\d{3}|transport-never-connected|failed-to-connect|misdialed|did-not-answer|customer-busy|vonage-rejected|scheduled-call-deleted|assistant-not-|neither-assistant|bypass-enabled|microphone-permission/.test(endedReason);
+    /outbound-sip-\d{3}|transport-never-connected|failed-to-connect|misdialed|did-not-answer|customer-busy|vonage-rejected|scheduled-call-deleted|assistant-not-|neither-assistant|bypass-enabled|microphone-permission/.test(
+      endedReason,
+    );
   return !notConnected;
 }

@@ -57,17 +57,35 @@ const recipes: Recipe[] = integration.recipes;
 const fieldTypes: Array<{ key: string; remoteOptionsUrl: string }> = integration.fieldTypes;
 
 const BASE = '{{PUBLIC_BASE_URL}}/integrations/monday';
-const config: MondayConfig = { signingSecret: 'manifest-test', appId: 1, apiUrl: 'http://127.0.0.1:9/v2', apiVersion: '2026-10', publicBaseUrl: null };
+const config: MondayConfig = {
+  signingSecret: 'manifest-test',
+  appId: 1,
+  apiUrl: 'http://127.0.0.1:9/v2',
+  apiVersion: '2026-10',
+  publicBaseUrl: null,
+};
 /** Which HTTP method monday uses for a URL, by the manifest key that holds it. */
-const METHOD_OF: Record<string, string> = { runUrl: 'post', subscribeUrl: 'post', unsubscribeUrl: 'post', remoteOptionsUrl: 'post', authorizationUrl: 'get', redirectUris: 'get' };
+const METHOD_OF: Record<string, string> = {
+  runUrl: 'post',
+  subscribeUrl: 'post',
+  unsubscribeUrl: 'post',
+  remoteOptionsUrl: 'post',
+  authorizationUrl: 'get',
+  redirectUris: 'get',
+};
 
 /** "METHOD path" for every route the board app's router serves (sub-routers included). */
 function servedRoutes(): Set<string> {
   const routes = new Set<string>();
   const walk = (stack: any[], prefix: string) => {
     for (const layer of stack) {
-      if (layer.route) for (const method of Object.keys(layer.route.methods)) routes.add(`${method} ${prefix}${layer.route.path}`);
-      else if (layer.handle?.stack) walk(layer.handle.stack, typeof layer.rawPath === 'string' && layer.rawPath !== '/' ? prefix + layer.rawPath : prefix);
+      if (layer.route)
+        for (const method of Object.keys(layer.route.methods)) routes.add(`${method} ${prefix}${layer.route.path}`);
+      else if (layer.handle?.stack)
+        walk(
+          layer.handle.stack,
+          typeof layer.rawPath === 'string' && layer.rawPath !== '/' ? prefix + layer.rawPath : prefix,
+        );
     }
   };
   // Building the router touches no service: a stub is enough to list its routes.
@@ -96,7 +114,10 @@ async function keysRead(handler: ActionHandler, seed: Record<string, unknown>): 
       return Reflect.get(target, key);
     },
   });
-  const request = { ctx: { actor: { accountId: 'account' } }, claims: { accountId: 1, userId: 1, iat: 0, exp: 0 } } as unknown as Parameters<ActionHandler>[0];
+  const request = {
+    ctx: { actor: { accountId: 'account' } },
+    claims: { accountId: 1, userId: 1, iat: 0, exp: 0 },
+  } as unknown as Parameters<ActionHandler>[0];
   await expect(handler(request, { fields, actionUuid: null })).rejects.toBeInstanceOf(MondayActionFailure);
   return [...read].sort();
 }
@@ -112,13 +133,16 @@ const services = {
 const HANDLERS: Record<string, { handler: ActionHandler; seed: Record<string, unknown> }> = {
   '/actions/enroll': { handler: enrollAction(services, config), seed: { boardId: 1, itemId: 2 } },
   '/actions/fill-timezone': { handler: fillTimezoneAction(services, config), seed: { boardId: 1, itemId: 2 } },
-  '/actions/set-status': { handler: setStatusAction(services, config), seed: { boardId: 1, itemId: 2, statusColumnId: 'status' } },
+  '/actions/set-status': {
+    handler: setStatusAction(services, config),
+    seed: { boardId: 1, itemId: 2, statusColumnId: 'status' },
+  },
 };
 
 const keysOf = (fields: Field[]) => fields.map((f) => f.key).sort();
 
 describe('the monday app manifest', () => {
-  it('is monday\'s manifest envelope with the scopes the board app uses', () => {
+  it("is monday's manifest envelope with the scopes the board app uses", () => {
     expect(manifest.version).toMatch(/^\d+\.\d+\.\d+$/);
     expect(manifest.app.name).toBe('Contactline');
     // me:read + account:read: the install reads `me { id account { id } }`; boards:*: items, columns, status writes.
@@ -139,7 +163,8 @@ describe('the monday app manifest', () => {
     const named = new Set(urls.map((u) => u.url.slice(BASE.length)));
     for (const route of served) {
       const [, routePath] = route.split(' ');
-      if (routePath.startsWith('/actions/') || routePath.startsWith('/options/') || routePath.startsWith('/trigger/')) expect(named, route).toContain(routePath);
+      if (routePath.startsWith('/actions/') || routePath.startsWith('/options/') || routePath.startsWith('/trigger/'))
+        expect(named, route).toContain(routePath);
     }
   });
 
@@ -149,14 +174,31 @@ describe('the monday app manifest', () => {
       const { handler, seed } = HANDLERS[action.runUrl!.slice(BASE.length)];
       expect(keysOf(action.inputFields), action.key).toEqual(await keysRead(handler, seed));
     }
-    expect(keysOf(actions.find((a) => a.key === 'enroll_item')!.inputFields)).toEqual(['boardId', 'itemId', 'workflowId']);
-    expect(keysOf(actions.find((a) => a.key === 'fill_timezone')!.inputFields)).toEqual(['boardId', 'itemId', 'phoneColumnId', 'timezoneColumnId']);
-    expect(keysOf(actions.find((a) => a.key === 'set_status_from_call')!.inputFields)).toEqual(['boardId', 'callResult', 'itemId', 'statusColumnId']);
+    expect(keysOf(actions.find((a) => a.key === 'enroll_item')!.inputFields)).toEqual([
+      'boardId',
+      'itemId',
+      'workflowId',
+    ]);
+    expect(keysOf(actions.find((a) => a.key === 'fill_timezone')!.inputFields)).toEqual([
+      'boardId',
+      'itemId',
+      'phoneColumnId',
+      'timezoneColumnId',
+    ]);
+    expect(keysOf(actions.find((a) => a.key === 'set_status_from_call')!.inputFields)).toEqual([
+      'boardId',
+      'callResult',
+      'itemId',
+      'statusColumnId',
+    ]);
   });
 
   it('declares the trigger input fields the subscribe endpoint reads', () => {
     const source = fs.readFileSync(path.join(root, 'integration/monday/routes.ts'), 'utf8');
-    const subscribe = source.slice(source.indexOf("router.post('/trigger/subscribe'"), source.indexOf("router.post('/trigger/unsubscribe'"));
+    const subscribe = source.slice(
+      source.indexOf("router.post('/trigger/subscribe'"),
+      source.indexOf("router.post('/trigger/unsubscribe'"),
+    );
     const read = [...new Set([...subscribe.matchAll(/\bfields\.(\w+)/g)].map((m) => m[1]))].sort();
     expect(read).toEqual(['agentId', 'boardId']);
     expect(keysOf(triggers[0].inputFields)).toEqual(read);
@@ -164,8 +206,18 @@ describe('the monday app manifest', () => {
 
   it('declares the trigger outputs a delivery carries, with their types and nullability', () => {
     const event: CallEndedEvent = {
-      callId: 'call', contactId: 'contact', accountId: 'account', workflowId: 'workflow', agentId: 'agent', result: 'converted',
-      endReason: 'assistant_ended_call', durationSeconds: 184, lastCall: true, transferred: false, testCall: false, endedAt: new Date(0).toISOString(),
+      callId: 'call',
+      contactId: 'contact',
+      accountId: 'account',
+      workflowId: 'workflow',
+      agentId: 'agent',
+      result: 'converted',
+      endReason: 'assistant_ended_call',
+      durationSeconds: 184,
+      lastCall: true,
+      transferred: false,
+      testCall: false,
+      endedAt: new Date(0).toISOString(),
     };
     const full = outputsOf(event, { boardId: '1234567890', itemId: '9876543210' });
     const outputs = triggers[0].outputFields;
@@ -176,8 +228,16 @@ describe('the monday app manifest', () => {
     }
     // A call of a contact that did not come from a board (and without workflow or agent).
     const bare = outputsOf({ ...event, workflowId: null, agentId: null }, undefined);
-    const nulls = Object.entries(bare).filter(([, v]) => v === null).map(([k]) => k).sort();
-    expect(outputs.filter((f) => f.nullable).map((f) => f.key).sort()).toEqual(nulls);
+    const nulls = Object.entries(bare)
+      .filter(([, v]) => v === null)
+      .map(([k]) => k)
+      .sort();
+    expect(
+      outputs
+        .filter((f) => f.nullable)
+        .map((f) => f.key)
+        .sort(),
+    ).toEqual(nulls);
   });
 
   it('keeps field references consistent: custom field types, column filters, dependencies', () => {
@@ -187,36 +247,54 @@ describe('the monday app manifest', () => {
       for (const field of block.inputFields) {
         if (field.type === 'custom') expect(typeKeys, `${block.key}.${field.key}`).toContain(field.fieldType);
         if (field.type === 'column') expect(field.columnTypes?.length, `${block.key}.${field.key}`).toBeGreaterThan(0);
-        for (const dependency of field.dependsOn ?? []) expect(keys, `${block.key}.${field.key} depends on ${dependency}`).toContain(dependency);
+        for (const dependency of field.dependsOn ?? [])
+          expect(keys, `${block.key}.${field.key} depends on ${dependency}`).toContain(dependency);
       }
     }
   });
 
-  it('has recipe sentences of at most 255 characters per block that name only their blocks\' fields', () => {
+  it("has recipe sentences of at most 255 characters per block that name only their blocks' fields", () => {
     const blockOf = (key: string, list: Block[]) => list.find((b) => b.key === key);
     for (const recipe of recipes) {
       const trigger = blockOf(recipe.trigger, triggers) ?? blockOf(recipe.trigger, builtInTriggers);
       const action = blockOf(recipe.action, actions);
       expect(trigger, recipe.key).toBeDefined();
       expect(action, recipe.key).toBeDefined();
-      const parts: Array<[string, Block]> = [[recipe.sentence.trigger, trigger!], [recipe.sentence.action, action!]];
+      const parts: Array<[string, Block]> = [
+        [recipe.sentence.trigger, trigger!],
+        [recipe.sentence.action, action!],
+      ];
       for (const [sentence, block] of parts) {
         expect(sentence.length, sentence).toBeLessThanOrEqual(255);
         const placeholders = [...sentence.matchAll(/\{([^{},]+),\s*([A-Za-z][A-Za-z0-9_]*)\}/g)];
         // Nothing that looks like a placeholder but is not `{LABEL, fieldKey}`.
         expect(sentence.replace(/\{([^{},]+),\s*([A-Za-z][A-Za-z0-9_]*)\}/g, ''), sentence).not.toMatch(/[{}]/);
-        for (const [, , key] of placeholders) expect(block.inputFields.map((f) => f.key), `${recipe.key}: {…, ${key}}`).toContain(key);
+        for (const [, , key] of placeholders)
+          expect(
+            block.inputFields.map((f) => f.key),
+            `${recipe.key}: {…, ${key}}`,
+          ).toContain(key);
       }
       // Every action field has a source; sentence sources appear in the sentence; trigger outputs exist.
       const sentenceKeys = (text: string) => [...text.matchAll(/\{[^{},]+,\s*(\w+)\}/g)].map((m) => m[1]).sort();
       expect(Object.keys(recipe.sourceConfig).sort(), recipe.key).toEqual(keysOf(action!.inputFields));
-      const fromSentence = Object.entries(recipe.sourceConfig).filter(([, s]) => s.sourceKind === 'sentence').map(([k]) => k).sort();
+      const fromSentence = Object.entries(recipe.sourceConfig)
+        .filter(([, s]) => s.sourceKind === 'sentence')
+        .map(([k]) => k)
+        .sort();
       expect(sentenceKeys(recipe.sentence.action), recipe.key).toEqual(fromSentence);
       for (const source of Object.values(recipe.sourceConfig)) {
-        if (source.sourceKind === 'trigger_output') expect(trigger!.outputFields.map((f) => f.key), recipe.key).toContain(source.outputFieldKey);
+        if (source.sourceKind === 'trigger_output')
+          expect(
+            trigger!.outputFields.map((f) => f.key),
+            recipe.key,
+          ).toContain(source.outputFieldKey);
       }
       if (recipe.triggerSourceConfig) {
-        const triggerSentence = Object.entries(recipe.triggerSourceConfig).filter(([, s]) => s.sourceKind === 'sentence').map(([k]) => k).sort();
+        const triggerSentence = Object.entries(recipe.triggerSourceConfig)
+          .filter(([, s]) => s.sourceKind === 'sentence')
+          .map(([k]) => k)
+          .sort();
         expect(sentenceKeys(recipe.sentence.trigger), recipe.key).toEqual(triggerSentence);
       }
     }

@@ -8,14 +8,24 @@ const AUD = 'https://contactline.test/integrations/monday/actions/enroll';
 const now = new Date('2026-11-22T10:00:00.000Z');
 const iat = Math.floor(now.getTime() / 1000);
 const token = (claims: object, secret = SECRET, options: jwt.SignOptions = {}) =>
-  jwt.sign({ accountId: 1825529, userId: 4012689, aud: AUD, iat, exp: iat + 300, shortLivedToken: 'slt', ...claims }, secret, options);
+  jwt.sign(
+    { accountId: 1825529, userId: 4012689, aud: AUD, iat, exp: iat + 300, shortLivedToken: 'slt', ...claims },
+    secret,
+    options,
+  );
 
 describe('verifyMondayJwt', () => {
   it('accepts a raw or Bearer token signed with the Signing Secret for this URL', () => {
     for (const header of [token({}), `Bearer ${token({})}`]) {
-      expect(verifyMondayJwt(header, SECRET, { audience: AUD, now })).toMatchObject({ accountId: 1825529, userId: 4012689, shortLivedToken: 'slt' });
+      expect(verifyMondayJwt(header, SECRET, { audience: AUD, now })).toMatchObject({
+        accountId: 1825529,
+        userId: 4012689,
+        shortLivedToken: 'slt',
+      });
     }
-    expect(verifyMondayJwt(token({}, SECRET, { algorithm: 'HS512' }), SECRET, { audience: AUD, now }).accountId).toBe(1825529);
+    expect(verifyMondayJwt(token({}, SECRET, { algorithm: 'HS512' }), SECRET, { audience: AUD, now }).accountId).toBe(
+      1825529,
+    );
   });
 
   it.each([
@@ -49,7 +59,10 @@ describe('signTriggerAuthorization', () => {
 
 describe('action failures', () => {
   it('builds monday severity bodies and retryable answers', () => {
-    expect(runFailed('Phone number missing', 'Fill the Phone column', 'item 1: phone empty')).toMatchObject({ status: 400, body: { severityCode: 4000 } });
+    expect(runFailed('Phone number missing', 'Fill the Phone column', 'item 1: phone empty')).toMatchObject({
+      status: 400,
+      body: { severityCode: 4000 },
+    });
     const broken = automationBroken('Mapping out of date', 'Column phone_1 was deleted', 'column phone_1 missing');
     expect(broken.body).toMatchObject({ severityCode: 6000, disableErrorDescription: 'Column phone_1 was deleted' });
     const retry = retryLater('monday API rate limit', 503);

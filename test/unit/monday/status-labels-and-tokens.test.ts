@@ -1,6 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_STATUS_LABELS, labelForResult, validateStatusLabelMapping } from '../../../src/domain/boards/status-labels.js';
+import {
+  DEFAULT_STATUS_LABELS,
+  labelForResult,
+  validateStatusLabelMapping,
+} from '../../../src/domain/boards/status-labels.js';
 import { decryptToken, encryptToken, parseTokenKey } from '../../../integration/monday/token-crypto.js';
 import { CALL_RESULTS } from '../../../src/calls/telephony/telephony.port.js';
 
@@ -10,9 +14,27 @@ describe('call result → status label', () => {
     expect(labelForResult('converted', null)).toBe('Booked');
     for (const r of ['disqualified', 'wrong_language'] as const) expect(labelForResult(r, null)).toBe('Unqualified');
     for (const r of ['not_interested', 'do_not_call'] as const) expect(labelForResult(r, null)).toBe('Not interested');
-    for (const r of ['answered', 'contact_verified', 'identified', 'qualified', 'callback_requested', 'neutral_value_call'] as const) expect(labelForResult(r, null)).toBe('Answered');
+    for (const r of [
+      'answered',
+      'contact_verified',
+      'identified',
+      'qualified',
+      'callback_requested',
+      'neutral_value_call',
+    ] as const)
+      expect(labelForResult(r, null)).toBe('Answered');
     for (const r of ['busy', 'human_busy'] as const) expect(labelForResult(r, null)).toBe('Busy');
-    for (const r of ['no_answer', 'voicemail', 'ivr', 'invalid_number', 'wrong_number', 'carrier_blocked', 'unknown', 'new'] as const) expect(labelForResult(r, null)).toBeNull();
+    for (const r of [
+      'no_answer',
+      'voicemail',
+      'ivr',
+      'invalid_number',
+      'wrong_number',
+      'carrier_blocked',
+      'unknown',
+      'new',
+    ] as const)
+      expect(labelForResult(r, null)).toBeNull();
   });
 
   it('lets an Account override entries, including mapping to nothing', () => {
@@ -23,7 +45,14 @@ describe('call result → status label', () => {
     expect(labelForResult('answered', mapping)).toBe('Answered');
   });
 
-  it.each([[[]], [null], [{ teleported: 'x' }], [{ converted: '' }], [{ converted: 'x'.repeat(256) }], [{ converted: 3 }]])('refuses %j', (input) => {
+  it.each([
+    [[]],
+    [null],
+    [{ teleported: 'x' }],
+    [{ converted: '' }],
+    [{ converted: 'x'.repeat(256) }],
+    [{ converted: 3 }],
+  ])('refuses %j', (input) => {
     expect(validateStatusLabelMapping(input).ok).toBe(false);
   });
 });

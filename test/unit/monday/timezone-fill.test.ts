@@ -105,12 +105,22 @@ describe('resolveTimezoneFromPhone: failures', () => {
     ['+61 8 9123 4567', 'AU', 'ambiguous', AUSTRALIA],
     ['0412 345 678', 'AU', 'ambiguous', AUSTRALIA],
     ['+62 811 234 567', 'ID', 'ambiguous', ['Asia/Jakarta', 'Asia/Jayapura', 'Asia/Makassar']],
-    ['+55 11 91234 5678', 'BR', 'ambiguous', ['America/Manaus', 'America/Noronha', 'America/Rio_Branco', 'America/Sao_Paulo']],
+    [
+      '+55 11 91234 5678',
+      'BR',
+      'ambiguous',
+      ['America/Manaus', 'America/Noronha', 'America/Rio_Branco', 'America/Sao_Paulo'],
+    ],
     ['+34 922 123 456', 'ES', 'ambiguous', ['Atlantic/Canary', 'Europe/Madrid']],
     ['+34 912 345 678', 'ES', 'ambiguous', ['Atlantic/Canary', 'Europe/Madrid']],
     ['+351 912 345 678', 'PT', 'ambiguous', ['Atlantic/Azores', 'Europe/Lisbon']],
     // +1 numbers tied to no place: every NANP zone.
-    ['+1 600 234 5678', 'CA', 'ambiguous', expect.arrayContaining(['America/New_York', 'America/Los_Angeles', 'America/Regina'])],
+    [
+      '+1 600 234 5678',
+      'CA',
+      'ambiguous',
+      expect.arrayContaining(['America/New_York', 'America/Los_Angeles', 'America/Regina']),
+    ],
     // Non-geographic: no zone at all.
     ['+800 1234 5678', null, 'unknown', []],
   ] as const)('%s (%s) → %s', (number, country, reason, candidates) => {
@@ -128,7 +138,9 @@ describe('resolveTimezoneFromPhone: failures', () => {
     expect(result.reason).toBe('ambiguous');
     expect(result.candidates.length).toBeGreaterThan(5);
     expect(result.candidates).toContain('America/New_York');
-    expect(result.message).toMatch(/^\+1 800 numbers span \d+ time zones \(.* and \d+ more\): set the timezone by hand\.$/);
+    expect(result.message).toMatch(
+      /^\+1 800 numbers span \d+ time zones \(.* and \d+ more\): set the timezone by hand\.$/,
+    );
   });
 
   it('names the area code and the zones in an ambiguous +1 message', () => {
@@ -199,7 +211,10 @@ describe('phoneColumnValue', () => {
   it.each([
     [{ phone: '+12025550169', country_short_name: 'US' }, phone('+12025550169', 'US')],
     [{ value: '{"phone":"+12025550169","countryShortName":"US"}' }, phone('+12025550169', 'US')],
-    [{ value: '{"phone":"02079460958","countryShortName":"gb","changed_at":"2024-01-01"}' }, phone('02079460958', 'GB')],
+    [
+      { value: '{"phone":"02079460958","countryShortName":"gb","changed_at":"2024-01-01"}' },
+      phone('02079460958', 'GB'),
+    ],
     // The fragment wins over the raw value.
     [
       { phone: '+442079460958', country_short_name: 'GB', value: '{"phone":"+1","countryShortName":"US"}' },
@@ -304,7 +319,14 @@ describe('planTimezoneFill', () => {
     ],
     ['020 7946 0958', 'GB', column('world_clock', '{}'), 'Europe/London', 'country', '{"timezone":"Europe/London"}'],
     // An invalid value in the column counts as empty and is overwritten.
-    ['+972 3 123 4567', 'IL', column('text', '"Israel time"', 'Israel time'), 'Asia/Jerusalem', 'country', '"Asia/Jerusalem"'],
+    [
+      '+972 3 123 4567',
+      'IL',
+      column('text', '"Israel time"', 'Israel time'),
+      'Asia/Jerusalem',
+      'country',
+      '"Asia/Jerusalem"',
+    ],
     [
       '+7 701 123 4567',
       'KZ',

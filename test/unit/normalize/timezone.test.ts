@@ -162,13 +162,10 @@ describe('subdivision time zone table', () => {
     expect([...tableCodes].sort()).toEqual(isoCodes);
   });
 
-  it.each(tableCodes.filter((code) => SUBDIVISION_TIMEZONES[code] !== null))(
-    '%s names a canonical zone',
-    (code) => {
-      const zone = SUBDIVISION_TIMEZONES[code]!;
-      expect(canonicalTimezone(zone)).toBe(zone);
-    },
-  );
+  it.each(tableCodes.filter((code) => SUBDIVISION_TIMEZONES[code] !== null))('%s names a canonical zone', (code) => {
+    const zone = SUBDIVISION_TIMEZONES[code]!;
+    expect(canonicalTimezone(zone)).toBe(zone);
+  });
 
   it.each(['AS', 'GU', 'MP', 'PR', 'VI'])('US-%s has the same zone as the country code %s', (territory) => {
     expect(SUBDIVISION_TIMEZONES[`US-${territory}`]).toBe(timezoneForLocation(territory));
@@ -212,7 +209,19 @@ describe('timezonesForPhone and timezoneForPhone', () => {
     ['+34612345678', ['Atlantic/Canary', 'Europe/Madrid'], null],
     ['+34922123456', ['Atlantic/Canary', 'Europe/Madrid'], null],
     ['+8613800138000', ['Asia/Shanghai', 'Asia/Urumqi'], null],
-    ['+61412345678', ['Australia/Adelaide', 'Australia/Brisbane', 'Australia/Darwin', 'Australia/Eucla', 'Australia/Lord_Howe', 'Australia/Perth', 'Australia/Sydney'], null],
+    [
+      '+61412345678',
+      [
+        'Australia/Adelaide',
+        'Australia/Brisbane',
+        'Australia/Darwin',
+        'Australia/Eucla',
+        'Australia/Lord_Howe',
+        'Australia/Perth',
+        'Australia/Sydney',
+      ],
+      null,
+    ],
     // The data names America/Chicago for Nicaragua, which keeps no daylight time.
     ['+50581234567', ['America/Managua'], 'America/Managua'],
     // No zone data for the calling code, or not a valid number.
@@ -237,7 +246,16 @@ describe('timezonesForPhone and timezoneForPhone', () => {
   });
 
   it('returns canonical, distinct zones for every number', () => {
-    for (const e164 of ['+18005550100', '+79161234567', '+61412345678', '+525512345678', '+5511912345678', '+628112345678', '+442079460958', '+353861234567']) {
+    for (const e164 of [
+      '+18005550100',
+      '+79161234567',
+      '+61412345678',
+      '+525512345678',
+      '+5511912345678',
+      '+628112345678',
+      '+442079460958',
+      '+353861234567',
+    ]) {
       const zones = timezonesForPhone(e164);
       expect(zones.length, e164).toBeGreaterThan(0);
       expect(new Set(zones).size, e164).toBe(zones.length);

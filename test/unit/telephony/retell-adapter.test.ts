@@ -3,9 +3,18 @@
 // reading webhooks (authentication, events, de-duplication, inbound calls). No database.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRetellAdapter } from '../../../src/calls/telephony/retell/retell.adapter.js';
-import { callIdForProviderCall, type ProviderCallRequest, type ProviderCredentials, type ProviderEvent } from '../../../src/calls/telephony/voice-provider.port.js';
+import {
+  callIdForProviderCall,
+  type ProviderCallRequest,
+  type ProviderCredentials,
+  type ProviderEvent,
+} from '../../../src/calls/telephony/voice-provider.port.js';
 import { parseTelephonyEvent } from '../../../src/calls/telephony/telephony.port.js';
-import { startRetellEmulator, type RetellEmulator, type StartRetellEmulatorOptions } from '../../support/retell-emulator/index.js';
+import {
+  startRetellEmulator,
+  type RetellEmulator,
+  type StartRetellEmulatorOptions,
+} from '../../support/retell-emulator/index.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/provider-webhook-receiver.js';
 
 const API_KEY = 'key_api_0123456789';
@@ -108,7 +117,9 @@ describe('placeCall', () => {
         language: 'es-ES',
         timezone: 'Europe/Madrid',
       },
-      agent_override: { agent: { webhook_url: receiver.url, webhook_events: ['call_started', 'call_ended', 'call_analyzed'] } },
+      agent_override: {
+        agent: { webhook_url: receiver.url, webhook_events: ['call_started', 'call_ended', 'call_analyzed'] },
+      },
     });
     const creates = retell.requests.filter((r) => r.path === '/v2/create-phone-call');
     expect(creates).toHaveLength(1);
@@ -117,7 +128,10 @@ describe('placeCall', () => {
 
   it('a null contact name is an empty string, and our variables win over a custom field of the same name', async () => {
     const request = callRequest();
-    await placed({ ...request, variables: { ...request.variables, firstName: null, customFields: { first_name: 'Custom', language: 'xx' } } });
+    await placed({
+      ...request,
+      variables: { ...request.variables, firstName: null, customFields: { first_name: 'Custom', language: 'xx' } },
+    });
     const variables = retell.calls[0].request!.retell_llm_dynamic_variables!;
     expect(variables.first_name).toBe('');
     expect(variables.language).toBe('es-ES');
@@ -146,16 +160,30 @@ describe('placeCall', () => {
       retryAfterMs: 30_000,
     });
     retell.failNextCreate({ status: 429, retryAfterMs: 1500, retryAfterSeconds: 30 });
-    expect(await adapter.placeCall(credentials, callRequest())).toMatchObject({ kind: 'retry_later', retryAfterMs: 1500 });
+    expect(await adapter.placeCall(credentials, callRequest())).toMatchObject({
+      kind: 'retry_later',
+      retryAfterMs: 1500,
+    });
     retell.failNextCreate({ status: 429 });
-    expect(await adapter.placeCall(credentials, callRequest())).toMatchObject({ kind: 'retry_later', retryAfterMs: null });
+    expect(await adapter.placeCall(credentials, callRequest())).toMatchObject({
+      kind: 'retry_later',
+      retryAfterMs: null,
+    });
     expect(retell.requests.filter((r) => r.path === '/v2/create-phone-call')).toHaveLength(3);
   });
 
   it('refuses with the best result: invalid number, no payment, unknown agent or number, bad key', async () => {
     const cases: Array<[Parameters<RetellEmulator['failNextCreate']>[0], string, string]> = [
-      [{ status: 400, body: { status: 'error', message: 'Invalid to_number: must be E.164.' } }, 'invalid_number', 'retell_400: Invalid to_number: must be E.164.'],
-      [{ status: 422, body: { status: 'error', message: 'Invalid destination number' } }, 'invalid_number', 'retell_422: Invalid destination number'],
+      [
+        { status: 400, body: { status: 'error', message: 'Invalid to_number: must be E.164.' } },
+        'invalid_number',
+        'retell_400: Invalid to_number: must be E.164.',
+      ],
+      [
+        { status: 422, body: { status: 'error', message: 'Invalid destination number' } },
+        'invalid_number',
+        'retell_422: Invalid destination number',
+      ],
       [{ status: 402 }, 'new', 'retell_402: Trial has ended, please add payment method.'],
       [{ status: 422 }, 'new', 'retell_422: Cannot find requested asset under given api key.'],
       [{ status: 400 }, 'new', 'retell_400: Invalid request format, please check API reference.'],
@@ -165,7 +193,11 @@ describe('placeCall', () => {
     ];
     for (const [failure, result, endReason] of cases) {
       retell.failNextCreate(failure);
-      expect(await adapter.placeCall(credentials, callRequest()), JSON.stringify(failure)).toEqual({ kind: 'refused', result, endReason });
+      expect(await adapter.placeCall(credentials, callRequest()), JSON.stringify(failure)).toEqual({
+        kind: 'refused',
+        result,
+        endReason,
+      });
     }
   });
 
@@ -178,13 +210,20 @@ describe('placeCall', () => {
       result: 'new',
       endReason: 'retell_422: Cannot find requested asset under given api key.',
     });
-    expect(await adapter.placeCall(credentials, callRequest({ fromNumber: '+14155550000' }))).toMatchObject({ kind: 'refused', result: 'new' });
+    expect(await adapter.placeCall(credentials, callRequest({ fromNumber: '+14155550000' }))).toMatchObject({
+      kind: 'refused',
+      result: 'new',
+    });
     expect((await adapter.placeCall(credentials, callRequest())).kind).toBe('accepted');
   });
 
   it('a wrong API key is a 401 from Retell, refused as new', async () => {
     const outcome = await adapter.placeCall({ ...credentials, apiKey: 'key_wrong' }, callRequest());
-    expect(outcome).toEqual({ kind: 'refused', result: 'new', endReason: 'retell_401: API key is missing or invalid.' });
+    expect(outcome).toEqual({
+      kind: 'refused',
+      result: 'new',
+      endReason: 'retell_401: API key is missing or invalid.',
+    });
     expect(retell.calls).toHaveLength(0);
   });
 
@@ -193,20 +232,26 @@ describe('placeCall', () => {
     await receiver.stop();
     await start({ concurrencyLimit: 1 });
     const first = await placed();
-    expect(await adapter.placeCall(credentials, callRequest({ callId: '00000000-0000-4000-8000-000000000002' }))).toEqual({
+    expect(
+      await adapter.placeCall(credentials, callRequest({ callId: '00000000-0000-4000-8000-000000000002' })),
+    ).toEqual({
       kind: 'retry_later',
       reason: 'retell refused the call: concurrency_limit_reached',
       retryAfterMs: null,
     });
     callIsOver(first);
     await retell.finishCall(first);
-    expect((await adapter.placeCall(credentials, callRequest({ callId: '00000000-0000-4000-8000-000000000003' }))).kind).toBe('accepted');
+    expect(
+      (await adapter.placeCall(credentials, callRequest({ callId: '00000000-0000-4000-8000-000000000003' }))).kind,
+    ).toBe('accepted');
 
     await retell.stop();
     await receiver.stop();
     await start({ concurrencyLimit: 1, concurrencyRefusal: 'status-429' });
     await placed();
-    expect(await adapter.placeCall(credentials, callRequest({ callId: '00000000-0000-4000-8000-000000000004' }))).toMatchObject({ kind: 'retry_later', retryAfterMs: null });
+    expect(
+      await adapter.placeCall(credentials, callRequest({ callId: '00000000-0000-4000-8000-000000000004' })),
+    ).toMatchObject({ kind: 'retry_later', retryAfterMs: null });
   });
 
   it('webhooks of a call refused for concurrency carry no events, and findCall does not count it as placed', async () => {
@@ -218,7 +263,9 @@ describe('placeCall', () => {
     const { statuses } = await retell.finishCall(retell.calls[0].providerCallId);
     expect(statuses).toEqual([200, 200]);
     expect(receiver.events).toEqual([]);
-    expect(await adapter.findCall(credentials, { callId: CALL_ID, placedAt: now(), request: callRequest() })).toBeNull();
+    expect(
+      await adapter.findCall(credentials, { callId: CALL_ID, placedAt: now(), request: callRequest() }),
+    ).toBeNull();
   });
 
   it('a stalled create is unknown (timeout); findCall then finds the call, and null for a call never created', async () => {
@@ -230,8 +277,16 @@ describe('placeCall', () => {
     const found = await adapter.findCall(credentials, { callId: CALL_ID, placedAt: now(), request: callRequest() });
     expect(found).toEqual({ providerCallId: retell.calls[0].providerCallId });
     const list = retell.requests.find((r) => r.path === '/v3/list-calls')!;
-    expect(list.body).toMatchObject({ filter_criteria: { metadata: [{ key: 'contactline_call_id', type: 'string', op: 'eq', value: CALL_ID }] } });
-    expect(await adapter.findCall(credentials, { callId: '00000000-0000-4000-8000-0000000000ff', placedAt: now(), request: callRequest() })).toBeNull();
+    expect(list.body).toMatchObject({
+      filter_criteria: { metadata: [{ key: 'contactline_call_id', type: 'string', op: 'eq', value: CALL_ID }] },
+    });
+    expect(
+      await adapter.findCall(credentials, {
+        callId: '00000000-0000-4000-8000-0000000000ff',
+        placedAt: now(),
+        request: callRequest(),
+      }),
+    ).toBeNull();
   });
 
   it('a connection refused is unknown', async () => {
@@ -240,7 +295,12 @@ describe('placeCall', () => {
   });
 
   it('findCall throws when Retell cannot be asked', async () => {
-    await expect(adapter.findCall({ ...credentials, apiKey: 'key_wrong' }, { callId: CALL_ID, placedAt: now(), request: callRequest() })).rejects.toThrow(/401/);
+    await expect(
+      adapter.findCall(
+        { ...credentials, apiKey: 'key_wrong' },
+        { callId: CALL_ID, placedAt: now(), request: callRequest() },
+      ),
+    ).rejects.toThrow(/401/);
   });
 });
 
@@ -270,7 +330,13 @@ describe('readWebhook: a call from create to analysis', () => {
     const endMs = startMs + 95_000;
     expect(clockMs).toBe(endMs + 3_000);
     const started = eventsOfType('call.started');
-    expect(started[0]).toEqual({ type: 'call.started', eventId: `${CALL_ID}:started`, callId: CALL_ID, occurredAt: new Date(startMs).toISOString(), providerCallId });
+    expect(started[0]).toEqual({
+      type: 'call.started',
+      eventId: `${CALL_ID}:started`,
+      callId: CALL_ID,
+      occurredAt: new Date(startMs).toISOString(),
+      providerCallId,
+    });
     expect(eventsOfType('call.ended')).toEqual([
       {
         type: 'call.ended',
@@ -291,9 +357,17 @@ describe('readWebhook: a call from create to analysis', () => {
     expect(reports[0]).toEqual(reports[1]);
     expect(reports[0].recordingUrl).toBe('https://example.invalid/rec.wav');
     expect(reports[0].utterances).toEqual([
-      { speaker: 'assistant', content: 'Hola Ana, soy Alex de Contactline.', timestamp: new Date(startMs + 500).toISOString() },
+      {
+        speaker: 'assistant',
+        content: 'Hola Ana, soy Alex de Contactline.',
+        timestamp: new Date(startMs + 500).toISOString(),
+      },
       { speaker: 'user', content: 'Hola, ¿qué tal?', timestamp: new Date(startMs + 3200).toISOString() },
-      { speaker: 'assistant', content: '¿Le viene bien el jueves a las diez?', timestamp: new Date(startMs + 12_000).toISOString() },
+      {
+        speaker: 'assistant',
+        content: '¿Le viene bien el jueves a las diez?',
+        timestamp: new Date(startMs + 12_000).toISOString(),
+      },
       { speaker: 'user', content: 'Sí, perfecto.', timestamp: new Date(startMs + 15_750).toISOString() },
     ]);
     // Every event, stripped of the provider-only fields, is a valid port event.
@@ -313,9 +387,21 @@ describe('readWebhook: a call from create to analysis', () => {
     const ended = eventsOfType('call.ended');
     expect(ended).toHaveLength(2);
     expect(ended[0]).toEqual(ended[1]);
-    expect(ended[0]).toMatchObject({ result: 'busy', endReason: 'dial_busy', durationSeconds: 0, language: null, nextAttemptAt: null });
+    expect(ended[0]).toMatchObject({
+      result: 'busy',
+      endReason: 'dial_busy',
+      durationSeconds: 0,
+      language: null,
+      nextAttemptAt: null,
+    });
     // The first delivery (call_ended) already carried it.
-    expect(receiver.received[0].result).toMatchObject({ ok: true, events: [expect.objectContaining({ type: 'call.ended', result: 'busy' }), expect.objectContaining({ type: 'report.ready', utterances: [] })] });
+    expect(receiver.received[0].result).toMatchObject({
+      ok: true,
+      events: [
+        expect.objectContaining({ type: 'call.ended', result: 'busy' }),
+        expect.objectContaining({ type: 'report.ready', utterances: [] }),
+      ],
+    });
   });
 
   it('a conversation without an outcome is answered, in the language we asked for', async () => {
@@ -323,10 +409,13 @@ describe('readWebhook: a call from create to analysis', () => {
     await retell.finishCall(await placedAndOver());
     expect(endedEvent()).toMatchObject({ result: 'answered', endReason: 'user_hangup', language: 'es-ES' });
     // call_ended carried no ended event for a conversation: it waits for the analysis.
-    expect(receiver.received[1].result).toMatchObject({ ok: true, events: [expect.objectContaining({ type: 'call.started' }), expect.objectContaining({ type: 'report.ready' })] });
+    expect(receiver.received[1].result).toMatchObject({
+      ok: true,
+      events: [expect.objectContaining({ type: 'call.started' }), expect.objectContaining({ type: 'report.ready' })],
+    });
   });
 
-  it('an outcome the agent does not define falls back to answered; Retell\'s voicemail detection wins', async () => {
+  it("an outcome the agent does not define falls back to answered; Retell's voicemail detection wins", async () => {
     retell.script(TO, { disconnectionReason: 'user_hangup', analysis: { outcome: 'booked_demo' } });
     await retell.finishCall(await placedAndOver());
     expect(endedEvent().result).toBe('answered');
@@ -338,7 +427,23 @@ describe('readWebhook: a call from create to analysis', () => {
   });
 
   it('every analysis outcome becomes its result', async () => {
-    const outcomes = ['converted', 'qualified', 'disqualified', 'contact_verified', 'identified', 'neutral_value_call', 'not_interested', 'do_not_call', 'wrong_language', 'wrong_number', 'human_busy', 'callback_requested', 'answered', 'voicemail', 'ivr'];
+    const outcomes = [
+      'converted',
+      'qualified',
+      'disqualified',
+      'contact_verified',
+      'identified',
+      'neutral_value_call',
+      'not_interested',
+      'do_not_call',
+      'wrong_language',
+      'wrong_number',
+      'human_busy',
+      'callback_requested',
+      'answered',
+      'voicemail',
+      'ivr',
+    ];
     for (const [index, outcome] of outcomes.entries()) {
       receiver.events.length = 0;
       retell.script(TO, { disconnectionReason: 'user_hangup', analysis: { outcome } });
@@ -360,25 +465,43 @@ describe('readWebhook: a call from create to analysis', () => {
     ];
     for (const [index, [callbackAt, expected]] of cases.entries()) {
       receiver.events.length = 0;
-      retell.script(TO, { disconnectionReason: 'agent_hangup', analysis: { outcome: 'callback_requested', callbackAt } });
-      await retell.finishCall(await placedAndOver(callRequest({ callId: `00000000-0000-4000-8000-0000000002${String(index).padStart(2, '0')}` })));
+      retell.script(TO, {
+        disconnectionReason: 'agent_hangup',
+        analysis: { outcome: 'callback_requested', callbackAt },
+      });
+      await retell.finishCall(
+        await placedAndOver(
+          callRequest({ callId: `00000000-0000-4000-8000-0000000002${String(index).padStart(2, '0')}` }),
+        ),
+      );
       expect(endedEvent(), callbackAt).toMatchObject({ result: 'callback_requested', nextAttemptAt: expected });
     }
   });
 
   it('the analysed language wins over the requested one; a malformed one is ignored', async () => {
-    retell.script(TO, { disconnectionReason: 'user_hangup', analysis: { outcome: 'wrong_language', language: 'pt-BR' } });
+    retell.script(TO, {
+      disconnectionReason: 'user_hangup',
+      analysis: { outcome: 'wrong_language', language: 'pt-BR' },
+    });
     await retell.finishCall(await placedAndOver());
     expect(endedEvent()).toMatchObject({ result: 'wrong_language', language: 'pt-BR' });
 
     receiver.events.length = 0;
-    retell.script(TO, { disconnectionReason: 'user_hangup', analysis: { outcome: 'answered', language: 'Spanish, mostly' } });
+    retell.script(TO, {
+      disconnectionReason: 'user_hangup',
+      analysis: { outcome: 'answered', language: 'Spanish, mostly' },
+    });
     await retell.finishCall(await placedAndOver(callRequest({ callId: '00000000-0000-4000-8000-000000000301' })));
     expect(endedEvent().language).toBe('es-ES');
   });
 
   it('transfers set transferred; a call with no recording has recordingUrl null', async () => {
-    retell.script(TO, { disconnectionReason: 'call_transfer', transferDestination: '+14155550111', recordingUrl: null, analysis: { outcome: 'qualified' } });
+    retell.script(TO, {
+      disconnectionReason: 'call_transfer',
+      transferDestination: '+14155550111',
+      recordingUrl: null,
+      analysis: { outcome: 'qualified' },
+    });
     await retell.finishCall(await placedAndOver());
     expect(endedEvent()).toMatchObject({ result: 'qualified', transferred: true, endReason: 'call_transfer' });
     expect(eventsOfType('report.ready')[0].recordingUrl).toBeNull();
@@ -443,10 +566,22 @@ describe('readWebhook: authentication', () => {
   });
 
   it('another key, a stale or future timestamp, a changed body are refused', async () => {
-    expect((await firstResult({ secret: 'key_someone_else' })).result).toEqual({ ok: false, reason: 'signature does not match the body and key' });
-    expect((await firstResult({ signatureAgeMs: 5 * 60_000 + 1000 })).result).toEqual({ ok: false, reason: 'signature timestamp outside the 5-minute window' });
-    expect((await firstResult({ signatureAgeMs: -(5 * 60_000 + 1000) })).result).toEqual({ ok: false, reason: 'signature timestamp outside the 5-minute window' });
-    expect((await firstResult({ tamper: (body) => body.replace('"dial', '"xdial').replace('user_hangup', 'agent_hangup') })).result).toEqual({
+    expect((await firstResult({ secret: 'key_someone_else' })).result).toEqual({
+      ok: false,
+      reason: 'signature does not match the body and key',
+    });
+    expect((await firstResult({ signatureAgeMs: 5 * 60_000 + 1000 })).result).toEqual({
+      ok: false,
+      reason: 'signature timestamp outside the 5-minute window',
+    });
+    expect((await firstResult({ signatureAgeMs: -(5 * 60_000 + 1000) })).result).toEqual({
+      ok: false,
+      reason: 'signature timestamp outside the 5-minute window',
+    });
+    expect(
+      (await firstResult({ tamper: (body) => body.replace('"dial', '"xdial').replace('user_hangup', 'agent_hangup') }))
+        .result,
+    ).toEqual({
       ok: false,
       reason: 'signature does not match the body and key',
     });
@@ -466,23 +601,55 @@ describe('readWebhook: authentication', () => {
     const rawBody = Buffer.from(JSON.stringify(body));
     const headers = await retell.headersFor(rawBody.toString());
     const later = new Date(clockMs + 6 * 60_000);
-    expect(await adapter.readWebhook(credentials, { rawBody, headers }, later)).toEqual({ ok: false, reason: 'signature timestamp outside the 5-minute window' });
+    expect(await adapter.readWebhook(credentials, { rawBody, headers }, later)).toEqual({
+      ok: false,
+      reason: 'signature timestamp outside the 5-minute window',
+    });
   });
 
   it('a malformed header is refused; an authentic body we do not use is accepted with no events', async () => {
     const rawBody = Buffer.from(JSON.stringify({ event: 'transcript_updated', call: { call_id: 'x' } }));
-    expect(await adapter.readWebhook(credentials, { rawBody, headers: { 'x-retell-signature': 'sha256=abc' } }, now())).toEqual({
+    expect(
+      await adapter.readWebhook(credentials, { rawBody, headers: { 'x-retell-signature': 'sha256=abc' } }, now()),
+    ).toEqual({
       ok: false,
       reason: 'malformed x-retell-signature header',
     });
-    expect(await adapter.readWebhook(credentials, { rawBody, headers: await retell.headersFor(rawBody.toString()) }, now())).toEqual({ ok: true, events: [] });
+    expect(
+      await adapter.readWebhook(credentials, { rawBody, headers: await retell.headersFor(rawBody.toString()) }, now()),
+    ).toEqual({ ok: true, events: [] });
     const notJson = Buffer.from('not json');
-    expect(await adapter.readWebhook(credentials, { rawBody: notJson, headers: { 'x-retell-signature': await retell.sign('not json') } }, now())).toEqual({ ok: true, events: [] });
+    expect(
+      await adapter.readWebhook(
+        credentials,
+        { rawBody: notJson, headers: { 'x-retell-signature': await retell.sign('not json') } },
+        now(),
+      ),
+    ).toEqual({ ok: true, events: [] });
   });
 
   it('an outbound call made elsewhere (no id of ours) gives no events', async () => {
-    const body = JSON.stringify({ event: 'call_ended', call: { call_id: 'abc', call_type: 'phone_call', direction: 'outbound', call_status: 'ended', disconnection_reason: 'user_hangup', from_number: FROM, to_number: TO, agent_id: AGENT, agent_version: 1 } });
-    expect(await adapter.readWebhook(credentials, { rawBody: Buffer.from(body), headers: await retell.headersFor(body) }, now())).toEqual({ ok: true, events: [] });
+    const body = JSON.stringify({
+      event: 'call_ended',
+      call: {
+        call_id: 'abc',
+        call_type: 'phone_call',
+        direction: 'outbound',
+        call_status: 'ended',
+        disconnection_reason: 'user_hangup',
+        from_number: FROM,
+        to_number: TO,
+        agent_id: AGENT,
+        agent_version: 1,
+      },
+    });
+    expect(
+      await adapter.readWebhook(
+        credentials,
+        { rawBody: Buffer.from(body), headers: await retell.headersFor(body) },
+        now(),
+      ),
+    ).toEqual({ ok: true, events: [] });
   });
 });
 
@@ -492,14 +659,29 @@ describe('readWebhook: inbound calls', () => {
       from: '+12025550143',
       to: FROM,
       webhookUrl: receiver.url,
-      outcome: { disconnectionReason: 'user_hangup', analysis: { outcome: 'callback_requested', callbackAt: '2026-11-23T09:30:00-05:00' } },
+      outcome: {
+        disconnectionReason: 'user_hangup',
+        analysis: { outcome: 'callback_requested', callbackAt: '2026-11-23T09:30:00-05:00' },
+      },
     });
     expect(statuses).toEqual([200, 200, 200]);
     const callId = callIdForProviderCall('retell', providerCallId);
     const inbound = eventsOfType('call.inbound');
     expect(inbound).toHaveLength(3);
-    expect(inbound[0]).toEqual({ type: 'call.inbound', eventId: `${callId}:inbound`, callId, occurredAt: new Date(clockMs - 63_000).toISOString(), from: '+12025550143', to: FROM, providerCallId });
+    expect(inbound[0]).toEqual({
+      type: 'call.inbound',
+      eventId: `${callId}:inbound`,
+      callId,
+      occurredAt: new Date(clockMs - 63_000).toISOString(),
+      from: '+12025550143',
+      to: FROM,
+      providerCallId,
+    });
     expect(new Set(receiver.events.map((e) => e.callId))).toEqual(new Set([callId]));
-    expect(endedEvent()).toMatchObject({ callId, result: 'callback_requested', nextAttemptAt: '2026-11-23T14:30:00.000Z' });
+    expect(endedEvent()).toMatchObject({
+      callId,
+      result: 'callback_requested',
+      nextAttemptAt: '2026-11-23T14:30:00.000Z',
+    });
   });
 });

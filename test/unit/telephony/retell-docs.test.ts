@@ -15,7 +15,8 @@ describe('docs/retell.md', () => {
   });
 
   it('has a result row for every disconnection reason', () => {
-    for (const reason of Object.keys(DISCONNECTION_REASON_RULES)) expect(doc, reason).toMatch(new RegExp(`^\\| \`${reason}\` \\|`, 'm'));
+    for (const reason of Object.keys(DISCONNECTION_REASON_RULES))
+      expect(doc, reason).toMatch(new RegExp(`^\\| \`${reason}\` \\|`, 'm'));
   });
 
   it('stands alone: no path outside the repository', () => {

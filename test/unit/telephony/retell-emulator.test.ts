@@ -37,9 +37,17 @@ beforeEach(async () => {
   // the window on it. Calls are placed ten minutes earlier on the emulator's clock, so that
   // their lives are over when callsAreOver() brings it to the process time.
   behindMs = 10 * 60_000;
-  retell = await startRetellEmulator({ apiKey: API_KEY, webhookSecret: WEBHOOK_SECRET, now: () => new Date(Date.now() - behindMs) });
+  retell = await startRetellEmulator({
+    apiKey: API_KEY,
+    webhookSecret: WEBHOOK_SECRET,
+    now: () => new Date(Date.now() - behindMs),
+  });
   client = new Retell({ apiKey: API_KEY, baseURL: retell.baseUrl, maxRetries: 0 });
-  receiver = await startWebhookReceiver({ adapter: createRetellAdapter(), credentials: { apiKey: API_KEY, webhookSecret: WEBHOOK_SECRET, baseUrl: retell.baseUrl }, now: () => new Date() });
+  receiver = await startWebhookReceiver({
+    adapter: createRetellAdapter(),
+    credentials: { apiKey: API_KEY, webhookSecret: WEBHOOK_SECRET, baseUrl: retell.baseUrl },
+    now: () => new Date(),
+  });
 });
 
 afterEach(async () => {
@@ -60,14 +68,16 @@ async function createdCall(): Promise<string> {
 }
 
 describe('Retell emulator', () => {
-  it('signs webhooks so that the SDK\'s own Retell.verify accepts them, and nothing else', async () => {
+  it("signs webhooks so that the SDK's own Retell.verify accepts them, and nothing else", async () => {
     const id = await createdCall();
     callsAreOver();
     const { deliveries } = await retell.finishCall(id);
     for (const delivery of deliveries) {
       expect(await Retell.verify(delivery.body, WEBHOOK_SECRET, delivery.headers['x-retell-signature'])).toBe(true);
       expect(await Retell.verify(delivery.body, API_KEY, delivery.headers['x-retell-signature'])).toBe(false);
-      expect(await Retell.verify(`${delivery.body} `, WEBHOOK_SECRET, delivery.headers['x-retell-signature'])).toBe(false);
+      expect(await Retell.verify(`${delivery.body} `, WEBHOOK_SECRET, delivery.headers['x-retell-signature'])).toBe(
+        false,
+      );
     }
     expect(await Retell.verify('{}', WEBHOOK_SECRET, await retell.sign('{}'))).toBe(true);
     expect((await retell.headersFor('{}'))['x-retell-signature']).toMatch(/^v=\d+,d=[0-9a-f]{64}$/);
@@ -75,7 +85,9 @@ describe('Retell emulator', () => {
 
   it('call objects have only PhoneCallResponse fields, all the required ones, and the webhook call is what get-call returns', async () => {
     const { all, required } = sdkPhoneCallFields();
-    expect(required).toEqual(expect.arrayContaining(['call_id', 'agent_id', 'call_status', 'from_number', 'to_number']));
+    expect(required).toEqual(
+      expect.arrayContaining(['call_id', 'agent_id', 'call_status', 'from_number', 'to_number']),
+    );
     const id = await createdCall();
     const payloads = [...retell.webhooksFor(id)];
     callsAreOver();
@@ -92,24 +104,34 @@ describe('Retell emulator', () => {
     const last = JSON.parse(deliveries.at(-1)!.body).call;
     expect(await client.call.retrieve(id)).toEqual(last);
     expect('call_analysis' in JSON.parse(deliveries[1].body).call).toBe(false);
-    const listed = await client.call.list({ filter_criteria: { metadata: [{ key: 'contactline_call_id', type: 'string', op: 'eq', value: 'c-1' }] } });
+    const listed = await client.call.list({
+      filter_criteria: { metadata: [{ key: 'contactline_call_id', type: 'string', op: 'eq', value: 'c-1' }] },
+    });
     expect(listed.items.map((c) => c.call_id)).toEqual([id]);
     expect(listed.has_more).toBe(false);
   });
 
   it('a call that never connected sends no call_started, and metadata is left out when not given', async () => {
     retell.script('+14155550009', { disconnectionReason: 'dial_no_answer' });
-    const call = await client.call.createPhoneCall({ from_number: '+14155550000', to_number: '+14155550009', agent_override: { agent: { webhook_url: receiver.url } } });
+    const call = await client.call.createPhoneCall({
+      from_number: '+14155550000',
+      to_number: '+14155550009',
+      agent_override: { agent: { webhook_url: receiver.url } },
+    });
     callsAreOver();
     const { deliveries } = await retell.finishCall(call.call_id);
     expect(deliveries.map((d) => d.event)).toEqual(['call_ended', 'call_analyzed']);
     const ended = JSON.parse(deliveries[0].body).call;
-    expect(ended).toMatchObject({ call_status: 'not_connected', disconnection_reason: 'dial_no_answer', duration_ms: 0 });
+    expect(ended).toMatchObject({
+      call_status: 'not_connected',
+      disconnection_reason: 'dial_no_answer',
+      duration_ms: 0,
+    });
     expect('metadata' in ended).toBe(false);
     expect('retell_llm_dynamic_variables' in ended).toBe(false);
   });
 
-  it('answers a missing or wrong API key with 401 and Retell\'s body; the SDK sees an AuthenticationError', async () => {
+  it("answers a missing or wrong API key with 401 and Retell's body; the SDK sees an AuthenticationError", async () => {
     const response = await fetch(`${retell.baseUrl}/v2/get-call/x`);
     expect(response.status).toBe(401);
     expect(await response.json()).toEqual({ status: 'error', message: 'API key is missing or invalid.' });

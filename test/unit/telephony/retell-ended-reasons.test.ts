@@ -4,7 +4,11 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DISCONNECTION_REASON_RULES, classifyEnded, ruleFor } from '../../../src/calls/telephony/retell/ended-reasons.js';
+import {
+  DISCONNECTION_REASON_RULES,
+  classifyEnded,
+  ruleFor,
+} from '../../../src/calls/telephony/retell/ended-reasons.js';
 import { createRetellAdapter } from '../../../src/calls/telephony/retell/retell.adapter.js';
 import { readAnalysis } from '../../../src/calls/telephony/retell/analysis.js';
 import type { CallResult } from '../../../src/calls/telephony/telephony.port.js';
@@ -81,7 +85,12 @@ describe('Retell disconnection reasons', () => {
     const now = () => new Date(clockMs);
 
     beforeAll(async () => {
-      retell = await startRetellEmulator({ apiKey: API_KEY, webhookSecret: 'key_webhook', now, concurrencyLimit: 1000 });
+      retell = await startRetellEmulator({
+        apiKey: API_KEY,
+        webhookSecret: 'key_webhook',
+        now,
+        concurrencyLimit: 1000,
+      });
       credentials = { apiKey: API_KEY, webhookSecret: 'key_webhook', baseUrl: retell.baseUrl };
       receiver = await startWebhookReceiver({ adapter, credentials, now });
     });
@@ -90,7 +99,11 @@ describe('Retell disconnection reasons', () => {
       await retell.stop();
     });
 
-    async function endedFor(reason: string, index: number, analysis: { outcome?: string } = {}): Promise<ProviderEvent[]> {
+    async function endedFor(
+      reason: string,
+      index: number,
+      analysis: { outcome?: string } = {},
+    ): Promise<ProviderEvent[]> {
       const toNumber = `+1415555${String(1000 + index)}`;
       retell.script(toNumber, { disconnectionReason: reason, analysis });
       const callId = `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`;
@@ -100,7 +113,14 @@ describe('Retell disconnection reasons', () => {
         assistantId: 'agent_1',
         fromNumber: '+14155550000',
         webhookUrl: receiver.url,
-        variables: { firstName: null, lastName: null, fullName: null, language: 'en-US', timezone: 'America/New_York', customFields: {} },
+        variables: {
+          firstName: null,
+          lastName: null,
+          fullName: null,
+          language: 'en-US',
+          timezone: 'America/New_York',
+          customFields: {},
+        },
       });
       expect(outcome.kind).toBe('accepted');
       receiver.events.length = 0;
@@ -138,17 +158,43 @@ describe('Retell disconnection reasons', () => {
     const analysis = readAnalysis({ custom_analysis_data: { contactline_outcome: 'converted' } });
 
     it('retired reasons keep their old meaning; an absent or unknown reason is unknown', () => {
-      expect(classifyEnded({ disconnectionReason: 'machine_detected', connected: true, analysis })).toEqual({ kind: 'ended', result: 'voicemail', transferred: false });
-      expect(classifyEnded({ disconnectionReason: 'error_inbound_webhook', connected: true, analysis })).toEqual({ kind: 'ended', result: 'unknown', transferred: false });
-      expect(classifyEnded({ disconnectionReason: 'some_future_reason', connected: true, analysis })).toEqual({ kind: 'ended', result: 'unknown', transferred: false });
-      expect(classifyEnded({ disconnectionReason: undefined, connected: false, analysis: 'pending' })).toEqual({ kind: 'ended', result: 'unknown', transferred: false });
+      expect(classifyEnded({ disconnectionReason: 'machine_detected', connected: true, analysis })).toEqual({
+        kind: 'ended',
+        result: 'voicemail',
+        transferred: false,
+      });
+      expect(classifyEnded({ disconnectionReason: 'error_inbound_webhook', connected: true, analysis })).toEqual({
+        kind: 'ended',
+        result: 'unknown',
+        transferred: false,
+      });
+      expect(classifyEnded({ disconnectionReason: 'some_future_reason', connected: true, analysis })).toEqual({
+        kind: 'ended',
+        result: 'unknown',
+        transferred: false,
+      });
+      expect(classifyEnded({ disconnectionReason: undefined, connected: false, analysis: 'pending' })).toEqual({
+        kind: 'ended',
+        result: 'unknown',
+        transferred: false,
+      });
       expect(ruleFor('constructor')).toEqual({ kind: 'result', result: 'unknown' });
     });
 
     it('a call stopped through the API before it connected is new; after, a conversation', () => {
-      expect(classifyEnded({ disconnectionReason: 'manual_stopped', connected: false, analysis })).toEqual({ kind: 'ended', result: 'new', transferred: false });
-      expect(classifyEnded({ disconnectionReason: 'manual_stopped', connected: true, analysis: 'pending' })).toEqual({ kind: 'awaiting_analysis' });
-      expect(classifyEnded({ disconnectionReason: 'manual_stopped', connected: true, analysis })).toEqual({ kind: 'ended', result: 'converted', transferred: false });
+      expect(classifyEnded({ disconnectionReason: 'manual_stopped', connected: false, analysis })).toEqual({
+        kind: 'ended',
+        result: 'new',
+        transferred: false,
+      });
+      expect(classifyEnded({ disconnectionReason: 'manual_stopped', connected: true, analysis: 'pending' })).toEqual({
+        kind: 'awaiting_analysis',
+      });
+      expect(classifyEnded({ disconnectionReason: 'manual_stopped', connected: true, analysis })).toEqual({
+        kind: 'ended',
+        result: 'converted',
+        transferred: false,
+      });
     });
   });
 });

@@ -14,7 +14,12 @@ const SECRET = 'whsec_current_0123456789';
 const OLD_SECRET = 'whsec_previous_9876543210';
 const now = new Date('2026-11-22T10:00:00.000Z');
 const t = Math.floor(now.getTime() / 1000);
-const body = JSON.stringify({ type: 'call.started', eventId: 'call-1:started', callId: 'call-1', occurredAt: '2026-11-22T10:00:00.000Z' });
+const body = JSON.stringify({
+  type: 'call.started',
+  eventId: 'call-1:started',
+  callId: 'call-1',
+  occurredAt: '2026-11-22T10:00:00.000Z',
+});
 
 describe('signEvent', () => {
   it('produces t and a hex HMAC of "<t>.<body>"', () => {
@@ -52,12 +57,18 @@ describe('verifySignature', () => {
   });
 
   it('rejects a wrong secret', () => {
-    expect(verifySignature(body, signEvent(body, 'another-secret', t), [SECRET], now)).toEqual({ ok: false, reason: 'mismatch' });
+    expect(verifySignature(body, signEvent(body, 'another-secret', t), [SECRET], now)).toEqual({
+      ok: false,
+      reason: 'mismatch',
+    });
   });
 
   it('rejects a tampered body', () => {
     const header = signEvent(body, SECRET, t);
-    expect(verifySignature(body.replace('call-1:started', 'call-2:started'), header, [SECRET], now)).toEqual({ ok: false, reason: 'mismatch' });
+    expect(verifySignature(body.replace('call-1:started', 'call-2:started'), header, [SECRET], now)).toEqual({
+      ok: false,
+      reason: 'mismatch',
+    });
     expect(verifySignature(`${body} `, header, [SECRET], now)).toEqual({ ok: false, reason: 'mismatch' });
   });
 
@@ -68,7 +79,10 @@ describe('verifySignature', () => {
 
   it('accepts timestamps inside the tolerance, either direction', () => {
     for (const offset of [-DEFAULT_TOLERANCE_SECONDS, -1, 0, 1, DEFAULT_TOLERANCE_SECONDS]) {
-      expect(verifySignature(body, signEvent(body, SECRET, t + offset), [SECRET], now)).toEqual({ ok: true, timestamp: t + offset });
+      expect(verifySignature(body, signEvent(body, SECRET, t + offset), [SECRET], now)).toEqual({
+        ok: true,
+        timestamp: t + offset,
+      });
     }
   });
 
@@ -77,7 +91,10 @@ describe('verifySignature', () => {
     ['from the future', DEFAULT_TOLERANCE_SECONDS + 1],
     ['very old', -86_400],
   ])('rejects a timestamp %s', (_name, offset) => {
-    expect(verifySignature(body, signEvent(body, SECRET, t + offset), [SECRET], now)).toEqual({ ok: false, reason: 'stale' });
+    expect(verifySignature(body, signEvent(body, SECRET, t + offset), [SECRET], now)).toEqual({
+      ok: false,
+      reason: 'stale',
+    });
   });
 
   it('uses a custom tolerance', () => {
@@ -112,7 +129,10 @@ describe('verifySignature', () => {
 
   it('tolerates spaces, uppercase hex, other schemes and any part order', () => {
     const hex = v1.slice(3);
-    expect(verifySignature(body, ` v0=legacy , v1=${hex.toUpperCase()} , t=${t} `, [SECRET], now)).toEqual({ ok: true, timestamp: t });
+    expect(verifySignature(body, ` v0=legacy , v1=${hex.toUpperCase()} , t=${t} `, [SECRET], now)).toEqual({
+      ok: true,
+      timestamp: t,
+    });
   });
 
   describe('secret rotation', () => {
@@ -128,7 +148,10 @@ describe('verifySignature', () => {
     });
 
     it('rejects once the old secret is retired', () => {
-      expect(verifySignature(body, signEvent(body, OLD_SECRET, t), [SECRET], now)).toEqual({ ok: false, reason: 'mismatch' });
+      expect(verifySignature(body, signEvent(body, OLD_SECRET, t), [SECRET], now)).toEqual({
+        ok: false,
+        reason: 'mismatch',
+      });
     });
 
     it('rejects when no v1 matches any secret', () => {

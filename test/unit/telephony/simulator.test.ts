@@ -74,7 +74,8 @@ describe('default outcome', () => {
   it('has durations that fit the result', () => {
     for (const phone of phones) {
       const { result, durationSeconds } = defaultSimulatedOutcome(phone);
-      const [min, max] = result === 'no_answer' || result === 'busy' ? [0, 0] : result === 'voicemail' ? [15, 30] : [60, 240];
+      const [min, max] =
+        result === 'no_answer' || result === 'busy' ? [0, 0] : result === 'voicemail' ? [15, 30] : [60, 240];
       expect(durationSeconds).toBeGreaterThanOrEqual(min);
       expect(durationSeconds).toBeLessThanOrEqual(max);
     }
@@ -120,7 +121,15 @@ describe('emitted events', () => {
   });
 
   it('use the scripted outcome fields', async () => {
-    const events = await runCall({ result: 'qualified', durationSeconds: 200, endReason: 'customer_hung_up', language: 'fr-FR', nextAttemptInMinutes: 90, transferred: true, testCall: true });
+    const events = await runCall({
+      result: 'qualified',
+      durationSeconds: 200,
+      endReason: 'customer_hung_up',
+      language: 'fr-FR',
+      nextAttemptInMinutes: 90,
+      transferred: true,
+      testCall: true,
+    });
     expect(ofType(events, 'call.ended')).toEqual({
       type: 'call.ended',
       eventId: 'call-1:ended',
@@ -200,7 +209,9 @@ describe('transcripts', () => {
     ['do_not_call', /do not call/i],
     ['callback_requested', /tomorrow/i],
   ] as const)('%s says what happened', async (result, pattern) => {
-    const text = ofType(await runCall({ result }), 'report.ready').utterances.map((u) => u.content).join(' ');
+    const text = ofType(await runCall({ result }), 'report.ready')
+      .utterances.map((u) => u.content)
+      .join(' ');
     expect(text).toMatch(pattern);
   });
 
@@ -229,7 +240,11 @@ describe('script', () => {
     await telephony.settled();
     const results = events.filter((e) => e.type === 'call.ended').map((e) => [e.callId, e.result]);
     const unscripted = defaultSimulatedOutcome(PHONE).result;
-    expect(results).toEqual([['a', 'wrong_number'], ['b', unscripted], ['c', unscripted]]);
+    expect(results).toEqual([
+      ['a', 'wrong_number'],
+      ['b', unscripted],
+      ['c', unscripted],
+    ]);
   });
 
   it('fixes the outcome when the call is placed', async () => {
@@ -295,17 +310,34 @@ describe('asynchrony and failures', () => {
     });
     await telephony.placeCall(request());
     await telephony.settled();
-    expect(log).toEqual(['begin call.started', 'end call.started', 'begin call.ended', 'end call.ended', 'begin report.ready', 'end report.ready']);
+    expect(log).toEqual([
+      'begin call.started',
+      'end call.started',
+      'begin call.ended',
+      'end call.ended',
+      'begin report.ready',
+      'end report.ready',
+    ]);
   });
 
   it('keeps calls apart', async () => {
     const { events, sink } = recorder();
-    const telephony = createSimulatedTelephony({ sink, script: { '+14155550001': { result: 'busy' }, '+14155550002': { result: 'converted' } } });
+    const telephony = createSimulatedTelephony({
+      sink,
+      script: { '+14155550001': { result: 'busy' }, '+14155550002': { result: 'converted' } },
+    });
     await telephony.placeCall(request({ callId: 'x', phone: '+14155550001' }));
     await telephony.placeCall(request({ callId: 'y', phone: '+14155550002' }));
     await telephony.settled();
-    expect(events.filter((e) => e.callId === 'x').map((e) => e.type)).toEqual(['call.started', 'call.ended', 'report.ready']);
-    expect(events.filter((e) => e.type === 'call.ended').map((e) => [e.callId, e.result])).toEqual([['x', 'busy'], ['y', 'converted']]);
+    expect(events.filter((e) => e.callId === 'x').map((e) => e.type)).toEqual([
+      'call.started',
+      'call.ended',
+      'report.ready',
+    ]);
+    expect(events.filter((e) => e.type === 'call.ended').map((e) => [e.callId, e.result])).toEqual([
+      ['x', 'busy'],
+      ['y', 'converted'],
+    ]);
   });
 
   it('never throws into the caller when the sink fails, and still emits the rest', async () => {
@@ -331,7 +363,13 @@ describe('asynchrony and failures', () => {
   it('reports a throwing defaultOutcome as an unknown result', async () => {
     const { events, sink } = recorder();
     const errors: unknown[] = [];
-    const telephony = createSimulatedTelephony({ sink, defaultOutcome: () => { throw new Error('boom'); }, onError: (e) => errors.push(e) });
+    const telephony = createSimulatedTelephony({
+      sink,
+      defaultOutcome: () => {
+        throw new Error('boom');
+      },
+      onError: (e) => errors.push(e),
+    });
     await telephony.placeCall(request());
     await telephony.settled();
     expect(errors).toHaveLength(1);
@@ -356,7 +394,16 @@ describe('simulateInbound', () => {
     const telephony = createSimulatedTelephony({ sink, clock: { now: () => new Date('2026-11-22T09:30:00.000Z') } });
     await telephony.simulateInbound({ callId: 'in-1', from: '+14155559999' });
     await telephony.settled();
-    expect(events).toEqual([{ type: 'call.inbound', eventId: 'in-1:inbound', callId: 'in-1', occurredAt: '2026-11-22T09:30:00.000Z', from: '+14155559999', to: null }]);
+    expect(events).toEqual([
+      {
+        type: 'call.inbound',
+        eventId: 'in-1:inbound',
+        callId: 'in-1',
+        occurredAt: '2026-11-22T09:30:00.000Z',
+        from: '+14155559999',
+        to: null,
+      },
+    ]);
     expect(TelephonyEventSchema.safeParse(events[0]).success).toBe(true);
   });
 });
@@ -366,7 +413,10 @@ describe('paced calls (callSpeed): a call lasts what it reports', () => {
     const clock = { now: () => new Date() };
     const sent: Array<{ event: TelephonyEvent; at: number }> = [];
     const telephony = createSimulatedTelephony({
-      sink: async (event) => void sent.push({ event, at: Date.now() }), clock, delayMs: 0, callSpeed: 100,
+      sink: async (event) => void sent.push({ event, at: Date.now() }),
+      clock,
+      delayMs: 0,
+      callSpeed: 100,
       script: { [PHONE]: { result: 'converted', durationSeconds: 150 } },
     });
     const placedAt = new Date();
@@ -378,7 +428,8 @@ describe('paced calls (callSpeed): a call lasts what it reports', () => {
     expect(Date.parse(ended.occurredAt)).toBe(placedAt.getTime() + 2000);
     for (const { event, at } of sent) {
       expect(Date.parse(event.occurredAt)).toBeLessThanOrEqual(at);
-      if (event.type === 'report.ready') for (const u of event.utterances) expect(Date.parse(u.timestamp)).toBeLessThanOrEqual(at);
+      if (event.type === 'report.ready')
+        for (const u of event.utterances) expect(Date.parse(u.timestamp)).toBeLessThanOrEqual(at);
     }
     expect(sent[1].at - placedAt.getTime()).toBeGreaterThanOrEqual(2000);
   });

@@ -44,8 +44,19 @@ describe('CALL_RESULTS', () => {
 
   it('classifies conversation results', () => {
     expect(CONVERSATION_RESULTS.every((r) => CALL_RESULTS.includes(r))).toBe(true);
-    for (const r of ['converted', 'not_interested', 'do_not_call', 'callback_requested', 'answered'] as const) expect(isConversationResult(r)).toBe(true);
-    for (const r of ['busy', 'no_answer', 'voicemail', 'ivr', 'invalid_number', 'carrier_blocked', 'unknown', 'new'] as const) expect(isConversationResult(r)).toBe(false);
+    for (const r of ['converted', 'not_interested', 'do_not_call', 'callback_requested', 'answered'] as const)
+      expect(isConversationResult(r)).toBe(true);
+    for (const r of [
+      'busy',
+      'no_answer',
+      'voicemail',
+      'ivr',
+      'invalid_number',
+      'carrier_blocked',
+      'unknown',
+      'new',
+    ] as const)
+      expect(isConversationResult(r)).toBe(false);
   });
 });
 
@@ -53,7 +64,18 @@ describe('TelephonyEventSchema: valid events', () => {
   it.each([
     ['call.started', started],
     ['call.ended', ended],
-    ['call.ended with flags and a next attempt', { ...ended, result: 'no_answer', durationSeconds: 0, language: null, nextAttemptAt: '2026-11-22T12:00:00-05:00', transferred: false, testCall: true }],
+    [
+      'call.ended with flags and a next attempt',
+      {
+        ...ended,
+        result: 'no_answer',
+        durationSeconds: 0,
+        language: null,
+        nextAttemptAt: '2026-11-22T12:00:00-05:00',
+        transferred: false,
+        testCall: true,
+      },
+    ],
     ['report.ready', report],
     ['report.ready with no utterances', { ...report, utterances: [] }],
     ['call.inbound', inbound],
@@ -106,10 +128,19 @@ describe('TelephonyEventSchema: invalid events', () => {
   });
 
   it.each([
-    ['too many utterances', { ...report, utterances: Array.from({ length: MAX_UTTERANCES + 1 }, () => report.utterances[0]) }],
-    ['content too long', { ...report, utterances: [{ ...report.utterances[0], content: 'x'.repeat(MAX_UTTERANCE_CHARS + 1) }] }],
+    [
+      'too many utterances',
+      { ...report, utterances: Array.from({ length: MAX_UTTERANCES + 1 }, () => report.utterances[0]) },
+    ],
+    [
+      'content too long',
+      { ...report, utterances: [{ ...report.utterances[0], content: 'x'.repeat(MAX_UTTERANCE_CHARS + 1) }] },
+    ],
     ['unknown speaker', { ...report, utterances: [{ ...report.utterances[0], speaker: 'agent' }] }],
-    ['utterance timestamp without offset', { ...report, utterances: [{ ...report.utterances[0], timestamp: '2026-11-22T10:00:00' }] }],
+    [
+      'utterance timestamp without offset',
+      { ...report, utterances: [{ ...report.utterances[0], timestamp: '2026-11-22T10:00:00' }] },
+    ],
     ['extra utterance key', { ...report, utterances: [{ ...report.utterances[0], confidence: 0.9 }] }],
     ['utterances missing', (({ utterances: _u, ...rest }) => rest)(report)],
   ])('report.ready: %s', (_name, event) => {
@@ -131,7 +162,10 @@ describe('parseTelephonyEvent', () => {
   });
 
   it('returns issues with dotted paths', () => {
-    const result = parseTelephonyEvent({ ...report, utterances: [report.utterances[0], { ...report.utterances[1], speaker: 'bot' }] });
+    const result = parseTelephonyEvent({
+      ...report,
+      utterances: [report.utterances[0], { ...report.utterances[1], speaker: 'bot' }],
+    });
     expect(result.ok).toBe(false);
     if (result.ok) return;
     expect(result.issues.map((i) => i.path)).toContain('utterances.1.speaker');

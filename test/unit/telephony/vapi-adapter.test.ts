@@ -15,7 +15,11 @@ import {
 import { createVapiAdapter } from '../../../src/calls/telephony/vapi/vapi.adapter.js';
 import { callWebhookToken } from '../../../src/calls/telephony/vapi/webhook-auth.js';
 import { WEBHOOK_BACKOFF_PLAN } from '../../../src/calls/telephony/vapi/create-call-request.js';
-import { startVapiEmulator, type StartVapiEmulatorOptions, type VapiEmulator } from '../../support/vapi-emulator/index.js';
+import {
+  startVapiEmulator,
+  type StartVapiEmulatorOptions,
+  type VapiEmulator,
+} from '../../support/vapi-emulator/index.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/provider-webhook-receiver.js';
 
 const API_KEY = 'vapi-private-key-test';
@@ -57,8 +61,17 @@ interface Harness {
 }
 
 const open: Harness[] = [];
-async function harness(options: Partial<StartVapiEmulatorOptions> = {}, adapterOptions: { timeoutMs?: number } = {}): Promise<Harness> {
-  const vapi = await startVapiEmulator({ apiKey: API_KEY, webhookSecret: SECRET, now, backoffTimeScale: 0.001, ...options });
+async function harness(
+  options: Partial<StartVapiEmulatorOptions> = {},
+  adapterOptions: { timeoutMs?: number } = {},
+): Promise<Harness> {
+  const vapi = await startVapiEmulator({
+    apiKey: API_KEY,
+    webhookSecret: SECRET,
+    now,
+    backoffTimeScale: 0.001,
+    ...options,
+  });
   const credentials: ProviderCredentials = { apiKey: API_KEY, webhookSecret: SECRET, baseUrl: vapi.baseUrl };
   const adapter = createVapiAdapter({ timeoutMs: 2_000, ...adapterOptions });
   const receiver = await startWebhookReceiver({ adapter, credentials, now });
@@ -136,9 +149,25 @@ describe('placeCall', () => {
 
   it('keeps null variables as null (Vapi takes any JSON value)', async () => {
     const h = await harness();
-    await placeAccepted(h, { variables: { firstName: null, lastName: null, fullName: null, language: 'es-ES', timezone: 'Europe/Madrid', customFields: {} } });
+    await placeAccepted(h, {
+      variables: {
+        firstName: null,
+        lastName: null,
+        fullName: null,
+        language: 'es-ES',
+        timezone: 'Europe/Madrid',
+        customFields: {},
+      },
+    });
     const overrides = h.vapi.calls[0].request!.assistantOverrides as { variableValues: Record<string, unknown> };
-    expect(overrides.variableValues).toEqual({ firstName: null, lastName: null, fullName: null, language: 'es-ES', timezone: 'Europe/Madrid', customFields: {} });
+    expect(overrides.variableValues).toEqual({
+      firstName: null,
+      lastName: null,
+      fullName: null,
+      language: 'es-ES',
+      timezone: 'Europe/Madrid',
+      customFields: {},
+    });
   });
 
   it('refuses an invalid contact number as invalid_number (Vapi’s E.164 validation, 400)', async () => {
@@ -150,8 +179,16 @@ describe('placeCall', () => {
   });
 
   it.each([
-    ['an unknown assistant (400)', { assistantId: '99999999-9999-4999-8999-999999999999' }, /configuration: vapi 400: Couldn't Get Assistant/],
-    ['an unknown phone number (400)', { fromNumber: '88888888-8888-4888-8888-888888888888' }, /configuration: vapi 400: Couldn't Get Phone Number/],
+    [
+      'an unknown assistant (400)',
+      { assistantId: '99999999-9999-4999-8999-999999999999' },
+      /configuration: vapi 400: Couldn't Get Assistant/,
+    ],
+    [
+      'an unknown phone number (400)',
+      { fromNumber: '88888888-8888-4888-8888-888888888888' },
+      /configuration: vapi 400: Couldn't Get Phone Number/,
+    ],
   ])('refuses %s as new, saying what is wrong', async (_name, overrides, endReason) => {
     const h = await harness({ phoneNumbers: { [PHONE_NUMBER_ID]: FROM_NUMBER }, assistantIds: [ASSISTANT_ID] });
     const outcome = await h.adapter.placeCall(h.credentials, callRequest(h.receiver.url, overrides));
@@ -161,8 +198,20 @@ describe('placeCall', () => {
 
   it.each([
     [402, undefined, /^payment required: vapi 402/],
-    [400, { message: 'Insufficient credits. Please add credits to your wallet.', error: 'Bad Request', statusCode: 400 }, /^account: vapi 400: Insufficient credits/],
-    [400, { message: ['customer.number must be a valid phone number in the E.164 format.'], error: 'Bad Request', statusCode: 400 }, /^invalid number: vapi 400/],
+    [
+      400,
+      { message: 'Insufficient credits. Please add credits to your wallet.', error: 'Bad Request', statusCode: 400 },
+      /^account: vapi 400: Insufficient credits/,
+    ],
+    [
+      400,
+      {
+        message: ['customer.number must be a valid phone number in the E.164 format.'],
+        error: 'Bad Request',
+        statusCode: 400,
+      },
+      /^invalid number: vapi 400/,
+    ],
     [422, { message: 'customer.number is not a valid number', statusCode: 422 }, /^invalid number: vapi 422/],
     [403, undefined, /^API key refused: vapi 403/],
     [404, undefined, /^assistant or phone number not found: vapi 404/],
@@ -221,14 +270,17 @@ describe('placeCall', () => {
     expect((await h.adapter.placeCall(h.credentials, callRequest(h.receiver.url))).kind).toBe('accepted');
   });
 
-  it.each([500, 502, 503, 504, 408])('answers unknown on a %s, without retrying (a retry could dial twice)', async (status) => {
-    const h = await harness();
-    h.vapi.failNextCreate({ status });
-    const outcome = await h.adapter.placeCall(h.credentials, callRequest(h.receiver.url));
-    expect(outcome).toMatchObject({ kind: 'unknown' });
-    expect(outcome.kind === 'unknown' && outcome.reason).toContain(`vapi ${status}`);
-    expect(creates(h.vapi)).toHaveLength(1);
-  });
+  it.each([500, 502, 503, 504, 408])(
+    'answers unknown on a %s, without retrying (a retry could dial twice)',
+    async (status) => {
+      const h = await harness();
+      h.vapi.failNextCreate({ status });
+      const outcome = await h.adapter.placeCall(h.credentials, callRequest(h.receiver.url));
+      expect(outcome).toMatchObject({ kind: 'unknown' });
+      expect(outcome.kind === 'unknown' && outcome.reason).toContain(`vapi ${status}`);
+      expect(creates(h.vapi)).toHaveLength(1);
+    },
+  );
 
   it('answers unknown when Vapi cannot be reached', async () => {
     const port = await new Promise<number>((resolve) => {
@@ -238,7 +290,10 @@ describe('placeCall', () => {
       });
     });
     const adapter = createVapiAdapter({ timeoutMs: 1_000 });
-    const outcome = await adapter.placeCall({ apiKey: API_KEY, webhookSecret: SECRET, baseUrl: `http://127.0.0.1:${port}` }, callRequest('http://127.0.0.1:1/x'));
+    const outcome = await adapter.placeCall(
+      { apiKey: API_KEY, webhookSecret: SECRET, baseUrl: `http://127.0.0.1:${port}` },
+      callRequest('http://127.0.0.1:1/x'),
+    );
     expect(outcome.kind).toBe('unknown');
   });
 });
@@ -257,7 +312,12 @@ describe('findCall after a create that timed out', () => {
     const found = await h.adapter.findCall(h.credentials, { callId: request.callId, placedAt, request });
     expect(found).toEqual({ providerCallId: h.vapi.calls[0].id });
     const list = h.vapi.requests.find((r) => r.method === 'GET' && r.path === '/call')!;
-    expect(list.query).toMatchObject({ phoneNumberId: PHONE_NUMBER_ID, createdAtGe: '2026-11-22T09:58:00.000Z', createdAtLe: '2026-11-22T10:15:00.000Z', limit: '1000' });
+    expect(list.query).toMatchObject({
+      phoneNumberId: PHONE_NUMBER_ID,
+      createdAtGe: '2026-11-22T09:58:00.000Z',
+      createdAtLe: '2026-11-22T10:15:00.000Z',
+      limit: '1000',
+    });
 
     const never = callRequest(h.receiver.url);
     expect(await h.adapter.findCall(h.credentials, { callId: never.callId, placedAt, request: never })).toBeNull();
@@ -273,7 +333,9 @@ describe('findCall after a create that timed out', () => {
   it('throws when Vapi cannot be asked (the dialer asks again later)', async () => {
     const h = await harness();
     const request = callRequest(h.receiver.url);
-    await expect(h.adapter.findCall({ ...h.credentials, apiKey: 'wrong' }, { callId: request.callId, placedAt: clock, request })).rejects.toThrow();
+    await expect(
+      h.adapter.findCall({ ...h.credentials, apiKey: 'wrong' }, { callId: request.callId, placedAt: clock, request }),
+    ).rejects.toThrow();
   });
 });
 
@@ -297,7 +359,12 @@ describe('webhooks of a call', () => {
     expect(clock.toISOString()).toBe('2026-11-22T10:01:42.000Z');
     const { statuses, deliveries } = await h.vapi.finishCall(providerCallId);
 
-    expect(deliveries.map((d) => d.status ?? d.type)).toEqual(['ringing', 'in-progress', 'ended', 'end-of-call-report']);
+    expect(deliveries.map((d) => d.status ?? d.type)).toEqual([
+      'ringing',
+      'in-progress',
+      'ended',
+      'end-of-call-report',
+    ]);
     expect(statuses).toEqual([200, 200, 200, 200]);
     const events = h.receiver.events.map(portEvent);
     const startedAt = '2026-11-22T10:00:04.000Z';
@@ -320,7 +387,11 @@ describe('webhooks of a call', () => {
         callId: request.callId,
         occurredAt: '2026-11-22T10:01:39.000Z',
         utterances: [
-          { speaker: 'assistant', content: 'Hi Jane, this is Ava from Contactline.', timestamp: '2026-11-22T10:00:05.000Z' },
+          {
+            speaker: 'assistant',
+            content: 'Hi Jane, this is Ava from Contactline.',
+            timestamp: '2026-11-22T10:00:05.000Z',
+          },
           { speaker: 'user', content: 'Hi! Yes, book me for Tuesday.', timestamp: '2026-11-22T10:00:09.000Z' },
           { speaker: 'assistant', content: 'Done, see you Tuesday.', timestamp: '2026-11-22T10:00:13.000Z' },
         ],
@@ -350,7 +421,11 @@ describe('webhooks of a call', () => {
     ['pipeline-error-openai-llm-failed', 'unknown'],
   ] as const)('maps %s onto %s, whatever the analysis says', async (endedReason, result) => {
     const h = await harness();
-    h.vapi.script(CONTACT, { endedReason, analysis: { outcome: 'converted' }, transcript: [{ role: 'assistant', message: 'Hello?' }] });
+    h.vapi.script(CONTACT, {
+      endedReason,
+      analysis: { outcome: 'converted' },
+      transcript: [{ role: 'assistant', message: 'Hello?' }],
+    });
     const { providerCallId } = await placeAccepted(h);
     callIsOver(h, providerCallId);
     await h.vapi.finishCall(providerCallId);
@@ -384,13 +459,22 @@ describe('webhooks of a call', () => {
   });
 
   describe('analysis', () => {
-    const conversation = [{ role: 'assistant' as const, message: 'Hi Jane!' }, { role: 'user' as const, message: 'Hello.' }];
+    const conversation = [
+      { role: 'assistant' as const, message: 'Hi Jane!' },
+      { role: 'user' as const, message: 'Hello.' },
+    ];
 
-    async function endedWith(script: Parameters<VapiEmulator['script']>[1], variables?: Partial<ProviderCallRequest['variables']>) {
+    async function endedWith(
+      script: Parameters<VapiEmulator['script']>[1],
+      variables?: Partial<ProviderCallRequest['variables']>,
+    ) {
       const h = await harness();
       h.vapi.script(CONTACT, { transcript: conversation, ...script });
       const base = callRequest(h.receiver.url);
-      const { providerCallId } = await placeAccepted(h, variables ? { variables: { ...base.variables, ...variables } } : {});
+      const { providerCallId } = await placeAccepted(
+        h,
+        variables ? { variables: { ...base.variables, ...variables } } : {},
+      );
       callIsOver(h, providerCallId);
       await h.vapi.finishCall(providerCallId);
       const ended = h.receiver.events.find((e) => e.type === 'call.ended');
@@ -398,37 +482,81 @@ describe('webhooks of a call', () => {
       return ended;
     }
 
-    it.each(['converted', 'qualified', 'disqualified', 'not_interested', 'do_not_call', 'wrong_language', 'wrong_number', 'human_busy', 'contact_verified', 'identified', 'neutral_value_call', 'ivr', 'voicemail'])(
-      'takes the outcome %s from the structured output',
-      async (outcome) => {
-        expect((await endedWith({ endedReason: 'customer-ended-call', analysis: { outcome } })).result).toBe(outcome);
-      },
-    );
+    it.each([
+      'converted',
+      'qualified',
+      'disqualified',
+      'not_interested',
+      'do_not_call',
+      'wrong_language',
+      'wrong_number',
+      'human_busy',
+      'contact_verified',
+      'identified',
+      'neutral_value_call',
+      'ivr',
+      'voicemail',
+    ])('takes the outcome %s from the structured output', async (outcome) => {
+      expect((await endedWith({ endedReason: 'customer-ended-call', analysis: { outcome } })).result).toBe(outcome);
+    });
 
     it('reads the legacy analysis.structuredData too', async () => {
-      expect((await endedWith({ endedReason: 'assistant-ended-call', analysis: { outcome: 'qualified' }, analysisVia: 'structured-data' })).result).toBe('qualified');
+      expect(
+        (
+          await endedWith({
+            endedReason: 'assistant-ended-call',
+            analysis: { outcome: 'qualified' },
+            analysisVia: 'structured-data',
+          })
+        ).result,
+      ).toBe('qualified');
     });
 
     it('ignores a structured output with another name', async () => {
-      expect((await endedWith({ endedReason: 'assistant-ended-call', analysis: { outcome: 'converted' }, analysisOutputName: 'Customer Info' })).result).toBe('answered');
+      expect(
+        (
+          await endedWith({
+            endedReason: 'assistant-ended-call',
+            analysis: { outcome: 'converted' },
+            analysisOutputName: 'Customer Info',
+          })
+        ).result,
+      ).toBe('answered');
     });
 
     it('falls back to answered when the contact spoke and the outcome is missing or unknown', async () => {
       expect((await endedWith({ endedReason: 'customer-ended-call' })).result).toBe('answered');
-      expect((await endedWith({ endedReason: 'customer-ended-call', analysis: { outcome: 'super_happy' } })).result).toBe('answered');
+      expect(
+        (await endedWith({ endedReason: 'customer-ended-call', analysis: { outcome: 'super_happy' } })).result,
+      ).toBe('answered');
     });
 
     it('falls back to unknown when the contact never spoke', async () => {
-      expect((await endedWith({ endedReason: 'silence-timed-out', transcript: [{ role: 'assistant', message: 'Hello? Anyone there?' }] })).result).toBe('unknown');
+      expect(
+        (
+          await endedWith({
+            endedReason: 'silence-timed-out',
+            transcript: [{ role: 'assistant', message: 'Hello? Anyone there?' }],
+          })
+        ).result,
+      ).toBe('unknown');
     });
 
     it('uses the analysis of a call that failed after the contact spoke, and unknown otherwise', async () => {
-      expect((await endedWith({ endedReason: 'phone-call-provider-closed-websocket', analysis: { outcome: 'do_not_call' } })).result).toBe('do_not_call');
-      expect((await endedWith({ endedReason: 'phone-call-provider-closed-websocket', transcript: [] })).result).toBe('unknown');
+      expect(
+        (await endedWith({ endedReason: 'phone-call-provider-closed-websocket', analysis: { outcome: 'do_not_call' } }))
+          .result,
+      ).toBe('do_not_call');
+      expect((await endedWith({ endedReason: 'phone-call-provider-closed-websocket', transcript: [] })).result).toBe(
+        'unknown',
+      );
     });
 
     it('turns the requested callback time into nextAttemptAt', async () => {
-      const ended = await endedWith({ endedReason: 'assistant-ended-call', analysis: { outcome: 'callback_requested', callbackAt: '2026-11-23T10:30:00-08:00' } });
+      const ended = await endedWith({
+        endedReason: 'assistant-ended-call',
+        analysis: { outcome: 'callback_requested', callbackAt: '2026-11-23T10:30:00-08:00' },
+      });
       expect(ended).toMatchObject({ result: 'callback_requested', nextAttemptAt: '2026-11-23T18:30:00.000Z' });
     });
 
@@ -438,21 +566,43 @@ describe('webhooks of a call', () => {
       ['without an offset', '2026-11-23T10:30:00'],
       ['not a date', 'tomorrow morning'],
     ])('keeps callback_requested but no nextAttemptAt for a callback time %s', async (_name, callbackAt) => {
-      expect(await endedWith({ endedReason: 'assistant-ended-call', analysis: { outcome: 'callback_requested', callbackAt } })).toMatchObject({ result: 'callback_requested', nextAttemptAt: null });
+      expect(
+        await endedWith({
+          endedReason: 'assistant-ended-call',
+          analysis: { outcome: 'callback_requested', callbackAt },
+        }),
+      ).toMatchObject({ result: 'callback_requested', nextAttemptAt: null });
     });
 
     it('ignores a callback time when the outcome is not callback_requested', async () => {
-      expect(await endedWith({ endedReason: 'assistant-ended-call', analysis: { outcome: 'converted', callbackAt: '2026-11-23T10:30:00Z' } })).toMatchObject({ nextAttemptAt: null });
+      expect(
+        await endedWith({
+          endedReason: 'assistant-ended-call',
+          analysis: { outcome: 'converted', callbackAt: '2026-11-23T10:30:00Z' },
+        }),
+      ).toMatchObject({ nextAttemptAt: null });
     });
 
     it('takes the language from the analysis, else the call’s starting language for a conversation', async () => {
-      expect((await endedWith({ endedReason: 'customer-ended-call', analysis: { outcome: 'answered', language: 'es-MX' } })).language).toBe('es-MX');
+      expect(
+        (await endedWith({ endedReason: 'customer-ended-call', analysis: { outcome: 'answered', language: 'es-MX' } }))
+          .language,
+      ).toBe('es-MX');
       expect((await endedWith({ endedReason: 'customer-ended-call' }, { language: 'fr-FR' })).language).toBe('fr-FR');
-      expect((await endedWith({ endedReason: 'customer-ended-call', analysis: { outcome: 'answered', language: 'not a tag!' } }, { language: 'de-DE' })).language).toBe('de-DE');
+      expect(
+        (
+          await endedWith(
+            { endedReason: 'customer-ended-call', analysis: { outcome: 'answered', language: 'not a tag!' } },
+            { language: 'de-DE' },
+          )
+        ).language,
+      ).toBe('de-DE');
     });
 
     it('marks transferred and test calls', async () => {
-      expect(await endedWith({ endedReason: 'assistant-forwarded-call', destinationNumber: '+14155550199' })).toMatchObject({ transferred: true });
+      expect(
+        await endedWith({ endedReason: 'assistant-forwarded-call', destinationNumber: '+14155550199' }),
+      ).toMatchObject({ transferred: true });
       const web = await endedWith({ endedReason: 'customer-ended-call', callType: 'webCall' });
       expect(web).toMatchObject({ testCall: true });
       expect(web.transferred).toBeUndefined();
@@ -467,7 +617,9 @@ describe('webhooks of a call', () => {
     expect(statuses.every((s) => s === 200)).toBe(true);
     const ids = h.receiver.events.map((e) => e.eventId);
     expect(ids).toHaveLength(9);
-    expect(new Set(ids)).toEqual(new Set([`${request.callId}:started`, `${request.callId}:ended`, `${request.callId}:report`]));
+    expect(new Set(ids)).toEqual(
+      new Set([`${request.callId}:started`, `${request.callId}:ended`, `${request.callId}:report`]),
+    );
     // The copies of one message are the same events.
     const ended = h.receiver.events.filter((e) => e.type === 'call.ended');
     expect(ended[1]).toEqual(ended[0]);
@@ -496,14 +648,26 @@ describe('webhooks of a call', () => {
 describe('inbound calls', () => {
   it('reports call.inbound with the caller and our number, under a call id derived from Vapi’s, stable across messages', async () => {
     const h = await harness();
-    const { call, statuses } = await h.vapi.inboundCall({ from: '+14155559876', to: FROM_NUMBER, webhookUrl: h.receiver.url, assistantRequest: true });
+    const { call, statuses } = await h.vapi.inboundCall({
+      from: '+14155559876',
+      to: FROM_NUMBER,
+      webhookUrl: h.receiver.url,
+      assistantRequest: true,
+    });
     expect(statuses.every((s) => s === 200)).toBe(true);
     const callId = callIdForProviderCall('vapi', call.id);
     const inbound = h.receiver.events.filter((e) => e.type === 'call.inbound').map(portEvent);
     expect(inbound.length).toBeGreaterThan(1);
     for (const event of inbound) {
       // Reported at 10:00:00, over by then: it came in 49 s earlier (4 s ringing, 42 s of talk, 3 s of analysis).
-      expect(event).toEqual({ type: 'call.inbound', eventId: `${callId}:inbound`, callId, occurredAt: '2026-11-22T09:59:11.000Z', from: '+14155559876', to: FROM_NUMBER });
+      expect(event).toEqual({
+        type: 'call.inbound',
+        eventId: `${callId}:inbound`,
+        callId,
+        occurredAt: '2026-11-22T09:59:11.000Z',
+        from: '+14155559876',
+        to: FROM_NUMBER,
+      });
     }
     expect(new Set(h.receiver.events.map((e) => e.callId))).toEqual(new Set([callId]));
     expect(h.receiver.events.map((e) => e.type)).toContain('call.ended');
@@ -522,7 +686,11 @@ describe('webhook authentication', () => {
     ['no authentication headers', { omitAuth: true }, 'missing'],
     ['a signature under another secret', { secret: 'not-our-secret' }, 'mismatch'],
     ['a timestamp older than 5 minutes', { staleSeconds: 301 }, 'stale'],
-    ['a body changed after signing', { tamper: (body: string) => body.replaceAll(CONTACT, '+14155550000') }, 'mismatch'],
+    [
+      'a body changed after signing',
+      { tamper: (body: string) => body.replaceAll(CONTACT, '+14155550000') },
+      'mismatch',
+    ],
   ])('rejects %s', async (_name, options, reason) => {
     callIsOver(h, providerCallId);
     const { statuses } = await h.vapi.finishCall(providerCallId, options);
@@ -558,24 +726,57 @@ describe('webhook authentication by secret header', () => {
     const h = await harness({ credential: 'none' });
     const { providerCallId } = await placeAccepted(h);
     // Reuse this call's token on a body naming another call id.
-    const body = JSON.stringify({ message: { type: 'status-update', status: 'in-progress', call: { id: providerCallId, orgId: 'o', createdAt: '', updatedAt: '', assistantOverrides: { metadata: { contactlineCallId: '3b1f0c9e-0000-4000-8000-999999999999' } } } } });
-    const token = (h.vapi.calls[0].request!.assistantOverrides as { server: { headers: Record<string, string> } }).server.headers['x-vapi-secret'];
-    const result = await h.adapter.readWebhook(h.credentials, { rawBody: Buffer.from(body), headers: { 'x-vapi-secret': token } }, clock);
+    const body = JSON.stringify({
+      message: {
+        type: 'status-update',
+        status: 'in-progress',
+        call: {
+          id: providerCallId,
+          orgId: 'o',
+          createdAt: '',
+          updatedAt: '',
+          assistantOverrides: { metadata: { contactlineCallId: '3b1f0c9e-0000-4000-8000-999999999999' } },
+        },
+      },
+    });
+    const token = (h.vapi.calls[0].request!.assistantOverrides as { server: { headers: Record<string, string> } })
+      .server.headers['x-vapi-secret'];
+    const result = await h.adapter.readWebhook(
+      h.credentials,
+      { rawBody: Buffer.from(body), headers: { 'x-vapi-secret': token } },
+      clock,
+    );
     expect(result.ok).toBe(false);
   });
 
-  it.each(['bearer', 'x-vapi-secret'] as const)('accepts the webhook secret from a %s credential (inbound calls, dashboard-configured numbers)', async (credential) => {
-    const h = await harness({ credential });
-    const { statuses } = await h.vapi.inboundCall({ from: '+14155559876', to: FROM_NUMBER, webhookUrl: h.receiver.url });
-    expect(statuses.every((s) => s === 200)).toBe(true);
-    const wrong = await h.vapi.inboundCall({ from: '+14155559876', to: FROM_NUMBER, webhookUrl: h.receiver.url, secret: 'nope' });
-    expect(wrong.statuses.every((s) => s === 401)).toBe(true);
-  });
+  it.each(['bearer', 'x-vapi-secret'] as const)(
+    'accepts the webhook secret from a %s credential (inbound calls, dashboard-configured numbers)',
+    async (credential) => {
+      const h = await harness({ credential });
+      const { statuses } = await h.vapi.inboundCall({
+        from: '+14155559876',
+        to: FROM_NUMBER,
+        webhookUrl: h.receiver.url,
+      });
+      expect(statuses.every((s) => s === 200)).toBe(true);
+      const wrong = await h.vapi.inboundCall({
+        from: '+14155559876',
+        to: FROM_NUMBER,
+        webhookUrl: h.receiver.url,
+        secret: 'nope',
+      });
+      expect(wrong.statuses.every((s) => s === 401)).toBe(true);
+    },
+  );
 
   it('rejects everything when the Account has no webhook secret', async () => {
     const h = await harness();
     const body = JSON.stringify({ message: { type: 'status-update', status: 'ringing' } });
-    const result = await h.adapter.readWebhook({ ...h.credentials, webhookSecret: null }, { rawBody: Buffer.from(body), headers: h.vapi.headersFor(body) }, clock);
+    const result = await h.adapter.readWebhook(
+      { ...h.credentials, webhookSecret: null },
+      { rawBody: Buffer.from(body), headers: h.vapi.headersFor(body) },
+      clock,
+    );
     expect(result).toEqual({ ok: false, reason: 'no secret configured' });
   });
 });
@@ -586,18 +787,51 @@ describe('messages we do not use', () => {
     for (const message of [
       { type: 'conversation-update', messages: [] },
       { type: 'speech-update', status: 'started', role: 'user' },
-      { type: 'status-update', status: 'ringing', call: { id: 'x', orgId: 'o', createdAt: clock.toISOString(), updatedAt: clock.toISOString(), assistantOverrides: { metadata: { contactlineCallId: 'c1' } } } },
-      { type: 'status-update', status: 'ended', endedReason: 'customer-ended-call', call: { id: 'x', orgId: 'o', createdAt: clock.toISOString(), updatedAt: clock.toISOString(), assistantOverrides: { metadata: { contactlineCallId: 'c1' } } } },
+      {
+        type: 'status-update',
+        status: 'ringing',
+        call: {
+          id: 'x',
+          orgId: 'o',
+          createdAt: clock.toISOString(),
+          updatedAt: clock.toISOString(),
+          assistantOverrides: { metadata: { contactlineCallId: 'c1' } },
+        },
+      },
+      {
+        type: 'status-update',
+        status: 'ended',
+        endedReason: 'customer-ended-call',
+        call: {
+          id: 'x',
+          orgId: 'o',
+          createdAt: clock.toISOString(),
+          updatedAt: clock.toISOString(),
+          assistantOverrides: { metadata: { contactlineCallId: 'c1' } },
+        },
+      },
     ]) {
       const body = JSON.stringify({ message });
-      expect(await h.adapter.readWebhook(h.credentials, { rawBody: Buffer.from(body), headers: h.vapi.headersFor(body) }, clock)).toEqual({ ok: true, events: [] });
+      expect(
+        await h.adapter.readWebhook(
+          h.credentials,
+          { rawBody: Buffer.from(body), headers: h.vapi.headersFor(body) },
+          clock,
+        ),
+      ).toEqual({ ok: true, events: [] });
     }
   });
 
   it('answers ok with no events for an authenticated body that is not a server message', async () => {
     const h = await harness();
     const body = 'not json';
-    expect(await h.adapter.readWebhook(h.credentials, { rawBody: Buffer.from(body), headers: h.vapi.headersFor(body) }, clock)).toEqual({ ok: true, events: [] });
+    expect(
+      await h.adapter.readWebhook(
+        h.credentials,
+        { rawBody: Buffer.from(body), headers: h.vapi.headersFor(body) },
+        clock,
+      ),
+    ).toEqual({ ok: true, events: [] });
   });
 });
 
@@ -608,20 +842,36 @@ describe('the emulator against the SDK types', () => {
   });
 
   it('sends server messages whose enumerated values are the SDK’s, with the Call fields the SDK requires', async () => {
-    h.vapi.script(CONTACT, { endedReason: 'assistant-forwarded-call', destinationNumber: '+14155550199', analysis: { outcome: 'qualified' } });
+    h.vapi.script(CONTACT, {
+      endedReason: 'assistant-forwarded-call',
+      destinationNumber: '+14155550199',
+      analysis: { outcome: 'qualified' },
+    });
     const { providerCallId } = await placeAccepted(h);
     callIsOver(h, providerCallId);
     await h.vapi.finishCall(providerCallId);
-    await h.vapi.inboundCall({ from: '+14155559876', to: FROM_NUMBER, webhookUrl: h.receiver.url, assistantRequest: true });
+    await h.vapi.inboundCall({
+      from: '+14155559876',
+      to: FROM_NUMBER,
+      webhookUrl: h.receiver.url,
+      assistantRequest: true,
+    });
 
     const statuses = new Set<string>(Object.values(Vapi.ServerMessageStatusUpdateStatus));
     const reasons = new Set<string>(Object.values(Vapi.CallEndedReason));
     const types = new Set<string>(Object.values(Vapi.CallType));
     for (const { rawBody } of h.receiver.received) {
       const { message } = JSON.parse(rawBody.toString()) as { message: Record<string, any> };
-      expect(['status-update', 'end-of-call-report', 'assistant-request', 'conversation-update']).toContain(message.type);
+      expect(['status-update', 'end-of-call-report', 'assistant-request', 'conversation-update']).toContain(
+        message.type,
+      );
       expect(typeof message.timestamp).toBe('number');
-      expect(message.call).toMatchObject({ id: expect.any(String), orgId: expect.any(String), createdAt: expect.any(String), updatedAt: expect.any(String) });
+      expect(message.call).toMatchObject({
+        id: expect.any(String),
+        orgId: expect.any(String),
+        createdAt: expect.any(String),
+        updatedAt: expect.any(String),
+      });
       expect(types.has(message.call.type)).toBe(true);
       if (message.type === 'status-update') {
         expect(statuses.has(message.status)).toBe(true);
@@ -631,7 +881,12 @@ describe('the emulator against the SDK types', () => {
         expect(reasons.has(message.endedReason)).toBe(true);
         expect(message).toMatchObject({ artifact: expect.any(Object), analysis: expect.any(Object) });
         for (const line of message.artifact.messages) {
-          expect(line).toMatchObject({ role: expect.any(String), message: expect.any(String), time: expect.any(Number), secondsFromStart: expect.any(Number) });
+          expect(line).toMatchObject({
+            role: expect.any(String),
+            message: expect.any(String),
+            time: expect.any(Number),
+            secondsFromStart: expect.any(Number),
+          });
         }
       }
     }
@@ -639,21 +894,53 @@ describe('the emulator against the SDK types', () => {
 
   it('answers creates with a Call (the fields the SDK requires) and subscriptionLimits', async () => {
     const { providerCallId } = await placeAccepted(h);
-    const created = await fetch(`${h.vapi.baseUrl}/call/${providerCallId}`, { headers: { authorization: `Bearer ${API_KEY}` } }).then((r) => r.json());
-    expect(created).toMatchObject({ id: providerCallId, orgId: expect.any(String), createdAt: expect.any(String), updatedAt: expect.any(String), status: 'queued', type: 'outboundPhoneCall' });
+    const created = await fetch(`${h.vapi.baseUrl}/call/${providerCallId}`, {
+      headers: { authorization: `Bearer ${API_KEY}` },
+    }).then((r) => r.json());
+    expect(created).toMatchObject({
+      id: providerCallId,
+      orgId: expect.any(String),
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+      status: 'queued',
+      type: 'outboundPhoneCall',
+    });
     expect(await fetch(`${h.vapi.baseUrl}/call/${providerCallId}`).then((r) => r.status)).toBe(401);
-    expect(await fetch(`${h.vapi.baseUrl}/call/00000000-0000-4000-8000-000000000000`, { headers: { authorization: `Bearer ${API_KEY}` } }).then((r) => r.status)).toBe(404);
+    expect(
+      await fetch(`${h.vapi.baseUrl}/call/00000000-0000-4000-8000-000000000000`, {
+        headers: { authorization: `Bearer ${API_KEY}` },
+      }).then((r) => r.status),
+    ).toBe(404);
   });
 });
 
 describe('our call id on Vapi’s messages', () => {
   const report = (call: Record<string, unknown>) =>
-    JSON.stringify({ message: { type: 'end-of-call-report', endedReason: 'customer-busy', artifact: {}, analysis: {}, call: { id: 'vapi-call-1', orgId: 'o', createdAt: '2026-11-22T10:00:00.000Z', updatedAt: '2026-11-22T10:00:00.000Z', type: 'outboundPhoneCall', ...call } } });
+    JSON.stringify({
+      message: {
+        type: 'end-of-call-report',
+        endedReason: 'customer-busy',
+        artifact: {},
+        analysis: {},
+        call: {
+          id: 'vapi-call-1',
+          orgId: 'o',
+          createdAt: '2026-11-22T10:00:00.000Z',
+          updatedAt: '2026-11-22T10:00:00.000Z',
+          type: 'outboundPhoneCall',
+          ...call,
+        },
+      },
+    });
 
   it('falls back to the call’s name when the metadata is not echoed', async () => {
     const h = await harness();
     const body = report({ name: '3b1f0c9e-0000-4000-8000-000000000042' });
-    const result = await h.adapter.readWebhook(h.credentials, { rawBody: Buffer.from(body), headers: h.vapi.headersFor(body) }, clock);
+    const result = await h.adapter.readWebhook(
+      h.credentials,
+      { rawBody: Buffer.from(body), headers: h.vapi.headersFor(body) },
+      clock,
+    );
     expect(result.ok && result.events.map((e) => [e.type, e.callId])).toEqual([
       ['call.ended', '3b1f0c9e-0000-4000-8000-000000000042'],
       ['report.ready', '3b1f0c9e-0000-4000-8000-000000000042'],
@@ -663,14 +950,24 @@ describe('our call id on Vapi’s messages', () => {
   it('gives no events for an outbound call Contactline did not place (dashboard calls)', async () => {
     const h = await harness();
     const body = report({ name: 'Friday test call' });
-    expect(await h.adapter.readWebhook(h.credentials, { rawBody: Buffer.from(body), headers: h.vapi.headersFor(body) }, clock)).toEqual({ ok: true, events: [] });
+    expect(
+      await h.adapter.readWebhook(
+        h.credentials,
+        { rawBody: Buffer.from(body), headers: h.vapi.headersFor(body) },
+        clock,
+      ),
+    ).toEqual({ ok: true, events: [] });
   });
 
   it('accepts an HMAC signature written with a sha256= prefix (GitHub-style signaturePrefix)', async () => {
     const h = await harness();
     const body = report({ name: '3b1f0c9e-0000-4000-8000-000000000042' });
     const headers = h.vapi.headersFor(body);
-    const result = await h.adapter.readWebhook(h.credentials, { rawBody: Buffer.from(body), headers: { ...headers, 'x-signature': `sha256=${headers['x-signature']}` } }, clock);
+    const result = await h.adapter.readWebhook(
+      h.credentials,
+      { rawBody: Buffer.from(body), headers: { ...headers, 'x-signature': `sha256=${headers['x-signature']}` } },
+      clock,
+    );
     expect(result.ok).toBe(true);
   });
 
@@ -678,8 +975,14 @@ describe('our call id on Vapi’s messages', () => {
     const h = await harness();
     const body = report({});
     const headers = h.vapi.headersFor(body);
-    for (const bad of [{ ...headers, 'x-signature': 'zz' }, { ...headers, 'x-timestamp': 'yesterday' }, { 'x-signature': headers['x-signature'] }]) {
-      expect((await h.adapter.readWebhook(h.credentials, { rawBody: Buffer.from(body), headers: bad }, clock)).ok).toBe(false);
+    for (const bad of [
+      { ...headers, 'x-signature': 'zz' },
+      { ...headers, 'x-timestamp': 'yesterday' },
+      { 'x-signature': headers['x-signature'] },
+    ]) {
+      expect((await h.adapter.readWebhook(h.credentials, { rawBody: Buffer.from(body), headers: bad }, clock)).ok).toBe(
+        false,
+      );
     }
   });
 });

@@ -2,7 +2,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ANALYSIS_OUTCOMES, ANALYSIS_OUTPUT_NAME, ANALYSIS_SCHEMA } from '../../../src/calls/telephony/vapi/analysis.js';
+import {
+  ANALYSIS_OUTCOMES,
+  ANALYSIS_OUTPUT_NAME,
+  ANALYSIS_SCHEMA,
+} from '../../../src/calls/telephony/vapi/analysis.js';
 import { ENDED_REASON_RULES } from '../../../src/calls/telephony/vapi/ended-reasons.js';
 
 const doc = fs.readFileSync(path.resolve(import.meta.dirname, '../../../docs/vapi.md'), 'utf8');

@@ -5,14 +5,30 @@ import { Vapi } from '@vapi-ai/server-sdk';
 import { CALL_RESULTS, type CallResult } from '../../../src/calls/telephony/telephony.port.js';
 import { ENDED_REASON_RULES, ruleForEndedReason } from '../../../src/calls/telephony/vapi/ended-reasons.js';
 import { resultForEndedCall } from '../../../src/calls/telephony/vapi/call-result.js';
-import { ANALYSIS_OUTCOMES, ANALYSIS_OUTPUT_NAME, ANALYSIS_SCHEMA, readCallAnalysis, type CallAnalysis } from '../../../src/calls/telephony/vapi/analysis.js';
+import {
+  ANALYSIS_OUTCOMES,
+  ANALYSIS_OUTPUT_NAME,
+  ANALYSIS_SCHEMA,
+  readCallAnalysis,
+  type CallAnalysis,
+} from '../../../src/calls/telephony/vapi/analysis.js';
 
 const ALL_REASONS: string[] = Object.values(Vapi.CallEndedReason);
 const endedAt = new Date('2026-11-22T10:05:00.000Z');
 const NO_ANALYSIS: CallAnalysis = { outcome: null, callbackAt: null, language: null };
 
-function result(endedReason: string, facts: Partial<{ started: boolean; contactSpoke: boolean; analysis: CallAnalysis }> = {}): CallResult {
-  return resultForEndedCall({ endedReason, started: true, contactSpoke: false, analysis: NO_ANALYSIS, endedAt, ...facts }).result;
+function result(
+  endedReason: string,
+  facts: Partial<{ started: boolean; contactSpoke: boolean; analysis: CallAnalysis }> = {},
+): CallResult {
+  return resultForEndedCall({
+    endedReason,
+    started: true,
+    contactSpoke: false,
+    analysis: NO_ANALYSIS,
+    endedAt,
+    ...facts,
+  }).result;
 }
 
 describe('Vapi ended reasons', () => {
@@ -39,7 +55,11 @@ describe('Vapi ended reasons', () => {
   });
 
   it('maps reasons the catch-all never sees to a rule of their own (each rule is used)', () => {
-    for (const rule of ENDED_REASON_RULES) expect(ALL_REASONS.some((reason) => ruleForEndedReason(reason) === rule), rule.name).toBe(true);
+    for (const rule of ENDED_REASON_RULES)
+      expect(
+        ALL_REASONS.some((reason) => ruleForEndedReason(reason) === rule),
+        rule.name,
+      ).toBe(true);
   });
 
   it('maps a reason the SDK does not know yet to unknown', () => {
@@ -128,12 +148,23 @@ describe('the analysis definition', () => {
     const artifact = {
       structuredOutputs: {
         a: { name: 'Customer Info', result: { outcome: 'converted' } },
-        b: { name: ANALYSIS_OUTPUT_NAME, result: { outcome: ' Callback_Requested ', callbackAt: '2026-11-23T09:00:00+01:00', language: 'es-ES' } },
+        b: {
+          name: ANALYSIS_OUTPUT_NAME,
+          result: { outcome: ' Callback_Requested ', callbackAt: '2026-11-23T09:00:00+01:00', language: 'es-ES' },
+        },
       },
     };
-    expect(readCallAnalysis({ artifact })).toEqual({ outcome: 'callback_requested', callbackAt: '2026-11-23T08:00:00.000Z', language: 'es-ES' });
-    expect(readCallAnalysis({ artifact: { structuredOutputs: { a: artifact.structuredOutputs.a } } })).toEqual(NO_ANALYSIS);
+    expect(readCallAnalysis({ artifact })).toEqual({
+      outcome: 'callback_requested',
+      callbackAt: '2026-11-23T08:00:00.000Z',
+      language: 'es-ES',
+    });
+    expect(readCallAnalysis({ artifact: { structuredOutputs: { a: artifact.structuredOutputs.a } } })).toEqual(
+      NO_ANALYSIS,
+    );
     expect(readCallAnalysis({})).toEqual(NO_ANALYSIS);
-    expect(readCallAnalysis({ artifact: { structuredOutputs: { b: { name: ANALYSIS_OUTPUT_NAME, result: null } } } })).toEqual(NO_ANALYSIS);
+    expect(
+      readCallAnalysis({ artifact: { structuredOutputs: { b: { name: ANALYSIS_OUTPUT_NAME, result: null } } } }),
+    ).toEqual(NO_ANALYSIS);
   });
 });

@@ -23,7 +23,7 @@ export const OUTCOME_CHOICES = {
   converted: 'the contact agreed to the goal of the call (booked, bought, signed up)',
   qualified: 'the contact meets the qualification criteria and a follow-up is wanted',
   disqualified: 'the contact does not meet the criteria (not a fit)',
-  contact_verified: "the contact confirmed their identity or details",
+  contact_verified: 'the contact confirmed their identity or details',
   identified: 'the person who answered said who they are, but is not the contact or did not confirm',
   neutral_value_call: 'a courtesy or informational call with no decision to take',
   not_interested: 'the contact declined and is not interested',
@@ -40,7 +40,8 @@ export const OUTCOME_CHOICES = {
 export type AnalysisOutcome = keyof typeof OUTCOME_CHOICES;
 
 // Every conversation result must be a choice, or the analysis could never give it.
-const everyConversationResultIsAChoice: (typeof CONVERSATION_RESULTS)[number] extends AnalysisOutcome ? true : false = true;
+const everyConversationResultIsAChoice: (typeof CONVERSATION_RESULTS)[number] extends AnalysisOutcome ? true : false =
+  true;
 void everyConversationResultIsAChoice;
 
 /** The post-call analysis items a Retell agent needs for Contactline (paste as they are). */
@@ -50,7 +51,9 @@ export const CONTACTLINE_ANALYSIS_FIELDS: readonly AnalysisItem[] = [
     name: OUTCOME_FIELD,
     description:
       'The outcome of the call for Contactline. Choose exactly one: ' +
-      Object.entries(OUTCOME_CHOICES).map(([choice, meaning]) => `${choice} = ${meaning}`).join('; ') +
+      Object.entries(OUTCOME_CHOICES)
+        .map(([choice, meaning]) => `${choice} = ${meaning}`)
+        .join('; ') +
       '.',
     choices: Object.keys(OUTCOME_CHOICES),
     // Not required: a required field Retell cannot extract marks the call unsuccessful in the
@@ -69,7 +72,8 @@ export const CONTACTLINE_ANALYSIS_FIELDS: readonly AnalysisItem[] = [
   {
     type: 'string',
     name: LANGUAGE_FIELD,
-    description: 'The language the contact spoke, as a BCP 47 tag such as en-US, es-ES or fr-FR. Empty when the contact did not speak.',
+    description:
+      'The language the contact spoke, as a BCP 47 tag such as en-US, es-ES or fr-FR. Empty when the contact did not speak.',
     examples: ['en-US', 'es-MX'],
     required: false,
   },
@@ -98,9 +102,12 @@ function nonEmptyString(value: unknown): string | null {
 }
 
 /** Reads a call's analysis (`call_analysis`); missing or unusable fields read as null. */
-export function readAnalysis(callAnalysis: { custom_analysis_data?: unknown; in_voicemail?: boolean } = {}): ContactlineAnalysis {
+export function readAnalysis(
+  callAnalysis: { custom_analysis_data?: unknown; in_voicemail?: boolean } = {},
+): ContactlineAnalysis {
   const data = callAnalysis.custom_analysis_data;
-  const fields = typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
+  const fields =
+    typeof data === 'object' && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
   const outcome = nonEmptyString(fields[OUTCOME_FIELD]);
   const language = nonEmptyString(fields[LANGUAGE_FIELD]);
   return {

@@ -20,7 +20,9 @@ import { isNotPlaced } from './ended-reasons.js';
 import type { RetellCall } from './retell-call.js';
 
 /** The accepted call, or retry_later when Retell answered with a call it refused for capacity. */
-export function outcomeOfCreatedCall(call: Pick<RetellCall, 'call_id' | 'call_status' | 'disconnection_reason'>): PlaceCallOutcome {
+export function outcomeOfCreatedCall(
+  call: Pick<RetellCall, 'call_id' | 'call_status' | 'disconnection_reason'>,
+): PlaceCallOutcome {
   if (call.call_status === 'error' && isNotPlaced(call.disconnection_reason)) {
     return { kind: 'retry_later', reason: `retell refused the call: ${call.disconnection_reason}`, retryAfterMs: null };
   }
@@ -35,7 +37,8 @@ function messageOf(error: APIError): string {
 }
 
 /** A 400/422 message that blames the number to call rather than our configuration. */
-const INVALID_NUMBER_MESSAGE = /to_number|e\.?164|invalid (?:phone|destination|number)|not a valid (?:phone )?number|phone number is invalid/i;
+const INVALID_NUMBER_MESSAGE =
+  /to_number|e\.?164|invalid (?:phone|destination|number)|not a valid (?:phone )?number|phone number is invalid/i;
 
 /** Retry-After as Retell's SDK reads it: `retry-after-ms`, else `retry-after` in seconds. */
 export function retryAfterMs(headers: Headers | undefined): number | null {

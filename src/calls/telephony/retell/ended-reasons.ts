@@ -89,7 +89,8 @@ const UNKNOWN_REASON: ReasonRule = result('unknown');
 /** The rule for a disconnection reason, whatever Retell sent (absent or unknown: unknown). */
 export function ruleFor(reason: string | null | undefined): ReasonRule {
   if (!reason) return UNKNOWN_REASON;
-  if (Object.hasOwn(DISCONNECTION_REASON_RULES, reason)) return DISCONNECTION_REASON_RULES[reason as RetellDisconnectionReason];
+  if (Object.hasOwn(DISCONNECTION_REASON_RULES, reason))
+    return DISCONNECTION_REASON_RULES[reason as RetellDisconnectionReason];
   if (Object.hasOwn(RETIRED_REASON_RULES, reason)) return RETIRED_REASON_RULES[reason];
   return UNKNOWN_REASON;
 }
@@ -117,7 +118,8 @@ export function classifyEnded(facts: EndedFacts): EndedClassification {
   const rule = ruleFor(facts.disconnectionReason);
   if (rule.kind === 'not_placed') return { kind: 'not_placed' };
   if (rule.kind === 'result') return { kind: 'ended', result: rule.result, transferred: false };
-  if (rule.kind === 'conversation_if_connected' && !facts.connected) return { kind: 'ended', result: rule.otherwise, transferred: false };
+  if (rule.kind === 'conversation_if_connected' && !facts.connected)
+    return { kind: 'ended', result: rule.otherwise, transferred: false };
   if (facts.analysis === 'pending') return { kind: 'awaiting_analysis' };
   const isTransferred = rule.kind === 'conversation' && rule.transferred;
   return { kind: 'ended', result: conversationResult(facts.analysis), transferred: isTransferred };

@@ -15,7 +15,12 @@
 //             the payload mapped onto port events (./webhook-events.ts).
 // A client is built per request from the Account's credentials; nothing is shared between Accounts.
 import Retell, { NotFoundError, UnprocessableEntityError } from 'retell-sdk';
-import { REPORT_GRACE_MS, type ProviderCallState, type ProviderCredentials, type VoiceProviderAdapter } from '../voice-provider.port.js';
+import {
+  REPORT_GRACE_MS,
+  type ProviderCallState,
+  type ProviderCredentials,
+  type VoiceProviderAdapter,
+} from '../voice-provider.port.js';
 import { createCallRequest } from './create-call-request.js';
 import { outcomeOfCreateError, outcomeOfCreatedCall } from './create-call-outcome.js';
 import { isNotPlaced } from './ended-reasons.js';
@@ -54,7 +59,10 @@ export function createRetellAdapter(options: RetellAdapterOptions = {}): VoicePr
 
     async placeCall(credentials, request) {
       try {
-        const call = await clientFor(credentials).call.createPhoneCall(createCallRequest(request), { maxRetries: 0, ...timeout });
+        const call = await clientFor(credentials).call.createPhoneCall(createCallRequest(request), {
+          maxRetries: 0,
+          ...timeout,
+        });
         return outcomeOfCreatedCall(call);
       } catch (error) {
         return outcomeOfCreateError(error);
@@ -81,7 +89,10 @@ export function createRetellAdapter(options: RetellAdapterOptions = {}): VoicePr
       let call;
       try {
         // No SDK retries: the dialer asks again on a later pass; a retry now only holds it up.
-        call = await clientFor(credentials).call.retrieve(providerCallId, { maxRetries: 0, timeout: options.timeoutMs ?? CALL_STATE_TIMEOUT_MS });
+        call = await clientFor(credentials).call.retrieve(providerCallId, {
+          maxRetries: 0,
+          timeout: options.timeoutMs ?? CALL_STATE_TIMEOUT_MS,
+        });
       } catch (error) {
         if (error instanceof NotFoundError || error instanceof UnprocessableEntityError) return { kind: 'not_found' };
         throw error;
@@ -89,7 +100,8 @@ export function createRetellAdapter(options: RetellAdapterOptions = {}): VoicePr
       if (call.call_status === 'registered' || call.call_status === 'ongoing') return { kind: 'in_flight' };
       if (isNotPlaced(call.disconnection_reason)) return { kind: 'not_found' };
       const endedAt = call.end_timestamp ?? call.start_timestamp;
-      if (call.call_analysis === undefined && endedAt !== undefined && now.getTime() - endedAt < REPORT_GRACE_MS) return { kind: 'in_flight' };
+      if (call.call_analysis === undefined && endedAt !== undefined && now.getTime() - endedAt < REPORT_GRACE_MS)
+        return { kind: 'in_flight' };
       const events = eventsOfPayload({ event: 'call_analyzed', call }, now);
       // The provider's call must be ours: a call.ended for our call id, else nothing is applied.
       if (!events.some((event) => event.type === 'call.ended' && event.callId === callId)) {

@@ -41,7 +41,8 @@ export function parsePayload(body: string): RetellWebhookPayload | null {
   if (typeof parsed !== 'object' || parsed === null) return null;
   const { event, call } = parsed as { event?: unknown; call?: unknown };
   if (typeof event !== 'string' || !(WEBHOOK_EVENTS as readonly string[]).includes(event)) return null;
-  if (typeof call !== 'object' || call === null || typeof (call as { call_id?: unknown }).call_id !== 'string') return null;
+  if (typeof call !== 'object' || call === null || typeof (call as { call_id?: unknown }).call_id !== 'string')
+    return null;
   return { event: event as WebhookEvent, call: call as RetellCall };
 }
 
@@ -55,7 +56,8 @@ function callIdFor(call: RetellCall): string | null {
 }
 
 function durationSeconds(call: RetellCall): number {
-  if (typeof call.duration_ms === 'number' && Number.isFinite(call.duration_ms)) return Math.max(0, Math.round(call.duration_ms / 1000));
+  if (typeof call.duration_ms === 'number' && Number.isFinite(call.duration_ms))
+    return Math.max(0, Math.round(call.duration_ms / 1000));
   if (typeof call.start_timestamp === 'number' && typeof call.end_timestamp === 'number') {
     return Math.max(0, Math.round((call.end_timestamp - call.start_timestamp) / 1000));
   }
@@ -68,12 +70,22 @@ function requestedLanguage(call: RetellCall): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
 
-function endedEvent(call: RetellCall, callId: string, analysis: ContactlineAnalysis | 'pending', endedAt: string): ProviderEvent | null {
-  const classified = classifyEnded({ disconnectionReason: call.disconnection_reason, connected: connected(call), analysis });
+function endedEvent(
+  call: RetellCall,
+  callId: string,
+  analysis: ContactlineAnalysis | 'pending',
+  endedAt: string,
+): ProviderEvent | null {
+  const classified = classifyEnded({
+    disconnectionReason: call.disconnection_reason,
+    connected: connected(call),
+    analysis,
+  });
   if (classified.kind !== 'ended') return null;
   const { result } = classified;
   const known = analysis === 'pending' ? null : analysis;
-  const nextAttempt = result === 'callback_requested' ? callbackTime(known?.callbackAt ?? null, new Date(endedAt)) : null;
+  const nextAttempt =
+    result === 'callback_requested' ? callbackTime(known?.callbackAt ?? null, new Date(endedAt)) : null;
   const event: ProviderEvent = {
     type: 'call.ended',
     eventId: `${callId}:ended`,
@@ -128,7 +140,13 @@ export function eventsOfPayload(payload: RetellWebhookPayload, now: Date): Provi
     });
   }
   if (event === 'call_started' || (startedAt !== null && connected(call))) {
-    events.push({ type: 'call.started', eventId: `${callId}:started`, callId, occurredAt: startedAt ?? nowIso, providerCallId: call.call_id });
+    events.push({
+      type: 'call.started',
+      eventId: `${callId}:started`,
+      callId,
+      occurredAt: startedAt ?? nowIso,
+      providerCallId: call.call_id,
+    });
   }
   if (event === 'call_started') return events;
 

@@ -27,14 +27,22 @@ function claimedTimestamp(signature: string): number | null {
   return match ? Number(match[1]) : null;
 }
 
-export async function checkSignature(credentials: ProviderCredentials, webhook: ProviderWebhook, now: Date): Promise<SignatureCheck> {
+export async function checkSignature(
+  credentials: ProviderCredentials,
+  webhook: ProviderWebhook,
+  now: Date,
+): Promise<SignatureCheck> {
   const signature = webhook.headers[SIGNATURE_HEADER];
   if (!signature) return { ok: false, reason: `missing ${SIGNATURE_HEADER} header` };
   const body = webhook.rawBody.toString('utf8');
-  const verified = await symmetric.verify(body, webhookKey(credentials), signature, { timestamp: now.getTime(), timeout: SIGNATURE_WINDOW_MS });
+  const verified = await symmetric.verify(body, webhookKey(credentials), signature, {
+    timestamp: now.getTime(),
+    timeout: SIGNATURE_WINDOW_MS,
+  });
   if (verified) return { ok: true };
   const claimed = claimedTimestamp(signature);
   if (claimed === null) return { ok: false, reason: `malformed ${SIGNATURE_HEADER} header` };
-  if (Math.abs(now.getTime() - claimed) > SIGNATURE_WINDOW_MS) return { ok: false, reason: 'signature timestamp outside the 5-minute window' };
+  if (Math.abs(now.getTime() - claimed) > SIGNATURE_WINDOW_MS)
+    return { ok: false, reason: 'signature timestamp outside the 5-minute window' };
   return { ok: false, reason: 'signature does not match the body and key' };
 }

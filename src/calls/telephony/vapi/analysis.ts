@@ -50,7 +50,7 @@ export const ANALYSIS_SCHEMA = {
     callbackAt: {
       type: 'string',
       description:
-        'Only when outcome is callback_requested: the date and time the contact asked to be called back, as ISO 8601 with the UTC offset (e.g. 2026-11-23T10:00:00-05:00), in the contact\'s time zone, as the assistant confirmed it aloud. Empty when no time was agreed.',
+        "Only when outcome is callback_requested: the date and time the contact asked to be called back, as ISO 8601 with the UTC offset (e.g. 2026-11-23T10:00:00-05:00), in the contact's time zone, as the assistant confirmed it aloud. Empty when no time was agreed.",
     },
     language: {
       type: 'string',
@@ -74,7 +74,9 @@ const isoWithOffset = z.iso.datetime({ offset: true });
 const BCP47 = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/;
 
 function asRecord(value: unknown): Record<string, unknown> | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
 }
 
 /** Our structured output's result, else the legacy structuredData when it has an outcome. */
@@ -111,5 +113,9 @@ export function readCallAnalysis(report: {
 }): CallAnalysis {
   const values = analysisValues(report.artifact?.structuredOutputs, report.analysis?.structuredData);
   if (!values) return NO_ANALYSIS;
-  return { outcome: readOutcome(values.outcome), callbackAt: readCallbackAt(values.callbackAt), language: readLanguage(values.language) };
+  return {
+    outcome: readOutcome(values.outcome),
+    callbackAt: readCallbackAt(values.callbackAt),
+    language: readLanguage(values.language),
+  };
 }

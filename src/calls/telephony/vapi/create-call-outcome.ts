@@ -61,7 +61,8 @@ const ACCOUNT = /credit|wallet|subscription|payment|billing|frozen|balance/i;
 function refusedBadRequest(status: number, text: string): PlaceCallOutcome {
   const reason = `vapi ${status}: ${text}`;
   if (CAPACITY.test(text)) return { kind: 'retry_later', reason: truncate(reason), retryAfterMs: null };
-  if (CONTACT_NUMBER.test(text)) return { kind: 'refused', result: 'invalid_number', endReason: truncate(`invalid number: ${reason}`) };
+  if (CONTACT_NUMBER.test(text))
+    return { kind: 'refused', result: 'invalid_number', endReason: truncate(`invalid number: ${reason}`) };
   if (ACCOUNT.test(text)) return { kind: 'refused', result: 'new', endReason: truncate(`account: ${reason}`) };
   return { kind: 'refused', result: 'new', endReason: truncate(`configuration: ${reason}`) };
 }
@@ -69,12 +70,15 @@ function refusedBadRequest(status: number, text: string): PlaceCallOutcome {
 function outcomeOfStatus(error: VapiError, status: number): PlaceCallOutcome {
   const text = errorBodyText(error.body);
   const reason = `vapi ${status}: ${text}`;
-  if (status === 429) return { kind: 'retry_later', reason: truncate(`rate limited: ${reason}`), retryAfterMs: retryAfterMs(error) };
+  if (status === 429)
+    return { kind: 'retry_later', reason: truncate(`rate limited: ${reason}`), retryAfterMs: retryAfterMs(error) };
   if (status === 408 || status >= 500) return { kind: 'unknown', reason: truncate(reason) };
   if (status === 400 || status === 422) return refusedBadRequest(status, text);
-  if (status === 401 || status === 403) return { kind: 'refused', result: 'new', endReason: truncate(`API key refused: ${reason}`) };
+  if (status === 401 || status === 403)
+    return { kind: 'refused', result: 'new', endReason: truncate(`API key refused: ${reason}`) };
   if (status === 402) return { kind: 'refused', result: 'new', endReason: truncate(`payment required: ${reason}`) };
-  if (status === 404) return { kind: 'refused', result: 'new', endReason: truncate(`assistant or phone number not found: ${reason}`) };
+  if (status === 404)
+    return { kind: 'refused', result: 'new', endReason: truncate(`assistant or phone number not found: ${reason}`) };
   return { kind: 'refused', result: 'new', endReason: truncate(`refused: ${reason}`) };
 }
 
@@ -84,19 +88,28 @@ export function outcomeOfCreateError(error: unknown): PlaceCallOutcome {
   // SDK 2.0.1 aborts a timed-out request with the reason "timeout" (a string), and Node's fetch
   // rejects with that string rather than an AbortError, so the SDK throws a plain VapiError
   // whose cause is "timeout" instead of a VapiTimeoutError.
-  if (error instanceof VapiError && error.cause === 'timeout') return { kind: 'unknown', reason: 'timeout: no answer from Vapi in time' };
-  if (error instanceof VapiError && typeof error.statusCode === 'number') return outcomeOfStatus(error, error.statusCode);
+  if (error instanceof VapiError && error.cause === 'timeout')
+    return { kind: 'unknown', reason: 'timeout: no answer from Vapi in time' };
+  if (error instanceof VapiError && typeof error.statusCode === 'number')
+    return outcomeOfStatus(error, error.statusCode);
   const message = error instanceof Error ? error.message : String(error);
   return { kind: 'unknown', reason: truncate(`no answer from Vapi: ${message}`) };
 }
 
 /** The outcome of a 201: accepted, unless Vapi says the call was blocked by the concurrency limit. */
 export function outcomeOfCreatedCall(created: unknown): PlaceCallOutcome {
-  const call = (created ?? {}) as { id?: unknown; subscriptionLimits?: { concurrencyBlocked?: unknown; concurrencyLimit?: unknown } };
+  const call = (created ?? {}) as {
+    id?: unknown;
+    subscriptionLimits?: { concurrencyBlocked?: unknown; concurrencyLimit?: unknown };
+  };
   if (call.subscriptionLimits?.concurrencyBlocked === true) {
-    const limit = typeof call.subscriptionLimits.concurrencyLimit === 'number' ? ` (limit ${call.subscriptionLimits.concurrencyLimit})` : '';
+    const limit =
+      typeof call.subscriptionLimits.concurrencyLimit === 'number'
+        ? ` (limit ${call.subscriptionLimits.concurrencyLimit})`
+        : '';
     return { kind: 'retry_later', reason: `vapi concurrency limit reached${limit}`, retryAfterMs: null };
   }
-  if (typeof call.id !== 'string' || call.id === '') return { kind: 'unknown', reason: 'vapi answered 201 without a call id' };
+  if (typeof call.id !== 'string' || call.id === '')
+    return { kind: 'unknown', reason: 'vapi answered 201 without a call id' };
   return { kind: 'accepted', providerCallId: call.id };
 }

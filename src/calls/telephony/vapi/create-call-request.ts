@@ -71,7 +71,9 @@ export function buildCreateCallRequest(request: ProviderCallRequest, webhookSecr
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Our call id on a Vapi call: the metadata, else a UUID `name`; null for calls we did not place (inbound). */
-export function ourCallIdOf(call: { assistantOverrides?: { metadata?: Record<string, unknown> } | null; name?: string | null } | null | undefined): string | null {
+export function ourCallIdOf(
+  call: { assistantOverrides?: { metadata?: Record<string, unknown> } | null; name?: string | null } | null | undefined,
+): string | null {
   const fromMetadata = call?.assistantOverrides?.metadata?.[CALL_ID_METADATA_KEY];
   if (typeof fromMetadata === 'string' && fromMetadata.length > 0) return fromMetadata;
   return typeof call?.name === 'string' && UUID.test(call.name) ? call.name : null;

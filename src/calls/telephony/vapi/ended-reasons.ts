@@ -33,9 +33,18 @@ const oneOf = (...reasons: string[]) => {
   const set = new Set(reasons);
   return (reason: string) => set.has(reason);
 };
-const startsWithAny = (...prefixes: string[]) => (reason: string) => prefixes.some((prefix) => reason.startsWith(prefix));
-const endsWithAny = (...suffixes: string[]) => (reason: string) => suffixes.some((suffix) => reason.endsWith(suffix));
-const either = (...tests: Array<(reason: string) => boolean>) => (reason: string) => tests.some((test) => test(reason));
+const startsWithAny =
+  (...prefixes: string[]) =>
+  (reason: string) =>
+    prefixes.some((prefix) => reason.startsWith(prefix));
+const endsWithAny =
+  (...suffixes: string[]) =>
+  (reason: string) =>
+    suffixes.some((suffix) => reason.endsWith(suffix));
+const either =
+  (...tests: Array<(reason: string) => boolean>) =>
+  (reason: string) =>
+    tests.some((test) => test(reason));
 
 /** The ordered rules; the first match decides. Exported for the documentation and the tests. */
 export const ENDED_REASON_RULES: readonly EndedReasonRule[] = [
@@ -85,7 +94,13 @@ export const ENDED_REASON_RULES: readonly EndedReasonRule[] = [
   {
     name: 'ended normally after the contact picked up: assistant-ended-call*, assistant-said-end-call-phrase, assistant-forwarded-call, customer-ended-call*, silence-timed-out, exceeded-max-duration, call.forwarding.*, *-completed-call, vonage-completed, call.ending.hook-executed-*, warm-transfer and transfer errors',
     matches: either(
-      startsWithAny('assistant-ended-call', 'customer-ended-call', 'call.forwarding.', 'call.ending.hook-executed-', 'call.in-progress.error-warm-transfer-'),
+      startsWithAny(
+        'assistant-ended-call',
+        'customer-ended-call',
+        'call.forwarding.',
+        'call.ending.hook-executed-',
+        'call.in-progress.error-warm-transfer-',
+      ),
       oneOf(
         'assistant-said-end-call-phrase',
         'assistant-forwarded-call',

@@ -75,13 +75,21 @@ function inboundEvent(message: AnyServerMessage, callId: string, now: Date): Pro
 }
 
 /** Transcript lines of the assistant and the contact (Vapi's role is `bot` or `assistant`, and `user`). */
-export function utterancesOf(messages: readonly Vapi.ArtifactMessagesItem[] | undefined, startedAt: string | null): Utterance[] {
+export function utterancesOf(
+  messages: readonly Vapi.ArtifactMessagesItem[] | undefined,
+  startedAt: string | null,
+): Utterance[] {
   const utterances: Utterance[] = [];
   for (const item of messages ?? []) {
     const line = item as { role?: string; message?: unknown; time?: unknown; secondsFromStart?: unknown };
-    const speaker = line.role === 'user' ? 'user' : line.role === 'bot' || line.role === 'assistant' ? 'assistant' : null;
+    const speaker =
+      line.role === 'user' ? 'user' : line.role === 'bot' || line.role === 'assistant' ? 'assistant' : null;
     if (!speaker || typeof line.message !== 'string') continue;
-    utterances.push({ speaker, content: line.message.slice(0, MAX_UTTERANCE_CHARS), timestamp: lineTime(line, startedAt) });
+    utterances.push({
+      speaker,
+      content: line.message.slice(0, MAX_UTTERANCE_CHARS),
+      timestamp: lineTime(line, startedAt),
+    });
     if (utterances.length === MAX_UTTERANCES) break;
   }
   return utterances;
@@ -90,7 +98,8 @@ export function utterancesOf(messages: readonly Vapi.ArtifactMessagesItem[] | un
 /** A line's `time` is epoch milliseconds; small values (seen in examples) are read as seconds from the start. */
 function lineTime(line: { time?: unknown; secondsFromStart?: unknown }, startedAt: string | null): string {
   if (typeof line.time === 'number' && line.time > 1e11) return new Date(line.time).toISOString();
-  const seconds = typeof line.secondsFromStart === 'number' ? line.secondsFromStart : typeof line.time === 'number' ? line.time : 0;
+  const seconds =
+    typeof line.secondsFromStart === 'number' ? line.secondsFromStart : typeof line.time === 'number' ? line.time : 0;
   const start = startedAt ? new Date(startedAt).getTime() : 0;
   return new Date(start + Math.round(seconds * 1000)).toISOString();
 }
@@ -153,7 +162,8 @@ export function eventsOfServerMessage(message: AnyServerMessage, now: Date): Pro
   const callId = callIdOfMessage(message);
   if (!callId || !message.call) return [];
   const events: ProviderEvent[] = [];
-  if (message.call.type === 'inboundPhoneCall' || message.type === 'assistant-request') events.push(inboundEvent(message, callId, now));
+  if (message.call.type === 'inboundPhoneCall' || message.type === 'assistant-request')
+    events.push(inboundEvent(message, callId, now));
 
   if (message.type === 'status-update' && (message as Vapi.ServerMessageStatusUpdate).status === 'in-progress') {
     events.push({
@@ -164,7 +174,8 @@ export function eventsOfServerMessage(message: AnyServerMessage, now: Date): Pro
       providerCallId: message.call.id,
     });
   }
-  if (message.type === 'end-of-call-report') events.push(...endOfCallEvents(message as Vapi.ServerMessageEndOfCallReport, callId, now));
+  if (message.type === 'end-of-call-report')
+    events.push(...endOfCallEvents(message as Vapi.ServerMessageEndOfCallReport, callId, now));
   return events;
 }
 
@@ -175,7 +186,12 @@ export function eventsOfServerMessage(message: AnyServerMessage, now: Date): Pro
 export function eventsOfEndedCall(call: Vapi.Call, now: Date): ProviderEvent[] {
   const messages: AnyServerMessage[] = [];
   if (call.startedAt) {
-    const inProgress: Vapi.ServerMessageStatusUpdate = { type: 'status-update', status: 'in-progress', call, timestamp: Date.parse(call.startedAt) };
+    const inProgress: Vapi.ServerMessageStatusUpdate = {
+      type: 'status-update',
+      status: 'in-progress',
+      call,
+      timestamp: Date.parse(call.startedAt),
+    };
     messages.push(inProgress);
   }
   const report: Vapi.ServerMessageEndOfCallReport = {

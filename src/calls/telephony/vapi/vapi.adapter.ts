@@ -15,7 +15,13 @@
 //            port events (./server-messages.ts).
 // A client is built per request from the Account's credentials (apiKey, baseUrl).
 import { VapiClient, VapiError } from '@vapi-ai/server-sdk';
-import { REPORT_GRACE_MS, type ProviderCallState, type ProviderCredentials, type ProviderWebhookResult, type VoiceProviderAdapter } from '../voice-provider.port.js';
+import {
+  REPORT_GRACE_MS,
+  type ProviderCallState,
+  type ProviderCredentials,
+  type ProviderWebhookResult,
+  type VoiceProviderAdapter,
+} from '../voice-provider.port.js';
 import { buildCreateCallRequest, ourCallIdOf } from './create-call-request.js';
 import { outcomeOfCreateError, outcomeOfCreatedCall } from './create-call-outcome.js';
 import { callIdOfMessage, eventsOfEndedCall, eventsOfServerMessage } from './server-messages.js';
@@ -64,7 +70,9 @@ export function createVapiAdapter(options: VapiAdapterOptions = {}): VoiceProvid
     async placeCall(credentials, request) {
       const client = clientFor(credentials, options, 0);
       try {
-        const created = await client.calls.create(buildCreateCallRequest(request, credentials.webhookSecret), { maxRetries: 0 });
+        const created = await client.calls.create(buildCreateCallRequest(request, credentials.webhookSecret), {
+          maxRetries: 0,
+        });
         return outcomeOfCreatedCall(created);
       } catch (error) {
         return outcomeOfCreateError(error);
@@ -87,7 +95,10 @@ export function createVapiAdapter(options: VapiAdapterOptions = {}): VoiceProvid
       const client = clientFor(credentials, options, 0);
       let call;
       try {
-        call = await client.calls.get({ id: providerCallId }, { maxRetries: 0, timeoutInSeconds: (options.timeoutMs ?? CALL_STATE_TIMEOUT_MS) / 1000 });
+        call = await client.calls.get(
+          { id: providerCallId },
+          { maxRetries: 0, timeoutInSeconds: (options.timeoutMs ?? CALL_STATE_TIMEOUT_MS) / 1000 },
+        );
       } catch (error) {
         if (error instanceof VapiError && error.statusCode === 404) return { kind: 'not_found' };
         throw error;

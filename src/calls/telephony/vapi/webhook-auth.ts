@@ -37,7 +37,9 @@ const DIGITS = /^\d{1,16}$/;
 const HEX_SHA256 = /^[0-9a-f]{64}$/i;
 
 export type WebhookAuthFailure = 'no secret configured' | 'missing' | 'malformed' | 'stale' | 'mismatch';
-export type WebhookAuthResult = { ok: true; scheme: 'hmac' | 'secret-header' } | { ok: false; reason: WebhookAuthFailure };
+export type WebhookAuthResult =
+  | { ok: true; scheme: 'hmac' | 'secret-header' }
+  | { ok: false; reason: WebhookAuthFailure };
 
 function hmacSha256(secret: string, ...parts: Array<string | Buffer>): Buffer {
   const mac = createHmac('sha256', secret);
@@ -67,7 +69,13 @@ function timestampSeconds(text: string): number | null {
   return value >= MILLISECONDS_FROM ? value / 1000 : value;
 }
 
-function verifyHmac(secret: string, signatureHeader: string, timestampHeader: string | undefined, rawBody: Buffer, now: Date): WebhookAuthResult {
+function verifyHmac(
+  secret: string,
+  signatureHeader: string,
+  timestampHeader: string | undefined,
+  rawBody: Buffer,
+  now: Date,
+): WebhookAuthResult {
   const signature = signatureHeader.trim().replace(/^sha256=/i, '');
   const timestamp = timestampHeader?.trim();
   if (!timestamp) return { ok: false, reason: 'missing' };
@@ -75,7 +83,9 @@ function verifyHmac(secret: string, signatureHeader: string, timestampHeader: st
   if (seconds === null || !HEX_SHA256.test(signature)) return { ok: false, reason: 'malformed' };
   if (Math.abs(now.getTime() / 1000 - seconds) > TIMESTAMP_TOLERANCE_SECONDS) return { ok: false, reason: 'stale' };
   const expected = Buffer.from(hmacSignature(secret, timestamp, rawBody), 'hex');
-  return timingSafeEqual(expected, Buffer.from(signature, 'hex')) ? { ok: true, scheme: 'hmac' } : { ok: false, reason: 'mismatch' };
+  return timingSafeEqual(expected, Buffer.from(signature, 'hex'))
+    ? { ok: true, scheme: 'hmac' }
+    : { ok: false, reason: 'mismatch' };
 }
 
 function secretHeaderToken(headers: Record<string, string | undefined>): string | undefined {
@@ -99,7 +109,8 @@ export function authenticateWebhook(input: WebhookAuthInput): WebhookAuthResult 
   const { headers, secret } = input;
   if (!secret) return { ok: false, reason: 'no secret configured' };
   const signature = headers[HMAC_SIGNATURE_HEADER];
-  if (signature !== undefined) return verifyHmac(secret, signature, headers[HMAC_TIMESTAMP_HEADER], input.rawBody, input.now);
+  if (signature !== undefined)
+    return verifyHmac(secret, signature, headers[HMAC_TIMESTAMP_HEADER], input.rawBody, input.now);
 
   const token = secretHeaderToken(headers);
   if (!token) return { ok: false, reason: 'missing' };

@@ -60,7 +60,13 @@ export function createPostgresQuotaStore(sql: Pick<SqlRunner, 'query'>): QuotaSt
     const at = now.getTime();
     const size = sliceOf(limit);
     const done = sql
-      .query<{ windowStart: Date; used: number; granted: number }>(LEASE_SQL, [partition, now, new Date(at - windowMs), size, limit])
+      .query<{ windowStart: Date; used: number; granted: number }>(LEASE_SQL, [
+        partition,
+        now,
+        new Date(at - windowMs),
+        size,
+        limit,
+      ])
       .then(({ rows: [row] }) => {
         failing = false;
         const endsAt = new Date(row.windowStart).getTime() + windowMs;
@@ -74,7 +80,8 @@ export function createPostgresQuotaStore(sql: Pick<SqlRunner, 'query'>): QuotaSt
         }
       })
       .catch((error: unknown) => {
-        if (!failing) logger.warn({ err: error }, 'rate limits: the shared quota could not be read; requests pass until it can');
+        if (!failing)
+          logger.warn({ err: error }, 'rate limits: the shared quota could not be read; requests pass until it can');
         failing = true;
       })
       .finally(() => leasing.delete(partition));
@@ -87,12 +94,18 @@ export function createPostgresQuotaStore(sql: Pick<SqlRunner, 'query'>): QuotaSt
   function sweepEndedWindows(at: number, windowMs: number) {
     if (at - lastSweep < windowMs) return;
     lastSweep = at;
-    sql.query(`DELETE FROM "RateLimitQuota" WHERE "windowStart" <= $1::timestamptz`, [new Date(at - windowMs)]).catch(() => {});
+    sql
+      .query(`DELETE FROM "RateLimitQuota" WHERE "windowStart" <= $1::timestamptz`, [new Date(at - windowMs)])
+      .catch(() => {});
   }
 
   const spend = (slice: Slice, limit: number, at: number): QuotaDecision => {
     slice.tokens -= 1;
-    return { allowed: true, remaining: Math.max(0, limit - slice.leasedOverall + slice.tokens), resetSeconds: secondsUntil(slice.endsAt, at) };
+    return {
+      allowed: true,
+      remaining: Math.max(0, limit - slice.leasedOverall + slice.tokens),
+      resetSeconds: secondsUntil(slice.endsAt, at),
+    };
   };
 
   /** The hot path, without a promise: a slice with tokens left is spent synchronously. */

@@ -38,10 +38,15 @@ type Locals = { [DECISIONS]?: Decisions; rateLimits?: RateLimits };
 export class RateLimits {
   private readonly policies: Partial<Record<PolicyName, Policy>> = {};
 
-  constructor(private readonly store: QuotaStore, settings: Pick<HttpEdgeEnv, 'RATE_LIMIT_WINDOW_SECONDS' | 'RATE_LIMIT_PER_KEY' | 'RATE_LIMIT_PER_ADDRESS'>, private readonly clock: Clock) {
+  constructor(
+    private readonly store: QuotaStore,
+    settings: Pick<HttpEdgeEnv, 'RATE_LIMIT_WINDOW_SECONDS' | 'RATE_LIMIT_PER_KEY' | 'RATE_LIMIT_PER_ADDRESS'>,
+    private readonly clock: Clock,
+  ) {
     const windowSeconds = settings.RATE_LIMIT_WINDOW_SECONDS;
     const add = (name: PolicyName, limit: number) => {
-      if (limit > 0) this.policies[name] = { name, limit, windowSeconds, item: `"${name}";q=${limit};w=${windowSeconds}` };
+      if (limit > 0)
+        this.policies[name] = { name, limit, windowSeconds, item: `"${name}";q=${limit};w=${windowSeconds}` };
     };
     add('address', settings.RATE_LIMIT_PER_ADDRESS);
     add('key', settings.RATE_LIMIT_PER_KEY);
@@ -68,7 +73,10 @@ export class RateLimits {
     (locals[DECISIONS] ??= []).push({ policy, decision });
     if (!decision.allowed) {
       res.setHeader('Retry-After', String(decision.resetSeconds));
-      throw new DomainError('rate_limited', `Too many requests for this ${name === 'key' ? 'API key' : 'client address'}: at most ${policy.limit} every ${policy.windowSeconds} s; retry after ${decision.resetSeconds} s`);
+      throw new DomainError(
+        'rate_limited',
+        `Too many requests for this ${name === 'key' ? 'API key' : 'client address'}: at most ${policy.limit} every ${policy.windowSeconds} s; retry after ${decision.resetSeconds} s`,
+      );
     }
   }
 
@@ -86,5 +94,10 @@ function writeHeaders(res: Response): void {
   const decisions = (res.locals as Locals)[DECISIONS];
   if (!decisions?.length) return;
   res.setHeader('RateLimit-Policy', decisions.map(({ policy }) => policy.item).join(', '));
-  res.setHeader('RateLimit', decisions.map(({ policy, decision }) => `"${policy.name}";r=${decision.remaining};t=${decision.resetSeconds}`).join(', '));
+  res.setHeader(
+    'RateLimit',
+    decisions
+      .map(({ policy, decision }) => `"${policy.name}";r=${decision.remaining};t=${decision.resetSeconds}`)
+      .join(', '),
+  );
 }
