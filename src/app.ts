@@ -12,7 +12,7 @@ import { requestIdFor } from './http/request-context.js';
 import { noteRequestStarted } from './db/foreground-traffic.js';
 import { buildOpenApi } from './rest/openapi.js';
 import { logger } from './logger.js';
-import { mondayRouter } from '../integration/monday/routes.js';
+import { mondayRouter } from '../integration/monday/board-app.route.js';
 import type { MondayConfig } from '../integration/monday/config.js';
 import { TELEPHONY_EVENTS_PATH, telephonyEventsRouter } from './http/telephony-events.route.js';
 import { PROVIDER_WEBHOOKS_PATH, providerWebhooksRouter } from './http/provider-webhooks.route.js';

@@ -17,11 +17,13 @@ export function callEndedTrigger(config: MondayConfig, fetchImpl: typeof fetch =
       return 'MONDAY_APP_ID is not set: call-ended triggers wait until it is (the trigger JWT carries the app id)';
     },
     async send(webhookUrl, body, now) {
+      // The delivery job sends only while waitReason is null.
+      if (config.appId === null) throw new Error('MONDAY_APP_ID is not set');
       const response = await fetchImpl(webhookUrl, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
-          authorization: signTriggerAuthorization(config.appId!, config.signingSecret, now),
+          authorization: signTriggerAuthorization(config.appId, config.signingSecret, now),
         },
         body: JSON.stringify(body),
         signal: AbortSignal.timeout(HTTP_TIMEOUT_MS),

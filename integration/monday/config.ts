@@ -18,7 +18,7 @@ export interface MondayConfig {
    */
   publicBaseUrl: string | null;
   /**
-   * OAuth install flow (oauth.routes.ts). Client ID and Secret from the Developer Center
+   * OAuth install flow (oauth.route.ts). Client ID and Secret from the Developer Center
    * (MONDAY_CLIENT_ID, MONDAY_CLIENT_SECRET); unset: the install pages answer 503.
    */
   oauthClientId?: string | null;

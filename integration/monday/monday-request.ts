@@ -68,7 +68,7 @@ export async function verifyMondayRequest(
     return null;
   }
   const mondayAccountId = String(claims.accountId);
-  let actor;
+  let actor: Awaited<ReturnType<typeof authenticateMondayAccount>>;
   try {
     actor = await authenticateMondayAccount(services, mondayAccountId);
   } catch (error) {

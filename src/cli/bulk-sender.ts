@@ -105,9 +105,10 @@ function itemProblems(body: Record<string, unknown>, count: number): Map<number,
   if (!Array.isArray(body.issues)) return named;
   for (const issue of body.issues as Array<{ path?: unknown; message?: unknown }>) {
     const match = /^contacts\[(\d+)\]\.?(.*)$/.exec(typeof issue.path === 'string' ? issue.path : '');
-    const index = match ? Number(match[1]) : -1;
-    if (index < 0 || index >= count) continue;
-    const field = match![2];
+    if (!match) continue;
+    const index = Number(match[1]);
+    if (index >= count) continue;
+    const field = match[2];
     const problem = `${field ? `${field}: ` : ''}${typeof issue.message === 'string' ? issue.message : 'refused'}`;
     named.set(index, [...(named.get(index) ?? []), problem]);
   }

@@ -73,8 +73,8 @@ export function buildMapping(headers: string[], specs: string[]): Target[] {
   for (const spec of specs) {
     const { column, target } = parseMapSpec(spec);
     const index =
-      headers.findIndex((h) => h === column) >= 0
-        ? headers.findIndex((h) => h === column)
+      headers.indexOf(column) >= 0
+        ? headers.indexOf(column)
         : headers.findIndex((h) => h.toLowerCase() === column.toLowerCase());
     if (index < 0)
       throw usageError(

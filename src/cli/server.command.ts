@@ -17,7 +17,7 @@ export function serveCommand(): Command {
       const out = createOutput(!!opts.json);
       const env = await readEnv();
       const { startService } = await import('../service.js');
-      let service;
+      let service: Awaited<ReturnType<typeof import('../service.js').startService>>;
       try {
         service = await startService({ env, seedDemo: true });
       } catch (error) {

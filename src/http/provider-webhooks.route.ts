@@ -78,12 +78,10 @@ export function providerWebhooksRouter(services: Services): express.Router {
       if (!UUID_PATTERN.test(event.callId)) throw new DomainError('not_found', `No call ${event.callId}`);
     }
     const applied = await applyTelephonyEvents(services, read.events, { accountId, provider });
-    res
-      .status(200)
-      .json({
-        status: applied.length === 0 ? 'ignored' : applied.includes('applied') ? 'applied' : 'duplicate',
-        events: applied,
-      });
+    res.status(200).json({
+      status: applied.length === 0 ? 'ignored' : applied.includes('applied') ? 'applied' : 'duplicate',
+      events: applied,
+    });
   });
   return router;
 }

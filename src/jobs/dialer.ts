@@ -85,7 +85,7 @@ async function roomInFlight(tx: SqlClient, due: DueEnrollment[]): Promise<{ take
         item.keyCap !== null ? `key:${item.accountId}:${item.provider}` : null,
       ].filter((n): n is string => n !== null);
       if (names.some((n) => (room.get(n) ?? 0) <= 0)) return false;
-      for (const n of names) room.set(n, room.get(n)! - 1);
+      for (const n of names) room.set(n, (room.get(n) ?? 0) - 1);
       return true;
     },
   };

@@ -49,7 +49,9 @@ async function runBatch(services: Services, batchId: string, known?: ImportPaylo
       const batch = await lockBatch<ImportPayload | null>(tx, batchId, !known);
       if (!batch) throw new BatchBusy(`batch ${batchId} is being processed elsewhere`);
       if (batch.status === 'done') return;
-      const payload = known ?? batch.payload!;
+      const payload = known ?? batch.payload;
+      // Only a done batch drops its payload, and a done batch returned above.
+      if (!payload) throw new Error(`import batch ${batchId} has no payload`);
       const account = await loadAccountRules(tx, batch.accountId);
       const now = services.clock.now();
       const outcomes = await upsertInTransaction(tx, account, payload.writes, payload.enrollment, now, {

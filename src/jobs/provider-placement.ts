@@ -73,15 +73,15 @@ function credentialsCache(services: PlacementServices) {
   const cache = new Map<string, Promise<ProviderCredentials | null>>();
   return (call: Pick<PlacingCall, 'accountId' | 'provider' | 'secrets'>) => {
     const key = `${call.accountId}:${call.provider}`;
-    if (!cache.has(key)) {
-      cache.set(
-        key,
-        call.secrets
-          ? Promise.resolve().then(() => credentialsFromStored(services, call.provider, call.secrets!))
-          : loadProviderCredentials(services, call.accountId, call.provider),
-      );
+    let credentials = cache.get(key);
+    if (!credentials) {
+      const { secrets } = call;
+      credentials = secrets
+        ? Promise.resolve().then(() => credentialsFromStored(services, call.provider, secrets))
+        : loadProviderCredentials(services, call.accountId, call.provider);
+      cache.set(key, credentials);
     }
-    return cache.get(key)!;
+    return credentials;
   };
 }
 

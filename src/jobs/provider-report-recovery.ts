@@ -177,7 +177,11 @@ function credentialsCache(services: RecoveryServices) {
   const cache = new Map<string, Promise<ProviderCredentials | null>>();
   return (accountId: string, provider: RemoteVoiceProvider) => {
     const key = `${accountId}:${provider}`;
-    if (!cache.has(key)) cache.set(key, loadProviderCredentials(services as Services, accountId, provider));
-    return cache.get(key)!;
+    let credentials = cache.get(key);
+    if (!credentials) {
+      credentials = loadProviderCredentials(services as Services, accountId, provider);
+      cache.set(key, credentials);
+    }
+    return credentials;
   };
 }

@@ -22,9 +22,10 @@ export async function startJobQueue(db: Database): Promise<JobQueue> {
     );
     return work;
   };
+  if (db.kind === 'postgres' && !db.connectionString) throw new Error('the job queue needs the PostgreSQL URL');
   const boss =
-    db.kind === 'postgres'
-      ? new PgBoss({ connectionString: db.connectionString!, max: 4, schedule: false })
+    db.kind === 'postgres' && db.connectionString
+      ? new PgBoss({ connectionString: db.connectionString, max: 4, schedule: false })
       : new PgBoss({
           db: { executeSql: (text, values) => track(runOnPglite(db, text, values)) },
           schedule: false,

@@ -57,8 +57,8 @@ export class JsonResponseTransport implements Transport {
     this.#awaited = messages.filter(isJSONRPCRequest).map((message) => message.id);
     const settled = new Promise<void>((resolve) => {
       this.#settle = resolve;
+      if (this.#awaited.length === 0) resolve();
     });
-    if (this.#awaited.length === 0) this.#settle!();
     for (const message of messages) this.onmessage?.(message);
     return settled.then(() => this.#awaited.flatMap((id) => this.#answers.get(id) ?? []));
   }

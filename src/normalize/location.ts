@@ -77,7 +77,10 @@ function getCountryNames(): Map<string, string> {
         const key = nameKey(name);
         if (key === '') continue;
         let codes = candidates.get(key);
-        if (!codes) candidates.set(key, (codes = new Set()));
+        if (!codes) {
+          codes = new Set();
+          candidates.set(key, codes);
+        }
         codes.add(code);
       }
     }
@@ -96,7 +99,10 @@ function getSubdivisionNames(): Map<string, string[]> {
     const key = nameKey(name);
     if (key === '') return;
     let codes = names.get(key);
-    if (!codes) names.set(key, (codes = new Set()));
+    if (!codes) {
+      codes = new Set();
+      names.set(key, codes);
+    }
     codes.add(code);
   };
   for (const entry of iso31662) add(entry.name, entry.code);

@@ -134,7 +134,7 @@ function getPrefixZones(): PrefixZones {
     if (typeof value !== 'string' || !/^\d+$/.test(prefix)) continue;
     // Zones of one prefix are joined with '&' in the data.
     const zones = value.split('&').filter((zone) => zone !== '');
-    if (Object.prototype.hasOwnProperty.call(callingCodes, prefix)) byCallingCode.set(prefix, zones);
+    if (Object.hasOwn(callingCodes, prefix)) byCallingCode.set(prefix, zones);
     if (prefix.startsWith(NANP_CALLING_CODE) && prefix.length >= 4) {
       const areaCode = prefix.slice(1, 4);
       byAreaCode.set(areaCode, [...new Set([...(byAreaCode.get(areaCode) ?? []), ...zones])]);

@@ -44,7 +44,7 @@ export function canonicalTimezone(input: string): string | null {
 export function timezoneForLocation(location: string): string | null {
   if (typeof location !== 'string' || location.trim() === '') return null;
   const code = location.trim().toUpperCase();
-  if (Object.prototype.hasOwnProperty.call(SUBDIVISION_TIMEZONES, code)) {
+  if (Object.hasOwn(SUBDIVISION_TIMEZONES, code)) {
     return SUBDIVISION_TIMEZONES[code];
   }
   const zones = countryTimezones(code.split('-')[0]);
@@ -105,8 +105,8 @@ function icuCanonical(name: string): string | null {
 
 // --- same-behaving zones -------------------------------------------------------------------
 
-let groupOfZone: Map<string, string> | undefined;
-let countryOfZone: Map<string, string> | undefined;
+type ZoneIndex = { groupOfZone: Map<string, string>; countryOfZone: Map<string, string> };
+let zoneIndex: ZoneIndex | undefined;
 let zonesByCountry: Map<string, string[]> | undefined;
 const mergedCountryZones = new Map<string, readonly string[]>();
 
@@ -115,7 +115,8 @@ const mergedCountryZones = new Map<string, readonly string[]>();
  * name (America/Boise and America/Denver → America/Denver; aliases such as Asia/Calcutta too).
  * Indexes: any member → group name, group name → country.
  */
-function indexGroups(): void {
+function indexGroups(): ZoneIndex {
+  if (zoneIndex) return zoneIndex;
   const groups = new Map<string, string>();
   const countries = new Map<string, string>();
   for (const zone of rawTimeZones) {
@@ -123,18 +124,16 @@ function indexGroups(): void {
     for (const member of zone.group) if (!groups.has(member)) groups.set(member, zone.name);
     groups.set(zone.name, zone.name);
   }
-  groupOfZone = groups;
-  countryOfZone = countries;
+  zoneIndex = { groupOfZone: groups, countryOfZone: countries };
+  return zoneIndex;
 }
 
 function zoneGroup(zone: string): string {
-  if (!groupOfZone) indexGroups();
-  return groupOfZone!.get(zone) ?? zone;
+  return indexGroups().groupOfZone.get(zone) ?? zone;
 }
 
 function zoneCountry(zone: string): string | undefined {
-  if (!countryOfZone) indexGroups();
-  return countryOfZone!.get(zone);
+  return indexGroups().countryOfZone.get(zone);
 }
 
 /** Country → the names of its tzdb groups (one per set of its zones that behave the same). */

@@ -32,9 +32,7 @@ describe.each(testDatabaseKinds())('chunked bulk-update on %s', (kind) => {
     );
   }
 
-  async function batchOf(
-    accountId: string,
-  ): Promise<{
+  async function batchOf(accountId: string): Promise<{
     id: string;
     status: string;
     payload: { updated?: number };

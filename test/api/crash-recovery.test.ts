@@ -35,7 +35,7 @@ describe.each(testDatabaseKinds())('stored work after a SIGKILL on %s', (kind: D
 
   it(`applies imports and a bulk-update accepted just before a kill within ${RECOVERY_BOUND_MS / 1000} s of the restart, ${RUNS} times`, async () => {
     let env: Record<string, string>;
-    let seedDb;
+    let seedDb: Awaited<ReturnType<typeof openDatabase>>;
     if (kind === 'pglite') {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cl-crash-'));
       cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
@@ -121,7 +121,10 @@ describe.each(testDatabaseKinds())('stored work after a SIGKILL on %s', (kind: D
         const found = await Promise.all(
           [0, 1, 2].map((b) =>
             api(service.baseUrl, 'GET', `/api/v1/contacts/source/csv/external-id/r${run}-b${b}-${BATCH - 1}`).then(
-              async (r) => (await r.arrayBuffer(), r.status),
+              async (r) => {
+                await r.arrayBuffer();
+                return r.status;
+              },
             ),
           ),
         );

@@ -69,7 +69,8 @@ function prng(seed: number) {
 function weighted<T>(r: () => number, pairs: Array<[T, number]>): T {
   let x = r() * pairs.reduce((s, [, w]) => s + w, 0);
   for (const [v, w] of pairs) {
-    if ((x -= w) < 0) return v;
+    x -= w;
+    if (x < 0) return v;
   }
   return pairs[pairs.length - 1][0];
 }

@@ -94,7 +94,7 @@ describe.each(testDatabaseKinds())('log safety and access lines on %s', (kind: D
 
   it('logs no contact data or secret, and one access line per request', async () => {
     let env: Record<string, string>;
-    let seed;
+    let seed: Awaited<ReturnType<typeof openDatabase>>;
     let databaseName = '';
     if (kind === 'pglite') {
       const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cl-logs-'));

@@ -64,7 +64,10 @@ async function startDriver(provider: Provider, clock: DriverClock): Promise<Driv
   if (provider === 'vapi') {
     const { vapi, base } = await startVapiBase({ now, concurrencyLimit: 100 });
     // The call's life (ring, talk, end, report) has passed before it is finished.
-    const over = (id: string) => (clock.reach(vapi.timeline(id).reportAt), id);
+    const over = (id: string) => {
+      clock.reach(vapi.timeline(id).reportAt);
+      return id;
+    };
     return {
       ...base,
       createdFor: (phone) =>
@@ -97,7 +100,10 @@ async function startDriver(provider: Provider, clock: DriverClock): Promise<Driv
     };
   }
   const { retell, base } = await startRetellBase({ now, concurrencyLimit: 100 });
-  const over = (id: string) => (clock.reach(retell.timeline(id).reportAt), id);
+  const over = (id: string) => {
+    clock.reach(retell.timeline(id).reportAt);
+    return id;
+  };
   const statuses = (result: { statuses: Array<number | null> }) => result.statuses.map((s) => s ?? 0);
   return {
     ...base,

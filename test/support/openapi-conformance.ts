@@ -79,7 +79,10 @@ export async function loadConformance(): Promise<Conformance> {
   const compiled = new Map<Schema, ValidateFunction>();
   const validate = (schema: Schema, value: unknown, what: string) => {
     let fn = compiled.get(schema);
-    if (!fn) compiled.set(schema, (fn = ajv.compile(schema)));
+    if (!fn) {
+      fn = ajv.compile(schema);
+      compiled.set(schema, fn);
+    }
     expect(fn(value) ? [] : fn.errors, what).toEqual([]);
   };
 

@@ -261,7 +261,7 @@ const TRANSCRIPTS: Partial<Record<CallResult, readonly Line[]>> = {
 /** The simulated transcript of a call: empty unless the result is a conversation. */
 function simulatedTranscript(result: CallResult, startedAt: Date, durationSeconds: number): Utterance[] {
   if (!isConversationResult(result)) return [];
-  const lines = TRANSCRIPTS[result] ?? TRANSCRIPTS.answered!;
+  const lines = TRANSCRIPTS[result] ?? TRANSCRIPTS.answered ?? [];
   const step = durationSeconds > 0 ? (durationSeconds * 1000) / lines.length : 0;
   return lines.map(([speaker, content], index) => ({
     speaker,

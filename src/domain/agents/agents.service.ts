@@ -31,7 +31,7 @@ function checkProviderReferences<T extends ProviderReferences>(agent: T): T {
     throw badRequest(`${missing.join(', ')}: a ${agent.provider} agent needs ${what}`);
   }
   if (agent.provider === 'retell') {
-    const parsed = normalizePhone(agent.providerPhoneNumber!, null);
+    const parsed = normalizePhone(agent.providerPhoneNumber ?? '', null);
     if (!parsed.ok)
       throw badRequest(
         `providerPhoneNumber: "${agent.providerPhoneNumber}" is not a phone number in international format (e.g. +14155550100)`,

@@ -89,7 +89,7 @@ export async function revokeApiKey(ctx: RequestContext, id: string): Promise<Api
  * Account rules together); the last-used time is written only when a minute has passed.
  */
 export async function authenticateApiKey(services: Services, secret: string | undefined): Promise<Actor> {
-  if (!secret || !secret.startsWith(KEY_PREFIX))
+  if (!secret?.startsWith(KEY_PREFIX))
     throw new DomainError('unauthenticated', 'Missing or malformed API key: send Authorization: Bearer svc_pk_...');
   const row = await findActiveKey(directSql(services.db.sql), hashSecret(secret));
   if (!row) throw new DomainError('unauthenticated', 'Unknown or revoked API key');

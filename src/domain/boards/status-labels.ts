@@ -31,7 +31,7 @@ export const DEFAULT_STATUS_LABELS: Readonly<Record<CallResult, string | null>> 
 
 /** The label for a result under the Account's mapping (its entries override the default's). */
 export function labelForResult(result: CallResult, mapping: StatusLabelMapping | null | undefined): string | null {
-  if (mapping && Object.prototype.hasOwnProperty.call(mapping, result)) return mapping[result] ?? null;
+  if (mapping && Object.hasOwn(mapping, result)) return mapping[result] ?? null;
   return DEFAULT_STATUS_LABELS[result];
 }
 

@@ -89,7 +89,8 @@ export async function applyTelephonyEvents(
 ): Promise<EventApplication[]> {
   if (events.length === 0) return [];
   // Whatever surface reported them: text the database cannot store is the reporter's 400.
-  events.forEach((event, index) => assertStorableText(event, events.length === 1 ? '' : `events[${index}]`));
+  for (const [index, event] of events.entries())
+    assertStorableText(event, events.length === 1 ? '' : `events[${index}]`);
   const now = services.clock.now();
   return services.db.sql.transaction(async (runner) => {
     const tx = directSql(runner);

@@ -79,8 +79,8 @@ function contactFromJson(json: ContactRow): ContactRow {
     ...json,
     lastCallAt: date(json.lastCallAt),
     nextCallAt: date(json.nextCallAt),
-    createdAt: date(json.createdAt)!,
-    updatedAt: date(json.updatedAt)!,
+    createdAt: new Date(json.createdAt),
+    updatedAt: new Date(json.updatedAt),
   };
 }
 

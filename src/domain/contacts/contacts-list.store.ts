@@ -172,10 +172,11 @@ function orderedRanges(filters: AttributeFilter[]): OrderedRanges {
       const { domain, nullable } = COLUMNS[column];
       return byColumn.get(column) ?? (domain ? [...domain, ...(nullable ? [null] : [])] : null);
     });
-    if (choices.some((c) => c === null)) continue;
-    if (choices.reduce((n, c) => n * c!.length, 1) > MAX_RANGES) continue;
-    const ranges = choices.reduce<Range[]>(
-      (acc, values, i) => acc.flatMap((r) => values!.map((v) => [...r, [columns[i], v] as [Column, string | null]])),
+    const known = choices.filter((c) => c !== null);
+    if (known.length < choices.length) continue;
+    if (known.reduce((n, c) => n * c.length, 1) > MAX_RANGES) continue;
+    const ranges = known.reduce<Range[]>(
+      (acc, values, i) => acc.flatMap((r) => values.map((v) => [...r, [columns[i], v] as [Column, string | null]])),
       [[]],
     );
     return { ranges, residual: filters.filter((f) => !columns.includes(f.column)) };
@@ -402,7 +403,7 @@ const RULE_COLUMNS = Prisma.raw(
 function prefixRange(column: Prisma.Sql, prefix: string): Prisma.Sql {
   const chars = [...prefix];
   while (chars.length > 0) {
-    const next = chars[chars.length - 1].codePointAt(0)! + 1;
+    const next = (chars[chars.length - 1].codePointAt(0) ?? 0) + 1;
     if (next <= 0x10ffff && (next < 0xd800 || next > 0xdfff)) {
       const end = [...chars.slice(0, -1), String.fromCodePoint(next)].join('');
       return Prisma.sql`${column} >= ${prefix} AND ${column} < ${end}`;

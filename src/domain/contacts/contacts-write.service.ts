@@ -67,7 +67,7 @@ export async function upsertOnePreparedContact(
   row.dedupKey = key;
   if (!found.contact) {
     if ((await insertContacts(db, account.id, [row])).size === 1) return { contact: row, created: true };
-  } else if ((await updateContacts(db, account.id, [row], [found.version!])) === 1) {
+  } else if (found.version !== null && (await updateContacts(db, account.id, [row], [found.version])) === 1) {
     if (row.priority !== found.contact.priority)
       await syncEnrollmentPriority(db, [{ id: row.id, priority: row.priority }]);
     return { contact: row, created: false };
@@ -225,7 +225,7 @@ export async function upsertInTransaction(
   await syncEnrollmentPriority(
     tx,
     toUpdate
-      .filter((r) => previous.get(r.id)!.priority !== r.priority)
+      .filter((r) => previous.get(r.id)?.priority !== r.priority)
       .map((r) => ({ id: r.id, priority: r.priority })),
   );
   const before = new Map(existing.map((r) => [r.id, r.status]));
@@ -238,7 +238,7 @@ export async function upsertInTransaction(
     now,
   );
   // Later items may have changed an earlier item's contact: answer with the final state.
-  return outcomes.map((o) => ({ contact: byKey.get(o.contact.dedupKey)!.row, created: o.created }));
+  return outcomes.map((o) => ({ contact: byKey.get(o.contact.dedupKey)?.row ?? o.contact, created: o.created }));
 }
 
 /**

@@ -85,8 +85,7 @@ export type PrepareResult =
 /** How a write treats an existing contact: import/upsert merges; PATCH and bulk-update set. */
 export type WriteMode = 'import' | 'patch' | 'bulk-update';
 
-const has = <T extends object>(obj: T, key: keyof T): boolean =>
-  Object.prototype.hasOwnProperty.call(obj, key) && obj[key] !== undefined;
+const has = <T extends object>(obj: T, key: keyof T): boolean => Object.hasOwn(obj, key) && obj[key] !== undefined;
 
 /**
  * Normalizes a parsed write. The phone's default country comes from the location sent with
@@ -109,25 +108,26 @@ export function prepareContactWrite(
       ? normalizeLocation(write.location, account.defaultLocation ? countryOf(account.defaultLocation) : null)
       : null;
   if (has(write, 'phone')) {
-    if (write.phone === null || write.phone!.trim() === '') out.phone = null;
+    const phone = write.phone ?? '';
+    if (phone.trim() === '') out.phone = null;
     else {
       const locationForCountry = out.location ?? account.defaultLocation;
-      const parsed = normalizePhone(write.phone!, locationForCountry ? countryOf(locationForCountry) : null);
+      const parsed = normalizePhone(phone, locationForCountry ? countryOf(locationForCountry) : null);
       if (!parsed.ok) return { ok: false, reason: 'invalid_phone' };
       out.phone = parsed.e164;
     }
   }
   if (has(write, 'timezone')) {
-    if (write.timezone === null) out.timezone = null;
+    if (write.timezone === null || write.timezone === undefined) out.timezone = null;
     else {
-      const zone = canonicalTimezone(write.timezone!);
+      const zone = canonicalTimezone(write.timezone);
       if (zone) out.timezone = zone;
     }
   }
   if (has(write, 'language')) {
-    if (write.language === null) out.language = null;
+    if (write.language === null || write.language === undefined) out.language = null;
     else {
-      const locale = normalizeLanguage(write.language!);
+      const locale = normalizeLanguage(write.language);
       if (locale) out.language = locale;
     }
   }
@@ -208,14 +208,14 @@ export function applyContactWrite(stored: ContactRow | null, write: PreparedWrit
 
   next.status = nextStatus(stored, write, options);
 
-  if (has(write, 'sourceKind')) next.sourceKind = write.sourceKind!;
+  if (write.sourceKind !== undefined) next.sourceKind = write.sourceKind;
   if (write.externalId) next.externalId = write.externalId;
   else if (isNew) next.externalId = next.id;
   // externalId null on an existing contact keeps the stored external ID.
 
   if (has(write, 'customFields'))
     next.customFields = mergeCustomFields(next.customFields, write.customFields ?? null, mode);
-  if (has(write, 'priority')) next.priority = write.priority!;
+  if (write.priority !== undefined) next.priority = write.priority;
   return next;
 }
 

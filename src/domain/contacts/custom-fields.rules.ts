@@ -30,8 +30,8 @@ export function customFieldsLimitProblem(value: Record<string, unknown>): string
   let keys = 0;
   // Every value serializes to at least one byte, so more values than bytes is over the size.
   let values = 0;
-  while (stack.length > 0) {
-    const { value: current, depth } = stack.pop()!;
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const { value: current, depth } = next;
     if (++values > maxBytes) return `must be at most ${maxBytes} bytes as JSON`;
     if (current === null || typeof current !== 'object') continue;
     if (depth > maxDepth) return `must be nested at most ${maxDepth} levels deep`;

@@ -79,8 +79,7 @@ builder.queryFields((t) => ({
   }),
   boardCallResultLabel: t.field({
     type: BoardCallResultLabelType,
-    description:
-      `${ONLY} The call result (sent, else the item's latest call) ` + 'and the status label the Account maps it to.',
+    description: `${ONLY} The call result (sent, else the item's latest call) and the status label the Account maps it to.`,
     args: { item: t.arg.string({ required: true, description: "monday's item id" }), callResult: t.arg.string() },
     resolve: (_root, args, ctx) => boardCallResultLabel(ctx, args.item, args.callResult ?? null),
   }),

@@ -43,8 +43,7 @@ interface Visit {
  */
 export function findUnstorableText(value: unknown, prefix = ''): TextProblem | null {
   const stack: Visit[] = [{ value, parent: null, step: null }];
-  while (stack.length > 0) {
-    const visit = stack.pop()!;
+  for (let visit = stack.pop(); visit !== undefined; visit = stack.pop()) {
     const current = visit.value;
     if (typeof current === 'string') {
       const reason = unstorableTextReason(current);

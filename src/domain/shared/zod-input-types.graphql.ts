@@ -120,8 +120,9 @@ function graphqlType(
       if (!node.properties) return { type: 'JSON', nullable: false, description };
       const existing = declaredByShape.get(shapeKey(node));
       const name = options.nested?.[key];
-      if (!existing && !name) throw new Error(`${parent}.${key}: name its input type (options.nested.${key})`);
-      return { type: existing ?? declareObject(name!, node, options), nullable: false, description };
+      if (existing) return { type: existing, nullable: false, description };
+      if (!name) throw new Error(`${parent}.${key}: name its input type (options.nested.${key})`);
+      return { type: declareObject(name, node, options), nullable: false, description };
     }
     default:
       // z.unknown(), or a union of several kinds.

@@ -22,11 +22,17 @@ export function corsPolicy(allowedOrigins: readonly string[], { outside = [] }: 
   const listed = new Set(allowedOrigins);
   const isOutside = (path: string) => outside.some((mount) => path === mount || path.startsWith(`${mount}/`));
   return (req: Request, res: Response, next: NextFunction): void => {
-    if (isOutside(req.path)) return next();
+    if (isOutside(req.path)) {
+      next();
+      return;
+    }
     // Answers differ by Origin once any origin is listed: caches must keep them apart.
     if (listed.size > 0) res.vary('Origin');
     const origin = req.headers.origin;
-    if (origin === undefined || !listed.has(origin)) return next();
+    if (origin === undefined || !listed.has(origin)) {
+      next();
+      return;
+    }
     res.setHeader('Access-Control-Allow-Origin', origin);
     res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
     if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {

@@ -6,7 +6,7 @@
  * Express app (the standalone server in ./index.ts mounts it at the root).
  */
 import express, { type Request, type Response, type Router } from 'express';
-import { buildSchema, graphql, GraphQLError, Kind, parse, visit, type GraphQLFormattedError } from 'graphql';
+import { buildSchema, graphql, type GraphQLError, Kind, parse, visit, type GraphQLFormattedError } from 'graphql';
 import {
   getCounters,
   notifyColumnChanges,

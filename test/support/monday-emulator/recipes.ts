@@ -58,7 +58,7 @@ function checkBoardAndTrigger(context: AutomationContext, input: CreateRecipeInp
   if (input.trigger.kind === 'status_change') {
     const { columnId, toLabel } = input.trigger;
     const column = board.columns.find((c) => c.id === columnId);
-    if (!column || column.type !== 'status')
+    if (column?.type !== 'status')
       throw new Error(`monday emulator: board ${board.id} has no status column ${columnId}`);
     // In monday's UI the label is picked from the column's existing labels.
     if (toLabel !== undefined && !Object.values(column.labels ?? {}).includes(toLabel)) {

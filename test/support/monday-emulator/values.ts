@@ -152,7 +152,7 @@ function validatePhone(column: MondayColumn, phone: string, country: unknown, st
       throw columnValueError(column, `unknown country code ${country}`);
     }
     const parsed = parsePhoneNumberFromString(trimmed, country as CountryCode);
-    if (!parsed || !parsed.isValid() || parsed.countryCallingCode !== callingCode) {
+    if (!parsed?.isValid() || parsed.countryCallingCode !== callingCode) {
       throw columnValueError(column, `phone number is not valid for country ${country}`);
     }
   }

@@ -239,7 +239,7 @@ export function createRetellApi(ctx: ApiContext): express.Router {
     send(res, 204);
   });
   router.post('/v3/list-calls', (req, res) => listCalls(ctx, req, res));
-  router.get('/get-concurrency', (req, res) => {
+  router.get('/get-concurrency', (_req, res) => {
     send(res, 200, {
       current_concurrency: inProgress(ctx),
       concurrency_limit: ctx.concurrencyLimit,
@@ -250,6 +250,6 @@ export function createRetellApi(ctx: ApiContext): express.Router {
       reserved_inbound_concurrency: 0,
     });
   });
-  router.use((req, res) => send(res, 404, errorBody(404, 'Not found.')));
+  router.use((_req, res) => send(res, 404, errorBody(404, 'Not found.')));
   return router;
 }

@@ -93,7 +93,7 @@ function sendFailure(res: express.Response, failure: CreateFailure): void {
   res.status(failure.status).json(failure.body ?? errorBody(failure.status));
 }
 
-function newCall(state: EmulatorState, body: Record<string, unknown>, options: ApiOptions): Vapi.Call {
+function newCall(state: EmulatorState, body: Record<string, unknown>): Vapi.Call {
   const at = state.now().toISOString();
   const id = randomUUID();
   const phoneNumberId = body.phoneNumberId as string;
@@ -195,7 +195,7 @@ export function createVapiApi(state: EmulatorState, options: ApiOptions): expres
           ),
         );
     }
-    const call = newCall(state, body, options);
+    const call = newCall(state, body);
     const ourNumber = options.phoneNumbers?.[call.phoneNumberId ?? ''] ?? '+15550000000';
     const emulated: EmulatedCall = { id: call.id, request: body, call, ourNumber, ended: false };
     if (blocked) {

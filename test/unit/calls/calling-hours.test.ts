@@ -579,11 +579,11 @@ describe('consistency across DST weeks', () => {
 describe('formatter reuse', () => {
   it('constructs one Intl.DateTimeFormat per zone, not per call', () => {
     const Original = Intl.DateTimeFormat;
-    const spy = vi.spyOn(Intl, 'DateTimeFormat').mockImplementation(function (
-      ...args: ConstructorParameters<typeof Original>
-    ) {
-      return new Original(...args);
-    } as unknown as typeof Original);
+    const spy = vi
+      .spyOn(Intl, 'DateTimeFormat')
+      .mockImplementation(
+        ((...args: ConstructorParameters<typeof Original>) => new Original(...args)) as unknown as typeof Original,
+      );
     try {
       for (let i = 0; i < 50; i++) {
         const t = new Date(Date.parse('2026-01-05T00:00:00Z') + i * 3_600_000);

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Services } from '../../../src/domain/context.js';
 import type { CallEndedEvent } from '../../../src/domain/calls/call-events.service.js';
-import { mondayRouter } from '../../../integration/monday/routes.js';
+import { mondayRouter } from '../../../integration/monday/board-app.route.js';
 import type { MondayConfig } from '../../../integration/monday/config.js';
 import type { ActionHandler } from '../../../integration/monday/action-runs.js';
 import { MondayActionFailure } from '../../../integration/monday/action-failure.js';
@@ -98,7 +98,7 @@ function manifestUrls(): Array<{ key: string; url: string }> {
   const found: Array<{ key: string; url: string }> = [];
   const walk = (value: unknown, key: string) => {
     if (typeof value === 'string' && value.includes('{{PUBLIC_BASE_URL}}')) found.push({ key, url: value });
-    else if (Array.isArray(value)) value.forEach((v) => walk(v, key));
+    else if (Array.isArray(value)) for (const v of value) walk(v, key);
     else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) walk(v, k);
   };
   walk(manifest, '');
@@ -194,7 +194,7 @@ describe('the monday app manifest', () => {
   });
 
   it('declares the trigger input fields the subscribe endpoint reads', () => {
-    const source = fs.readFileSync(path.join(root, 'integration/monday/routes.ts'), 'utf8');
+    const source = fs.readFileSync(path.join(root, 'integration/monday/board-app.route.ts'), 'utf8');
     const subscribe = source.slice(
       source.indexOf("router.post('/trigger/subscribe'"),
       source.indexOf("router.post('/trigger/unsubscribe'"),

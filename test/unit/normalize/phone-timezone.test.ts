@@ -80,7 +80,7 @@ describe('timezoneForPhone: countries with several zones give none', () => {
     for (const prefix of prefixZoneData().keys()) {
       if (prefix.startsWith('1')) continue;
       const number = validNumberStartingWith(prefix);
-      if (!number || !number.country || !multi.has(number.country)) continue;
+      if (!number?.country || !multi.has(number.country)) continue;
       checked.push(number.e164);
       const zone = timezoneForPhone(number.e164);
       if (zone !== null) wrong.push(`${number.e164} (${number.country}) → ${zone}`);

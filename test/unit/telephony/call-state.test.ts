@@ -159,9 +159,7 @@ describe('Vapi fetchCallState (GET /call/{id})', () => {
 
 describe('Retell fetchCallState (GET /v2/get-call/{call_id})', () => {
   const adapter = createRetellAdapter();
-  async function harness(
-    options: { concurrencyLimit?: number } = {},
-  ): Promise<{
+  async function harness(options: { concurrencyLimit?: number } = {}): Promise<{
     retell: RetellEmulator;
     receiver: WebhookReceiver;
     credentials: ProviderCredentials;

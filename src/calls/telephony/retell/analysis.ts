@@ -7,7 +7,7 @@
 // Results that only a conversation can tell (converted, qualified, callback_requested…) come
 // from `contactline_outcome`; the rest of the mapping is in ./ended-reasons.ts.
 import type { AgentCreateParams } from 'retell-sdk/resources/agent';
-import { CONVERSATION_RESULTS, type CallResult } from '../telephony.port.js';
+import type { CONVERSATION_RESULTS, CallResult } from '../telephony.port.js';
 
 type AnalysisItem = NonNullable<AgentCreateParams['post_call_analysis_data']>[number];
 

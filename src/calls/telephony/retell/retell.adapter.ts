@@ -86,7 +86,7 @@ export function createRetellAdapter(options: RetellAdapterOptions = {}): VoicePr
     },
 
     async fetchCallState(credentials, { callId, providerCallId }, now): Promise<ProviderCallState> {
-      let call;
+      let call: Awaited<ReturnType<Retell['call']['retrieve']>>;
       try {
         // No SDK retries: the dialer asks again on a later pass; a retry now only holds it up.
         call = await clientFor(credentials).call.retrieve(providerCallId, {

@@ -148,8 +148,8 @@ export const ENDED_REASON_RULES: readonly EndedReasonRule[] = [
 ];
 
 export function ruleForEndedReason(reason: string): EndedReasonRule {
-  // The last rule matches everything, so find() always succeeds.
-  return ENDED_REASON_RULES.find((rule) => rule.matches(reason))!;
+  // The last rule matches everything, so it is the answer when no earlier rule is.
+  return ENDED_REASON_RULES.find((rule) => rule.matches(reason)) ?? ENDED_REASON_RULES[ENDED_REASON_RULES.length - 1];
 }
 
 /** Only a call the assistant handed to another number counts as transferred (a failed transfer does not). */

@@ -59,8 +59,7 @@ function numberOf(phoneNumber: unknown): string | null {
   return typeof number === 'string' && number.length > 0 ? number : null;
 }
 
-function inboundEvent(message: AnyServerMessage, callId: string, now: Date): ProviderEvent {
-  const call = message.call!;
+function inboundEvent(message: AnyServerMessage, call: Vapi.Call, callId: string, now: Date): ProviderEvent {
   const from = call.customer?.number ?? message.customer?.number ?? call.customer?.sipUri ?? 'unknown';
   const to = numberOf(message.phoneNumber) ?? numberOf(call.phoneNumber);
   return {
@@ -163,7 +162,7 @@ export function eventsOfServerMessage(message: AnyServerMessage, now: Date): Pro
   if (!callId || !message.call) return [];
   const events: ProviderEvent[] = [];
   if (message.call.type === 'inboundPhoneCall' || message.type === 'assistant-request')
-    events.push(inboundEvent(message, callId, now));
+    events.push(inboundEvent(message, message.call, callId, now));
 
   if (message.type === 'status-update' && (message as Vapi.ServerMessageStatusUpdate).status === 'in-progress') {
     events.push({

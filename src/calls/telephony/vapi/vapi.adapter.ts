@@ -93,7 +93,7 @@ export function createVapiAdapter(options: VapiAdapterOptions = {}): VoiceProvid
 
     async fetchCallState(credentials, { callId, providerCallId }, now): Promise<ProviderCallState> {
       const client = clientFor(credentials, options, 0);
-      let call;
+      let call: Awaited<ReturnType<VapiClient['calls']['get']>>;
       try {
         call = await client.calls.get(
           { id: providerCallId },

@@ -70,7 +70,8 @@ export class RateLimits {
     // Most takes are answered without I/O: no promise to wait for then.
     const decision = taken instanceof Promise ? await taken : taken;
     const locals = res.locals as Locals;
-    (locals[DECISIONS] ??= []).push({ policy, decision });
+    locals[DECISIONS] ??= [];
+    locals[DECISIONS].push({ policy, decision });
     if (!decision.allowed) {
       res.setHeader('Retry-After', String(decision.resetSeconds));
       throw new DomainError(

@@ -15,7 +15,7 @@ import { setStatusAction } from './actions/set-status.action.js';
 import { inputFieldsOf, optionValue } from './actions/fields.js';
 import { boardLogger, errorOf } from './board-logger.js';
 import type { MondayConfig } from './config.js';
-import { installRouter } from './oauth.routes.js';
+import { installRouter } from './oauth.route.js';
 import { refuseDeclaredOversize } from '../../src/http/edge/body-limits.js';
 
 /** The largest body monday may send to a Run URL, an options or a trigger route. */

@@ -65,6 +65,11 @@ export function installRouter(services: Services, config: MondayConfig): Router 
     ...(config.oauthClientSecret ? [] : ['MONDAY_CLIENT_SECRET']),
     ...(config.tokenKey ? [] : ['MONDAY_TOKEN_KEY']),
   ];
+  /** The install's settings, or null while one is missing. */
+  const installSettings = (): InstallSettings | null =>
+    config.oauthClientId && config.oauthClientSecret && config.tokenKey
+      ? { clientId: config.oauthClientId, clientSecret: config.oauthClientSecret, tokenKey: config.tokenKey }
+      : null;
 
   function send(res: Response, status: number, title: string, body: Html) {
     res.status(status);
@@ -80,10 +85,11 @@ export function installRouter(services: Services, config: MondayConfig): Router 
     res.send(layout(title, body).value);
   }
 
-  /** 503 when the server cannot complete an install (nothing would be stored unencrypted). */
-  function notReady(res: Response): boolean {
+  /** The install's settings, else a 503 (nothing would be stored unencrypted) and null. */
+  function readySettings(res: Response): InstallSettings | null {
+    const settings = installSettings();
+    if (settings) return settings;
     const missing = missingSettings();
-    if (missing.length === 0) return false;
     send(
       res,
       503,
@@ -91,7 +97,7 @@ export function installRouter(services: Services, config: MondayConfig): Router 
       html`<p>Linking monday is not set up on this Contactline server yet.</p>
       <p>The operator must set ${missing.join(', ')} (see the README's board app section) and restart it.</p>`,
     );
-    return true;
+    return null;
   }
 
   /** The browser id from the cookie, minting (and setting) one when absent. */
@@ -169,7 +175,8 @@ export function installRouter(services: Services, config: MondayConfig): Router 
   router.get(
     '/install',
     wrap(async (req, res) => {
-      if (notReady(res)) return;
+      const settings = readySettings(res);
+      if (!settings) return;
       const backToUrl = req.query.backToUrl;
       if (backToUrl !== undefined && (typeof backToUrl !== 'string' || !isMondayUrl(backToUrl, oauthUrl()))) {
         send(
@@ -189,7 +196,8 @@ export function installRouter(services: Services, config: MondayConfig): Router 
     refuseDeclaredOversize(INSTALL_FORM_LIMIT_BYTES),
     express.urlencoded({ extended: false, limit: INSTALL_FORM_LIMIT_BYTES }),
     wrap(async (req, res) => {
-      if (notReady(res)) return;
+      const settings = readySettings(res);
+      if (!settings) return;
       const body = (req.body ?? {}) as Record<string, unknown>;
       const hadCookie = !!readCookie(req, COOKIE);
       const browserId = browserIdFor(req, res);
@@ -208,7 +216,7 @@ export function installRouter(services: Services, config: MondayConfig): Router 
         return;
       }
       const apiKey = typeof body.apiKey === 'string' ? body.apiKey.trim() : '';
-      let actor;
+      let actor: Awaited<ReturnType<typeof authenticateApiKey>>;
       try {
         actor = await authenticateApiKey(services, apiKey);
       } catch (error) {
@@ -223,14 +231,14 @@ export function installRouter(services: Services, config: MondayConfig): Router 
         purpose: STATE_PURPOSE,
         accountId: actor.accountId,
         userId: actor.userId,
-        keyId: actor.apiKeyId!,
+        keyId: actor.apiKeyId ?? '',
         browser: browserHash(browserId),
         ...(backTo ? { backToUrl: backTo } : {}),
       };
       const iat = nowSeconds();
       const state = jwt.sign({ ...claims, iat, exp: iat + STATE_TTL_SECONDS }, stateKey, { algorithm: 'HS256' });
       const authorize = new URL(`${oauthUrl()}/oauth2/authorize`);
-      authorize.searchParams.set('client_id', config.oauthClientId!);
+      authorize.searchParams.set('client_id', settings.clientId);
       authorize.searchParams.set('redirect_uri', callbackUrl(req, config));
       authorize.searchParams.set('state', state);
       if (config.oauthScopes) authorize.searchParams.set('scope', config.oauthScopes);
@@ -264,7 +272,8 @@ export function installRouter(services: Services, config: MondayConfig): Router 
         );
         return;
       }
-      if (notReady(res)) return;
+      const settings = readySettings(res);
+      if (!settings) return;
       let claims: InstallState;
       try {
         claims = jwt.verify(state, stateKey, { algorithms: ['HS256'], clockTimestamp: nowSeconds() }) as InstallState;
@@ -302,7 +311,7 @@ export function installRouter(services: Services, config: MondayConfig): Router 
         return;
       }
 
-      const token = await exchangeCode(config, oauthUrl(), code, callbackUrl(req, config));
+      const token = await exchangeCode(settings, oauthUrl(), code, callbackUrl(req, config));
       if (!token.ok) {
         send(
           res,
@@ -334,7 +343,7 @@ export function installRouter(services: Services, config: MondayConfig): Router 
         await saveMondayLink(ctx, {
           mondayAccountId: me.accountId,
           mondayUserId: me.userId,
-          accessTokenEncrypted: encryptToken(token.accessToken, config.tokenKey!),
+          accessTokenEncrypted: encryptToken(token.accessToken, settings.tokenKey),
         });
       } catch (failure) {
         if (asDomainError(failure)?.code !== 'conflict') throw failure;
@@ -370,7 +379,7 @@ export function installRouter(services: Services, config: MondayConfig): Router 
   router.get(
     '/authorize',
     wrap(async (req, res) => {
-      let claims;
+      let claims: ReturnType<typeof verifyMondayJwt>;
       try {
         // Authorization-URL tokens carry accountId, userId and backToUrl and no aud: only the Signing
         // Secret and exp are checked (ARCHITECTURE.md, "Decisions": Board app).
@@ -401,7 +410,8 @@ export function installRouter(services: Services, config: MondayConfig): Router 
           );
         return;
       }
-      if (notReady(res)) return;
+      const settings = readySettings(res);
+      if (!settings) return;
       installPage(req, res, 200, browserIdFor(req, res), {
         backToUrl,
         notice: 'This monday account is not connected to Contactline yet.',
@@ -415,11 +425,13 @@ export function installRouter(services: Services, config: MondayConfig): Router 
 // ---------------------------------------------------------------------------------------------
 // monday's OAuth and API calls
 
+type InstallSettings = { clientId: string; clientSecret: string; tokenKey: Buffer };
+
 type TokenAnswer = { ok: true; accessToken: string } | { ok: false; status: 400 | 502 };
 
 /** POST {oauthUrl}/oauth2/token (form-encoded, as monday's examples send it). */
 async function exchangeCode(
-  config: MondayConfig,
+  settings: InstallSettings,
   oauthUrl: string,
   code: string,
   redirectUri: string,
@@ -430,8 +442,8 @@ async function exchangeCode(
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
       body: new URLSearchParams({
-        client_id: config.oauthClientId!,
-        client_secret: config.oauthClientSecret!,
+        client_id: settings.clientId,
+        client_secret: settings.clientSecret,
         code,
         redirect_uri: redirectUri,
       }),
