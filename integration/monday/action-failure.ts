@@ -57,28 +57,31 @@ export function retryLater(message: string, status: 500 | 503 = 503, requestId?:
 }
 
 /** The board's words for a refusal whose reason the domain names; the description defaults to the error's message. */
-const BOARD_WORDS: Record<FailureReason, { title: string; description?: string }> = {
+/** A workflow by its name when the error names one ("The chosen workflow "Renewals""). */
+const chosenWorkflow = (subject?: string) => (subject ? `The chosen workflow "${subject}"` : 'The chosen workflow');
+
+const BOARD_WORDS: Record<FailureReason, { title: string; description?: (subject?: string) => string }> = {
   workflow_not_found: {
     title: 'Workflow cannot take enrollments',
-    description:
-      'The chosen workflow no longer exists in Contactline: choose another workflow, ' +
-      'then turn the automation back on.',
+    description: () =>
+      'The chosen workflow no longer exists in Contactline: choose another workflow, then turn the automation back on.',
   },
   workflow_draft: {
     title: 'Workflow cannot take enrollments',
-    description:
-      'The chosen workflow is a draft in Contactline: publish it or choose another workflow, ' +
+    description: (subject) =>
+      `${chosenWorkflow(subject)} is a draft in Contactline: publish it or choose another workflow, ` +
       'then turn the automation back on.',
   },
   workflow_archived: {
     title: 'Workflow cannot take enrollments',
-    description:
-      'The chosen workflow is archived in Contactline: choose another workflow, ' + 'then turn the automation back on.',
+    description: (subject) =>
+      `${chosenWorkflow(subject)} is archived in Contactline: choose another workflow, ` +
+      'then turn the automation back on.',
   },
   workflow_paused: {
     title: 'Workflow is paused',
-    description:
-      'The chosen workflow is paused in Contactline, so it cannot take new contacts: ' +
+    description: (subject) =>
+      `${chosenWorkflow(subject)} is paused in Contactline, so it cannot take new contacts: ` +
       'resume it, then run the automation again.',
   },
   board_not_mapped: { title: 'No board mapped' },
@@ -91,7 +94,7 @@ const BOARD_WORDS: Record<FailureReason, { title: string; description?: string }
 };
 
 /** A domain refusal without a reason of its own (e.g. a field of the item the contact rules refuse). */
-const REFUSED: { title: string; description?: string } = { title: 'The contact was refused' };
+const REFUSED: { title: string; description?: (subject?: string) => string } = { title: 'The contact was refused' };
 
 /**
  * Any failure of an action run in monday's terms: the app's own answer as it is; monday's API
@@ -120,7 +123,7 @@ function answerOf(error: DomainError, requestId: string | undefined, failure?: u
     const reason = error.reason ? ` (${error.reason})` : '';
     const runtime = `${error.code}${reason}: ${error.message}${requestId ? ` (request ${requestId})` : ''}`;
     const answer = form === 'run_failed' ? runFailed : automationBroken;
-    return answer(words.title, words.description ?? error.message, runtime);
+    return answer(words.title, words.description?.(error.subject) ?? error.message, runtime);
   }
   // `retry` (a 5xx) and `refused` (a 4xx): the API's error body, no severity.
   return new MondayActionFailure(error.status, errorBody(error, requestId ?? ''), failure);

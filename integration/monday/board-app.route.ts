@@ -40,12 +40,9 @@ export function mondayRouter(services: Services, config: MondayConfig): Router {
   }
 
   // Action blocks (Run URLs): idempotent on actionUuid, answering in monday's failure terms.
-  router.post('/actions/enroll', actionRoute(services, config, 'enroll', enrollAction(services, config)));
-  router.post(
-    '/actions/fill-timezone',
-    actionRoute(services, config, 'fill_timezone', fillTimezoneAction(services, config)),
-  );
-  router.post('/actions/set-status', actionRoute(services, config, 'set_status', setStatusAction(services, config)));
+  router.post('/actions/enroll', actionRoute(services, config, 'enroll', enrollAction(config)));
+  router.post('/actions/fill-timezone', actionRoute(services, config, 'fill_timezone', fillTimezoneAction(config)));
+  router.post('/actions/set-status', actionRoute(services, config, 'set_status', setStatusAction(config)));
 
   /** Remote options in monday's paginated shape; our cursor is the domain's nextToken. */
   const options =
@@ -71,8 +68,8 @@ export function mondayRouter(services: Services, config: MondayConfig): Router {
           const cause = (failure as { cause?: unknown }).cause ?? error;
           boardLogger(config).error('listing remote options failed', { error: errorOf(cause) });
         }
-        // The code stays in `error` too, as this route has always answered it.
-        res.status(failure.status).json({ ...errorBody(failure, ctx.requestId), error: failure.code });
+        // The contract's error body, as every other route answers it (the code in `code`).
+        res.status(failure.status).json(errorBody(failure, ctx.requestId));
       }
     };
 

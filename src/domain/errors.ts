@@ -126,12 +126,14 @@ export class DomainError extends GraphQLError {
   readonly details: Record<string, unknown>;
   /** Why, where a surface must tell cases of one code apart (FAILURE_REASONS); never in a body. */
   readonly reason: FailureReason | undefined;
+  /** What the reason is about, by the name a person knows it (a workflow's name); never in a body. */
+  readonly subject: string | undefined;
 
   constructor(
     code: ErrorCode,
     message: string,
     details: Record<string, unknown> = {},
-    options: { reason?: FailureReason } = {},
+    options: { reason?: FailureReason; subject?: string } = {},
   ) {
     super(message, { extensions: { code: FAILURES[code].graphql, ...details } });
     this.name = 'DomainError';
@@ -139,6 +141,7 @@ export class DomainError extends GraphQLError {
     this.status = FAILURES[code].status;
     this.details = details;
     this.reason = options.reason;
+    this.subject = options.subject;
   }
 }
 
@@ -146,9 +149,9 @@ export const badRequest = (message: string, details?: Record<string, unknown>) =
   new DomainError('bad_request', message, details);
 export const notFound = (message = 'Resource does not exist') => new DomainError('not_found', message);
 
-/** The error of a reason, with the reason's code. */
-export const failureFor = (reason: FailureReason, message: string, details?: Record<string, unknown>) =>
-  new DomainError(FAILURE_REASONS[reason].code, message, details, { reason });
+/** The error of a reason, with the reason's code; `subject` names what it is about for a surface's own words. */
+export const failureFor = (reason: FailureReason, message: string, subject?: string) =>
+  new DomainError(FAILURE_REASONS[reason].code, message, {}, { reason, subject });
 
 /** How a board-app action run answers this error: its reason's form, else its code's. */
 export function boardFormOf(error: DomainError): BoardForm {

@@ -2,7 +2,7 @@
 // order (FOR UPDATE SKIP LOCKED), the caps on calls in flight counted under the agents' and
 // keys' row locks, and the claim's writes in one statement.
 import { Prisma } from '../generated/prisma/client.js';
-import type { SqlClient } from '../domain/contacts/contacts.store.js';
+import type { SqlClient } from '../db/sql-client.js';
 import type { WorkingHours } from '../domain/calls/calling-hours.rules.js';
 import type { RemoteVoiceProvider, VoiceProvider } from '../calls/telephony/voice-provider.port.js';
 

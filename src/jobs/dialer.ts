@@ -14,7 +14,7 @@
 // first pass after hours are set calls them.
 import { randomUUID } from 'node:crypto';
 import type { Services } from '../domain/context.js';
-import { directSql, type SqlClient } from '../domain/contacts/contacts.store.js';
+import { directSql, type SqlClient } from '../db/sql-client.js';
 import type { RemoteVoiceProvider, VoiceProvider } from '../calls/telephony/voice-provider.port.js';
 import { placeProviderCalls, reconcilePlacements, type PlacingCall } from './provider-placement.js';
 import { recoverProviderReports } from './provider-report-recovery.js';

@@ -10,7 +10,8 @@ import { findBatchHead, lockBatch, markBatchDone } from '../domain/contacts/cont
 import type { ImportPayload } from '../domain/contacts/contacts-import.service.js';
 import { processBulkUpdateBatch } from '../domain/contacts/contacts-bulk-update.service.js';
 import { upsertInTransaction, withConflictRetry } from '../domain/contacts/contacts-write.service.js';
-import { directSql, loadAccountRules } from '../domain/contacts/contacts.store.js';
+import { loadAccountRules } from '../domain/contacts/contacts.store.js';
+import { directSql } from '../db/sql-client.js';
 import { logger } from '../logger.js';
 import type { PeriodicWorker } from './periodic.js';
 import { startStoredWorkSweeper } from './stored-work-sweeper.js';

@@ -1,6 +1,6 @@
 // The SQL of placing calls with Vapi or Retell (provider-placement.ts): a claimed call is a Call
 // row in status "placing" whose "placingSince" is a lease.
-import type { SqlClient } from '../domain/contacts/contacts.store.js';
+import type { SqlClient } from '../db/sql-client.js';
 import type { RemoteVoiceProvider } from '../calls/telephony/voice-provider.port.js';
 
 /** A placing call with its contact and agent: everything its provider request needs. */

@@ -9,7 +9,7 @@
 //                   placed once and never lost.
 // Secrets are decrypted per pass, for the calls at hand, and never logged.
 import type { Services } from '../domain/context.js';
-import { directSql } from '../domain/contacts/contacts.store.js';
+import { directSql } from '../db/sql-client.js';
 import { credentialsFromStored, loadProviderCredentials } from '../domain/providers/provider-credentials.service.js';
 import type { StoredProviderSecrets } from '../domain/providers/provider-credentials.store.js';
 import { applyTelephonyEvent } from '../domain/calls/call-events.service.js';

@@ -2,7 +2,7 @@
 // sweep of the calls no provider can be asked about): calls given up, and the lease on asking a
 // provider about a call ("reportAskedAt"), taken over rows locked FOR UPDATE SKIP LOCKED.
 import { Prisma } from '../generated/prisma/client.js';
-import type { SqlClient } from '../domain/contacts/contacts.store.js';
+import type { SqlClient } from '../db/sql-client.js';
 import type { RemoteVoiceProvider } from '../calls/telephony/voice-provider.port.js';
 
 /** The end reason of a call given up for want of its provider's report. */

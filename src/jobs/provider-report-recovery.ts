@@ -21,7 +21,7 @@
 // RECOVERY_BATCH calls and asks the provider after the lease commits. Secrets are decrypted per
 // pass, for the calls at hand, and never logged.
 import type { Services } from '../domain/context.js';
-import { directSql } from '../domain/contacts/contacts.store.js';
+import { directSql } from '../db/sql-client.js';
 import { loadProviderCredentials } from '../domain/providers/provider-credentials.service.js';
 import { applyTelephonyEvents } from '../domain/calls/call-events.service.js';
 import type {

@@ -21,7 +21,7 @@
 // only sent again when the process dies between the subscriber's 2xx and our commit
 // (at-least-once over HTTP; documented). Nothing lives in memory: a restart resumes from the tables.
 import type { Services } from '../domain/context.js';
-import { directSql } from '../domain/contacts/contacts.store.js';
+import { directSql } from '../db/sql-client.js';
 import { callEndedBody } from '../domain/monday/call-ended-outputs.rules.js';
 import {
   activeSubscriptionsOf,

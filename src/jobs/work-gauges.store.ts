@@ -4,7 +4,7 @@
 // see that its condition implies the index's, which a parameter's value would hide from a
 // prepared statement's generic plan.
 import { Prisma } from '../generated/prisma/client.js';
-import type { SqlClient } from '../domain/contacts/contacts.store.js';
+import type { SqlClient } from '../db/sql-client.js';
 import { IN_FLIGHT } from './dialer.store.js';
 
 /** One row: each count (and the oldest waiting batch's time) under its WorkSnapshot name. */

@@ -6,7 +6,7 @@
 // count would read the whole index on every scrape; past the cap the dialer is far behind
 // anyway, which is what the gauge is for.
 import type { Database } from '../db/database.js';
-import { directSql } from '../domain/contacts/contacts.store.js';
+import { directSql } from '../db/sql-client.js';
 import { countWaitingWork } from './work-gauges.store.js';
 
 export interface WorkSnapshot {

@@ -398,7 +398,10 @@ describe.each(testDatabaseKinds())('board app end to end on %s', (kind) => {
     });
     expect(await enrollRun(ctx, lead.itemId, { workflowId: draft.id })).toMatchObject({
       outcome: 'disabled',
-      notification: { title: 'Workflow cannot take enrollments' },
+      notification: {
+        title: 'Workflow cannot take enrollments',
+        description: expect.stringContaining('The chosen workflow "Draft" is a draft'),
+      },
     });
     const paused = await prisma().workflow.create({
       data: {
@@ -412,7 +415,7 @@ describe.each(testDatabaseKinds())('board app end to end on %s', (kind) => {
     });
     expect(await enrollRun(ctx, lead.itemId, { workflowId: paused.id })).toMatchObject({
       outcome: 'failed',
-      notification: { title: 'Workflow is paused' },
+      notification: { title: 'Workflow is paused', description: expect.stringContaining('"Paused" is paused') },
     });
     const foreign = await server.createWorkflow((await server.createAccount()).accountId);
     expect((await enrollRun(ctx, lead.itemId, { workflowId: foreign })).outcome).toBe('disabled');

@@ -138,7 +138,7 @@ describe.each(testDatabaseKinds())('board app remote options on %s', (kind) => {
     for (const path of ['workflows', 'agents']) {
       const res = await ask(path, mondayToken(mondayAccountId), { cursor: 'not-a-cursor' });
       expect(res.status, `${path}: ${res.text}`).toBe(400);
-      expect(res.json).toMatchObject({ error: 'bad_request' });
+      expect(res.json).toMatchObject({ error: 'Bad Request', code: 'bad_request', requestId: expect.any(String) });
     }
   });
 

@@ -4,14 +4,13 @@
 // item id), enrolls it and links it to the item (enrollBoardItem).
 import { UUID_PATTERN } from '../../../src/domain/shared/ids.js';
 import { BoardOperations } from '../../../src/graphql/operations/board.js';
-import type { Services } from '../../../src/domain/context.js';
 import { automationBroken } from '../action-failure.js';
 import { runBoardOperation, type ActionHandler } from '../action-runs.js';
 import type { MondayConfig } from '../config.js';
 import { boardAndItem, optionValue } from './fields.js';
 import { readRunItem } from './run-item.js';
 
-export function enrollAction(_services: Services, config: MondayConfig): ActionHandler {
+export function enrollAction(config: MondayConfig): ActionHandler {
   return async ({ ctx, claims }, { fields }) => {
     const { boardId, itemId } = boardAndItem(fields);
     const workflowId = optionValue(fields.workflowId);

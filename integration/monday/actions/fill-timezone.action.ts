@@ -2,7 +2,6 @@
 // already in the timezone column, else writes the one zone the phone resolves to, in the
 // format that column type takes (text or World Clock), as planTimezoneFill decides. Columns
 // come from the recipe sentence when it picks them, else from the Account's board mapping.
-import type { Services } from '../../../src/domain/context.js';
 import { TIMEZONE_COLUMN_TYPES, type TimezoneColumnType } from '../../../src/domain/boards/board-mapping.rules.js';
 import { phoneColumnValue, planTimezoneFill } from '../../../src/domain/boards/timezone-fill.rules.js';
 import { BoardOperations } from '../../../src/graphql/operations/board.js';
@@ -13,7 +12,7 @@ import { MondayApiFailure } from '../monday-api.js';
 import { boardAndItem, columnId } from './fields.js';
 import { readRunItem } from './run-item.js';
 
-export function fillTimezoneAction(_services: Services, config: MondayConfig): ActionHandler {
+export function fillTimezoneAction(config: MondayConfig): ActionHandler {
   return async ({ ctx, claims }, { fields }) => {
     const { itemId } = boardAndItem(fields);
     const chosen = { phone: columnId(fields.phoneColumnId), timezone: columnId(fields.timezoneColumnId) };

@@ -1,7 +1,6 @@
 // "Set {status column} from the call result": the label the Account maps the call result to
 // (boardCallResultLabel: the result the trigger passed, else the item's contact's latest
 // finished call); a result mapped to nothing leaves the status as it is.
-import type { Services } from '../../../src/domain/context.js';
 import { BoardOperations } from '../../../src/graphql/operations/board.js';
 import { automationBroken, runFailed } from '../action-failure.js';
 import { runBoardOperation, type ActionHandler } from '../action-runs.js';
@@ -10,7 +9,7 @@ import { MondayApiFailure } from '../monday-api.js';
 import { boardAndItem, columnId, optionValue } from './fields.js';
 import { readRunItem } from './run-item.js';
 
-export function setStatusAction(_services: Services, config: MondayConfig): ActionHandler {
+export function setStatusAction(config: MondayConfig): ActionHandler {
   return async ({ ctx, claims }, { fields }) => {
     // A call of a contact that did not come from a board fires the trigger without an item:
     // there is no status to set, and that is not a failure of the automation.

@@ -7,7 +7,7 @@ import type { Actor, RequestContext, Services } from '../context.js';
 import { requireAdmin } from '../context.js';
 import { DomainError, notFound } from '../errors.js';
 import { parseInput } from '../shared/validation.js';
-import { directSql } from '../contacts/contacts.store.js';
+import { directSql } from '../../db/sql-client.js';
 import { findActiveKey } from './api-keys.store.js';
 
 export const KEY_PREFIX = 'svc_pk_';

@@ -1,6 +1,6 @@
 // The SQL of authentication: a bearer key with its user and its Account's contact rules, in one
 // indexed read on the driver (every keyed request runs it).
-import type { SqlClient } from '../contacts/contacts.store.js';
+import type { SqlClient } from '../../db/sql-client.js';
 
 export interface ActiveKeyRow {
   id: string;

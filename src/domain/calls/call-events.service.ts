@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Services } from '../context.js';
 import { DomainError } from '../errors.js';
-import { directSql, loadAccountRules, type SqlClient } from '../contacts/contacts.store.js';
+import { loadAccountRules } from '../contacts/contacts.store.js';
+import { directSql, type SqlClient } from '../../db/sql-client.js';
 import type { TelephonyEventOf } from '../../calls/telephony/telephony.port.js';
 import type { ProviderEvent, RemoteVoiceProvider } from '../../calls/telephony/voice-provider.port.js';
 import { applyCallOutcome, FINAL_RESULTS } from './call-outcome.rules.js';

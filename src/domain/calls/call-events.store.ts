@@ -4,7 +4,8 @@
 import { Prisma } from '../../generated/prisma/client.js';
 import type { ContactRow } from '../contacts/contacts.rules.js';
 import type { Utterance } from '../../calls/telephony/telephony.port.js';
-import { updateContactsStatement, type SqlClient } from '../contacts/contacts.store.js';
+import { updateContactsStatement } from '../contacts/contacts.store.js';
+import type { SqlClient } from '../../db/sql-client.js';
 import { UUID_PATTERN } from '../shared/ids.js';
 
 export interface CallRow {

@@ -11,7 +11,7 @@ import { getContactByExternalId } from '../contacts/contacts.service.js';
 import { decodeCursor, encodeCursor, PageQuerySchema } from '../shared/cursor.js';
 import { assertUuid } from '../shared/ids.js';
 import { parseInput } from '../shared/validation.js';
-import { directSql } from '../contacts/contacts.store.js';
+import { directSql } from '../../db/sql-client.js';
 import { findCallsWithUtterances } from './calls.store.js';
 
 /** A call as the REST API returns it (schema/openapi.json: CallRecord). */

@@ -1,5 +1,5 @@
 // The SQL of reading calls that the Prisma client cannot say in one statement.
-import type { SqlClient } from '../contacts/contacts.store.js';
+import type { SqlClient } from '../../db/sql-client.js';
 
 /**
  * Which of these calls have at least one utterance: one EXISTS probe per id on the

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestContext } from '../context.js';
 import { requireActor } from '../context.js';
-import { directSql } from './contacts.store.js';
+import { directSql } from '../../db/sql-client.js';
 import { insertBatch, type BatchKind } from './contacts-batches.store.js';
 
 /** The queue of stored batches; its jobs carry a batch id only. */

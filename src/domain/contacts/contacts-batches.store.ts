@@ -2,7 +2,7 @@
 // A batch is claimed by its row lock (FOR UPDATE SKIP LOCKED) for as long as the transaction that
 // applies it (or one chunk of it) runs, and marked done in that same transaction.
 import { Prisma } from '../../generated/prisma/client.js';
-import type { SqlClient } from './contacts.store.js';
+import type { SqlClient } from '../../db/sql-client.js';
 
 export type BatchKind = 'import' | 'bulk-update';
 

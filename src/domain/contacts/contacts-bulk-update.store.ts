@@ -3,7 +3,8 @@
 import { Prisma } from '../../generated/prisma/client.js';
 import type { ContactRow } from './contacts.rules.js';
 import type { BulkUpdateFilter } from './contacts.inputs.js';
-import { CONTACT_COLUMNS, type SqlClient } from './contacts.store.js';
+import { CONTACT_COLUMNS } from './contacts.store.js';
+import type { SqlClient } from '../../db/sql-client.js';
 
 /** A contact of a chunk's window: its place in the order, and whether the filter matches it. */
 export interface ScannedContact {

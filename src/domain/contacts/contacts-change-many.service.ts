@@ -19,8 +19,8 @@ import {
   rollBackToSavepoint,
   setSavepoint,
   updateContacts,
-  type SqlClient,
 } from './contacts.store.js';
+import type { SqlClient } from '../../db/sql-client.js';
 import { isUniqueViolation } from './contacts-write.service.js';
 import { restartSequences, syncEnrollmentPriority } from '../enrollment/enrollment.store.js';
 

@@ -6,7 +6,7 @@ import { encodeCursor } from '../shared/cursor.js';
 import { parseInput } from '../shared/validation.js';
 import type { ContactRow } from './contacts.rules.js';
 import { ListQuerySchema } from './contacts.inputs.js';
-import { directSql } from './contacts.store.js';
+import { directSql } from '../../db/sql-client.js';
 import { findContactPage } from './contacts-list.store.js';
 
 export interface ContactPage {

@@ -13,7 +13,8 @@ import { Prisma } from '../../generated/prisma/client.js';
 import { decodeCursor } from '../shared/cursor.js';
 import type { ContactRow } from './contacts.rules.js';
 import { CONTACT_STATUSES, SOURCE_KINDS, type ListQuery } from './contacts.inputs.js';
-import { CONTACT_COLUMNS, type SqlClient } from './contacts.store.js';
+import { CONTACT_COLUMNS } from './contacts.store.js';
+import type { SqlClient } from '../../db/sql-client.js';
 
 export const MAX_SEARCH_WORDS = 10;
 

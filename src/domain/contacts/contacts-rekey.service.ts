@@ -1,7 +1,8 @@
 // Rebuilds every contact's dedup key after an Account changes its dedup fields.
 import { DomainError } from '../errors.js';
 import { buildDedupKey } from './dedup.rules.js';
-import { findDedupSources, replaceDedupKeys, type SqlClient } from './contacts.store.js';
+import { findDedupSources, replaceDedupKeys } from './contacts.store.js';
+import type { SqlClient } from '../../db/sql-client.js';
 
 export async function rebuildDedupKeys(tx: SqlClient, accountId: string, fields: string[]): Promise<void> {
   const rows = await findDedupSources(tx, accountId);

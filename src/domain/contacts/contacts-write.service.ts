@@ -13,14 +13,13 @@ import {
 import { buildDedupKey } from './dedup.rules.js';
 import { MergedCustomFieldsOverLimit } from './custom-fields.rules.js';
 import {
-  directSql,
   findBlockedPhones,
   findContactsByDedupKeys,
   findForUpsert,
   insertContacts,
   updateContacts,
-  type SqlClient,
 } from './contacts.store.js';
+import { directSql, type SqlClient } from '../../db/sql-client.js';
 import { applyEnrollment, type Enrollment } from '../enrollment/enrollment.rules.js';
 import {
   findContactsCalledBy,

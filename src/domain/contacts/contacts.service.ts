@@ -7,7 +7,8 @@ import { parseInput } from '../shared/validation.js';
 import { resolveEnrollmentTarget } from '../workflows/workflows.service.js';
 import { prepareContactWrite, toContactResponse, type ContactRow } from './contacts.rules.js';
 import { ExternalIdPathSchema, PatchBodySchema, UpsertBodySchema } from './contacts.inputs.js';
-import { directSql, findContactById, findContactsByExternalId, type SqlClient } from './contacts.store.js';
+import { findContactById, findContactsByExternalId } from './contacts.store.js';
+import { directSql, type SqlClient } from '../../db/sql-client.js';
 import {
   changeStoredContact,
   dedupFailure,

@@ -1,36 +1,9 @@
 // Set-based SQL for contact rows, shared by every write path (upsert, import, PATCH, bulk-update,
 // call outcomes): one statement writes any number of rows through unnest(). The list's statement
-// is contacts-list.store.ts's. Also the driver-level SqlClient every store runs on (directSql).
+// is contacts-list.store.ts's.
 import { Prisma } from '../../generated/prisma/client.js';
 import type { AccountRules, ContactRow } from './contacts.rules.js';
-import type { SqlRunner } from '../../db/database.js';
-
-/** Anything that can run raw SQL: the Prisma client or a transaction of it. */
-export interface SqlClient {
-  $queryRaw<T = unknown>(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]): Prisma.PrismaPromise<T>;
-  $executeRaw(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]): Prisma.PrismaPromise<number>;
-}
-
-/**
- * The same SqlClient over the raw driver. Prisma's raw queries cost ~0.45 ms each in
- * bookkeeping; the request hot paths (authentication, single upsert, reads, lists) run
- * their composed Prisma.sql statements straight on the driver instead. Transactions stay
- * on Prisma.
- */
-export function directSql(runner: Pick<SqlRunner, 'query'>): SqlClient {
-  const compose = (query: TemplateStringsArray | Prisma.Sql, values: unknown[]) =>
-    query instanceof Prisma.Sql ? query : Prisma.sql(query, ...values);
-  return {
-    $queryRaw: ((query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) => {
-      const sql = compose(query, values);
-      return runner.query(sql.text, sql.values).then((r) => r.rows);
-    }) as SqlClient['$queryRaw'],
-    $executeRaw: ((query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]) => {
-      const sql = compose(query, values);
-      return runner.query(sql.text, sql.values).then((r) => r.rowCount);
-    }) as SqlClient['$executeRaw'],
-  };
-}
+import type { SqlClient } from '../../db/sql-client.js';
 
 /** The columns a contact response is read from, in CONTACT_RESPONSE_FIELDS order, then dedupKey and phoneDigits. */
 export const CONTACT_COLUMNS = Prisma.raw(

@@ -1,7 +1,7 @@
 // Enrollment rows: the dialer's work list. One active enrollment per contact (a partial
 // unique index); starting one ends the contact's previous one.
 import type { Enrollment } from './enrollment.rules.js';
-import type { SqlClient } from '../contacts/contacts.store.js';
+import type { SqlClient } from '../../db/sql-client.js';
 
 /** Of `contactIds`, those the workflow has already called (re-enrollment needs reEnroll). */
 export async function findContactsCalledBy(

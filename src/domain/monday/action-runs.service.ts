@@ -5,7 +5,7 @@
 // STALE_CLAIM_MS. Only final answers are stored: a "retry later" answer drops the claim, so
 // monday's retry does the work again.
 import { requireBoardApp, type RequestContext } from '../context.js';
-import { directSql } from '../contacts/contacts.store.js';
+import { directSql } from '../../db/sql-client.js';
 import {
   dropRunClaim,
   findRun,

@@ -1,7 +1,7 @@
 // SQL of MondayActionRun, the board app's idempotency on monday's `actionUuid`: claimed before a
 // run does any work, its answer stored when it ends. On every action run's path, so each step
 // is one statement on the driver; the claim needs ON CONFLICT and the take-over a row count.
-import type { SqlClient } from '../contacts/contacts.store.js';
+import type { SqlClient } from '../../db/sql-client.js';
 
 /** The status of a run claimed and not finished yet (a finished run holds its HTTP status). */
 export const RUN_IN_PROGRESS = 0;

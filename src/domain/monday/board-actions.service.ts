@@ -4,7 +4,7 @@
 import { CALL_RESULTS, type CallResult } from '../../calls/telephony/telephony.port.js';
 import { requireBoardApp, type RequestContext } from '../context.js';
 import { failureFor } from '../errors.js';
-import { directSql } from '../contacts/contacts.store.js';
+import { directSql } from '../../db/sql-client.js';
 import { labelForResult, type StatusLabelMapping } from '../boards/status-labels.js';
 import { listEnrollableWorkflows, type WorkflowRecord } from '../workflows/workflows.service.js';
 import { listAgents } from '../agents/agents.service.js';

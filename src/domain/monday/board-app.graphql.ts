@@ -1,6 +1,7 @@
 // The board app's own operations (integration/monday/ runs them in-process for the requests
 // monday signs). Each service calls requireBoardApp, as the operator operations call
 // requireAdmin: an API key or the operator token calling one gets `unauthenticated`.
+import type { Agent } from '../../generated/prisma/client.js';
 import { builder } from '../builder.js';
 import { UUID_ARG } from '../shared/argument-guard.js';
 import { WorkflowType } from '../workflows/workflows.graphql.js';
@@ -46,14 +47,14 @@ const BoardCallResultLabelType = builder.objectRef<CallResultLabel>('BoardCallRe
 
 const BoardWorkflowOptionsType = builder.objectRef<Page<WorkflowRecord>>('BoardWorkflowOptions').implement({
   fields: (t) => ({
-    data: t.field({ type: [WorkflowType], resolve: (p) => p.data as never }),
+    data: t.field({ type: [WorkflowType], resolve: (p) => p.data }),
     nextToken: t.exposeString('nextToken', { nullable: true }),
   }),
 });
 
-const BoardAgentOptionsType = builder.objectRef<Page<unknown>>('BoardAgentOptions').implement({
+const BoardAgentOptionsType = builder.objectRef<Page<Agent>>('BoardAgentOptions').implement({
   fields: (t) => ({
-    data: t.field({ type: [AgentType], resolve: (p) => p.data as never }),
+    data: t.field({ type: [AgentType], resolve: (p) => p.data }),
     nextToken: t.exposeString('nextToken', { nullable: true }),
   }),
 });

@@ -1,7 +1,7 @@
 // SQL of MondayItemLink: which board item a contact came from. Written inside the contact
 // upsert's transaction (on the raw driver, where the Prisma client cannot join), so the contact
 // and its link are stored together or not at all.
-import type { SqlClient } from '../contacts/contacts.store.js';
+import type { SqlClient } from '../../db/sql-client.js';
 
 export interface ItemLink {
   contactId: string;

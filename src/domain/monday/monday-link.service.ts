@@ -5,7 +5,7 @@
 import type { Actor, RequestContext, Services } from '../context.js';
 import { requireActor, requireAdmin } from '../context.js';
 import { badRequest, DomainError, notFound } from '../errors.js';
-import { directSql } from '../contacts/contacts.store.js';
+import { directSql } from '../../db/sql-client.js';
 import { findLinkedAccount } from './monday-link.store.js';
 import { decodeCursor, encodeCursor, PageQuerySchema } from '../shared/cursor.js';
 import { assertUuid } from '../shared/ids.js';

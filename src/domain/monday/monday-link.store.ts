@@ -1,6 +1,6 @@
 // SQL of the board app's hot path: every request monday sends is resolved to its linked
 // Account in one indexed read (the link with the Account's contact rules).
-import type { SqlClient } from '../contacts/contacts.store.js';
+import type { SqlClient } from '../../db/sql-client.js';
 
 export interface LinkedAccountRow {
   accountId: string;

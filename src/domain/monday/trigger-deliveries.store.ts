@@ -3,7 +3,7 @@
 // and on the driver: events and deliveries are claimed with SKIP LOCKED, leases by a counting
 // UPDATE … RETURNING, so that any number of workers share the work.
 import type { CallEndedEvent } from '../calls/call-events.service.js';
-import type { SqlClient } from '../contacts/contacts.store.js';
+import type { SqlClient } from '../../db/sql-client.js';
 
 export interface UndispatchedEvent {
   seq: string;

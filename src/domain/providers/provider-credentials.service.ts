@@ -9,7 +9,7 @@ import { badRequest, notFound } from '../errors.js';
 import { parseInput } from '../shared/validation.js';
 import { decryptSecret, encryptSecret } from '../shared/secret-box.js';
 import type { ProviderCredentials, RemoteVoiceProvider } from '../../calls/telephony/voice-provider.port.js';
-import { directSql } from '../contacts/contacts.store.js';
+import { directSql } from '../../db/sql-client.js';
 import { findProviderSecrets, type StoredProviderSecrets } from './provider-credentials.store.js';
 
 export const REMOTE_VOICE_PROVIDERS = ['vapi', 'retell'] as const satisfies readonly RemoteVoiceProvider[];

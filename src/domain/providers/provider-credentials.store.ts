@@ -1,7 +1,7 @@
 // The SQL of reading an Account's provider secrets on the driver (a prepared statement): every
 // provider webhook and every dialer pass reads them, and Prisma's findUnique took about 1 ms more
 // than the query itself (bench/voice.ts).
-import type { SqlClient } from '../contacts/contacts.store.js';
+import type { SqlClient } from '../../db/sql-client.js';
 import type { RemoteVoiceProvider } from '../../calls/telephony/voice-provider.port.js';
 
 /** A ProviderCredential row's encrypted secrets, as a query read them. */

@@ -25,7 +25,7 @@ export const WorkflowType = builder.prismaObject('Workflow', {
 
 const WorkflowPage = builder.objectRef<{ data: WorkflowRecord[]; nextToken: string | null }>('WorkflowPage').implement({
   fields: (t) => ({
-    data: t.field({ type: [WorkflowType], resolve: (p) => p.data as never }),
+    data: t.field({ type: [WorkflowType], resolve: (p) => p.data }),
     nextToken: t.exposeString('nextToken', { nullable: true }),
   }),
 });
@@ -56,7 +56,7 @@ builder.mutationFields((t) => ({
         name: args.name,
         status: args.status ?? undefined,
         agentId: args.agentId ?? undefined,
-      }) as never,
+      }),
   }),
   updateWorkflow: t.field({
     type: WorkflowType,
@@ -67,6 +67,6 @@ builder.mutationFields((t) => ({
       paused: t.arg.boolean(),
     },
     resolve: (_root, args, ctx) =>
-      updateWorkflow(ctx, args.id, { status: args.status ?? undefined, paused: args.paused ?? undefined }) as never,
+      updateWorkflow(ctx, args.id, { status: args.status ?? undefined, paused: args.paused ?? undefined }),
   }),
 }));

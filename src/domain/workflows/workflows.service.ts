@@ -1,5 +1,6 @@
 // Workflows: listing for the key's Account, operator management, and the enrollment-target
 // check shared by upsert, bulk import and the board app's enroll action.
+import type { Workflow } from '../../generated/prisma/client.js';
 import { z } from 'zod';
 import type { RequestContext } from '../context.js';
 import { requireActor, requireAdmin } from '../context.js';
@@ -12,14 +13,8 @@ import type { AssignmentOptions } from '../contacts/contacts.inputs.js';
 /** A workflow's statuses (the database enum WorkflowStatus). */
 export const WORKFLOW_STATUSES = ['published', 'draft', 'archived'] as const;
 
-export interface WorkflowRecord {
-  id: string;
-  accountId: string;
-  name: string;
-  status: (typeof WORKFLOW_STATUSES)[number];
-  paused: boolean;
-  createdAt: Date;
-}
+/** A workflow as stored (the GraphQL Workflow type resolves from it). */
+export type WorkflowRecord = Workflow;
 
 /** One page of the Account's workflows, newest first. */
 export async function listWorkflows(
@@ -47,7 +42,7 @@ async function pageOfWorkflows(ctx: RequestContext, input: unknown, where: { sta
   });
   const page = rows.slice(0, limit);
   return {
-    data: page as WorkflowRecord[],
+    data: page,
     nextToken: rows.length > limit ? encodeCursor(page[page.length - 1]) : null,
   };
 }
@@ -77,9 +72,14 @@ export async function resolveEnrollmentTarget(
   if (!workflow) throw failureFor('workflow_not_found', `${field}: no workflow ${options.workflowId} in this Account`);
   if (workflow.status !== 'published') {
     const reason = workflow.status === 'draft' ? 'workflow_draft' : 'workflow_archived';
-    throw failureFor(reason, `${field}: workflow "${workflow.name}" is ${workflow.status}, not published`);
+    throw failureFor(
+      reason,
+      `${field}: workflow "${workflow.name}" is ${workflow.status}, not published`,
+      workflow.name,
+    );
   }
-  if (workflow.paused) throw failureFor('workflow_paused', `${field}: workflow "${workflow.name}" is paused`);
+  if (workflow.paused)
+    throw failureFor('workflow_paused', `${field}: workflow "${workflow.name}" is paused`, workflow.name);
   return {
     workflowId: workflow.id,
     attemptLimit: workflow.agent?.attemptLimit ?? null,

@@ -122,19 +122,11 @@ async function keysRead(handler: ActionHandler, seed: Record<string, unknown>): 
   return [...read].sort();
 }
 
-// No mapping, workflow or call in the "database": each handler stops at its first check that needs one.
-const services = {
-  db: {
-    prisma: { boardMapping: { findUnique: async () => null }, workflow: { findFirst: async () => null } },
-    sql: { query: async () => ({ rows: [], rowCount: 0 }) },
-  },
-} as unknown as Services;
-
 const HANDLERS: Record<string, { handler: ActionHandler; seed: Record<string, unknown> }> = {
-  '/actions/enroll': { handler: enrollAction(services, config), seed: { boardId: 1, itemId: 2 } },
-  '/actions/fill-timezone': { handler: fillTimezoneAction(services, config), seed: { boardId: 1, itemId: 2 } },
+  '/actions/enroll': { handler: enrollAction(config), seed: { boardId: 1, itemId: 2 } },
+  '/actions/fill-timezone': { handler: fillTimezoneAction(config), seed: { boardId: 1, itemId: 2 } },
   '/actions/set-status': {
-    handler: setStatusAction(services, config),
+    handler: setStatusAction(config),
     seed: { boardId: 1, itemId: 2, statusColumnId: 'status' },
   },
 };

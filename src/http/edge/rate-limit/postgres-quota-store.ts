@@ -13,8 +13,10 @@
 // that fails closed would turn a database hiccup into an outage of every surface.
 // Times come from the service's clock (`now`), never from the database.
 import type { SqlRunner } from '../../../db/database.js';
+import { directSql } from '../../../db/sql-client.js';
 import { logger } from '../../../logger.js';
 import { secondsUntil, type QuotaDecision, type QuotaStore } from './quota-store.js';
+import { deleteEndedWindows, leaseQuota } from './rate-limit-quota.store.js';
 
 /** Requests leased at once: 1% of the limit, between 1 and 100. */
 export const sliceOf = (limit: number) => Math.min(100, Math.max(1, Math.floor(limit / 100)));
@@ -29,17 +31,8 @@ interface Slice {
   spent: boolean;
 }
 
-const LEASE_SQL = `
-INSERT INTO "RateLimitQuota" AS q ("partition", "windowStart", "used", "granted")
-VALUES ($1, $2::timestamptz, LEAST($4::int, $5::int), LEAST($4::int, $5::int))
-ON CONFLICT ("partition") DO UPDATE SET
-  "windowStart" = CASE WHEN q."windowStart" <= $3::timestamptz THEN EXCLUDED."windowStart" ELSE q."windowStart" END,
-  "granted" = LEAST($4::int, GREATEST(0, $5::int - CASE WHEN q."windowStart" <= $3::timestamptz THEN 0 ELSE q."used" END)),
-  "used" = CASE WHEN q."windowStart" <= $3::timestamptz THEN 0 ELSE q."used" END
-         + LEAST($4::int, GREATEST(0, $5::int - CASE WHEN q."windowStart" <= $3::timestamptz THEN 0 ELSE q."used" END))
-RETURNING "windowStart", "used", "granted"`;
-
-export function createPostgresQuotaStore(sql: Pick<SqlRunner, 'query'>): QuotaStore {
+export function createPostgresQuotaStore(runner: Pick<SqlRunner, 'query'>): QuotaStore {
+  const sql = directSql(runner);
   const slices = new Map<string, Slice>();
   const leasing = new Map<string, Promise<void>>();
   let failing = false;
@@ -59,15 +52,8 @@ export function createPostgresQuotaStore(sql: Pick<SqlRunner, 'query'>): QuotaSt
     if (running) return running;
     const at = now.getTime();
     const size = sliceOf(limit);
-    const done = sql
-      .query<{ windowStart: Date; used: number; granted: number }>(LEASE_SQL, [
-        partition,
-        now,
-        new Date(at - windowMs),
-        size,
-        limit,
-      ])
-      .then(({ rows: [row] }) => {
+    const done = leaseQuota(sql, { partition, now, windowEndedBy: new Date(at - windowMs), size, limit })
+      .then((row) => {
         failing = false;
         const endsAt = new Date(row.windowStart).getTime() + windowMs;
         const slice = current(partition, at);
@@ -94,9 +80,7 @@ export function createPostgresQuotaStore(sql: Pick<SqlRunner, 'query'>): QuotaSt
   function sweepEndedWindows(at: number, windowMs: number) {
     if (at - lastSweep < windowMs) return;
     lastSweep = at;
-    sql
-      .query(`DELETE FROM "RateLimitQuota" WHERE "windowStart" <= $1::timestamptz`, [new Date(at - windowMs)])
-      .catch(() => {});
+    deleteEndedWindows(sql, new Date(at - windowMs)).catch(() => {});
   }
 
   const spend = (slice: Slice, limit: number, at: number): QuotaDecision => {
