@@ -56,6 +56,11 @@ export const CliOperations = {
     createUser(accountId: $accountId, email: $email, name: $name) { id accountId email name }
   }`),
   ),
+  inviteUser: defineOperation(
+    graphql(`mutation ($accountId: String!, $email: String!, $name: String) {
+    inviteUser(accountId: $accountId, email: $email, name: $name) { path expiresAt user { id accountId email name } }
+  }`),
+  ),
   createApiKey: defineOperation(
     graphql(
       `mutation ($userId: String!, $name: String!) {

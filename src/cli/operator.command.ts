@@ -2,7 +2,7 @@
 // GraphQL mutations, run in-process with an admin context (see operator.ts).
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { createOutput, jsonOption, usageError } from './output.js';
-import { withOperator } from './operator.js';
+import { readEnv, withOperator } from './operator.js';
 import { UUID_PATTERN } from '../domain/shared/ids.js';
 import type { AccountResult, AgentResult, WorkflowResult } from './operations.js';
 
@@ -110,6 +110,28 @@ export function usersCommand(): Command {
       );
       out.line(`Created user ${createUser.id} (${createUser.email}) in account ${createUser.accountId}`);
       out.result({ ok: true, userId: createUser.id, user: createUser });
+    });
+  users
+    .command('invite')
+    .description(
+      "invite a person to the console: creates the Account's user of this email (or finds it) and prints a one-time link where they set a password",
+    )
+    .requiredOption('--account <id>', 'account id', uuidArg)
+    .requiredOption('--email <email>', 'email address (an email signs in to one Account)')
+    .option('--name <name>', 'display name')
+    .addOption(jsonOption())
+    .action(async (opts: { account: string; email: string; name?: string; json?: boolean }) => {
+      const out = createOutput(!!opts.json);
+      const env = await readEnv();
+      const { inviteUser } = await withOperator((s) =>
+        s.run('inviteUser', { accountId: opts.account, email: opts.email, name: opts.name }),
+      );
+      // The service's public address when set, else where `contactline serve` listens on this machine.
+      const base = (env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, '');
+      const link = `${base}${inviteUser.path}`;
+      out.line(`Invited ${inviteUser.user.email} (user ${inviteUser.user.id}) to account ${inviteUser.user.accountId}`);
+      out.line(`  One-time link (valid until ${inviteUser.expiresAt}): ${link}`);
+      out.result({ ok: true, userId: inviteUser.user.id, link, expiresAt: inviteUser.expiresAt });
     });
   return users;
 }

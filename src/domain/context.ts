@@ -89,6 +89,14 @@ export interface RequestContext extends Services {
   isAdmin: boolean;
   /** Set only by the board app, for a request monday signed; its operations require it. */
   boardApp?: BoardAppCaller;
+  /** Set only by the console, for a signed-in person's request; its operations require it. */
+  console?: ConsoleCaller;
+}
+
+/** A person signed in to the console (their session checked), acting in their Account. */
+export interface ConsoleCaller {
+  sessionId: string;
+  email: string;
 }
 
 /** The acting Account, or 401 when the request is not account-scoped. */
@@ -111,6 +119,16 @@ export function requireBoardApp(ctx: RequestContext): Actor & BoardAppCaller {
     );
   }
   return { ...ctx.actor, mondayAccountId: ctx.boardApp.mondayAccountId };
+}
+
+/**
+ * The console's own operations (managing the Account's API keys): the signed-in person, or 401
+ * for any other caller. An API key cannot mint or revoke keys.
+ */
+export function requireConsoleUser(ctx: RequestContext): Actor & ConsoleCaller {
+  if (!ctx.console || !ctx.actor)
+    throw new DomainError('unauthenticated', "This operation is the console's: sign in to the console to run it");
+  return { ...ctx.actor, ...ctx.console };
 }
 
 /** Operator-only operations: 401 unless the request carried the ADMIN_TOKEN. */

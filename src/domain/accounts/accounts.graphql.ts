@@ -2,7 +2,15 @@
 import { builder } from '../builder.js';
 import { UUID_ARG } from '../shared/argument-guard.js';
 import { createAccount, createUser, updateAccount } from './accounts.service.js';
-import { createApiKey, listApiKeys, revokeApiKey, type ApiKeyRecord } from '../api-keys/api-keys.service.js';
+import {
+  createAccountApiKey,
+  createApiKey,
+  listAccountApiKeys,
+  listApiKeys,
+  revokeAccountApiKey,
+  revokeApiKey,
+  type ApiKeyRecord,
+} from '../api-keys/api-keys.service.js';
 import { blockPhone, unblockPhone } from '../blocklist/blocklist.service.js';
 
 const AccountType = builder.prismaObject('Account', {
@@ -16,7 +24,7 @@ const AccountType = builder.prismaObject('Account', {
   }),
 });
 
-const UserType = builder.prismaObject('User', {
+export const UserType = builder.prismaObject('User', {
   fields: (t) => ({
     id: t.exposeID('id'),
     accountId: t.exposeString('accountId'),
@@ -61,6 +69,11 @@ builder.queryFields((t) => ({
     description: "Operator: an Account's keys with their last-used times.",
     args: { accountId: t.arg.string({ required: true, ...UUID_ARG }) },
     resolve: (_root, args, ctx) => listApiKeys(ctx, args.accountId),
+  }),
+  accountApiKeys: t.field({
+    type: [ApiKeyType],
+    description: "Console: the signed-in person's Account's keys (revoked ones too), oldest first.",
+    resolve: (_root, _args, ctx) => listAccountApiKeys(ctx),
   }),
 }));
 
@@ -110,6 +123,18 @@ builder.mutationFields((t) => ({
     type: ApiKeyType,
     args: { id: t.arg.string({ required: true, ...UUID_ARG }) },
     resolve: (_root, args, ctx) => revokeApiKey(ctx, args.id),
+  }),
+  createAccountApiKey: t.field({
+    type: CreatedKey,
+    description: "Console: a key of the signed-in person's Account, owned by them; the secret is in this answer only.",
+    args: { name: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => createAccountApiKey(ctx, args),
+  }),
+  revokeAccountApiKey: t.field({
+    type: ApiKeyType,
+    description: "Console: revokes a key of the signed-in person's Account; the API refuses it from then on.",
+    args: { id: t.arg.string({ required: true, ...UUID_ARG }) },
+    resolve: (_root, args, ctx) => revokeAccountApiKey(ctx, args.id),
   }),
   blockPhone: t.field({
     type: BlockedPhoneType,

@@ -1,10 +1,11 @@
 // API keys, sent as `Authorization: Bearer svc_pk_…`: `svc_pk_` + 32 random bytes in base62,
 // shown once, stored only as a SHA-256 hash; named, no expiry, revocable; last use kept to the
 // minute.
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { sha256Hex } from '../shared/tokens.js';
 import { z } from 'zod';
 import type { Actor, RequestContext, Services } from '../context.js';
-import { requireAdmin } from '../context.js';
+import { requireAdmin, requireConsoleUser } from '../context.js';
 import { DomainError, notFound } from '../errors.js';
 import { parseInput } from '../shared/validation.js';
 import { directSql } from '../../db/sql-client.js';
@@ -25,7 +26,8 @@ export function generateSecret(): string {
   return KEY_PREFIX + out.padStart(43, '0');
 }
 
-export const hashSecret = (secret: string) => createHash('sha256').update(secret).digest('hex');
+/** An API key's stored form (the secret itself is never stored). */
+export const hashSecret = sha256Hex;
 
 export const CreateKeySchema = z.strictObject({ userId: z.uuid(), name: z.string().trim().min(1).max(100) });
 
@@ -40,6 +42,8 @@ export interface ApiKeyRecord {
   revokedAt: Date | null;
 }
 
+export const NewKeySchema = z.strictObject({ name: z.string().trim().min(1).max(100) });
+
 /** Creates a key for a user; the secret is in the result and nowhere else, ever. */
 export async function createApiKey(
   ctx: RequestContext,
@@ -49,11 +53,25 @@ export async function createApiKey(
   const { userId, name } = parseInput(CreateKeySchema, input);
   const user = await ctx.db.prisma.user.findUnique({ where: { id: userId } });
   if (!user) throw notFound(`No user ${userId}`);
+  return insertKey(ctx, user, name);
+}
+
+/** Console: a key owned by the signed-in person, in their Account. */
+export async function createAccountApiKey(
+  ctx: RequestContext,
+  input: unknown,
+): Promise<{ key: ApiKeyRecord; secret: string }> {
+  const caller = requireConsoleUser(ctx);
+  const { name } = parseInput(NewKeySchema, input);
+  return insertKey(ctx, { id: caller.userId, accountId: caller.accountId }, name);
+}
+
+async function insertKey(ctx: RequestContext, user: { id: string; accountId: string }, name: string) {
   const secret = generateSecret();
   const key = await ctx.db.prisma.apiKey.create({
     data: {
       accountId: user.accountId,
-      userId,
+      userId: user.id,
       name,
       secretHash: hashSecret(secret),
       lastFour: secret.slice(-4),
@@ -66,16 +84,30 @@ export async function createApiKey(
 
 export async function listApiKeys(ctx: RequestContext, accountId: string): Promise<ApiKeyRecord[]> {
   requireAdmin(ctx);
-  return ctx.db.prisma.apiKey.findMany({
-    where: { accountId },
-    orderBy: { createdAt: 'asc' },
-    omit: { secretHash: true },
-  });
+  return keysOfAccount(ctx, accountId);
 }
+
+/** Console: the signed-in person's Account's keys, revoked ones too, oldest first. */
+export async function listAccountApiKeys(ctx: RequestContext): Promise<ApiKeyRecord[]> {
+  return keysOfAccount(ctx, requireConsoleUser(ctx).accountId);
+}
+
+const keysOfAccount = (ctx: RequestContext, accountId: string) =>
+  ctx.db.prisma.apiKey.findMany({ where: { accountId }, orderBy: { createdAt: 'asc' }, omit: { secretHash: true } });
 
 export async function revokeApiKey(ctx: RequestContext, id: string): Promise<ApiKeyRecord> {
   requireAdmin(ctx);
-  const key = await ctx.db.prisma.apiKey.findUnique({ where: { id } });
+  return revokeKey(ctx, id, null);
+}
+
+/** Console: revokes a key of the signed-in person's Account (another Account's key is not found). */
+export async function revokeAccountApiKey(ctx: RequestContext, id: string): Promise<ApiKeyRecord> {
+  return revokeKey(ctx, id, requireConsoleUser(ctx).accountId);
+}
+
+/** Revoking twice keeps the first time. `accountId`: the Account the key must be in (null: any). */
+async function revokeKey(ctx: RequestContext, id: string, accountId: string | null): Promise<ApiKeyRecord> {
+  const key = await ctx.db.prisma.apiKey.findFirst({ where: { id, ...(accountId ? { accountId } : {}) } });
   if (!key) throw notFound(`No API key ${id}`);
   return ctx.db.prisma.apiKey.update({
     where: { id },
