@@ -1,7 +1,7 @@
 // The import boundaries of ARCHITECTURE.md ("Layers and folders"), checked in CI
 // (`npm run lint:imports`). A surface reaches the domain through GraphQL operations, never
 // through Prisma or SQL; a lower layer never imports a higher one.
-const SURFACES = '^(src/(rest|mcp|cli|graphql)|integration)/';
+const SURFACES = '^(src/(rest|mcp|cli|console|graphql)|integration)/';
 const DATABASE =
   '^(src/db/|src/generated/prisma/)|node_modules/@prisma/|node_modules/@electric-sql/pglite/|node_modules/pg/';
 const COMPOSITION_ROOTS = '^src/(app|service)[.]ts$';
@@ -38,7 +38,7 @@ module.exports = {
       comment: 'Operations and their runner sit on the domain schema; the surfaces import them, not the reverse.',
       severity: 'error',
       from: { path: '^src/graphql/' },
-      to: { path: `^(src/(rest|mcp|cli|http|jobs)|integration)/|${COMPOSITION_ROOTS}` },
+      to: { path: `^(src/(rest|mcp|cli|console|http|jobs)|integration)/|${COMPOSITION_ROOTS}` },
     },
     {
       name: 'jobs-and-adapters-know-no-surface',
@@ -59,8 +59,8 @@ module.exports = {
       name: 'surfaces-are-separate',
       comment: 'One surface never imports another: what two surfaces share lives below them.',
       severity: 'error',
-      from: { path: '^(src/(rest|mcp|cli)|integration)/' },
-      to: { path: '^(src/(rest|mcp|cli)|integration)/', pathNot: '^$1/' },
+      from: { path: '^(src/(rest|mcp|cli|console)|integration)/' },
+      to: { path: '^(src/(rest|mcp|cli|console)|integration)/', pathNot: '^$1/' },
     },
     {
       name: 'no-circular',

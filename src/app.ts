@@ -13,6 +13,7 @@ import { noteRequestStarted } from './db/foreground-traffic.js';
 import { buildOpenApi } from './rest/openapi.js';
 import { logger } from './logger.js';
 import { mondayRouter } from '../integration/monday/board-app.route.js';
+import { consoleRouter } from './console/console.route.js';
 import type { MondayConfig } from '../integration/monday/config.js';
 import { TELEPHONY_EVENTS_PATH, telephonyEventsRouter } from './http/telephony-events.route.js';
 import { PROVIDER_WEBHOOKS_PATH, providerWebhooksRouter } from './http/provider-webhooks.route.js';
@@ -102,6 +103,7 @@ export function createApp({
   app.use(MCP_PATH, mcpEndpoint(services, { logError }));
   app.use('/api/v1', restRouter(services));
   if (monday) app.use('/integrations/monday', mondayRouter(services, monday));
+  app.use('/console', consoleRouter(services));
 
   const yoga = createYoga<{ req: Request; res: Response }>({
     schema,

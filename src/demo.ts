@@ -3,6 +3,8 @@
 import type { Services } from './domain/context.js';
 import { generateSecret, hashSecret } from './domain/api-keys/api-keys.service.js';
 import { CreateAgentSchema } from './domain/agents/agents.service.js';
+import { hashPassword } from './domain/users/password-hash.js';
+import { randomToken } from './domain/shared/tokens.js';
 
 export interface DemoAccount {
   accountId: string;
@@ -10,6 +12,9 @@ export interface DemoAccount {
   workflowId: string;
   agentId: string;
   apiKey: string;
+  /** The demo user's console sign-in (the password is printed once, like the key). */
+  consoleEmail: string;
+  consolePassword: string;
 }
 
 export async function seedDemoAccount(services: Pick<Services, 'db' | 'clock'>): Promise<DemoAccount> {
@@ -18,8 +23,16 @@ export async function seedDemoAccount(services: Pick<Services, 'db' | 'clock'>):
   const account = await prisma.account.create({
     data: { name: 'Demo account', defaultLocation: 'US', createdAt: now },
   });
+  const consolePassword = randomToken().slice(0, 20);
   const user = await prisma.user.create({
-    data: { accountId: account.id, email: 'demo@example.com', name: 'Demo user', createdAt: now },
+    data: {
+      accountId: account.id,
+      email: 'demo@example.com',
+      name: 'Demo user',
+      createdAt: now,
+      passwordHash: await hashPassword(consolePassword),
+      passwordSetAt: now,
+    },
   });
   const apiKey = generateSecret();
   await prisma.apiKey.create({
@@ -54,5 +67,13 @@ export async function seedDemoAccount(services: Pick<Services, 'db' | 'clock'>):
       updatedAt: now,
     },
   });
-  return { accountId: account.id, userId: user.id, workflowId: workflow.id, agentId: agent.id, apiKey };
+  return {
+    accountId: account.id,
+    userId: user.id,
+    workflowId: workflow.id,
+    agentId: agent.id,
+    apiKey,
+    consoleEmail: user.email,
+    consolePassword,
+  };
 }

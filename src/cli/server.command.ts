@@ -35,6 +35,8 @@ export function serveCommand(): Command {
         });
         const auth = shq(`Authorization: Bearer ${demo.apiKey}`);
         out.line('A new embedded database: created a demo account.');
+        out.line(`  Console:              ${baseUrl}/console/ (sign in as ${demo.consoleEmail})`);
+        out.line(`  Console password (shown once): ${demo.consolePassword}`);
         out.line(`  API key (shown once): ${demo.apiKey}`);
         out.line(`  Workflow id:          ${demo.workflowId}`);
         out.line(`  Account id:           ${demo.accountId}`);
@@ -49,13 +51,21 @@ export function serveCommand(): Command {
         out.line();
       }
       out.line(`Contactline listening on ${baseUrl} (${describeDatabase(env)}). Stop with Ctrl-C.`);
+      out.line(`  Console: ${baseUrl}/console/`);
       out.result({
         ok: true,
         url: baseUrl,
         database: service.services.db.kind,
         ...(env.DATABASE_URL ? {} : { dataDir: path.resolve(env.DATA_DIR) }),
         demo: demo
-          ? { accountId: demo.accountId, userId: demo.userId, workflowId: demo.workflowId, apiKey: demo.apiKey }
+          ? {
+              accountId: demo.accountId,
+              userId: demo.userId,
+              workflowId: demo.workflowId,
+              apiKey: demo.apiKey,
+              consoleEmail: demo.consoleEmail,
+              consolePassword: demo.consolePassword,
+            }
           : null,
       });
 

@@ -1,0 +1,261 @@
+// The console at /console: server-rendered pages for the people who run an Account. Sign-in,
+// invitations and sign-out call the domain's session services (as REST's auth step calls
+// authenticateApiKey); everything a signed-in page shows or changes is a GraphQL operation of
+// the domain schema run in-process with the person's context, as every surface does.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import type { VNode } from 'preact';
+import { renderToString } from 'preact-render-to-string';
+import type { RequestContext, Services } from '../domain/context.js';
+import { asDomainError, type DomainError } from '../domain/errors.js';
+import { runOperation } from '../graphql/execute.js';
+import { ConsoleOperations } from '../graphql/operations/console.js';
+import { acceptInvitation, INVITATION_PATH, openInvitation } from '../domain/users/invitations.service.js';
+import { authenticateSession, signIn, signOut } from '../domain/users/sessions.service.js';
+import {
+  clearSessionCookie,
+  csrfTokenMatches,
+  csrfTokenOf,
+  isSameOrigin,
+  sessionTokenOf,
+  setSessionCookie,
+} from './console-session.js';
+import { ApiKeysPage, type KeyRow } from './pages/api-keys.js';
+import { InvitationGonePage, InvitationPage } from './pages/invitation.js';
+import { SignInPage } from './pages/sign-in.js';
+import { ForbiddenPage } from './pages/forbidden.js';
+
+const ASSETS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'assets');
+/** A console form is a few fields: more is not a person typing. */
+const FORM_LIMIT = '16kb';
+const invitationPrefix = INVITATION_PATH.replace('/console', '');
+
+type Signed = { ctx: RequestContext; token: string; email: string };
+
+function send(res: Response, status: number, page: VNode): void {
+  res
+    .status(status)
+    .set({
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      'referrer-policy': 'no-referrer',
+      'x-content-type-options': 'nosniff',
+      'x-frame-options': 'DENY',
+      'content-security-policy':
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+    })
+    .send(`<!doctype html>${renderToString(page)}`);
+}
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function consoleRouter(services: Services): Router {
+  const router = Router();
+  const form = express.urlencoded({ extended: false, limit: FORM_LIMIT, parameterLimit: 20 });
+  const ctxFor = (res: Response) => ({
+    ...services,
+    requestId: res.locals.requestId as string,
+    isAdmin: false,
+    actor: null,
+  });
+
+  router.use('/assets', express.static(ASSETS, { index: false, fallthrough: false, maxAge: '1h' }));
+
+  /** A change must come from a page of this service: refused before its body is read. */
+  function sameOriginOnly(req: Request, res: Response, next: NextFunction): void {
+    if (req.method !== 'POST' || isSameOrigin(req)) {
+      next();
+      return;
+    }
+    send(res, 403, ForbiddenPage({ reason: 'This form was not sent from a Contactline console page.' }));
+  }
+  router.use(sameOriginOnly);
+
+  /** The signed-in person, or a redirect to the sign-in page. Checked before a body is read. */
+  async function signedIn(req: Request, res: Response): Promise<Signed | null> {
+    const token = sessionTokenOf(req);
+    try {
+      const actor = await authenticateSession(services, token);
+      const { sessionId, email, ...rest } = actor;
+      const ctx: RequestContext = { ...ctxFor(res), actor: rest, console: { sessionId, email } };
+      return { ctx, token: token as string, email };
+    } catch (error) {
+      if (asDomainError(error)?.code !== 'unauthenticated') throw error;
+      if (token) clearSessionCookie(req, res);
+      res.redirect(303, '/console/sign-in');
+      return null;
+    }
+  }
+
+  /** Signed in, and the form's CSRF token is this session's. */
+  const withSession =
+    (handler: (req: Request, res: Response, signed: Signed) => Promise<void>) =>
+    async (req: Request, res: Response, next: NextFunction) => {
+      try {
+        const signed = await signedIn(req, res);
+        if (!signed) return;
+        if (req.method === 'POST') {
+          await new Promise<void>((resolve, reject) =>
+            form(req, res, (error?: unknown) => (error ? reject(error) : resolve())),
+          );
+          if (!csrfTokenMatches(signed.token, req.body?.csrf)) {
+            send(
+              res,
+              403,
+              ForbiddenPage({
+                reason: 'This form expired or was not sent from this console. Reload the page and try again.',
+              }),
+            );
+            return;
+          }
+        }
+        await handler(req, res, signed);
+      } catch (error) {
+        next(error);
+      }
+    };
+
+  const viewerOf = (signed: Signed) => ({ email: signed.email, csrf: csrfTokenOf(signed.token) });
+
+  router.get('/', (_req, res) => res.redirect(303, '/console/api-keys'));
+
+  router.get('/sign-in', (req, res) => {
+    send(
+      res,
+      200,
+      SignInPage({ notice: req.query.done === 'password' ? 'Your password is set: sign in.' : undefined }),
+    );
+  });
+
+  router.post('/sign-in', form, async (req, res, next) => {
+    try {
+      const email = typeof req.body?.email === 'string' ? req.body.email : '';
+      const password = typeof req.body?.password === 'string' ? req.body.password : '';
+      const result = await signIn(services, { email: email.slice(0, 254), password: password.slice(0, 200) });
+      if (result.ok) {
+        setSessionCookie(req, res, result.token, result.expiresAt);
+        res.redirect(303, '/console/');
+        return;
+      }
+      if (result.reason === 'locked') {
+        const minutes = Math.max(
+          1,
+          Math.ceil((result.lockedUntil.getTime() - services.clock.now().getTime()) / 60_000),
+        );
+        res.setHeader('Retry-After', String(minutes * 60));
+        send(
+          res,
+          429,
+          SignInPage({ email, error: `Too many failed sign-ins: this account is locked for ${minutes} more minutes.` }),
+        );
+        return;
+      }
+      await wait(result.waitMs);
+      send(res, 401, SignInPage({ email, error: 'That email and password do not match.' }));
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  router.post(
+    '/sign-out',
+    withSession(async (req, res, signed) => {
+      await signOut(services, signed.token);
+      clearSessionCookie(req, res);
+      res.redirect(303, '/console/sign-in');
+    }),
+  );
+
+  router.get(`${invitationPrefix}:token`, async (req, res, next) => {
+    try {
+      const user = await openInvitation(services, req.params.token);
+      if (!user) return send(res, 404, InvitationGonePage());
+      send(res, 200, InvitationPage({ email: user.email, action: req.originalUrl }));
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  router.post(`${invitationPrefix}:token`, form, async (req, res, next) => {
+    try {
+      const user = await openInvitation(services, req.params.token);
+      if (!user) return send(res, 404, InvitationGonePage());
+      const password = typeof req.body?.password === 'string' ? req.body.password : '';
+      try {
+        await acceptInvitation(services, { token: req.params.token, password });
+      } catch (error) {
+        const failure = asDomainError(error);
+        if (failure?.code === 'bad_request') {
+          send(
+            res,
+            400,
+            InvitationPage({ email: user.email, action: req.originalUrl, error: fieldMessage(failure, 'password') }),
+          );
+          return;
+        }
+        if (failure?.code === 'not_found') return send(res, 404, InvitationGonePage());
+        throw error;
+      }
+      res.redirect(303, '/console/sign-in?done=password');
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  async function keysPage(
+    res: Response,
+    signed: Signed,
+    extra: Partial<Parameters<typeof ApiKeysPage>[0]> = {},
+    status = 200,
+  ) {
+    const { accountApiKeys } = await runOperation(signed.ctx, ConsoleOperations.apiKeys, {});
+    send(res, status, ApiKeysPage({ viewer: viewerOf(signed), keys: accountApiKeys as KeyRow[], ...extra }));
+  }
+
+  router.get(
+    '/api-keys',
+    withSession(async (_req, res, signed) => keysPage(res, signed)),
+  );
+
+  router.post(
+    '/api-keys',
+    withSession(async (req, res, signed) => {
+      const name = typeof req.body?.name === 'string' ? req.body.name : '';
+      try {
+        const { createAccountApiKey } = await runOperation(signed.ctx, ConsoleOperations.createApiKey, { name });
+        await keysPage(
+          res,
+          signed,
+          { created: { name: createAccountApiKey.key.name, secret: createAccountApiKey.secret } },
+          201,
+        );
+      } catch (error) {
+        const failure = asDomainError(error);
+        if (failure?.code !== 'bad_request') throw error;
+        await keysPage(res, signed, { name, nameError: fieldMessage(failure, 'name') }, 400);
+      }
+    }),
+  );
+
+  router.post(
+    '/api-keys/:id/revoke',
+    withSession(async (req, res, signed) => {
+      try {
+        await runOperation(signed.ctx, ConsoleOperations.revokeApiKey, { id: String(req.params.id) });
+        await keysPage(res, signed, { notice: 'The key is revoked: the API refuses it from now on.' });
+      } catch (error) {
+        const failure = asDomainError(error);
+        if (failure?.code !== 'not_found' && failure?.code !== 'bad_request') throw error;
+        await keysPage(res, signed, { notice: 'No such key in your Account.' }, 404);
+      }
+    }),
+  );
+
+  return router;
+}
+
+/** A validation message without the field's path prefix ("name: …" → "…"). */
+function fieldMessage(error: DomainError, field: string): string {
+  return error.message.replace(new RegExp(`^${field}:\\s*`), '');
+}

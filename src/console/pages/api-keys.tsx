@@ -1,0 +1,122 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource preact */
+// (The pragmas make every runner compile this file for Preact, whatever tsconfig it finds.)
+import { KEY_PREFIX } from '../../domain/api-keys/api-keys.service.js';
+import { FieldError, FormAlert, Layout, type Viewer } from './layout.js';
+
+export interface KeyRow {
+  id: string;
+  name: string;
+  lastFour: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+/** A time as the reader's clock shows it: UTC in the HTML, the browser's zone once the script runs. */
+export function Time(props: { at: string }) {
+  return <time datetime={props.at}>{`${props.at.slice(0, 16).replace('T', ' ')} UTC`}</time>;
+}
+
+export function ApiKeysPage(props: {
+  viewer: Viewer;
+  keys: KeyRow[];
+  created?: { name: string; secret: string };
+  nameError?: string;
+  name?: string;
+  notice?: string;
+}) {
+  const active = props.keys.filter((key) => !key.revokedAt);
+  return (
+    <Layout title="API keys" viewer={props.viewer} current="/console/api-keys">
+      <FormAlert message={props.notice} tone="ok" />
+      {props.created && (
+        <section class="card created" aria-labelledby="created-title">
+          <h2 id="created-title">Key “{props.created.name}” created</h2>
+          <p>
+            Copy it now: it is shown only this once. Send it as <code>Authorization: Bearer …</code>.
+          </p>
+          <div class="secret">
+            <code id="new-secret">{props.created.secret}</code>
+            <button type="button" data-copy="new-secret">
+              Copy
+            </button>
+          </div>
+        </section>
+      )}
+      <section class="card" aria-labelledby="new-title">
+        <h2 id="new-title">New key</h2>
+        <form method="post" action="/console/api-keys" class="inline">
+          <input type="hidden" name="csrf" value={props.viewer.csrf} />
+          <label for="name">Name</label>
+          <input
+            id="name"
+            name="name"
+            maxLength={100}
+            required
+            placeholder="CRM sync"
+            value={props.name ?? ''}
+            aria-invalid={props.nameError ? 'true' : undefined}
+            aria-describedby={props.nameError ? 'name-error' : undefined}
+          />
+          <button type="submit">Create key</button>
+          <FieldError id="name-error" message={props.nameError} />
+        </form>
+      </section>
+      <section aria-labelledby="list-title">
+        <h2 id="list-title">Keys of your Account</h2>
+        {props.keys.length === 0 ? (
+          <p class="empty">
+            No keys yet. Create one above, then send it with every API request; the README's REST section shows the
+            first call.
+          </p>
+        ) : (
+          <div class="table-wrap">
+            <table>
+              <caption class="visually-hidden">
+                {active.length} active of {props.keys.length} keys
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Key</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">Status</th>
+                </tr>
+              </thead>
+              <tbody>
+                {props.keys.map((key) => (
+                  <tr key={key.id}>
+                    <th scope="row">{key.name}</th>
+                    <td>
+                      <code>{`${KEY_PREFIX}…${key.lastFour}`}</code>
+                    </td>
+                    <td>
+                      <Time at={key.createdAt} />
+                    </td>
+                    <td>{key.lastUsedAt ? <Time at={key.lastUsedAt} /> : 'never'}</td>
+                    <td>
+                      {key.revokedAt ? (
+                        <span>
+                          revoked <Time at={key.revokedAt} />
+                        </span>
+                      ) : (
+                        <form method="post" action={`/console/api-keys/${key.id}/revoke`}>
+                          <input type="hidden" name="csrf" value={props.viewer.csrf} />
+                          <button type="submit" class="danger" aria-label={`Revoke ${key.name}`}>
+                            Revoke
+                          </button>
+                        </form>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </Layout>
+  );
+}

@@ -1,0 +1,164 @@
+// The console over HTTP, as a browser sends it (forms, cookies, Origin): sign-in, the invitation
+// link, API keys created and revoked with the API refusing the revoked key, CSRF and cross-site
+// refusals, the lockout's 429, sign-out. On each database. (Pages in a real browser: later.)
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/test-server.js';
+import { testDatabaseKinds } from '../support/databases.js';
+import { acceptInvitation } from '../../src/domain/users/invitations.service.js';
+import { LOCK_AFTER_FAILURES } from '../../src/domain/users/sign-in.rules.js';
+
+const PASSWORD = 'a console password, long enough';
+
+describe.each(testDatabaseKinds())('console over HTTP on %s', (kind) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(kind);
+  });
+  afterAll(() => server?.stop());
+
+  /** A browser: keeps the console cookie, sends Origin on posts (unless told otherwise). */
+  function browser() {
+    let cookie: string | undefined;
+    async function go(method: 'GET' | 'POST', path: string, form?: Record<string, string>, origin = server.baseUrl) {
+      const res = await fetch(server.baseUrl + path, {
+        method,
+        redirect: 'manual',
+        headers: {
+          ...(cookie ? { cookie } : {}),
+          ...(method === 'POST' ? { origin, 'content-type': 'application/x-www-form-urlencoded' } : {}),
+        },
+        body: form ? new URLSearchParams(form).toString() : undefined,
+      });
+      const set = res.headers.get('set-cookie');
+      if (set) cookie = /Max-Age=0/i.test(set) ? undefined : set.split(';')[0];
+      return { status: res.status, headers: res.headers, html: await res.text(), setCookie: set };
+    }
+    return { go, cookie: () => cookie };
+  }
+  const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
+
+  async function invitedPerson() {
+    const { accountId } = await server.createAccount();
+    const email = `p${Math.random().toString(36).slice(2, 10)}@example.com`;
+    const res = await server.request(ADMIN_TOKEN, 'POST', '/graphql', {
+      query: `mutation ($a: String!, $e: String!) { inviteUser(accountId: $a, email: $e) { path } }`,
+      variables: { a: accountId, e: email },
+    });
+    return { accountId, email, path: res.json.data.inviteUser.path as string };
+  }
+
+  async function signedIn() {
+    const person = await invitedPerson();
+    await acceptInvitation(server.service.services, { token: person.path.split('/').pop(), password: PASSWORD });
+    const b = browser();
+    const res = await b.go('POST', '/console/sign-in', { email: person.email, password: PASSWORD });
+    expect(res.status).toBe(303);
+    return { ...person, b };
+  }
+
+  it('the invitation link sets a password (too short: said next to the field), then the person signs in', async () => {
+    const person = await invitedPerson();
+    const b = browser();
+    const page = await b.go('GET', person.path);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain(person.email);
+    const short = await b.go('POST', person.path, { password: 'short' });
+    expect(short.status).toBe(400);
+    expect(short.html).toMatch(/id="password-error"[^>]*>[^<]*at least 12 characters/);
+    expect(short.html).toContain('aria-describedby="password-error"');
+    const set = await b.go('POST', person.path, { password: PASSWORD });
+    expect(set.status).toBe(303);
+    expect(set.headers.get('location')).toBe('/console/sign-in?done=password');
+    expect((await b.go('GET', person.path)).status).toBe(404);
+
+    const signIn = await b.go('POST', '/console/sign-in', { email: person.email, password: PASSWORD });
+    expect(signIn.status).toBe(303);
+    expect(signIn.setCookie).toMatch(
+      /^contactline_console=[A-Za-z0-9_-]{43}; Path=\/console; Expires=.*; HttpOnly; SameSite=Lax$/,
+    );
+    const keys = await b.go('GET', '/console/api-keys');
+    expect(keys.status).toBe(200);
+    // The Account's one key (made with it by the test server), by name and last four characters only.
+    expect(keys.html).toMatch(/<th scope="row">[^<]+<\/th><td><code>svc_pk_…[0-9A-Za-z]{4}<\/code>/);
+    expect(keys.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(keys.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('a key created in the console works against the API until it is revoked there', async () => {
+    const { b } = await signedIn();
+    const page = await b.go('GET', '/console/api-keys');
+    const created = await b.go('POST', '/console/api-keys', { csrf: csrfOf(page.html), name: 'CRM sync' });
+    expect(created.status).toBe(201);
+    const secret = /id="new-secret">(svc_pk_[0-9A-Za-z]+)</.exec(created.html)?.[1];
+    expect(secret).toBeDefined();
+    expect((await server.request(secret as string, 'GET', '/api/v1/workflows')).status).toBe(200);
+    // Shown once: the list shows only its last four characters.
+    const again = await b.go('GET', '/console/api-keys');
+    expect(again.html).not.toContain(secret);
+    expect(again.html).toContain(`svc_pk_…${(secret as string).slice(-4)}`);
+
+    const id = /CRM sync<\/th>.*?action="\/console\/api-keys\/([0-9a-f-]{36})\/revoke"/.exec(again.html)?.[1];
+    const revoked = await b.go('POST', `/console/api-keys/${id}/revoke`, { csrf: csrfOf(again.html) });
+    expect(revoked.status).toBe(200);
+    expect(revoked.html).toContain('The key is revoked');
+    const refused = await server.request(secret as string, 'GET', '/api/v1/workflows');
+    expect(refused.status).toBe(401);
+
+    const empty = await b.go('POST', '/console/api-keys', { csrf: csrfOf(again.html), name: '   ' });
+    expect(empty.status).toBe(400);
+    expect(empty.html).toMatch(/id="name-error"/);
+  });
+
+  it('refuses a change without the session CSRF token, and a post from another site, before acting', async () => {
+    const { b, accountId } = await signedIn();
+    const before = await server.service.services.db.prisma.apiKey.count({ where: { accountId } });
+    const noToken = await b.go('POST', '/console/api-keys', { name: 'forged' });
+    expect(noToken.status).toBe(403);
+    const otherSite = await b.go('POST', '/console/api-keys', { name: 'forged', csrf: 'x' }, 'https://evil.example');
+    expect(otherSite.status).toBe(403);
+    const page = await b.go('GET', '/console/api-keys');
+    const crossSiteWithToken = await b.go(
+      'POST',
+      '/console/api-keys',
+      { name: 'forged', csrf: csrfOf(page.html) },
+      'https://evil.example',
+    );
+    expect(crossSiteWithToken.status).toBe(403);
+    expect(await server.service.services.db.prisma.apiKey.count({ where: { accountId } })).toBe(before);
+  });
+
+  it('a wrong password is a 401 on the form; many in a row lock the sign-in (429, Retry-After)', async () => {
+    const person = await invitedPerson();
+    await acceptInvitation(server.service.services, { token: person.path.split('/').pop(), password: PASSWORD });
+    const b = browser();
+    const wrong = await b.go('POST', '/console/sign-in', { email: person.email, password: 'not the password' });
+    expect(wrong.status).toBe(401);
+    expect(wrong.html).toContain('That email and password do not match.');
+    // The rest at once: each waits its own delay, in parallel.
+    const answers = await Promise.all(
+      Array.from({ length: LOCK_AFTER_FAILURES - 1 }, () =>
+        browser().go('POST', '/console/sign-in', { email: person.email, password: 'not the password' }),
+      ),
+    );
+    const locked = answers.filter((a) => a.status === 429);
+    expect(locked).toHaveLength(1);
+    expect(Number(locked[0].headers.get('retry-after'))).toBeGreaterThan(0);
+    const right = await b.go('POST', '/console/sign-in', { email: person.email, password: PASSWORD });
+    expect(right.status).toBe(429);
+  });
+
+  it('sign-out ends the session for every browser holding its cookie', async () => {
+    const { b } = await signedIn();
+    const stolen = b.cookie() as string;
+    const page = await b.go('GET', '/console/api-keys');
+    const out = await b.go('POST', '/console/sign-out', { csrf: csrfOf(page.html) });
+    expect(out.status).toBe(303);
+    expect(out.setCookie).toMatch(/Max-Age=0/);
+    const other = await fetch(`${server.baseUrl}/console/api-keys`, {
+      headers: { cookie: stolen },
+      redirect: 'manual',
+    });
+    expect(other.status).toBe(303);
+    expect(other.headers.get('location')).toBe('/console/sign-in');
+  });
+});
