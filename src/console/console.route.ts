@@ -11,6 +11,11 @@ import type { RequestContext, Services } from '../domain/context.js';
 import { asDomainError, type DomainError } from '../domain/errors.js';
 import { runOperation } from '../graphql/execute.js';
 import { ConsoleOperations } from '../graphql/operations/console.js';
+import { Operations } from '../graphql/operations/index.js';
+import { contactListVariables } from '../graphql/operations/variables.js';
+import { ContactsPage, type ContactRow } from './pages/contacts.js';
+import { ContactPage, type CallView, type ContactDetail } from './pages/contact.js';
+import { NotFoundPage } from './pages/not-found.js';
 import { acceptInvitation, INVITATION_PATH, openInvitation } from '../domain/users/invitations.service.js';
 import { authenticateSession, signIn, signOut } from '../domain/users/sessions.service.js';
 import {
@@ -43,7 +48,7 @@ function send(res: Response, status: number, page: VNode): void {
       'x-content-type-options': 'nosniff',
       'x-frame-options': 'DENY',
       'content-security-policy':
-        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; media-src https:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     })
     .send(`<!doctype html>${renderToString(page)}`);
 }
@@ -118,7 +123,7 @@ export function consoleRouter(services: Services): Router {
 
   const viewerOf = (signed: Signed) => ({ email: signed.email, csrf: csrfTokenOf(signed.token) });
 
-  router.get('/', (_req, res) => res.redirect(303, '/console/api-keys'));
+  router.get('/', (_req, res) => res.redirect(303, '/console/contacts'));
 
   router.get('/sign-in', (req, res) => {
     send(
@@ -252,7 +257,102 @@ export function consoleRouter(services: Services): Router {
     }),
   );
 
+  router.get(
+    '/contacts',
+    withSession(async (req, res, signed) => {
+      const query = (name: string) => (typeof req.query[name] === 'string' ? (req.query[name] as string) : undefined);
+      const filters = { searchTerm: query('searchTerm'), status: query('status'), sourceKind: query('sourceKind') };
+      const values = {
+        ...Object.fromEntries(Object.entries(filters).filter(([, value]) => value)),
+        nextToken: query('nextToken'),
+        limit: CONTACTS_PAGE,
+      };
+      const viewer = viewerOf(signed);
+      try {
+        const { contacts } = await runOperation(signed.ctx, Operations.listContacts, contactListVariables(values));
+        const next = contacts.nextToken
+          ? `/console/contacts?${new URLSearchParams({ ...definedOnly(filters), nextToken: contacts.nextToken })}`
+          : null;
+        send(res, 200, ContactsPage({ viewer, filters, contacts: contacts.data as ContactRow[], nextPage: next }));
+      } catch (error) {
+        const failure = asDomainError(error);
+        if (failure?.code !== 'bad_request') throw error;
+        const errors = fieldErrors(failure);
+        const general = Object.keys(errors).length === 0 ? failure.message : undefined;
+        send(res, 400, ContactsPage({ viewer, filters, contacts: [], nextPage: null, errors, error: general }));
+      }
+    }),
+  );
+
+  router.get(
+    '/contacts/:id',
+    withSession(async (req, res, signed) => {
+      const viewer = viewerOf(signed);
+      let contact: ContactDetail;
+      try {
+        contact = (await runOperation(signed.ctx, Operations.getContact, { id: String(req.params.id) }))
+          .contact as ContactDetail;
+      } catch (error) {
+        const code = asDomainError(error)?.code;
+        if (code !== 'not_found' && code !== 'bad_request') throw error;
+        send(res, 404, NotFoundPage({ viewer, what: 'No such contact in your Account.', back: '/console/contacts' }));
+        return;
+      }
+      const [{ contactCalls }, workflowName] = await Promise.all([
+        runOperation(signed.ctx, Operations.listContactCalls, {
+          sourceKind: contact.sourceKind,
+          externalId: contact.externalId ?? contact.id,
+          limit: 100,
+        }),
+        contact.assignedWorkflowId ? workflowNameOf(signed.ctx, contact.assignedWorkflowId) : Promise.resolve(null),
+      ]);
+      const calls: CallView[] = await Promise.all(
+        contactCalls.data.map(async (call) => ({
+          id: call.id,
+          status: call.status,
+          result: call.result ?? null,
+          startedAt: (call.startedAt as string | null) ?? null,
+          durationSeconds: call.durationSeconds ?? null,
+          recordingUrl: call.recordingUrl ?? null,
+          utterances: call.transcriptAvailable
+            ? (((await runOperation(signed.ctx, Operations.getCallTranscript, { id: call.id })).callTranscript
+                ?.utterances as CallView['utterances']) ?? [])
+            : [],
+        })),
+      );
+      send(res, 200, ContactPage({ viewer, contact, workflowName, calls }));
+    }),
+  );
+
   return router;
+}
+
+const CONTACTS_PAGE = 50;
+
+const definedOnly = (values: Record<string, string | undefined>) =>
+  Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string] => Boolean(entry[1])));
+
+/** The workflow's name, from the Account's workflows (null when gone). */
+async function workflowNameOf(ctx: RequestContext, id: string): Promise<string | null> {
+  let nextToken: string | undefined;
+  do {
+    const { workflows } = await runOperation(ctx, Operations.listWorkflows, { limit: 100, nextToken });
+    const found = workflows.data.find((workflow) => workflow.id === id);
+    if (found) return found.name;
+    nextToken = workflows.nextToken ?? undefined;
+  } while (nextToken);
+  return null;
+}
+
+/** A 400's messages by the field they name (the first segment of each issue's path). */
+function fieldErrors(error: DomainError): Record<string, string> {
+  const issues = (error.details.issues ?? []) as Array<{ path?: unknown; message?: unknown }>;
+  const out: Record<string, string> = {};
+  for (const issue of issues) {
+    const field = typeof issue.path === 'string' ? issue.path.split(/[.[]/)[0] : '';
+    if (field && typeof issue.message === 'string' && !out[field]) out[field] = issue.message;
+  }
+  return out;
 }
 
 /** A validation message without the field's path prefix ("name: …" → "…"). */

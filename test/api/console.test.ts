@@ -1,11 +1,13 @@
 // The console over HTTP, as a browser sends it (forms, cookies, Origin): sign-in, the invitation
 // link, API keys created and revoked with the API refusing the revoked key, CSRF and cross-site
 // refusals, the lockout's 429, sign-out. On each database. (Pages in a real browser: later.)
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/test-server.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import { acceptInvitation } from '../../src/domain/users/invitations.service.js';
 import { LOCK_AFTER_FAILURES } from '../../src/domain/users/sign-in.rules.js';
+import { uniquePhone } from '../support/api-helpers.js';
 
 const PASSWORD = 'a console password, long enough';
 
@@ -38,13 +40,13 @@ describe.each(testDatabaseKinds())('console over HTTP on %s', (kind) => {
   const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
 
   async function invitedPerson() {
-    const { accountId } = await server.createAccount();
+    const { accountId, apiKey } = await server.createAccount();
     const email = `p${Math.random().toString(36).slice(2, 10)}@example.com`;
     const res = await server.request(ADMIN_TOKEN, 'POST', '/graphql', {
       query: `mutation ($a: String!, $e: String!) { inviteUser(accountId: $a, email: $e) { path } }`,
       variables: { a: accountId, e: email },
     });
-    return { accountId, email, path: res.json.data.inviteUser.path as string };
+    return { accountId, apiKey, email, path: res.json.data.inviteUser.path as string };
   }
 
   async function signedIn() {
@@ -145,6 +147,117 @@ describe.each(testDatabaseKinds())('console over HTTP on %s', (kind) => {
     expect(Number(locked[0].headers.get('retry-after'))).toBeGreaterThan(0);
     const right = await b.go('POST', '/console/sign-in', { email: person.email, password: PASSWORD });
     expect(right.status).toBe(429);
+  });
+
+  it('lists, searches and filters contacts as the list API does; a bad filter is said next to its field', async () => {
+    const { b, apiKey } = await signedIn();
+    const empty = await b.go('GET', '/console/contacts');
+    expect(empty.status).toBe(200);
+    expect(empty.html).toContain('No contacts yet');
+    for (const [firstName, lastName, status] of [
+      ['Ada', 'Lovelace', 'new'],
+      ['Grace', 'Hopper', 'qualified'],
+      ['Alan', 'Turing', 'new'],
+    ]) {
+      const res = await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', {
+        phone: uniquePhone(),
+        firstName,
+        lastName,
+        status,
+      });
+      expect(res.status).toBe(201);
+    }
+    const all = await b.go('GET', '/console/contacts');
+    const names = [...all.html.matchAll(/href="\/console\/contacts\/[0-9a-f-]{36}">([^<]+)</g)].map((m) => m[1]);
+    expect(names).toEqual(['Alan Turing', 'Grace Hopper', 'Ada Lovelace']);
+    const searched = await b.go('GET', '/console/contacts?searchTerm=gra');
+    expect([...searched.html.matchAll(/href="\/console\/contacts\/[0-9a-f-]{36}">([^<]+)</g)].map((m) => m[1])).toEqual(
+      ['Grace Hopper'],
+    );
+    const byStatus = await b.go('GET', '/console/contacts?status=new&searchTerm=');
+    expect(byStatus.html).toContain('Ada Lovelace');
+    expect(byStatus.html).not.toContain('Grace Hopper');
+    expect(byStatus.html).toMatch(/<option value="new" selected/);
+    const none = await b.go('GET', '/console/contacts?searchTerm=zzzq');
+    expect(none.html).toContain('No contact matches these filters');
+    const bad = await b.go('GET', '/console/contacts?status=nonsense');
+    expect(bad.status).toBe(400);
+    expect(bad.html).toMatch(/id="status-error"[^>]*>[^<]+/);
+    expect(bad.html).toContain('aria-describedby="status-error"');
+  });
+
+  it('opens a contact: its fields and its calls oldest first, each transcript as a conversation', async () => {
+    const { b, apiKey, accountId } = await signedIn();
+    const contact = (
+      await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', {
+        phone: uniquePhone(),
+        firstName: 'Katherine',
+        lastName: 'Johnson',
+        customFields: { plan: 'gold' },
+      })
+    ).json;
+    const prisma = server.service.services.db.prisma;
+    const t0 = Date.parse('2026-03-01T10:00:00.000Z');
+    const later = await prisma.call.create({
+      data: {
+        id: randomUUID(),
+        accountId,
+        contactId: contact.id,
+        startedAt: new Date(t0 + 60_000),
+        createdAt: server.now(),
+        status: 'completed' as const,
+        result: 'converted' as const,
+        reportReady: true,
+        recordingUrl: 'https://recordings.example/r1.mp3',
+      },
+    });
+    await prisma.call.create({
+      data: {
+        id: randomUUID(),
+        accountId,
+        contactId: contact.id,
+        startedAt: new Date(t0),
+        createdAt: server.now(),
+        status: 'completed' as const,
+        result: 'no_answer' as const,
+        reportReady: true,
+      },
+    });
+    await prisma.callUtterance.createMany({
+      data: [
+        {
+          callId: later.id,
+          seq: 1,
+          speaker: 'assistant',
+          content: 'Hello Katherine, this is Contactline.',
+          timestamp: new Date(t0 + 61_000),
+        },
+        {
+          callId: later.id,
+          seq: 2,
+          speaker: 'user',
+          content: 'Hi! Yes, sign me up.',
+          timestamp: new Date(t0 + 63_000),
+        },
+      ],
+    });
+    const page = await b.go('GET', `/console/contacts/${contact.id}`);
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('<h1>Katherine Johnson</h1>');
+    expect(page.html).toMatch(/<dt>plan<\/dt><dd>gold<\/dd>/);
+    expect(page.html.indexOf('no_answer')).toBeLessThan(page.html.indexOf('converted'));
+    expect(page.html).toMatch(
+      /class="turn agent"><span class="speaker">Agent<\/span><p>Hello Katherine, this is Contactline.<\/p>/,
+    );
+    expect(page.html).toMatch(/class="turn contact"><span class="speaker">Contact<\/span><p>Hi! Yes, sign me up.<\/p>/);
+    expect(page.html).toContain('<audio controls preload="none" src="https://recordings.example/r1.mp3">');
+
+    // Another Account's contact is not found.
+    const other = await server.createAccount();
+    const foreign = (await server.request(other.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone: uniquePhone() }))
+      .json;
+    expect((await b.go('GET', `/console/contacts/${foreign.id}`)).status).toBe(404);
+    expect((await b.go('GET', '/console/contacts/not-a-uuid')).status).toBe(404);
   });
 
   it('sign-out ends the session for every browser holding its cookie', async () => {

@@ -3,6 +3,7 @@
 // (The pragmas make every runner compile this file for Preact, whatever tsconfig it finds.)
 import { KEY_PREFIX } from '../../domain/api-keys/api-keys.service.js';
 import { FieldError, FormAlert, Layout, type Viewer } from './layout.js';
+import { Time } from './time.js';
 
 export interface KeyRow {
   id: string;
@@ -11,11 +12,6 @@ export interface KeyRow {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
-}
-
-/** A time as the reader's clock shows it: UTC in the HTML, the browser's zone once the script runs. */
-export function Time(props: { at: string }) {
-  return <time datetime={props.at}>{`${props.at.slice(0, 16).replace('T', ' ')} UTC`}</time>;
 }
 
 export function ApiKeysPage(props: {

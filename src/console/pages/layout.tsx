@@ -11,7 +11,10 @@ export interface Viewer {
   csrf: string;
 }
 
-const NAV: Array<{ href: string; label: string }> = [{ href: '/console/api-keys', label: 'API keys' }];
+const NAV: Array<{ href: string; label: string }> = [
+  { href: '/console/contacts', label: 'Contacts' },
+  { href: '/console/api-keys', label: 'API keys' },
+];
 
 export function Layout(props: { title: string; viewer?: Viewer; current?: string; children: ComponentChildren }) {
   return (
