@@ -16,6 +16,7 @@ import { contactListVariables } from '../graphql/operations/variables.js';
 import { ContactsPage, type ContactRow } from './pages/contacts.js';
 import { ContactPage, type CallView, type ContactDetail } from './pages/contact.js';
 import { NotFoundPage } from './pages/not-found.js';
+import { SettingsPage } from './pages/settings.js';
 import { acceptInvitation, INVITATION_PATH, openInvitation } from '../domain/users/invitations.service.js';
 import { authenticateSession, signIn, signOut } from '../domain/users/sessions.service.js';
 import {
@@ -321,6 +322,50 @@ export function consoleRouter(services: Services): Router {
         })),
       );
       send(res, 200, ContactPage({ viewer, contact, workflowName, calls }));
+    }),
+  );
+
+  async function settingsPage(
+    res: Response,
+    signed: Signed,
+    extra: Omit<Parameters<typeof SettingsPage>[0], 'viewer' | 'account'> = {},
+    status = 200,
+  ) {
+    const { accountSettings } = await runOperation(signed.ctx, ConsoleOperations.settings, {});
+    send(res, status, SettingsPage({ viewer: viewerOf(signed), account: accountSettings, ...extra }));
+  }
+
+  router.get(
+    '/settings',
+    withSession(async (_req, res, signed) => settingsPage(res, signed)),
+  );
+
+  router.post(
+    '/settings',
+    withSession(async (req, res, signed) => {
+      const field = (name: string) => (typeof req.body?.[name] === 'string' ? (req.body[name] as string) : '');
+      const values = { defaultLocation: field('defaultLocation'), dedupFields: field('dedupFields') };
+      const dedupFields = values.dedupFields
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean);
+      const location = values.defaultLocation.trim();
+      try {
+        await runOperation(signed.ctx, ConsoleOperations.updateSettings, {
+          ...(location ? { defaultLocation: location } : { clearDefaultLocation: true }),
+          dedupFields,
+        });
+        await settingsPage(res, signed, { notice: 'Settings saved.' });
+      } catch (error) {
+        const failure = asDomainError(error);
+        if (failure?.code !== 'bad_request' && failure?.code !== 'conflict') throw error;
+        const errors = fieldErrors(failure);
+        if (Object.keys(errors).length === 0) {
+          const named = /^(defaultLocation|dedupFields)/.exec(failure.message)?.[1] ?? 'dedupFields';
+          errors[named] = fieldMessage(failure, named);
+        }
+        await settingsPage(res, signed, { values, errors }, failure.status);
+      }
     }),
   );
 

@@ -260,6 +260,50 @@ describe.each(testDatabaseKinds())('console over HTTP on %s', (kind) => {
     expect((await b.go('GET', '/console/contacts/not-a-uuid')).status).toBe(404);
   });
 
+  it("changes the Account's default location and dedup fields, with every refusal next to its field", async () => {
+    const { b, apiKey, accountId } = await signedIn();
+    const page = await b.go('GET', '/console/settings');
+    expect(page.status).toBe(200);
+    expect(page.html).toMatch(/<dt>Region<\/dt><dd>us /);
+    const csrf = csrfOf(page.html);
+    const saved = await b.go('POST', '/console/settings', {
+      csrf,
+      defaultLocation: 'gb',
+      dedupFields: 'phone, externalId',
+    });
+    expect(saved.status).toBe(200);
+    expect(saved.html).toContain('Settings saved.');
+    const account = await server.service.services.db.prisma.account.findUniqueOrThrow({ where: { id: accountId } });
+    expect(account.defaultLocation).toBe('GB');
+    expect(account.dedupFields).toEqual(['phone', 'externalId']);
+
+    const badField = await b.go('POST', '/console/settings', {
+      csrf,
+      defaultLocation: '',
+      dedupFields: 'phone, email',
+    });
+    expect(badField.status).toBe(400);
+    expect(badField.html).toMatch(/id="dedupFields-error"[^>]*>[^<]*email/);
+    expect(badField.html).toContain('value="phone, email"');
+
+    // Two contacts that one dedup field would merge: refused, nothing changes, said at the field.
+    for (const externalId of ['a-1', 'a-2'])
+      await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', {
+        phone: uniquePhone(),
+        externalId,
+        customFields: { crm: 'same' },
+      });
+    const clash = await b.go('POST', '/console/settings', {
+      csrf,
+      defaultLocation: 'GB',
+      dedupFields: 'customFields.crm',
+    });
+    expect(clash.status).toBe(409);
+    expect(clash.html).toMatch(/id="dedupFields-error"[^>]*>[^<]+/);
+    const after = await server.service.services.db.prisma.account.findUniqueOrThrow({ where: { id: accountId } });
+    expect(after.dedupFields).toEqual(['phone', 'externalId']);
+  });
+
   it('sign-out ends the session for every browser holding its cookie', async () => {
     const { b } = await signedIn();
     const stolen = b.cookie() as string;

@@ -14,6 +14,7 @@ export interface Viewer {
 const NAV: Array<{ href: string; label: string }> = [
   { href: '/console/contacts', label: 'Contacts' },
   { href: '/console/api-keys', label: 'API keys' },
+  { href: '/console/settings', label: 'Settings' },
 ];
 
 export function Layout(props: { title: string; viewer?: Viewer; current?: string; children: ComponentChildren }) {

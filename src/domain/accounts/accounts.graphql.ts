@@ -1,7 +1,13 @@
 // Operator operations on Accounts, users, API keys and the block list.
 import { builder } from '../builder.js';
 import { UUID_ARG } from '../shared/argument-guard.js';
-import { createAccount, createUser, updateAccount } from './accounts.service.js';
+import {
+  accountSettings,
+  createAccount,
+  createUser,
+  updateAccount,
+  updateAccountSettings,
+} from './accounts.service.js';
 import {
   createAccountApiKey,
   createApiKey,
@@ -70,6 +76,11 @@ builder.queryFields((t) => ({
     args: { accountId: t.arg.string({ required: true, ...UUID_ARG }) },
     resolve: (_root, args, ctx) => listApiKeys(ctx, args.accountId),
   }),
+  accountSettings: t.field({
+    type: AccountType,
+    description: "Console: the signed-in person's Account.",
+    resolve: (_root, _args, ctx) => accountSettings(ctx),
+  }),
   accountApiKeys: t.field({
     type: [ApiKeyType],
     description: "Console: the signed-in person's Account's keys (revoked ones too), oldest first.",
@@ -96,6 +107,25 @@ builder.mutationFields((t) => ({
     },
     resolve: (_root, args, ctx) =>
       updateAccount(ctx, args.id, {
+        ...(args.clearDefaultLocation
+          ? { defaultLocation: null }
+          : args.defaultLocation
+            ? { defaultLocation: args.defaultLocation }
+            : {}),
+        ...(args.dedupFields ? { dedupFields: args.dedupFields } : {}),
+      }),
+  }),
+  updateAccountSettings: t.field({
+    type: AccountType,
+    description:
+      "Console: the signed-in person's Account's default location and/or ordered dedup fields, as updateAccount sets them.",
+    args: {
+      defaultLocation: t.arg.string(),
+      clearDefaultLocation: t.arg.boolean(),
+      dedupFields: t.arg.stringList(),
+    },
+    resolve: (_root, args, ctx) =>
+      updateAccountSettings(ctx, {
         ...(args.clearDefaultLocation
           ? { defaultLocation: null }
           : args.defaultLocation

@@ -1,7 +1,7 @@
 // Accounts and users: operator operations (create, set default location and dedup fields).
 import { z } from 'zod';
 import type { RequestContext } from '../context.js';
-import { requireAdmin } from '../context.js';
+import { requireAdmin, requireConsoleUser } from '../context.js';
 import { badRequest, notFound } from '../errors.js';
 import { parseInput } from '../shared/validation.js';
 import { normalizeLocation } from '../../normalize/location.js';
@@ -59,6 +59,22 @@ export const UpdateAccountSchema = z.strictObject({
  */
 export async function updateAccount(ctx: RequestContext, id: string, input: unknown) {
   requireAdmin(ctx);
+  return applyAccountUpdate(ctx, id, input);
+}
+
+/** Console: the signed-in person's Account (its name, region, default location and dedup fields). */
+export async function accountSettings(ctx: RequestContext) {
+  const { accountId } = requireConsoleUser(ctx);
+  return ctx.db.prisma.account.findUniqueOrThrow({ where: { id: accountId } });
+}
+
+/** Console: the same change as the operator's updateAccount, on the signed-in person's Account. */
+export async function updateAccountSettings(ctx: RequestContext, input: unknown) {
+  const { accountId } = requireConsoleUser(ctx);
+  return applyAccountUpdate(ctx, accountId, input);
+}
+
+async function applyAccountUpdate(ctx: RequestContext, id: string, input: unknown) {
   const data = parseInput(UpdateAccountSchema, input);
   const account = await ctx.db.prisma.account.findUnique({ where: { id } });
   if (!account) throw notFound(`No account ${id}`);

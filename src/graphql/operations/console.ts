@@ -9,6 +9,13 @@ const ConsoleKeyFields = graphql(`fragment ConsoleKeyFields on ApiKey {
 }`);
 
 export const ConsoleOperations = {
+  settings: defineOperation(graphql(`query { accountSettings { id name region defaultLocation dedupFields } }`)),
+  updateSettings: defineOperation(
+    graphql(`mutation ($defaultLocation: String, $clearDefaultLocation: Boolean, $dedupFields: [String!]) {
+      updateAccountSettings(defaultLocation: $defaultLocation, clearDefaultLocation: $clearDefaultLocation,
+        dedupFields: $dedupFields) { id name region defaultLocation dedupFields }
+    }`),
+  ),
   apiKeys: defineOperation(graphql(`query { accountApiKeys { ...ConsoleKeyFields } }`, [ConsoleKeyFields])),
   createApiKey: defineOperation(
     graphql(`mutation ($name: String!) { createAccountApiKey(name: $name) { secret key { ...ConsoleKeyFields } } }`, [
