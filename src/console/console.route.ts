@@ -17,6 +17,7 @@ import { ContactsPage, type ContactRow } from './pages/contacts.js';
 import { ContactPage, type CallView, type ContactDetail } from './pages/contact.js';
 import { NotFoundPage } from './pages/not-found.js';
 import { SettingsPage } from './pages/settings.js';
+import { WorkflowsPage, type AgentRow, type WorkflowRow } from './pages/workflows.js';
 import { acceptInvitation, INVITATION_PATH, openInvitation } from '../domain/users/invitations.service.js';
 import { authenticateSession, signIn, signOut } from '../domain/users/sessions.service.js';
 import {
@@ -49,7 +50,7 @@ function send(res: Response, status: number, page: VNode): void {
       'x-content-type-options': 'nosniff',
       'x-frame-options': 'DENY',
       'content-security-policy':
-        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; media-src https:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+        "default-src 'none'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; img-src 'self'; media-src https:; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
     })
     .send(`<!doctype html>${renderToString(page)}`);
 }
@@ -365,6 +366,78 @@ export function consoleRouter(services: Services): Router {
           errors[named] = fieldMessage(failure, named);
         }
         await settingsPage(res, signed, { values, errors }, failure.status);
+      }
+    }),
+  );
+
+  async function workflowsPage(
+    res: Response,
+    signed: Signed,
+    extra: Omit<Parameters<typeof WorkflowsPage>[0], 'viewer' | 'agents' | 'workflows'> = {},
+    status = 200,
+  ) {
+    const data = await runOperation(signed.ctx, ConsoleOperations.agentsAndWorkflows, {});
+    send(
+      res,
+      status,
+      WorkflowsPage({
+        viewer: viewerOf(signed),
+        agents: data.accountAgents as AgentRow[],
+        workflows: data.workflows.data as WorkflowRow[],
+        ...extra,
+      }),
+    );
+  }
+
+  router.get(
+    '/workflows',
+    withSession(async (_req, res, signed) => workflowsPage(res, signed)),
+  );
+
+  router.post(
+    '/workflows',
+    withSession(async (req, res, signed) => {
+      const field = (name: string) => (typeof req.body?.[name] === 'string' ? (req.body[name] as string) : '');
+      const values = { name: field('name'), agentId: field('agentId') };
+      try {
+        await runOperation(signed.ctx, ConsoleOperations.createWorkflow, {
+          name: values.name,
+          agentId: values.agentId || undefined,
+        });
+        await workflowsPage(res, signed, { notice: `Workflow “${values.name.trim()}” created as a draft.` }, 201);
+      } catch (error) {
+        const failure = asDomainError(error);
+        if (failure?.code !== 'bad_request') throw error;
+        const errors = fieldErrors(failure);
+        if (Object.keys(errors).length === 0) {
+          const named = /^(name|agentId)/.exec(failure.message)?.[1] ?? 'name';
+          errors[named] = fieldMessage(failure, named);
+        }
+        await workflowsPage(res, signed, { values, errors }, 400);
+      }
+    }),
+  );
+
+  router.post(
+    '/workflows/:id',
+    withSession(async (req, res, signed) => {
+      const status = req.body?.status;
+      const paused = req.body?.paused;
+      const change = {
+        ...(status === 'published' || status === 'archived' ? { status } : {}),
+        ...(paused === 'true' || paused === 'false' ? { paused: paused === 'true' } : {}),
+      };
+      try {
+        const { changeAccountWorkflow: changed } = await runOperation(signed.ctx, ConsoleOperations.changeWorkflow, {
+          id: String(req.params.id),
+          ...change,
+        });
+        const what = changed.status === 'published' && changed.paused ? 'paused' : changed.status;
+        await workflowsPage(res, signed, { notice: `The workflow is ${what}.` });
+      } catch (error) {
+        const code = asDomainError(error)?.code;
+        if (code !== 'not_found' && code !== 'bad_request') throw error;
+        await workflowsPage(res, signed, { notice: undefined }, 404);
       }
     }),
   );

@@ -304,6 +304,61 @@ describe.each(testDatabaseKinds())('console over HTTP on %s', (kind) => {
     expect(after.dedupFields).toEqual(['phone', 'externalId']);
   });
 
+  it("shows the agents' calling weeks; creates a workflow as a draft, publishes, pauses and archives it", async () => {
+    const { b, apiKey, accountId } = await signedIn();
+    const agent = await server.request(ADMIN_TOKEN, 'POST', '/graphql', {
+      query: 'mutation ($input: JSON!) { createAgent(input: $input) { id } }',
+      variables: {
+        input: {
+          accountId,
+          name: 'Ava',
+          status: 'live',
+          timezone: 'Europe/Paris',
+          workingHours: {
+            mon: [
+              { start: '09:00', end: '12:00' },
+              { start: '14:00', end: '18:00' },
+            ],
+          },
+        },
+      },
+    });
+    const agentId = agent.json.data.createAgent.id as string;
+    const page = await b.go('GET', '/console/workflows');
+    expect(page.status).toBe(200);
+    expect(page.html).toContain('No workflows yet');
+    expect(page.html).toMatch(/Calling hours of Ava \(Europe\/Paris\)/);
+    expect(page.html).toMatch(/<th scope="row">Monday<\/th><td>.*09:00–12:00, 14:00–18:00<\/span>/);
+    expect(page.html).toMatch(/<th scope="row">Tuesday<\/th><td>.*no calls<\/span>/);
+    const csrf = csrfOf(page.html);
+
+    const unnamed = await b.go('POST', '/console/workflows', { csrf, name: '  ', agentId });
+    expect(unnamed.status).toBe(400);
+    expect(unnamed.html).toMatch(/id="name-error"/);
+    const created = await b.go('POST', '/console/workflows', { csrf, name: 'Renewals', agentId });
+    expect(created.status).toBe(201);
+    expect(created.html).toMatch(/<th scope="row">Renewals<\/th><td>Ava<\/td><td>draft<\/td>/);
+    const id = /action="\/console\/workflows\/([0-9a-f-]{36})"/.exec(created.html)?.[1] as string;
+    const enroll = () =>
+      server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', {
+        phone: uniquePhone(),
+        assignmentOptions: { workflowId: id },
+      });
+    expect((await enroll()).status).toBe(400);
+
+    const published = await b.go('POST', `/console/workflows/${id}`, { csrf, status: 'published' });
+    expect(published.html).toContain('The workflow is published.');
+    expect((await enroll()).status).toBe(201);
+    const paused = await b.go('POST', `/console/workflows/${id}`, { csrf, paused: 'true' });
+    expect(paused.html).toMatch(/<td>published, paused<\/td>/);
+    expect((await enroll()).status).toBe(400);
+    const archived = await b.go('POST', `/console/workflows/${id}`, { csrf, status: 'archived' });
+    expect(archived.html).toContain('The workflow is archived.');
+
+    const foreign = await server.createWorkflow((await server.createAccount()).accountId);
+    expect((await b.go('POST', `/console/workflows/${foreign}`, { csrf, status: 'archived' })).status).toBe(404);
+  });
+
   it('sign-out ends the session for every browser holding its cookie', async () => {
     const { b } = await signedIn();
     const stolen = b.cookie() as string;

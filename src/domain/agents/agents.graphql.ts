@@ -2,7 +2,7 @@
 import { builder } from '../builder.js';
 import { UUID_ARG } from '../shared/argument-guard.js';
 import { inputTypeFromZod } from '../shared/zod-input-types.graphql.js';
-import { createAgent, CreateAgentSchema, updateAgent, UpdateAgentSchema } from './agents.service.js';
+import { createAgent, CreateAgentSchema, listAgents, updateAgent, UpdateAgentSchema } from './agents.service.js';
 
 const AGENT_STATUSES = ['live', 'paused', 'draft'] as const;
 export const AgentStatusEnum = builder.enumType('AgentStatus', { values: AGENT_STATUSES });
@@ -43,6 +43,14 @@ export const AgentType = builder.prismaObject('Agent', {
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
+
+builder.queryFields((t) => ({
+  accountAgents: t.field({
+    type: [AgentType],
+    description: "The acting Account's voice agents, by id (at most 200).",
+    resolve: async (_root, _args, ctx) => (await listAgents(ctx, { limit: 200 })).data,
+  }),
+}));
 
 builder.mutationFields((t) => ({
   createAgent: t.field({

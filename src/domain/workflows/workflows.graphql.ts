@@ -2,6 +2,8 @@
 import { builder } from '../builder.js';
 import { UUID_ARG } from '../shared/argument-guard.js';
 import {
+  changeAccountWorkflow,
+  createAccountWorkflow,
   createWorkflow,
   listWorkflows,
   updateWorkflow,
@@ -68,5 +70,22 @@ builder.mutationFields((t) => ({
     },
     resolve: (_root, args, ctx) =>
       updateWorkflow(ctx, args.id, { status: args.status ?? undefined, paused: args.paused ?? undefined }),
+  }),
+  createAccountWorkflow: t.field({
+    type: WorkflowType,
+    description: "Console: a draft workflow in the signed-in person's Account, called by the agent given.",
+    args: { name: t.arg.string({ required: true }), agentId: t.arg.string({ ...UUID_ARG }) },
+    resolve: (_root, args, ctx) => createAccountWorkflow(ctx, { name: args.name, agentId: args.agentId ?? undefined }),
+  }),
+  changeAccountWorkflow: t.field({
+    type: WorkflowType,
+    description: "Console: publishes, archives, pauses or resumes a workflow of the signed-in person's Account.",
+    args: {
+      id: t.arg.string({ required: true, ...UUID_ARG }),
+      status: t.arg({ type: WorkflowStatusEnum }),
+      paused: t.arg.boolean(),
+    },
+    resolve: (_root, args, ctx) =>
+      changeAccountWorkflow(ctx, args.id, { status: args.status ?? undefined, paused: args.paused ?? undefined }),
   }),
 }));

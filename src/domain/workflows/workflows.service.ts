@@ -3,7 +3,7 @@
 import type { Workflow } from '../../generated/prisma/client.js';
 import { z } from 'zod';
 import type { RequestContext } from '../context.js';
-import { requireActor, requireAdmin } from '../context.js';
+import { requireActor, requireAdmin, requireConsoleUser } from '../context.js';
 import { badRequest, failureFor, notFound } from '../errors.js';
 import { decodeCursor, encodeCursor, PageQuerySchema } from '../shared/cursor.js';
 import { parseInput } from '../shared/validation.js';
@@ -98,7 +98,17 @@ export const CreateWorkflowSchema = z.strictObject({
 
 export async function createWorkflow(ctx: RequestContext, input: unknown): Promise<WorkflowRecord> {
   requireAdmin(ctx);
-  const data = parseInput(CreateWorkflowSchema, input);
+  return insertWorkflow(ctx, parseInput(CreateWorkflowSchema, input));
+}
+
+/** Console: a draft workflow in the signed-in person's Account (published when they say so). */
+export async function createAccountWorkflow(ctx: RequestContext, input: unknown): Promise<WorkflowRecord> {
+  const { accountId } = requireConsoleUser(ctx);
+  const data = parseInput(CreateWorkflowSchema.omit({ accountId: true, status: true }), input);
+  return insertWorkflow(ctx, { ...data, accountId, status: 'draft' });
+}
+
+async function insertWorkflow(ctx: RequestContext, data: z.output<typeof CreateWorkflowSchema>) {
   const account = await ctx.db.prisma.account.findUnique({ where: { id: data.accountId } });
   if (!account) throw notFound(`No account ${data.accountId}`);
   if (data.agentId) {
@@ -116,7 +126,26 @@ export async function updateWorkflow(
   change: { status?: WorkflowRecord['status']; paused?: boolean },
 ): Promise<WorkflowRecord> {
   requireAdmin(ctx);
-  const existing = await ctx.db.prisma.workflow.findUnique({ where: { id } });
+  return changeWorkflow(ctx, id, null, change);
+}
+
+/** Console: publishes, archives, pauses or resumes a workflow of the signed-in person's Account. */
+export async function changeAccountWorkflow(
+  ctx: RequestContext,
+  id: string,
+  change: { status?: WorkflowRecord['status']; paused?: boolean },
+): Promise<WorkflowRecord> {
+  return changeWorkflow(ctx, id, requireConsoleUser(ctx).accountId, change);
+}
+
+/** `accountId`: the Account the workflow must be in (null: any, for the operator). */
+async function changeWorkflow(
+  ctx: RequestContext,
+  id: string,
+  accountId: string | null,
+  change: { status?: WorkflowRecord['status']; paused?: boolean },
+): Promise<WorkflowRecord> {
+  const existing = await ctx.db.prisma.workflow.findFirst({ where: { id, ...(accountId ? { accountId } : {}) } });
   if (!existing) throw notFound(`No workflow ${id}`);
   return ctx.db.prisma.workflow.update({ where: { id }, data: { ...change, updatedAt: ctx.clock.now() } });
 }

@@ -9,6 +9,22 @@ const ConsoleKeyFields = graphql(`fragment ConsoleKeyFields on ApiKey {
 }`);
 
 export const ConsoleOperations = {
+  agentsAndWorkflows: defineOperation(
+    graphql(`query {
+      accountAgents { id name status provider timezone attemptLimit retryDelayMinutes workingHours }
+      workflows(limit: 100) { data { id name status paused agentId createdAt } nextToken }
+    }`),
+  ),
+  createWorkflow: defineOperation(
+    graphql(
+      `mutation ($name: String!, $agentId: String) { createAccountWorkflow(name: $name, agentId: $agentId) { id } }`,
+    ),
+  ),
+  changeWorkflow: defineOperation(
+    graphql(`mutation ($id: String!, $status: WorkflowStatus, $paused: Boolean) {
+      changeAccountWorkflow(id: $id, status: $status, paused: $paused) { id status paused }
+    }`),
+  ),
   settings: defineOperation(graphql(`query { accountSettings { id name region defaultLocation dedupFields } }`)),
   updateSettings: defineOperation(
     graphql(`mutation ($defaultLocation: String, $clearDefaultLocation: Boolean, $dedupFields: [String!]) {

@@ -1,0 +1,202 @@
+/** @jsxRuntime automatic */
+/** @jsxImportSource preact */
+// (The pragmas make every runner compile this file for Preact, whatever tsconfig it finds.)
+// The Account's voice agents (their calling week at a glance) and its workflows: create one as
+// a draft, then publish, pause, resume or archive it.
+import { FieldError, FormAlert, Layout, type Viewer } from './layout.js';
+
+const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+const DAY_NAMES: Record<(typeof WEEKDAYS)[number], string> = {
+  mon: 'Monday',
+  tue: 'Tuesday',
+  wed: 'Wednesday',
+  thu: 'Thursday',
+  fri: 'Friday',
+  sat: 'Saturday',
+  sun: 'Sunday',
+};
+
+export interface AgentRow {
+  id: string;
+  name: string;
+  status: string;
+  provider: string;
+  timezone: string;
+  attemptLimit: number;
+  retryDelayMinutes: number;
+  workingHours: unknown;
+}
+
+export interface WorkflowRow {
+  id: string;
+  name: string;
+  status: string;
+  paused: boolean;
+  agentId: string | null;
+}
+
+type Windows = Array<{ start: string; end: string }>;
+
+/** The agent's calling week: one row per weekday, its windows in the agent's time zone. */
+function WeekGrid(props: { agent: AgentRow }) {
+  const hours = (props.agent.workingHours ?? {}) as Partial<Record<(typeof WEEKDAYS)[number], Windows>>;
+  return (
+    <table class="week">
+      <caption>
+        Calling hours of {props.agent.name} ({props.agent.timezone})
+      </caption>
+      <tbody>
+        {WEEKDAYS.map((day) => {
+          const windows = hours[day] ?? [];
+          return (
+            <tr key={day}>
+              <th scope="row">{DAY_NAMES[day]}</th>
+              <td>
+                <span class="day-bar" aria-hidden="true">
+                  {windows.map((w) => {
+                    const from = minutes(w.start);
+                    const to = minutes(w.end);
+                    return (
+                      <span
+                        key={w.start}
+                        class="window"
+                        style={{ left: `${(from / 1440) * 100}%`, width: `${((to - from) / 1440) * 100}%` }}
+                      />
+                    );
+                  })}
+                </span>
+                <span>{windows.length ? windows.map((w) => `${w.start}–${w.end}`).join(', ') : 'no calls'}</span>
+              </td>
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+const minutes = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+
+function WorkflowActions(props: { workflow: WorkflowRow; csrf: string }) {
+  const w = props.workflow;
+  const actions: Array<{ label: string; field: 'status' | 'paused'; value: string }> = [];
+  if (w.status === 'draft') actions.push({ label: 'Publish', field: 'status', value: 'published' });
+  if (w.status === 'published' && !w.paused) actions.push({ label: 'Pause', field: 'paused', value: 'true' });
+  if (w.status === 'published' && w.paused) actions.push({ label: 'Resume', field: 'paused', value: 'false' });
+  if (w.status !== 'archived') actions.push({ label: 'Archive', field: 'status', value: 'archived' });
+  return (
+    <div class="actions">
+      {actions.map((action) => (
+        <form key={action.label} method="post" action={`/console/workflows/${w.id}`}>
+          <input type="hidden" name="csrf" value={props.csrf} />
+          <input type="hidden" name={action.field} value={action.value} />
+          <button
+            type="submit"
+            class={action.label === 'Archive' ? 'danger' : undefined}
+            aria-label={`${action.label} ${w.name}`}
+          >
+            {action.label}
+          </button>
+        </form>
+      ))}
+    </div>
+  );
+}
+
+export function WorkflowsPage(props: {
+  viewer: Viewer;
+  agents: AgentRow[];
+  workflows: WorkflowRow[];
+  values?: { name: string; agentId: string };
+  errors?: Record<string, string>;
+  notice?: string;
+}) {
+  const errors = props.errors ?? {};
+  const agentName = new Map(props.agents.map((a) => [a.id, a.name]));
+  return (
+    <Layout title="Agents and workflows" viewer={props.viewer} current="/console/workflows">
+      <FormAlert message={props.notice} tone="ok" />
+      <section aria-labelledby="workflows-title">
+        <h2 id="workflows-title">Workflows</h2>
+        {props.workflows.length === 0 ? (
+          <p class="empty">No workflows yet. Create one below, publish it, then enroll contacts into it.</p>
+        ) : (
+          <div class="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Agent</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Change</th>
+                </tr>
+              </thead>
+              <tbody>
+                {props.workflows.map((w) => (
+                  <tr key={w.id}>
+                    <th scope="row">{w.name}</th>
+                    <td>{w.agentId ? (agentName.get(w.agentId) ?? w.agentId) : '—'}</td>
+                    <td>{w.paused ? `${w.status}, paused` : w.status}</td>
+                    <td>
+                      <WorkflowActions workflow={w} csrf={props.viewer.csrf} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <form method="post" action="/console/workflows" class="card narrow">
+          <h3>New workflow</h3>
+          <input type="hidden" name="csrf" value={props.viewer.csrf} />
+          <label for="name">Name</label>
+          <input
+            id="name"
+            name="name"
+            required
+            maxLength={200}
+            value={props.values?.name ?? ''}
+            aria-invalid={errors.name ? 'true' : undefined}
+            aria-describedby={errors.name ? 'name-error' : undefined}
+          />
+          <FieldError id="name-error" message={errors.name} />
+          <label for="agentId">Agent</label>
+          <select
+            id="agentId"
+            name="agentId"
+            aria-invalid={errors.agentId ? 'true' : undefined}
+            aria-describedby={errors.agentId ? 'agentId-error' : undefined}
+          >
+            <option value="">none yet</option>
+            {props.agents.map((a) => (
+              <option key={a.id} value={a.id} selected={props.values?.agentId === a.id}>
+                {a.name}
+              </option>
+            ))}
+          </select>
+          <FieldError id="agentId-error" message={errors.agentId} />
+          <button type="submit">Create as draft</button>
+        </form>
+      </section>
+      <section aria-labelledby="agents-title">
+        <h2 id="agents-title">Voice agents</h2>
+        {props.agents.length === 0 ? (
+          <p class="empty">
+            No agents yet. An operator creates them (contactline agents create); a workflow's agent calls its contacts.
+          </p>
+        ) : (
+          props.agents.map((agent) => (
+            <article key={agent.id} class="card">
+              <h3>{agent.name}</h3>
+              <p>
+                {agent.status} · {agent.provider} · up to {agent.attemptLimit} attempts, {agent.retryDelayMinutes}{' '}
+                minutes apart
+              </p>
+              <WeekGrid agent={agent} />
+            </article>
+          ))
+        )}
+      </section>
+    </Layout>
+  );
+}
