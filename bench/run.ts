@@ -24,6 +24,7 @@
 //   BENCH_ONLY=writes                      seed, then only the import and upsert figures (what indexes cost)
 //   BENCH_ONLY=calls                       seed, then only the calls figures (4)
 //   BENCH_ONLY=mcp                         seed, then only the tool server figures (5)
+//   BENCH_ONLY=console                     seed, then only the console page figures (bench/console.ts)
 //   6. (bench/board.ts) the board app's enroll action (monday's read excluded) and 1000 concurrent runs.
 //   BENCH_ONLY=board                       seed, then only the board app figures (6)
 //   7. (bench/voice.ts) per provider (Vapi, Retell, against their emulators): the dialer placing one
@@ -52,6 +53,7 @@ import { benchCalls } from './calls.js';
 import { benchBoard } from './board.js';
 import { startMondayEmulator } from '../test/support/monday-emulator/index.js';
 import type { MondayConfig } from '../integration/monday/config.js';
+import { benchConsole } from './console.js';
 import { benchMcp } from './mcp.js';
 import { benchHttpEdge } from './http-edge.js';
 import { benchBulkUpdateNeighbour } from './bulk-update-neighbour.js';
@@ -79,6 +81,7 @@ const SETTINGS = {
   // Tool calls and their REST requests take 1–20 ms: a larger sample steadies the p50 ratio.
   mcpRequests: QUICK ? 50 : 500,
   mcpWarmup: QUICK ? 10 : 50,
+  consoleRequests: QUICK ? 20 : 100,
   warmup: QUICK ? 5 : 10,
   dialerRuns: QUICK ? 10 : 30,
   dialerBudgetMs: 45_000,
@@ -90,7 +93,7 @@ const SETTINGS = {
   bulkUpdateNeighbour: { contacts: QUICK ? 5000 : 50_000, idleRequests: QUICK ? 50 : 300 },
   load: { connections: 50, seconds: QUICK ? 5 : 30, baselineSeconds: QUICK ? 3 : 10 },
 };
-const GROUPS = ['contacts', 'writes', 'mcp', 'voice', 'board', 'calls', 'load'] as const;
+const GROUPS = ['contacts', 'writes', 'mcp', 'console', 'voice', 'board', 'calls', 'load'] as const;
 const ONLY = GROUPS.find((group) => group === process.env.BENCH_ONLY);
 /** Whether a group of figures runs: all of them, or only BENCH_ONLY's. */
 const runs = (group: (typeof GROUPS)[number]) => ONLY === undefined || ONLY === group;
@@ -608,6 +611,11 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
       log('   tool server (MCP) vs REST…');
       figures.push(
         ...(await benchMcp(server, account, { requests: SETTINGS.mcpRequests, warmup: SETTINGS.mcpWarmup }, log)),
+      );
+    }
+    if (runs('console')) {
+      figures.push(
+        ...(await benchConsole(server, account, { requests: SETTINGS.consoleRequests, warmup: SETTINGS.warmup }, log)),
       );
     }
     if (runs('load')) {
