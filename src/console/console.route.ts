@@ -186,14 +186,14 @@ export function consoleRouter(services: Services): Router {
 
   router.post(`${invitationPrefix}:token`, form, async (req, res, next) => {
     try {
-      const user = await openInvitation(services, req.params.token);
-      if (!user) return send(res, 404, InvitationGonePage());
       const password = typeof req.body?.password === 'string' ? req.body.password : '';
       try {
         await acceptInvitation(services, { token: req.params.token, password });
       } catch (error) {
         const failure = asDomainError(error);
-        if (failure?.code === 'bad_request') {
+        // The form again only for a link still usable (its email is read only on this path).
+        const user = failure?.code === 'bad_request' ? await openInvitation(services, req.params.token) : null;
+        if (failure && user) {
           send(
             res,
             400,
@@ -201,7 +201,8 @@ export function consoleRouter(services: Services): Router {
           );
           return;
         }
-        if (failure?.code === 'not_found') return send(res, 404, InvitationGonePage());
+        if (failure?.code === 'bad_request' || failure?.code === 'not_found')
+          return send(res, 404, InvitationGonePage());
         throw error;
       }
       res.redirect(303, '/console/sign-in?done=password');

@@ -3,9 +3,9 @@
 // (The pragmas make every runner compile this file for Preact, whatever tsconfig it finds.)
 // The Account's voice agents (their calling week at a glance) and its workflows: create one as
 // a draft, then publish, pause, resume or archive it.
+import { timeToMinutes, WEEKDAYS } from '../../domain/calls/calling-hours.inputs.js';
 import { FieldError, FormAlert, Layout, type Viewer } from './layout.js';
 
-const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 const DAY_NAMES: Record<(typeof WEEKDAYS)[number], string> = {
   mon: 'Monday',
   tue: 'Tuesday',
@@ -54,8 +54,8 @@ function WeekGrid(props: { agent: AgentRow }) {
               <td>
                 <span class="day-bar" aria-hidden="true">
                   {windows.map((w) => {
-                    const from = minutes(w.start);
-                    const to = minutes(w.end);
+                    const from = timeToMinutes(w.start);
+                    const to = timeToMinutes(w.end);
                     return (
                       <span
                         key={w.start}
@@ -74,8 +74,6 @@ function WeekGrid(props: { agent: AgentRow }) {
     </table>
   );
 }
-
-const minutes = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
 
 function WorkflowActions(props: { workflow: WorkflowRow; csrf: string }) {
   const w = props.workflow;

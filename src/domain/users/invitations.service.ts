@@ -84,14 +84,15 @@ export async function acceptInvitation(services: Services, input: unknown): Prom
   const data = parseInput(AcceptInvitationSchema, input);
   const now = services.clock.now();
   const passwordHash = await hashPassword(data.password);
+  const tokenHash = sha256Hex(data.token);
   const accepted = services.db.prisma.$transaction(async (tx) => {
     const used = await tx.userInvitation.updateMany({
-      where: { tokenHash: sha256Hex(data.token), usedAt: null, expiresAt: { gt: now } },
+      where: { tokenHash, usedAt: null, expiresAt: { gt: now } },
       data: { usedAt: now },
     });
     if (used.count !== 1)
       throw new DomainError('not_found', 'This invitation link was used, replaced or has expired: ask for a new one');
-    const invitation = await tx.userInvitation.findUniqueOrThrow({ where: { tokenHash: sha256Hex(data.token) } });
+    const invitation = await tx.userInvitation.findUniqueOrThrow({ where: { tokenHash } });
     await tx.user.update({
       where: { id: invitation.userId },
       data: { passwordHash, passwordSetAt: now, failedSignIns: 0, lockedUntil: null },
