@@ -29,7 +29,10 @@ export function send(res: Response, status: number, page: VNode, headers: Record
     .set({
       'content-type': 'text/html; charset=utf-8',
       'cache-control': 'no-store',
-      'referrer-policy': 'no-referrer',
+      // Not no-referrer: with it Chromium sends `Origin: null` on the page's own form posts, and
+      // the same-origin check refuses them. same-origin still keeps a page's address (an
+      // invitation token) from every other site.
+      'referrer-policy': 'same-origin',
       'x-content-type-options': 'nosniff',
       'x-frame-options': 'DENY',
       'content-security-policy': CONSOLE_CSP,

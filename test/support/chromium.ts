@@ -1,0 +1,62 @@
+// A real Chromium (Debian's `chromium` package) driven by playwright-core, for the console's
+// browser tests: one browser per suite, a fresh context (cookies) per person, screenshots of
+// each page at phone and desktop widths, and axe-core's accessibility check of each page.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { type Browser, chromium, type Page } from 'playwright-core';
+
+/** Where the tests write their screenshots (not committed; README's "The console" names it). */
+export const SCREENSHOT_DIR = path.resolve('test-output/screenshots');
+
+/** The widths every page is photographed at: a small phone and a laptop. */
+export const WIDTHS = { phone: { width: 360, height: 780 }, desktop: { width: 1280, height: 860 } } as const;
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    // Root in CI has no user namespace for Chromium's sandbox; the background-networking flags keep
+    // it from reaching for Google's services on a machine without internet.
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
+  });
+}
+
+/** axe-core's violations of impact serious or critical on the page as it is now (WCAG 2.1 AA). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
+/** The page scrolls sideways when its content is wider than the window (a layout bug at 360 px). */
+export function overflowsSideways(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth + 1);
+}
+
+/**
+ * Photographs the page at each width (the whole page) into SCREENSHOT_DIR as `<name>-<width>.png`,
+ * checking at each width that nothing scrolls sideways, and returns axe's serious violations at the
+ * desktop width.
+ */
+export async function photograph(page: Page, name: string): Promise<{ violations: string[]; overflow: string[] }> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const overflow: string[] = [];
+  for (const [label, size] of Object.entries(WIDTHS)) {
+    await page.setViewportSize(size);
+    if (await overflowsSideways(page)) overflow.push(label);
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-${label}.png`), fullPage: true });
+  }
+  return { violations: await seriousViolations(page), overflow };
+}
