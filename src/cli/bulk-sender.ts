@@ -5,7 +5,8 @@
 // or an answer names no item (then the chunk fails as a whole, reported once). Each resend
 // drops at least one row, and there are at most MAX_SENDS_PER_CHUNK of them. A 429 or 503 is
 // sent again after its Retry-After (at most MAX_WAITS times).
-import type { CsvRow } from './csv-records.js';
+import type { CsvRow } from '../domain/contacts/csv-import/csv-records.js';
+import { itemProblems } from '../domain/contacts/csv-import/item-problems.js';
 
 export const MAX_SENDS_PER_CHUNK = 100;
 const MAX_WAITS = 5;
@@ -81,7 +82,7 @@ export async function sendChunk(
       await wait(answer.retryAfterMs);
       continue;
     }
-    const named = status === 400 ? itemProblems(body, pending.length) : new Map<number, string[]>();
+    const named = status === 400 ? itemProblems(body.issues, pending.length) : new Map<number, string[]>();
     if (named.size > 0 && sends < MAX_SENDS_PER_CHUNK) {
       for (const [index, problems] of named) {
         const { row } = pending[index];
@@ -97,22 +98,6 @@ export async function sendChunk(
     const fatal = status === 401 || status === 403 || status === 404;
     return { accepted: 0, sent: chunk.length, rejected, failure: failureOf(pending, status, code, message), fatal };
   }
-}
-
-/** The items a 400 names (`contacts[12].phone: …`), each with its problems (the path below the item, and why). */
-function itemProblems(body: Record<string, unknown>, count: number): Map<number, string[]> {
-  const named = new Map<number, string[]>();
-  if (!Array.isArray(body.issues)) return named;
-  for (const issue of body.issues as Array<{ path?: unknown; message?: unknown }>) {
-    const match = /^contacts\[(\d+)\]\.?(.*)$/.exec(typeof issue.path === 'string' ? issue.path : '');
-    if (!match) continue;
-    const index = Number(match[1]);
-    if (index >= count) continue;
-    const field = match[2];
-    const problem = `${field ? `${field}: ` : ''}${typeof issue.message === 'string' ? issue.message : 'refused'}`;
-    named.set(index, [...(named.get(index) ?? []), problem]);
-  }
-  return named;
 }
 
 function failureOf(pending: PendingRow[], status: number | null, code: string, message: string): ChunkFailure {

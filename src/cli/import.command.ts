@@ -7,8 +7,14 @@ import path from 'node:path';
 import { Command, Option } from 'commander';
 import cliProgress from 'cli-progress';
 import { CliError, createOutput, EXIT, jsonOption, usageError, type Output } from './output.js';
-import { buildMapping, describeTarget, rowToItem } from './csv-mapping.js';
-import { readCsvRecords } from './csv-records.js';
+import {
+  buildMapping,
+  CsvMappingError,
+  describeTarget,
+  rowToItem,
+  type Target,
+} from '../domain/contacts/csv-import/csv-mapping.js';
+import { readCsvRecords } from '../domain/contacts/csv-import/csv-records.js';
 import { sendChunk, type ChunkFailure, type PendingRow, type RowRejection } from './bulk-sender.js';
 
 export const CHUNK_SIZE = 1000;
@@ -93,11 +99,11 @@ async function runImport(
   const filePath = path.resolve(file);
   if (!fs.existsSync(filePath) || !fs.statSync(filePath).isFile()) throw new CliError(`No such file: ${filePath}`);
 
-  const { headers, rows, malformed } = await readCsvRecords(filePath).catch((error: Error) => {
+  const { headers, rows, malformed } = await readCsvRecords(fs.createReadStream(filePath)).catch((error: Error) => {
     throw new CliError(`Cannot read ${filePath} as CSV: ${error.message}`);
   });
   if (headers.length === 0) throw new CliError(`${filePath} is empty: expected a header row`);
-  const mapping = buildMapping(headers, opts.map);
+  const mapping = mappingOf(headers, opts.map);
   const mappingOut = Object.fromEntries(headers.map((h, i) => [h, describeTarget(mapping[i])]));
   if (!mapping.some((t) => t.kind === 'field'))
     out.note(`warning: no column maps to a contact field (columns: ${headers.join(', ')}); use --map "Column=field"`);
@@ -162,6 +168,16 @@ async function runImport(
   summary.rejected.sort((a, b) => a.row - b.row);
   summary.ok = summary.rejected.length === 0 && summary.failedChunks.length === 0 && !summary.aborted;
   return summary;
+}
+
+/** The columns' targets; a `--map` that cannot be applied is a usage error. */
+function mappingOf(headers: string[], specs: string[]): Target[] {
+  try {
+    return buildMapping(headers, specs);
+  } catch (error) {
+    if (error instanceof CsvMappingError) throw usageError(error.message);
+    throw error;
+  }
 }
 
 function printSummary(out: Output, s: ImportSummary): void {

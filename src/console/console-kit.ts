@@ -16,6 +16,11 @@ export interface ConsoleKit {
   services: Services;
   /** Signed in, and (on POST) the form's CSRF token is this session's; else a redirect or a 403. */
   withSession: (handler: SessionHandler) => (req: Request, res: Response, next: NextFunction) => Promise<void>;
+  /**
+   * The signed-in person, or null after redirecting to the sign-in page; reads no body. For a
+   * route that reads its own body (a file upload) and checks its CSRF token itself.
+   */
+  signedIn: (req: Request, res: Response) => Promise<Signed | null>;
   viewerOf: (signed: Signed) => Viewer;
 }
 

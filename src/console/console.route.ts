@@ -14,6 +14,7 @@ import { clearSessionCookie, csrfTokenMatches, csrfTokenOf, isSameOrigin, sessio
 import { ForbiddenPage } from './pages/forbidden.js';
 import { apiKeyRoutes } from './routes/api-keys.route.js';
 import { contactRoutes } from './routes/contacts.route.js';
+import { importRoutes } from './routes/imports.route.js';
 import { settingsRoutes } from './routes/settings.route.js';
 import { signInRoutes } from './routes/sign-in.route.js';
 import { workflowRoutes } from './routes/workflows.route.js';
@@ -87,13 +88,14 @@ export function consoleRouter(services: Services): Router {
   };
 
   const viewerOf = (signed: Signed) => ({ email: signed.email, csrf: csrfTokenOf(signed.token) });
-  const kit: ConsoleKit = { services, withSession, viewerOf };
+  const kit: ConsoleKit = { services, withSession, signedIn, viewerOf };
 
   router.get('/', (_req, res) => res.redirect(303, '/console/contacts'));
   signInRoutes(router, kit, form);
   contactRoutes(router, kit);
   workflowRoutes(router, kit);
   apiKeyRoutes(router, kit);
+  importRoutes(router, kit);
   settingsRoutes(router, kit);
   return router;
 }

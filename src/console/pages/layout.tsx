@@ -14,6 +14,7 @@ export interface Viewer {
 const NAV: Array<{ href: string; label: string }> = [
   { href: '/console/contacts', label: 'Contacts' },
   { href: '/console/workflows', label: 'Agents and workflows' },
+  { href: '/console/imports', label: 'Imports' },
   { href: '/console/api-keys', label: 'API keys' },
   { href: '/console/settings', label: 'Settings' },
 ];

@@ -1,6 +1,10 @@
-// Maps CSV columns to contact write fields: by header name (case, spaces, _ and - ignored),
-// `--map "Column=field"` overrides, everything else goes to customFields under its header.
-import { usageError } from './output.js';
+// Maps CSV columns to contact write fields, for every surface that imports a CSV (the CLI's
+// `import`, the console's Imports page): by header name (case, spaces, _ and - ignored),
+// explicit choices override (`--map "Column=field"`, the console's select per column),
+// everything else goes to customFields under its header.
+
+/** A mapping the person asked for that cannot be applied (the CLI shows it as a usage error). */
+export class CsvMappingError extends Error {}
 
 export const WRITE_FIELDS = [
   'firstName',
@@ -47,18 +51,19 @@ export function parseMapSpec(spec: string): { column: string; target: Target } {
   const column = at > 0 ? spec.slice(0, at).trim() : '';
   const to = at > 0 ? spec.slice(at + 1).trim() : '';
   if (!column || !to)
-    throw usageError(
+    throw new CsvMappingError(
       `--map "${spec}": expected "Column=field" (field: ${WRITE_FIELDS.join(', ')}, customFields.<key> or - to skip)`,
     );
   if (to === '-') return { column, target: { kind: 'skip' } };
   if (to.startsWith('customFields.')) {
     const key = to.slice('customFields.'.length);
-    if (!key || key.length > 128) throw usageError(`--map "${spec}": the custom field key must be 1 to 128 characters`);
+    if (!key || key.length > 128)
+      throw new CsvMappingError(`--map "${spec}": the custom field key must be 1 to 128 characters`);
     return { column, target: { kind: 'custom', key } };
   }
   const field = FIELD_BY_LOWER.get(to.toLowerCase());
   if (!field)
-    throw usageError(
+    throw new CsvMappingError(
       `--map "${spec}": unknown field "${to}"; use one of ${WRITE_FIELDS.join(', ')}, customFields.<key> or -`,
     );
   return { column, target: { kind: 'field', field } };
@@ -77,7 +82,7 @@ export function buildMapping(headers: string[], specs: string[]): Target[] {
         ? headers.indexOf(column)
         : headers.findIndex((h) => h.toLowerCase() === column.toLowerCase());
     if (index < 0)
-      throw usageError(
+      throw new CsvMappingError(
         `--map "${spec}": the CSV has no column "${column}" (columns: ${headers.map((h) => `"${h}"`).join(', ')})`,
       );
     explicit.set(index, target);
@@ -98,6 +103,48 @@ export function buildMapping(headers: string[], specs: string[]): Target[] {
 
 export function describeTarget(t: Target): string {
   return t.kind === 'field' ? t.field : t.kind === 'custom' ? `customFields.${t.key}` : '(skipped)';
+}
+
+/**
+ * A column's target as one word, as the console's select sends it: a write field's name,
+ * `custom` (customFields under the column's header) or `skip`.
+ */
+export type TargetChoice = WriteField | 'custom' | 'skip';
+
+export const choiceOf = (target: Target): TargetChoice =>
+  target.kind === 'field' ? target.field : target.kind === 'custom' ? 'custom' : 'skip';
+
+/**
+ * The targets of chosen words, one per header; a word that is none of the choices, or a write
+ * field chosen for two columns (the second would overwrite the first), is refused with the
+ * column it is about.
+ */
+export function mappingOfChoices(
+  headers: string[],
+  choices: string[],
+): { ok: true; mapping: Target[] } | { ok: false; column: number; message: string } {
+  if (choices.length !== headers.length)
+    return { ok: false, column: 0, message: `expected a choice for each of the ${headers.length} columns` };
+  const taken = new Map<WriteField, number>();
+  const mapping: Target[] = [];
+  for (let i = 0; i < headers.length; i++) {
+    const choice = choices[i];
+    if (choice === 'skip') mapping.push({ kind: 'skip' });
+    else if (choice === 'custom') mapping.push({ kind: 'custom', key: headers[i].slice(0, 128) });
+    else if ((WRITE_FIELDS as readonly string[]).includes(choice)) {
+      const field = choice as WriteField;
+      const earlier = taken.get(field);
+      if (earlier !== undefined)
+        return {
+          ok: false,
+          column: i,
+          message: `${field} is already the field of column "${headers[earlier]}": choose another field, a custom field or skip`,
+        };
+      taken.set(field, i);
+      mapping.push({ kind: 'field', field });
+    } else return { ok: false, column: i, message: `"${choice}" is not a field, custom or skip` };
+  }
+  return { ok: true, mapping };
 }
 
 export type RowResult = { ok: true; item: Record<string, unknown> } | { ok: false; reason: string; message: string };

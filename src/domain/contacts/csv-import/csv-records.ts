@@ -1,11 +1,11 @@
-// Reads an import's CSV into numbered records, skipping the malformed ones instead of
+// Reads an import's CSV (the CLI's file, the console's upload) into numbered records, skipping the malformed ones instead of
 // failing the file: a record with more fields than the header, a quote never closed (which
 // swallows the rest of the file into one record: on the last line, only that line), a quote
 // in the middle of a field. Each skipped record is reported with its row and line.
 // Numbers: `row` is the record's position after the header (the first is row 1, a skipped
 // record keeps its number, so row N is always the file's Nth record); `line` is the file line
 // the record starts on (the header is line 1; a quoted cell may span lines).
-import fs from 'node:fs';
+import { Readable } from 'node:stream';
 import { parse, type CsvError } from 'csv-parse';
 
 export interface CsvRow {
@@ -21,7 +21,10 @@ export interface MalformedRecord {
 }
 
 export interface CsvRecords {
+  /** The header's names, each unique: a blank one is "column N", a repeated one gets " (2)". */
   headers: string[];
+  /** Names the header holds more than once (case ignored), as first written. */
+  repeatedHeaders: string[];
   rows: CsvRow[];
   malformed: MalformedRecord[];
 }
@@ -48,12 +51,15 @@ function describeProblem(error: CsvError, line: number, headerCount: number): st
   return error.message.replace(/^[A-Za-z ]+:\s*/, '');
 }
 
-export async function readCsvRecords(filePath: string): Promise<CsvRecords> {
+/** Reads the records of a CSV: a stream of its bytes (a file) or its text. */
+export async function readCsvRecords(source: Readable | string): Promise<CsvRecords> {
   let headers: string[] = [];
+  const repeatedHeaders: string[] = [];
   let count = 0;
   const malformed: MalformedRecord[] = [];
   let lastSkipped: MalformedRecord | null = null;
-  const parser = fs.createReadStream(filePath).pipe(
+  const input = typeof source === 'string' ? Readable.from([source]) : source;
+  const parser = input.pipe(
     parse({
       columns: (header: string[]) => {
         // Unique, non-empty keys: a blank header becomes "column N", a repeated one gets a suffix.
@@ -62,6 +68,7 @@ export async function readCsvRecords(filePath: string): Promise<CsvRecords> {
           const name = String(raw ?? '').trim() || `column ${i + 1}`;
           const n = (seen.get(name.toLowerCase()) ?? 0) + 1;
           seen.set(name.toLowerCase(), n);
+          if (n === 2) repeatedHeaders.push(name);
           return n === 1 ? name : `${name} (${n})`;
         });
         return headers;
@@ -93,5 +100,5 @@ export async function readCsvRecords(filePath: string): Promise<CsvRecords> {
   );
   const rows: CsvRow[] = [];
   for await (const row of parser as AsyncIterable<CsvRow>) rows.push(row);
-  return { headers, rows, malformed };
+  return { headers, repeatedHeaders, rows, malformed };
 }
