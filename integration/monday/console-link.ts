@@ -57,6 +57,9 @@ export function mondayConsoleAuthorization(config: MondayConfig, clock: Clock): 
   const redirectUri = () => new URL(CALLBACK_PATH, config.publicBaseUrl ?? undefined).toString();
 
   return {
+    get authorizeOrigin() {
+      return new URL(oauthUrl()).origin;
+    },
     authorizeUrl(claims) {
       const { clientId } = settings();
       const iat = nowSeconds();

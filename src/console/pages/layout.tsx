@@ -15,6 +15,7 @@ const NAV: Array<{ href: string; label: string }> = [
   { href: '/console/contacts', label: 'Contacts' },
   { href: '/console/workflows', label: 'Agents and workflows' },
   { href: '/console/api-keys', label: 'API keys' },
+  { href: '/console/board', label: 'Board app' },
   { href: '/console/settings', label: 'Settings' },
 ];
 
