@@ -90,6 +90,8 @@ export interface ConsoleLinkClaims {
 
 /** monday's OAuth for a link started in the console (integration/monday/console-link.ts implements it). */
 export interface MondayAuthorization {
+  /** The origin of monday's OAuth pages (a page whose form leads there must allow it as a form-action). */
+  readonly authorizeOrigin: string;
   /** monday's authorize page, with a state signed by this service carrying `claims` (10 minutes). */
   authorizeUrl(claims: ConsoleLinkClaims): string;
   /** The claims of a state this service signed for a console link; a DomainError (bad_request) otherwise. */
