@@ -168,10 +168,12 @@ function BoardChoice(props: BoardPageProps) {
           <button type="submit">Show columns</button>
         </form>
       )}
-      <p>
-        {boards.page > 1 && <a href={`/console/board?boardPage=${boards.page - 1}`}>Previous boards</a>}{' '}
-        {boards.nextPage && <a href={`/console/board?boardPage=${boards.nextPage}`}>More boards</a>}
-      </p>
+      {(boards.page > 1 || boards.nextPage) && (
+        <p>
+          {boards.page > 1 && <a href={`/console/board?boardPage=${boards.page - 1}`}>Previous boards</a>}{' '}
+          {boards.nextPage && <a href={`/console/board?boardPage=${boards.nextPage}`}>More boards</a>}
+        </p>
+      )}
     </section>
   );
 }
