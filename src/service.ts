@@ -19,6 +19,7 @@ import type { Telephony } from './calls/telephony/telephony.port.js';
 import { applyTelephonyEvent } from './domain/calls/call-events.service.js';
 import { loadMondayConfig, type MondayConfig } from '../integration/monday/config.js';
 import { mondayBoardDirectory } from '../integration/monday/board-directory.js';
+import { mondayConsoleAuthorization } from '../integration/monday/console-link.js';
 import { callEndedTrigger } from '../integration/monday/call-ended-trigger.js';
 import { startTriggerDelivery } from './jobs/trigger-delivery.js';
 import type { PeriodicWorker } from './jobs/periodic.js';
@@ -104,7 +105,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const voice = voiceProvidersFromEnv(env, options.voiceAdapters);
   const statistics = startStatisticsKeeper(db);
   const boards = monday ? mondayBoardDirectory(monday) : undefined;
-  const services: Services = { db, queue, clock, region: env.REGION, boards, voice, statistics };
+  const mondayAuthorization = monday ? mondayConsoleAuthorization(monday, clock) : undefined;
+  const services: Services = { db, queue, clock, region: env.REGION, boards, mondayAuthorization, voice, statistics };
   const batches = await startBatchWorker(services);
   const telephony =
     options.telephony ??

@@ -16,6 +16,7 @@ import { inputFieldsOf, optionValue } from './actions/fields.js';
 import { boardLogger, errorOf } from './board-logger.js';
 import type { MondayConfig } from './config.js';
 import { installRouter } from './oauth.route.js';
+import { boardViewRouter } from './views/board-view.route.js';
 import { refuseDeclaredOversize } from '../../src/http/edge/body-limits.js';
 
 /** The largest body monday may send to a Run URL, an options or a trigger route. */
@@ -33,6 +34,8 @@ export function mondayRouter(services: Services, config: MondayConfig): Router {
   );
   // Install and OAuth linking (browser pages; no monday JWT except /authorize's ?token=).
   router.use(installRouter(services, config));
+  // The board view monday frames inside a board (its sessionToken, not a JWT header).
+  router.use(boardViewRouter(services, config));
 
   /** The linked Account acting as the user who linked it, or null when an answer was sent. */
   async function linkedContext(req: Request, res: Response): Promise<RequestContext | null> {

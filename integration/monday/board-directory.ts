@@ -8,33 +8,48 @@ import { mondayApi, MondayApiFailure } from './monday-api.js';
 import { decryptToken } from './token-crypto.js';
 
 export function mondayBoardDirectory(config: MondayConfig): BoardDirectory {
+  /** The link's token in clear, or the reason it cannot be used. */
+  const tokenOf = (link: { accessTokenEncrypted: string }): string => {
+    if (!config.tokenKey)
+      throw new DomainError(
+        'unavailable',
+        'MONDAY_TOKEN_KEY is not set on this service: the stored monday token cannot be read',
+      );
+    try {
+      return decryptToken(link.accessTokenEncrypted, config.tokenKey);
+    } catch {
+      throw new DomainError(
+        'bad_request',
+        'The stored monday token cannot be read (MONDAY_TOKEN_KEY changed?): install the board app again',
+      );
+    }
+  };
+  /** monday's failures in the domain's terms (a missing board is the caller's null). */
+  const refusal = (error: unknown): never => {
+    if (!(error instanceof MondayApiFailure)) throw error;
+    if (error.kind === 'unauthorized')
+      throw new DomainError(
+        'bad_request',
+        "monday refused the linked account's token (app uninstalled?): install the board app again",
+      );
+    throw new DomainError('unavailable', `monday's API failed: ${error.message}`);
+  };
   return {
     async board(link, boardId) {
-      if (!config.tokenKey)
-        throw new DomainError(
-          'unavailable',
-          'MONDAY_TOKEN_KEY is not set on this service: the stored monday token cannot be read',
-        );
-      let token: string;
+      const api = mondayApi(config, tokenOf(link));
       try {
-        token = decryptToken(link.accessTokenEncrypted, config.tokenKey);
-      } catch {
-        throw new DomainError(
-          'bad_request',
-          'The stored monday token cannot be read (MONDAY_TOKEN_KEY changed?): install the board app again',
-        );
-      }
-      try {
-        return await mondayApi(config, token).readBoard(boardId);
+        return await api.readBoard(boardId);
       } catch (error) {
-        if (!(error instanceof MondayApiFailure)) throw error;
-        if (error.kind === 'not_found') return null;
-        if (error.kind === 'unauthorized')
-          throw new DomainError(
-            'bad_request',
-            "monday refused the linked account's token (app uninstalled?): install the board app again",
-          );
-        throw new DomainError('unavailable', `monday's API failed: ${error.message}`);
+        if (error instanceof MondayApiFailure && error.kind === 'not_found') return null;
+        return refusal(error);
+      }
+    },
+    async boards(link, { limit, page }) {
+      const api = mondayApi(config, tokenOf(link));
+      try {
+        return await api.listBoards(limit, page);
+      } catch (error) {
+        return refusal(error);
       }
     },
   };

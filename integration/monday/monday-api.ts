@@ -45,7 +45,10 @@ const READ_ITEM = `query ($itemIds: [ID!], $columnIds: [String!]) {
   }
 }`;
 
-const READ_BOARD = `query ($boardIds: [ID!]) { boards(ids: $boardIds) { id name columns { id title type } } }`;
+// `settings` (JSON) replaced `settings_str` in API 2025-10; a status column's labels are in it.
+const READ_BOARD = `query ($boardIds: [ID!]) { boards(ids: $boardIds) { id name columns { id title type settings } } }`;
+
+const LIST_BOARDS = `query ($limit: Int, $page: Int) { boards(limit: $limit, page: $page) { id name } }`;
 
 const CHANGE_COLUMN_VALUE = `mutation ($boardId: ID!, $itemId: ID!, $columnId: String!, $value: JSON!) {
   change_column_value(board_id: $boardId, item_id: $itemId, column_id: $columnId, value: $value) { id }
@@ -56,6 +59,8 @@ const ME = `query { me { id account { id } } }`;
 export interface MondayApi {
   readItem(itemId: string, columnIds: string[]): Promise<BoardItem | null>;
   readBoard(boardId: string): Promise<{ id: string; name: string; columns: BoardColumn[] } | null>;
+  /** One page of the boards the token's user can see (monday pages by number, from 1). */
+  listBoards(limit: number, page: number): Promise<Array<{ id: string; name: string }>>;
   /** `value` is the JSON-encoded column value, as monday's change_column_value takes it. */
   changeColumnValue(boardId: string, itemId: string, columnId: string, value: string): Promise<void>;
   me(): Promise<{ userId: string; accountId: string }>;
@@ -92,12 +97,16 @@ export function mondayApi(config: Pick<MondayConfig, 'apiUrl' | 'apiVersion'>, t
       };
     },
     async readBoard(boardId) {
-      const data = await request<{ boards: Array<{ id: string; name: string; columns: BoardColumn[] }> | null }>(
+      const data = await request<{ boards: Array<{ id: string; name: string; columns: ColumnWithSettings[] }> | null }>(
         READ_BOARD,
         { boardIds: [boardId] },
       );
       const board = data.boards?.[0];
-      return board ? { id: String(board.id), name: board.name, columns: board.columns ?? [] } : null;
+      return board ? { id: String(board.id), name: board.name, columns: (board.columns ?? []).map(columnOf) } : null;
+    },
+    async listBoards(limit, page) {
+      const data = await request<{ boards: Array<{ id: string; name: string }> | null }>(LIST_BOARDS, { limit, page });
+      return (data.boards ?? []).map((board) => ({ id: String(board.id), name: board.name }));
     },
     async changeColumnValue(boardId, itemId, columnId, value) {
       await request(CHANGE_COLUMN_VALUE, { boardId, itemId, columnId, value });
@@ -107,6 +116,44 @@ export function mondayApi(config: Pick<MondayConfig, 'apiUrl' | 'apiVersion'>, t
       return { userId: String(data.me.id), accountId: String(data.me.account.id) };
     },
   };
+}
+
+interface ColumnWithSettings {
+  id: string;
+  title: string;
+  type: string;
+  settings?: unknown;
+}
+
+interface StatusLabelSetting {
+  label?: unknown;
+  index?: unknown;
+  is_deactivated?: unknown;
+}
+
+/** A column as the domain sees it: a status column with its active labels, in monday's order. */
+function columnOf(column: ColumnWithSettings): BoardColumn {
+  const base = { id: column.id, title: column.title, type: column.type };
+  if (column.type !== 'status') return base;
+  const settings = (typeof column.settings === 'string' ? safeJson(column.settings) : column.settings) as {
+    labels?: StatusLabelSetting[];
+  } | null;
+  const labels = Array.isArray(settings?.labels) ? settings.labels : [];
+  return {
+    ...base,
+    labels: labels
+      .filter((l) => typeof l.label === 'string' && l.label !== '' && l.is_deactivated !== true)
+      .sort((a, b) => Number(a.index ?? 0) - Number(b.index ?? 0))
+      .map((l) => l.label as string),
+  };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }
 
 interface ClientErrorLike {

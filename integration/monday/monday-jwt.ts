@@ -65,3 +65,43 @@ export function signTriggerAuthorization(appId: number, signingSecret: string, n
   const iat = Math.floor(now.getTime() / 1000);
   return `Bearer ${jwt.sign({ appId, iat, exp: iat + 60 }, signingSecret, { algorithm: 'HS256' })}`;
 }
+
+/** What a view's sessionToken says (monday puts its claims under `dat`). */
+export interface MondaySessionClaims {
+  accountId: number;
+  userId: number | null;
+  exp: number;
+}
+
+/**
+ * Verifies the sessionToken monday gives a view (its iframe's ?sessionToken=, or the SDK's
+ * monday.get('sessionToken')): HS256 with the app's Client Secret, `exp` required and not past,
+ * `dat.account_id` a number. Throws MondayAuthError.
+ */
+export function verifyMondaySessionToken(
+  token: string | undefined,
+  clientSecret: string,
+  now: Date,
+): MondaySessionClaims {
+  if (!token) throw new MondayAuthError('missing', 'Missing sessionToken from monday');
+  let claims: jwt.JwtPayload;
+  try {
+    claims = jwt.verify(token, clientSecret, {
+      algorithms: ['HS256'],
+      clockTimestamp: Math.floor(now.getTime() / 1000),
+    }) as jwt.JwtPayload;
+  } catch (error) {
+    if (error instanceof jwt.TokenExpiredError) throw new MondayAuthError('expired', 'The sessionToken has expired');
+    throw new MondayAuthError('invalid', "The sessionToken is not signed with this app's Client Secret");
+  }
+  const dat = (claims.dat ?? {}) as { account_id?: unknown; user_id?: unknown };
+  // jsonwebtoken checks exp only when present: a token that never expires is refused here.
+  if (typeof claims.exp !== 'number' || typeof dat.account_id !== 'number') {
+    throw new MondayAuthError('invalid', 'The sessionToken lacks exp or dat.account_id');
+  }
+  return {
+    accountId: dat.account_id,
+    userId: typeof dat.user_id === 'number' ? dat.user_id : null,
+    exp: claims.exp,
+  };
+}

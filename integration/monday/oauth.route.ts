@@ -4,7 +4,8 @@
 //   GET  /install          page: sign in with a Contactline API key (keeps an optional backToUrl)
 //   POST /install          checks the key, then 302 to monday's OAuth authorize page with a signed state
 //   GET  /oauth/callback   checks the state, exchanges the code, reads `me`, stores the link
-//                          (token encrypted), then a success page or 302 to backToUrl
+//                          (token encrypted), then a success page or 302 to backToUrl; a link
+//                          started in the console is handed on to it (console-link.ts)
 //   GET  /authorize        monday's Authorization URL (sentence builder, ?token=<JWT>): linked →
 //                          302 to backToUrl; not linked → the install page
 //
@@ -26,6 +27,8 @@ import { boardLogger, errorOf } from './board-logger.js';
 import { mondayApi } from './monday-api.js';
 import { MondayAuthError, verifyMondayJwt } from './monday-jwt.js';
 import { encryptToken } from './token-crypto.js';
+import { exchangeCode, type InstallSettings } from './oauth-token.js';
+import { CONSOLE_LINK_CALLBACK_PATH, isConsoleLinkState } from './console-link.js';
 import { refuseDeclaredOversize } from '../../src/http/edge/body-limits.js';
 import type { MondayConfig } from './config.js';
 
@@ -34,7 +37,6 @@ const COOKIE_MAX_AGE_MS = 60 * 60 * 1000;
 const STATE_TTL_SECONDS = 10 * 60;
 const STATE_PURPOSE = 'contactline.monday.install';
 const DEFAULT_OAUTH_URL = 'https://auth.monday.com';
-const MONDAY_TIMEOUT_MS = 10_000;
 /** The install form: a key, a form token and a return address. */
 const INSTALL_FORM_LIMIT_BYTES = 16 * 1024;
 
@@ -250,6 +252,11 @@ export function installRouter(services: Services, config: MondayConfig): Router 
     '/oauth/callback',
     wrap(async (req, res) => {
       const { code, state, error } = req.query;
+      // A link started in the console completes there, where its session cookie is sent.
+      if (typeof state === 'string' && isConsoleLinkState(config, state)) {
+        res.redirect(302, `${CONSOLE_LINK_CALLBACK_PATH}${new URL(req.originalUrl, 'http://x').search}`);
+        return;
+      }
       if (typeof error === 'string') {
         const description =
           typeof req.query.error_description === 'string'
@@ -420,42 +427,6 @@ export function installRouter(services: Services, config: MondayConfig): Router 
   );
 
   return router;
-}
-
-// ---------------------------------------------------------------------------------------------
-// monday's OAuth and API calls
-
-type InstallSettings = { clientId: string; clientSecret: string; tokenKey: Buffer };
-
-type TokenAnswer = { ok: true; accessToken: string } | { ok: false; status: 400 | 502 };
-
-/** POST {oauthUrl}/oauth2/token (form-encoded, as monday's examples send it). */
-async function exchangeCode(
-  settings: InstallSettings,
-  oauthUrl: string,
-  code: string,
-  redirectUri: string,
-): Promise<TokenAnswer> {
-  let response: globalThis.Response;
-  try {
-    response = await fetch(`${oauthUrl}/oauth2/token`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: new URLSearchParams({
-        client_id: settings.clientId,
-        client_secret: settings.clientSecret,
-        code,
-        redirect_uri: redirectUri,
-      }),
-      signal: AbortSignal.timeout(MONDAY_TIMEOUT_MS),
-    });
-  } catch {
-    return { ok: false, status: 502 };
-  }
-  const body = (await response.json().catch(() => null)) as { access_token?: unknown } | null;
-  if (response.ok && typeof body?.access_token === 'string' && body.access_token)
-    return { ok: true, accessToken: body.access_token };
-  return { ok: false, status: response.status >= 400 && response.status < 500 ? 400 : 502 };
 }
 
 // ---------------------------------------------------------------------------------------------

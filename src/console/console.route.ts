@@ -13,6 +13,7 @@ import { type ConsoleKit, type SessionHandler, type Signed, send } from './conso
 import { clearSessionCookie, csrfTokenMatches, csrfTokenOf, isSameOrigin, sessionTokenOf } from './console-session.js';
 import { ForbiddenPage } from './pages/forbidden.js';
 import { apiKeyRoutes } from './routes/api-keys.route.js';
+import { boardRoutes } from './routes/board.route.js';
 import { contactRoutes } from './routes/contacts.route.js';
 import { importRoutes } from './routes/imports.route.js';
 import { settingsRoutes } from './routes/settings.route.js';
@@ -97,5 +98,6 @@ export function consoleRouter(services: Services): Router {
   apiKeyRoutes(router, kit);
   importRoutes(router, kit);
   settingsRoutes(router, kit);
+  boardRoutes(router, kit);
   return router;
 }

@@ -41,6 +41,8 @@ export interface Services {
   region: 'us' | 'eu';
   /** The board app's view of the Account's monday boards; absent when the board app is not configured. */
   boards?: BoardDirectory;
+  /** The board app's OAuth, for a link started in the console; absent when the board app is not configured. */
+  mondayAuthorization?: MondayAuthorization;
   /** Real voice providers (Vapi, Retell): their adapters and the configuration they need. */
   voice?: VoiceProviders;
   /** Told of large writes of contacts, so that the table's planner statistics follow (src/jobs/table-statistics.ts). */
@@ -66,6 +68,36 @@ export interface BoardDirectory {
    * monday knows no such board (or the user cannot see it).
    */
   board(link: { accessTokenEncrypted: string }, boardId: string): Promise<MondayBoard | null>;
+  /** One page of the boards the linked user can see, as monday's API pages them (`limit`, `page` from 1). */
+  boards(link: { accessTokenEncrypted: string }, page: { limit: number; page: number }): Promise<MondayBoardSummary[]>;
+}
+
+/** A board as a list of boards names it. */
+export interface MondayBoardSummary {
+  id: string;
+  name: string;
+}
+
+/**
+ * What a console-started link is bound to: the Account, the person and (hashed) their console
+ * session, so that only the session that started the link can complete it.
+ */
+export interface ConsoleLinkClaims {
+  accountId: string;
+  userId: string;
+  session: string;
+}
+
+/** monday's OAuth for a link started in the console (integration/monday/console-link.ts implements it). */
+export interface MondayAuthorization {
+  /** The origin of monday's OAuth pages (a page whose form leads there must allow it as a form-action). */
+  readonly authorizeOrigin: string;
+  /** monday's authorize page, with a state signed by this service carrying `claims` (10 minutes). */
+  authorizeUrl(claims: ConsoleLinkClaims): string;
+  /** The claims of a state this service signed for a console link; a DomainError (bad_request) otherwise. */
+  verifyState(state: string): ConsoleLinkClaims;
+  /** Exchanges monday's code for a token and reads who approved: the link to store, its token encrypted. */
+  exchange(code: string): Promise<{ mondayAccountId: string; mondayUserId: string; accessTokenEncrypted: string }>;
 }
 
 /** A monday board with its columns. */

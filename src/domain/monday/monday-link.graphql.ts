@@ -2,8 +2,10 @@
 // its own Account; the operator token names the Account (accountId).
 import { builder } from '../builder.js';
 import { UUID_ARG } from '../shared/argument-guard.js';
+import { completeMondayLink, startMondayLink } from './console-link.service.js';
 import {
   getMondayLink,
+  linkerEmail,
   listMondayLinks,
   unlinkMonday,
   type MondayLinkRecord,
@@ -20,6 +22,11 @@ export const MondayLinkType = builder.objectRef<MondayLinkRecord>('MondayLink').
     mondayUserId: t.exposeString('mondayUserId', { description: 'The monday user who approved the install' }),
     userId: t.exposeString('userId', {
       description: 'The Contactline user whose API key signed the install; board automations act as them',
+    }),
+    linkedByEmail: t.string({
+      nullable: true,
+      description: 'The email of the Contactline user who linked it (null once that user is removed)',
+      resolve: (link, _args, ctx) => linkerEmail(ctx, link),
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
@@ -75,5 +82,30 @@ builder.mutationFields((t) => ({
     description: 'Removes the Account\'s monday link and stops its "when a call ends" subscriptions. Idempotent.',
     args: { accountId: t.arg.string({ ...UUID_ARG, description: ACCOUNT_ID }) },
     resolve: (_root, args, ctx) => unlinkMonday(ctx, args.accountId),
+  }),
+}));
+
+const MondayLinkStartType = builder.objectRef<{ authorizeUrl: string }>('MondayLinkStart').implement({
+  fields: (t) => ({
+    authorizeUrl: t.exposeString('authorizeUrl', {
+      description: "monday's page where the person approves the app; send their browser there",
+    }),
+  }),
+});
+
+// The console's own: a signed-in person links their Account without an API key.
+builder.mutationFields((t) => ({
+  startMondayLink: t.field({
+    type: MondayLinkStartType,
+    description:
+      "Console: monday's OAuth authorize page for the signed-in person's Account; its state is bound to their session (10 minutes).",
+    resolve: (_root, _args, ctx) => startMondayLink(ctx),
+  }),
+  completeMondayLink: t.field({
+    type: MondayLinkType,
+    description:
+      'Console: stores the link monday approved (its code and the state startMondayLink signed), in the same session that started it.',
+    args: { code: t.arg.string({ required: true }), state: t.arg.string({ required: true }) },
+    resolve: (_root, args, ctx) => completeMondayLink(ctx, { code: args.code, state: args.state }),
   }),
 }));

@@ -204,6 +204,15 @@ export async function installingActor(
   return { accountId: install.accountId, userId: install.userId, apiKeyId: install.keyId, account: key.account };
 }
 
+/** The email of the Contactline user who linked (shown as "linked by"), or null if they were removed. */
+export async function linkerEmail(ctx: Pick<RequestContext, 'db'>, link: MondayLinkRecord): Promise<string | null> {
+  const user = await ctx.db.prisma.user.findFirst({
+    where: { id: link.userId, accountId: link.accountId },
+    select: { email: true },
+  });
+  return user?.email ?? null;
+}
+
 /** The Account's stored monday access token (encrypted), or null when it is not linked. */
 export async function linkedAccessToken(ctx: Pick<RequestContext, 'db'>, accountId: string): Promise<string | null> {
   const link = await ctx.db.prisma.mondayLink.findUnique({

@@ -91,3 +91,44 @@ export function checkTriggerAuthorization(
   if (typeof payload === 'string' || payload.appId !== config.appId) return 'wrong_app_id';
   return null;
 }
+
+export interface MintSessionTokenInput {
+  accountId: number;
+  userId: number;
+  /** Default: the app's Client Secret. Pass another string to forge one. */
+  secret?: string;
+  /** Default 300. Negative values mint an already expired token. */
+  expiresInSeconds?: number;
+  /** Seconds since the epoch; default: the emulator clock (pass the service's clock's to match it). */
+  iat?: number;
+  appId?: number;
+  clientId?: string;
+}
+
+/**
+ * The sessionToken monday gives a view (appended to its iframe URL, and what the SDK's
+ * monday.get('sessionToken') answers): HS256 with the app's Client Secret, monday's claims under
+ * `dat` (client_id, user_id, account_id, slug, app_id, …) and `exp`.
+ */
+export function mintSessionToken(
+  deps: { clientSecret: string; nowMs: () => number; appId: number },
+  input: MintSessionTokenInput,
+): string {
+  const iat = input.iat ?? Math.floor(deps.nowMs() / 1000);
+  const dat = {
+    client_id: input.clientId ?? 'emulator-client-id',
+    user_id: input.userId,
+    account_id: input.accountId,
+    slug: `account-${input.accountId}`,
+    app_id: input.appId ?? deps.appId,
+    app_version_id: 1,
+    install_id: -2,
+    is_admin: true,
+    is_view_only: false,
+    is_guest: false,
+    user_kind: 'admin',
+  };
+  return jwt.sign({ dat, iat, exp: iat + (input.expiresInSeconds ?? 300) }, input.secret ?? deps.clientSecret, {
+    algorithm: 'HS256',
+  });
+}

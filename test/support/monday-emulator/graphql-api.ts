@@ -68,6 +68,7 @@ export const MONDAY_SDL = /* GraphQL */ `
     title: String!
     type: ColumnType!
     settings_str: String!
+    settings: JSON
   }
 
   type Item {
@@ -125,7 +126,21 @@ function presentColumn(column: MondayColumn) {
     title: column.title,
     type: column.type,
     settings_str: JSON.stringify(column.type === 'status' ? { labels: column.labels ?? {} } : {}),
+    // API 2025-10 and later: the settings as JSON; a status column's labels as a list (monday's docs).
+    settings: column.type === 'status' ? { labels: statusLabelSettings(column) } : {},
   };
+}
+
+/** A status column's labels as `settings.labels` lists them: id, label, index (display order), flags. */
+function statusLabelSettings(column: MondayColumn) {
+  return Object.entries(column.labels ?? {}).map(([index, label], position) => ({
+    id: Number(index),
+    color: Number(index),
+    label,
+    index: position,
+    is_done: label === 'Done',
+    is_deactivated: false,
+  }));
 }
 
 function presentBoard(board: MondayBoard) {

@@ -44,7 +44,8 @@ export * from './state.js';
 export { MondayApiError } from './values.js';
 export * from './automation-state.js';
 export type { MondayAutomationEngine } from './automation-engine.js';
-export type { MintJwtInput } from './app-jwt.js';
+export type { MintJwtInput, MintSessionTokenInput } from './app-jwt.js';
+import { mintSessionToken, type MintSessionTokenInput } from './app-jwt.js';
 export { DEFAULT_RECIPE_ID, type ActionVerdict, type RunActionInput } from './action-runner.js';
 export { RecipeSetupError, type CreateRecipeInput } from './recipes.js';
 export {
@@ -144,6 +145,8 @@ export interface MondayEmulator extends MondayAutomationEngine {
   oauth: MondayOAuthEmulator | null;
   addBoard(input: AddBoardInput): MondayBoard;
   addItem(input: AddItemInput): MondayItem;
+  /** A view's sessionToken (board view iframe ?sessionToken=), signed with the app's Client Secret. */
+  mintSessionToken(input: MintSessionTokenInput): string;
   /** Opaque API token mapped to account/user; `ttlSeconds` null → never expires. */
   issueToken(accountId: number, userId: number, ttlSeconds?: number | null): string;
   revokeToken(token: string): void;
@@ -194,13 +197,15 @@ export async function startMondayEmulator(options: StartMondayEmulatorOptions = 
     if (!state.accounts.has(accountId)) state.accounts.set(accountId, { id: accountId, name: `Account ${accountId}` });
     return token;
   };
+  const clientSecret = options.clientSecret ?? options.oauth?.clientSecret ?? DEFAULT_CLIENT_SECRET;
+  const appId = options.appId ?? DEFAULT_APP_ID;
   // Created once listening: the webhookUrls handed to our app need the origin.
   const automation = createAutomationRole({
     state,
     config: {
       signingSecret: options.signingSecret ?? DEFAULT_SIGNING_SECRET,
-      clientSecret: options.clientSecret ?? options.oauth?.clientSecret ?? DEFAULT_CLIENT_SECRET,
-      appId: options.appId ?? DEFAULT_APP_ID,
+      clientSecret,
+      appId,
       retry: { ...DEFAULT_RETRY_POLICY, ...options.retry },
       acceptRawSecret: options.acceptRawSecret ?? false,
       origin,
@@ -263,6 +268,7 @@ export async function startMondayEmulator(options: StartMondayEmulatorOptions = 
       return item;
     },
     issueToken,
+    mintSessionToken: (input) => mintSessionToken({ clientSecret, nowMs: () => state.now(), appId }, input),
     revokeToken(token) {
       state.tokens.delete(token);
     },

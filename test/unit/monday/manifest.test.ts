@@ -72,6 +72,8 @@ const METHOD_OF: Record<string, string> = {
   remoteOptionsUrl: 'post',
   authorizationUrl: 'get',
   redirectUris: 'get',
+  /** A view feature's page: monday loads it in an iframe with ?sessionToken=. */
+  url: 'get',
 };
 
 /** "METHOD path" for every route the board app's router serves (sub-routers included). */
@@ -158,6 +160,12 @@ describe('the monday app manifest', () => {
       if (routePath.startsWith('/actions/') || routePath.startsWith('/options/') || routePath.startsWith('/trigger/'))
         expect(named, route).toContain(routePath);
     }
+  });
+
+  it('declares the board view feature at the route that verifies its sessionToken', () => {
+    const view = manifest.app.features.find((f: { type: string }) => f.type === 'AppFeatureBoardView');
+    expect(view?.data.url).toBe(`${BASE}/views/board`);
+    expect(servedRoutes()).toContain('get /views/board');
   });
 
   it('declares exactly the input fields each action reads', async () => {
