@@ -2,30 +2,55 @@
 // what a person does in it, clicked and typed as a person would. Each page is photographed at
 // phone and desktop widths into test-output/screenshots/ and checked by axe-core (no serious
 // or critical violation) and for sideways scrolling at 360 px.
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MondayConfig } from '../../integration/monday/config.js';
 import { LOCK_AFTER_FAILURES } from '../../src/domain/users/sign-in.rules.js';
 import { uniquePhone } from '../support/api-helpers.js';
 import { launchChromium, photograph, seriousViolations } from '../support/chromium.js';
 import { testDatabaseKinds } from '../support/databases.js';
+import { LEADS_COLUMNS } from '../support/monday-board-app.js';
+import { type MondayEmulator, startMondayEmulator } from '../support/monday-emulator/index.js';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/test-server.js';
 
 const PASSWORD = 'a console password, long enough';
+const CLIENT_ID = 'contactline-console-browser-client';
+const CLIENT_SECRET = 'contactline-console-browser-client-secret';
+let nextMondayAccount = 7_000_000 + Math.floor(Math.random() * 1_000_000);
 
 describe.each(testDatabaseKinds())('the console in Chromium on %s', (kind) => {
   let server: TestServer;
   let browser: Browser;
+  let monday: MondayEmulator;
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startTestServer(kind), launchChromium()]);
+    monday = await startMondayEmulator({
+      clientSecret: CLIENT_SECRET,
+      oauth: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
+    });
+    const config: MondayConfig = {
+      signingSecret: 'monday-signing-secret-console-browser',
+      appId: 10155,
+      apiUrl: monday.url,
+      apiVersion: '2026-10',
+      publicBaseUrl: null,
+      oauthClientId: CLIENT_ID,
+      oauthClientSecret: CLIENT_SECRET,
+      oauthUrl: monday.origin,
+      tokenKey: randomBytes(32),
+    };
+    [server, browser] = await Promise.all([startTestServer(kind, { monday: config }), launchChromium()]);
+    // monday is told the Redirect URL built from the public base URL, known once listening.
+    config.publicBaseUrl = server.baseUrl;
   });
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
+    await monday?.close();
   });
 
   /** A new browser profile (no cookies), reading times in Tokyo's zone. */
@@ -235,6 +260,108 @@ describe.each(testDatabaseKinds())('the console in Chromium on %s', (kind) => {
       .filter({ hasText: /locked/ })
       .waitFor();
     expect(page.url()).toMatch(/\/console\/sign-in$/);
+  });
+
+  it('imports a CSV: preview, a mapping changed, a progress bar, and the bad row reported by its line', async () => {
+    const { page, apiKey } = await signedIn();
+    await page.goto('/console/imports');
+    await checkPage(page, 'imports-empty');
+    const tag = `Fam${randomUUID().slice(0, 6)}`;
+    const csv = [
+      'First Name,Last Name,Mobile,Company,Notes',
+      `Ada,${tag},${uniquePhone()},Analytical,first`,
+      `Bad,${tag},not-a-phone,Nowhere,second`,
+      `Grace,${tag},${uniquePhone()},Navy,third`,
+    ].join('\n');
+    await page
+      .getByLabel('CSV file')
+      .setInputFiles({ name: 'people.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await page.getByRole('button', { name: 'Upload and preview' }).click();
+    await page.waitForURL(/\/console\/imports\/[0-9a-f-]{36}$/);
+    // The CLI's rules chose the fields; the person skips the Notes column.
+    expect(await page.getByLabel('Column Mobile', { exact: true }).inputValue()).toBe('phone');
+    expect(await page.getByLabel('Column First Name', { exact: true }).inputValue()).toBe('firstName');
+    await page.getByLabel('Column Notes', { exact: true }).selectOption('skip');
+    expect(await page.locator('tbody tr').count()).toBeGreaterThanOrEqual(3);
+    await checkPage(page, 'imports-preview');
+    // Each step of the import is held back a little, so the progress bar can be seen.
+    await page.route(/\/console\/imports\/[0-9a-f-]{36}/, async (route) => {
+      if (route.request().method() === 'POST') await new Promise((resolve) => setTimeout(resolve, 400));
+      await route.continue();
+    });
+    await page.getByRole('button', { name: /^Import 3 rows$/ }).click();
+    await page.getByLabel('Import progress').waitFor();
+    await page.getByText('2 of 3 rows accepted; 1 not imported.').waitFor();
+    const refused = page.getByRole('row').filter({ hasText: 'invalid-field' });
+    expect(await refused.innerText()).toMatch(/^3\s/);
+    await checkPage(page, 'imports-result');
+
+    const found = await server.eventually(async () => {
+      const res = await server.request(apiKey, 'GET', `/api/v1/contacts?searchTerm=${tag}&limit=10`);
+      return res.json.data.length === 2 ? res.json.data : null;
+    });
+    expect(found.map((c: { firstName: string }) => c.firstName).sort()).toEqual(['Ada', 'Grace']);
+    expect(found.every((c: { customFields?: Record<string, unknown> }) => !('Notes' in (c.customFields ?? {})))).toBe(
+      true,
+    );
+    expect(found.find((c: { firstName: string }) => c.firstName === 'Ada').customFields).toMatchObject({
+      Company: 'Analytical',
+    });
+  });
+
+  it('links monday through its consent page, maps a board with the pickers, and picks status labels', async () => {
+    const { page, apiKey } = await signedIn();
+    const mondayAccount = ++nextMondayAccount;
+    monday.addBoard({ accountId: mondayAccount, name: 'Leads', columns: [...LEADS_COLUMNS] });
+    monday.oauth?.approveAs(mondayAccount, 77);
+    await page.goto('/console/board');
+    await checkPage(page, 'board-unlinked');
+    await page.getByRole('button', { name: 'Link monday account' }).click();
+    // The console → monday's authorize page (the emulator approves at once) → the app's Redirect URL → the console.
+    await page.waitForURL(/\/console\/board\?done=linked$/);
+    await page.getByRole('combobox', { name: 'Board', exact: true }).selectOption({ label: 'Leads' });
+    await page.getByRole('button', { name: 'Show columns' }).click();
+    // Only compatible columns are offered: a text column is not a phone.
+    const phoneOptions = await page.getByLabel('Phone', { exact: true }).locator('option').allTextContents();
+    expect(phoneOptions).toContain('Phone (phone)');
+    expect(phoneOptions).not.toContain('First name (text)');
+    await page.getByLabel('Phone', { exact: true }).selectOption({ label: 'Phone (phone)' });
+    await page.getByLabel('First name').selectOption({ label: 'First name (text)' });
+    await page.getByLabel('Timezone').selectOption({ label: 'Timezone (world_clock)' });
+    await page.getByRole('button', { name: 'Save mapping' }).click();
+    await page.getByText('The mapping is saved.').waitFor();
+    await page.getByLabel('Status column').selectOption({ label: 'Call outcome' });
+    await page.getByRole('button', { name: 'Show its labels' }).click();
+    const converted = page.locator('#label_converted');
+    expect(await converted.locator('option').allTextContents()).toEqual(expect.arrayContaining(['Booked', 'Busy']));
+    await converted.selectOption({ label: 'Booked' });
+    await page.getByRole('button', { name: 'Save status labels' }).click();
+    await page.getByText('The status labels are saved.').waitFor();
+    await checkPage(page, 'board');
+
+    const read = await server.request(apiKey, 'POST', '/graphql', {
+      query: '{ boardMapping { phoneColumnId timezoneColumnType statusLabels } }',
+    });
+    expect(read.json.data.boardMapping).toMatchObject({ phoneColumnId: 'phone', timezoneColumnType: 'world_clock' });
+    expect(read.json.data.boardMapping.statusLabels.converted).toBe('Booked');
+
+    // The same board inside monday: the board view, with monday's signed sessionToken; a forged one shows nothing.
+    const iat = Math.floor(server.now().getTime() / 1000);
+    const view = await newPage();
+    await view.goto(
+      `/integrations/monday/views/board?sessionToken=${monday.mintSessionToken({ accountId: mondayAccount, userId: 77, iat })}`,
+    );
+    await view.getByRole('heading', { name: 'Mapping of Leads' }).waitFor();
+    await view.getByRole('heading', { name: 'Recent calls' }).waitFor();
+    await checkPage(view, 'board-view');
+    const forged = await view.goto(
+      `/integrations/monday/views/board?sessionToken=${monday.mintSessionToken({ accountId: mondayAccount, userId: 77, iat, secret: 'not the client secret' })}`,
+    );
+    expect(forged?.status()).toBe(401);
+    expect(await view.getByText('Leads').count()).toBe(0);
+
+    await page.getByRole('button', { name: 'Unlink monday account' }).click();
+    await page.getByRole('button', { name: 'Link monday account' }).waitFor();
   });
 
   describe('CSRF', () => {
