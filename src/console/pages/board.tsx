@@ -231,7 +231,7 @@ function MappingForm(props: BoardPageProps & { board: BoardView }) {
             </div>
           );
         })}
-        <div class="field">
+        <div class="field check">
           <input
             type="checkbox"
             id="itemNameIsFullName"
