@@ -1,7 +1,7 @@
 // A real Chromium (Debian's `chromium` package) driven by playwright-core, for the console's
 // browser tests: one browser per suite, a fresh context (cookies) per person, screenshots of
 // each page at phone and desktop widths, and axe-core's accessibility check of each page.
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -15,6 +15,10 @@ export const WIDTHS = { phone: { width: 360, height: 780 }, desktop: { width: 12
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM))
+    throw new Error(
+      `The console's browser tests drive a real Chromium and found none at ${CHROMIUM}: install Debian's package (apt-get install chromium) or set CHROMIUM_PATH to a Chromium binary.`,
+    );
   return chromium.launch({
     executablePath: CHROMIUM,
     // Root in CI has no user namespace for Chromium's sandbox; the background-networking flags keep
