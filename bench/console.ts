@@ -86,6 +86,13 @@ export async function benchConsole(
     },
     { id: 'console-settings', name: 'Console: Settings page', page: '/console/settings', rest: '/api/v1/workflows' },
     { id: 'console-api-keys', name: 'Console: API keys page', page: '/console/api-keys', rest: '/api/v1/workflows' },
+    { id: 'console-imports', name: 'Console: Imports page', page: '/console/imports', rest: '/api/v1/workflows' },
+    {
+      id: 'console-board',
+      name: 'Console: Board app page (no monday link)',
+      page: '/console/board',
+      rest: '/api/v1/workflows',
+    },
   ];
 
   const figures: Figure[] = [];
