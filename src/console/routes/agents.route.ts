@@ -237,7 +237,7 @@ export function agentRoutes(router: Router, { withSession, viewerOf }: ConsoleKi
       const { accountAgent } = await runOperation(signed.ctx, ConsoleAgentOperations.agent, { id });
       return (accountAgent as StoredAgent | null) ?? null;
     } catch (error) {
-      // An id that cannot even be asked for (text PostgreSQL cannot store) is no agent either.
+      // An id that is not a UUID is no agent either.
       if (asDomainError(error)?.code === 'bad_request') return null;
       throw error;
     }

@@ -64,7 +64,7 @@ builder.queryFields((t) => ({
     type: AgentType,
     nullable: true,
     description: "One of the acting Account's voice agents; null when it has none of this id.",
-    args: { id: t.arg.string({ required: true }) },
+    args: { id: t.arg.string({ required: true, ...UUID_ARG }) },
     resolve: (_root, args, ctx) => findAgent(ctx, args.id),
   }),
 }));
