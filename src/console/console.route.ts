@@ -12,6 +12,7 @@ import { authenticateSession } from '../domain/users/sessions.service.js';
 import { type ConsoleKit, type SessionHandler, type Signed, send } from './console-kit.js';
 import { clearSessionCookie, csrfTokenMatches, csrfTokenOf, isSameOrigin, sessionTokenOf } from './console-session.js';
 import { ForbiddenPage } from './pages/forbidden.js';
+import { agentRoutes } from './routes/agents.route.js';
 import { apiKeyRoutes } from './routes/api-keys.route.js';
 import { boardRoutes } from './routes/board.route.js';
 import { contactRoutes } from './routes/contacts.route.js';
@@ -23,10 +24,12 @@ import { workflowRoutes } from './routes/workflows.route.js';
 const ASSETS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'assets');
 /** A console form is a few fields: more is not a person typing. */
 const FORM_LIMIT = '16kb';
+/** The most fields a console form has: an agent's, with a dozen fields and two times per window of its week. */
+const FORM_FIELDS_LIMIT = 200;
 
 export function consoleRouter(services: Services): Router {
   const router = Router();
-  const form = express.urlencoded({ extended: false, limit: FORM_LIMIT, parameterLimit: 40 });
+  const form = express.urlencoded({ extended: false, limit: FORM_LIMIT, parameterLimit: FORM_FIELDS_LIMIT });
   const ctxFor = (res: Response) => ({
     ...services,
     requestId: res.locals.requestId as string,
@@ -95,6 +98,7 @@ export function consoleRouter(services: Services): Router {
   signInRoutes(router, kit, form);
   contactRoutes(router, kit);
   workflowRoutes(router, kit);
+  agentRoutes(router, kit);
   apiKeyRoutes(router, kit);
   importRoutes(router, kit);
   settingsRoutes(router, kit);

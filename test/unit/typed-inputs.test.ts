@@ -26,7 +26,11 @@ import {
   PatchBodySchema,
   UpsertBodySchema,
 } from '../../src/domain/contacts/contacts.inputs.js';
-import { CreateAgentSchema, UpdateAgentSchema } from '../../src/domain/agents/agents.service.js';
+import {
+  CreateAccountAgentSchema,
+  CreateAgentSchema,
+  UpdateAgentSchema,
+} from '../../src/domain/agents/agents.service.js';
 import { SetProviderCredentialsSchema } from '../../src/domain/providers/provider-credentials.service.js';
 import { SetBoardMappingSchema } from '../../src/domain/boards/board-mapping.inputs.js';
 
@@ -41,6 +45,15 @@ const ZOD_SCHEMA_OF: Record<string, z.ZodType> = {
   updateAgent: UpdateAgentSchema,
   setProviderCredentials: SetProviderCredentialsSchema,
   setBoardMapping: SetBoardMappingSchema,
+};
+
+/**
+ * Writes with a typed input only (no JSON twin): the console's, and the zod schema their service
+ * parses that input with. The same rules hold.
+ */
+const TYPED_ONLY: Record<string, z.ZodType> = {
+  createAccountAgent: CreateAccountAgentSchema,
+  updateAccountAgent: UpdateAgentSchema,
 };
 
 interface Node {
@@ -142,6 +155,18 @@ describe('typed GraphQL inputs', () => {
     expect(twin.args.map((a) => a.name)).toEqual(json.args.map((a) => a.name));
     const input = twin.args.find((a) => a.name === 'input')!;
     expect(drift(input.type, inputSide(zodSchema), true, 'input')).toEqual([]);
+  });
+
+  it.each(Object.entries(TYPED_ONLY))('%s takes the fields its zod schema takes', (name, zodSchema) => {
+    const input = mutations[name].args.find((a) => a.name === 'input')!;
+    expect(getNamedType(input.type).name).not.toBe('JSON');
+    expect(drift(input.type, inputSide(zodSchema), true, 'input')).toEqual([]);
+  });
+
+  it("the console's agent input is the operator's without the Account (the person's own)", () => {
+    const operator = Object.keys(inputSide(CreateAgentSchema).properties ?? {}).sort();
+    const ownAccount = Object.keys(inputSide(CreateAccountAgentSchema).properties ?? {}).sort();
+    expect(operator.filter((key) => key !== 'accountId')).toEqual(ownAccount);
   });
 
   it('fails on drift: a renamed field, a field made optional, a scalar for a list', () => {

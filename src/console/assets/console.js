@@ -55,3 +55,77 @@ for (const form of document.querySelectorAll('form[data-import-steps]')) {
     }
   });
 }
+
+// The agent form's week (src/console/pages/agent.tsx): without a script each day has its windows
+// and one empty row; with it, Add and Remove buttons, and each day's bar follows the times typed.
+const TIME = /^(?:[01]\d|2[0-3]):[0-5]\d$/;
+const minutes = (time) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+
+function drawDay(day) {
+  const bar = day.querySelector('.day-bar');
+  if (!bar) return;
+  bar.replaceChildren();
+  for (const row of day.querySelectorAll('[data-window-row]')) {
+    const [start, end] = row.querySelectorAll('input[type="time"]');
+    if (!TIME.test(start.value) || !TIME.test(end.value)) continue;
+    const from = minutes(start.value);
+    // An end of 00:00 is the end of the day.
+    const to = end.value === '00:00' ? 1440 : minutes(end.value);
+    if (to <= from) continue;
+    const span = document.createElement('span');
+    span.className = 'window';
+    span.style.left = `${(from / 1440) * 100}%`;
+    span.style.width = `${((to - from) / 1440) * 100}%`;
+    bar.append(span);
+  }
+}
+
+function wireRow(day, row) {
+  const remove = row.querySelector('[data-remove-window]');
+  if (!remove) return;
+  remove.hidden = false;
+  remove.addEventListener('click', () => {
+    const rows = day.querySelectorAll('[data-window-row]');
+    const focusNext = day.querySelector('[data-add-window]');
+    if (rows.length > 1) row.remove();
+    else for (const input of row.querySelectorAll('input')) input.value = '';
+    drawDay(day);
+    focusNext?.focus();
+  });
+}
+
+for (const day of document.querySelectorAll('[data-week-editor] fieldset[data-day]')) {
+  const name = day.dataset.day;
+  const list = day.querySelector('.window-rows');
+  for (const row of day.querySelectorAll('[data-window-row]')) wireRow(day, row);
+  day.addEventListener('input', () => drawDay(day));
+  const add = day.querySelector('[data-add-window]');
+  if (!add || !list) continue;
+  add.hidden = false;
+  add.addEventListener('click', () => {
+    const rows = list.querySelectorAll('[data-window-row]');
+    const template = rows[rows.length - 1];
+    if (!template) return;
+    // A fresh index past every row's: the server reads each day's rows in index order.
+    const next = Math.max(...[...rows].map((r) => Number(r.querySelector('input').name.split('.')[1]))) + 1;
+    const row = template.cloneNode(true);
+    for (const input of row.querySelectorAll('input')) {
+      const part = input.name.split('.')[2];
+      input.name = `${name}.${next}.${part}`;
+      input.id = `hours-${name}-${next}-${part}`;
+      input.value = '';
+      input.removeAttribute('aria-invalid');
+      input.removeAttribute('aria-describedby');
+    }
+    for (const label of row.querySelectorAll('label')) {
+      const part = label.htmlFor.endsWith('-start') ? 'start' : 'end';
+      label.htmlFor = `hours-${name}-${next}-${part}`;
+    }
+    for (const hidden of row.querySelectorAll('.visually-hidden')) {
+      hidden.textContent = hidden.textContent.replace(/\d+/, String(rows.length + 1));
+    }
+    list.append(row);
+    wireRow(day, row);
+    row.querySelector('input')?.focus();
+  });
+}

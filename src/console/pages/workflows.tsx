@@ -1,20 +1,11 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
 // (The pragmas make every runner compile this file for Preact, whatever tsconfig it finds.)
-// The Account's voice agents (their calling week at a glance) and its workflows: create one as
-// a draft, then publish, pause, resume or archive it.
-import { timeToMinutes, WEEKDAYS } from '../../domain/calls/calling-hours.inputs.js';
+// The Account's voice agents (their calling week at a glance; each created and edited on its own
+// page, agent.tsx) and its workflows: create one as a draft, then publish, pause, resume or
+// archive it.
 import { FieldError, FormAlert, Layout, type Viewer } from './layout.js';
-
-const DAY_NAMES: Record<(typeof WEEKDAYS)[number], string> = {
-  mon: 'Monday',
-  tue: 'Tuesday',
-  wed: 'Wednesday',
-  thu: 'Thursday',
-  fri: 'Friday',
-  sat: 'Saturday',
-  sun: 'Sunday',
-};
+import { WeekGrid } from './week.js';
 
 export interface AgentRow {
   id: string;
@@ -33,46 +24,6 @@ export interface WorkflowRow {
   status: string;
   paused: boolean;
   agentId: string | null;
-}
-
-type Windows = Array<{ start: string; end: string }>;
-
-/** The agent's calling week: one row per weekday, its windows in the agent's time zone. */
-function WeekGrid(props: { agent: AgentRow }) {
-  const hours = (props.agent.workingHours ?? {}) as Partial<Record<(typeof WEEKDAYS)[number], Windows>>;
-  return (
-    <table class="week">
-      <caption>
-        Calling hours of {props.agent.name} ({props.agent.timezone})
-      </caption>
-      <tbody>
-        {WEEKDAYS.map((day) => {
-          const windows = hours[day] ?? [];
-          return (
-            <tr key={day}>
-              <th scope="row">{DAY_NAMES[day]}</th>
-              <td>
-                <span class="day-bar" aria-hidden="true">
-                  {windows.map((w) => {
-                    const from = timeToMinutes(w.start);
-                    const to = timeToMinutes(w.end);
-                    return (
-                      <span
-                        key={w.start}
-                        class="window"
-                        style={{ left: `${(from / 1440) * 100}%`, width: `${((to - from) / 1440) * 100}%` }}
-                      />
-                    );
-                  })}
-                </span>
-                <span>{windows.length ? windows.map((w) => `${w.start}–${w.end}`).join(', ') : 'no calls'}</span>
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
-  );
 }
 
 function WorkflowActions(props: { workflow: WorkflowRow; csrf: string }) {
@@ -178,19 +129,27 @@ export function WorkflowsPage(props: {
       </section>
       <section aria-labelledby="agents-title">
         <h2 id="agents-title">Voice agents</h2>
+        <p>
+          <a href="/console/agents/new" class="button">
+            New agent
+          </a>
+        </p>
         {props.agents.length === 0 ? (
-          <p class="empty">
-            No agents yet. An operator creates them (contactline agents create); a workflow's agent calls its contacts.
-          </p>
+          <p class="empty">No agents yet. Create one: a workflow's agent calls its contacts in its working hours.</p>
         ) : (
           props.agents.map((agent) => (
-            <article key={agent.id} class="card">
+            <article key={agent.id} class="card" id={`agent-${agent.id}`}>
               <h3>{agent.name}</h3>
               <p>
                 {agent.status} · {agent.provider} · up to {agent.attemptLimit} attempts, {agent.retryDelayMinutes}{' '}
                 minutes apart
               </p>
               <WeekGrid agent={agent} />
+              <p>
+                <a href={`/console/agents/${agent.id}`}>
+                  Edit<span class="visually-hidden"> {agent.name}</span>
+                </a>
+              </p>
             </article>
           ))
         )}

@@ -1,5 +1,5 @@
-// Agents and workflows: the agents' calling weeks, and workflows created as drafts, then
-// published, paused, resumed or archived.
+// Agents and workflows: the agents' calling weeks (each created and edited on its own page,
+// agents.route.ts), and workflows created as drafts, then published, paused, resumed or archived.
 import type { Response, Router } from 'express';
 import { asDomainError } from '../../domain/errors.js';
 import { runOperation } from '../../graphql/execute.js';
@@ -13,15 +13,19 @@ export function workflowRoutes(router: Router, { withSession, viewerOf }: Consol
     signed: Signed,
     extra: Omit<Parameters<typeof WorkflowsPage>[0], 'viewer' | 'agents' | 'workflows'> = {},
     status = 200,
+    agentDone?: { id: string; done: string },
   ) {
     const data = await runOperation(signed.ctx, ConsoleOperations.agentsAndWorkflows, {});
+    const agents = data.accountAgents as AgentRow[];
+    const done = agentDone && agents.find((agent) => agent.id === agentDone.id);
     send(
       res,
       status,
       WorkflowsPage({
         viewer: viewerOf(signed),
-        agents: data.accountAgents as AgentRow[],
+        agents,
         workflows: data.workflows.data as WorkflowRow[],
+        ...(done ? { notice: `Agent “${done.name}” ${agentDone.done}.` } : {}),
         ...extra,
       }),
     );
@@ -29,7 +33,11 @@ export function workflowRoutes(router: Router, { withSession, viewerOf }: Consol
 
   router.get(
     '/workflows',
-    withSession(async (_req, res, signed) => workflowsPage(res, signed)),
+    withSession(async (req, res, signed) => {
+      // After an agent's form (/console/agents/…): ?created=<id> or ?saved=<id> says so by the agent's name.
+      const [done, id] = Object.entries(req.query).find(([key]) => key === 'created' || key === 'saved') ?? [];
+      await workflowsPage(res, signed, {}, 200, typeof id === 'string' && done ? { id, done } : undefined);
+    }),
   );
 
   router.post(

@@ -1,10 +1,20 @@
-// The Agent type and the operator operations on it.
+// The Agent type, the operator's operations on it, and the console's on its own Account's agents.
 import { builder } from '../builder.js';
 import { UUID_ARG } from '../shared/argument-guard.js';
 import { inputTypeFromZod } from '../shared/zod-input-types.graphql.js';
-import { createAgent, CreateAgentSchema, listAgents, updateAgent, UpdateAgentSchema } from './agents.service.js';
+import { AGENT_STATUSES } from './agents.inputs.js';
+import {
+  createAccountAgent,
+  CreateAccountAgentSchema,
+  createAgent,
+  CreateAgentSchema,
+  findAgent,
+  listAgents,
+  updateAccountAgent,
+  updateAgent,
+  UpdateAgentSchema,
+} from './agents.service.js';
 
-const AGENT_STATUSES = ['live', 'paused', 'draft'] as const;
 export const AgentStatusEnum = builder.enumType('AgentStatus', { values: AGENT_STATUSES });
 
 export const AgentType = builder.prismaObject('Agent', {
@@ -49,6 +59,13 @@ builder.queryFields((t) => ({
     type: [AgentType],
     description: "The acting Account's voice agents, by id (at most 200).",
     resolve: async (_root, _args, ctx) => (await listAgents(ctx, { limit: 200 })).data,
+  }),
+  accountAgent: t.field({
+    type: AgentType,
+    nullable: true,
+    description: "One of the acting Account's voice agents; null when it has none of this id.",
+    args: { id: t.arg.string({ required: true, ...UUID_ARG }) },
+    resolve: (_root, args, ctx) => findAgent(ctx, args.id),
   }),
 }));
 
@@ -97,5 +114,31 @@ builder.mutationFields((t) => ({
       input: t.arg({ type: UpdateAgentInput, required: true }),
     },
     resolve: (_root, args, ctx) => updateAgent(ctx, args.id, args.input),
+  }),
+}));
+
+// The console's: the same fields and checks, in the signed-in person's Account (requireConsoleUser:
+// an API key or the operator token is refused); another Account's agent is not found. Typed
+// inputs only, generated from the schemas the service parses them with.
+const CreateAccountAgentInput = inputTypeFromZod('CreateAccountAgentInput', CreateAccountAgentSchema, {
+  description: "A voice agent to create in the signed-in person's Account; a field left out takes its default.",
+  ...agentInputOptions,
+});
+
+builder.mutationFields((t) => ({
+  createAccountAgent: t.field({
+    type: AgentType,
+    description: "Console: creates a voice agent in the signed-in person's Account.",
+    args: { input: t.arg({ type: CreateAccountAgentInput, required: true }) },
+    resolve: (_root, args, ctx) => createAccountAgent(ctx, args.input),
+  }),
+  updateAccountAgent: t.field({
+    type: AgentType,
+    description: "Console: changes the fields sent on a voice agent of the signed-in person's Account.",
+    args: {
+      id: t.arg.string({ required: true, ...UUID_ARG }),
+      input: t.arg({ type: UpdateAgentInput, required: true }),
+    },
+    resolve: (_root, args, ctx) => updateAccountAgent(ctx, args.id, args.input),
   }),
 }));
