@@ -139,10 +139,41 @@ describe.each(testDatabaseKinds())('the console in Chromium on %s', (kind) => {
     expect(refused.status).toBe(401);
   });
 
-  it('creates a workflow as a draft, publishes, pauses and resumes it', async () => {
+  it('creates an agent with its week on the grid (a bad window refused at its day), then a workflow it calls', async () => {
     const { page } = await signedIn();
     await page.goto('/console/workflows');
-    await page.getByLabel('Name').fill('Spring renewals');
+    await page.getByText(/No agents yet/).waitFor();
+    await page.getByRole('link', { name: 'New agent' }).click();
+    await page.waitForURL(/\/console\/agents\/new$/);
+    await page.getByLabel('Name', { exact: true }).fill('Ava');
+    await page.getByLabel('Time zone').fill('Europe/Paris');
+    const monday = page.getByRole('group', { name: 'Monday' });
+    await monday.getByLabel('Window 1 from').fill('09:00');
+    await monday.getByLabel('Window 1 to').fill('12:00');
+    // The script's Add button gives Monday a second window.
+    await monday.getByRole('button', { name: 'Add a window on Monday' }).click();
+    await monday.getByLabel('Window 3 from').fill('13:30');
+    await monday.getByLabel('Window 3 to').fill('17:00');
+    const tuesday = page.getByRole('group', { name: 'Tuesday' });
+    await tuesday.getByLabel('Window 1 from').fill('18:00');
+    await tuesday.getByLabel('Window 1 to').fill('10:00');
+    await checkPage(page, 'agent');
+    await page.getByRole('button', { name: 'Create the agent' }).click();
+
+    // Refused at Tuesday, with what was typed kept.
+    const tuesdayError = page.locator('#hours-tue-error');
+    await tuesdayError.waitFor();
+    expect(await tuesday.getByLabel('Window 1 from').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.getByLabel('Name', { exact: true }).inputValue()).toBe('Ava');
+    await tuesday.getByLabel('Window 1 to').fill('20:00');
+    await page.getByRole('button', { name: 'Create the agent' }).click();
+    await page.getByText('Agent “Ava” created.').waitFor();
+    const week = page.getByRole('table', { name: /Calling hours of Ava/ });
+    expect(await week.getByRole('row', { name: /Monday/ }).textContent()).toContain('09:00–12:00, 13:30–17:00');
+    expect(await week.getByRole('row', { name: /Tuesday/ }).textContent()).toContain('18:00–20:00');
+
+    await page.getByLabel('Name', { exact: true }).fill('Spring renewals');
+    await page.getByLabel('Agent', { exact: true }).selectOption({ label: 'Ava' });
     await page.getByRole('button', { name: 'Create as draft' }).click();
     await page.getByText('Workflow “Spring renewals” created as a draft.').waitFor();
     await page.getByRole('button', { name: 'Publish Spring renewals' }).click();

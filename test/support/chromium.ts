@@ -44,9 +44,31 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
 }
 
-/** The page scrolls sideways when its content is wider than the window (a layout bug at 360 px). */
-export function overflowsSideways(page: Page): Promise<boolean> {
-  return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth + 1);
+/**
+ * What sticks out past the window's right edge when the page scrolls sideways (a layout bug at
+ * 360 px): the innermost such elements, as `tag.class`, or [] when the page fits. Content inside
+ * a box that scrolls on its own (a wide table in its wrapper) does not count.
+ */
+export function sidewaysOverflow(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth <= width + 1) return [];
+    const clipped = (el: Element) => {
+      for (let up = el.parentElement; up; up = up.parentElement)
+        if (['auto', 'scroll', 'hidden', 'clip'].includes(getComputedStyle(up).overflowX)) return true;
+      return false;
+    };
+    const out = [...document.querySelectorAll('body *')]
+      .filter((el) => !clipped(el))
+      .filter(
+        (el) =>
+          el.getBoundingClientRect().right > width + 1 &&
+          ![...el.children].some((c) => c.getBoundingClientRect().right > width + 1),
+      );
+    return out
+      .slice(0, 5)
+      .map((el) => `${el.tagName.toLowerCase()}${el.className ? `.${String(el.className).replace(/\s+/g, '.')}` : ''}`);
+  });
 }
 
 /**
@@ -59,7 +81,8 @@ export async function photograph(page: Page, name: string): Promise<{ violations
   const overflow: string[] = [];
   for (const [label, size] of Object.entries(WIDTHS)) {
     await page.setViewportSize(size);
-    if (await overflowsSideways(page)) overflow.push(label);
+    const sticking = await sidewaysOverflow(page);
+    if (sticking.length) overflow.push(`${label}: ${sticking.join(', ')}`);
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-${label}.png`), fullPage: true });
   }
   return { violations: await seriousViolations(page), overflow };
