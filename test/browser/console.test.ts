@@ -341,9 +341,9 @@ describe.each(testDatabaseKinds())('the console in Chromium on %s', (kind) => {
   });
 
   it('links monday through its consent page, maps a board with the pickers, and picks status labels', async () => {
-    const { page, apiKey } = await signedIn();
+    const { page, apiKey, accountId } = await signedIn();
     const mondayAccount = ++nextMondayAccount;
-    monday.addBoard({ accountId: mondayAccount, name: 'Leads', columns: [...LEADS_COLUMNS] });
+    const leads = monday.addBoard({ accountId: mondayAccount, name: 'Leads', columns: [...LEADS_COLUMNS] });
     monday.oauth?.approveAs(mondayAccount, 77);
     await page.goto('/console/board');
     await checkPage(page, 'board-unlinked');
@@ -376,6 +376,37 @@ describe.each(testDatabaseKinds())('the console in Chromium on %s', (kind) => {
     expect(read.json.data.boardMapping).toMatchObject({ phoneColumnId: 'phone', timezoneColumnType: 'world_clock' });
     expect(read.json.data.boardMapping.statusLabels.converted).toBe('Booked');
 
+    // A contact enrolled from one of the board's items, and called.
+    const contact = await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', {
+      phone: uniquePhone(),
+      firstName: 'Jane',
+      lastName: 'Doe',
+    });
+    const prisma = server.service.services.db.prisma;
+    const now = server.now();
+    await prisma.mondayItemLink.create({
+      data: {
+        contactId: contact.json.id,
+        accountId,
+        boardId: String(leads.id),
+        itemId: '987654',
+        updatedAt: now,
+      },
+    });
+    await prisma.call.create({
+      data: {
+        id: randomUUID(),
+        accountId,
+        contactId: contact.json.id,
+        startedAt: now,
+        endedAt: now,
+        createdAt: now,
+        status: 'completed',
+        result: 'converted',
+        durationSeconds: 42,
+      },
+    });
+
     // The same board inside monday: the board view, with monday's signed sessionToken; a forged one shows nothing.
     const iat = Math.floor(server.now().getTime() / 1000);
     const view = await newPage();
@@ -384,6 +415,7 @@ describe.each(testDatabaseKinds())('the console in Chromium on %s', (kind) => {
     );
     await view.getByRole('heading', { name: 'Mapping of Leads' }).waitFor();
     await view.getByRole('heading', { name: 'Recent calls' }).waitFor();
+    expect(await view.getByRole('row').filter({ hasText: '987654' }).textContent()).toMatch(/Jane Doe.*converted/);
     await checkPage(view, 'board-view');
     const forged = await view.goto(
       `/integrations/monday/views/board?sessionToken=${monday.mintSessionToken({ accountId: mondayAccount, userId: 77, iat, secret: 'not the client secret' })}`,
