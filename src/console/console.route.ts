@@ -9,6 +9,7 @@ import express, { type NextFunction, type Request, type Response, Router } from 
 import type { RequestContext, Services } from '../domain/context.js';
 import { asDomainError } from '../domain/errors.js';
 import { authenticateSession } from '../domain/users/sessions.service.js';
+import { noteRequestAccount } from '../http/access-log.js';
 import { type ConsoleKit, type SessionHandler, type Signed, send } from './console-kit.js';
 import { clearSessionCookie, csrfTokenMatches, csrfTokenOf, isSameOrigin, sessionTokenOf } from './console-session.js';
 import { ForbiddenPage } from './pages/forbidden.js';
@@ -53,7 +54,8 @@ export function consoleRouter(services: Services): Router {
   async function signedIn(req: Request, res: Response): Promise<Signed | null> {
     const token = sessionTokenOf(req);
     try {
-      const actor = await authenticateSession(services, token);
+      // The access line names the Account a signed-in page acts for, as an API key's does.
+      const actor = noteRequestAccount(req, await authenticateSession(services, token));
       const { sessionId, email, ...rest } = actor;
       const ctx: RequestContext = { ...ctxFor(res), actor: rest, console: { sessionId, email } };
       return { ctx, token: token as string, email };
