@@ -133,6 +133,7 @@ describe.each(testDatabaseKinds())('the console in Chromium on %s', (kind) => {
     // Shown once: the list page, opened again, has the key's name but not its secret.
     await page.goto('/console/api-keys');
     expect(await page.locator('#new-secret').count()).toBe(0);
+    expect(await page.getByRole('row').filter({ hasText: 'Warehouse sync' }).count()).toBe(1);
     await page.getByRole('button', { name: 'Revoke Warehouse sync' }).click();
     await page.getByText('The key is revoked').waitFor();
     const refused = await server.request(secret, 'GET', '/api/v1/contacts?limit=1');

@@ -18,6 +18,22 @@ for (const button of document.querySelectorAll('button[data-copy]')) {
     }
   });
 }
+// Loading state: a sent form is marked busy (its button dimmed, the cursor waiting; nothing moves)
+// and a second click sends nothing more. A page restored from the back-forward cache is not busy.
+for (const form of document.querySelectorAll('form[method="post"]:not([data-import-steps])')) {
+  form.addEventListener('submit', (event) => {
+    if (event.defaultPrevented) return;
+    if (form.getAttribute('aria-busy') === 'true') {
+      event.preventDefault();
+      return;
+    }
+    form.setAttribute('aria-busy', 'true');
+  });
+}
+window.addEventListener('pageshow', () => {
+  for (const form of document.querySelectorAll('form[aria-busy="true"]')) form.removeAttribute('aria-busy');
+});
+
 // Imports: the mapping form sends its import one step (1000 rows) per request and moves the
 // progress bar; on any refusal it posts the form itself, and the page shows why where it belongs.
 for (const form of document.querySelectorAll('form[data-import-steps]')) {
