@@ -86,6 +86,12 @@ export async function benchConsole(
     },
     { id: 'console-settings', name: 'Console: Settings page', page: '/console/settings', rest: '/api/v1/workflows' },
     { id: 'console-api-keys', name: 'Console: API keys page', page: '/console/api-keys', rest: '/api/v1/workflows' },
+    {
+      id: 'console-agent-new',
+      name: 'Console: New agent form',
+      page: '/console/agents/new',
+      rest: '/api/v1/workflows',
+    },
     { id: 'console-imports', name: 'Console: Imports page', page: '/console/imports', rest: '/api/v1/workflows' },
     {
       id: 'console-board',
