@@ -4,15 +4,14 @@
 // column refused next to its field), mapping call results to the status column's own labels,
 // unlinking; and the board view monday frames, with a valid, forged, expired or missing
 // sessionToken. On each database.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MondayConfig } from '../../integration/monday/config.js';
 import { acceptInvitation } from '../../src/domain/users/invitations.service.js';
 import { uniquePhone } from '../support/api-helpers.js';
 import { Browser } from '../support/browser.js';
 import { testDatabaseKinds } from '../support/databases.js';
-import { LEADS_COLUMNS } from '../support/monday-board-app.js';
-import { type MondayEmulator, startMondayEmulator } from '../support/monday-emulator/index.js';
+import { LEADS_COLUMNS, startBoardAppWithOAuth } from '../support/monday-board-app.js';
+import type { MondayEmulator } from '../support/monday-emulator/index.js';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/test-server.js';
 
 const PASSWORD = 'a console password, long enough';
@@ -30,27 +29,13 @@ const selectOf = (html: string, id: string) =>
 describe.each(testDatabaseKinds())('the console Board app page on %s', (kind) => {
   let server: TestServer;
   let monday: MondayEmulator;
-  const tokenKey = randomBytes(32);
 
   beforeAll(async () => {
-    monday = await startMondayEmulator({
+    ({ monday, server } = await startBoardAppWithOAuth(kind, {
+      clientId: CLIENT_ID,
       clientSecret: CLIENT_SECRET,
-      oauth: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
-    });
-    const config: MondayConfig = {
       signingSecret: 'monday-signing-secret-board-page',
-      appId: 10155,
-      apiUrl: monday.url,
-      apiVersion: '2026-10',
-      publicBaseUrl: null,
-      oauthClientId: CLIENT_ID,
-      oauthClientSecret: CLIENT_SECRET,
-      oauthUrl: monday.origin,
-      tokenKey,
-    };
-    server = await startTestServer(kind, { monday: config });
-    // The Redirect URL monday is told is built from the public base URL, known once listening.
-    config.publicBaseUrl = server.baseUrl;
+    }));
   });
   afterAll(async () => {
     await server?.stop();

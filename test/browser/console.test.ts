@@ -2,19 +2,18 @@
 // what a person does in it, clicked and typed as a person would. Each page is photographed at
 // phone and desktop widths into test-output/screenshots/ and checked by axe-core (no serious
 // or critical violation) and for sideways scrolling at 360 px.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MondayConfig } from '../../integration/monday/config.js';
 import { LOCK_AFTER_FAILURES } from '../../src/domain/users/sign-in.rules.js';
 import { uniquePhone } from '../support/api-helpers.js';
 import { launchChromium, photograph, seriousViolations } from '../support/chromium.js';
 import { testDatabaseKinds } from '../support/databases.js';
-import { LEADS_COLUMNS } from '../support/monday-board-app.js';
-import { type MondayEmulator, startMondayEmulator } from '../support/monday-emulator/index.js';
-import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/test-server.js';
+import { LEADS_COLUMNS, startBoardAppWithOAuth } from '../support/monday-board-app.js';
+import type { MondayEmulator } from '../support/monday-emulator/index.js';
+import { ADMIN_TOKEN, type TestServer } from '../support/test-server.js';
 
 const PASSWORD = 'a console password, long enough';
 const CLIENT_ID = 'contactline-console-browser-client';
@@ -28,24 +27,16 @@ describe.each(testDatabaseKinds())('the console in Chromium on %s', (kind) => {
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    monday = await startMondayEmulator({
-      clientSecret: CLIENT_SECRET,
-      oauth: { clientId: CLIENT_ID, clientSecret: CLIENT_SECRET },
-    });
-    const config: MondayConfig = {
-      signingSecret: 'monday-signing-secret-console-browser',
-      appId: 10155,
-      apiUrl: monday.url,
-      apiVersion: '2026-10',
-      publicBaseUrl: null,
-      oauthClientId: CLIENT_ID,
-      oauthClientSecret: CLIENT_SECRET,
-      oauthUrl: monday.origin,
-      tokenKey: randomBytes(32),
-    };
-    [server, browser] = await Promise.all([startTestServer(kind, { monday: config }), launchChromium()]);
-    // monday is told the Redirect URL built from the public base URL, known once listening.
-    config.publicBaseUrl = server.baseUrl;
+    const started = await Promise.all([
+      startBoardAppWithOAuth(kind, {
+        clientId: CLIENT_ID,
+        clientSecret: CLIENT_SECRET,
+        signingSecret: 'monday-signing-secret-console-browser',
+      }),
+      launchChromium(),
+    ]);
+    ({ monday, server } = started[0]);
+    browser = started[1];
   });
   afterAll(async () => {
     await browser?.close();

@@ -1,6 +1,7 @@
 // The board-app suites' fixtures (a test server whose board app trusts the monday emulator, and a
 // Contactline account linked to a monday account with an agent, a workflow and a "Leads" board),
 // so that each suite does not seed the same rows and columns again.
+import { randomBytes } from 'node:crypto';
 import { encryptToken } from '../../integration/monday/token-crypto.js';
 import type { MondayConfig } from '../../integration/monday/config.js';
 import { DEFAULT_WORKING_HOURS, type WorkingHours } from '../../src/domain/calls/calling-hours.rules.js';
@@ -10,7 +11,7 @@ import {
   type MondayEmulator,
   type RetryPolicy,
 } from './monday-emulator/index.js';
-import { startTestServer, type TestAccount, type TestServer } from './test-server.js';
+import { startTestServer, type TestAccount, type TestServer, type TestServerOptions } from './test-server.js';
 import type { DatabaseKind } from './databases.js';
 
 /** The "Leads" board's columns: names, phone, both kinds of timezone column, company, a stage and the call outcome. */
@@ -52,6 +53,40 @@ export async function startBoardApp(
     tokenKey: options.tokenKey,
   };
   const server = await startTestServer(kind, { monday: config });
+  config.publicBaseUrl = server.baseUrl;
+  return { monday, server };
+}
+
+/**
+ * The monday emulator with its OAuth server, and a test server whose board app links through it
+ * (the console's Link button): monday's consent page approves at once as `approveAs` says.
+ */
+export async function startBoardAppWithOAuth(
+  kind: DatabaseKind,
+  options: {
+    clientId: string;
+    clientSecret: string;
+    signingSecret: string;
+    server?: Omit<TestServerOptions, 'monday'>;
+  },
+): Promise<{ monday: MondayEmulator; server: TestServer }> {
+  const monday = await startMondayEmulator({
+    clientSecret: options.clientSecret,
+    oauth: { clientId: options.clientId, clientSecret: options.clientSecret },
+  });
+  const config: MondayConfig = {
+    signingSecret: options.signingSecret,
+    appId: 10155,
+    apiUrl: monday.url,
+    apiVersion: '2026-10',
+    publicBaseUrl: null,
+    oauthClientId: options.clientId,
+    oauthClientSecret: options.clientSecret,
+    oauthUrl: monday.origin,
+    tokenKey: randomBytes(32),
+  };
+  const server = await startTestServer(kind, { ...options.server, monday: config });
+  // The Redirect URL monday is told is built from the public base URL, known once listening.
   config.publicBaseUrl = server.baseUrl;
   return { monday, server };
 }
