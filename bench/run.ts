@@ -36,6 +36,8 @@
 //      (bench/load.ts) the load figure: 50 connections for 30 s on upsert and on list against `contactline serve`
 //      in its own process, with throughput, p50, p99, errors (target 0) and the server's peak memory.
 //   BENCH_ONLY=load                        no seed: only the figures of 8
+//   9. (bench/idempotency.ts) what an Idempotency-Key adds to an upsert of a new contact (target < 1 ms p50).
+//   BENCH_ONLY=idempotency                 no seed: only the figure of 9
 // Writes bench/results.json and bench/results.md (with BENCH_CONTACTS set: bench/results-<N>.json
 // and .md, so a run at another size keeps its own figures). A BENCH_ONLY run replaces (or adds) only its own
 // figures in the results already there, each marked with the run it comes from.
@@ -57,6 +59,7 @@ import { benchConsole } from './console.js';
 import { benchMcp } from './mcp.js';
 import { benchHttpEdge } from './http-edge.js';
 import { benchBulkUpdateNeighbour } from './bulk-update-neighbour.js';
+import { benchIdempotency } from './idempotency.js';
 import { logger } from '../src/logger.js';
 import { benchLoad, type LoadFigure } from './load.js';
 import { benchListCases, listCases } from './lists.js';
@@ -90,10 +93,11 @@ const SETTINGS = {
   voiceCalls: QUICK ? 50 : 200,
   concurrentEnrolls: 1000,
   edgeRequests: QUICK ? 500 : 5000,
+  idempotencyRequests: QUICK ? 200 : 2000,
   bulkUpdateNeighbour: { contacts: QUICK ? 5000 : 50_000, idleRequests: QUICK ? 50 : 300 },
   load: { connections: 50, seconds: QUICK ? 5 : 30, baselineSeconds: QUICK ? 3 : 10 },
 };
-const GROUPS = ['contacts', 'writes', 'mcp', 'console', 'voice', 'board', 'calls', 'load'] as const;
+const GROUPS = ['contacts', 'writes', 'mcp', 'console', 'voice', 'board', 'calls', 'load', 'idempotency'] as const;
 const ONLY = GROUPS.find((group) => group === process.env.BENCH_ONLY);
 /** Whether a group of figures runs: all of them, or only BENCH_ONLY's. */
 const runs = (group: (typeof GROUPS)[number]) => ONLY === undefined || ONLY === group;
@@ -542,17 +546,28 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
     const version = (await db.sql.query<{ v: string }>(`SELECT current_setting('server_version') AS v`)).rows[0].v;
     const account = await server.createAccount();
     const figures: Figure[] = [];
-    if (ONLY === 'load') {
-      // The load figures need no seed: the edge figure reads one contact, the load runs have a database of their own.
-      figures.push(
-        await benchHttpEdge(
-          server,
-          account.apiKey,
-          { requests: SETTINGS.edgeRequests, warmup: SETTINGS.warmup * 50 },
-          log,
-        ),
+    const idempotencyFigure = () =>
+      benchIdempotency(
+        server,
+        account.apiKey,
+        { requests: SETTINGS.idempotencyRequests, warmup: SETTINGS.warmup * 10 },
+        log,
       );
-      figures.push(await benchBulkUpdateNeighbour(server, SETTINGS.bulkUpdateNeighbour, log));
+    if (ONLY === 'load' || ONLY === 'idempotency') {
+      // The load figures need no seed: the edge figure reads one contact, the load runs have a database of their own;
+      // the idempotency figure upserts contacts of its own.
+      if (ONLY === 'idempotency') figures.push(await idempotencyFigure());
+      else {
+        figures.push(
+          await benchHttpEdge(
+            server,
+            account.apiKey,
+            { requests: SETTINGS.edgeRequests, warmup: SETTINGS.warmup * 50 },
+            log,
+          ),
+        );
+        figures.push(await benchBulkUpdateNeighbour(server, SETTINGS.bulkUpdateNeighbour, log));
+      }
       const tableSize = (
         await db.sql.query<{ s: string }>(`SELECT pg_size_pretty(pg_total_relation_size('"Contact"')) AS s`)
       ).rows[0].s;
@@ -629,6 +644,7 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
       );
       figures.push(await benchBulkUpdateNeighbour(server, SETTINGS.bulkUpdateNeighbour, log));
     }
+    if (runs('idempotency')) figures.push(await idempotencyFigure());
     // Before board and calls: the dialer must claim only the voice figures' own calls.
     if (emulators) {
       figures.push(

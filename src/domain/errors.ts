@@ -54,6 +54,10 @@ export const FAILURES = {
    * dedup key, or an upsert kept losing to concurrent writes of its contact (retry it).
    */
   conflict: { status: 409, graphql: 'conflict', mcp: 'tool_error', board: 'run_failed' },
+  /** A REST write's Idempotency-Key is held by a request of the Account still running; retry once it has answered. */
+  idempotency_key_in_use: { status: 409, graphql: 'idempotency_key_in_use', mcp: 'tool_error', board: 'refused' },
+  /** A REST write's Idempotency-Key was used for another request (method, path or body) in the last 24 hours. */
+  idempotency_key_reused: { status: 422, graphql: 'idempotency_key_reused', mcp: 'tool_error', board: 'refused' },
   /** The request body is over the endpoint's limit (the code is the status text, in snake case). */
   payload_too_large: { status: 413, graphql: 'payload_too_large', mcp: 'json_rpc', board: 'refused' },
   /** The request did not arrive in time (the HTTP server's request timeout). */

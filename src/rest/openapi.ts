@@ -21,6 +21,7 @@ import { WORKFLOW_STATUSES } from '../domain/workflows/workflows.service.js';
 import { CONTACT_RESPONSE_FIELDS } from '../domain/contacts/contacts.rules.js';
 import { allowHeader } from '../http/options.js';
 import { HTTP_EDGE_DEFAULTS } from '../config/http-edge-env.js';
+import { IDEMPOTENCY_KEY_HEADER, REPLAYED_HEADER } from '../http/idempotency.js';
 
 const json = (schema: z.ZodType) => {
   const out = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
@@ -190,11 +191,19 @@ const rateLimitHeaders = {
 };
 const RATE_LIMIT_ITEM = '"(address|key)";';
 const requestIdParameter = { $ref: '#/components/parameters/RequestId' };
+const idempotencyKeyParameter = { $ref: '#/components/parameters/IdempotencyKey' };
+/** Every write's parameters: the request id and the Idempotency-Key. */
+const writeParameters = [requestIdParameter, idempotencyKeyParameter];
+/** On a write's answer replayed for an Idempotency-Key (never on a first answer). */
+const replayedHeader = { [REPLAYED_HEADER]: { $ref: '#/components/headers/IdempotentReplayed' } };
 
-/** A response: every one carries x-request-id and the rate-limit fields. */
+/**
+ * A response: every one carries x-request-id and the rate-limit fields; Idempotent-Replayed
+ * only where a write's answer is replayed for its Idempotency-Key.
+ */
 const answer = (description: string, content?: Record<string, { schema: object }>, headers: object = {}) => ({
   description,
-  headers: { ...requestIdHeader, ...rateLimitHeaders, ...headers },
+  headers: { ...requestIdHeader, ...rateLimitHeaders, ...replayedHeader, ...headers },
   ...(content ? { content } : {}),
 });
 const jsonAnswer = (description: string, schema: object) => answer(description, { 'application/json': { schema } });
@@ -221,6 +230,11 @@ const standardErrors = {
 const notFound = { 404: responseRef('NotFound') };
 const tooLarge = { 413: responseRef('PayloadTooLarge') };
 const unprocessable = { 422: responseRef('UnprocessableContact') };
+/** A write's answers to its Idempotency-Key: in use by a request still running, or used for another request. */
+const IN_USE =
+  'the Idempotency-Key is held by a request still running (`idempotency_key_in_use`): retry once it has answered';
+const keyInUse = { 409: responseRef('IdempotencyKeyInUse') };
+const keyReused = { 422: responseRef('IdempotencyKeyReused') };
 
 /** Several contacts have the external ID: the 409 lists them. */
 const severalMatch = {
@@ -345,6 +359,12 @@ export function buildOpenApi(): Record<string, unknown> {
             examples: ['"address";r=23990;t=41, "key";r=11990;t=41'],
           },
         },
+        IdempotentReplayed: {
+          description:
+            "Present (`true`) when the answer is a replay of the first answer to this request's Idempotency-Key",
+          required: false,
+          schema: { const: 'true' },
+        },
         RetryAfter: {
           description: "Seconds until the refusing policy's window reopens",
           required: true,
@@ -358,6 +378,14 @@ export function buildOpenApi(): Record<string, unknown> {
           required: false,
           description: 'Echoed when well-formed; otherwise the service picks one',
           schema: { type: 'string' },
+        },
+        IdempotencyKey: {
+          name: IDEMPOTENCY_KEY_HEADER,
+          in: 'header',
+          required: false,
+          description:
+            "Runs the write once per key and Account: the first answer (status and body; 2xx and 4xx, not a 5xx, which frees the key) is kept 24 hours, and a retry with the same key, method, path and body bytes gets it again with `Idempotent-Replayed: true` (an error body's requestId is the retry's own). The key with another request is a 422 `idempotency_key_reused`; a retry while the first still runs is a 409 `idempotency_key_in_use`. 1–255 visible ASCII characters (else 400), e.g. a UUID",
+          schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[!-~]+$' },
         },
       },
       responses: {
@@ -387,11 +415,15 @@ export function buildOpenApi(): Record<string, unknown> {
           },
           { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
         ),
-        UnprocessableContact: errorAnswer('The contact cannot be keyed or its phone read', [
-          'invalid_phone',
-          'missing_dedup_field',
-          'dedup_key_too_long',
-        ]),
+        UnprocessableContact: errorAnswer(
+          'The contact cannot be keyed or its phone read; or the Idempotency-Key was used for another request (`idempotency_key_reused`)',
+          ['invalid_phone', 'missing_dedup_field', 'dedup_key_too_long', 'idempotency_key_reused'],
+        ),
+        IdempotencyKeyInUse: errorAnswer(`Nothing was done: ${IN_USE}`, ['idempotency_key_in_use']),
+        IdempotencyKeyReused: errorAnswer(
+          'Nothing was done: the Idempotency-Key was used for another request (method, path or body) in the last 24 hours',
+          ['idempotency_key_reused'],
+        ),
         Internal: errorAnswer('The service failed to handle the request', ['internal']),
       },
     },
@@ -407,15 +439,15 @@ export function buildOpenApi(): Record<string, unknown> {
       '/api/v1/contacts/upsert': {
         put: {
           operationId: 'upsertContact',
-          parameters: [requestIdParameter],
+          parameters: writeParameters,
           requestBody: body(json(UpsertBodySchema)),
           responses: {
             200: jsonAnswer("Updated: the contact that matched the Account's dedup fields", ref('Contact')),
             201: jsonAnswer('Created', ref('Contact')),
             ...standardErrors,
             409: errorAnswer(
-              "The contact could not be written while this upsert ran (something other than the service's writers changed or removed it each time; concurrent upserts of one contact take turns and all succeed); nothing was written by it; retry",
-              ['conflict'],
+              `The contact could not be written while this upsert ran (something other than the service's writers changed or removed it each time; concurrent upserts of one contact take turns and all succeed); nothing was written by it; retry. Or ${IN_USE}`,
+              ['conflict', 'idempotency_key_in_use'],
             ),
             ...tooLarge,
             ...unprocessable,
@@ -425,7 +457,7 @@ export function buildOpenApi(): Record<string, unknown> {
       '/api/v1/contacts/bulk': {
         post: {
           operationId: 'importContacts',
-          parameters: [requestIdParameter],
+          parameters: writeParameters,
           requestBody: body({
             ...bulkImport,
             properties: {
@@ -455,7 +487,9 @@ export function buildOpenApi(): Record<string, unknown> {
               },
             }),
             ...standardErrors,
+            ...keyInUse,
             ...tooLarge,
+            ...keyReused,
           },
         },
       },
@@ -489,12 +523,14 @@ export function buildOpenApi(): Record<string, unknown> {
       '/api/v1/contacts/bulk-update': {
         post: {
           operationId: 'bulkUpdateContacts',
-          parameters: [requestIdParameter],
+          parameters: writeParameters,
           requestBody: body(json(BulkUpdateBodySchema)),
           responses: {
             202: jsonAnswer('Queued; an empty object', { type: 'object', additionalProperties: false }),
             ...standardErrors,
+            ...keyInUse,
             ...tooLarge,
+            ...keyReused,
           },
         },
       },
@@ -518,15 +554,15 @@ export function buildOpenApi(): Record<string, unknown> {
         },
         patch: {
           operationId: 'patchContactByExternalId',
-          parameters: [...externalIdPath, requestIdParameter],
+          parameters: [...externalIdPath, ...writeParameters],
           requestBody: body(json(PatchBodySchema)),
           responses: {
             200: jsonAnswer('The changed contact', ref('Contact')),
             ...standardErrors,
             ...notFound,
             409: errorAnswer(
-              "Several contacts have this external ID, or the change would give the contact another contact's dedup key; `contacts` lists them",
-              ['conflict'],
+              `Several contacts have this external ID, or the change would give the contact another contact's dedup key; \`contacts\` lists them. Or ${IN_USE}`,
+              ['conflict', 'idempotency_key_in_use'],
             ),
             ...tooLarge,
             ...unprocessable,

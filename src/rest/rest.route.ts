@@ -7,6 +7,7 @@ import { Operations, restPage } from '../graphql/operations/index.js';
 import { contactsToCsv } from './contacts.csv.js';
 import { contactListVariables, externalIdPath, pageVariables } from '../graphql/operations/variables.js';
 import { bodyTooLarge, declaresMoreThan } from '../http/edge/body-limits.js';
+import { idempotencyKeyOf, idempotentWrites, noteBodyBytes } from '../http/idempotency.js';
 
 type Handler = (ctx: RequestContext, req: Request, res: Response) => Promise<void>;
 
@@ -17,7 +18,8 @@ type Handler = (ctx: RequestContext, req: Request, res: Response) => Promise<voi
  * after the key is checked: a request without a valid key is refused from its headers.
  */
 export const REST_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
-const jsonBody = express.json({ limit: REST_BODY_LIMIT_BYTES, type: () => true });
+// `verify` sees the raw bytes: a keyed write is recognised by them (src/http/idempotency.ts).
+const jsonBody = express.json({ limit: REST_BODY_LIMIT_BYTES, type: () => true, verify: noteBodyBytes });
 
 /** Reads the JSON body into req.body; a parser failure (413, bad JSON) goes to the app's error mapper. */
 const readJsonBody = (req: Request, res: Response) =>
@@ -28,12 +30,16 @@ const readJsonBody = (req: Request, res: Response) =>
 
 export function restRouter(services: Services): Router {
   const router = Router();
+  const idempotently = idempotentWrites(services);
   const route =
     (handler: Handler, { body = false } = {}) =>
     async (req: Request, res: Response) => {
       const ctx = await keyedRequestContext(services, req, res);
+      // A malformed Idempotency-Key is refused before the body is read; a well-formed one
+      // makes the write run once per key (a retry gets the first answer).
+      const key = idempotencyKeyOf(req);
       if (body) await readJsonBody(req, res);
-      await handler(ctx, req, res);
+      await idempotently(ctx, key, req, res, () => handler(ctx, req, res));
     };
   const routeWithBody = (handler: Handler) => route(handler, { body: true });
 

@@ -297,6 +297,26 @@ describe.each(testDatabaseKinds())('the failure table on %s', (kind) => {
         }),
       board: async () => mapped.board(new DomainError('conflict', 'Two contacts', { contacts: [] })),
     },
+    idempotency_key_in_use: {
+      rest: async () => mapped.rest(new DomainError('idempotency_key_in_use', 'Still running')),
+      graphql: async () => mapped.graphql(new DomainError('idempotency_key_in_use', 'Still running')),
+      mcp: async () => mapped.mcp(new DomainError('idempotency_key_in_use', 'Still running')),
+      board: async () => mapped.board(new DomainError('idempotency_key_in_use', 'Still running')),
+    },
+    idempotency_key_reused: {
+      // One key, two bodies: the second is refused.
+      rest: async () => {
+        const headers = { 'idempotency-key': `reused-${randomUUID()}` };
+        const upsert = (phone: string) =>
+          server.request(linked.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone }, headers);
+        expect((await upsert(freshPhone())).status).toBe(201);
+        const res = await upsert(freshPhone());
+        return { status: res.status, body: res.json as Record<string, any> };
+      },
+      graphql: async () => mapped.graphql(new DomainError('idempotency_key_reused', 'Another request')),
+      mcp: async () => mapped.mcp(new DomainError('idempotency_key_reused', 'Another request')),
+      board: async () => mapped.board(new DomainError('idempotency_key_reused', 'Another request')),
+    },
     payload_too_large: {
       rest: () => oversize('PUT', '/api/v1/contacts/upsert', 11 * 1024 * 1024, bearer()),
       graphql: () => oversize('POST', '/graphql', 2 * 1024 * 1024, bearer()),

@@ -297,6 +297,53 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
     await expectAnswer(404, 'not_found', otherKey, 'GET', `/api/v1/calls/${callId}/transcript`);
   });
 
+  it('every write with an Idempotency-Key: the replay with Idempotent-Replayed; 400, 409 in use, 422 reused', async () => {
+    const externalId = `conformance-keyed-${randomUUID()}`;
+    await contact({ sourceKind: 'hubspot', externalId });
+    const writes: Array<[string, string, Record<string, unknown>]> = [
+      ['PUT', '/api/v1/contacts/upsert', { phone: uniquePhone() }],
+      ['POST', '/api/v1/contacts/bulk', { contacts: [{ sourceKind: 'csv', externalId: null, phone: uniquePhone() }] }],
+      [
+        'POST',
+        '/api/v1/contacts/bulk-update',
+        { filter: { customFields: [{ key: 'plan', value: 'keyed' }] }, data: { priority: 7 } },
+      ],
+      ['PATCH', byExternalId('hubspot', externalId), { priority: 9 }],
+    ];
+    const prisma = server.service.services.db.prisma;
+    for (const [method, path, body] of writes) {
+      const key = `conformance-${randomUUID()}`;
+      const first = await call(apiKey, method, path, body, { 'idempotency-key': key });
+      expect(first.status, first.text).toBeLessThan(300);
+      const replayed = await call(apiKey, method, path, body, { 'idempotency-key': key });
+      expect({ status: replayed.status, replayed: replayed.headers.get('idempotent-replayed') }).toEqual({
+        status: first.status,
+        replayed: 'true',
+      });
+      const reused = await call(apiKey, method, path, { ...body, unexpected: true }, { 'idempotency-key': key });
+      expect((reused.json as { code: string }).code).toBe('idempotency_key_reused');
+      const empty = await call(apiKey, method, path, body, { 'idempotency-key': '' });
+      expect((empty.json as { code: string }).code).toBe('bad_request');
+      // A claim without an answer stands for a request still running with the key.
+      const running = `conformance-running-${randomUUID()}`;
+      await prisma.idempotencyKey.create({
+        data: {
+          accountId,
+          key: running,
+          requestHash: 'still running',
+          owner: randomUUID(),
+          claimedAt: server.now(),
+          expiresAt: new Date(server.now().getTime() + 86_400_000),
+        },
+      });
+      const inUse = await call(apiKey, method, path, body, { 'idempotency-key': running });
+      expect({ status: inUse.status, code: (inUse.json as { code: string }).code }).toEqual({
+        status: 409,
+        code: 'idempotency_key_in_use',
+      });
+    }
+  });
+
   it('OPTIONS on every path: 204, the Allow header, no body; no key needed', async () => {
     const paths = [...new Set(conformance.operations.map((operation) => operation.template))];
     const example = (template: string) =>

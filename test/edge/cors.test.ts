@@ -78,7 +78,8 @@ describe.each(testDatabaseKinds())('the CORS policy on %s', (kind) => {
       const res = await simple(LISTED);
       expect(accessControl(res.headers)).toEqual({
         'access-control-allow-origin': LISTED,
-        'access-control-expose-headers': 'x-request-id, x-next-token, RateLimit, RateLimit-Policy, Retry-After',
+        'access-control-expose-headers':
+          'x-request-id, x-next-token, RateLimit, RateLimit-Policy, Retry-After, Idempotent-Replayed',
       });
       expect(res.headers.get('vary')).toMatch(/Origin/);
     });
@@ -89,8 +90,9 @@ describe.each(testDatabaseKinds())('the CORS policy on %s', (kind) => {
       expect(accessControl(res.headers)).toEqual({
         'access-control-allow-origin': LISTED,
         'access-control-allow-methods': surface.allow,
-        'access-control-allow-headers': 'Authorization, Content-Type, X-Request-Id',
-        'access-control-expose-headers': 'x-request-id, x-next-token, RateLimit, RateLimit-Policy, Retry-After',
+        'access-control-allow-headers': 'Authorization, Content-Type, X-Request-Id, Idempotency-Key',
+        'access-control-expose-headers':
+          'x-request-id, x-next-token, RateLimit, RateLimit-Policy, Retry-After, Idempotent-Replayed',
         'access-control-max-age': '600',
       });
     });

@@ -12,9 +12,9 @@ import type { NextFunction, Request, Response } from 'express';
 import { onBeforeHeaders } from './before-headers.js';
 
 /** Response headers a browser client may read. */
-const EXPOSED_HEADERS = 'x-request-id, x-next-token, RateLimit, RateLimit-Policy, Retry-After';
+const EXPOSED_HEADERS = 'x-request-id, x-next-token, RateLimit, RateLimit-Policy, Retry-After, Idempotent-Replayed';
 /** Request headers the API reads (Content-Type beyond the CORS-safelisted values needs a preflight). */
-const ALLOWED_REQUEST_HEADERS = 'Authorization, Content-Type, X-Request-Id';
+const ALLOWED_REQUEST_HEADERS = 'Authorization, Content-Type, X-Request-Id, Idempotency-Key';
 const PREFLIGHT_MAX_AGE_SECONDS = '600';
 
 /** `outside`: the mount paths (and everything under them) that keep CORS rules of their own. */
