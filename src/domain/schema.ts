@@ -3,6 +3,7 @@ import { builder } from './builder.js';
 import { guardArguments } from './shared/argument-guard.js';
 import './shared/scalars.graphql.js';
 import './contacts/contacts.graphql.js';
+import './contacts/contact-jobs.graphql.js';
 import './contacts/csv-import/csv-uploads.graphql.js';
 import './workflows/workflows.graphql.js';
 import './accounts/accounts.graphql.js';

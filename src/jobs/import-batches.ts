@@ -11,6 +11,8 @@ import type { ImportPayload } from '../domain/contacts/contacts-import.service.j
 import { processBulkUpdateBatch } from '../domain/contacts/contacts-bulk-update.service.js';
 import { upsertInTransaction, withConflictRetry } from '../domain/contacts/contacts-write.service.js';
 import { loadAccountRules } from '../domain/contacts/contacts.store.js';
+import { finishImportJob, markImportRunning } from '../domain/contacts/contact-jobs.store.js';
+import { countImport } from '../domain/contacts/import-job.rules.js';
 import { directSql } from '../db/sql-client.js';
 import { logger } from '../logger.js';
 import type { PeriodicWorker } from './periodic.js';
@@ -44,6 +46,9 @@ async function runBatch(services: Services, batchId: string, known?: ImportPaylo
   if (!head || head.status === 'done') return;
   if (head.kind === 'bulk-update') return processBulkUpdateBatch(services, batchId);
   let written = 0;
+  // Running from here until the write commits (its job is done then): a statement of its own,
+  // so a reader sees it while the write's transaction runs.
+  await markImportRunning(directSql(services.db.sql), batchId, services.clock.now());
   await withConflictRetry(() =>
     services.db.sql.transaction(async (txRunner) => {
       const tx = directSql(txRunner);
@@ -55,8 +60,11 @@ async function runBatch(services: Services, batchId: string, known?: ImportPaylo
       if (!payload) throw new Error(`import batch ${batchId} has no payload`);
       const account = await loadAccountRules(tx, batch.accountId);
       const now = services.clock.now();
+      // Collected afresh by each attempt: a retried transaction counts its own items only.
+      const skippedPositions: number[] = [];
       const outcomes = await upsertInTransaction(tx, account, payload.writes, payload.enrollment, now, {
         skipOverLimit: true,
+        onSkip: (position) => skippedPositions.push(position),
       });
       // Items whose customFields, merged into their stored contact's, would pass the limits.
       const skipped = payload.writes.length - outcomes.length;
@@ -66,6 +74,9 @@ async function runBatch(services: Services, batchId: string, known?: ImportPaylo
           'bulk import items skipped: their customFields merged with the stored ones would pass the limits',
         );
       await markBatchDone(tx, batchId, now, { written: outcomes.length, skipped });
+      // Counted in the transaction that writes the items and marks the batch done: a batch
+      // run again after a crash was either committed with its counts or not at all.
+      await finishImportJob(tx, batchId, countImport(outcomes, skippedPositions, payload.indexes), now);
       written = outcomes.length;
     }),
   );

@@ -149,6 +149,80 @@ const Workflow = {
   },
 };
 
+const dateTime = { type: 'string', format: 'date-time' };
+const jobStatus = {
+  enum: ['queued', 'running', 'done'],
+  description: 'queued: stored, not started; running: being written; done: every item written or rejected',
+};
+
+const ImportJob = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'status', 'accepted', 'created', 'updated', 'rejected', 'createdAt', 'finishedAt'],
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    status: jobStatus,
+    accepted: { type: 'integer', minimum: 0, description: 'Items that passed validation (as the 202 said)' },
+    created: { type: 'integer', minimum: 0, description: 'Items that created a contact' },
+    updated: {
+      type: 'integer',
+      minimum: 0,
+      description: 'Items that updated a stored contact (or one an earlier item of the import created)',
+    },
+    rejected: {
+      type: 'array',
+      description:
+        "Items not written: refused at validation (as in the 202), or skipped by the writer (`custom-fields-over-limit`: merged with the stored contact's, its customFields would pass the limits); index is the item's in the request",
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['index', 'reason'],
+        properties: {
+          index: { type: 'integer', minimum: 0 },
+          reason: { enum: ['missing-dedup-field', 'dedup-key-too-long', 'invalid-phone', 'custom-fields-over-limit'] },
+        },
+      },
+    },
+    createdAt: dateTime,
+    finishedAt: { ...dateTime, type: ['string', 'null'], description: 'Null until done' },
+  },
+};
+
+const BulkUpdateJob = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['id', 'status', 'matched', 'changed', 'skipped', 'skippedCount', 'createdAt', 'finishedAt'],
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    status: jobStatus,
+    matched: { type: 'integer', minimum: 0, description: 'Contacts the filter matched so far' },
+    changed: { type: 'integer', minimum: 0, description: 'Of those, the contacts changed' },
+    skipped: {
+      type: 'array',
+      maxItems: 1000,
+      description: 'Matched contacts left unchanged, with why: the first 1000 (skippedCount counts them all)',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['contactId', 'reason', 'conflictsWith'],
+        properties: {
+          contactId: { type: 'string', format: 'uuid' },
+          reason: { enum: ['dedup-conflict', 'missing-dedup-field', 'dedup-key-too-long', 'custom-fields-over-limit'] },
+          conflictsWith: {
+            type: ['string', 'null'],
+            format: 'uuid',
+            description:
+              'For a dedup-conflict: the contact that holds the dedup key the change would have given (null when it was taken during the write)',
+          },
+        },
+      },
+    },
+    skippedCount: { type: 'integer', minimum: 0 },
+    createdAt: dateTime,
+    finishedAt: { ...dateTime, type: ['string', 'null'], description: 'Null until done' },
+  },
+};
+
 const ErrorBody = {
   type: 'object',
   additionalProperties: false,
@@ -332,7 +406,16 @@ export function buildOpenApi(): Record<string, unknown> {
     },
     components: {
       securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'svc_pk_… API key' } },
-      schemas: { Contact, CallRecord, Transcript, ErrorBody, Workflow, ContactWrite: json(BulkItemSchema) },
+      schemas: {
+        Contact,
+        CallRecord,
+        Transcript,
+        ErrorBody,
+        Workflow,
+        ContactWrite: json(BulkItemSchema),
+        ImportJob,
+        BulkUpdateJob,
+      },
       headers: {
         RequestId: {
           description:
@@ -469,8 +552,9 @@ export function buildOpenApi(): Record<string, unknown> {
             202: jsonAnswer('Queued; written within seconds', {
               type: 'object',
               additionalProperties: false,
-              required: ['accepted', 'rejected'],
+              required: ['importId', 'accepted', 'rejected'],
               properties: {
+                importId: { type: 'string', format: 'uuid', description: 'The import: GET /api/v1/imports/{id}' },
                 accepted: { type: 'integer', minimum: 0 },
                 rejected: {
                   type: 'array',
@@ -526,12 +610,47 @@ export function buildOpenApi(): Record<string, unknown> {
           parameters: writeParameters,
           requestBody: body(json(BulkUpdateBodySchema)),
           responses: {
-            202: jsonAnswer('Queued; an empty object', { type: 'object', additionalProperties: false }),
+            202: jsonAnswer('Queued', {
+              type: 'object',
+              additionalProperties: false,
+              required: ['updateId'],
+              properties: {
+                updateId: {
+                  type: 'string',
+                  format: 'uuid',
+                  description: 'The bulk-update: GET /api/v1/bulk-updates/{id}',
+                },
+              },
+            }),
             ...standardErrors,
             ...keyInUse,
             ...tooLarge,
             ...keyReused,
           },
+        },
+      },
+      '/api/v1/imports': {
+        get: {
+          operationId: 'listImports',
+          parameters: [...queryParameters(PageQuerySchema), requestIdParameter],
+          responses: {
+            200: jsonAnswer("A page of the Account's imports, newest first", page('ImportJob')),
+            ...standardErrors,
+          },
+        },
+      },
+      '/api/v1/imports/{id}': {
+        get: {
+          operationId: 'getImport',
+          parameters: [...idPath("The import's id (the 202's importId)"), requestIdParameter],
+          responses: { 200: jsonAnswer('The import', ref('ImportJob')), ...standardErrors, ...notFound },
+        },
+      },
+      '/api/v1/bulk-updates/{id}': {
+        get: {
+          operationId: 'getBulkUpdate',
+          parameters: [...idPath("The bulk-update's id (the 202's updateId)"), requestIdParameter],
+          responses: { 200: jsonAnswer('The bulk-update', ref('BulkUpdateJob')), ...standardErrors, ...notFound },
         },
       },
       '/api/v1/contacts/{id}': {

@@ -70,8 +70,32 @@ export function restRouter(services: Services): Router {
   router.post(
     '/contacts/bulk-update',
     routeWithBody(async (ctx, req, res) => {
-      await runOperation(ctx, Operations.bulkUpdateContacts, { input: req.body ?? null });
-      res.status(202).json({});
+      const { startBulkUpdate } = await runOperation(ctx, Operations.bulkUpdateContacts, { input: req.body ?? null });
+      res.status(202).json(startBulkUpdate);
+    }),
+  );
+
+  router.get(
+    '/imports',
+    route(async (ctx, req, res) => {
+      const { imports } = await runOperation(ctx, Operations.listImports, pageVariables(req.query));
+      res.json(restPage(imports));
+    }),
+  );
+
+  router.get(
+    '/imports/:id',
+    route(async (ctx, req, res) => {
+      const data = await runOperation(ctx, Operations.getImport, { id: String(req.params.id) });
+      res.json(data.import);
+    }),
+  );
+
+  router.get(
+    '/bulk-updates/:id',
+    route(async (ctx, req, res) => {
+      const data = await runOperation(ctx, Operations.getBulkUpdate, { id: String(req.params.id) });
+      res.json(data.bulkUpdate);
     }),
   );
 

@@ -155,7 +155,7 @@ describe.each(testDatabaseKinds())('chunked bulk-update on %s', (kind) => {
     );
     const res = await server.request(apiKey, 'POST', '/api/v1/contacts/bulk-update', { filter: {}, data: {} });
     expect(res.status).toBe(202);
-    expect(res.json).toEqual({});
+    expect(res.json).toEqual({ updateId: expect.any(String) });
     const { rows } = await sql().query<{ n: number }>(
       `SELECT count(*)::int AS n FROM "ImportBatch" WHERE "accountId" = $1::uuid AND "status" = 'pending'`,
       [accountId],

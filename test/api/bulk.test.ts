@@ -39,7 +39,7 @@ describe.each(testDatabaseKinds())('POST /api/v1/contacts/bulk on %s', (kind) =>
       ],
     });
     expect(res.status).toBe(202);
-    expect(Object.keys(res.json).sort()).toEqual(['accepted', 'rejected']);
+    expect(Object.keys(res.json).sort()).toEqual(['accepted', 'importId', 'rejected']);
     expect(res.json.accepted).toBe(2);
     expect(res.json.rejected).toEqual(
       expect.arrayContaining([
@@ -80,14 +80,18 @@ describe.each(testDatabaseKinds())('POST /api/v1/contacts/bulk on %s', (kind) =>
     const { apiKey } = await server.createAccount();
     const res = await post(apiKey, { contacts: [item()] });
     expect(res.status).toBe(202);
-    expect(res.json).toEqual({ accepted: 1, rejected: [] });
+    expect(res.json).toEqual({ importId: expect.any(String), accepted: 1, rejected: [] });
   });
 
   it('an import with every item rejected is still a 202 and writes nothing', async () => {
     const { apiKey } = await server.createAccount();
     const res = await post(apiKey, { contacts: [item({ phone: '+1 123' })] });
     expect(res.status).toBe(202);
-    expect(res.json).toEqual({ accepted: 0, rejected: [{ reason: 'invalid-phone', index: 0 }] });
+    expect(res.json).toEqual({
+      importId: expect.any(String),
+      accepted: 0,
+      rejected: [{ reason: 'invalid-phone', index: 0 }],
+    });
     await sleep(500);
     expect(await listAll(server, apiKey)).toEqual([]);
   });
@@ -105,7 +109,7 @@ describe.each(testDatabaseKinds())('POST /api/v1/contacts/bulk on %s', (kind) =>
     expect(await listAll(server, apiKey)).toEqual([]);
     const res = await post(apiKey, { contacts: many.slice(0, 1000) });
     expect(res.status).toBe(202);
-    expect(res.json).toEqual({ accepted: 1000, rejected: [] });
+    expect(res.json).toEqual({ importId: expect.any(String), accepted: 1000, rejected: [] });
     const all = await server.eventually(async () => {
       const n = await server.service.services.db.prisma.contact.count({ where: { accountId } });
       return n === 1000 ? n : undefined;
@@ -185,7 +189,7 @@ describe.each(testDatabaseKinds())('POST /api/v1/contacts/bulk on %s', (kind) =>
         item({ phone: formatted, lastName: 'Lovelace', customFields: { b: 2 } }),
       ],
     });
-    expect(res.json).toEqual({ accepted: 3, rejected: [] });
+    expect(res.json).toEqual({ importId: expect.any(String), accepted: 3, rejected: [] });
     const all = await countIs(apiKey, 2);
     await sleep(300);
     expect(await listAll(server, apiKey)).toHaveLength(2);

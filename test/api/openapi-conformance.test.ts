@@ -136,14 +136,18 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
     }
   });
 
-  it('POST /api/v1/contacts/bulk: 202 with accepted and rejected; 400, 401, 413', async () => {
+  it('POST /api/v1/contacts/bulk: 202 with importId, accepted and rejected; 400, 401, 413', async () => {
     const queued = await expectAnswer(202, null, apiKey, 'POST', '/api/v1/contacts/bulk', {
       contacts: [
         { sourceKind: 'csv', externalId: null, phone: uniquePhone(), firstName: 'Grace' },
         { sourceKind: 'csv', externalId: null, phone: '+1 123' },
       ],
     });
-    expect(queued.json).toEqual({ accepted: 1, rejected: [{ reason: 'invalid-phone', index: 1 }] });
+    expect(queued.json).toEqual({
+      importId: expect.any(String),
+      accepted: 1,
+      rejected: [{ reason: 'invalid-phone', index: 1 }],
+    });
     await expectAnswer(400, 'bad_request', apiKey, 'POST', '/api/v1/contacts/bulk', { contacts: [] });
     await expectUnauthenticated('POST', '/api/v1/contacts/bulk', {
       contacts: [{ sourceKind: 'csv', externalId: null, phone: uniquePhone() }],
@@ -190,13 +194,59 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
     await expectUnauthenticated('GET', '/api/v1/contacts/csv');
   });
 
-  it('POST /api/v1/contacts/bulk-update: 202 {}; 400, 401, 413', async () => {
+  it('POST /api/v1/contacts/bulk-update: 202 { updateId }; 400, 401, 413', async () => {
     const update = { filter: { customFields: [{ key: 'plan', value: 'pro' }] }, data: { priority: 500 } };
     const queued = await expectAnswer(202, null, apiKey, 'POST', '/api/v1/contacts/bulk-update', update);
-    expect(queued.json).toEqual({});
+    expect(queued.json).toEqual({ updateId: expect.any(String) });
     await expectAnswer(400, 'bad_request', apiKey, 'POST', '/api/v1/contacts/bulk-update', { data: { priority: 1 } });
     await expectUnauthenticated('POST', '/api/v1/contacts/bulk-update', update);
     await expectAnswer(413, 'payload_too_large', apiKey, 'POST', '/api/v1/contacts/bulk-update', OVERSIZED);
+  });
+
+  it("GET /api/v1/imports and /imports/{id}: 200 (queued or done); 400, 401, 404 (unknown, or another Account's)", async () => {
+    const queued = await expectAnswer(202, null, apiKey, 'POST', '/api/v1/contacts/bulk', {
+      contacts: [
+        { sourceKind: 'csv', externalId: null, phone: uniquePhone() },
+        { sourceKind: 'csv', externalId: null, phone: '+1 123' },
+      ],
+    });
+    const { importId } = queued.json as { importId: string };
+    await expectAnswer(200, null, apiKey, 'GET', `/api/v1/imports/${importId}`);
+    await server.eventually(async () => {
+      const done = await expectAnswer(200, null, apiKey, 'GET', `/api/v1/imports/${importId}`);
+      expect(done.json).toMatchObject({
+        status: 'done',
+        created: 1,
+        rejected: [{ index: 1, reason: 'invalid-phone' }],
+      });
+    });
+    await expectAnswer(400, 'bad_request', apiKey, 'GET', '/api/v1/imports/not-a-uuid');
+    await expectUnauthenticated('GET', `/api/v1/imports/${importId}`);
+    await expectAnswer(404, 'not_found', apiKey, 'GET', `/api/v1/imports/${randomUUID()}`);
+    await expectAnswer(404, 'not_found', otherKey, 'GET', `/api/v1/imports/${importId}`);
+
+    const first = await expectAnswer(200, null, apiKey, 'GET', '/api/v1/imports?limit=1');
+    const { nextToken } = first.json as { nextToken: string };
+    expect(nextToken).toEqual(expect.any(String));
+    await expectAnswer(200, null, apiKey, 'GET', `/api/v1/imports?nextToken=${nextToken}`);
+    await expectAnswer(400, 'bad_request', apiKey, 'GET', '/api/v1/imports?limit=0');
+    await expectUnauthenticated('GET', '/api/v1/imports');
+  });
+
+  it("GET /api/v1/bulk-updates/{id}: 200 (with skipped contacts); 400, 401, 404 (unknown, or another Account's)", async () => {
+    const taken = await contact({ firstName: 'Taken' });
+    const mover = await contact({ customFields: { conformance: 'move' } });
+    const update = { filter: { customFields: [{ key: 'conformance', value: 'move' }] }, data: { phone: taken.phone } };
+    const queued = await expectAnswer(202, null, apiKey, 'POST', '/api/v1/contacts/bulk-update', update);
+    const { updateId } = queued.json as { updateId: string };
+    await server.eventually(async () => {
+      const done = await expectAnswer(200, null, apiKey, 'GET', `/api/v1/bulk-updates/${updateId}`);
+      expect(done.json).toMatchObject({ status: 'done', skipped: [{ contactId: mover.id, conflictsWith: taken.id }] });
+    });
+    await expectAnswer(400, 'bad_request', apiKey, 'GET', '/api/v1/bulk-updates/not-a-uuid');
+    await expectUnauthenticated('GET', `/api/v1/bulk-updates/${updateId}`);
+    await expectAnswer(404, 'not_found', apiKey, 'GET', `/api/v1/bulk-updates/${randomUUID()}`);
+    await expectAnswer(404, 'not_found', otherKey, 'GET', `/api/v1/bulk-updates/${updateId}`);
   });
 
   it("GET /api/v1/contacts/{id}: 200; 400, 401, 404 (unknown, or another Account's)", async () => {

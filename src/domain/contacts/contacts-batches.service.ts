@@ -6,7 +6,10 @@ import { randomUUID } from 'node:crypto';
 import type { RequestContext } from '../context.js';
 import { requireActor } from '../context.js';
 import { directSql } from '../../db/sql-client.js';
-import { insertBatch, type BatchKind } from './contacts-batches.store.js';
+import { insertBatch, type AlongsideInsert, type BatchKind } from './contacts-batches.store.js';
+
+/** The batch's job row (contact-jobs.store.ts), stored by the same statement as the batch. */
+export type JobRowFor = (batch: { id: string; accountId: string; createdAt: Date }) => AlongsideInsert;
 
 /** The queue of stored batches; its jobs carry a batch id only. */
 export const BATCH_QUEUE = 'contacts.import';
@@ -14,19 +17,25 @@ export const BATCH_QUEUE = 'contacts.import';
 /** Thrown inside a batch's transaction when another process holds the batch (its row lock). */
 export class BatchBusy extends Error {}
 
-/** Stores the batch durably, queues it, and starts it right away in this process. */
-export async function enqueueBatch(ctx: RequestContext, kind: BatchKind, payload: object): Promise<string> {
+/**
+ * Stores the batch durably with its job row (the id the 202 names), queues it, and starts it
+ * right away in this process. Returns the batch's id, which is its job's.
+ */
+export async function enqueueBatch(
+  ctx: RequestContext,
+  kind: BatchKind,
+  payload: object,
+  jobRow: JobRowFor,
+): Promise<string> {
   const actor = requireActor(ctx);
   const batch = { id: randomUUID() };
   const { accountId, userId } = actor;
-  await insertBatch(directSql(ctx.db.sql), {
-    id: batch.id,
-    accountId,
-    userId,
-    kind,
-    payload,
-    createdAt: ctx.clock.now(),
-  });
+  const createdAt = ctx.clock.now();
+  await insertBatch(
+    directSql(ctx.db.sql),
+    { id: batch.id, accountId, userId, kind, payload, createdAt },
+    jobRow({ id: batch.id, accountId, createdAt }),
+  );
   // The queue job is the durable path; the run here only removes its polling delay (and, holding
   // an import's payload already, skips reading it back).
   const held = kind === 'import' ? payload : undefined;

@@ -6,13 +6,21 @@ import type { SqlClient } from '../../db/sql-client.js';
 
 export type BatchKind = 'import' | 'bulk-update';
 
-/** Stores an accepted batch, pending (one statement on the bulk import's path to its 202). */
+/** A statement insertBatch runs in the same statement as the batch's INSERT (its job row: contact-jobs.store.ts). */
+export type AlongsideInsert = Prisma.Sql;
+
+/**
+ * Stores an accepted batch, pending, and runs `alongside` (an INSERT) in the same statement, as
+ * a CTE: both rows exist or neither does (one statement on the bulk import's path to its 202).
+ */
 export async function insertBatch(
   db: SqlClient,
   batch: { id: string; accountId: string; userId: string; kind: BatchKind; payload: object; createdAt: Date },
+  alongside?: AlongsideInsert,
 ): Promise<void> {
   const { id, accountId, userId, kind, payload, createdAt } = batch;
-  await db.$executeRaw`INSERT INTO "ImportBatch" ("id", "accountId", "userId", "kind", "payload", "createdAt")
+  const withAlongside = alongside ? Prisma.sql`WITH "alongside" AS (${alongside})` : Prisma.empty;
+  await db.$executeRaw`${withAlongside} INSERT INTO "ImportBatch" ("id", "accountId", "userId", "kind", "payload", "createdAt")
     VALUES (${id}::uuid, ${accountId}::uuid, ${userId}::uuid, ${kind}, ${JSON.stringify(payload)}::jsonb, ${createdAt})`;
 }
 

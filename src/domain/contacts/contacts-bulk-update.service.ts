@@ -3,6 +3,8 @@
 // Account's contacts each, written in one statement), each chunk and its progress cursor
 // committed together, so a restart resumes without applying twice; between chunks the
 // database is free for other requests. A change of nothing (`data: {}`) is done at once.
+// Its BulkUpdateJob (contact-jobs.store.ts) is stored with the batch and counted chunk by
+// chunk, each chunk's counts committed with the chunk.
 import type { RequestContext, Services } from '../context.js';
 import type { Database } from '../../db/database.js';
 import { requireActor } from '../context.js';
@@ -18,6 +20,14 @@ import { changeStoredContacts } from './contacts-change-many.service.js';
 import { BatchBusy, enqueueBatch } from './contacts-batches.service.js';
 import { lockBatch, markBatchDone, saveBatchPayload } from './contacts-batches.store.js';
 import { lockMatchingContacts, scanContacts } from './contacts-bulk-update.store.js';
+import { bulkUpdateJobInsert, recordBulkUpdateChunk } from './contact-jobs.store.js';
+import { randomUUID } from 'node:crypto';
+
+/**
+ * The skipped contacts a bulk-update lists (skippedCount counts them all): a change that
+ * collides for most of a large Account would otherwise store a list as large as the Account.
+ */
+export const SKIPPED_LISTED = 1000;
 
 interface BulkUpdatePayload {
   filter: BulkUpdateFilter;
@@ -28,16 +38,28 @@ interface BulkUpdatePayload {
   skipped?: number;
 }
 
-export async function bulkUpdateContacts(ctx: RequestContext, body: unknown): Promise<Record<string, never>> {
+/** The 202's body: the bulk-update's job (GET /api/v1/bulk-updates/{id}). */
+export interface BulkUpdateAccepted {
+  updateId: string;
+}
+
+export async function bulkUpdateContacts(ctx: RequestContext, body: unknown): Promise<BulkUpdateAccepted> {
   const actor = requireActor(ctx);
   const { filter, data } = parseInput(BulkUpdateBodySchema, body);
   const prepared = prepareContactWrite(data, actor.account, { keyFields: null });
   if (!prepared.ok)
     throw badRequest('data.phone cannot be read as a phone number for its country; include the country code');
-  // A change of nothing is done at once: no batch, no contact read.
-  if (writesNothing(prepared.write)) return {};
-  await enqueueBatch(ctx, 'bulk-update', { filter, write: prepared.write } satisfies BulkUpdatePayload);
-  return {};
+  // A change of nothing is done at once: no batch, no contact read (its job matched nothing).
+  if (writesNothing(prepared.write)) {
+    const updateId = randomUUID();
+    const now = ctx.clock.now();
+    await ctx.db.prisma.bulkUpdateJob.create({
+      data: { id: updateId, accountId: actor.accountId, status: 'done', createdAt: now, finishedAt: now },
+    });
+    return { updateId };
+  }
+  const payload: BulkUpdatePayload = { filter, write: prepared.write };
+  return { updateId: await enqueueBatch(ctx, 'bulk-update', payload, bulkUpdateJobInsert) };
 }
 
 /**
@@ -135,8 +157,10 @@ async function applyNextChunk(
   let updated = payload.updated ?? 0;
   let skipped = payload.skipped ?? 0;
   const finish = () => markBatchDone(tx, batchId, now, { updated, skipped });
+  const noChunk = { matched: 0, changed: 0, skipped: 0, listed: [], finished: true };
   if (writesNothing(payload.write)) {
     await finish();
+    await recordBulkUpdateChunk(tx, batchId, noChunk, now);
     return { finished: true, changed: 0 };
   }
 
@@ -158,9 +182,14 @@ async function applyNextChunk(
   const matches = await lockMatchingContacts(tx, accountId, payload.filter, ids);
   const account = await loadAccountRules(tx, accountId);
   const result = await changeStoredContacts(tx, account, matches, payload.write, 'bulk-update', now);
+  // Listed up to SKIPPED_LISTED in all: `skipped` counts those of the chunks before this one.
+  const listed = result.skipped.slice(0, Math.max(0, SKIPPED_LISTED - skipped));
   updated += result.updated;
-  skipped += result.skipped;
-  if (last || !end) {
+  skipped += result.skipped.length;
+  const finished = last || !end;
+  const chunk = { matched: matches.length, changed: result.updated, skipped: result.skipped.length, listed, finished };
+  await recordBulkUpdateChunk(tx, batchId, chunk, now);
+  if (finished || !end) {
     await finish();
     return { finished: true, changed: result.updated };
   }

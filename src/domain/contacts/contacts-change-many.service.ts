@@ -21,12 +21,14 @@ import {
   updateContacts,
 } from './contacts.store.js';
 import type { SqlClient } from '../../db/sql-client.js';
+import type { SkippedContact } from './contact-jobs.store.js';
 import { isUniqueViolation } from './contacts-write.service.js';
 import { restartSequences, syncEnrollmentPriority } from '../enrollment/enrollment.store.js';
 
 export interface ManyChanged {
   updated: number;
-  skipped: number;
+  /** The contacts left unchanged, each with its reason. */
+  skipped: SkippedContact[];
 }
 
 /**
@@ -41,11 +43,11 @@ export async function changeStoredContacts(
   mode: Exclude<WriteMode, 'import'>,
   now: Date,
 ): Promise<ManyChanged> {
-  if (stored.length === 0) return { updated: 0, skipped: 0 };
+  if (stored.length === 0) return { updated: 0, skipped: [] };
   const resultingPhone = (contact: ContactRow) => (write.phone !== undefined ? write.phone : contact.phone);
   const phones = new Set(stored.map(resultingPhone).filter((phone): phone is string => !!phone));
   const blocked = await findBlockedPhones(tx, account.id, [...phones]);
-  let skipped = 0;
+  const skipped: SkippedContact[] = [];
   const candidates = stored.flatMap((contact) => {
     const phone = resultingPhone(contact);
     try {
@@ -59,7 +61,7 @@ export async function changeStoredContacts(
     } catch (error) {
       // This contact's customFields, merged with what the write sends, would pass the limits: skipped.
       if (!(error instanceof MergedCustomFieldsOverLimit)) throw error;
-      skipped++;
+      skipped.push({ contactId: contact.id, reason: 'custom-fields-over-limit' });
       return [];
     }
   });
@@ -77,13 +79,16 @@ export async function changeStoredContacts(
   const writes: Array<{ stored: ContactRow; row: ContactRow }> = [];
   for (const { stored: contact, row, key } of candidates) {
     if (!key.ok) {
-      skipped++;
+      skipped.push({
+        contactId: contact.id,
+        reason: key.reason === 'missing_dedup_field' ? 'missing-dedup-field' : 'dedup-key-too-long',
+      });
       continue;
     }
     if (key.key !== contact.dedupKey) {
       const holder = holderOf.get(key.key);
       if (holder !== undefined && holder !== contact.id) {
-        skipped++;
+        skipped.push({ contactId: contact.id, reason: 'dedup-conflict', conflictsWith: holder });
         continue;
       }
       holderOf.delete(contact.dedupKey);
@@ -98,7 +103,8 @@ export async function changeStoredContacts(
     account.id,
     writes.map((w) => w.row),
   );
-  skipped += writes.length - written.size;
+  // Left out of the statement: its key was taken meanwhile (a concurrent writer, or a move inside it).
+  for (const w of writes) if (!written.has(w.row.id)) skipped.push({ contactId: w.row.id, reason: 'dedup-conflict' });
   const done = writes.filter((w) => written.has(w.row.id));
   await syncEnrollmentPriority(
     tx,

@@ -1,7 +1,8 @@
 // Bulk import: every item is validated and normalized before the 202, and the accepted ones are
 // stored as one durable batch (contacts-batches.service.ts). The batch worker
 // (src/jobs/import-batches.ts) writes them; writing them and marking the batch done share one
-// transaction, so a batch is never applied twice.
+// transaction, so a batch is never applied twice. Its ImportJob (contact-jobs.store.ts) is
+// stored by the statement that stores the batch, so the importId of a 202 always exists.
 import type { RequestContext } from '../context.js';
 import { requireActor } from '../context.js';
 import { badRequest } from '../errors.js';
@@ -11,10 +12,14 @@ import type { Enrollment } from '../enrollment/enrollment.rules.js';
 import { prepareContactWrite, type PreparedWrite } from './contacts.rules.js';
 import { BulkImportBodySchema, BulkItemSchema } from './contacts.inputs.js';
 import { enqueueBatch } from './contacts-batches.service.js';
+import { importJobInsert } from './contact-jobs.store.js';
+import { randomUUID } from 'node:crypto';
 
 export type RejectionReason = 'missing-dedup-field' | 'dedup-key-too-long' | 'invalid-phone';
 
 export interface ImportResult {
+  /** The import's job: GET /api/v1/imports/{id}. */
+  importId: string;
   accepted: number;
   rejected: Array<{ reason: RejectionReason; index: number }>;
 }
@@ -32,14 +37,38 @@ export async function importContacts(ctx: RequestContext, body: unknown): Promis
   const enrollment = await resolveEnrollmentTarget(ctx, actor.accountId, assignmentOptions);
 
   const writes: PreparedWrite[] = [];
+  const indexes: number[] = [];
   const rejected: ImportResult['rejected'] = [];
   items.forEach((item, index) => {
     const prepared = prepareContactWrite(item, actor.account);
-    if (prepared.ok) writes.push(prepared.write);
-    else rejected.push({ reason: REASONS[prepared.reason], index });
+    if (prepared.ok) {
+      writes.push(prepared.write);
+      indexes.push(index);
+    } else rejected.push({ reason: REASONS[prepared.reason], index });
   });
-  if (writes.length > 0) await enqueueBatch(ctx, 'import', { writes, enrollment } satisfies ImportPayload);
-  return { accepted: writes.length, rejected };
+  const accepted = writes.length;
+  const job = (batch: { id: string; accountId: string; createdAt: Date }) =>
+    importJobInsert({ ...batch, accepted, rejected: rejected.map(({ index, reason }) => ({ index, reason })) });
+  if (accepted === 0) {
+    // Nothing to write: the job is done as it is stored.
+    const importId = randomUUID();
+    const now = ctx.clock.now();
+    await ctx.db.prisma.importJob.create({
+      data: {
+        id: importId,
+        accountId: actor.accountId,
+        accepted,
+        rejected,
+        status: 'done',
+        createdAt: now,
+        finishedAt: now,
+      },
+    });
+    return { importId, accepted, rejected };
+  }
+  const payload: ImportPayload = { writes, indexes, enrollment };
+  const importId = await enqueueBatch(ctx, 'import', payload, job);
+  return { importId, accepted, rejected };
 }
 
 /** Validates every item and reports every bad one (up to 20) in one 400. */
@@ -64,5 +93,7 @@ function parseAllItems(contacts: unknown[]) {
 /** What a stored bulk import holds: its items, prepared, and the enrollment they all get. */
 export interface ImportPayload {
   writes: PreparedWrite[];
+  /** Each write's index in the request (absent in batches stored before import jobs: then its position). */
+  indexes?: number[];
   enrollment: Enrollment | null;
 }

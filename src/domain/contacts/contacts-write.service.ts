@@ -155,8 +155,11 @@ export async function upsertInTransaction(
   writes: PreparedWrite[],
   enrollment: Enrollment | null,
   now: Date,
-  /** For a batch already accepted (a bulk import): skip an item whose merged customFields pass the limits, instead of failing them all. */
-  options: { skipOverLimit?: boolean } = {},
+  /**
+   * For a batch already accepted (a bulk import): skip an item whose merged customFields pass
+   * the limits, instead of failing them all; onSkip hears each skipped item's position in `writes`.
+   */
+  options: { skipOverLimit?: boolean; onSkip?: (position: number) => void } = {},
 ): Promise<WriteOutcome[]> {
   const keys = [...new Set(writes.map((w) => (w.dedup.ok ? w.dedup.key : '')))].filter(Boolean);
   const existing = await findContactsByDedupKeys(tx, account.id, keys, true);
@@ -180,7 +183,7 @@ export async function upsertInTransaction(
   const enrolled = new Set<string>();
 
   const outcomes: WriteOutcome[] = [];
-  for (const write of writes) {
+  for (const [position, write] of writes.entries()) {
     if (!write.dedup.ok) throw new Error('upsertInTransaction needs writes with a dedup key');
     const current = byKey.get(write.dedup.key);
     const resultingPhone = write.phone !== undefined ? write.phone : (current?.row.phone ?? null);
@@ -193,7 +196,10 @@ export async function upsertInTransaction(
         now,
       });
     } catch (error) {
-      if (options.skipOverLimit && error instanceof MergedCustomFieldsOverLimit) continue;
+      if (options.skipOverLimit && error instanceof MergedCustomFieldsOverLimit) {
+        options.onSkip?.(position);
+        continue;
+      }
       throw error;
     }
     row.dedupKey = write.dedup.key;

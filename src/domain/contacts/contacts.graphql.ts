@@ -65,14 +65,19 @@ const UpsertResult = builder.objectRef<{ contact: ContactRow; created: boolean }
   }),
 });
 
-const ImportRejection = builder.objectRef<{ reason: string; index: number }>('ImportRejection').implement({
+export const ImportRejection = builder.objectRef<{ reason: string; index: number }>('ImportRejection').implement({
   fields: (t) => ({ reason: t.exposeString('reason'), index: t.exposeInt('index') }),
 });
 
 const ImportResult = builder
-  .objectRef<{ accepted: number; rejected: Array<{ reason: string; index: number }> }>('ImportContactsResult')
+  .objectRef<{ importId: string; accepted: number; rejected: Array<{ reason: string; index: number }> }>(
+    'ImportContactsResult',
+  )
   .implement({
     fields: (t) => ({
+      importId: t.exposeID('importId', {
+        description: 'The import, to read back: import(id) / GET /api/v1/imports/{id}',
+      }),
       accepted: t.exposeInt('accepted'),
       rejected: t.field({ type: [ImportRejection], resolve: (p) => p.rejected }),
     }),

@@ -20,10 +20,12 @@ export const ContactOperations = {
   ),
   importContacts: defineOperation(
     graphql(`mutation ($input: JSON!) {
-    importContacts(input: $input) { accepted rejected { reason index } }
+    importContacts(input: $input) { importId accepted rejected { reason index } }
   }`),
   ),
-  bulkUpdateContacts: defineOperation(graphql(`mutation ($input: JSON!) { bulkUpdateContacts(input: $input) }`)),
+  bulkUpdateContacts: defineOperation(
+    graphql(`mutation ($input: JSON!) { startBulkUpdate(input: $input) { updateId } }`),
+  ),
   listContacts: defineOperation(
     graphql(
       `query ($status: [String!], $sourceKind: [String!], $addedSince: String,

@@ -4,12 +4,14 @@
 // its own (src/cli/operations.ts).
 import { CallOperations } from './calls.js';
 import { ContactOperations } from './contacts.js';
+import { ContactJobOperations } from './contact-jobs.js';
 import { WorkflowOperations } from './workflows.js';
 
 export { restPage, type Page } from './page.js';
 
 export const Operations = {
   ...ContactOperations,
+  ...ContactJobOperations,
   ...CallOperations,
   ...WorkflowOperations,
 };

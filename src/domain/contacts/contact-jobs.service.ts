@@ -1,0 +1,51 @@
+// Reading back bulk imports and bulk-updates (their job rows: contact-jobs.store.ts), scoped to
+// the key's Account: another Account's job is indistinguishable from an unknown one (404).
+import type { BulkUpdateJob, ImportJob } from '../../generated/prisma/client.js';
+import type { RequestContext } from '../context.js';
+import { requireActor } from '../context.js';
+import { notFound } from '../errors.js';
+import { decodeCursor, encodeCursor, PageQuerySchema } from '../shared/cursor.js';
+import { assertUuid } from '../shared/ids.js';
+import { parseInput } from '../shared/validation.js';
+
+export type { BulkUpdateJob, ImportJob };
+
+export async function getImportJob(ctx: RequestContext, id: string): Promise<ImportJob> {
+  const actor = requireActor(ctx);
+  const job = await ctx.db.prisma.importJob.findFirst({
+    where: { id: assertUuid(id, 'id'), accountId: actor.accountId },
+  });
+  if (!job) throw notFound(`No import ${id}`);
+  return job;
+}
+
+/** One page of the Account's imports, newest first (createdAt, then id), with an opaque token. */
+export async function listImportJobs(
+  ctx: RequestContext,
+  input: unknown,
+): Promise<{ data: ImportJob[]; nextToken: string | null }> {
+  const actor = requireActor(ctx);
+  const { limit, nextToken } = parseInput(PageQuerySchema, input);
+  const cursor = nextToken ? decodeCursor(nextToken) : null;
+  const rows = await ctx.db.prisma.importJob.findMany({
+    where: {
+      accountId: actor.accountId,
+      ...(cursor
+        ? { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] }
+        : {}),
+    },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: limit + 1,
+  });
+  const page = rows.slice(0, limit);
+  return { data: page, nextToken: rows.length > limit ? encodeCursor(page[page.length - 1]) : null };
+}
+
+export async function getBulkUpdateJob(ctx: RequestContext, id: string): Promise<BulkUpdateJob> {
+  const actor = requireActor(ctx);
+  const job = await ctx.db.prisma.bulkUpdateJob.findFirst({
+    where: { id: assertUuid(id, 'id'), accountId: actor.accountId },
+  });
+  if (!job) throw notFound(`No bulk-update ${id}`);
+  return job;
+}
