@@ -82,6 +82,19 @@ export const WorkflowsListInput = z.object({
   nextToken: nextToken(PageQuerySchema.shape.nextToken, 'workflows_list'),
 });
 
+export const ImportGetInput = z.object({
+  importId: uuid("The import's id: the importId of POST /api/v1/contacts/bulk, or an id from imports_list"),
+});
+
+export const ImportsListInput = z.object({
+  limit: pageLimit(PageQuerySchema.shape.limit),
+  nextToken: nextToken(PageQuerySchema.shape.nextToken, 'imports_list'),
+});
+
+export const BulkUpdateGetInput = z.object({
+  updateId: uuid("The bulk-update's id: the updateId of POST /api/v1/contacts/bulk-update"),
+});
+
 // ---------------------------------------------------------------------------------------------
 // Outputs: the REST response bodies
 
@@ -181,3 +194,50 @@ export const WorkflowPageOutput = z.object({
     .describe('Newest first; empty when the Account has no workflows'),
   nextToken: z.string().nullable().describe('Null on the last page'),
 });
+
+const jobStatus = z
+  .enum(['queued', 'running', 'done'])
+  .describe('queued: not started; running: being written; done: every item written or rejected');
+
+export const ImportOutput = z
+  .object({
+    id: z.string().describe("The import's id (UUID)"),
+    status: jobStatus,
+    accepted: z.number().int().describe('Items that passed validation'),
+    created: z.number().int().describe('Items that created a contact'),
+    updated: z.number().int().describe('Items that updated a stored contact'),
+    rejected: z
+      .array(z.object({ index: z.number().int().describe("The item's index in the request"), reason: z.string() }))
+      .describe('Items not written: invalid-phone, missing-dedup-field, dedup-key-too-long, custom-fields-over-limit'),
+    createdAt: timestamp('When the import was accepted'),
+    finishedAt: timestamp('When every item was written or rejected').nullable(),
+  })
+  .describe('A bulk import, exactly as GET /api/v1/imports/{id} returns it');
+
+export const ImportPageOutput = z.object({
+  data: z.array(ImportOutput).describe('Newest first; empty when the Account has no imports'),
+  nextToken: z.string().optional().describe('Present when another page exists; absent on the last page'),
+});
+
+export const BulkUpdateOutput = z
+  .object({
+    id: z.string().describe("The bulk-update's id (UUID)"),
+    status: jobStatus,
+    matched: z.number().int().describe('Contacts the filter matched so far'),
+    changed: z.number().int().describe('Of those, the contacts changed'),
+    skipped: z
+      .array(
+        z.object({
+          contactId: z.string().describe('A contact left unchanged (read it with contact_get)'),
+          reason: z
+            .string()
+            .describe('dedup-conflict, missing-dedup-field, dedup-key-too-long, custom-fields-over-limit'),
+          conflictsWith: z.string().nullable().describe('For dedup-conflict: the contact holding that dedup key'),
+        }),
+      )
+      .describe('The first 1000 matched contacts left unchanged'),
+    skippedCount: z.number().int().describe('Every matched contact left unchanged'),
+    createdAt: timestamp('When the bulk-update was accepted'),
+    finishedAt: timestamp('When every matched contact was handled').nullable(),
+  })
+  .describe('A bulk-update, exactly as GET /api/v1/bulk-updates/{id} returns it');

@@ -1,4 +1,4 @@
-// The six read-only tools. Each runs the very GraphQL operation its REST route runs (the same
+// The nine read-only tools. Each runs the very GraphQL operation its REST route runs (the same
 // bounds, validation, scoping and errors) and returns the REST response body.
 import type { z } from 'zod';
 import type { RequestContext } from '../domain/context.js';
@@ -13,6 +13,8 @@ import {
   type RequestValues,
 } from '../graphql/operations/variables.js';
 import {
+  BulkUpdateGetInput,
+  BulkUpdateOutput,
   CallPageOutput,
   CallTranscriptGetInput,
   ContactCallsListInput,
@@ -21,6 +23,10 @@ import {
   ContactPageOutput,
   ContactsSearchInput,
   ExternalIdInput,
+  ImportGetInput,
+  ImportOutput,
+  ImportPageOutput,
+  ImportsListInput,
   TranscriptOutput,
   WorkflowPageOutput,
   WorkflowsListInput,
@@ -124,6 +130,48 @@ export const TOOLS: readonly ToolDefinition[] = [
     async run(ctx, args) {
       const { workflows } = await runOperation(ctx, Operations.listWorkflows, pageVariables(args));
       return { data: workflows.data, nextToken: workflows.nextToken };
+    },
+  },
+  {
+    name: 'import_get',
+    title: 'Get a bulk import',
+    description:
+      'Read what one bulk import did: { id, status (queued, running, done), accepted, created, updated, rejected: [{ index, reason }], createdAt, finishedAt }. ' +
+      "index is the item's place in the import's request. Fails with code not_found for an unknown import.",
+    input: ImportGetInput,
+    output: ImportOutput,
+    async run(ctx, args) {
+      // Checked here first so that the error names this tool's argument.
+      const id = assertUuid(requiredText(args, 'importId'), 'importId');
+      const data = await runOperation(ctx, Operations.getImport, { id });
+      return data.import;
+    },
+  },
+  {
+    name: 'imports_list',
+    title: 'List bulk imports',
+    description:
+      "List the Account's bulk imports, newest first, each as import_get returns it. Returns one page: { data: [import...], nextToken? }; " +
+      'nextToken is present only when more imports exist.',
+    input: ImportsListInput,
+    output: ImportPageOutput,
+    async run(ctx, args) {
+      const { imports } = await runOperation(ctx, Operations.listImports, pageVariables(args));
+      return restPage(imports);
+    },
+  },
+  {
+    name: 'bulk_update_get',
+    title: 'Get a bulk-update',
+    description:
+      'Read what one bulk-update did: { id, status (queued, running, done), matched, changed, skipped: [{ contactId, reason, conflictsWith }], skippedCount, createdAt, finishedAt }. ' +
+      'skipped lists the first 1000 matched contacts left unchanged (e.g. dedup-conflict: conflictsWith holds the dedup key). Fails with code not_found for an unknown bulk-update.',
+    input: BulkUpdateGetInput,
+    output: BulkUpdateOutput,
+    async run(ctx, args) {
+      const id = assertUuid(requiredText(args, 'updateId'), 'updateId');
+      const { bulkUpdate } = await runOperation(ctx, Operations.getBulkUpdate, { id });
+      return bulkUpdate;
     },
   },
 ];

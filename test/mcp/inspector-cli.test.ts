@@ -68,15 +68,18 @@ describe('the MCP Inspector CLI against the tool server', () => {
     });
   }
 
-  it('lists the six read-only tools', async () => {
+  it('lists the nine read-only tools', async () => {
     const run = await inspector(account.apiKey, '--method', 'tools/list');
     expect(run.code, run.stderr).toBe(0);
     expect(run.json.tools.map((t: { name: string }) => t.name).sort()).toEqual([
+      'bulk_update_get',
       'call_transcript_get',
       'contact_calls_list',
       'contact_get',
       'contact_get_by_external_id',
       'contacts_search',
+      'import_get',
+      'imports_list',
       'workflows_list',
     ]);
     for (const tool of run.json.tools) expect(tool.annotations.readOnlyHint, tool.name).toBe(true);

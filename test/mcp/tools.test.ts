@@ -1,4 +1,4 @@
-// The six tools through the SDK's Client against a real listening server: each tool's result is
+// The nine tools through the SDK's Client against a real listening server: each tool's result is
 // the REST response for the same data (structured and as JSON text), list tools page like REST,
 // every failure is a tool error whose text is the REST error body (404, 409, each bad
 // argument as the REST 400), and a key sees only its own Account.
@@ -289,6 +289,58 @@ describe.each(testDatabaseKinds())('tool server tools on %s', (kind) => {
         expect(empty).toEqual({ utterances: [] });
         expect(empty).toEqual(await restOk(`/api/v1/calls/${id}/transcript`));
       }
+    });
+
+    it('import_get, imports_list and bulk_update_get as GET /api/v1/imports/{id}, /imports and /bulk-updates/{id}', async () => {
+      const imported = await server.request(mine.apiKey, 'POST', '/api/v1/contacts/bulk', {
+        contacts: [
+          { sourceKind: 'csv', externalId: null, phone: uniquePhone() },
+          { sourceKind: 'csv', externalId: null, phone: '+1 123' },
+        ],
+      });
+      const { importId } = imported.json;
+      const done = await server.eventually(async () => {
+        const job = await restOk(`/api/v1/imports/${importId}`);
+        return job.status === 'done' ? job : undefined;
+      });
+      expect(await callOk(client, 'import_get', { importId })).toEqual(done);
+      expect(done).toMatchObject({ created: 1, rejected: [{ index: 1, reason: 'invalid-phone' }] });
+      expect(await callOk(client, 'imports_list', { limit: 1 })).toEqual(await restOk('/api/v1/imports?limit=1'));
+      expect(await callOk(client, 'imports_list')).toEqual(await restOk('/api/v1/imports'));
+
+      const updated = await server.request(mine.apiKey, 'POST', '/api/v1/contacts/bulk-update', {
+        filter: { firstName: 'Nobody-by-this-name' },
+        data: { priority: 9 },
+      });
+      const { updateId } = updated.json;
+      const finished = await server.eventually(async () => {
+        const job = await restOk(`/api/v1/bulk-updates/${updateId}`);
+        return job.status === 'done' ? job : undefined;
+      });
+      expect(await callOk(client, 'bulk_update_get', { updateId })).toEqual(finished);
+
+      // Unknown, another Account's, or malformed: the REST errors, naming the tool's argument.
+      for (const [tool, args] of [
+        ['import_get', { importId: randomUUID() }],
+        ['bulk_update_get', { updateId: randomUUID() }],
+      ] as const)
+        expect((await callError(client, tool, args)).code).toBe('not_found');
+      const other = await connect(server, theirs.apiKey);
+      try {
+        expect((await callError(other.client, 'import_get', { importId })).code).toBe('not_found');
+        expect((await callError(other.client, 'bulk_update_get', { updateId })).code).toBe('not_found');
+        expect(await callOk(other.client, 'imports_list')).toEqual({ data: [] });
+      } finally {
+        await other.close();
+      }
+      expect(await callError(client, 'import_get', { importId: 'not-a-uuid' })).toMatchObject({
+        code: 'bad_request',
+        message: 'importId must be a UUID',
+      });
+      expect(await callError(client, 'bulk_update_get', { updateId: 'not-a-uuid' })).toMatchObject({
+        code: 'bad_request',
+        message: 'updateId must be a UUID',
+      });
     });
 
     it('workflows_list as GET /api/v1/workflows', async () => {

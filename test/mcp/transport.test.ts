@@ -11,11 +11,14 @@ import { CONTACT_STATUSES, SOURCE_KINDS } from '../../src/domain/contacts/contac
 import { connect, initializeMessage, MCP_PATH, rawMcp, toolCallMessage, type RawResponse } from './mcp-helpers.js';
 
 const TOOL_NAMES = [
+  'bulk_update_get',
   'call_transcript_get',
   'contact_calls_list',
   'contact_get',
   'contact_get_by_external_id',
   'contacts_search',
+  'import_get',
+  'imports_list',
   'workflows_list',
 ];
 
