@@ -112,7 +112,9 @@ describe.each(testDatabaseKinds())('stored work after a SIGKILL on %s', (kind: D
         ),
       );
       await killService(service.child);
-      expect(answers).toEqual([0, 1, 2].map(() => ({ status: 202, body: { accepted: BATCH, rejected: [] } })));
+      expect(answers).toEqual(
+        [0, 1, 2].map(() => ({ status: 202, body: { importId: expect.any(String), accepted: BATCH, rejected: [] } })),
+      );
 
       service = await startServiceProcess(env);
       if (process.env.DEBUG_CRASH) console.log(`run ${run}: restarted after the imports`);
@@ -134,6 +136,17 @@ describe.each(testDatabaseKinds())('stored work after a SIGKILL on %s', (kind: D
       const contacts = await contactsOfRun(service.baseUrl, run);
       expect(contacts).toHaveLength(3 * BATCH);
       expect(new Set(contacts.map((c) => c.externalId)).size).toBe(3 * BATCH);
+      // Each import's job says so, counted once however many runs the batch had.
+      for (const { body } of answers) {
+        const job = await api(service.baseUrl, 'GET', `/api/v1/imports/${body.importId}`).then((r) => r.json());
+        expect(job, `run ${run}: import ${body.importId}`).toMatchObject({
+          status: 'done',
+          accepted: BATCH,
+          created: BATCH,
+          updated: 0,
+          rejected: [],
+        });
+      }
 
       // A bulk-update of this run's contacts; killed the moment its 202 arrives.
       const update = await api(service.baseUrl, 'POST', '/api/v1/contacts/bulk-update', {
@@ -144,7 +157,7 @@ describe.each(testDatabaseKinds())('stored work after a SIGKILL on %s', (kind: D
         body: await r.json(),
       }));
       await killService(service.child);
-      expect(update).toEqual({ status: 202, body: {} });
+      expect(update).toEqual({ status: 202, body: { updateId: expect.any(String) } });
 
       service = await startServiceProcess(env);
       if (process.env.DEBUG_CRASH) console.log(`run ${run}: restarted after the bulk-update`);
@@ -158,6 +171,16 @@ describe.each(testDatabaseKinds())('stored work after a SIGKILL on %s', (kind: D
       expect(updated, `run ${run}: bulk-update applied within the bound`).toBe(true);
       const after = await contactsOfRun(service.baseUrl, run);
       expect(after.filter((c) => c.customFields?.touched === `run-${run}`)).toHaveLength(3 * BATCH);
+      // Its last chunk committed with the newest contact's change: the job is done, each contact counted once.
+      const job = await api(service.baseUrl, 'GET', `/api/v1/bulk-updates/${update.body.updateId}`).then((r) =>
+        r.json(),
+      );
+      expect(job, `run ${run}: bulk-update`).toMatchObject({
+        status: 'done',
+        matched: 3 * BATCH,
+        changed: 3 * BATCH,
+        skippedCount: 0,
+      });
     }
   }, 600_000);
 });

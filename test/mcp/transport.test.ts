@@ -53,7 +53,7 @@ describe.each(testDatabaseKinds())('tool server transport on %s', (kind) => {
       }
     });
 
-    it('lists exactly the six tools, each read-only with input and output schemas', async () => {
+    it('lists exactly the nine tools, each read-only with input and output schemas', async () => {
       const { client, close } = await connect(server, account.apiKey);
       try {
         const { tools, nextCursor } = await client.listTools();

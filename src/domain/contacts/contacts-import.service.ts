@@ -47,8 +47,6 @@ export async function importContacts(ctx: RequestContext, body: unknown): Promis
     } else rejected.push({ reason: REASONS[prepared.reason], index });
   });
   const accepted = writes.length;
-  const job = (batch: { id: string; accountId: string; createdAt: Date }) =>
-    importJobInsert({ ...batch, accepted, rejected: rejected.map(({ index, reason }) => ({ index, reason })) });
   if (accepted === 0) {
     // Nothing to write: the job is done as it is stored.
     const importId = randomUUID();
@@ -67,7 +65,9 @@ export async function importContacts(ctx: RequestContext, body: unknown): Promis
     return { importId, accepted, rejected };
   }
   const payload: ImportPayload = { writes, indexes, enrollment };
-  const importId = await enqueueBatch(ctx, 'import', payload, job);
+  const importId = await enqueueBatch(ctx, 'import', payload, (batch) =>
+    importJobInsert({ ...batch, accepted, rejected }),
+  );
   return { importId, accepted, rejected };
 }
 
