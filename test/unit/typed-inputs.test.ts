@@ -40,6 +40,7 @@ const ZOD_SCHEMA_OF: Record<string, z.ZodType> = {
   // The service parses the body, then each item with BulkItemSchema (naming each bad one `contacts[i]`).
   importContacts: BulkImportBodySchema.extend({ contacts: z.array(BulkItemSchema) }),
   bulkUpdateContacts: BulkUpdateBodySchema,
+  startBulkUpdate: BulkUpdateBodySchema,
   patchContactByExternalId: PatchBodySchema,
   createAgent: CreateAgentSchema,
   updateAgent: UpdateAgentSchema,

@@ -11,7 +11,7 @@ import {
   listImportJobs,
 } from './contact-jobs.service.js';
 import { bulkUpdateContacts } from './contacts-bulk-update.service.js';
-import { ImportRejection } from './contacts.graphql.js';
+import { BulkUpdateContactsInput, ImportRejection } from './contacts.graphql.js';
 
 const JobStatusEnum = builder.enumType('JobStatus', {
   description: 'queued: stored, not started; running: being written; done: every row written or rejected.',
@@ -112,6 +112,12 @@ builder.mutationFields((t) => ({
     description:
       'bulkUpdateContacts answering its id: queues the same change for every contact matching the filter ({ filter, data }, as REST).',
     args: { input: t.arg({ type: 'JSON', required: true }) },
+    resolve: (_root, args, ctx) => bulkUpdateContacts(ctx, args.input),
+  }),
+  startBulkUpdateTyped: t.field({
+    type: BulkUpdateStarted,
+    description: 'startBulkUpdate with a typed input: queues the same change for every contact matching the filter.',
+    args: { input: t.arg({ type: BulkUpdateContactsInput, required: true }) },
     resolve: (_root, args, ctx) => bulkUpdateContacts(ctx, args.input),
   }),
 }));

@@ -172,7 +172,7 @@ const ImportContactsInput = inputTypeFromZod('ImportContactsInput', ImportBodyWi
   nested: { contacts: 'ImportContactItemInput', assignmentOptions: 'AssignmentOptionsInput' },
   enums,
 });
-const BulkUpdateContactsInput = inputTypeFromZod('BulkUpdateContactsInput', BulkUpdateBodySchema, {
+export const BulkUpdateContactsInput = inputTypeFromZod('BulkUpdateContactsInput', BulkUpdateBodySchema, {
   description: 'The same change (data) for every contact matching the filter (the REST bulk-update body).',
   nested: { filter: 'BulkUpdateFilterInput', customFields: 'CustomFieldMatchInput' },
   enums,
