@@ -346,7 +346,9 @@ function withOptions(paths: Record<string, Record<string, Operation>>) {
           ...item,
           options: {
             operationId: optionsOperationId(path),
-            summary: 'List the methods this path answers',
+            tags: ['Methods'],
+            // The path in the summary: the page lists every OPTIONS operation together.
+            summary: `Methods of ${path.replace(/^\/api\/v1/, '')}`,
             security: [],
             parameters: [...pathParameters, requestIdParameter],
             responses: {
@@ -507,11 +509,19 @@ export function buildOpenApi(): Record<string, unknown> {
       },
     },
     security: [{ apiKey: [] }],
+    // The groups of /docs, in this order.
+    tags: [
+      { name: 'Contacts', description: 'Write, import, read, list and export contacts' },
+      { name: 'Calls', description: "A contact's calls and their transcripts" },
+      { name: 'Workflows', description: 'The workflows a contact can be enrolled in' },
+      { name: 'Methods', description: 'OPTIONS on each path: the methods it answers (no key needed)' },
+    ],
     paths: withRequestSamples(
       withOptions({
         '/api/v1/workflows': {
           get: {
             operationId: 'listWorkflows',
+            tags: ['Workflows'],
             summary: "List the Account's workflows",
             parameters: [...queryParameters(PageQuerySchema), requestIdParameter],
             responses: {
@@ -523,6 +533,7 @@ export function buildOpenApi(): Record<string, unknown> {
         '/api/v1/contacts/upsert': {
           put: {
             operationId: 'upsertContact',
+            tags: ['Contacts'],
             summary: 'Create or update one contact by its dedup fields',
             parameters: writeParameters,
             requestBody: body(json(UpsertBodySchema), REQUEST_EXAMPLES.upsertContact),
@@ -546,6 +557,7 @@ export function buildOpenApi(): Record<string, unknown> {
         '/api/v1/contacts/bulk': {
           post: {
             operationId: 'importContacts',
+            tags: ['Contacts'],
             summary: 'Import up to 1000 contacts (queued)',
             parameters: writeParameters,
             requestBody: body(
@@ -593,6 +605,7 @@ export function buildOpenApi(): Record<string, unknown> {
         '/api/v1/contacts': {
           get: {
             operationId: 'listContacts',
+            tags: ['Contacts'],
             summary: 'List contacts, newest first',
             parameters: [...queryParameters(ListQuerySchema), requestIdParameter],
             responses: {
@@ -604,6 +617,7 @@ export function buildOpenApi(): Record<string, unknown> {
         '/api/v1/contacts/csv': {
           get: {
             operationId: 'exportContactsCsv',
+            tags: ['Contacts'],
             summary: 'Export a page of contacts as CSV',
             parameters: [...queryParameters(ListQuerySchema), requestIdParameter],
             responses: {
@@ -625,6 +639,7 @@ export function buildOpenApi(): Record<string, unknown> {
         '/api/v1/contacts/bulk-update': {
           post: {
             operationId: 'bulkUpdateContacts',
+            tags: ['Contacts'],
             summary: 'Change every contact a filter selects (queued)',
             parameters: writeParameters,
             requestBody: body(json(BulkUpdateBodySchema), REQUEST_EXAMPLES.bulkUpdateContacts),
@@ -644,6 +659,7 @@ export function buildOpenApi(): Record<string, unknown> {
         '/api/v1/contacts/{id}': {
           get: {
             operationId: 'getContact',
+            tags: ['Contacts'],
             summary: 'Read one contact by its id',
             parameters: [...idPath("The contact's id"), requestIdParameter],
             responses: {
@@ -656,6 +672,7 @@ export function buildOpenApi(): Record<string, unknown> {
         '/api/v1/contacts/source/{sourceKind}/external-id/{externalId}': {
           get: {
             operationId: 'getContactByExternalId',
+            tags: ['Contacts'],
             summary: 'Read one contact by its source and external ID',
             parameters: [...externalIdPath, requestIdParameter],
             responses: {
@@ -667,6 +684,7 @@ export function buildOpenApi(): Record<string, unknown> {
           },
           patch: {
             operationId: 'patchContactByExternalId',
+            tags: ['Contacts'],
             summary: 'Change fields of one contact by its source and external ID',
             parameters: [...externalIdPath, ...writeParameters],
             requestBody: body(json(PatchBodySchema), REQUEST_EXAMPLES.patchContactByExternalId),
@@ -686,6 +704,7 @@ export function buildOpenApi(): Record<string, unknown> {
         '/api/v1/contacts/source/{sourceKind}/external-id/{externalId}/calls': {
           get: {
             operationId: 'listContactCalls',
+            tags: ['Calls'],
             summary: "List a contact's calls, oldest first",
             parameters: [...externalIdPath, ...queryParameters(PageQuerySchema), requestIdParameter],
             responses: {
@@ -703,6 +722,7 @@ export function buildOpenApi(): Record<string, unknown> {
         '/api/v1/calls/{id}/transcript': {
           get: {
             operationId: 'getCallTranscript',
+            tags: ['Calls'],
             summary: "Read a call's transcript",
             parameters: [...idPath("The call's id"), requestIdParameter],
             responses: {

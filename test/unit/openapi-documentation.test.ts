@@ -10,6 +10,7 @@ interface MediaType {
 interface Operation {
   summary?: string;
   operationId?: string;
+  tags?: string[];
   'x-codeSamples'?: Array<{ lang: string; source: string }>;
   requestBody?: { content: Record<string, MediaType> };
   responses: Record<string, { content?: Record<string, MediaType>; $ref?: string }>;
@@ -21,6 +22,7 @@ interface Document {
     responses: Record<string, { content?: Record<string, MediaType> }>;
   };
   security?: Array<Record<string, string[]>>;
+  tags?: Array<{ name: string }>;
   paths: Record<string, Record<string, Operation>>;
 }
 
@@ -40,8 +42,10 @@ describe('the OpenAPI document, for /docs', () => {
     expect(document.security).toEqual([{ apiKey: [] }]);
   });
 
-  it.each(operations)('$name: summary, operationId and a curl sample', ({ operation }) => {
+  it.each(operations)('$name: summary, operationId, one declared tag and a curl sample', ({ operation }) => {
     expect(operation.summary?.length).toBeGreaterThan(0);
+    expect(operation.tags).toHaveLength(1);
+    expect(document.tags?.map((tag) => tag.name)).toContain(operation.tags?.[0]);
     expect(operation.operationId?.length).toBeGreaterThan(0);
     expect(operation['x-codeSamples']?.[0]).toMatchObject({ lang: 'Shell', source: expect.stringMatching(/^curl /) });
   });
@@ -54,8 +58,10 @@ describe('the OpenAPI document, for /docs', () => {
         expect(media.example, `${status} ${type}`).toBeDefined();
   });
 
-  it('operationIds are unique (the typed client names operations by them)', () => {
+  it('operationIds and summaries are unique (the client names operations by id, the menu by summary)', () => {
     const ids = operations.map(({ operation }) => operation.operationId);
     expect(new Set(ids).size).toBe(ids.length);
+    const summaries = operations.map(({ operation }) => operation.summary);
+    expect(new Set(summaries).size, 'summaries tell operations apart in the menu').toBe(summaries.length);
   });
 });
