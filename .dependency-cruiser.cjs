@@ -63,6 +63,14 @@ module.exports = {
       to: { path: '^(src/(rest|mcp|cli|console)|integration)/', pathNot: '^$1/' },
     },
     {
+      name: 'client-is-a-library',
+      comment:
+        'The typed REST client (src/client/, exported as contactline/client) runs in other programs: only its libraries and the types generated from schema/openapi.json.',
+      severity: 'error',
+      from: { path: '^src/client/' },
+      to: { path: '^(src|integration)/', pathNot: '^src/(client|generated)/' },
+    },
+    {
       name: 'no-circular',
       comment: 'A cycle makes two modules one; give what they share a module of its own.',
       severity: 'error',

@@ -1,4 +1,4 @@
-// Composes the HTTP service: request ids, health, the REST API, GraphQL, OPTIONS answers, and
+// Composes the HTTP service: request ids, health, the REST API and its documentation, GraphQL, OPTIONS answers, and
 // one error mapper. createApp takes its infrastructure so tests can pass their own.
 import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Logger } from 'pino';
@@ -11,6 +11,7 @@ import { errorBody, failureOf, type LogError } from './http/error-body.js';
 import { requestIdFor } from './http/request-context.js';
 import { noteRequestStarted } from './db/foreground-traffic.js';
 import { buildOpenApi } from './rest/openapi.js';
+import { apiDocsRouter, OPENAPI_DOCUMENT_PATH } from './rest/api-docs.route.js';
 import { logger } from './logger.js';
 import { mondayRouter } from '../integration/monday/board-app.route.js';
 import { consoleRouter } from './console/console.route.js';
@@ -91,9 +92,11 @@ export function createApp({
     }
   });
 
-  app.get('/openapi.json', (_req, res) => {
+  app.get(OPENAPI_DOCUMENT_PATH, (_req, res) => {
     res.json(openApiDocument);
   });
+  // GET /docs: Redoc over that document, everything served from here (src/rest/api-docs.route.ts).
+  app.use(apiDocsRouter());
 
   // Before the JSON parser: the signature is checked over the raw body bytes.
   app.use(TELEPHONY_EVENTS_PATH, telephonyEventsRouter(services, telephonySecrets));

@@ -4,7 +4,10 @@
 // per answer), and those rows are dropped and the rest sent again, until the chunk is accepted
 // or an answer names no item (then the chunk fails as a whole, reported once). Each resend
 // drops at least one row, and there are at most MAX_SENDS_PER_CHUNK of them. A 429 or 503 is
-// sent again after its Retry-After (at most MAX_WAITS times).
+// sent again after its Retry-After (at most MAX_WAITS times). The request goes through the
+// typed client of the OpenAPI document (src/client/), so the body and the answer's types are
+// the document's.
+import type { ContactlineClient, ContactWrite } from '../client/index.js';
 import type { CsvRow } from '../domain/contacts/csv-import/csv-records.js';
 import { itemProblems } from '../domain/contacts/csv-import/item-problems.js';
 
@@ -45,12 +48,13 @@ export interface PendingRow {
 }
 
 type Answer =
-  | { kind: 'unreachable'; message: string }
+  | { kind: 'unreachable' | 'not-the-service'; message: string }
   | { kind: 'answered'; status: number; body: Record<string, unknown>; retryAfterMs: number | null };
 
+/** `endpoint` names the bulk URL in messages; the request goes through `client`. */
 export async function sendChunk(
+  client: ContactlineClient,
   endpoint: string,
-  key: string,
   chunk: PendingRow[],
   wait = sleep,
 ): Promise<ChunkResult> {
@@ -58,13 +62,14 @@ export async function sendChunk(
   const rejected: RowRejection[] = [];
   let waits = 0;
   for (let sends = 1; ; sends++) {
-    const answer = await post(endpoint, key, pending);
-    if (answer.kind === 'unreachable') {
+    const answer = await post(client, endpoint, pending);
+    if (answer.kind !== 'answered') {
+      // Both repeat for every chunk: stop the import.
       return {
         accepted: 0,
         sent: chunk.length - pending.length,
         rejected,
-        failure: failureOf(pending, null, 'unreachable', answer.message),
+        failure: failureOf(pending, null, answer.kind === 'unreachable' ? 'unreachable' : 'not_json', answer.message),
         fatal: true,
       };
     }
@@ -111,29 +116,30 @@ function failureOf(pending: PendingRow[], status: number | null, code: string, m
   };
 }
 
-async function post(endpoint: string, key: string, pending: PendingRow[]): Promise<Answer> {
-  let response: Response;
+/**
+ * One POST through the typed client. Whatever the service answers comes back as an answer
+ * (an error body that is not JSON becomes its first 200 characters as the message); only a
+ * request that got no answer (refused, reset, timed out) is `unreachable`.
+ */
+async function post(client: ContactlineClient, endpoint: string, pending: PendingRow[]): Promise<Answer> {
+  let result: Awaited<ReturnType<typeof sendBulk>>;
   try {
-    response = await fetch(endpoint, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ contacts: pending.map((p) => p.item) }),
-      signal: AbortSignal.timeout(120_000),
-    });
+    result = await sendBulk(client, pending);
   } catch (error) {
+    // A 2xx whose body is not JSON: something else answers at this address.
+    if (error instanceof SyntaxError) return { kind: 'not-the-service', message: notTheService(endpoint) };
     const cause = (error as { cause?: { message?: string } }).cause?.message ?? (error as Error).message;
     return {
       kind: 'unreachable',
       message: `cannot reach ${endpoint} (${cause}); is \`contactline serve\` running there?`,
     };
   }
-  const text = await response.text();
-  let body: Record<string, unknown>;
-  try {
-    body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
-  } catch {
-    body = { message: text.slice(0, 200) };
-  }
+  const { data, error, response } = result;
+  const body: Record<string, unknown> = data
+    ? data
+    : typeof error === 'object' && error !== null
+      ? error
+      : { message: String(error ?? '').slice(0, 200) };
   return {
     kind: 'answered',
     status: response.status,
@@ -141,6 +147,18 @@ async function post(endpoint: string, key: string, pending: PendingRow[]): Promi
     retryAfterMs: retryAfterMs(response.headers.get('retry-after')),
   };
 }
+
+function sendBulk(client: ContactlineClient, pending: PendingRow[]) {
+  return client.POST('/api/v1/contacts/bulk', {
+    // The items are the CSV rows as mapped, not checked here: the service is the judge of
+    // every row (a 202 names those it rejects, a 400 the fields it refuses).
+    body: { contacts: pending.map((p) => p.item) as ContactWrite[] },
+    signal: AbortSignal.timeout(120_000),
+  });
+}
+
+const notTheService = (endpoint: string) =>
+  `${endpoint} answered something other than JSON; is it a contactline service?`;
 
 /** Retry-After in seconds (the service sends seconds), bounded; absent or a date: null. */
 function retryAfterMs(header: string | null): number | null {

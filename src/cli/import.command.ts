@@ -15,6 +15,7 @@ import {
   type Target,
 } from '../domain/contacts/csv-import/csv-mapping.js';
 import { readCsvRecords } from '../domain/contacts/csv-import/csv-records.js';
+import { createContactlineClient } from '../client/index.js';
 import { sendChunk, type ChunkFailure, type PendingRow, type RowRejection } from './bulk-sender.js';
 
 export const CHUNK_SIZE = 1000;
@@ -146,11 +147,12 @@ async function runImport(
       : null;
   bar?.start(summary.rows, summary.rows - sendable.length);
 
+  const client = createContactlineClient({ baseUrl: summary.url, apiKey: opts.key });
   const endpoint = `${summary.url}/api/v1/contacts/bulk`;
   try {
     for (let start = 0; start < sendable.length; start += CHUNK_SIZE) {
       const chunk = sendable.slice(start, start + CHUNK_SIZE);
-      const result = await sendChunk(endpoint, opts.key, chunk);
+      const result = await sendChunk(client, endpoint, chunk);
       summary.sent += result.sent;
       summary.accepted += result.accepted;
       summary.rejected.push(...result.rejected);

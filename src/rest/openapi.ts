@@ -22,6 +22,7 @@ import { CONTACT_RESPONSE_FIELDS } from '../domain/contacts/contacts.rules.js';
 import { allowHeader } from '../http/options.js';
 import { HTTP_EDGE_DEFAULTS } from '../config/http-edge-env.js';
 import { IDEMPOTENCY_KEY_HEADER, REPLAYED_HEADER } from '../http/idempotency.js';
+import { ANSWER_EXAMPLES, curlSample, errorExample, PATH_EXAMPLES, REQUEST_EXAMPLES } from './openapi-examples.js';
 
 const json = (schema: z.ZodType) => {
   const out = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
@@ -275,22 +276,33 @@ const replayedHeader = { [REPLAYED_HEADER]: { $ref: '#/components/headers/Idempo
  * A response: every one carries x-request-id and the rate-limit fields; Idempotent-Replayed
  * only where a write's answer is replayed for its Idempotency-Key.
  */
-const answer = (description: string, content?: Record<string, { schema: object }>, headers: object = {}) => ({
+const answer = (
+  description: string,
+  content?: Record<string, { schema: object; example?: unknown }>,
+  headers: object = {},
+) => ({
   description,
   headers: { ...requestIdHeader, ...rateLimitHeaders, ...replayedHeader, ...headers },
   ...(content ? { content } : {}),
 });
-const jsonAnswer = (description: string, schema: object) => answer(description, { 'application/json': { schema } });
+const jsonAnswer = (description: string, schema: object, example: unknown) =>
+  answer(description, { 'application/json': { schema, example } });
 
 /** The error body with this status's text and codes; `also` constrains it further (e.g. contacts required). */
 function errorAnswer(description: string, codes: ErrorCode[], also: object = {}) {
   const status = ERROR_CODES[codes[0]];
-  return jsonAnswer(description, {
-    allOf: [
-      ref('ErrorBody'),
-      { type: 'object', properties: { error: { const: STATUS_CODES[status] }, code: { enum: codes } }, ...also },
-    ],
-  });
+  const error = STATUS_CODES[status] ?? String(status);
+  const listsContacts = 'required' in also;
+  return jsonAnswer(
+    description,
+    {
+      allOf: [
+        ref('ErrorBody'),
+        { type: 'object', properties: { error: { const: error }, code: { enum: codes } }, ...also },
+      ],
+    },
+    errorExample(error, codes[0], description, listsContacts),
+  );
 }
 
 /** The errors every /api/v1 operation can answer, by status (see components.responses). */
@@ -345,46 +357,104 @@ function queryParameters(schema: z.ZodObject) {
 }
 
 const idPath = (description: string) => [
-  { name: 'id', in: 'path', required: true, description, schema: { type: 'string', format: 'uuid' } },
+  {
+    name: 'id',
+    in: 'path',
+    required: true,
+    description,
+    schema: { type: 'string', format: 'uuid' },
+    example: PATH_EXAMPLES.id,
+  },
 ];
 const externalIdPath = [
-  { name: 'sourceKind', in: 'path', required: true, schema: { enum: [...SOURCE_KINDS] } },
+  {
+    name: 'sourceKind',
+    in: 'path',
+    required: true,
+    schema: { enum: [...SOURCE_KINDS] },
+    example: PATH_EXAMPLES.sourceKind,
+  },
   {
     name: 'externalId',
     in: 'path',
     required: true,
     description: 'Percent-encoded; matching is case- and accent-sensitive and ignores trailing spaces',
     schema: { type: 'string', minLength: 1, maxLength: 256 },
+    example: PATH_EXAMPLES.externalId,
   },
 ];
 
 const BODY_NOTE =
   'Read as JSON whatever the Content-Type says, and only once the key is accepted (a request without a valid key is refused unread); 10 MB at most (413 above that)';
-const body = (schema: object) => ({
+const body = (schema: object, example: unknown) => ({
   required: true,
   description: BODY_NOTE,
-  content: { 'application/json': { schema } },
+  content: { 'application/json': { schema, example } },
 });
 
-/** OPTIONS on each path: 204, Allow, no body, no key (src/http/options.ts answers it). */
-function withOptions(paths: Record<string, Record<string, object>>) {
+type Operation = {
+  parameters?: Array<{ in?: string; $ref?: string }>;
+  requestBody?: { content: Record<string, { example?: unknown }> };
+} & Record<string, unknown>;
+
+/** `/api/v1/contacts/{id}` → `optionsContactsId`: OPTIONS has no operationId of its own to keep. */
+const optionsOperationId = (path: string) =>
+  `options${path
+    .replace(/^\/api\/v1\//, '')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((word) => word[0].toUpperCase() + word.slice(1))
+    .join('')}`;
+
+/**
+ * OPTIONS on each path: 204, Allow, no body, no key (src/http/options.ts answers it). It takes
+ * the path's parameters, which every path template must declare for each of its operations.
+ */
+function withOptions(paths: Record<string, Record<string, Operation>>) {
+  return Object.fromEntries(
+    Object.entries(paths).map(([path, item]) => {
+      const pathParameters = (Object.values(item)[0].parameters ?? []).filter((p) => p.in === 'path');
+      return [
+        path,
+        {
+          ...item,
+          options: {
+            operationId: optionsOperationId(path),
+            tags: ['Methods'],
+            // The path in the summary: the page lists every OPTIONS operation together.
+            summary: `Methods of ${path.replace(/^\/api\/v1/, '')}`,
+            security: [],
+            parameters: [...pathParameters, requestIdParameter],
+            responses: {
+              204: answer('No content; Allow names the methods', undefined, {
+                Allow: {
+                  required: true,
+                  schema: { const: allowHeader(Object.keys(item).map((m) => m.toUpperCase())) },
+                },
+              }),
+              429: responseRef('RateLimited'),
+            },
+          },
+        },
+      ];
+    }),
+  );
+}
+
+/** Each operation gets a curl sample (x-codeSamples) sending its example body. */
+function withRequestSamples(paths: Record<string, Record<string, Operation>>) {
   return Object.fromEntries(
     Object.entries(paths).map(([path, item]) => [
       path,
-      {
-        ...item,
-        options: {
-          summary: 'The methods this path answers',
-          security: [],
-          parameters: [requestIdParameter],
-          responses: {
-            204: answer('No content; Allow names the methods', undefined, {
-              Allow: { required: true, schema: { const: allowHeader(Object.keys(item).map((m) => m.toUpperCase())) } },
-            }),
-            429: responseRef('RateLimited'),
+      Object.fromEntries(
+        Object.entries(item).map(([method, operation]) => [
+          method,
+          {
+            ...operation,
+            'x-codeSamples': curlSample(method, path, operation.requestBody?.content['application/json']?.example),
           },
-        },
-      },
+        ]),
+      ),
     ]),
   );
 }
@@ -404,8 +474,18 @@ export function buildOpenApi(): Record<string, unknown> {
         `Rate limits: per API key and per client address (by default ${HTTP_EDGE_DEFAULTS.RATE_LIMIT_PER_KEY} and ${HTTP_EDGE_DEFAULTS.RATE_LIMIT_PER_ADDRESS} requests per ${HTTP_EDGE_DEFAULTS.RATE_LIMIT_WINDOW_SECONDS} s); every answer carries \`RateLimit-Policy\` and \`RateLimit\` (draft-ietf-httpapi-ratelimit-headers); over a limit the answer is 429 \`rate_limited\` with \`Retry-After\`.`,
       ].join(' '),
     },
+    // Relative: the document is served by the service it describes (GET /openapi.json), so the
+    // paths resolve against whichever host serves it.
+    servers: [{ url: '/', description: 'This service' }],
     components: {
-      securitySchemes: { apiKey: { type: 'http', scheme: 'bearer', description: 'svc_pk_… API key' } },
+      securitySchemes: {
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'svc_pk_…',
+          description: 'An API key (`svc_pk_…`), shown once when created (`contactline keys create`, or the console)',
+        },
+      },
       schemas: {
         Contact,
         CallRecord,
@@ -494,6 +574,7 @@ export function buildOpenApi(): Record<string, unknown> {
                   },
                 ],
               },
+              example: errorExample(STATUS_CODES[429] ?? '429', 'rate_limited', 'Too many requests; retry in 41 s'),
             },
           },
           { 'Retry-After': { $ref: '#/components/headers/RetryAfter' } },
@@ -511,205 +592,284 @@ export function buildOpenApi(): Record<string, unknown> {
       },
     },
     security: [{ apiKey: [] }],
-    paths: withOptions({
-      '/api/v1/workflows': {
-        get: {
-          operationId: 'listWorkflows',
-          parameters: [...queryParameters(PageQuerySchema), requestIdParameter],
-          responses: { 200: jsonAnswer('A page of workflows, newest first', workflowPage), ...standardErrors },
-        },
-      },
-      '/api/v1/contacts/upsert': {
-        put: {
-          operationId: 'upsertContact',
-          parameters: writeParameters,
-          requestBody: body(json(UpsertBodySchema)),
-          responses: {
-            200: jsonAnswer("Updated: the contact that matched the Account's dedup fields", ref('Contact')),
-            201: jsonAnswer('Created', ref('Contact')),
-            ...standardErrors,
-            409: errorAnswer(
-              `The contact could not be written while this upsert ran (something other than the service's writers changed or removed it each time; concurrent upserts of one contact take turns and all succeed); nothing was written by it; retry. Or ${IN_USE}`,
-              ['conflict', 'idempotency_key_in_use'],
-            ),
-            ...tooLarge,
-            ...unprocessable,
+    // The groups of /docs, in this order.
+    tags: [
+      { name: 'Contacts', description: 'Write, import, read, list and export contacts' },
+      { name: 'Calls', description: "A contact's calls and their transcripts" },
+      { name: 'Workflows', description: 'The workflows a contact can be enrolled in' },
+      { name: 'Methods', description: 'OPTIONS on each path: the methods it answers (no key needed)' },
+    ],
+    paths: withRequestSamples(
+      withOptions({
+        '/api/v1/workflows': {
+          get: {
+            operationId: 'listWorkflows',
+            tags: ['Workflows'],
+            summary: "List the Account's workflows",
+            parameters: [...queryParameters(PageQuerySchema), requestIdParameter],
+            responses: {
+              200: jsonAnswer('A page of workflows, newest first', workflowPage, ANSWER_EXAMPLES.workflowPage),
+              ...standardErrors,
+            },
           },
         },
-      },
-      '/api/v1/contacts/bulk': {
-        post: {
-          operationId: 'importContacts',
-          parameters: writeParameters,
-          requestBody: body({
-            ...bulkImport,
-            properties: {
-              ...bulkImport.properties,
-              contacts: { type: 'array', minItems: 1, maxItems: 1000, items: ref('ContactWrite') },
+        '/api/v1/contacts/upsert': {
+          put: {
+            operationId: 'upsertContact',
+            tags: ['Contacts'],
+            summary: 'Create or update one contact by its dedup fields',
+            parameters: writeParameters,
+            requestBody: body(json(UpsertBodySchema), REQUEST_EXAMPLES.upsertContact),
+            responses: {
+              200: jsonAnswer(
+                "Updated: the contact that matched the Account's dedup fields",
+                ref('Contact'),
+                ANSWER_EXAMPLES.contact,
+              ),
+              201: jsonAnswer('Created', ref('Contact'), ANSWER_EXAMPLES.contact),
+              ...standardErrors,
+              409: errorAnswer(
+                `The contact could not be written while this upsert ran (something other than the service's writers changed or removed it each time; concurrent upserts of one contact take turns and all succeed); nothing was written by it; retry. Or ${IN_USE}`,
+                ['conflict', 'idempotency_key_in_use'],
+              ),
+              ...tooLarge,
+              ...unprocessable,
             },
-          }),
-          responses: {
-            202: jsonAnswer('Queued; written within seconds', {
-              type: 'object',
-              additionalProperties: false,
-              required: ['importId', 'accepted', 'rejected'],
-              properties: {
-                importId: { type: 'string', format: 'uuid', description: 'The import: GET /api/v1/imports/{id}' },
-                accepted: { type: 'integer', minimum: 0 },
-                rejected: {
-                  type: 'array',
-                  items: {
-                    type: 'object',
-                    additionalProperties: false,
-                    required: ['reason', 'index'],
-                    properties: {
-                      reason: { enum: ['missing-dedup-field', 'dedup-key-too-long', 'invalid-phone'] },
-                      index: { type: 'integer', minimum: 0 },
+          },
+        },
+        '/api/v1/contacts/bulk': {
+          post: {
+            operationId: 'importContacts',
+            tags: ['Contacts'],
+            summary: 'Import up to 1000 contacts (queued)',
+            parameters: writeParameters,
+            requestBody: body(
+              {
+                ...bulkImport,
+                properties: {
+                  ...bulkImport.properties,
+                  contacts: { type: 'array', minItems: 1, maxItems: 1000, items: ref('ContactWrite') },
+                },
+              },
+              REQUEST_EXAMPLES.importContacts,
+            ),
+            responses: {
+              202: jsonAnswer(
+                'Queued; written within seconds',
+                {
+                  type: 'object',
+                  additionalProperties: false,
+                  required: ['importId', 'accepted', 'rejected'],
+                  properties: {
+                    importId: { type: 'string', format: 'uuid', description: 'The import: GET /api/v1/imports/{id}' },
+                    accepted: { type: 'integer', minimum: 0 },
+                    rejected: {
+                      type: 'array',
+                      items: {
+                        type: 'object',
+                        additionalProperties: false,
+                        required: ['reason', 'index'],
+                        properties: {
+                          reason: { enum: ['missing-dedup-field', 'dedup-key-too-long', 'invalid-phone'] },
+                          index: { type: 'integer', minimum: 0 },
+                        },
+                      },
                     },
                   },
                 },
-              },
-            }),
-            ...standardErrors,
-            ...keyInUse,
-            ...tooLarge,
-            ...keyReused,
+                ANSWER_EXAMPLES.importAccepted,
+              ),
+              ...standardErrors,
+              ...keyInUse,
+              ...tooLarge,
+              ...keyReused,
+            },
           },
         },
-      },
-      '/api/v1/contacts': {
-        get: {
-          operationId: 'listContacts',
-          parameters: [...queryParameters(ListQuerySchema), requestIdParameter],
-          responses: { 200: jsonAnswer('A page of contacts, newest first', page('Contact')), ...standardErrors },
+        '/api/v1/contacts': {
+          get: {
+            operationId: 'listContacts',
+            tags: ['Contacts'],
+            summary: 'List contacts, newest first',
+            parameters: [...queryParameters(ListQuerySchema), requestIdParameter],
+            responses: {
+              200: jsonAnswer('A page of contacts, newest first', page('Contact'), ANSWER_EXAMPLES.contactPage),
+              ...standardErrors,
+            },
+          },
         },
-      },
-      '/api/v1/contacts/csv': {
-        get: {
-          operationId: 'exportContactsCsv',
-          parameters: [...queryParameters(ListQuerySchema), requestIdParameter],
-          responses: {
-            200: answer(
-              'One page as CSV: a header row, then a row per contact (the Contact fields in order; customFields as JSON, booleans true/false, nulls empty)',
-              { 'text/csv': { schema: { type: 'string' } } },
-              {
-                'x-next-token': {
-                  description: "The next page's nextToken; absent on the last page",
-                  required: false,
-                  schema: { type: 'string', minLength: 1 },
+        '/api/v1/contacts/csv': {
+          get: {
+            operationId: 'exportContactsCsv',
+            tags: ['Contacts'],
+            summary: 'Export a page of contacts as CSV',
+            parameters: [...queryParameters(ListQuerySchema), requestIdParameter],
+            responses: {
+              200: answer(
+                'One page as CSV: a header row, then a row per contact (the Contact fields in order; customFields as JSON, booleans true/false, nulls empty)',
+                { 'text/csv': { schema: { type: 'string' }, example: ANSWER_EXAMPLES.contactsCsv } },
+                {
+                  'x-next-token': {
+                    description: "The next page's nextToken; absent on the last page",
+                    required: false,
+                    schema: { type: 'string', minLength: 1 },
+                  },
                 },
-              },
-            ),
-            ...standardErrors,
+              ),
+              ...standardErrors,
+            },
           },
         },
-      },
-      '/api/v1/contacts/bulk-update': {
-        post: {
-          operationId: 'bulkUpdateContacts',
-          parameters: writeParameters,
-          requestBody: body(json(BulkUpdateBodySchema)),
-          responses: {
-            202: jsonAnswer('Queued', {
-              type: 'object',
-              additionalProperties: false,
-              required: ['updateId'],
-              properties: {
-                updateId: {
-                  type: 'string',
-                  format: 'uuid',
-                  description: 'The bulk-update: GET /api/v1/bulk-updates/{id}',
+        '/api/v1/contacts/bulk-update': {
+          post: {
+            operationId: 'bulkUpdateContacts',
+            tags: ['Contacts'],
+            summary: 'Change every contact a filter selects (queued)',
+            parameters: writeParameters,
+            requestBody: body(json(BulkUpdateBodySchema), REQUEST_EXAMPLES.bulkUpdateContacts),
+            responses: {
+              202: jsonAnswer(
+                'Queued',
+                {
+                  type: 'object',
+                  additionalProperties: false,
+                  required: ['updateId'],
+                  properties: {
+                    updateId: {
+                      type: 'string',
+                      format: 'uuid',
+                      description: 'The bulk-update: GET /api/v1/bulk-updates/{id}',
+                    },
+                  },
                 },
-              },
-            }),
-            ...standardErrors,
-            ...keyInUse,
-            ...tooLarge,
-            ...keyReused,
+                ANSWER_EXAMPLES.bulkUpdateAccepted,
+              ),
+              ...standardErrors,
+              ...keyInUse,
+              ...tooLarge,
+              ...keyReused,
+            },
           },
         },
-      },
-      '/api/v1/imports': {
-        get: {
-          operationId: 'listImports',
-          parameters: [...queryParameters(PageQuerySchema), requestIdParameter],
-          responses: {
-            200: jsonAnswer("A page of the Account's imports, newest first", page('ImportJob')),
-            ...standardErrors,
+        '/api/v1/imports': {
+          get: {
+            operationId: 'listImports',
+            tags: ['Contacts'],
+            summary: "List the Account's imports, newest first",
+            parameters: [...queryParameters(PageQuerySchema), requestIdParameter],
+            responses: {
+              200: jsonAnswer(
+                "A page of the Account's imports, newest first",
+                page('ImportJob'),
+                ANSWER_EXAMPLES.importsPage,
+              ),
+              ...standardErrors,
+            },
           },
         },
-      },
-      '/api/v1/imports/{id}': {
-        get: {
-          operationId: 'getImport',
-          parameters: [...idPath("The import's id (the 202's importId)"), requestIdParameter],
-          responses: { 200: jsonAnswer('The import', ref('ImportJob')), ...standardErrors, ...notFound },
-        },
-      },
-      '/api/v1/bulk-updates/{id}': {
-        get: {
-          operationId: 'getBulkUpdate',
-          parameters: [...idPath("The bulk-update's id (the 202's updateId)"), requestIdParameter],
-          responses: { 200: jsonAnswer('The bulk-update', ref('BulkUpdateJob')), ...standardErrors, ...notFound },
-        },
-      },
-      '/api/v1/contacts/{id}': {
-        get: {
-          operationId: 'getContact',
-          parameters: [...idPath("The contact's id"), requestIdParameter],
-          responses: { 200: jsonAnswer('The contact', ref('Contact')), ...standardErrors, ...notFound },
-        },
-      },
-      '/api/v1/contacts/source/{sourceKind}/external-id/{externalId}': {
-        get: {
-          operationId: 'getContactByExternalId',
-          parameters: [...externalIdPath, requestIdParameter],
-          responses: {
-            200: jsonAnswer('The contact', ref('Contact')),
-            ...standardErrors,
-            ...notFound,
-            ...severalMatch,
+        '/api/v1/imports/{id}': {
+          get: {
+            operationId: 'getImport',
+            tags: ['Contacts'],
+            summary: 'Read one import: its status and exact counts',
+            parameters: [...idPath("The import's id (the 202's importId)"), requestIdParameter],
+            responses: {
+              200: jsonAnswer('The import', ref('ImportJob'), ANSWER_EXAMPLES.importJob),
+              ...standardErrors,
+              ...notFound,
+            },
           },
         },
-        patch: {
-          operationId: 'patchContactByExternalId',
-          parameters: [...externalIdPath, ...writeParameters],
-          requestBody: body(json(PatchBodySchema)),
-          responses: {
-            200: jsonAnswer('The changed contact', ref('Contact')),
-            ...standardErrors,
-            ...notFound,
-            409: errorAnswer(
-              `Several contacts have this external ID, or the change would give the contact another contact's dedup key; \`contacts\` lists them. Or ${IN_USE}`,
-              ['conflict', 'idempotency_key_in_use'],
-            ),
-            ...tooLarge,
-            ...unprocessable,
+        '/api/v1/bulk-updates/{id}': {
+          get: {
+            operationId: 'getBulkUpdate',
+            tags: ['Contacts'],
+            summary: 'Read one bulk-update: its status and counts',
+            parameters: [...idPath("The bulk-update's id (the 202's updateId)"), requestIdParameter],
+            responses: {
+              200: jsonAnswer('The bulk-update', ref('BulkUpdateJob'), ANSWER_EXAMPLES.bulkUpdateJob),
+              ...standardErrors,
+              ...notFound,
+            },
           },
         },
-      },
-      '/api/v1/contacts/source/{sourceKind}/external-id/{externalId}/calls': {
-        get: {
-          operationId: 'listContactCalls',
-          parameters: [...externalIdPath, ...queryParameters(PageQuerySchema), requestIdParameter],
-          responses: {
-            200: jsonAnswer(
-              "A page of the contact's calls, oldest first by start (startedAt, then id)",
-              page('CallRecord'),
-            ),
-            ...standardErrors,
-            ...notFound,
-            ...severalMatch,
+        '/api/v1/contacts/{id}': {
+          get: {
+            operationId: 'getContact',
+            tags: ['Contacts'],
+            summary: 'Read one contact by its id',
+            parameters: [...idPath("The contact's id"), requestIdParameter],
+            responses: {
+              200: jsonAnswer('The contact', ref('Contact'), ANSWER_EXAMPLES.contact),
+              ...standardErrors,
+              ...notFound,
+            },
           },
         },
-      },
-      '/api/v1/calls/{id}/transcript': {
-        get: {
-          operationId: 'getCallTranscript',
-          parameters: [...idPath("The call's id"), requestIdParameter],
-          responses: { 200: jsonAnswer("The call's transcript", ref('Transcript')), ...standardErrors, ...notFound },
+        '/api/v1/contacts/source/{sourceKind}/external-id/{externalId}': {
+          get: {
+            operationId: 'getContactByExternalId',
+            tags: ['Contacts'],
+            summary: 'Read one contact by its source and external ID',
+            parameters: [...externalIdPath, requestIdParameter],
+            responses: {
+              200: jsonAnswer('The contact', ref('Contact'), ANSWER_EXAMPLES.contact),
+              ...standardErrors,
+              ...notFound,
+              ...severalMatch,
+            },
+          },
+          patch: {
+            operationId: 'patchContactByExternalId',
+            tags: ['Contacts'],
+            summary: 'Change fields of one contact by its source and external ID',
+            parameters: [...externalIdPath, ...writeParameters],
+            requestBody: body(json(PatchBodySchema), REQUEST_EXAMPLES.patchContactByExternalId),
+            responses: {
+              200: jsonAnswer('The changed contact', ref('Contact'), ANSWER_EXAMPLES.contact),
+              ...standardErrors,
+              ...notFound,
+              409: errorAnswer(
+                `Several contacts have this external ID, or the change would give the contact another contact's dedup key; \`contacts\` lists them. Or ${IN_USE}`,
+                ['conflict', 'idempotency_key_in_use'],
+              ),
+              ...tooLarge,
+              ...unprocessable,
+            },
+          },
         },
-      },
-    }),
+        '/api/v1/contacts/source/{sourceKind}/external-id/{externalId}/calls': {
+          get: {
+            operationId: 'listContactCalls',
+            tags: ['Calls'],
+            summary: "List a contact's calls, oldest first",
+            parameters: [...externalIdPath, ...queryParameters(PageQuerySchema), requestIdParameter],
+            responses: {
+              200: jsonAnswer(
+                "A page of the contact's calls, oldest first by start (startedAt, then id)",
+                page('CallRecord'),
+                ANSWER_EXAMPLES.callPage,
+              ),
+              ...standardErrors,
+              ...notFound,
+              ...severalMatch,
+            },
+          },
+        },
+        '/api/v1/calls/{id}/transcript': {
+          get: {
+            operationId: 'getCallTranscript',
+            tags: ['Calls'],
+            summary: "Read a call's transcript",
+            parameters: [...idPath("The call's id"), requestIdParameter],
+            responses: {
+              200: jsonAnswer("The call's transcript", ref('Transcript'), ANSWER_EXAMPLES.transcript),
+              ...standardErrors,
+              ...notFound,
+            },
+          },
+        },
+      }),
+    ),
   };
 }

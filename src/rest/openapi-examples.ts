@@ -1,0 +1,172 @@
+// Example requests and answers for the OpenAPI document (src/rest/openapi.ts): what /docs shows
+// beside each operation. They are made-up values of the documented shapes; `npm run
+// lint:openapi` checks every example against its schema (no-invalid-media-type-examples and
+// no-invalid-parameter-examples), so they cannot drift from the document.
+import { contactsToCsv } from './contacts.csv.js';
+
+const CONTACT_ID = '0b5c3e0e-6f1d-4a57-9a8e-2f4f3f1b7c21';
+const ACCOUNT_ID = '6a1f0c55-2d0e-4b7a-8c1e-5d9b3e7a4f10';
+const WORKFLOW_ID = '3e8d2b91-7c4a-4f6e-b2d1-9a0c5e4f8b37';
+const CALL_ID = 'c41e7a2d-5b9f-4e08-a3c6-1d2e7f9b0a54';
+const IMPORT_ID = '8d3f1a64-0c2b-4e7d-9f5a-6b1c2d3e4f50';
+const UPDATE_ID = '2a7c9e1b-4d6f-4803-b5a2-7e9f0c1d2b34';
+export const EXAMPLE_REQUEST_ID = '5f0e9d3c-8b7a-4c6d-9e2f-1a0b3c4d5e6f';
+
+export const EXAMPLE_CONTACT = {
+  id: CONTACT_ID,
+  accountId: ACCOUNT_ID,
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  fullName: 'Ada Lovelace',
+  phone: '+442071838750',
+  location: 'GB',
+  locationDefaulted: false,
+  timezone: 'Europe/London',
+  timezoneInferred: true,
+  language: 'en-GB',
+  status: null,
+  sourceKind: 'hubspot',
+  externalId: 'hs-1001',
+  customFields: { plan: 'pro' },
+  priority: 0,
+  assignedWorkflowId: null,
+  callCount: 0,
+  maxAttempts: null,
+  lastCallAt: null,
+  nextCallAt: null,
+  createdAt: '2026-03-02T09:15:00.000Z',
+  updatedAt: '2026-03-02T09:15:00.000Z',
+};
+
+/** A second contact with the same external ID, for the 409 that lists several. */
+const OTHER_CONTACT = {
+  ...EXAMPLE_CONTACT,
+  id: '9d4c2a7e-1b3f-4e5d-8a6c-0f2e4d6b8a13',
+  firstName: 'Augusta',
+  fullName: 'Augusta Lovelace',
+  phone: '+442071838751',
+};
+
+export const EXAMPLE_CONTACT_WRITE = {
+  sourceKind: 'hubspot',
+  externalId: 'hs-1001',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  phone: '+44 20 7183 8750',
+  location: 'GB',
+  customFields: { plan: 'pro' },
+};
+
+export const REQUEST_EXAMPLES = {
+  upsertContact: EXAMPLE_CONTACT_WRITE,
+  importContacts: {
+    contacts: [
+      EXAMPLE_CONTACT_WRITE,
+      { sourceKind: 'hubspot', externalId: 'hs-1002', fullName: 'Charles Babbage', phone: '+442071838752' },
+    ],
+  },
+  patchContactByExternalId: { status: 'dont_call', priority: 10 },
+  bulkUpdateContacts: { filter: { sourceKind: 'hubspot', externalId: 'hs-1001' }, data: { priority: 10 } },
+} as const;
+
+const IMPORT_JOB = {
+  id: IMPORT_ID,
+  status: 'done',
+  accepted: 1,
+  created: 1,
+  updated: 0,
+  rejected: [{ index: 1, reason: 'invalid-phone' }],
+  createdAt: '2026-03-01T10:00:00.000Z',
+  finishedAt: '2026-03-01T10:00:01.200Z',
+};
+
+export const ANSWER_EXAMPLES = {
+  contact: EXAMPLE_CONTACT,
+  workflowPage: {
+    data: [{ id: WORKFLOW_ID, name: 'Renewal reminders', status: 'published' }],
+    nextToken: null,
+  },
+  contactPage: { data: [EXAMPLE_CONTACT], nextToken: 'eyJjIjoiMjAyNi0wMy0wMlQwOToxNTowMC4wMDBaIn0' },
+  // The service's own renderer, so the example is exactly what the export sends.
+  contactsCsv: contactsToCsv([EXAMPLE_CONTACT]),
+  importAccepted: { importId: IMPORT_ID, accepted: 1, rejected: [{ reason: 'invalid-phone', index: 1 }] },
+  bulkUpdateAccepted: { updateId: UPDATE_ID },
+  importJob: IMPORT_JOB,
+  importsPage: { data: [IMPORT_JOB] },
+  bulkUpdateJob: {
+    id: UPDATE_ID,
+    status: 'done',
+    matched: 2,
+    changed: 1,
+    skipped: [
+      { contactId: CONTACT_ID, reason: 'dedup-conflict', conflictsWith: '9e4b2c7a-1f3d-4a6b-8c5e-0d2f4a6b8c1e' },
+    ],
+    skippedCount: 1,
+    createdAt: '2026-03-01T10:00:00.000Z',
+    finishedAt: '2026-03-01T10:00:02.000Z',
+  },
+  callPage: {
+    data: [
+      {
+        id: CALL_ID,
+        contactId: CONTACT_ID,
+        workflowId: WORKFLOW_ID,
+        agentId: null,
+        direction: 'outbound',
+        status: 'ended',
+        result: 'converted',
+        endReason: 'customer-ended-call',
+        startedAt: '2026-03-03T10:00:00.000Z',
+        endedAt: '2026-03-03T10:02:30.000Z',
+        durationSeconds: 150,
+        language: 'en-GB',
+        lastCall: true,
+        transcriptAvailable: true,
+        recordingUrl: null,
+      },
+    ],
+  },
+  transcript: {
+    utterances: [
+      {
+        speaker: 'assistant',
+        content: 'Hello Ada, this is about your renewal.',
+        timestamp: '2026-03-03T10:00:02.000Z',
+      },
+      { speaker: 'user', content: 'Yes, go ahead.', timestamp: '2026-03-03T10:00:05.000Z' },
+    ],
+  },
+} as const;
+
+/** An error body as the service sends it; a 409 listing contacts gets two of them. */
+export function errorExample(error: string, code: string, message: string, withContacts = false) {
+  return {
+    error,
+    message,
+    code,
+    requestId: EXAMPLE_REQUEST_ID,
+    ...(code === 'bad_request' ? { issues: [{ path: 'phone', message: 'must be digits …' }] } : {}),
+    ...(withContacts ? { contacts: [EXAMPLE_CONTACT, OTHER_CONTACT] } : {}),
+  };
+}
+
+/** Example values of the path parameters, for the parameters and the curl samples. */
+export const PATH_EXAMPLES: Record<string, string> = {
+  id: CONTACT_ID,
+  sourceKind: 'hubspot',
+  externalId: 'hs-1001',
+};
+
+/**
+ * A curl command for the operation (Redoc's "Request samples" panel; x-codeSamples): the
+ * example path parameters filled in and the example body sent.
+ */
+export function curlSample(method: string, template: string, body?: unknown) {
+  const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(PATH_EXAMPLES[name] ?? name));
+  const lines = [`curl -X ${method.toUpperCase()} "$CONTACTLINE_URL${path}"`];
+  if (method !== 'options') lines.push('  -H "Authorization: Bearer $CONTACTLINE_API_KEY"');
+  if (body !== undefined) {
+    lines.push('  -H "Content-Type: application/json"', `  -d '${JSON.stringify(body)}'`);
+  }
+  return [{ lang: 'Shell', label: 'curl', source: lines.join(' \\\n') }];
+}
