@@ -6,15 +6,15 @@
 // sessionToken. On each database.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acceptInvitation } from '../../src/domain/users/invitations.service.js';
 import { uniquePhone } from '../support/api-helpers.js';
 import { Browser } from '../support/browser.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import { LEADS_COLUMNS, startBoardAppWithOAuth } from '../support/monday-board-app.js';
 import type { MondayEmulator } from '../support/monday-emulator/index.js';
-import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/test-server.js';
+import { CONSOLE_PASSWORD, personWithPassword } from '../support/console-people.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
 
-const PASSWORD = 'a console password, long enough';
+const PASSWORD = CONSOLE_PASSWORD;
 const CLIENT_ID = 'contactline-board-page-client';
 const CLIENT_SECRET = 'contactline-board-page-client-secret';
 
@@ -46,14 +46,7 @@ describe.each(testDatabaseKinds())('the console Board app page on %s', (kind) =>
 
   /** A person invited into a new Account, signed in to the console in their own browser. */
   async function signedIn() {
-    const { accountId, apiKey } = await server.createAccount();
-    const email = `b${Math.random().toString(36).slice(2, 10)}@example.com`;
-    const invited = await server.request(ADMIN_TOKEN, 'POST', '/graphql', {
-      query: `mutation ($a: String!, $e: String!) { inviteUser(accountId: $a, email: $e) { path } }`,
-      variables: { a: accountId, e: email },
-    });
-    const path = invited.json.data.inviteUser.path as string;
-    await acceptInvitation(server.service.services, { token: path.split('/').pop(), password: PASSWORD });
+    const { accountId, apiKey, email } = await personWithPassword(server);
     const browser = new Browser();
     const post = (to: string, form: Record<string, string>) =>
       browser.go(url(to), {
@@ -347,14 +340,7 @@ describe.each(testDatabaseKinds())('the console Board app page with the board ap
   afterAll(() => server?.stop());
 
   it('says the board app is off and how to turn it on; linking is refused with that sentence', async () => {
-    const { accountId } = await server.createAccount();
-    const email = `off${Math.random().toString(36).slice(2, 10)}@example.com`;
-    const invited = await server.request(ADMIN_TOKEN, 'POST', '/graphql', {
-      query: `mutation ($a: String!, $e: String!) { inviteUser(accountId: $a, email: $e) { path } }`,
-      variables: { a: accountId, e: email },
-    });
-    const path = invited.json.data.inviteUser.path as string;
-    await acceptInvitation(server.service.services, { token: path.split('/').pop(), password: PASSWORD });
+    const { email } = await personWithPassword(server);
     const browser = new Browser();
     const post = (to: string, form: Record<string, string>) =>
       browser.go(server.baseUrl + to, {
