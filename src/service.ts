@@ -7,7 +7,9 @@ import { openDatabase, type Database } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { startJobQueue } from './jobs/queue.js';
 import { systemClock, type Clock } from './domain/shared/clock.js';
-import type { VoiceProviders } from './domain/context.js';
+import type { HostLookup, VoiceProviders } from './domain/context.js';
+import { webhookSettingsFrom } from './config/webhook-settings.js';
+import { startWebhookDelivery } from './jobs/webhook-delivery.js';
 import { voiceProvidersFromEnv } from './calls/telephony/voice-providers.js';
 import type { Services } from './domain/context.js';
 import { startBatchWorker } from './jobs/import-batches.js';
@@ -35,6 +37,8 @@ export interface RunningService {
   demo: DemoAccount | null;
   /** The board app's call-ended trigger delivery (null without the board app). */
   triggerDelivery: PeriodicWorker | null;
+  /** Outgoing webhook delivery (null when this process does not deliver them). */
+  webhookDelivery: PeriodicWorker | null;
   stop(): Promise<void>;
 }
 
@@ -52,6 +56,8 @@ export interface StartOptions {
         | 'VAPI_API_URL'
         | 'RETELL_API_URL'
         | 'PUBLIC_BASE_URL'
+        | 'WEBHOOK_SECRETS_KEY'
+        | 'WEBHOOKS_ALLOW_HTTP_LOOPBACK'
       >
     > &
     Partial<HttpEdgeEnv>;
@@ -74,6 +80,10 @@ export interface StartOptions {
   triggerDelivery?: boolean;
   /** The Vapi and Retell adapters (default: both, on their official SDKs). */
   voiceAdapters?: VoiceProviders['adapters'];
+  /** Deliver outgoing webhooks from this process (default true). */
+  webhookDelivery?: boolean;
+  /** How webhook endpoints' host names resolve (default: the system's resolver; tests name hosts of their own). */
+  webhookLookup?: HostLookup;
 }
 
 export async function startService(options: StartOptions): Promise<RunningService> {
@@ -106,7 +116,18 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const statistics = startStatisticsKeeper(db);
   const boards = monday ? mondayBoardDirectory(monday) : undefined;
   const mondayAuthorization = monday ? mondayConsoleAuthorization(monday, clock) : undefined;
-  const services: Services = { db, queue, clock, region: env.REGION, boards, mondayAuthorization, voice, statistics };
+  const webhooks = webhookSettingsFrom(env, { kind: db.kind, inMemory: options.inMemory ?? false }, options.webhookLookup);
+  const services: Services = {
+    db,
+    queue,
+    clock,
+    region: env.REGION,
+    boards,
+    mondayAuthorization,
+    voice,
+    statistics,
+    webhooks,
+  };
   const batches = await startBatchWorker(services);
   const telephony =
     options.telephony ??
@@ -122,6 +143,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
   // The board app's "when a call ends" deliveries: the job, sending through the app's channel.
   const triggers =
     monday && options.triggerDelivery !== false ? startTriggerDelivery(services, callEndedTrigger(monday)) : null;
+  const webhookDelivery = options.webhookDelivery === false ? null : startWebhookDelivery({ db, clock, webhooks });
   const app = createApp({ services, adminToken: env.ADMIN_TOKEN, telephonySecrets, monday, edge: env });
   const server = app.listen(env.PORT, env.HOST);
   // Requests Node's parser refuses (headers over its limit, not HTTP) get the error body too.
@@ -138,11 +160,13 @@ export async function startService(options: StartOptions): Promise<RunningServic
     baseUrl,
     demo,
     triggerDelivery: triggers,
+    webhookDelivery,
     async stop() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await dialer?.stop();
       await triggers?.stop();
+      await webhookDelivery?.stop();
       await statistics.stop();
       await batches.stop();
       await queue.stop();

@@ -80,6 +80,22 @@ const EnvSchema = z.object({
       message: 'PROVIDER_CREDENTIALS_KEY must be 32 bytes, base64-encoded (e.g. `openssl rand -base64 32`)',
     })
     .optional(),
+  /**
+   * AES-256 key (32 bytes, base64) for webhook endpoints' signing secrets at rest. Unset: the
+   * embedded database keeps one of its own in DATA_DIR/webhook-secrets.key; on PostgreSQL,
+   * endpoints cannot be created.
+   */
+  WEBHOOK_SECRETS_KEY: z
+    .string()
+    .refine((value) => Buffer.from(value, 'base64').length === 32, {
+      message: 'WEBHOOK_SECRETS_KEY must be 32 bytes, base64-encoded (e.g. `openssl rand -base64 32`)',
+    })
+    .optional(),
+  /** Allow webhook endpoints on plain http to loopback addresses (a receiver on this machine; tests). */
+  WEBHOOKS_ALLOW_HTTP_LOOPBACK: z
+    .enum(['true', 'false'], { message: 'WEBHOOKS_ALLOW_HTTP_LOOPBACK must be true or false' })
+    .default('false')
+    .transform((value) => value === 'true'),
   /** Vapi's API base URL, when not https://api.vapi.ai (an EU org, or a local emulator). */
   VAPI_API_URL: z.string().url().optional(),
   /** Retell's API base URL, when not https://api.retellai.com (a local emulator). */

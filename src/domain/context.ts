@@ -6,6 +6,7 @@ import { DomainError } from './errors.js';
 import type { AccountRules } from './contacts/contacts.rules.js';
 import type { BoardColumn } from './boards/board-mapping.rules.js';
 import type { RemoteVoiceProvider, VoiceProviderAdapter } from '../calls/telephony/voice-provider.port.js';
+import type { WebhookUrlPolicy } from './webhooks/webhook-url.rules.js';
 
 export interface Actor {
   accountId: string;
@@ -47,7 +48,19 @@ export interface Services {
   voice?: VoiceProviders;
   /** Told of large writes of contacts, so that the table's planner statistics follow (src/jobs/table-statistics.ts). */
   statistics?: { wrote(rows: number): void };
+  /** Outgoing webhooks: the key of their secrets at rest, and where they may be sent. */
+  webhooks?: WebhookSettings;
 }
+
+/** How outgoing webhooks are configured (README, "Webhooks"). */
+export interface WebhookSettings extends WebhookUrlPolicy {
+  /** The key of endpoint secrets at rest (WEBHOOK_SECRETS_KEY); null: endpoints cannot be created. */
+  secretsKey: Buffer | null;
+  /** Resolves an endpoint's host name to its addresses (default: the system's resolver; tests name hosts of their own). */
+  lookup: HostLookup;
+}
+
+export type HostLookup = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
 
 /** What placing calls through Vapi or Retell needs from the process. */
 export interface VoiceProviders {

@@ -14,6 +14,7 @@ import './monday/monday-link.graphql.js';
 import './monday/board-app.graphql.js';
 import './providers/providers.graphql.js';
 import './users/users.graphql.js';
+import './webhooks/webhooks.graphql.js';
 
 // Every operation's arguments are checked before its resolver runs (shared/argument-guard.ts).
 export const schema = guardArguments(builder.toSchema({ sortSchema: true }));

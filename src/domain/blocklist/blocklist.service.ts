@@ -6,6 +6,7 @@ import { badRequest, notFound } from '../errors.js';
 import { parseInput } from '../shared/validation.js';
 import { normalizePhone } from '../../normalize/phone.js';
 import { countryOf } from '../../normalize/location.js';
+import { moveContactsToDnc } from './blocklist.store.js';
 
 export const BlockPhoneSchema = z.strictObject({
   accountId: z.uuid(),
@@ -27,10 +28,7 @@ export async function blockPhone(ctx: RequestContext, input: unknown) {
       create: { accountId: account.id, phone: parsed.e164, reason: data.reason, createdAt: now },
       update: {},
     });
-    await tx.contact.updateMany({
-      where: { accountId: account.id, phone: parsed.e164 },
-      data: { status: 'dnc', updatedAt: now },
-    });
+    await moveContactsToDnc(tx, account.id, parsed.e164, now);
     return entry;
   });
 }

@@ -34,6 +34,37 @@ export interface CallRecord {
   recordingUrl: string | null;
 }
 
+/** The stored fields a CallRecord is made of (with reportReady, for transcriptAvailable). */
+export const CALL_RECORD_FIELDS = {
+  id: true,
+  contactId: true,
+  workflowId: true,
+  agentId: true,
+  direction: true,
+  status: true,
+  result: true,
+  endReason: true,
+  startedAt: true,
+  endedAt: true,
+  durationSeconds: true,
+  language: true,
+  lastCall: true,
+  reportReady: true,
+  recordingUrl: true,
+} as const;
+
+type StoredCall = Omit<CallRecord, 'transcriptAvailable'> & { reportReady: boolean };
+
+/** Calls as the API shows them: transcriptAvailable read for the reported ones in one query. */
+export async function toCallRecords(ctx: Pick<RequestContext, 'db'>, calls: StoredCall[]): Promise<CallRecord[]> {
+  const reported = calls.filter((c) => c.reportReady).map((c) => c.id);
+  const withUtterances = await findCallsWithUtterances(directSql(ctx.db.sql), reported);
+  return calls.map(({ reportReady, ...call }) => ({
+    ...call,
+    transcriptAvailable: reportReady && withUtterances.has(call.id),
+  }));
+}
+
 export interface CallPage {
   data: CallRecord[];
   nextToken: string | null;
@@ -74,32 +105,11 @@ export async function listContactCalls(
     orderBy: [{ startedAt: 'asc' }, { id: 'asc' }],
     // One row more than the page tells whether another page exists (the last page has no token).
     take: limit + 1,
-    select: {
-      id: true,
-      contactId: true,
-      workflowId: true,
-      agentId: true,
-      direction: true,
-      status: true,
-      result: true,
-      endReason: true,
-      startedAt: true,
-      endedAt: true,
-      durationSeconds: true,
-      language: true,
-      lastCall: true,
-      reportReady: true,
-      recordingUrl: true,
-    },
+    select: CALL_RECORD_FIELDS,
   });
   const page = rows.slice(0, limit);
-  const reported = page.filter((c) => c.reportReady).map((c) => c.id);
-  const withUtterances = await findCallsWithUtterances(directSql(ctx.db.sql), reported);
   return {
-    data: page.map(({ reportReady, ...call }) => ({
-      ...call,
-      transcriptAvailable: reportReady && withUtterances.has(call.id),
-    })),
+    data: await toCallRecords(ctx, page),
     nextToken:
       rows.length > limit
         ? encodeCursor({ createdAt: page[page.length - 1].startedAt, id: page[page.length - 1].id })

@@ -8,6 +8,8 @@ import { decodeCursor, encodeCursor, PageQuerySchema } from '../shared/cursor.js
 import { assertUuid } from '../shared/ids.js';
 import { parseInput } from '../shared/validation.js';
 
+import type { SkippedContact } from './contact-jobs.store.js';
+
 export type { BulkUpdateJob, ImportJob };
 
 export async function getImportJob(ctx: RequestContext, id: string): Promise<ImportJob> {
@@ -48,4 +50,21 @@ export async function getBulkUpdateJob(ctx: RequestContext, id: string): Promise
   });
   if (!job) throw notFound(`No bulk-update ${id}`);
   return job;
+}
+
+/** An import as GET /api/v1/imports/{id} answers it (the import.completed webhook's data). */
+export function importJobResponse(job: ImportJob) {
+  const { id, status, accepted, created, updated, rejected, createdAt, finishedAt } = job;
+  return { id, status, accepted, created, updated, rejected, createdAt, finishedAt };
+}
+
+/** A bulk-update as GET /api/v1/bulk-updates/{id} answers it (the bulk_update.completed webhook's data). */
+export function bulkUpdateJobResponse(job: BulkUpdateJob) {
+  const { id, status, matched, changed, skippedCount, createdAt, finishedAt } = job;
+  const skipped = (job.skipped as unknown as SkippedContact[]).map((s) => ({
+    contactId: s.contactId,
+    reason: s.reason,
+    conflictsWith: s.conflictsWith ?? null,
+  }));
+  return { id, status, matched, changed, skipped, skippedCount, createdAt, finishedAt };
 }

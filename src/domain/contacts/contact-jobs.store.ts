@@ -5,6 +5,7 @@
 // committed writes exactly, however often a run is retried or restarted after a crash.
 import { Prisma } from '../../generated/prisma/client.js';
 import type { SqlClient } from '../../db/sql-client.js';
+import { jobCompletedEventsFrom } from '../webhooks/webhook-outbox.store.js';
 
 /** An import's item the writer did not apply, or that validation refused: its index in the request. */
 export interface ImportRejection {
@@ -43,23 +44,28 @@ export async function markImportRunning(db: SqlClient, id: string, now: Date): P
     WHERE "id" = ${id}::uuid AND "status" = 'queued'`;
 }
 
-/** Records an import's written counts and marks it done: in the transaction that writes it and marks its batch done. */
+/**
+ * Records an import's written counts and marks it done: in the transaction that writes it and
+ * marks its batch done, with its import.completed webhook event (when the Account listens).
+ */
 export async function finishImportJob(
   tx: SqlClient,
   id: string,
   result: { created: number; updated: number; rejected: ImportRejection[] },
   now: Date,
 ): Promise<void> {
-  await tx.$executeRaw`UPDATE "ImportJob" SET "status" = 'done', "created" = ${result.created},
+  await tx.$executeRaw`WITH finished AS (UPDATE "ImportJob" SET "status" = 'done', "created" = ${result.created},
       "updated" = ${result.updated}, "rejected" = "rejected" || ${JSON.stringify(result.rejected)}::jsonb,
       "startedAt" = COALESCE("startedAt", ${now}), "finishedAt" = ${now}
-    WHERE "id" = ${id}::uuid`;
+    WHERE "id" = ${id}::uuid RETURNING "id", "accountId")
+    ${jobCompletedEventsFrom('finished', 'import.completed', now)}`;
 }
 
 /**
  * Adds one bulk-update chunk's counts (in the chunk's transaction, so a chunk is counted once
  * exactly when it commits); `listed` are the skipped contacts to add to the list (the caller
- * bounds it), `skipped` all of this chunk's.
+ * bounds it), `skipped` all of this chunk's. The last chunk records the bulk_update.completed
+ * webhook event (when the Account listens).
  */
 export async function recordBulkUpdateChunk(
   tx: SqlClient,
@@ -69,9 +75,11 @@ export async function recordBulkUpdateChunk(
 ): Promise<void> {
   const status = chunk.finished ? 'done' : 'running';
   const finishedAt = chunk.finished ? now : null;
-  await tx.$executeRaw`UPDATE "BulkUpdateJob" SET "status" = ${status}::"JobStatus",
+  await tx.$executeRaw`WITH recorded AS (UPDATE "BulkUpdateJob" SET "status" = ${status}::"JobStatus",
       "matched" = "matched" + ${chunk.matched}, "changed" = "changed" + ${chunk.changed},
       "skippedCount" = "skippedCount" + ${chunk.skipped}, "skipped" = "skipped" || ${JSON.stringify(chunk.listed)}::jsonb,
       "startedAt" = COALESCE("startedAt", ${now}), "finishedAt" = ${finishedAt}::timestamptz
-    WHERE "id" = ${id}::uuid`;
+    WHERE "id" = ${id}::uuid RETURNING "id", "accountId", "status"),
+    finished AS (SELECT "id", "accountId" FROM recorded WHERE "status" = 'done')
+    ${jobCompletedEventsFrom('finished', 'bulk_update.completed', now)}`;
 }

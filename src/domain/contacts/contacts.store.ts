@@ -4,6 +4,7 @@
 import { Prisma } from '../../generated/prisma/client.js';
 import type { AccountRules, ContactRow } from './contacts.rules.js';
 import type { SqlClient } from '../../db/sql-client.js';
+import { contactEventsFrom } from '../webhooks/webhook-outbox.store.js';
 
 /** The columns a contact response is read from, in CONTACT_RESPONSE_FIELDS order, then dedupKey and phoneDigits. */
 export const CONTACT_COLUMNS = Prisma.raw(
@@ -65,14 +66,15 @@ function columnArrays(rows: ContactRow[]) {
 
 /**
  * Inserts new contacts in one statement. Rows whose dedup key another writer inserted in
- * the meantime are skipped (ON CONFLICT DO NOTHING); the caller sees which by their ids.
+ * the meantime are skipped (ON CONFLICT DO NOTHING); the caller sees which by their ids. The same
+ * statement records their contact.created webhook events (when the Account listens).
  */
 export async function insertContacts(db: SqlClient, accountId: string, rows: ContactRow[]): Promise<Set<string>> {
   if (rows.length === 0) return new Set();
   const c = columnArrays(rows);
   const inserted = await db.$queryRaw<
     Array<{ id: string }>
-  >`INSERT INTO "Contact" ("id", "accountId", "firstName", "lastName",
+  >`WITH written AS (INSERT INTO "Contact" ("id", "accountId", "firstName", "lastName",
       "fullName", "phone", "location", "locationDefaulted", "timezone", "timezoneInferred", "language", "status", "sourceKind",
       "externalId", "customFields", "priority", "assignedWorkflowId", "callCount", "maxAttempts", "lastCallAt", "nextCallAt",
       "createdAt", "updatedAt", "dedupKey", "phoneDigits")
@@ -90,13 +92,16 @@ export async function insertContacts(db: SqlClient, accountId: string, rows: Con
         status, "sourceKind", "externalId", "customFields", priority, "assignedWorkflowId", "callCount", "maxAttempts",
         "lastCallAt", "nextCallAt", "createdAt", "updatedAt", "dedupKey", "phoneDigits")
     ON CONFLICT ("accountId", "dedupKey") DO NOTHING
-    RETURNING "id"`;
+    RETURNING "id", "updatedAt"),
+    created_events AS (${contactEventsFrom('written', accountId, 'contact.created')})
+    SELECT "id" FROM written`;
   return new Set(inserted.map((r) => r.id));
 }
 
 /**
  * Writes every field of already-stored contacts in one statement; returns how many rows
- * changed. With `versions` (each row's xmin as read), a row changed since is left alone.
+ * changed. With `versions` (each row's xmin as read), a row changed since is left alone. The
+ * same statement records their contact.updated webhook events (when the Account listens).
  */
 export async function updateContacts(
   db: SqlClient,
@@ -105,7 +110,11 @@ export async function updateContacts(
   versions?: string[],
 ): Promise<number> {
   if (rows.length === 0) return 0;
-  return db.$executeRaw(updateContactsStatement(accountId, rows, versions));
+  const [{ count }] = await db.$queryRaw<[{ count: number }]>`WITH written AS (
+      ${updateContactsStatement(accountId, rows, versions)} RETURNING t."id", t."updatedAt"),
+    updated_events AS (${contactEventsFrom('written', accountId, 'contact.updated')})
+    SELECT count(*)::int AS "count" FROM written`;
+  return count;
 }
 
 /**
@@ -227,4 +236,10 @@ export async function rollBackToSavepoint(tx: SqlClient): Promise<void> {
 
 export async function releaseSavepoint(tx: SqlClient): Promise<void> {
   await tx.$executeRaw`RELEASE SAVEPOINT change_many`;
+}
+
+/** Contacts by id, whichever Account (the caller scopes): for rendering events about them. */
+export async function findContactsByIds(db: SqlClient, ids: string[]): Promise<ContactRow[]> {
+  if (ids.length === 0) return [];
+  return db.$queryRaw<ContactRow[]>`SELECT ${CONTACT_COLUMNS} FROM "Contact" WHERE "id" = ANY(${ids}::uuid[])`;
 }
