@@ -116,7 +116,11 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const statistics = startStatisticsKeeper(db);
   const boards = monday ? mondayBoardDirectory(monday) : undefined;
   const mondayAuthorization = monday ? mondayConsoleAuthorization(monday, clock) : undefined;
-  const webhooks = webhookSettingsFrom(env, { kind: db.kind, inMemory: options.inMemory ?? false }, options.webhookLookup);
+  const webhooks = webhookSettingsFrom(
+    env,
+    { kind: db.kind, inMemory: options.inMemory ?? false },
+    options.webhookLookup,
+  );
   const services: Services = {
     db,
     queue,

@@ -59,6 +59,15 @@ export function idempotencyKeyOf(req: Request): string | undefined {
 }
 
 /**
+ * How an answer that carries a secret (a webhook endpoint's signing secret) is kept: encrypted at
+ * rest like the secret itself, and opened for a replay.
+ */
+export interface AnswerSeal {
+  seal(body: string): string;
+  open(stored: string): string;
+}
+
+/**
  * Runs a write (already authenticated, its body read) once per key: `run` answers through
  * `res` as usual (or throws, and the app's error mapper answers); that answer is stored. Without
  * a key, `run` just runs.
@@ -80,6 +89,7 @@ export function idempotentWrites(services: Services) {
     req: Request,
     res: Response,
     run: () => Promise<void>,
+    seal?: AnswerSeal,
   ): Promise<void> {
     // Keys are honoured on API-key requests only: the Account is their scope.
     const accountId = ctx.actor?.accountId;
@@ -102,7 +112,7 @@ export function idempotentWrites(services: Services) {
         recordAnswer(res, (answer) =>
           answer.status >= 500
             ? releaseKey(sql, accountId, key, owner)
-            : storeAnswer(sql, accountId, key, owner, answer),
+            : storeAnswer(sql, accountId, key, owner, seal ? { ...answer, body: seal.seal(answer.body) } : answer),
         );
         return run();
       }
@@ -118,7 +128,8 @@ export function idempotentWrites(services: Services) {
           'idempotency_key_reused',
           `This ${IDEMPOTENCY_KEY_HEADER} was used for another request (method, path or body) in the last 24 hours`,
         );
-      replay(res, { status: stored.status, headers: stored.headers ?? {}, body: stored.body ?? '' });
+      const body = stored.body && seal ? seal.open(stored.body) : (stored.body ?? '');
+      replay(res, { status: stored.status, headers: stored.headers ?? {}, body });
       return;
     }
     throw new DomainError('idempotency_key_in_use', `The ${IDEMPOTENCY_KEY_HEADER} is changing hands; retry`);

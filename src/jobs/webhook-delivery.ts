@@ -28,7 +28,7 @@ import {
   enabledEndpointsOf,
   insertWebhookDeliveries,
   leaseDueWebhookDeliveries,
-  lockUnfannedEvents,
+  lockUnfanned,
   markEventsFanned,
   recordWebhookFailure,
   releaseWebhookLeasesOf,
@@ -36,6 +36,7 @@ import {
   webhookLeaseOwners,
   type LeasedWebhookDelivery,
   type NewWebhookDelivery,
+  unfannedEvents,
 } from '../domain/webhooks/webhook-deliveries.store.js';
 import { ENDPOINT_DISABLED_NOTICE, webhookBody, webhookMessageId } from '../domain/webhooks/webhook-events.rules.js';
 import { signedHeaders } from '../domain/webhooks/webhook-signing.js';
@@ -59,45 +60,51 @@ const PASS_BUDGET_MS = 2_000;
 
 type JobServices = Pick<Services, 'db' | 'clock'> & { webhooks: WebhookSettings };
 
-/** Fans out the oldest events not handled yet; returns how many events it handled. */
+/**
+ * Fans out the oldest events not handled yet; returns how many events it handled. The bodies are
+ * rendered before the transaction (reads of their own: on the embedded database a read outside
+ * an open transaction would wait for it), then the events still not handled are claimed, their
+ * deliveries inserted and the events marked, in one short transaction; events another worker
+ * claimed meanwhile are left to it.
+ */
 export async function fanOutWebhookEvents(services: JobServices): Promise<number> {
+  const db = directSql(services.db.sql);
+  const events = await unfannedEvents(db, FAN_OUT_BATCH);
+  if (events.length === 0) return 0;
+  const endpoints = await enabledEndpointsOf(db, [...new Set(events.map((e) => e.accountId))]);
+  const listening = events.filter((event) =>
+    endpoints.some((e) => receives(e, event.accountId, event.type, event.createdAt)),
+  );
+  const rendered = listening.length > 0 ? await renderEventData({ db: services.db }, listening) : new Map();
   return services.db.sql.transaction(async (runner) => {
     const tx = directSql(runner);
-    const events = await lockUnfannedEvents(tx, FAN_OUT_BATCH);
-    if (events.length === 0) return 0;
-    const now = services.clock.now();
-    const endpoints = await enabledEndpointsOf(tx, [...new Set(events.map((e) => e.accountId))]);
-    const listening = events.filter((event) =>
-      endpoints.some((e) => receives(e, event.accountId, event.type, event.createdAt)),
-    );
-    if (listening.length > 0) {
-      const rendered = await renderEventData({ db: services.db }, listening);
-      const deliveries: NewWebhookDelivery[] = [];
-      for (const event of listening) {
-        const data = rendered.get(event.id);
-        if (!data) continue;
-        const payload = webhookBody(event.type, new Date(event.createdAt), data.data);
-        for (const endpoint of endpoints) {
-          if (!receives(endpoint, event.accountId, event.type, event.createdAt)) continue;
-          deliveries.push({
-            id: randomUUID(),
-            endpointId: endpoint.id,
-            accountId: event.accountId,
-            eventId: event.id,
-            eventType: event.type,
-            contactId: data.contactId,
-            payload,
-          });
-        }
-      }
-      await insertWebhookDeliveries(tx, deliveries, now, new Date(now.getTime() + RETRY_FOR_MS));
-    }
-    await markEventsFanned(
+    const claimed = await lockUnfanned(
       tx,
       events.map((e) => e.seq),
-      now,
     );
-    return events.length;
+    if (claimed.size === 0) return 0;
+    const now = services.clock.now();
+    const deliveries: NewWebhookDelivery[] = [];
+    for (const event of listening) {
+      const data = rendered.get(event.id);
+      if (!data || !claimed.has(event.seq)) continue;
+      const payload = webhookBody(event.type, new Date(event.createdAt), data.data);
+      for (const endpoint of endpoints) {
+        if (!receives(endpoint, event.accountId, event.type, event.createdAt)) continue;
+        deliveries.push({
+          id: randomUUID(),
+          endpointId: endpoint.id,
+          accountId: event.accountId,
+          eventId: event.id,
+          eventType: event.type,
+          contactId: data.contactId,
+          payload,
+        });
+      }
+    }
+    await insertWebhookDeliveries(tx, deliveries, now, new Date(now.getTime() + RETRY_FOR_MS));
+    await markEventsFanned(tx, [...claimed], now);
+    return claimed.size;
   });
 }
 

@@ -5,9 +5,15 @@ import { runOperation } from '../graphql/execute.js';
 import { keyedRequestContext } from '../http/request-context.js';
 import { Operations, restPage } from '../graphql/operations/index.js';
 import { contactsToCsv } from './contacts.csv.js';
-import { contactListVariables, externalIdPath, pageVariables } from '../graphql/operations/variables.js';
+import {
+  contactListVariables,
+  deliveryListVariables,
+  externalIdPath,
+  pageVariables,
+} from '../graphql/operations/variables.js';
 import { bodyTooLarge, declaresMoreThan } from '../http/edge/body-limits.js';
-import { idempotencyKeyOf, idempotentWrites, noteBodyBytes } from '../http/idempotency.js';
+import { idempotencyKeyOf, idempotentWrites, noteBodyBytes, type AnswerSeal } from '../http/idempotency.js';
+import { decryptSecret, encryptSecret } from '../domain/shared/secret-box.js';
 
 type Handler = (ctx: RequestContext, req: Request, res: Response) => Promise<void>;
 
@@ -31,17 +37,23 @@ const readJsonBody = (req: Request, res: Response) =>
 export function restRouter(services: Services): Router {
   const router = Router();
   const idempotently = idempotentWrites(services);
+  // An answer that shows a webhook secret is kept for a replay encrypted, as the secret is.
+  const secretsKey = services.webhooks?.secretsKey ?? null;
+  const sealed: AnswerSeal | undefined = secretsKey
+    ? { seal: (body) => encryptSecret(body, secretsKey), open: (stored) => decryptSecret(stored, secretsKey) }
+    : undefined;
   const route =
-    (handler: Handler, { body = false } = {}) =>
+    (handler: Handler, { body = false, showsSecret = false } = {}) =>
     async (req: Request, res: Response) => {
       const ctx = await keyedRequestContext(services, req, res);
       // A malformed Idempotency-Key is refused before the body is read; a well-formed one
       // makes the write run once per key (a retry gets the first answer).
       const key = idempotencyKeyOf(req);
       if (body) await readJsonBody(req, res);
-      await idempotently(ctx, key, req, res, () => handler(ctx, req, res));
+      await idempotently(ctx, key, req, res, () => handler(ctx, req, res), showsSecret ? sealed : undefined);
     };
   const routeWithBody = (handler: Handler) => route(handler, { body: true });
+  const id = (req: Request, name = 'id') => String(req.params[name]);
 
   router.get(
     '/workflows',
@@ -159,6 +171,83 @@ export function restRouter(services: Services): Router {
     route(async (ctx, req, res) => {
       const data = await runOperation(ctx, Operations.getContact, { id: String(req.params.id) });
       res.json(data.contact);
+    }),
+  );
+
+  router.post(
+    '/webhook-endpoints',
+    route(
+      async (ctx, req, res) => {
+        const data = await runOperation(ctx, Operations.createWebhookEndpoint, { input: req.body ?? null });
+        const endpoint = data.createWebhookEndpoint;
+        res.status(201).location(`/api/v1/webhook-endpoints/${endpoint.id}`).json(endpoint);
+      },
+      { body: true, showsSecret: true },
+    ),
+  );
+
+  router.get(
+    '/webhook-endpoints',
+    route(async (ctx, req, res) => {
+      const { webhookEndpoints } = await runOperation(ctx, Operations.listWebhookEndpoints, pageVariables(req.query));
+      res.json(restPage(webhookEndpoints));
+    }),
+  );
+
+  router.get(
+    '/webhook-endpoints/:id',
+    route(async (ctx, req, res) => {
+      const data = await runOperation(ctx, Operations.getWebhookEndpoint, { id: id(req) });
+      res.json(data.webhookEndpoint);
+    }),
+  );
+
+  router.patch(
+    '/webhook-endpoints/:id',
+    routeWithBody(async (ctx, req, res) => {
+      const data = await runOperation(ctx, Operations.updateWebhookEndpoint, { id: id(req), input: req.body ?? null });
+      res.json(data.updateWebhookEndpoint);
+    }),
+  );
+
+  router.delete(
+    '/webhook-endpoints/:id',
+    route(async (ctx, req, res) => {
+      await runOperation(ctx, Operations.deleteWebhookEndpoint, { id: id(req) });
+      res.status(204).end();
+    }),
+  );
+
+  router.post(
+    '/webhook-endpoints/:id/rotate-secret',
+    route(
+      async (ctx, req, res) => {
+        const data = await runOperation(ctx, Operations.rotateWebhookEndpointSecret, { id: id(req) });
+        res.json(data.rotateWebhookEndpointSecret);
+      },
+      { showsSecret: true },
+    ),
+  );
+
+  router.get(
+    '/webhook-endpoints/:id/deliveries',
+    route(async (ctx, req, res) => {
+      const { webhookDeliveries } = await runOperation(ctx, Operations.listWebhookDeliveries, {
+        endpointId: id(req),
+        ...deliveryListVariables(req.query),
+      });
+      res.json(restPage(webhookDeliveries));
+    }),
+  );
+
+  router.post(
+    '/webhook-endpoints/:id/deliveries/:deliveryId/retry',
+    route(async (ctx, req, res) => {
+      const data = await runOperation(ctx, Operations.retryWebhookDelivery, {
+        endpointId: id(req),
+        deliveryId: id(req, 'deliveryId'),
+      });
+      res.status(202).json(data.retryWebhookDelivery);
     }),
   );
 

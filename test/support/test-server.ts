@@ -6,6 +6,7 @@ import { generateSecret, hashSecret } from '../../src/domain/api-keys/api-keys.s
 import type { Clock } from '../../src/domain/shared/clock.js';
 import type { MondayConfig } from '../../integration/monday/config.js';
 import type { HttpEdgeEnv } from '../../src/config/http-edge-env.js';
+import type { HostLookup } from '../../src/domain/context.js';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 /** The key of voice provider credentials at rest in every test server (32 bytes, base64). */
@@ -53,7 +54,16 @@ export interface TestServerOptions {
   voice?: { VAPI_API_URL?: string; RETELL_API_URL?: string; adapters?: StartOptions['voiceAdapters'] };
   /** Rate limits, GraphQL limits, CORS origins (default: the service's defaults). */
   edge?: Partial<HttpEdgeEnv>;
+  /**
+   * Outgoing webhooks: delivered by the service's worker only when `deliver` is set (suites
+   * that test delivery); plain http to loopback receivers when `allowHttpLoopback`; host names
+   * resolved by `lookup` (default: the system's resolver).
+   */
+  webhooks?: { deliver?: boolean; allowHttpLoopback?: boolean; lookup?: HostLookup };
 }
+
+/** The key of webhook secrets at rest in every test server (32 bytes, base64). */
+export const TEST_WEBHOOK_SECRETS_KEY = Buffer.alloc(32, 9).toString('base64');
 
 /** Options that switch on every surface the service can serve (telephony events, the board app), for suites that walk all of them. */
 export function everySurface(): TestServerOptions {
@@ -81,6 +91,8 @@ export async function startTestServer(kind: DatabaseKind, options: TestServerOpt
       DATABASE_URL: database.url,
       TELEPHONY_WEBHOOK_SECRETS: options.telephonyWebhookSecrets,
       PROVIDER_CREDENTIALS_KEY: TEST_CREDENTIALS_KEY,
+      WEBHOOK_SECRETS_KEY: TEST_WEBHOOK_SECRETS_KEY,
+      WEBHOOKS_ALLOW_HTTP_LOOPBACK: options.webhooks?.allowHttpLoopback ?? false,
       VAPI_API_URL: options.voice?.VAPI_API_URL,
       RETELL_API_URL: options.voice?.RETELL_API_URL,
       ...options.edge,
@@ -93,6 +105,8 @@ export async function startTestServer(kind: DatabaseKind, options: TestServerOpt
     // The board app only where a suite configures it (never from the machine's environment).
     monday: options.monday ?? null,
     triggerDelivery: options.triggerDelivery,
+    webhookDelivery: options.webhooks?.deliver ?? false,
+    webhookLookup: options.webhooks?.lookup,
   });
   const prisma = service.services.db.prisma;
   const server: TestServer = {

@@ -45,11 +45,18 @@ export interface LeasedWebhookDelivery {
   previousSecretExpiresAt: Date | null;
 }
 
-/** The oldest events the webhook fan-out has not handled, locked (other workers skip them). */
-export async function lockUnfannedEvents(tx: SqlClient, limit: number): Promise<UnfannedEvent[]> {
-  return tx.$queryRaw<UnfannedEvent[]>`SELECT "seq"::text AS "seq", "id", "accountId", "type", "payload", "createdAt"
+/** The oldest events the webhook fan-out has not handled (read without a lock: see lockUnfanned). */
+export async function unfannedEvents(db: SqlClient, limit: number): Promise<UnfannedEvent[]> {
+  return db.$queryRaw<UnfannedEvent[]>`SELECT "seq"::text AS "seq", "id", "accountId", "type", "payload", "createdAt"
     FROM "DomainEvent" WHERE "webhooksFannedAt" IS NULL
-    ORDER BY "seq" LIMIT ${limit} FOR UPDATE SKIP LOCKED`;
+    ORDER BY "seq" LIMIT ${limit}`;
+}
+
+/** Of these events, the ones still not handled, locked (another worker's are skipped): their seqs. */
+export async function lockUnfanned(tx: SqlClient, seqs: string[]): Promise<Set<string>> {
+  const rows = await tx.$queryRaw<Array<{ seq: string }>>`SELECT "seq"::text AS "seq" FROM "DomainEvent"
+    WHERE "seq" = ANY(${seqs}::bigint[]) AND "webhooksFannedAt" IS NULL FOR UPDATE SKIP LOCKED`;
+  return new Set(rows.map((r) => r.seq));
 }
 
 export async function enabledEndpointsOf(tx: SqlClient, accountIds: string[]): Promise<EnabledEndpoint[]> {

@@ -168,10 +168,7 @@ export async function deleteWebhookEndpoint(ctx: RequestContext, id: string): Pr
  * for 24 hours (each delivery then carries both signatures), so receivers can switch without
  * missing one. A rotation within those 24 hours drops the oldest secret.
  */
-export async function rotateWebhookEndpointSecret(
-  ctx: RequestContext,
-  id: string,
-): Promise<WebhookEndpointWithSecret> {
+export async function rotateWebhookEndpointSecret(ctx: RequestContext, id: string): Promise<WebhookEndpointWithSecret> {
   const endpoint = await findEndpoint(ctx, id);
   const key = requireSecretsKey(webhookSettings(ctx));
   const secret = generateWebhookSecret();
@@ -280,7 +277,8 @@ export function deliveryView(row: WebhookDelivery): WebhookDeliveryView {
     attempts: row.attempts,
     responseStatus: row.responseStatus,
     lastError: row.lastError,
-    nextAttemptAt: row.status === 'pending' ? row.nextAttemptAt : null,
+    // While an attempt is in flight (leased), its row's time is the lease's end, not a next attempt.
+    nextAttemptAt: row.status === 'pending' && row.leasedBy === null ? row.nextAttemptAt : null,
     lastAttemptAt: row.lastAttemptAt,
     createdAt: row.createdAt,
     deliveredAt: row.deliveredAt,

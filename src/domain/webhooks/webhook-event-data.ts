@@ -31,7 +31,10 @@ export interface EventData {
 type DataServices = Pick<Services, 'db'>;
 
 /** Each event's data by event id; an event left out is not sent (see the header). */
-export async function renderEventData(services: DataServices, events: UnfannedEvent[]): Promise<Map<string, EventData>> {
+export async function renderEventData(
+  services: DataServices,
+  events: UnfannedEvent[],
+): Promise<Map<string, EventData>> {
   const out = new Map<string, EventData>();
   const ofType = (type: string) => events.filter((e) => e.type === type);
   const db = directSql(services.db.sql);

@@ -3,7 +3,11 @@
 import { builder } from '../builder.js';
 import { UUID_ARG } from '../shared/argument-guard.js';
 import { inputTypeFromZod } from '../shared/zod-input-types.graphql.js';
-import { CreateWebhookEndpointSchema, DeliveryStatusSchema, UpdateWebhookEndpointSchema } from './webhook-endpoints.inputs.js';
+import {
+  CreateWebhookEndpointSchema,
+  DeliveryStatusSchema,
+  UpdateWebhookEndpointSchema,
+} from './webhook-endpoints.inputs.js';
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -60,7 +64,8 @@ const endpointFields = (t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$
 });
 
 const WebhookEndpointType = builder.objectRef<EndpointShape>('WebhookEndpoint').implement({
-  description: 'An outgoing webhook endpoint, exactly as GET /api/v1/webhook-endpoints/{id} returns it (never its secret).',
+  description:
+    'An outgoing webhook endpoint, exactly as GET /api/v1/webhook-endpoints/{id} returns it (never its secret).',
   fields: (t) => endpointFields(t),
 });
 
@@ -90,7 +95,9 @@ const WebhookDeliveryType = builder.objectRef<WebhookDeliveryView>('WebhookDeliv
     id: t.exposeID('id'),
     endpointId: t.exposeString('endpointId'),
     eventId: t.exposeString('eventId'),
-    webhookId: t.exposeString('webhookId', { description: 'The webhook-id header: msg_ and the event id, on every attempt' }),
+    webhookId: t.exposeString('webhookId', {
+      description: 'The webhook-id header: msg_ and the event id, on every attempt',
+    }),
     eventType: t.exposeString('eventType'),
     status: t.expose('status', { type: DeliveryStatusEnum }),
     attempts: t.exposeInt('attempts'),
@@ -99,7 +106,11 @@ const WebhookDeliveryType = builder.objectRef<WebhookDeliveryView>('WebhookDeliv
       description: "The last attempt's HTTP status; null when it got no answer",
     }),
     lastError: t.exposeString('lastError', { nullable: true }),
-    nextAttemptAt: t.expose('nextAttemptAt', { type: 'DateTime', nullable: true, description: 'Set while pending' }),
+    nextAttemptAt: t.expose('nextAttemptAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When pending: the next attempt (null while an attempt is in flight)',
+    }),
     lastAttemptAt: t.expose('lastAttemptAt', { type: 'DateTime', nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     deliveredAt: t.expose('deliveredAt', { type: 'DateTime', nullable: true }),

@@ -5,6 +5,7 @@
 import { CallOperations } from './calls.js';
 import { ContactOperations } from './contacts.js';
 import { ContactJobOperations } from './contact-jobs.js';
+import { WebhookOperations } from './webhooks.js';
 import { WorkflowOperations } from './workflows.js';
 
 export { restPage, type Page } from './page.js';
@@ -14,4 +15,5 @@ export const Operations = {
   ...ContactJobOperations,
   ...CallOperations,
   ...WorkflowOperations,
+  ...WebhookOperations,
 };

@@ -64,6 +64,11 @@ export function pageVariables(values: RequestValues): { limit?: number; nextToke
   return sent({ limit: pageLimit(values), nextToken: text(values, 'nextToken') });
 }
 
+/** A webhook endpoint's deliveries: the status kept, and the page (GET …/deliveries, webhook_deliveries_list). */
+export function deliveryListVariables(values: RequestValues): { status?: string; limit?: number; nextToken?: string } {
+  return { ...sent({ status: text(values, 'status') }), ...pageVariables(values) };
+}
+
 /** The contact list's filters and page (GET /contacts, its CSV export, contacts_search). */
 export function contactListVariables(values: RequestValues): Record<string, unknown> {
   return {
