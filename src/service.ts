@@ -7,7 +7,7 @@ import { openDatabase, type Database } from './db/database.js';
 import { migrate } from './db/migrate.js';
 import { startJobQueue } from './jobs/queue.js';
 import { systemClock, type Clock } from './domain/shared/clock.js';
-import type { HostLookup, VoiceProviders } from './domain/context.js';
+import type { VoiceProviders, WebhookSettings } from './domain/context.js';
 import { webhookSettingsFrom } from './config/webhook-settings.js';
 import { startWebhookDelivery } from './jobs/webhook-delivery.js';
 import { voiceProvidersFromEnv } from './calls/telephony/voice-providers.js';
@@ -82,8 +82,11 @@ export interface StartOptions {
   voiceAdapters?: VoiceProviders['adapters'];
   /** Deliver outgoing webhooks from this process (default true). */
   webhookDelivery?: boolean;
-  /** How webhook endpoints' host names resolve (default: the system's resolver; tests name hosts of their own). */
-  webhookLookup?: HostLookup;
+  /**
+   * Webhook settings over those of `env` (tests: host names of their own in `lookup`, or no
+   * secrets key).
+   */
+  webhookSettings?: Partial<WebhookSettings>;
 }
 
 export async function startService(options: StartOptions): Promise<RunningService> {
@@ -116,11 +119,10 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const statistics = startStatisticsKeeper(db);
   const boards = monday ? mondayBoardDirectory(monday) : undefined;
   const mondayAuthorization = monday ? mondayConsoleAuthorization(monday, clock) : undefined;
-  const webhooks = webhookSettingsFrom(
-    env,
-    { kind: db.kind, inMemory: options.inMemory ?? false },
-    options.webhookLookup,
-  );
+  const webhooks = {
+    ...webhookSettingsFrom(env, { kind: db.kind, inMemory: options.inMemory ?? false }),
+    ...options.webhookSettings,
+  };
   const services: Services = {
     db,
     queue,

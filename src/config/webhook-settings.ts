@@ -20,12 +20,11 @@ export const systemLookup: HostLookup = (hostname) => dns.lookup(hostname, { all
 export function webhookSettingsFrom(
   env: Partial<Pick<Env, 'WEBHOOK_SECRETS_KEY' | 'WEBHOOKS_ALLOW_HTTP_LOOPBACK' | 'DATA_DIR'>>,
   database: { kind: 'pglite' | 'postgres'; inMemory: boolean },
-  lookup: HostLookup = systemLookup,
 ): WebhookSettings {
   return {
     secretsKey: secretsKey(env, database),
     allowHttpLoopback: env.WEBHOOKS_ALLOW_HTTP_LOOPBACK ?? false,
-    lookup,
+    lookup: systemLookup,
   };
 }
 

@@ -11,6 +11,10 @@ const CALL_ID = 'c41e7a2d-5b9f-4e08-a3c6-1d2e7f9b0a54';
 const IMPORT_ID = '8d3f1a64-0c2b-4e7d-9f5a-6b1c2d3e4f50';
 const UPDATE_ID = '2a7c9e1b-4d6f-4803-b5a2-7e9f0c1d2b34';
 export const EXAMPLE_REQUEST_ID = '5f0e9d3c-8b7a-4c6d-9e2f-1a0b3c4d5e6f';
+const ENDPOINT_ID = '7b2e4c6a-9d1f-4a3b-8e5c-2f4a6b8d0c13';
+const DELIVERY_ID = 'e5a7c9b1-3d5f-4b7a-9c1e-3a5b7d9f1e24';
+const EVENT_ID = '4c6e8a0b-2d4f-4e6a-8b0c-4e6a8c0e2a35';
+const AGENT_ID = '1f3b5d7e-9a2c-4e6b-8d0f-5a7c9e1b3d46';
 
 export const EXAMPLE_CONTACT = {
   id: CONTACT_ID,
@@ -67,6 +71,12 @@ export const REQUEST_EXAMPLES = {
   },
   patchContactByExternalId: { status: 'dont_call', priority: 10 },
   bulkUpdateContacts: { filter: { sourceKind: 'hubspot', externalId: 'hs-1001' }, data: { priority: 10 } },
+  createWebhookEndpoint: {
+    url: 'https://crm.example.com/hooks/contactline',
+    events: ['call.ended', 'contact.deleted'],
+    description: 'CRM sync',
+  },
+  updateWebhookEndpoint: { events: ['call.ended', 'contact.updated', 'contact.deleted'] },
 } as const;
 
 const IMPORT_JOB = {
@@ -78,6 +88,103 @@ const IMPORT_JOB = {
   rejected: [{ index: 1, reason: 'invalid-phone' }],
   createdAt: '2026-03-01T10:00:00.000Z',
   finishedAt: '2026-03-01T10:00:01.200Z',
+};
+
+const WEBHOOK_ENDPOINT = {
+  id: ENDPOINT_ID,
+  url: 'https://crm.example.com/hooks/contactline',
+  description: 'CRM sync',
+  events: ['call.ended', 'contact.deleted'],
+  disabled: false,
+  disabledReason: null,
+  failingSince: null,
+  previousSecretExpiresAt: null,
+  createdAt: '2026-03-01T09:00:00.000Z',
+  updatedAt: '2026-03-01T09:00:00.000Z',
+};
+
+const CALL_RECORD = {
+  id: CALL_ID,
+  contactId: CONTACT_ID,
+  workflowId: WORKFLOW_ID,
+  agentId: AGENT_ID,
+  direction: 'outbound',
+  status: 'ended',
+  result: 'converted',
+  endReason: 'customer-ended-call',
+  startedAt: '2026-03-03T10:00:00.000Z',
+  endedAt: '2026-03-03T10:02:30.000Z',
+  durationSeconds: 150,
+  language: 'en-GB',
+  lastCall: true,
+  transcriptAvailable: true,
+  recordingUrl: null,
+};
+
+/** The body of each webhook event, as a receiver gets it. */
+export const WEBHOOK_EXAMPLES = {
+  'call.ended': {
+    type: 'call.ended',
+    timestamp: '2026-03-03T10:02:30.000Z',
+    data: {
+      itemId: null,
+      boardId: null,
+      callResult: 'converted',
+      endReason: 'customer-ended-call',
+      durationSeconds: 150,
+      isLastCall: true,
+      callId: CALL_ID,
+      contactId: CONTACT_ID,
+      agentId: AGENT_ID,
+      workflowId: WORKFLOW_ID,
+      call: CALL_RECORD,
+    },
+  },
+  'contact.created': { type: 'contact.created', timestamp: '2026-03-02T09:15:00.000Z', data: EXAMPLE_CONTACT },
+  'contact.updated': { type: 'contact.updated', timestamp: '2026-03-02T09:15:00.000Z', data: EXAMPLE_CONTACT },
+  'contact.deleted': {
+    type: 'contact.deleted',
+    timestamp: '2026-03-04T08:00:00.000Z',
+    data: {
+      id: CONTACT_ID,
+      sourceKind: 'hubspot',
+      externalId: 'hs-1001',
+      blocked: false,
+      deletedAt: '2026-03-04T08:00:00.000Z',
+    },
+  },
+  'import.completed': { type: 'import.completed', timestamp: '2026-03-01T10:00:01.200Z', data: IMPORT_JOB },
+  'bulk_update.completed': {
+    type: 'bulk_update.completed',
+    timestamp: '2026-03-01T10:00:02.000Z',
+    data: {
+      id: UPDATE_ID,
+      status: 'done',
+      matched: 1,
+      changed: 1,
+      skipped: [],
+      skippedCount: 0,
+      createdAt: '2026-03-01T10:00:00.000Z',
+      finishedAt: '2026-03-01T10:00:02.000Z',
+    },
+  },
+} as const;
+
+const WEBHOOK_DELIVERY = {
+  id: DELIVERY_ID,
+  endpointId: ENDPOINT_ID,
+  eventId: EVENT_ID,
+  webhookId: `msg_${EVENT_ID}`,
+  eventType: 'call.ended',
+  status: 'delivered',
+  attempts: 2,
+  responseStatus: 204,
+  lastError: null,
+  nextAttemptAt: null,
+  lastAttemptAt: '2026-03-03T10:02:36.000Z',
+  createdAt: '2026-03-03T10:02:31.000Z',
+  deliveredAt: '2026-03-03T10:02:36.000Z',
+  payload: WEBHOOK_EXAMPLES['call.ended'],
 };
 
 export const ANSWER_EXAMPLES = {
@@ -136,6 +243,22 @@ export const ANSWER_EXAMPLES = {
       { speaker: 'user', content: 'Yes, go ahead.', timestamp: '2026-03-03T10:00:05.000Z' },
     ],
   },
+  webhookEndpoint: WEBHOOK_ENDPOINT,
+  webhookEndpointWithSecret: { ...WEBHOOK_ENDPOINT, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw0Fa6fG5yDpQ=' },
+  webhookEndpointRotated: {
+    ...WEBHOOK_ENDPOINT,
+    previousSecretExpiresAt: '2026-03-05T09:00:00.000Z',
+    updatedAt: '2026-03-04T09:00:00.000Z',
+    secret: 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD6sRhTS6UO0w=',
+  },
+  webhookEndpointsPage: { data: [WEBHOOK_ENDPOINT] },
+  webhookDelivery: WEBHOOK_DELIVERY,
+  webhookDeliveryRetried: {
+    ...WEBHOOK_DELIVERY,
+    status: 'pending',
+    nextAttemptAt: '2026-03-04T10:00:00.000Z',
+  },
+  webhookDeliveriesPage: { data: [WEBHOOK_DELIVERY] },
 } as const;
 
 /** An error body as the service sends it; a 409 listing contacts gets two of them. */
@@ -153,6 +276,8 @@ export function errorExample(error: string, code: string, message: string, withC
 /** Example values of the path parameters, for the parameters and the curl samples. */
 export const PATH_EXAMPLES: Record<string, string> = {
   id: CONTACT_ID,
+  endpointId: ENDPOINT_ID,
+  deliveryId: DELIVERY_ID,
   sourceKind: 'hubspot',
   externalId: 'hs-1001',
 };

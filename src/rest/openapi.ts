@@ -22,7 +22,20 @@ import { CONTACT_RESPONSE_FIELDS } from '../domain/contacts/contacts.rules.js';
 import { allowHeader } from '../http/options.js';
 import { HTTP_EDGE_DEFAULTS } from '../config/http-edge-env.js';
 import { IDEMPOTENCY_KEY_HEADER, REPLAYED_HEADER } from '../http/idempotency.js';
-import { ANSWER_EXAMPLES, curlSample, errorExample, PATH_EXAMPLES, REQUEST_EXAMPLES } from './openapi-examples.js';
+import {
+  ANSWER_EXAMPLES,
+  curlSample,
+  errorExample,
+  PATH_EXAMPLES,
+  REQUEST_EXAMPLES,
+  WEBHOOK_EXAMPLES,
+} from './openapi-examples.js';
+import {
+  CreateWebhookEndpointSchema,
+  DeliveryListSchema,
+  UpdateWebhookEndpointSchema,
+} from '../domain/webhooks/webhook-endpoints.inputs.js';
+import { WEBHOOK_EVENT_TYPES } from '../domain/webhooks/webhook-events.rules.js';
 
 const json = (schema: z.ZodType) => {
   const out = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
@@ -221,6 +234,125 @@ const BulkUpdateJob = {
     skippedCount: { type: 'integer', minimum: 0 },
     createdAt: dateTime,
     finishedAt: { ...dateTime, type: ['string', 'null'], description: 'Null until done' },
+  },
+};
+
+const webhookEventType = { enum: [...WEBHOOK_EVENT_TYPES] };
+
+const WebhookEndpoint = {
+  type: 'object',
+  additionalProperties: false,
+  required: [
+    'id',
+    'url',
+    'description',
+    'events',
+    'disabled',
+    'disabledReason',
+    'failingSince',
+    'previousSecretExpiresAt',
+    'createdAt',
+    'updatedAt',
+  ],
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    url: { type: 'string', format: 'uri', description: 'https, to a public address' },
+    description: { type: ['string', 'null'], maxLength: 500 },
+    events: { type: 'array', minItems: 1, uniqueItems: true, items: webhookEventType },
+    disabled: { type: 'boolean' },
+    disabledReason: {
+      type: ['string', 'null'],
+      description: 'Why it is disabled: through the API, or its attempts failed for 5 days',
+    },
+    failingSince: {
+      ...dateTime,
+      type: ['string', 'null'],
+      description: 'The first failed attempt since the last success; null while deliveries succeed',
+    },
+    previousSecretExpiresAt: {
+      ...dateTime,
+      type: ['string', 'null'],
+      description: 'After a rotation: until when the previous secret signs too (24 hours)',
+    },
+    createdAt: dateTime,
+    updatedAt: dateTime,
+  },
+};
+
+const WebhookEndpointWithSecret = {
+  ...WebhookEndpoint,
+  required: [...WebhookEndpoint.required, 'secret'],
+  properties: {
+    ...WebhookEndpoint.properties,
+    secret: {
+      type: 'string',
+      pattern: '^whsec_[A-Za-z0-9+/]+={0,2}$',
+      description: 'The signing secret, shown this once: verify deliveries with it (Standard Webhooks)',
+    },
+  },
+};
+
+const WebhookEvent = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['type', 'timestamp', 'data'],
+  description:
+    'The body of every delivery (Standard Webhooks): the event type, when it happened, and its data (see the webhooks of this document)',
+  properties: {
+    type: { type: 'string' },
+    timestamp: dateTime,
+    data: { description: 'By type: a call, a contact, a deleted contact, an import or a bulk-update' },
+  },
+};
+
+const WebhookDelivery = {
+  type: 'object',
+  additionalProperties: false,
+  required: [
+    'id',
+    'endpointId',
+    'eventId',
+    'webhookId',
+    'eventType',
+    'status',
+    'attempts',
+    'responseStatus',
+    'lastError',
+    'nextAttemptAt',
+    'lastAttemptAt',
+    'createdAt',
+    'deliveredAt',
+    'payload',
+  ],
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    endpointId: { type: 'string', format: 'uuid' },
+    eventId: { type: 'string', format: 'uuid' },
+    webhookId: {
+      type: 'string',
+      description: 'The webhook-id header: msg_ and the event id, the same on every attempt',
+    },
+    eventType: { type: 'string', description: 'An event type, or webhook_endpoint.disabled for the notice' },
+    status: {
+      enum: ['pending', 'delivered', 'failed', 'cancelled', 'notice'],
+      description:
+        'pending: to be sent (again); delivered: answered 2xx; failed: given up after 3 days of retries; notice: a line of the log, not sent (the endpoint was disabled)',
+    },
+    attempts: { type: 'integer', minimum: 0 },
+    responseStatus: { type: ['integer', 'null'], description: "The last attempt's HTTP status; null: no answer" },
+    lastError: {
+      type: ['string', 'null'],
+      description: "Why the last attempt failed (the answer's status and start, or no answer)",
+    },
+    nextAttemptAt: {
+      ...dateTime,
+      type: ['string', 'null'],
+      description: 'When pending: the next attempt (null while an attempt is in flight)',
+    },
+    lastAttemptAt: { ...dateTime, type: ['string', 'null'] },
+    createdAt: dateTime,
+    deliveredAt: { ...dateTime, type: ['string', 'null'] },
+    payload: { $ref: '#/components/schemas/WebhookEvent' },
   },
 };
 
@@ -459,6 +591,121 @@ function withRequestSamples(paths: Record<string, Record<string, Operation>>) {
   );
 }
 
+/** What each event's data is (the OpenAPI `webhooks`: what a receiver gets). */
+const WEBHOOK_DATA: Record<(typeof WEBHOOK_EVENT_TYPES)[number], { summary: string; data: object }> = {
+  'call.ended': {
+    summary: "A call ended: the board trigger's outputs and the call",
+    data: {
+      type: 'object',
+      required: ['callResult', 'callId', 'contactId', 'call'],
+      properties: {
+        itemId: { type: ['integer', 'string', 'null'], description: 'The monday item the contact came from' },
+        boardId: { type: ['integer', 'string', 'null'] },
+        callResult: { type: 'string' },
+        endReason: { type: 'string' },
+        durationSeconds: { type: 'integer' },
+        isLastCall: { type: 'boolean' },
+        callId: { type: 'string', format: 'uuid' },
+        contactId: { type: 'string', format: 'uuid' },
+        agentId: { type: ['string', 'null'], format: 'uuid' },
+        workflowId: { type: ['string', 'null'], format: 'uuid' },
+        call: ref('CallRecord'),
+      },
+    },
+  },
+  'contact.created': {
+    summary: 'A contact was created (the contact, as GET /contacts/{id} answers)',
+    data: ref('Contact'),
+  },
+  'contact.updated': { summary: 'A contact was changed (the contact as it stands)', data: ref('Contact') },
+  'contact.deleted': {
+    summary: 'A contact was erased (its id and external ID only)',
+    data: {
+      type: 'object',
+      required: ['id', 'sourceKind', 'externalId', 'blocked', 'deletedAt'],
+      properties: {
+        id: { type: 'string', format: 'uuid' },
+        sourceKind: { enum: [...SOURCE_KINDS] },
+        externalId: { type: ['string', 'null'] },
+        blocked: { type: 'boolean', description: 'The phone was added to the block list (?block=true)' },
+        deletedAt: dateTime,
+      },
+    },
+  },
+  'import.completed': {
+    summary: 'A bulk import is done (the import, as GET /imports/{id} answers)',
+    data: ref('ImportJob'),
+  },
+  'bulk_update.completed': {
+    summary: 'A bulk-update is done (as GET /bulk-updates/{id} answers)',
+    data: ref('BulkUpdateJob'),
+  },
+};
+
+/** The Standard Webhooks headers of every delivery. */
+const webhookHeaders = [
+  {
+    name: 'webhook-id',
+    in: 'header',
+    required: true,
+    description: 'msg_ and the event id: the same on every attempt; drop a delivery whose id you have seen',
+    schema: { type: 'string' },
+  },
+  {
+    name: 'webhook-timestamp',
+    in: 'header',
+    required: true,
+    description: "The attempt's time, in seconds since 1970: refuse one far from your clock",
+    schema: { type: 'string', pattern: '^[0-9]+$' },
+  },
+  {
+    name: 'webhook-signature',
+    in: 'header',
+    required: true,
+    description:
+      'Space-separated v1,<base64 HMAC-SHA256 of "{webhook-id}.{webhook-timestamp}.{body}"> with the secret (two during a rotation)',
+    schema: { type: 'string' },
+  },
+];
+
+function webhookEvents() {
+  return Object.fromEntries(
+    WEBHOOK_EVENT_TYPES.map((type) => [
+      type,
+      {
+        post: {
+          operationId: `webhook_${type.replace('.', '_')}`,
+          tags: ['Webhooks'],
+          summary: WEBHOOK_DATA[type].summary,
+          security: [],
+          parameters: webhookHeaders,
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  additionalProperties: false,
+                  required: ['type', 'timestamp', 'data'],
+                  properties: { type: { const: type }, timestamp: dateTime, data: WEBHOOK_DATA[type].data },
+                },
+                example: WEBHOOK_EXAMPLES[type],
+              },
+            },
+          },
+          responses: {
+            '2XX': { description: 'Received: any 2xx ends the delivery' },
+            default: {
+              description:
+                'Anything else (or no answer in 10 s, or a redirect) is retried: 5 s, then tripling, at most 12 h apart, for 3 days',
+            },
+          },
+        },
+      },
+    ]),
+  );
+}
+
 export function buildOpenApi(): Record<string, unknown> {
   const bulkImport = json(BulkImportBodySchema) as { properties: object };
   return {
@@ -495,6 +742,10 @@ export function buildOpenApi(): Record<string, unknown> {
         ContactWrite: json(BulkItemSchema),
         ImportJob,
         BulkUpdateJob,
+        WebhookEndpoint,
+        WebhookEndpointWithSecret,
+        WebhookDelivery,
+        WebhookEvent,
       },
       headers: {
         RequestId: {
@@ -597,8 +848,14 @@ export function buildOpenApi(): Record<string, unknown> {
       { name: 'Contacts', description: 'Write, import, read, list and export contacts' },
       { name: 'Calls', description: "A contact's calls and their transcripts" },
       { name: 'Workflows', description: 'The workflows a contact can be enrolled in' },
+      {
+        name: 'Webhooks',
+        description:
+          "Endpoints that receive the Account's events, signed by the Standard Webhooks specification, and their deliveries",
+      },
       { name: 'Methods', description: 'OPTIONS on each path: the methods it answers (no key needed)' },
     ],
+    webhooks: webhookEvents(),
     paths: withRequestSamples(
       withOptions({
         '/api/v1/workflows': {
@@ -866,6 +1123,155 @@ export function buildOpenApi(): Record<string, unknown> {
               200: jsonAnswer("The call's transcript", ref('Transcript'), ANSWER_EXAMPLES.transcript),
               ...standardErrors,
               ...notFound,
+            },
+          },
+        },
+        '/api/v1/webhook-endpoints': {
+          get: {
+            operationId: 'listWebhookEndpoints',
+            tags: ['Webhooks'],
+            summary: "List the Account's webhook endpoints, newest first",
+            parameters: [...queryParameters(PageQuerySchema), requestIdParameter],
+            responses: {
+              200: jsonAnswer('A page of endpoints', page('WebhookEndpoint'), ANSWER_EXAMPLES.webhookEndpointsPage),
+              ...standardErrors,
+            },
+          },
+          post: {
+            operationId: 'createWebhookEndpoint',
+            tags: ['Webhooks'],
+            summary: 'Create a webhook endpoint; its signing secret is answered once',
+            description:
+              'The url must be https and lead to a public address (names are resolved now, and again at every connection); redirects are never followed. At most 20 endpoints per Account.',
+            parameters: writeParameters,
+            requestBody: body(json(CreateWebhookEndpointSchema), REQUEST_EXAMPLES.createWebhookEndpoint),
+            responses: {
+              201: answer(
+                'The endpoint, with its secret',
+                {
+                  'application/json': {
+                    schema: ref('WebhookEndpointWithSecret'),
+                    example: ANSWER_EXAMPLES.webhookEndpointWithSecret,
+                  },
+                },
+                {
+                  Location: {
+                    required: true,
+                    schema: { type: 'string' },
+                    description: 'The endpoint: /api/v1/webhook-endpoints/{id}',
+                  },
+                },
+              ),
+              ...standardErrors,
+              409: errorAnswer(`The Account has 20 endpoints already. Or ${IN_USE}`, [
+                'conflict',
+                'idempotency_key_in_use',
+              ]),
+              ...tooLarge,
+              ...keyReused,
+              503: errorAnswer('The service has no WEBHOOK_SECRETS_KEY to keep secrets with', ['unavailable']),
+            },
+          },
+        },
+        '/api/v1/webhook-endpoints/{id}': {
+          get: {
+            operationId: 'getWebhookEndpoint',
+            tags: ['Webhooks'],
+            summary: 'Read one webhook endpoint (never its secret)',
+            parameters: [...idPath("The endpoint's id"), requestIdParameter],
+            responses: {
+              200: jsonAnswer('The endpoint', ref('WebhookEndpoint'), ANSWER_EXAMPLES.webhookEndpoint),
+              ...standardErrors,
+              ...notFound,
+            },
+          },
+          patch: {
+            operationId: 'updateWebhookEndpoint',
+            tags: ['Webhooks'],
+            summary: 'Change an endpoint: url, events, description, or switch it off and on',
+            description:
+              '`disabled: true` stops deliveries (they wait); `disabled: false` starts them again and clears a disable for failing.',
+            parameters: [...idPath("The endpoint's id"), ...writeParameters],
+            requestBody: body(json(UpdateWebhookEndpointSchema), REQUEST_EXAMPLES.updateWebhookEndpoint),
+            responses: {
+              200: jsonAnswer('The changed endpoint', ref('WebhookEndpoint'), ANSWER_EXAMPLES.webhookEndpoint),
+              ...standardErrors,
+              ...notFound,
+              ...keyInUse,
+              ...tooLarge,
+              ...keyReused,
+            },
+          },
+          delete: {
+            operationId: 'deleteWebhookEndpoint',
+            tags: ['Webhooks'],
+            summary: 'Delete an endpoint and its deliveries',
+            parameters: [...idPath("The endpoint's id"), requestIdParameter],
+            responses: {
+              204: answer('Deleted; nothing more is sent to it'),
+              ...standardErrors,
+              ...notFound,
+            },
+          },
+        },
+        '/api/v1/webhook-endpoints/{id}/rotate-secret': {
+          post: {
+            operationId: 'rotateWebhookEndpointSecret',
+            tags: ['Webhooks'],
+            summary: 'A new signing secret, answered once; the old one signs too for 24 hours',
+            parameters: [...idPath("The endpoint's id"), ...writeParameters],
+            responses: {
+              200: jsonAnswer(
+                'The endpoint with its new secret',
+                ref('WebhookEndpointWithSecret'),
+                ANSWER_EXAMPLES.webhookEndpointRotated,
+              ),
+              ...standardErrors,
+              ...notFound,
+              ...keyInUse,
+              ...keyReused,
+            },
+          },
+        },
+        '/api/v1/webhook-endpoints/{id}/deliveries': {
+          get: {
+            operationId: 'listWebhookDeliveries',
+            tags: ['Webhooks'],
+            summary: "List an endpoint's deliveries, newest first",
+            parameters: [...idPath("The endpoint's id"), ...queryParameters(DeliveryListSchema), requestIdParameter],
+            responses: {
+              200: jsonAnswer('A page of deliveries', page('WebhookDelivery'), ANSWER_EXAMPLES.webhookDeliveriesPage),
+              ...standardErrors,
+              ...notFound,
+            },
+          },
+        },
+        '/api/v1/webhook-endpoints/{id}/deliveries/{deliveryId}/retry': {
+          post: {
+            operationId: 'retryWebhookDelivery',
+            tags: ['Webhooks'],
+            summary: 'Send a delivery again now (same webhook-id), then retry it for 3 days',
+            parameters: [
+              ...idPath("The endpoint's id"),
+              {
+                name: 'deliveryId',
+                in: 'path',
+                required: true,
+                description: "The delivery's id",
+                schema: { type: 'string', format: 'uuid' },
+                example: PATH_EXAMPLES.deliveryId,
+              },
+              ...writeParameters,
+            ],
+            responses: {
+              202: jsonAnswer('The delivery, pending', ref('WebhookDelivery'), ANSWER_EXAMPLES.webhookDeliveryRetried),
+              ...standardErrors,
+              ...notFound,
+              409: errorAnswer(`The endpoint is disabled, or the entry is a notice. Or ${IN_USE}`, [
+                'conflict',
+                'idempotency_key_in_use',
+              ]),
+              ...keyReused,
             },
           },
         },

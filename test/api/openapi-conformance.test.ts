@@ -347,10 +347,111 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
     await expectAnswer(404, 'not_found', otherKey, 'GET', `/api/v1/calls/${callId}/transcript`);
   });
 
+  /** A delivery row of the endpoint (the conformance server sends none itself). */
+  async function storedDelivery(endpointId: string) {
+    const prisma = server.service.services.db.prisma;
+    const eventId = randomUUID();
+    return prisma.webhookDelivery.create({
+      data: {
+        id: randomUUID(),
+        endpointId,
+        accountId,
+        eventId,
+        eventType: 'contact.created',
+        payload: JSON.stringify({ type: 'contact.created', timestamp: server.now().toISOString(), data: {} }),
+        status: 'failed',
+        attempts: 3,
+        responseStatus: 500,
+        lastError: 'HTTP 500',
+        lastAttemptAt: server.now(),
+        giveUpAt: server.now(),
+        createdAt: server.now(),
+      },
+    });
+  }
+
+  it('webhook endpoints: 201, 200, 202, 204; 400, 401, 404, 409, 413, 503', async () => {
+    const url = 'https://93.184.216.34/contactline';
+    await expectAnswer(400, 'bad_request', apiKey, 'POST', '/api/v1/webhook-endpoints', { url, events: [] });
+    await expectAnswer(413, 'payload_too_large', apiKey, 'POST', '/api/v1/webhook-endpoints', OVERSIZED);
+    await expectUnauthenticated('POST', '/api/v1/webhook-endpoints', { url, events: ['call.ended'] });
+    const created = await expectAnswer(201, null, apiKey, 'POST', '/api/v1/webhook-endpoints', {
+      url,
+      events: ['call.ended'],
+    });
+    const { id } = created.json as { id: string };
+    const path = `/api/v1/webhook-endpoints/${id}`;
+    await expectAnswer(200, null, apiKey, 'GET', '/api/v1/webhook-endpoints?limit=1');
+    await expectAnswer(400, 'bad_request', apiKey, 'GET', '/api/v1/webhook-endpoints?limit=0');
+    await expectUnauthenticated('GET', '/api/v1/webhook-endpoints');
+    await expectAnswer(200, null, apiKey, 'GET', path);
+    await expectAnswer(400, 'bad_request', apiKey, 'GET', '/api/v1/webhook-endpoints/not-a-uuid');
+    await expectAnswer(404, 'not_found', otherKey, 'GET', path);
+    await expectUnauthenticated('GET', path);
+    await expectAnswer(200, null, apiKey, 'PATCH', path, { description: 'conformance' });
+    await expectAnswer(400, 'bad_request', apiKey, 'PATCH', path, { events: ['nope'] });
+    await expectAnswer(404, 'not_found', otherKey, 'PATCH', path, { description: 'x' });
+    await expectAnswer(413, 'payload_too_large', apiKey, 'PATCH', path, OVERSIZED);
+    await expectUnauthenticated('PATCH', path, { description: 'x' });
+    await expectAnswer(200, null, apiKey, 'POST', `${path}/rotate-secret`);
+    await expectAnswer(400, 'bad_request', apiKey, 'POST', '/api/v1/webhook-endpoints/nope/rotate-secret');
+    await expectAnswer(404, 'not_found', otherKey, 'POST', `${path}/rotate-secret`);
+    await expectUnauthenticated('POST', `${path}/rotate-secret`);
+    const delivery = await storedDelivery(id);
+    await expectAnswer(200, null, apiKey, 'GET', `${path}/deliveries?status=failed`);
+    await expectAnswer(400, 'bad_request', apiKey, 'GET', `${path}/deliveries?status=lost`);
+    await expectAnswer(404, 'not_found', otherKey, 'GET', `${path}/deliveries`);
+    await expectUnauthenticated('GET', `${path}/deliveries`);
+    const retry = `${path}/deliveries/${delivery.id}/retry`;
+    await expectAnswer(202, null, apiKey, 'POST', retry);
+    await expectAnswer(400, 'bad_request', apiKey, 'POST', `${path}/deliveries/nope/retry`);
+    await expectAnswer(404, 'not_found', apiKey, 'POST', `${path}/deliveries/${randomUUID()}/retry`);
+    await expectUnauthenticated('POST', retry);
+    await expectAnswer(200, null, apiKey, 'PATCH', path, { disabled: true });
+    await expectAnswer(409, 'conflict', apiKey, 'POST', retry);
+    // An Account's 20 endpoints are its limit.
+    const { apiKey: full } = await server.createAccount();
+    for (let i = 0; i < 20; i++)
+      await expectAnswer(201, null, full, 'POST', '/api/v1/webhook-endpoints', { url, events: ['call.ended'] });
+    await expectAnswer(409, 'conflict', full, 'POST', '/api/v1/webhook-endpoints', { url, events: ['call.ended'] });
+    await expectAnswer(400, 'bad_request', apiKey, 'DELETE', '/api/v1/webhook-endpoints/nope');
+    await expectUnauthenticated('DELETE', path);
+    await expectAnswer(404, 'not_found', otherKey, 'DELETE', path);
+    await expectAnswer(204, null, apiKey, 'DELETE', path);
+    // A service with no key to keep secrets with.
+    const keyless = await startTestServer(kind, { webhooks: { noSecretsKey: true } });
+    try {
+      const account = await keyless.createAccount();
+      const answer = await keyless.request(account.apiKey, 'POST', '/api/v1/webhook-endpoints', {
+        url,
+        events: ['call.ended'],
+      });
+      conformance.check('POST', '/api/v1/webhook-endpoints', answer);
+      expect({ status: answer.status, code: answer.json.code }).toEqual({ status: 503, code: 'unavailable' });
+    } finally {
+      await keyless.stop();
+    }
+  });
+
   it('every write with an Idempotency-Key: the replay with Idempotent-Replayed; 400, 409 in use, 422 reused', async () => {
     const externalId = `conformance-keyed-${randomUUID()}`;
     await contact({ sourceKind: 'hubspot', externalId });
-    const writes: Array<[string, string, Record<string, unknown>]> = [
+    const endpoint = (
+      await expectAnswer(201, null, apiKey, 'POST', '/api/v1/webhook-endpoints', {
+        url: 'https://93.184.216.34/keyed',
+        events: ['call.ended'],
+      })
+    ).json as { id: string };
+    const delivery = await storedDelivery(endpoint.id);
+    const other = (
+      await expectAnswer(201, null, apiKey, 'POST', '/api/v1/webhook-endpoints', {
+        url: 'https://93.184.216.34/keyed-other',
+        events: ['call.ended'],
+      })
+    ).json as { id: string };
+    const otherDelivery = await storedDelivery(other.id);
+    // Operations without a body are told apart by their path: the key reused on another one.
+    const writes: Array<[string, string, Record<string, unknown>, string?]> = [
       ['PUT', '/api/v1/contacts/upsert', { phone: uniquePhone() }],
       ['POST', '/api/v1/contacts/bulk', { contacts: [{ sourceKind: 'csv', externalId: null, phone: uniquePhone() }] }],
       [
@@ -359,9 +460,23 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
         { filter: { customFields: [{ key: 'plan', value: 'keyed' }] }, data: { priority: 7 } },
       ],
       ['PATCH', byExternalId('hubspot', externalId), { priority: 9 }],
+      ['POST', '/api/v1/webhook-endpoints', { url: 'https://93.184.216.34/keyed', events: ['call.ended'] }],
+      ['PATCH', `/api/v1/webhook-endpoints/${endpoint.id}`, { description: 'keyed' }],
+      [
+        'POST',
+        `/api/v1/webhook-endpoints/${endpoint.id}/rotate-secret`,
+        {},
+        `/api/v1/webhook-endpoints/${other.id}/rotate-secret`,
+      ],
+      [
+        'POST',
+        `/api/v1/webhook-endpoints/${endpoint.id}/deliveries/${delivery.id}/retry`,
+        {},
+        `/api/v1/webhook-endpoints/${other.id}/deliveries/${otherDelivery.id}/retry`,
+      ],
     ];
     const prisma = server.service.services.db.prisma;
-    for (const [method, path, body] of writes) {
+    for (const [method, path, body, otherPath] of writes) {
       const key = `conformance-${randomUUID()}`;
       const first = await call(apiKey, method, path, body, { 'idempotency-key': key });
       expect(first.status, first.text).toBeLessThan(300);
@@ -370,7 +485,9 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
         status: first.status,
         replayed: 'true',
       });
-      const reused = await call(apiKey, method, path, { ...body, unexpected: true }, { 'idempotency-key': key });
+      const reused = otherPath
+        ? await call(apiKey, method, otherPath, body, { 'idempotency-key': key })
+        : await call(apiKey, method, path, { ...body, unexpected: true }, { 'idempotency-key': key });
       expect((reused.json as { code: string }).code).toBe('idempotency_key_reused');
       const empty = await call(apiKey, method, path, body, { 'idempotency-key': '' });
       expect((empty.json as { code: string }).code).toBe('bad_request');
@@ -397,7 +514,11 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
   it('OPTIONS on every path: 204, the Allow header, no body; no key needed', async () => {
     const paths = [...new Set(conformance.operations.map((operation) => operation.template))];
     const example = (template: string) =>
-      template.replace('{sourceKind}', 'api').replace('{externalId}', 'x').replace('{id}', randomUUID());
+      template
+        .replace('{sourceKind}', 'api')
+        .replace('{externalId}', 'x')
+        .replace('{id}', randomUUID())
+        .replace('{deliveryId}', randomUUID());
     for (const template of paths) {
       await expectAnswer(204, null, apiKey, 'OPTIONS', example(template));
       await expectAnswer(204, null, null, 'OPTIONS', example(template));
@@ -410,7 +531,11 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
       const { apiKey: key } = await limited.createAccount();
       expect((await limited.request(key, 'GET', '/api/v1/workflows')).status).toBe(200);
       const example = (template: string) =>
-        template.replace('{sourceKind}', 'api').replace('{externalId}', 'x').replace('{id}', randomUUID());
+        template
+          .replace('{sourceKind}', 'api')
+          .replace('{externalId}', 'x')
+          .replace('{id}', randomUUID())
+          .replace('{deliveryId}', randomUUID());
       for (const operation of conformance.operations) {
         const path = example(operation.template);
         const body = operation.requestBody ? { phone: uniquePhone() } : undefined;

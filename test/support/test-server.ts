@@ -57,9 +57,10 @@ export interface TestServerOptions {
   /**
    * Outgoing webhooks: delivered by the service's worker only when `deliver` is set (suites
    * that test delivery); plain http to loopback receivers when `allowHttpLoopback`; host names
-   * resolved by `lookup` (default: the system's resolver).
+   * resolved by `lookup` (default: the system's resolver); `noSecretsKey`: as a service without
+   * WEBHOOK_SECRETS_KEY on PostgreSQL.
    */
-  webhooks?: { deliver?: boolean; allowHttpLoopback?: boolean; lookup?: HostLookup };
+  webhooks?: { deliver?: boolean; allowHttpLoopback?: boolean; lookup?: HostLookup; noSecretsKey?: boolean };
 }
 
 /** The key of webhook secrets at rest in every test server (32 bytes, base64). */
@@ -106,7 +107,10 @@ export async function startTestServer(kind: DatabaseKind, options: TestServerOpt
     monday: options.monday ?? null,
     triggerDelivery: options.triggerDelivery,
     webhookDelivery: options.webhooks?.deliver ?? false,
-    webhookLookup: options.webhooks?.lookup,
+    webhookSettings: {
+      ...(options.webhooks?.lookup ? { lookup: options.webhooks.lookup } : {}),
+      ...(options.webhooks?.noSecretsKey ? { secretsKey: null } : {}),
+    },
   });
   const prisma = service.services.db.prisma;
   const server: TestServer = {

@@ -33,6 +33,10 @@ import {
 } from '../../src/domain/agents/agents.service.js';
 import { SetProviderCredentialsSchema } from '../../src/domain/providers/provider-credentials.service.js';
 import { SetBoardMappingSchema } from '../../src/domain/boards/board-mapping.inputs.js';
+import {
+  CreateWebhookEndpointSchema,
+  UpdateWebhookEndpointSchema,
+} from '../../src/domain/webhooks/webhook-endpoints.inputs.js';
 
 /** Each write with a JSON `input`, and the zod schema its service parses that input with. */
 const ZOD_SCHEMA_OF: Record<string, z.ZodType> = {
@@ -46,6 +50,8 @@ const ZOD_SCHEMA_OF: Record<string, z.ZodType> = {
   updateAgent: UpdateAgentSchema,
   setProviderCredentials: SetProviderCredentialsSchema,
   setBoardMapping: SetBoardMappingSchema,
+  createWebhookEndpoint: CreateWebhookEndpointSchema,
+  updateWebhookEndpoint: UpdateWebhookEndpointSchema,
 };
 
 /**
