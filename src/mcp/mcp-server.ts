@@ -1,4 +1,4 @@
-// The MCP server of one request: the nine tools, run as the request's key. Built per request
+// The MCP server of one request: the eleven tools, run as the request's key. Built per request
 // (the tool server is stateless), apart from the HTTP transport (mcp.route.ts).
 //
 // Why the SDK's low-level Server and not McpServer: McpServer validates arguments against the

@@ -2,6 +2,7 @@
 // source of every limit) and add what an assistant needs to act: formats, enum values, what an
 // empty result means. Outputs describe the REST response bodies, which are the tools' results.
 import { z } from 'zod';
+import { DeliveryStatusSchema } from '../domain/webhooks/webhook-endpoints.inputs.js';
 import {
   CONTACT_STATUSES,
   ExternalIdPathSchema,
@@ -89,6 +90,20 @@ export const ImportGetInput = z.object({
 export const ImportsListInput = z.object({
   limit: pageLimit(PageQuerySchema.shape.limit),
   nextToken: nextToken(PageQuerySchema.shape.nextToken, 'imports_list'),
+});
+
+export const WebhookEndpointsListInput = z.object({
+  limit: pageLimit(PageQuerySchema.shape.limit),
+  nextToken: nextToken(PageQuerySchema.shape.nextToken, 'webhook_endpoints_list'),
+});
+
+export const WebhookDeliveriesListInput = z.object({
+  endpointId: uuid("The endpoint's id, from webhook_endpoints_list"),
+  status: DeliveryStatusSchema.optional().describe(
+    'Only deliveries in this status: pending (to be sent again), delivered, failed (given up), cancelled, notice (the endpoint was disabled)',
+  ),
+  limit: pageLimit(PageQuerySchema.shape.limit),
+  nextToken: nextToken(PageQuerySchema.shape.nextToken, 'webhook_deliveries_list'),
 });
 
 export const BulkUpdateGetInput = z.object({
@@ -241,3 +256,47 @@ export const BulkUpdateOutput = z
     finishedAt: timestamp('When every matched contact was handled').nullable(),
   })
   .describe('A bulk-update, exactly as GET /api/v1/bulk-updates/{id} returns it');
+
+export const WebhookEndpointPageOutput = z.object({
+  data: z
+    .array(
+      z.object({
+        id: z.string().describe("The endpoint's id (UUID): use it in webhook_deliveries_list"),
+        url: z.string(),
+        description: z.string().nullable(),
+        events: z.array(z.string()).describe('The events it receives'),
+        disabled: z.boolean(),
+        disabledReason: z.string().nullable().describe('Why: through the API, or its attempts failed for 5 days'),
+        failingSince: timestamp('The first failed attempt since the last success').nullable(),
+        previousSecretExpiresAt: timestamp('After a rotation: until when the old secret signs too').nullable(),
+        createdAt: timestamp('When it was created'),
+        updatedAt: timestamp('When it last changed'),
+      }),
+    )
+    .describe('Newest first; never a secret'),
+  nextToken: z.string().optional().describe('Present when another page exists; absent on the last page'),
+});
+
+export const WebhookDeliveryPageOutput = z.object({
+  data: z
+    .array(
+      z.object({
+        id: z.string(),
+        endpointId: z.string(),
+        eventId: z.string(),
+        webhookId: z.string().describe('The webhook-id header: the same on every attempt'),
+        eventType: z.string(),
+        status: z.string().describe('pending, delivered, failed, cancelled or notice'),
+        attempts: z.number().int(),
+        responseStatus: z.number().int().nullable().describe("The last attempt's HTTP status; null: no answer"),
+        lastError: z.string().nullable(),
+        nextAttemptAt: timestamp('When pending: the next attempt').nullable(),
+        lastAttemptAt: timestamp('The last attempt').nullable(),
+        createdAt: timestamp('When the event was fanned out to the endpoint'),
+        deliveredAt: timestamp('When the receiver answered 2xx').nullable(),
+        payload: z.unknown().describe('The body sent: { type, timestamp, data }'),
+      }),
+    )
+    .describe('Newest first'),
+  nextToken: z.string().optional().describe('Present when another page exists; absent on the last page'),
+});

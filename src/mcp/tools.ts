@@ -1,4 +1,4 @@
-// The nine read-only tools. Each runs the very GraphQL operation its REST route runs (the same
+// The eleven read-only tools. Each runs the very GraphQL operation its REST route runs (the same
 // bounds, validation, scoping and errors) and returns the REST response body.
 import type { z } from 'zod';
 import type { RequestContext } from '../domain/context.js';
@@ -7,6 +7,7 @@ import { runOperation } from '../graphql/execute.js';
 import { Operations, restPage } from '../graphql/operations/index.js';
 import {
   contactListVariables,
+  deliveryListVariables,
   externalIdPath,
   pageVariables,
   requiredText,
@@ -28,6 +29,10 @@ import {
   ImportPageOutput,
   ImportsListInput,
   TranscriptOutput,
+  WebhookDeliveriesListInput,
+  WebhookDeliveryPageOutput,
+  WebhookEndpointPageOutput,
+  WebhookEndpointsListInput,
   WorkflowPageOutput,
   WorkflowsListInput,
 } from './tool-schemas.js';
@@ -172,6 +177,36 @@ export const TOOLS: readonly ToolDefinition[] = [
       const id = assertUuid(requiredText(args, 'updateId'), 'updateId');
       const { bulkUpdate } = await runOperation(ctx, Operations.getBulkUpdate, { id });
       return bulkUpdate;
+    },
+  },
+  {
+    name: 'webhook_endpoints_list',
+    title: 'List webhook endpoints',
+    description:
+      "List the Account's outgoing webhook endpoints, newest first: { data: [{ id, url, description, events, disabled, disabledReason, failingSince, previousSecretExpiresAt, createdAt, updatedAt }], nextToken? }. " +
+      'failingSince set means its deliveries are failing (see webhook_deliveries_list); secrets are never shown.',
+    input: WebhookEndpointsListInput,
+    output: WebhookEndpointPageOutput,
+    async run(ctx, args) {
+      const { webhookEndpoints } = await runOperation(ctx, Operations.listWebhookEndpoints, pageVariables(args));
+      return restPage(webhookEndpoints);
+    },
+  },
+  {
+    name: 'webhook_deliveries_list',
+    title: "List a webhook endpoint's deliveries",
+    description:
+      "List one endpoint's deliveries, newest first, optionally only one status: each with its event type, status, attempts, the last answer's HTTP status and error, the next attempt and the body sent. " +
+      'Use it to tell why an integration missed an event. Fails with code not_found for an unknown endpoint.',
+    input: WebhookDeliveriesListInput,
+    output: WebhookDeliveryPageOutput,
+    async run(ctx, args) {
+      const endpointId = assertUuid(requiredText(args, 'endpointId'), 'endpointId');
+      const { webhookDeliveries } = await runOperation(ctx, Operations.listWebhookDeliveries, {
+        endpointId,
+        ...deliveryListVariables(args),
+      });
+      return restPage(webhookDeliveries);
     },
   },
 ];

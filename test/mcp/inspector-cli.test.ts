@@ -68,7 +68,7 @@ describe('the MCP Inspector CLI against the tool server', () => {
     });
   }
 
-  it('lists the nine read-only tools', async () => {
+  it('lists the eleven read-only tools', async () => {
     const run = await inspector(account.apiKey, '--method', 'tools/list');
     expect(run.code, run.stderr).toBe(0);
     expect(run.json.tools.map((t: { name: string }) => t.name).sort()).toEqual([
@@ -80,6 +80,8 @@ describe('the MCP Inspector CLI against the tool server', () => {
       'contacts_search',
       'import_get',
       'imports_list',
+      'webhook_deliveries_list',
+      'webhook_endpoints_list',
       'workflows_list',
     ]);
     for (const tool of run.json.tools) expect(tool.annotations.readOnlyHint, tool.name).toBe(true);

@@ -1,4 +1,4 @@
-// The nine tools through the SDK's Client against a real listening server: each tool's result is
+// The eleven tools through the SDK's Client against a real listening server: each tool's result is
 // the REST response for the same data (structured and as JSON text), list tools page like REST,
 // every failure is a tool error whose text is the REST error body (404, 409, each bad
 // argument as the REST 400), and a key sees only its own Account.
@@ -288,6 +288,54 @@ describe.each(testDatabaseKinds())('tool server tools on %s', (kind) => {
         const empty = await callOk(client, 'call_transcript_get', { callId: id });
         expect(empty).toEqual({ utterances: [] });
         expect(empty).toEqual(await restOk(`/api/v1/calls/${id}/transcript`));
+      }
+    });
+
+    it('webhook_endpoints_list and webhook_deliveries_list as GET /api/v1/webhook-endpoints and …/deliveries', async () => {
+      const created = await server.request(mine.apiKey, 'POST', '/api/v1/webhook-endpoints', {
+        url: 'https://93.184.216.34/tools',
+        events: ['contact.created'],
+      });
+      expect(created.status, created.text).toBe(201);
+      const endpointId = created.json.id;
+      const prisma = server.service.services.db.prisma;
+      await prisma.webhookDelivery.create({
+        data: {
+          id: randomUUID(),
+          endpointId,
+          accountId: mine.accountId,
+          eventId: randomUUID(),
+          eventType: 'contact.created',
+          payload: JSON.stringify({ type: 'contact.created', timestamp: server.now().toISOString(), data: {} }),
+          status: 'failed',
+          attempts: 12,
+          responseStatus: 500,
+          lastError: 'HTTP 500',
+          lastAttemptAt: server.now(),
+          giveUpAt: server.now(),
+          createdAt: server.now(),
+        },
+      });
+      const endpoints = await callOk(client, 'webhook_endpoints_list');
+      expect(endpoints).toEqual(await restOk('/api/v1/webhook-endpoints'));
+      expect(JSON.stringify(endpoints)).not.toContain(created.json.secret);
+      const log = await callOk(client, 'webhook_deliveries_list', { endpointId, status: 'failed' });
+      expect(log).toEqual(await restOk(`/api/v1/webhook-endpoints/${endpointId}/deliveries?status=failed`));
+      expect(log.data).toHaveLength(1);
+      expect(await callOk(client, 'webhook_deliveries_list', { endpointId, status: 'delivered' })).toEqual({
+        data: [],
+      });
+      expect((await callError(client, 'webhook_deliveries_list', { endpointId: randomUUID() })).code).toBe('not_found');
+      expect(await callError(client, 'webhook_deliveries_list', { endpointId: 'nope' })).toMatchObject({
+        code: 'bad_request',
+        message: 'endpointId must be a UUID',
+      });
+      const other = await connect(server, theirs.apiKey);
+      try {
+        expect(await callOk(other.client, 'webhook_endpoints_list')).toEqual({ data: [] });
+        expect((await callError(other.client, 'webhook_deliveries_list', { endpointId })).code).toBe('not_found');
+      } finally {
+        await other.close();
       }
     });
 

@@ -19,6 +19,8 @@ const TOOL_NAMES = [
   'contacts_search',
   'import_get',
   'imports_list',
+  'webhook_deliveries_list',
+  'webhook_endpoints_list',
   'workflows_list',
 ];
 
@@ -53,7 +55,7 @@ describe.each(testDatabaseKinds())('tool server transport on %s', (kind) => {
       }
     });
 
-    it('lists exactly the nine tools, each read-only with input and output schemas', async () => {
+    it('lists exactly the eleven tools, each read-only with input and output schemas', async () => {
       const { client, close } = await connect(server, account.apiKey);
       try {
         const { tools, nextCursor } = await client.listTools();
