@@ -462,6 +462,24 @@ const severalMatch = {
   }),
 };
 
+/** An erasure's answer: no content, and never a replay (a DELETE takes no Idempotency-Key). */
+const erased = {
+  description:
+    "Erased: the contact, its enrollments, its calls' transcripts and recordings' references are gone (its calls' results remain as anonymous counts); reads of it now answer 404",
+  headers: { ...requestIdHeader, ...rateLimitHeaders },
+};
+const ERASURE_DESCRIPTION =
+  "Removes the contact and its personal data in one transaction: the contact, its enrollments, its calls with their transcripts and recordings' references, its board item link, and the stored answers, events and reports that name it. Each call's result remains only as a count (GraphQL `Workflow.callResults`). A `contact.deleted` event naming only the contact's id and its `sourceKind` and `externalId` follows for the Account's receivers. The phone is put on the block list only with `block=true`. Answers 204, then 404 for that contact.";
+const blockParameter = {
+  name: 'block',
+  in: 'query',
+  required: false,
+  description:
+    "true: also put the contact's phone on the Account's block list (a later upsert of it is stored as `dnc`, and it is never called); any value other than true or false is a 400",
+  schema: { type: 'boolean', default: false },
+  example: false,
+};
+
 const page = (item: string) => ({
   type: 'object',
   additionalProperties: false,
@@ -1062,6 +1080,18 @@ export function buildOpenApi(): Record<string, unknown> {
               ...notFound,
             },
           },
+          delete: {
+            operationId: 'deleteContact',
+            tags: ['Contacts'],
+            summary: 'Erase one contact by its id',
+            description: ERASURE_DESCRIPTION,
+            parameters: [...idPath("The contact's id"), blockParameter, requestIdParameter],
+            responses: {
+              204: erased,
+              ...standardErrors,
+              ...notFound,
+            },
+          },
         },
         '/api/v1/contacts/source/{sourceKind}/external-id/{externalId}': {
           get: {
@@ -1092,6 +1122,19 @@ export function buildOpenApi(): Record<string, unknown> {
               ),
               ...tooLarge,
               ...unprocessable,
+            },
+          },
+          delete: {
+            operationId: 'deleteContactByExternalId',
+            tags: ['Contacts'],
+            summary: 'Erase one contact by its source and external ID',
+            description: `${ERASURE_DESCRIPTION} When several contacts have the external ID, none is erased: 409 lists them (erase each by its id).`,
+            parameters: [...externalIdPath, blockParameter, requestIdParameter],
+            responses: {
+              204: erased,
+              ...standardErrors,
+              ...notFound,
+              ...severalMatch,
             },
           },
         },

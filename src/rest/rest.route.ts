@@ -6,6 +6,7 @@ import { keyedRequestContext } from '../http/request-context.js';
 import { Operations, restPage } from '../graphql/operations/index.js';
 import { contactsToCsv } from './contacts.csv.js';
 import {
+  blockVariable,
   contactListVariables,
   deliveryListVariables,
   externalIdPath,
@@ -166,11 +167,31 @@ export function restRouter(services: Services): Router {
     }),
   );
 
+  // Erasure: 204 and no body once the contact and its personal data are gone.
+  router.delete(
+    '/contacts/source/:sourceKind/external-id/:externalId',
+    route(async (ctx, req, res) => {
+      await runOperation(ctx, Operations.deleteContactByExternalId, {
+        ...externalIdPath(req.params),
+        ...blockVariable(req.query),
+      });
+      res.status(204).end();
+    }),
+  );
+
   router.get(
     '/contacts/:id',
     route(async (ctx, req, res) => {
       const data = await runOperation(ctx, Operations.getContact, { id: String(req.params.id) });
       res.json(data.contact);
+    }),
+  );
+
+  router.delete(
+    '/contacts/:id',
+    route(async (ctx, req, res) => {
+      await runOperation(ctx, Operations.deleteContact, { id: String(req.params.id), ...blockVariable(req.query) });
+      res.status(204).end();
     }),
   );
 

@@ -281,6 +281,29 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
     await expectAnswer(409, 'conflict', apiKey, 'PATCH', duplicated, { priority: 3 });
   });
 
+  it("DELETE by id and by external ID: 204; 400, 401, 404 (unknown, erased, or another Account's), 409 (several match)", async () => {
+    const { id } = await contact();
+    await expectAnswer(400, 'bad_request', apiKey, 'DELETE', '/api/v1/contacts/not-a-uuid');
+    await expectAnswer(400, 'bad_request', apiKey, 'DELETE', `/api/v1/contacts/${id}?block=yes`);
+    await expectUnauthenticated('DELETE', `/api/v1/contacts/${id}`);
+    await expectAnswer(404, 'not_found', otherKey, 'DELETE', `/api/v1/contacts/${id}`);
+    await expectAnswer(204, null, apiKey, 'DELETE', `/api/v1/contacts/${id}?block=true`);
+    await expectAnswer(404, 'not_found', apiKey, 'DELETE', `/api/v1/contacts/${id}`);
+
+    const path = byExternalId('hubspot', 'conformance-erase');
+    await contact({ sourceKind: 'hubspot', externalId: 'conformance-erase' });
+    await expectAnswer(400, 'bad_request', apiKey, 'DELETE', byExternalId('hubspot', 'e'.repeat(257)));
+    await expectUnauthenticated('DELETE', path);
+    await expectAnswer(404, 'not_found', otherKey, 'DELETE', path);
+    await expectAnswer(204, null, apiKey, 'DELETE', path);
+    await expectAnswer(404, 'not_found', apiKey, 'DELETE', path);
+    const duplicated = byExternalId('csv', 'conformance-erase-dup');
+    await contact({ sourceKind: 'csv', externalId: 'conformance-erase-dup' });
+    await contact({ sourceKind: 'csv', externalId: 'conformance-erase-dup' });
+    const several = await expectAnswer(409, 'conflict', apiKey, 'DELETE', duplicated);
+    expect((several.json as { contacts: unknown[] }).contacts).toHaveLength(2);
+  });
+
   it("GET a contact's calls by external ID: pages; 400, 401, 404, 409", async () => {
     const { id } = await contact({ sourceKind: 'hubspot', externalId: 'conformance-calls' });
     const prisma = server.service.services.db.prisma;

@@ -241,6 +241,39 @@ describe.each(testDatabaseKinds())('webhooks on %s', (kind) => {
     expect(log.find((d) => d.eventType === 'contact.created')!.webhookId).toBe(delivery.webhookId);
   });
 
+  it('sends contact.deleted when a contact is erased; its earlier deliveries leave the log', async () => {
+    const account = await server.createAccount();
+    const endpoint = await createEndpoint(
+      server,
+      account,
+      { url: receiver.url, events: ['contact.created', 'contact.deleted'] },
+      receiver,
+    );
+    const externalId = `erased-${randomUUID()}`;
+    const contact = await upsertOk(server, account.apiKey, { sourceKind: 'hubspot', externalId, phone: uniquePhone() });
+    await receiver.waitFor((all) =>
+      all.some((r) => r.payload.type === 'contact.created' && r.payload.data.id === contact.id),
+    );
+    const erased = await server.request(account.apiKey, 'DELETE', `/api/v1/contacts/${contact.id}?block=true`);
+    expect(erased.status).toBe(204);
+    await receiver.waitFor((all) =>
+      all.some((r) => r.payload.type === 'contact.deleted' && r.payload.data.id === contact.id),
+    );
+    const deleted = receiver.received.find(
+      (r) => r.payload.type === 'contact.deleted' && r.payload.data.id === contact.id,
+    )!;
+    expect(deleted.payload.data).toEqual({
+      id: contact.id,
+      sourceKind: 'hubspot',
+      externalId,
+      blocked: true,
+      deletedAt: deleted.payload.timestamp,
+    });
+    expect(deleted.verifiedWith).toEqual([endpoint.secret]);
+    const log = await deliveries(server, account, endpoint.id);
+    expect(log.map((d) => d.eventType)).toEqual(['contact.deleted']);
+  });
+
   it('writes no events an Account does not listen to', async () => {
     const account = await server.createAccount();
     await createEndpoint(server, account, { url: receiver.url, events: ['import.completed'] }, receiver);

@@ -13,6 +13,7 @@ import { assertUuid } from '../shared/ids.js';
 import { parseInput } from '../shared/validation.js';
 import { directSql } from '../../db/sql-client.js';
 import { findCallsWithUtterances } from './calls.store.js';
+import { callResultsOfWorkflow, type ResultCount } from './call-tallies.store.js';
 
 /** A call as the REST API returns it (schema/openapi.json: CallRecord). */
 export interface CallRecord {
@@ -138,4 +139,15 @@ export async function getCallTranscript(ctx: RequestContext, callId: string): Pr
     select: { speaker: true, content: true, timestamp: true },
   });
   return { utterances };
+}
+
+/**
+ * A workflow's ended calls counted by result: its calls, plus those of erased contacts (kept
+ * only as counts, AnonymousCallTally). The workflow was read within its Account already.
+ */
+export function workflowCallResults(
+  ctx: RequestContext,
+  workflow: { id: string; accountId: string },
+): Promise<ResultCount[]> {
+  return callResultsOfWorkflow(directSql(ctx.db.sql), workflow.accountId, workflow.id);
 }

@@ -17,6 +17,7 @@ import { listContacts } from './contacts-list.service.js';
 import { importContacts } from './contacts-import.service.js';
 import { bulkUpdateContacts } from './contacts-bulk-update.service.js';
 import type { ContactRow } from './contacts.rules.js';
+import { eraseContact, eraseContactByExternalId, type ContactErasure } from './contacts-erase.service.js';
 
 export const ContactStatusEnum = builder.enumType('ContactStatus', { values: CONTACT_STATUSES });
 export const SourceKindEnum = builder.enumType('SourceKind', { values: SOURCE_KINDS });
@@ -144,6 +145,47 @@ builder.mutationFields((t) => ({
       input: t.arg({ type: 'JSON', required: true }),
     },
     resolve: (_root, args, ctx) => patchContactByExternalId(ctx, args, args.input),
+  }),
+}));
+
+const ContactDeletion = builder.objectRef<ContactErasure>('ContactDeletion').implement({
+  description: 'An erased contact: it and its personal data are gone; its calls remain only as counts by result.',
+  fields: (t) => ({
+    deleted: t.exposeBoolean('deleted', { description: 'Always true: a contact that could not be erased is an error' }),
+    id: t.exposeID('id', { description: "The erased contact's id (now unknown: reads answer not_found)" }),
+    blocked: t.exposeBoolean('blocked', { description: 'Whether its phone was put on the block list (block: true)' }),
+  }),
+});
+
+const BLOCK_DESCRIPTION = "Also put the contact's phone on the Account's block list (default false).";
+
+builder.mutationFields((t) => ({
+  deleteContact: t.field({
+    type: ContactDeletion,
+    description:
+      "Erases one contact of the key's Account by id: the contact, its enrollments, its calls' transcripts and " +
+      'recordings; the calls remain as anonymous counts by result; a contact.deleted event follows.',
+    args: {
+      id: t.arg.string({ required: true, ...UUID_ARG }),
+      block: t.arg.boolean({ description: BLOCK_DESCRIPTION }),
+    },
+    resolve: (_root, args, ctx) => eraseContact(ctx, args.id, { block: args.block ?? false }),
+  }),
+  deleteContactByExternalId: t.field({
+    type: ContactDeletion,
+    description:
+      'Erases the contact with this external ID in its source, as deleteContact; conflict when several match.',
+    args: {
+      sourceKind: t.arg.string({ required: true }),
+      externalId: t.arg.string({ required: true }),
+      block: t.arg.boolean({ description: BLOCK_DESCRIPTION }),
+    },
+    resolve: (_root, args, ctx) =>
+      eraseContactByExternalId(
+        ctx,
+        { sourceKind: args.sourceKind, externalId: args.externalId },
+        { block: args.block ?? false },
+      ),
   }),
 }));
 

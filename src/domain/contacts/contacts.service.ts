@@ -69,7 +69,8 @@ export async function getContactByExternalId(
   return theOnlyMatch(matches, sourceKind, externalId);
 }
 
-function theOnlyMatch(matches: ContactRow[], sourceKind: string, externalId: string): ContactRow {
+/** The one contact of a by-external-ID lookup: 404 when none, 409 (listing them) when several. */
+export function theOnlyMatch(matches: ContactRow[], sourceKind: string, externalId: string): ContactRow {
   if (matches.length === 0) throw notFound(`No contact with sourceKind ${sourceKind} and externalId ${externalId}`);
   if (matches.length > 1) {
     throw new DomainError(

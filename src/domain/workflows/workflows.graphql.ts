@@ -1,5 +1,7 @@
 // The Workflow type; listing for the key's Account, operator management.
 import { builder } from '../builder.js';
+import type { ResultCount } from '../calls/call-tallies.store.js';
+import { workflowCallResults } from '../calls/calls-read.service.js';
 import { UUID_ARG } from '../shared/argument-guard.js';
 import {
   changeAccountWorkflow,
@@ -13,8 +15,20 @@ import {
 
 export const WorkflowStatusEnum = builder.enumType('WorkflowStatus', { values: WORKFLOW_STATUSES });
 
+const CallResultCount = builder.objectRef<ResultCount>('CallResultCount').implement({
+  description: "How many of a workflow's calls ended with one result.",
+  fields: (t) => ({ result: t.exposeString('result'), count: t.exposeInt('count') }),
+});
+
 export const WorkflowType = builder.prismaObject('Workflow', {
   fields: (t) => ({
+    callResults: t.field({
+      type: [CallResultCount],
+      description:
+        "The workflow's ended calls counted by result, by result name: its calls, plus those of erased contacts " +
+        '(kept only as these counts).',
+      resolve: (workflow, _args, ctx) => workflowCallResults(ctx, workflow),
+    }),
     id: t.exposeID('id'),
     name: t.exposeString('name'),
     status: t.expose('status', { type: WorkflowStatusEnum }),

@@ -63,4 +63,14 @@ export const ContactOperations = {
       [ContactFields],
     ),
   ),
+  deleteContact: defineOperation(
+    graphql(`mutation ($id: String!, $block: Boolean) {
+    deleteContact(id: $id, block: $block) { deleted id blocked }
+  }`),
+  ),
+  deleteContactByExternalId: defineOperation(
+    graphql(`mutation ($sourceKind: String!, $externalId: String!, $block: Boolean) {
+    deleteContactByExternalId(sourceKind: $sourceKind, externalId: $externalId, block: $block) { deleted id blocked }
+  }`),
+  ),
 };

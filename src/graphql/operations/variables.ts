@@ -88,3 +88,11 @@ export function contactListVariables(values: RequestValues): Record<string, unkn
 export function externalIdPath(values: RequestValues): { sourceKind: string; externalId: string } {
   return { sourceKind: requiredText(values, 'sourceKind'), externalId: requiredText(values, 'externalId') };
 }
+
+/** An erasure's `block` (`?block=true`): true or false as text; absent is false; anything else a 400 naming it. */
+export function blockVariable(values: RequestValues): { block: boolean } {
+  const value = text(values, 'block');
+  if (value === undefined || value === 'false') return { block: false };
+  if (value === 'true') return { block: true };
+  return refuse('block', 'true or false');
+}
