@@ -38,6 +38,9 @@
 //   BENCH_ONLY=load                        no seed: only the figures of 8
 //   9. (bench/idempotency.ts) what an Idempotency-Key adds to an upsert of a new contact (target < 1 ms p50).
 //   BENCH_ONLY=idempotency                 no seed: only the figure of 9
+//   10. (bench/webhooks.ts) 1,000 call.ended webhooks to a receiver on loopback: the time until all are
+//      delivered (target < 10 s on PostgreSQL) and the service's work per delivery (target < 2 ms p50).
+//   BENCH_ONLY=webhooks                    no seed: only the figure of 10
 // Writes bench/results.json and bench/results.md (with BENCH_CONTACTS set: bench/results-<N>.json
 // and .md, so a run at another size keeps its own figures). A BENCH_ONLY run replaces (or adds) only its own
 // figures in the results already there, each marked with the run it comes from.
@@ -60,6 +63,7 @@ import { benchMcp } from './mcp.js';
 import { benchHttpEdge } from './http-edge.js';
 import { benchBulkUpdateNeighbour } from './bulk-update-neighbour.js';
 import { benchIdempotency } from './idempotency.js';
+import { benchWebhooks } from './webhooks.js';
 import { logger } from '../src/logger.js';
 import { benchLoad, type LoadFigure } from './load.js';
 import { benchListCases, listCases } from './lists.js';
@@ -94,10 +98,22 @@ const SETTINGS = {
   concurrentEnrolls: 1000,
   edgeRequests: QUICK ? 500 : 5000,
   idempotencyRequests: QUICK ? 200 : 2000,
+  webhookEvents: QUICK ? 200 : 1000,
   bulkUpdateNeighbour: { contacts: QUICK ? 5000 : 50_000, idleRequests: QUICK ? 50 : 300 },
   load: { connections: 50, seconds: QUICK ? 5 : 30, baselineSeconds: QUICK ? 3 : 10 },
 };
-const GROUPS = ['contacts', 'writes', 'mcp', 'console', 'voice', 'board', 'calls', 'load', 'idempotency'] as const;
+const GROUPS = [
+  'contacts',
+  'writes',
+  'mcp',
+  'console',
+  'voice',
+  'board',
+  'calls',
+  'load',
+  'idempotency',
+  'webhooks',
+] as const;
 const ONLY = GROUPS.find((group) => group === process.env.BENCH_ONLY);
 /** Whether a group of figures runs: all of them, or only BENCH_ONLY's. */
 const runs = (group: (typeof GROUPS)[number]) => ONLY === undefined || ONLY === group;
@@ -539,6 +555,8 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
     monday: mondayConfig,
     triggerDelivery: false,
     edge,
+    // The webhook figure sends to a receiver on loopback; the service's worker stays off (the figure runs its pass).
+    webhooks: { allowHttpLoopback: true },
     ...(emulators ? { voice: emulators.urls } : {}),
   });
   try {
@@ -553,10 +571,12 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
         { requests: SETTINGS.idempotencyRequests, warmup: SETTINGS.warmup * 10 },
         log,
       );
-    if (ONLY === 'load' || ONLY === 'idempotency') {
+    const webhookFigure = () => benchWebhooks(server, { events: SETTINGS.webhookEvents }, log);
+    if (ONLY === 'load' || ONLY === 'idempotency' || ONLY === 'webhooks') {
       // The load figures need no seed: the edge figure reads one contact, the load runs have a database of their own;
-      // the idempotency figure upserts contacts of its own.
+      // the idempotency and webhook figures write contacts of their own, in Accounts of their own.
       if (ONLY === 'idempotency') figures.push(await idempotencyFigure());
+      else if (ONLY === 'webhooks') figures.push(await webhookFigure());
       else {
         figures.push(
           await benchHttpEdge(
@@ -645,6 +665,7 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
       figures.push(await benchBulkUpdateNeighbour(server, SETTINGS.bulkUpdateNeighbour, log));
     }
     if (runs('idempotency')) figures.push(await idempotencyFigure());
+    if (runs('webhooks')) figures.push(await webhookFigure());
     // Before board and calls: the dialer must claim only the voice figures' own calls.
     if (emulators) {
       figures.push(

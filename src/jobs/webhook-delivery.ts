@@ -124,6 +124,10 @@ function receives(
 export interface DeliveryOptions {
   /** The process that leases (recorded on the rows, so a later process can tell it is gone). */
   leaseOwner?: string;
+  /** Deliveries leased at once (default DELIVERY_BATCH, sent concurrently). */
+  limit?: number;
+  /** Told of each attempt: the service's own time on it (its share of the lease, signing, settling) and the send's. */
+  observe?: (attempt: { serviceMs: number; sendMs: number }) => void;
 }
 
 /** Sends the deliveries that are due; returns how many it attempted. */
@@ -133,13 +137,15 @@ export async function deliverDueWebhooks(
   options: DeliveryOptions = {},
 ): Promise<number> {
   const now = services.clock.now();
+  const leaseStarted = performance.now();
   const leased = await leaseDueWebhookDeliveries(directSql(services.db.sql), {
     now,
     until: new Date(now.getTime() + LEASE_MS),
     owner: options.leaseOwner ?? null,
-    limit: DELIVERY_BATCH,
+    limit: options.limit ?? DELIVERY_BATCH,
   });
-  await Promise.all(leased.map((row) => deliverOne(services, sender, row)));
+  const leaseShareMs = (performance.now() - leaseStarted) / Math.max(leased.length, 1);
+  await Promise.all(leased.map((row) => deliverOne(services, sender, row, leaseShareMs, options.observe)));
   return leased.length;
 }
 
@@ -151,20 +157,38 @@ function signingSecrets(row: LeasedWebhookDelivery, key: Buffer, now: Date): str
   return secrets;
 }
 
-async function deliverOne(services: JobServices, sender: WebhookSender, row: LeasedWebhookDelivery): Promise<void> {
+async function deliverOne(
+  services: JobServices,
+  sender: WebhookSender,
+  row: LeasedWebhookDelivery,
+  leaseShareMs: number,
+  observe: DeliveryOptions['observe'],
+): Promise<void> {
+  const started = performance.now();
   const db = directSql(services.db.sql);
   const key = services.webhooks.secretsKey;
   const sentAt = services.clock.now();
+  let sendMs = 0;
+  const send = async (attempt: Parameters<WebhookSender['send']>[0]) => {
+    const sendStarted = performance.now();
+    try {
+      return await sender.send(attempt);
+    } finally {
+      sendMs = performance.now() - sendStarted;
+    }
+  };
   const outcome = key
-    ? await sender.send({
+    ? await send({
         url: row.url,
         headers: signedHeaders(webhookMessageId(row.eventId), sentAt, row.payload, signingSecrets(row, key, sentAt)),
         body: row.payload,
       })
     : { status: null, retryAfter: null, error: 'WEBHOOK_SECRETS_KEY is not set: nothing can be signed' };
   const now = services.clock.now();
+  const settled = () => observe?.({ serviceMs: leaseShareMs + performance.now() - started - sendMs, sendMs });
   if (outcome.error === null && outcome.status !== null) {
-    return settleWebhookDelivered(db, row, outcome.status, now);
+    await settleWebhookDelivered(db, row, outcome.status, now);
+    return settled();
   }
   const backoff = Math.min(FIRST_RETRY_MS * 3 ** (row.attempts - 1), MAX_RETRY_MS);
   const wait = Math.max(backoff, retryAfterMs(outcome.retryAfter, now) ?? 0);
@@ -194,6 +218,7 @@ async function deliverOne(services: JobServices, sender: WebhookSender, row: Lea
     );
     if (disabled) logger.warn({ component: 'webhooks', endpointId: row.endpointId }, 'webhook endpoint disabled');
   }
+  settled();
 }
 
 function retryAfterMs(header: string | null, now: Date): number | null {

@@ -64,9 +64,14 @@ export async function upsertOnePreparedContact(
     now: ctx.clock.now(),
   });
   row.dedupKey = key;
+  // An endpoint created after this read and before the write does not hear of it (as if created just after).
+  const events = { events: found.webhooksListen };
   if (!found.contact) {
-    if ((await insertContacts(db, account.id, [row])).size === 1) return { contact: row, created: true };
-  } else if (found.version !== null && (await updateContacts(db, account.id, [row], [found.version])) === 1) {
+    if ((await insertContacts(db, account.id, [row], events)).size === 1) return { contact: row, created: true };
+  } else if (
+    found.version !== null &&
+    (await updateContacts(db, account.id, [row], [found.version], events)) === 1
+  ) {
     if (row.priority !== found.contact.priority)
       await syncEnrollmentPriority(db, [{ id: row.id, priority: row.priority }]);
     return { contact: row, created: false };
