@@ -68,10 +68,7 @@ export async function upsertOnePreparedContact(
   const events = { events: found.webhooksListen };
   if (!found.contact) {
     if ((await insertContacts(db, account.id, [row], events)).size === 1) return { contact: row, created: true };
-  } else if (
-    found.version !== null &&
-    (await updateContacts(db, account.id, [row], [found.version], events)) === 1
-  ) {
+  } else if (found.version !== null && (await updateContacts(db, account.id, [row], [found.version], events)) === 1) {
     if (row.priority !== found.contact.priority)
       await syncEnrollmentPriority(db, [{ id: row.id, priority: row.priority }]);
     return { contact: row, created: false };
