@@ -212,27 +212,7 @@ export const ANSWER_EXAMPLES = {
     createdAt: '2026-03-01T10:00:00.000Z',
     finishedAt: '2026-03-01T10:00:02.000Z',
   },
-  callPage: {
-    data: [
-      {
-        id: CALL_ID,
-        contactId: CONTACT_ID,
-        workflowId: WORKFLOW_ID,
-        agentId: null,
-        direction: 'outbound',
-        status: 'ended',
-        result: 'converted',
-        endReason: 'customer-ended-call',
-        startedAt: '2026-03-03T10:00:00.000Z',
-        endedAt: '2026-03-03T10:02:30.000Z',
-        durationSeconds: 150,
-        language: 'en-GB',
-        lastCall: true,
-        transcriptAvailable: true,
-        recordingUrl: null,
-      },
-    ],
-  },
+  callPage: { data: [CALL_RECORD] },
   transcript: {
     utterances: [
       {

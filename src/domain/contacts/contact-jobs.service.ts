@@ -4,7 +4,7 @@ import type { BulkUpdateJob, ImportJob } from '../../generated/prisma/client.js'
 import type { RequestContext } from '../context.js';
 import { requireActor } from '../context.js';
 import { notFound } from '../errors.js';
-import { decodeCursor, encodeCursor, PageQuerySchema } from '../shared/cursor.js';
+import { newestFirstPage, newestFirstPageOf, PageQuerySchema } from '../shared/cursor.js';
 import { assertUuid } from '../shared/ids.js';
 import { parseInput } from '../shared/validation.js';
 
@@ -27,20 +27,14 @@ export async function listImportJobs(
   input: unknown,
 ): Promise<{ data: ImportJob[]; nextToken: string | null }> {
   const actor = requireActor(ctx);
-  const { limit, nextToken } = parseInput(PageQuerySchema, input);
-  const cursor = nextToken ? decodeCursor(nextToken) : null;
+  const page = parseInput(PageQuerySchema, input);
+  const { after, orderBy, take } = newestFirstPage(page);
   const rows = await ctx.db.prisma.importJob.findMany({
-    where: {
-      accountId: actor.accountId,
-      ...(cursor
-        ? { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] }
-        : {}),
-    },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    take: limit + 1,
+    where: { accountId: actor.accountId, ...after },
+    orderBy,
+    take,
   });
-  const page = rows.slice(0, limit);
-  return { data: page, nextToken: rows.length > limit ? encodeCursor(page[page.length - 1]) : null };
+  return newestFirstPageOf(rows, page.limit);
 }
 
 export async function getBulkUpdateJob(ctx: RequestContext, id: string): Promise<BulkUpdateJob> {

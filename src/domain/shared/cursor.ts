@@ -38,3 +38,25 @@ export function decodeCursor(token: string): Cursor {
   }
   throw badRequest('nextToken is not a token this API issued');
 }
+
+/**
+ * The Prisma clauses of a newest-first page (createdAt, then id, descending) after `nextToken`:
+ * spread into a findMany with its own `where`. One row more than the page is read, so the page
+ * knows whether another follows (newestFirstPageOf).
+ */
+export function newestFirstPage(page: { limit: number; nextToken?: string }) {
+  const cursor = page.nextToken ? decodeCursor(page.nextToken) : null;
+  return {
+    after: cursor
+      ? { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] }
+      : {},
+    orderBy: [{ createdAt: 'desc' as const }, { id: 'desc' as const }],
+    take: page.limit + 1,
+  };
+}
+
+/** The page of rows read with newestFirstPage's `take`, with the token of the next one (null on the last). */
+export function newestFirstPageOf<T extends Cursor>(rows: T[], limit: number): { data: T[]; nextToken: string | null } {
+  const data = rows.slice(0, limit);
+  return { data, nextToken: rows.length > limit ? encodeCursor(data[data.length - 1]) : null };
+}

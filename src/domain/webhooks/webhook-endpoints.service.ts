@@ -8,7 +8,7 @@ import type { WebhookDelivery, WebhookEndpoint } from '../../generated/prisma/cl
 import type { RequestContext, WebhookSettings } from '../context.js';
 import { requireActor } from '../context.js';
 import { badRequest, DomainError, notFound } from '../errors.js';
-import { decodeCursor, encodeCursor, PageQuerySchema } from '../shared/cursor.js';
+import { newestFirstPage, newestFirstPageOf, PageQuerySchema } from '../shared/cursor.js';
 import { assertUuid } from '../shared/ids.js';
 import { encryptSecret } from '../shared/secret-box.js';
 import { parseInput } from '../shared/validation.js';
@@ -102,23 +102,15 @@ export async function listWebhookEndpoints(
   query: unknown,
 ): Promise<{ data: WebhookEndpointView[]; nextToken: string | null }> {
   const actor = requireActor(ctx);
-  const { limit, nextToken } = parseInput(PageQuerySchema, query);
-  const cursor = nextToken ? decodeCursor(nextToken) : null;
+  const page = parseInput(PageQuerySchema, query);
+  const { after, orderBy, take } = newestFirstPage(page);
   const rows = await ctx.db.prisma.webhookEndpoint.findMany({
-    where: {
-      accountId: actor.accountId,
-      ...(cursor
-        ? { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] }
-        : {}),
-    },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    take: limit + 1,
+    where: { accountId: actor.accountId, ...after },
+    orderBy,
+    take,
   });
-  const page = rows.slice(0, limit);
-  return {
-    data: page.map(endpointView),
-    nextToken: rows.length > limit ? encodeCursor(page[page.length - 1]) : null,
-  };
+  const { data, nextToken } = newestFirstPageOf(rows, page.limit);
+  return { data: data.map(endpointView), nextToken };
 }
 
 export async function getWebhookEndpoint(ctx: RequestContext, id: string): Promise<WebhookEndpointView> {
@@ -191,25 +183,16 @@ export async function listWebhookDeliveries(
   endpointId: string,
   query: unknown,
 ): Promise<{ data: WebhookDeliveryView[]; nextToken: string | null }> {
-  const { status, limit, nextToken } = parseInput(DeliveryListSchema, query);
+  const { status, ...page } = parseInput(DeliveryListSchema, query);
   const endpoint = await findEndpoint(ctx, endpointId);
-  const cursor = nextToken ? decodeCursor(nextToken) : null;
+  const { after, orderBy, take } = newestFirstPage(page);
   const rows = await ctx.db.prisma.webhookDelivery.findMany({
-    where: {
-      endpointId: endpoint.id,
-      ...(status ? { status } : {}),
-      ...(cursor
-        ? { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] }
-        : {}),
-    },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    take: limit + 1,
+    where: { endpointId: endpoint.id, ...(status ? { status } : {}), ...after },
+    orderBy,
+    take,
   });
-  const page = rows.slice(0, limit);
-  return {
-    data: page.map(deliveryView),
-    nextToken: rows.length > limit ? encodeCursor(page[page.length - 1]) : null,
-  };
+  const { data, nextToken } = newestFirstPageOf(rows, page.limit);
+  return { data: data.map(deliveryView), nextToken };
 }
 
 /**

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { RequestContext } from '../context.js';
 import { requireActor, requireAdmin, requireConsoleUser } from '../context.js';
 import { badRequest, failureFor, notFound } from '../errors.js';
-import { decodeCursor, encodeCursor, PageQuerySchema } from '../shared/cursor.js';
+import { newestFirstPage, newestFirstPageOf, PageQuerySchema } from '../shared/cursor.js';
 import { parseInput } from '../shared/validation.js';
 import type { Enrollment } from '../enrollment/enrollment.rules.js';
 import type { AssignmentOptions } from '../contacts/contacts.inputs.js';
@@ -27,24 +27,14 @@ export async function listWorkflows(
 /** A page of the key's Account's workflows matching `where`, newest first, with an opaque token. */
 async function pageOfWorkflows(ctx: RequestContext, input: unknown, where: { status?: 'published'; paused?: boolean }) {
   const actor = requireActor(ctx);
-  const { limit, nextToken } = parseInput(PageQuerySchema, input);
-  const cursor = nextToken ? decodeCursor(nextToken) : null;
+  const page = parseInput(PageQuerySchema, input);
+  const { after, orderBy, take } = newestFirstPage(page);
   const rows = await ctx.db.prisma.workflow.findMany({
-    where: {
-      accountId: actor.accountId,
-      ...where,
-      ...(cursor
-        ? { OR: [{ createdAt: { lt: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { lt: cursor.id } }] }
-        : {}),
-    },
-    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-    take: limit + 1,
+    where: { accountId: actor.accountId, ...where, ...after },
+    orderBy,
+    take,
   });
-  const page = rows.slice(0, limit);
-  return {
-    data: page,
-    nextToken: rows.length > limit ? encodeCursor(page[page.length - 1]) : null,
-  };
+  return newestFirstPageOf(rows, page.limit);
 }
 
 /**
