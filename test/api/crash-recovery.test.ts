@@ -2,15 +2,9 @@
 // within 5 s of the restarted service listening (the bound README, "Concurrent writers, crashes and
 // long work", promises), ten times in a row on each
 // database, for bulk imports and for a bulk-update, with nothing lost and nothing doubled.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/database.js';
-import { migrate } from '../../src/db/migrate.js';
-import { generateSecret, hashSecret } from '../../src/domain/api-keys/api-keys.service.js';
-import { createTestDatabase, testDatabaseKinds, type DatabaseKind } from '../support/databases.js';
-import { killService, startServiceProcess } from '../support/service-process.js';
+import { testDatabaseKinds, type DatabaseKind } from '../support/databases.js';
+import { databaseForServiceProcesses, killService, startServiceProcess } from '../support/service-process.js';
 
 const RUNS = 10;
 /** The bound: stored work is picked up and applied within 5 s of a start. */
@@ -34,36 +28,7 @@ describe.each(testDatabaseKinds())('stored work after a SIGKILL on %s', (kind: D
   });
 
   it(`applies imports and a bulk-update accepted just before a kill within ${RECOVERY_BOUND_MS / 1000} s of the restart, ${RUNS} times`, async () => {
-    let env: Record<string, string>;
-    let seedDb: Awaited<ReturnType<typeof openDatabase>>;
-    if (kind === 'pglite') {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cl-crash-'));
-      cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
-      env = { DATA_DIR: dir, DATABASE_URL: '' };
-      seedDb = await openDatabase({ dataDir: dir });
-      await migrate(seedDb.sql);
-    } else {
-      const test = await createTestDatabase('postgres');
-      env = { DATABASE_URL: test.url! };
-      seedDb = test.db;
-      cleanups.push(async () => test.drop());
-    }
-    const account = await seedDb.prisma.account.create({ data: { createdAt: new Date(), name: 'crash' } });
-    const user = await seedDb.prisma.user.create({
-      data: { createdAt: new Date(), accountId: account.id, email: 'c@example.com' },
-    });
-    const key = generateSecret();
-    await seedDb.prisma.apiKey.create({
-      data: {
-        createdAt: new Date(),
-        accountId: account.id,
-        userId: user.id,
-        name: 'k',
-        secretHash: hashSecret(key),
-        lastFour: key.slice(-4),
-      },
-    });
-    if (kind === 'pglite') await seedDb.close();
+    const { env, apiKey: key } = await databaseForServiceProcesses(kind, cleanups, 'crash');
 
     const api = (baseUrl: string, method: string, route: string, body?: unknown) =>
       fetch(`${baseUrl}${route}`, {

@@ -6,11 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { testDatabaseKinds } from '../support/databases.js';
 import { expectError, uniquePhone, upsertOk, useServerWithAccount } from '../support/api-helpers.js';
-import type { TestServer } from '../support/test-server.js';
-import { runDialerOnce } from '../../src/jobs/dialer.js';
-import { createSimulatedTelephony } from '../../src/calls/telephony/simulator.adapter.js';
-import { applyTelephonyEvent } from '../../src/domain/calls/call-events.service.js';
-import { DEFAULT_WORKING_HOURS } from '../../src/domain/calls/calling-hours.rules.js';
+import { callingSetup } from '../support/calling-setup.js';
 import { fanOutWebhookEvents } from '../../src/jobs/webhook-delivery.js';
 import { WEBHOOK_EVENT_TYPES } from '../../src/domain/webhooks/webhook-events.rules.js';
 
@@ -19,49 +15,6 @@ const MONDAY_10_CHICAGO = new Date('2026-11-23T16:00:00.000Z');
 
 const byExternalId = (sourceKind: string, externalId: string, query = '') =>
   `/api/v1/contacts/source/${sourceKind}/external-id/${encodeURIComponent(externalId)}${query}`;
-
-/** A workflow with a live agent of the Account, and a dialer that applies the simulated calls' events. */
-async function callingSetup(server: TestServer, accountId: string) {
-  const prisma = server.service.services.db.prisma;
-  const agent = await prisma.agent.create({
-    data: {
-      createdAt: server.now(),
-      updatedAt: server.now(),
-      accountId,
-      name: 'Ava',
-      status: 'live',
-      timezone: 'America/Chicago',
-      defaultLanguage: 'en-US',
-      attemptLimit: 3,
-      workingHours: DEFAULT_WORKING_HOURS as object,
-      retryDelayMinutes: 60,
-      callNewContactsImmediately: true,
-    },
-  });
-  const workflow = await prisma.workflow.create({
-    data: {
-      createdAt: server.now(),
-      updatedAt: server.now(),
-      accountId,
-      agentId: agent.id,
-      name: 'Erasure',
-      status: 'published',
-    },
-  });
-  /** Dials every due contact once; each call ends with `result` and its transcript. */
-  async function dial(script: Record<string, { result: 'converted' | 'not_interested' }>) {
-    const telephony = createSimulatedTelephony({
-      sink: (event) => applyTelephonyEvent(server.service.services, event).then(() => undefined),
-      clock: server.service.services.clock,
-      delayMs: 0,
-      script: Object.fromEntries(Object.entries(script).map(([phone, o]) => [phone, { ...o, durationSeconds: 90 }])),
-    });
-    const run = await runDialerOnce(server.service.services, telephony);
-    await telephony.settled();
-    return run.placed;
-  }
-  return { agentId: agent.id, workflowId: workflow.id, dial };
-}
 
 describe.each(testDatabaseKinds())('erasure on %s', (kind) => {
   const clock = {

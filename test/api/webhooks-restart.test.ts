@@ -4,15 +4,9 @@
 // webhook-id (a delivery in flight at the kill may arrive twice, with the same id, which is what
 // receivers drop duplicates by), and the log says delivered. On PGlite (a data directory) and
 // PostgreSQL.
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/database.js';
-import { migrate } from '../../src/db/migrate.js';
-import { generateSecret, hashSecret } from '../../src/domain/api-keys/api-keys.service.js';
-import { createTestDatabase, testDatabaseKinds, type DatabaseKind } from '../support/databases.js';
-import { killService, startServiceProcess } from '../support/service-process.js';
+import { testDatabaseKinds, type DatabaseKind } from '../support/databases.js';
+import { databaseForServiceProcesses, killService, startServiceProcess } from '../support/service-process.js';
 import { TEST_WEBHOOK_SECRETS_KEY } from '../support/test-server.js';
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -25,38 +19,9 @@ describe.each(testDatabaseKinds())('webhooks across a SIGKILL on %s', (kind: Dat
   });
 
   it(`delivers each of ${CONTACTS} events under one webhook-id across a kill and a failing receiver`, async () => {
-    let env: Record<string, string>;
-    let seedDb: Awaited<ReturnType<typeof openDatabase>>;
-    if (kind === 'pglite') {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cl-webhooks-'));
-      cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
-      env = { DATA_DIR: dir, DATABASE_URL: '' };
-      seedDb = await openDatabase({ dataDir: dir });
-      await migrate(seedDb.sql);
-    } else {
-      const test = await createTestDatabase('postgres');
-      env = { DATABASE_URL: test.url! };
-      seedDb = test.db;
-      cleanups.push(async () => test.drop());
-    }
+    const { env, apiKey: key } = await databaseForServiceProcesses(kind, cleanups, 'webhooks');
     env.WEBHOOK_SECRETS_KEY = TEST_WEBHOOK_SECRETS_KEY;
     env.WEBHOOKS_ALLOW_HTTP_LOOPBACK = 'true';
-    const account = await seedDb.prisma.account.create({ data: { createdAt: new Date(), name: 'webhooks' } });
-    const user = await seedDb.prisma.user.create({
-      data: { createdAt: new Date(), accountId: account.id, email: 'w@example.com' },
-    });
-    const key = generateSecret();
-    await seedDb.prisma.apiKey.create({
-      data: {
-        createdAt: new Date(),
-        accountId: account.id,
-        userId: user.id,
-        name: 'k',
-        secretHash: hashSecret(key),
-        lastFour: key.slice(-4),
-      },
-    });
-    if (kind === 'pglite') await seedDb.close();
 
     const receiver = await startWebhookReceiver();
     cleanups.push(() => receiver.close());

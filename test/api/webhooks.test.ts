@@ -14,9 +14,7 @@ import { testDatabaseKinds } from '../support/databases.js';
 import { expectError, uniquePhone, upsertOk, UUID_RE } from '../support/api-helpers.js';
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { ALWAYS_OPEN } from '../support/working-hours.js';
-import { createSimulatedTelephony } from '../../src/calls/telephony/simulator.adapter.js';
-import { applyTelephonyEvent } from '../../src/domain/calls/call-events.service.js';
-import { runDialerOnce } from '../../src/jobs/dialer.js';
+import { callingSetup } from '../support/calling-setup.js';
 import type { HostLookup } from '../../src/domain/context.js';
 
 /** The service's clock: the real time, moved ahead by the tests that wait out a backoff. */
@@ -329,31 +327,9 @@ describe.each(testDatabaseKinds())('webhooks on %s', (kind) => {
 
   it("sends call.ended with the trigger's outputs and the call as the contact's calls list shows it", async () => {
     const account = await server.createAccount();
-    const prisma = server.service.services.db.prisma;
-    const agent = await prisma.agent.create({
-      data: {
-        createdAt: server.now(),
-        updatedAt: server.now(),
-        accountId: account.accountId,
-        name: 'Ava',
-        status: 'live',
-        timezone: 'America/Chicago',
-        defaultLanguage: 'en-US',
-        attemptLimit: 1,
-        workingHours: ALWAYS_OPEN as object,
-        retryDelayMinutes: 60,
-        callNewContactsImmediately: false,
-      },
-    });
-    const workflow = await prisma.workflow.create({
-      data: {
-        createdAt: server.now(),
-        updatedAt: server.now(),
-        accountId: account.accountId,
-        agentId: agent.id,
-        name: 'W',
-        status: 'published',
-      },
+    const { agentId, workflowId, dial } = await callingSetup(server, account.accountId, {
+      workingHours: ALWAYS_OPEN,
+      attemptLimit: 1,
     });
     await createEndpoint(server, account, { url: receiver.url, events: ['call.ended'] }, receiver);
     const phone = uniquePhone();
@@ -361,17 +337,10 @@ describe.each(testDatabaseKinds())('webhooks on %s', (kind) => {
       sourceKind: 'api',
       externalId: `call-${randomUUID()}`,
       phone,
-      assignmentOptions: { workflowId: workflow.id },
+      assignmentOptions: { workflowId },
     });
-    const telephony = createSimulatedTelephony({
-      sink: async (event) => void (await applyTelephonyEvent(server.service.services, event)),
-      delayMs: 0,
-      script: { [phone]: { result: 'converted', durationSeconds: 42 } },
-      clock,
-    });
-    const run = await runDialerOnce(server.service.services, telephony);
-    await telephony.settled();
-    expect(run.placed.map((p) => p.contactId)).toEqual([contact.id]);
+    const placed = await dial({ [phone]: { result: 'converted', durationSeconds: 42 } });
+    expect(placed.map((p) => p.contactId)).toEqual([contact.id]);
 
     await receiver.waitFor((all) =>
       all.some((r) => r.payload.type === 'call.ended' && r.payload.data.contactId === contact.id),
@@ -391,8 +360,8 @@ describe.each(testDatabaseKinds())('webhooks on %s', (kind) => {
       isLastCall: true,
       callId: calls.json.data[0].id,
       contactId: contact.id,
-      agentId: agent.id,
-      workflowId: workflow.id,
+      agentId,
+      workflowId,
       itemId: null,
       boardId: null,
     });

@@ -6,8 +6,14 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
+import fs from 'node:fs';
+import os from 'node:os';
 import { loadEnv } from '../../src/config/env.js';
 import { startService } from '../../src/service.js';
+import { openDatabase } from '../../src/db/database.js';
+import { migrate } from '../../src/db/migrate.js';
+import { generateSecret, hashSecret } from '../../src/domain/api-keys/api-keys.service.js';
+import { createTestDatabase, type DatabaseKind } from './databases.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -34,6 +40,50 @@ export function startServiceProcess(env: Record<string, string>): Promise<Servic
     });
     child.on('exit', (code) => reject(new Error(`service exited (${code}) before listening: ${stderr}`)));
   });
+}
+
+/**
+ * A database for service processes (a PGlite data directory, or a fresh PostgreSQL database),
+ * migrated, with an Account, a user and an API key: the child's environment and the key. The
+ * cleanups (drop the database, remove the directory) are pushed to `cleanups`.
+ */
+export async function databaseForServiceProcesses(
+  kind: DatabaseKind,
+  cleanups: Array<() => Promise<void>>,
+  name: string,
+): Promise<{ env: Record<string, string>; apiKey: string }> {
+  let env: Record<string, string>;
+  let seedDb: Awaited<ReturnType<typeof openDatabase>>;
+  if (kind === 'pglite') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), `cl-${name}-`));
+    cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
+    env = { DATA_DIR: dir, DATABASE_URL: '' };
+    seedDb = await openDatabase({ dataDir: dir });
+    await migrate(seedDb.sql);
+  } else {
+    const test = await createTestDatabase('postgres');
+    env = { DATABASE_URL: test.url! };
+    seedDb = test.db;
+    cleanups.push(async () => test.drop());
+  }
+  const account = await seedDb.prisma.account.create({ data: { createdAt: new Date(), name } });
+  const user = await seedDb.prisma.user.create({
+    data: { createdAt: new Date(), accountId: account.id, email: `${name}@example.com` },
+  });
+  const apiKey = generateSecret();
+  await seedDb.prisma.apiKey.create({
+    data: {
+      createdAt: new Date(),
+      accountId: account.id,
+      userId: user.id,
+      name: 'k',
+      secretHash: hashSecret(apiKey),
+      lastFour: apiKey.slice(-4),
+    },
+  });
+  // The embedded database's directory is the child's alone (one process may open it).
+  if (kind === 'pglite') await seedDb.close();
+  return { env, apiKey };
 }
 
 /** Kills the child at once (SIGKILL: no shutdown code runs) and waits until it is gone. */

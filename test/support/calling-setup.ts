@@ -1,0 +1,57 @@
+// A calling Account's fixture: a live agent with a published workflow, and a dialer that applies
+// the simulated calls' events (placed by runDialerOnce, ended as scripted, with transcripts).
+import type { TestServer } from './test-server.js';
+import { runDialerOnce } from '../../src/jobs/dialer.js';
+import { createSimulatedTelephony } from '../../src/calls/telephony/simulator.adapter.js';
+import { applyTelephonyEvent } from '../../src/domain/calls/call-events.service.js';
+import { DEFAULT_WORKING_HOURS, type WorkingHours } from '../../src/domain/calls/calling-hours.rules.js';
+import type { CallResult } from '../../src/calls/telephony/telephony.port.js';
+
+export interface CallingSetupOptions {
+  /** The agent's working hours (default: the default week, in America/Chicago). */
+  workingHours?: WorkingHours;
+  attemptLimit?: number;
+}
+
+/** A workflow with a live agent of the Account, and a dialer that applies the simulated calls' events. */
+export async function callingSetup(server: TestServer, accountId: string, options: CallingSetupOptions = {}) {
+  const prisma = server.service.services.db.prisma;
+  const agent = await prisma.agent.create({
+    data: {
+      createdAt: server.now(),
+      updatedAt: server.now(),
+      accountId,
+      name: 'Ava',
+      status: 'live',
+      timezone: 'America/Chicago',
+      defaultLanguage: 'en-US',
+      attemptLimit: options.attemptLimit ?? 3,
+      workingHours: (options.workingHours ?? DEFAULT_WORKING_HOURS) as object,
+      retryDelayMinutes: 60,
+      callNewContactsImmediately: true,
+    },
+  });
+  const workflow = await prisma.workflow.create({
+    data: {
+      createdAt: server.now(),
+      updatedAt: server.now(),
+      accountId,
+      agentId: agent.id,
+      name: 'Calls',
+      status: 'published',
+    },
+  });
+  /** Dials every due contact once; each call ends with `result` and its transcript. */
+  async function dial(script: Record<string, { result: CallResult; durationSeconds?: number }>) {
+    const telephony = createSimulatedTelephony({
+      sink: (event) => applyTelephonyEvent(server.service.services, event).then(() => undefined),
+      clock: server.service.services.clock,
+      delayMs: 0,
+      script: Object.fromEntries(Object.entries(script).map(([phone, o]) => [phone, { durationSeconds: 90, ...o }])),
+    });
+    const run = await runDialerOnce(server.service.services, telephony);
+    await telephony.settled();
+    return run.placed;
+  }
+  return { agentId: agent.id, workflowId: workflow.id, dial };
+}
