@@ -84,6 +84,21 @@ export function createMetrics(
     help: 'Waiting trigger deliveries whose last attempt failed (retried with backoff)',
     registers,
   });
+  const webhooksWaiting = new Gauge({
+    name: 'contactline_webhook_deliveries_waiting',
+    help: 'Outgoing webhook deliveries not yet delivered (of enabled and disabled endpoints)',
+    registers,
+  });
+  const webhooksFailing = new Gauge({
+    name: 'contactline_webhook_deliveries_failing',
+    help: 'Waiting webhook deliveries whose last attempt failed (retried with backoff for 3 days)',
+    registers,
+  });
+  const webhookEventsToFanOut = new Gauge({
+    name: 'contactline_webhook_events_to_fan_out',
+    help: 'Outbox events the webhook fan-out has not handled yet',
+    registers,
+  });
   const poolMax = new Gauge({
     name: 'contactline_db_pool_max_connections',
     help: 'Connections the service may open to the database (1 on the embedded database)',
@@ -119,6 +134,9 @@ export function createMetrics(
       callsInFlight.set(work.callsInFlight);
       triggersWaiting.set(work.triggerDeliveriesWaiting);
       triggersFailing.set(work.triggerDeliveriesFailing);
+      webhooksWaiting.set(work.webhookDeliveriesWaiting);
+      webhooksFailing.set(work.webhookDeliveriesFailing);
+      webhookEventsToFanOut.set(work.webhookEventsToFanOut);
       databaseUp.set(1);
     } catch (error) {
       // The scrape still answers (the process's own metrics are worth having); the work gauges

@@ -25,6 +25,9 @@ export async function countWaitingWork(db: SqlClient, now: Date): Promise<WorkCo
        (SELECT count(*) FROM (SELECT 1 FROM "Enrollment" WHERE "active" AND "nextAttemptAt" <= ${now}::timestamptz LIMIT ${DUE_CAP}) due)::int AS "dialerDue",
        (SELECT count(*) FROM "Call" WHERE "status" IN (${IN_FLIGHT_LIST}))::int AS "callsInFlight",
        (SELECT count(*) FROM "MondayTriggerDelivery" WHERE "status" = 'pending')::int AS "triggerDeliveriesWaiting",
-       (SELECT count(*) FROM "MondayTriggerDelivery" WHERE "status" = 'pending' AND "lastError" IS NOT NULL)::int AS "triggerDeliveriesFailing"`;
+       (SELECT count(*) FROM "MondayTriggerDelivery" WHERE "status" = 'pending' AND "lastError" IS NOT NULL)::int AS "triggerDeliveriesFailing",
+       (SELECT count(*) FROM "WebhookDelivery" WHERE "status" = 'pending')::int AS "webhookDeliveriesWaiting",
+       (SELECT count(*) FROM "WebhookDelivery" WHERE "status" = 'pending' AND "lastError" IS NOT NULL)::int AS "webhookDeliveriesFailing",
+       (SELECT count(*) FROM "DomainEvent" WHERE "webhooksFannedAt" IS NULL)::int AS "webhookEventsToFanOut"`;
   return row;
 }

@@ -85,6 +85,9 @@ describe.each(testDatabaseKinds())('metrics and readiness on %s', (kind) => {
       'contactline_dialer_calls_in_flight',
       'contactline_trigger_deliveries_waiting',
       'contactline_trigger_deliveries_failing',
+      'contactline_webhook_deliveries_waiting',
+      'contactline_webhook_deliveries_failing',
+      'contactline_webhook_events_to_fan_out',
       'contactline_import_batches_waiting{kind="import"}',
       'contactline_import_batches_waiting{kind="bulk-update"}',
       'contactline_import_batch_oldest_waiting_seconds',
@@ -129,6 +132,31 @@ describe.each(testDatabaseKinds())('metrics and readiness on %s', (kind) => {
         },
       });
     }
+    // An endpoint with two webhook deliveries waiting, one of which failed once, and an event not fanned out.
+    const endpoint = await server.request(account.apiKey, 'POST', '/api/v1/webhook-endpoints', {
+      url: 'https://93.184.216.34/hooks',
+      events: ['import.completed'],
+    });
+    expect(endpoint.status, endpoint.text).toBe(201);
+    for (const lastError of [null, 'HTTP 500']) {
+      await prisma.webhookDelivery.create({
+        data: {
+          id: randomUUID(),
+          endpointId: endpoint.json.id,
+          accountId: account.accountId,
+          eventId: randomUUID(),
+          eventType: 'import.completed',
+          payload: '{}',
+          nextAttemptAt: now,
+          giveUpAt: now,
+          createdAt: now,
+          lastError,
+        },
+      });
+    }
+    await prisma.domainEvent.create({
+      data: { id: randomUUID(), accountId: account.accountId, type: 'import.completed', payload: {}, createdAt: now },
+    });
     // A batch stored 90 s ago and not applied: its queue job was never sent (nothing runs it).
     const batchId = randomUUID();
     await server.service.services.db.sql.query(
@@ -142,6 +170,9 @@ describe.each(testDatabaseKinds())('metrics and readiness on %s', (kind) => {
       contactline_dialer_calls_in_flight: 1,
       contactline_trigger_deliveries_waiting: 2,
       contactline_trigger_deliveries_failing: 1,
+      contactline_webhook_deliveries_waiting: 2,
+      contactline_webhook_deliveries_failing: 1,
+      contactline_webhook_events_to_fan_out: 1,
       'contactline_import_batches_waiting{kind="bulk-update"}': 1,
     };
     expect(Object.fromEntries(Object.keys(waiting).map((name) => [name, busy.get(name)]))).toEqual(waiting);
