@@ -6,10 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/test-server.js';
+import { CONSOLE_PASSWORD, personWithPassword } from '../support/console-people.js';
 import { testDatabaseKinds } from '../support/databases.js';
-import { acceptInvitation } from '../../src/domain/users/invitations.service.js';
 
-const PASSWORD = 'a console password, long enough';
+const PASSWORD = CONSOLE_PASSWORD;
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 
 /** The agent form's fields other than the week, as a person leaves them by default. */
@@ -89,14 +89,7 @@ describe.each(testDatabaseKinds())('console agents on %s', (kind) => {
   };
 
   async function signedIn() {
-    const { accountId, apiKey } = await server.createAccount();
-    const email = `p${Math.random().toString(36).slice(2, 10)}@example.com`;
-    const invited = await server.request(ADMIN_TOKEN, 'POST', '/graphql', {
-      query: `mutation ($a: String!, $e: String!) { inviteUser(accountId: $a, email: $e) { path } }`,
-      variables: { a: accountId, e: email },
-    });
-    const path = invited.json.data.inviteUser.path as string;
-    await acceptInvitation(server.service.services, { token: path.split('/').pop(), password: PASSWORD });
+    const { accountId, apiKey, email } = await personWithPassword(server);
     const b = browser();
     expect((await b.go('POST', '/console/sign-in', { email, password: PASSWORD })).status).toBe(303);
     return { accountId, apiKey, b };

@@ -4,13 +4,13 @@
 // the bad ones by file line; console.js's JSON steps of 1000 rows; refused files, each said next
 // to the file field; CSRF and another person's upload. On each database.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { acceptInvitation } from '../../src/domain/users/invitations.service.js';
 import { uniquePhone } from '../support/api-helpers.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import { exchangeWithLargeBody, trackConnections } from '../support/raw-http.js';
-import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/test-server.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+import { CONSOLE_PASSWORD, personWithPassword } from '../support/console-people.js';
 
-const PASSWORD = 'a console password, long enough';
+const PASSWORD = CONSOLE_PASSWORD;
 const UUID = /\/console\/imports\/([0-9a-f-]{36})$/;
 
 describe.each(testDatabaseKinds())('console imports over HTTP on %s', (kind) => {
@@ -57,14 +57,7 @@ describe.each(testDatabaseKinds())('console imports over HTTP on %s', (kind) => 
   const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
 
   async function signedIn() {
-    const { accountId, apiKey } = await server.createAccount({ defaultLocation: 'US' });
-    const email = `p${Math.random().toString(36).slice(2, 10)}@example.com`;
-    const res = await server.request(ADMIN_TOKEN, 'POST', '/graphql', {
-      query: `mutation ($a: String!, $e: String!) { inviteUser(accountId: $a, email: $e) { path } }`,
-      variables: { a: accountId, e: email },
-    });
-    const path = res.json.data.inviteUser.path as string;
-    await acceptInvitation(server.service.services, { token: path.split('/').pop(), password: PASSWORD });
+    const { accountId, apiKey, email } = await personWithPassword(server, { defaultLocation: 'US' });
     const b = browser();
     expect((await b.go('POST', '/console/sign-in', { email, password: PASSWORD })).status).toBe(303);
     const csrf = csrfOf((await b.go('GET', '/console/imports')).html);

@@ -4,12 +4,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/test-server.js';
+import { CONSOLE_PASSWORD, invitedPerson, personWithPassword } from '../support/console-people.js';
 import { testDatabaseKinds } from '../support/databases.js';
-import { acceptInvitation } from '../../src/domain/users/invitations.service.js';
 import { LOCK_AFTER_FAILURES } from '../../src/domain/users/sign-in.rules.js';
 import { uniquePhone } from '../support/api-helpers.js';
 
-const PASSWORD = 'a console password, long enough';
+const PASSWORD = CONSOLE_PASSWORD;
 
 describe.each(testDatabaseKinds())('console over HTTP on %s', (kind) => {
   let server: TestServer;
@@ -39,19 +39,8 @@ describe.each(testDatabaseKinds())('console over HTTP on %s', (kind) => {
   }
   const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
 
-  async function invitedPerson() {
-    const { accountId, apiKey } = await server.createAccount();
-    const email = `p${Math.random().toString(36).slice(2, 10)}@example.com`;
-    const res = await server.request(ADMIN_TOKEN, 'POST', '/graphql', {
-      query: `mutation ($a: String!, $e: String!) { inviteUser(accountId: $a, email: $e) { path } }`,
-      variables: { a: accountId, e: email },
-    });
-    return { accountId, apiKey, email, path: res.json.data.inviteUser.path as string };
-  }
-
   async function signedIn() {
-    const person = await invitedPerson();
-    await acceptInvitation(server.service.services, { token: person.path.split('/').pop(), password: PASSWORD });
+    const person = await personWithPassword(server);
     const b = browser();
     const res = await b.go('POST', '/console/sign-in', { email: person.email, password: PASSWORD });
     expect(res.status).toBe(303);
@@ -59,7 +48,7 @@ describe.each(testDatabaseKinds())('console over HTTP on %s', (kind) => {
   }
 
   it('the invitation link sets a password (too short: said next to the field), then the person signs in', async () => {
-    const person = await invitedPerson();
+    const person = await invitedPerson(server);
     const b = browser();
     const page = await b.go('GET', person.path);
     expect(page.status).toBe(200);
@@ -130,8 +119,7 @@ describe.each(testDatabaseKinds())('console over HTTP on %s', (kind) => {
   });
 
   it('a wrong password is a 401 on the form; many in a row lock the sign-in (429, Retry-After)', async () => {
-    const person = await invitedPerson();
-    await acceptInvitation(server.service.services, { token: person.path.split('/').pop(), password: PASSWORD });
+    const person = await personWithPassword(server);
     const b = browser();
     const wrong = await b.go('POST', '/console/sign-in', { email: person.email, password: 'not the password' });
     expect(wrong.status).toBe(401);

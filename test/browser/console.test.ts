@@ -13,9 +13,10 @@ import { launchChromium, photograph, seriousViolations } from '../support/chromi
 import { testDatabaseKinds } from '../support/databases.js';
 import { LEADS_COLUMNS, startBoardAppWithOAuth } from '../support/monday-board-app.js';
 import type { MondayEmulator } from '../support/monday-emulator/index.js';
-import { ADMIN_TOKEN, type TestServer } from '../support/test-server.js';
+import type { TestServer } from '../support/test-server.js';
+import { CONSOLE_PASSWORD, invitedPerson } from '../support/console-people.js';
 
-const PASSWORD = 'a console password, long enough';
+const PASSWORD = CONSOLE_PASSWORD;
 const CLIENT_ID = 'contactline-console-browser-client';
 const CLIENT_SECRET = 'contactline-console-browser-client-secret';
 let nextMondayAccount = 7_000_000 + Math.floor(Math.random() * 1_000_000);
@@ -60,19 +61,9 @@ describe.each(testDatabaseKinds())('the console in Chromium on %s', (kind) => {
     expect(overflow, `sideways scroll on ${name}`).toEqual([]);
   }
 
-  async function invitation() {
-    const { accountId, apiKey } = await server.createAccount();
-    const email = `p${randomUUID().slice(0, 8)}@example.com`;
-    const res = await server.request(ADMIN_TOKEN, 'POST', '/graphql', {
-      query: 'mutation ($a: String!, $e: String!) { inviteUser(accountId: $a, email: $e) { path } }',
-      variables: { a: accountId, e: email },
-    });
-    return { accountId, apiKey, email, path: res.json.data.inviteUser.path as string };
-  }
-
   /** An invited person who set a password on the invitation page and signed in. */
   async function signedIn(shots = false) {
-    const person = await invitation();
+    const person = await invitedPerson(server);
     const page = await newPage();
     await page.goto(person.path);
     await expect(page.getByText(person.email)).toBeTruthy();
@@ -248,7 +239,7 @@ describe.each(testDatabaseKinds())('the console in Chromium on %s', (kind) => {
 
   it('locks sign-in after repeated failures, and says so on the page', async () => {
     const { email } = await (async () => {
-      const person = await invitation();
+      const person = await invitedPerson(server);
       const page = await newPage();
       await page.goto(person.path);
       await page.getByLabel('New password').fill(PASSWORD);

@@ -8,8 +8,8 @@ import { ADMIN_TOKEN, type TestServer } from './test-server.js';
 export const CONSOLE_PASSWORD = 'a console password, long enough';
 
 /** A new Account with a key, and an invitation of a new email into it (its one-time path). */
-export async function invitedPerson(server: TestServer) {
-  const { accountId, apiKey } = await server.createAccount();
+export async function invitedPerson(server: TestServer, account: Parameters<TestServer['createAccount']>[0] = {}) {
+  const { accountId, apiKey } = await server.createAccount(account);
   const email = `p${randomUUID().slice(0, 8)}@example.com`;
   const res = await server.request(ADMIN_TOKEN, 'POST', '/graphql', {
     query: 'mutation ($a: String!, $e: String!) { inviteUser(accountId: $a, email: $e) { path } }',
@@ -19,8 +19,8 @@ export async function invitedPerson(server: TestServer) {
 }
 
 /** An invited person whose password is set (they can sign in with CONSOLE_PASSWORD). */
-export async function personWithPassword(server: TestServer) {
-  const person = await invitedPerson(server);
+export async function personWithPassword(server: TestServer, account: Parameters<TestServer['createAccount']>[0] = {}) {
+  const person = await invitedPerson(server, account);
   await acceptInvitation(server.service.services, { token: person.path.split('/').pop(), password: CONSOLE_PASSWORD });
   return person;
 }
