@@ -35,6 +35,20 @@ export async function startJobQueue(db: Database): Promise<JobQueue> {
     // pg-boss reports maintenance failures here; they must not crash the process.
     logger.warn({ err: error }, 'job queue error');
   });
+  // pg-boss 10's worker calls complete() and fail() without awaiting them (manager.js, onFetch):
+  // when the database is gone their rejection is unhandled, and Node ends the process. A lost
+  // completion only means the job runs again (every handler is safe to run twice: the work's
+  // record is in the domain's tables), so it is logged instead.
+  for (const method of ['complete', 'fail'] as const) {
+    const original = boss[method].bind(boss) as (...args: unknown[]) => Promise<unknown>;
+    Object.assign(boss, {
+      [method]: (...args: unknown[]) =>
+        original(...args).catch((error: unknown) => {
+          logger.warn({ err: error }, `job queue: ${method} could not be recorded; the job will run again`);
+          return [];
+        }),
+    });
+  }
   await boss.start();
   for (const name of QUEUES) {
     await boss.createQueue(name, { name, retryLimit: 20, retryDelay: 1, retryBackoff: true });
