@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import { PrismaPg } from '@prisma/adapter-pg';
@@ -53,11 +53,16 @@ export interface OpenDatabaseOptions {
   /** PGlite data directory; `memory://` (or undefined with inMemory) for a throwaway database. */
   dataDir?: string;
   inMemory?: boolean;
+  /**
+   * Starts PGlite from a data directory's dump (`PGlite.dumpDataDir`) instead of an empty one:
+   * the tests start each database from one migrated copy, which skips initdb and the migrations.
+   */
+  pgliteLoadDataDir?: PGliteOptions['loadDataDir'];
 }
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   if (options.databaseUrl) return openPostgres(options.databaseUrl);
-  return openPglite(options.inMemory ? undefined : (options.dataDir ?? './data'));
+  return openPglite(options.inMemory ? undefined : (options.dataDir ?? './data'), options.pgliteLoadDataDir);
 }
 
 async function openPostgres(connectionString: string): Promise<Database> {
@@ -132,11 +137,18 @@ function statementName(text: string): string {
   return name;
 }
 
-async function openPglite(dataDir: string | undefined): Promise<Database> {
+async function openPglite(
+  dataDir: string | undefined,
+  loadDataDir: PGliteOptions['loadDataDir'] | undefined,
+): Promise<Database> {
   if (dataDir) fs.mkdirSync(path.resolve(dataDir), { recursive: true });
   const unlock = dataDir ? lockDataDir(path.resolve(dataDir)) : () => {};
   const db = takeTurnsFairly(
-    await PGlite.create({ dataDir: dataDir ? path.resolve(dataDir) : undefined, extensions: { pg_trgm } }),
+    await PGlite.create({
+      dataDir: dataDir ? path.resolve(dataDir) : undefined,
+      extensions: { pg_trgm },
+      ...(loadDataDir ? { loadDataDir } : {}),
+    }),
   );
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(db) as never });
   return {

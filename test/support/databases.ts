@@ -1,9 +1,26 @@
 // The databases the API suites run on: PGlite in memory always, and a real PostgreSQL when
-// TEST_DATABASE_URL is set (CI sets it). Each call gets a brand-new, migrated database.
-import { randomBytes } from 'node:crypto';
+// TEST_DATABASE_URL is set (CI sets it). Each call gets a brand-new, migrated database, copied
+// from one migrated template instead of running initdb and the migrations again:
+//
+// - PGlite: a dump of a migrated data directory (`dumpDataDir`), kept as a file under the
+//   system's temporary folder and loaded into each new in-memory database (initdb alone costs
+//   seconds per database; loading the dump a fraction of that).
+// - PostgreSQL: a template database, `CREATE DATABASE … TEMPLATE cl_tpl_<hash>`.
+// - PGlite data directories for service processes: a copy of a migrated (or only initialized)
+//   directory.
+//
+// Every template is named by a hash of the migrations and the PGlite version, so a changed
+// migration builds a new one; workers that race to build the same template each build their own
+// copy and the first rename wins (the others are thrown away), so no lock is needed.
+import { createHash, randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 import { openDatabase, type Database } from '../../src/db/database.js';
-import { migrate } from '../../src/db/migrate.js';
+import { migrate, migrationNames } from '../../src/db/migrate.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
@@ -18,22 +35,136 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+const MIGRATIONS_DIR = path.resolve(import.meta.dirname, '../../prisma/migrations');
+
+/** Names the templates: the migrations' names and SQL, and the PGlite release that made them. */
+function templateHash(): string {
+  const hash = createHash('sha256');
+  for (const name of migrationNames(MIGRATIONS_DIR)) {
+    hash.update(name);
+    hash.update(fs.readFileSync(path.join(MIGRATIONS_DIR, name, 'migration.sql')));
+  }
+  const pglitePackage = path.resolve(import.meta.dirname, '../../node_modules/@electric-sql/pglite/package.json');
+  hash.update(JSON.parse(fs.readFileSync(pglitePackage, 'utf8')).version);
+  return hash.digest('hex').slice(0, 16);
+}
+
+let hashMemo: string | undefined;
+const hashOf = () => (hashMemo ??= templateHash());
+
+/** The folder the PGlite templates live in, shared by every worker and run on the machine. */
+function templateFolder(): string {
+  const dir = path.join(os.tmpdir(), 'contactline-test-templates', hashOf());
+  fs.mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** Moves a finished build into place unless another worker's build got there first. */
+function publish(built: string, target: string): void {
+  try {
+    fs.renameSync(built, target);
+  } catch {
+    // A directory cannot replace a non-empty one: the other build won; its copy is the same.
+    fs.rmSync(built, { recursive: true, force: true });
+  }
+}
+
+let pgliteDump: Promise<Blob> | undefined;
+
+/** The migrated PGlite data directory's dump: read from the cache, or built once and cached. */
+function migratedPgliteDump(): Promise<Blob> {
+  pgliteDump ??= (async () => {
+    const file = path.join(templateFolder(), 'pglite-migrated.tar');
+    if (!fs.existsSync(file)) {
+      const db = await PGlite.create({ extensions: { pg_trgm } });
+      await migrate({
+        query: async (text, params) => {
+          const result = await db.query(text, params);
+          return { rows: result.rows as never[], rowCount: result.affectedRows ?? 0 };
+        },
+        exec: async (text) => {
+          await db.exec(text);
+        },
+        execResults: (text) => db.exec(text),
+        transaction: () => Promise.reject(new Error('not used by migrate')),
+      });
+      const dump = await db.dumpDataDir('none');
+      await db.close();
+      const built = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
+      fs.writeFileSync(built, Buffer.from(await dump.arrayBuffer()));
+      publish(built, file);
+    }
+    return new Blob([fs.readFileSync(file)]);
+  })();
+  return pgliteDump;
+}
+
+/**
+ * A new PGlite data directory under `parent` for a service process: migrated (with no Account,
+ * as after `contactline migrate`), or only initialized (a brand-new database, for suites about
+ * the first start). Copied from a template directory built once.
+ */
+export async function pgliteDataDir(parent: string, state: 'migrated' | 'initialized'): Promise<string> {
+  const template = path.join(templateFolder(), `pglite-dir-${state}`);
+  if (!fs.existsSync(template)) {
+    const built = `${template}.${process.pid}.${randomBytes(4).toString('hex')}`;
+    const db = await openDatabase({ dataDir: built });
+    if (state === 'migrated') await migrate(db.sql);
+    await db.close(); // also removes its lock file: a copy must not look in use
+    publish(built, template);
+  }
+  const dir = fs.mkdtempSync(path.join(parent, 'data-'));
+  fs.cpSync(template, dir, { recursive: true });
+  return dir;
+}
+
+let postgresTemplate: Promise<string> | undefined;
+
+/** The migrated template database on the PostgreSQL server: found, or built once. */
+function migratedPostgresTemplate(adminUrl: string): Promise<string> {
+  postgresTemplate ??= (async () => {
+    const name = `cl_tpl_${hashOf()}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    try {
+      const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+      if (found.rowCount) return name;
+      const building = `cl_tpl_build_${randomBytes(6).toString('hex')}`;
+      await admin.query(`CREATE DATABASE ${building}`);
+      const url = new URL(adminUrl);
+      url.pathname = `/${building}`;
+      const db = await openDatabase({ databaseUrl: url.toString() });
+      await migrate(db.sql);
+      await db.close();
+      try {
+        await admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
+      } catch {
+        // Another worker's template got the name first: it is the same schema.
+        await admin.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
+      }
+      return name;
+    } finally {
+      await admin.end();
+    }
+  })();
+  return postgresTemplate;
+}
+
 export async function createTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
   if (kind === 'pglite') {
-    const db = await openDatabase({ inMemory: true });
-    await migrate(db.sql);
+    const db = await openDatabase({ inMemory: true, pgliteLoadDataDir: await migratedPgliteDump() });
     return { db, drop: () => db.close() };
   }
   const adminUrl = process.env.TEST_DATABASE_URL!;
+  const template = await migratedPostgresTemplate(adminUrl);
   const name = `cl_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
   await admin.end();
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const db = await openDatabase({ databaseUrl: url.toString() });
-  await migrate(db.sql);
   return {
     db,
     url: url.toString(),

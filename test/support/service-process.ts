@@ -11,9 +11,8 @@ import os from 'node:os';
 import { loadEnv } from '../../src/config/env.js';
 import { startService } from '../../src/service.js';
 import { openDatabase } from '../../src/db/database.js';
-import { migrate } from '../../src/db/migrate.js';
 import { generateSecret, hashSecret } from '../../src/domain/api-keys/api-keys.service.js';
-import { createTestDatabase, type DatabaseKind } from './databases.js';
+import { createTestDatabase, pgliteDataDir, type DatabaseKind } from './databases.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -55,11 +54,11 @@ export async function databaseForServiceProcesses(
   let env: Record<string, string>;
   let seedDb: Awaited<ReturnType<typeof openDatabase>>;
   if (kind === 'pglite') {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), `cl-${name}-`));
-    cleanups.push(async () => fs.rmSync(dir, { recursive: true, force: true }));
+    const parent = fs.mkdtempSync(path.join(os.tmpdir(), `cl-${name}-`));
+    cleanups.push(async () => fs.rmSync(parent, { recursive: true, force: true }));
+    const dir = await pgliteDataDir(parent, 'migrated');
     env = { DATA_DIR: dir, DATABASE_URL: '' };
     seedDb = await openDatabase({ dataDir: dir });
-    await migrate(seedDb.sql);
   } else {
     const test = await createTestDatabase('postgres');
     env = { DATABASE_URL: test.url! };
