@@ -998,7 +998,7 @@ export function markdown(results: DatabaseResult[], meta: Record<string, unknown
           | Array<{ variant: string; rows: number; serviceMaxMs: number | null; rawMaxMs: number | null }>
           | undefined;
         out.push('');
-        // The README's list tables link each row here.
+        // The list tables of docs/performance-lists.md link each row here.
         out.push(`<a id="${planAnchor(r.kind, f.id)}"></a>`);
         out.push('');
         out.push(

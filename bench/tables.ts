@@ -1,6 +1,7 @@
 // Rewrites bench/results*.md from their results*.json (the markdown layout changes more often than
-// the figures), then prints the README's list tables: every list, CSV and tool figure, one table
-// per database and size, each row linked to its plan in the results file.
+// the figures), then prints the list tables of docs/performance-lists.md (pasted between its
+// list-tables markers): every list, CSV and tool figure, one table per database and size, each
+// row linked to its plan in the results file (as a link relative to docs/).
 //
 //   npx tsx bench/tables.ts > /tmp/tables.md
 import fs from 'node:fs';
@@ -27,13 +28,13 @@ for (const file of files) {
     const lists = r.figures.filter((f) => f.extra?.listCase);
     if (!lists.length) continue;
     const name = r.kind === 'postgres' ? `PostgreSQL ${r.serverVersion.split(' ')[0]}` : `PGlite ${r.serverVersion}`;
-    console.log(`\n#### ${name}, ${r.contacts.toLocaleString('en-US')} contacts (${lists[0].target})\n`);
+    console.log(`\n### ${name}, ${r.contacts.toLocaleString('en-US')} contacts (${lists[0].target})\n`);
     console.log('| Case | Request | p50 | p95 | Raw p50 | × p50 | | Plan |');
     console.log('|---|---|---:|---:|---:|---:|---|---|');
     for (const f of lists) {
       const verdict = f.pass === true ? 'PASS' : f.pass === false ? '**MISS**' : 'n/a';
       console.log(
-        `| \`${f.id}\` | ${f.name.replace(/\|/g, '\\|')} | ${fmt(f.service.p50)} | ${fmt(f.service.p95)} | ${fmt(f.raw.p50)} | ${fmt(f.ratioP50)} | ${verdict} | [plan](bench/${md}#${planAnchor(r.kind, f.id)}) |`,
+        `| \`${f.id}\` | ${f.name.replace(/\|/g, '\\|')} | ${fmt(f.service.p50)} | ${fmt(f.service.p95)} | ${fmt(f.raw.p50)} | ${fmt(f.ratioP50)} | ${verdict} | [plan](../bench/${md}#${planAnchor(r.kind, f.id)}) |`,
       );
     }
   }

@@ -1,5 +1,6 @@
 // Checks the repository's documents point at things that exist: `npx tsx scripts/check-doc-links.ts [FILE.md…]`
-// (default: README.md, ARCHITECTURE.md and docs/*.md). Exits 1 and lists each problem otherwise.
+// (default: README.md, ARCHITECTURE.md and every .md under docs/, its subfolders included). Exits 1
+// and lists each problem otherwise. `npm run lint:docs` runs it after markdownlint-cli2.
 //
 // - Every relative Markdown link, `[text](path)` or `[text](path#anchor)` or `[text](#anchor)`,
 //   must name a file or folder of the repository, and its anchor a heading of that Markdown file
@@ -17,13 +18,15 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TOP_LEVEL = ['src', 'integration', 'test', 'bench', 'scripts', 'prisma', 'schema', 'docs', 'bin'];
 
 function defaultFiles(): string[] {
-  const docs = fs.existsSync(path.join(ROOT, 'docs'))
+  const docs = path.join(ROOT, 'docs');
+  const markdown = fs.existsSync(docs)
     ? fs
-        .readdirSync(path.join(ROOT, 'docs'))
+        .readdirSync(docs, { recursive: true, encoding: 'utf8' })
         .filter((f) => f.endsWith('.md'))
-        .map((f) => `docs/${f}`)
+        .map((f) => path.posix.join('docs', f.split(path.sep).join('/')))
+        .sort()
     : [];
-  return ['README.md', 'ARCHITECTURE.md', ...docs];
+  return ['README.md', 'ARCHITECTURE.md', ...markdown];
 }
 
 /** The text outside fenced code blocks, line by line (fenced lines become empty, so line numbers hold). */
@@ -106,6 +109,8 @@ const files = process.argv.slice(2).length > 0 ? process.argv.slice(2) : default
 const problems = files.flatMap((file) => checkFile(file));
 for (const problem of problems) console.log(problem);
 console.log(
-  problems.length === 0 ? `${files.join(', ')}: every link and path resolves` : `${problems.length} problem(s)`,
+  problems.length === 0
+    ? `${files.length === 1 ? files[0] : `${files.length} documents`}: every link and path resolves`
+    : `${problems.length} problem(s)`,
 );
 process.exitCode = problems.length === 0 ? 0 : 1;

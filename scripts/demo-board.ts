@@ -159,7 +159,7 @@ async function main(): Promise<void> {
   const appId = 10155;
   const monday = await startMondayEmulator({ signingSecret, appId, oauth: { clientId, clientSecret } });
   resources.monday = monday;
-  // What an operator sets (README, "Board app"), pointed at the emulator instead of monday.com.
+  // What an operator sets (docs/board-app.md, "Register the app"), pointed at the emulator instead of monday.com.
   Object.assign(process.env, {
     MONDAY_SIGNING_SECRET: signingSecret,
     MONDAY_APP_ID: String(appId),

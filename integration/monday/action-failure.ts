@@ -3,8 +3,8 @@
 // the automation. Anything else is the API's error body with its status: a 5xx makes monday
 // retry (for transient failures on our side or monday's API rate limits), another 4xx is logged
 // by monday and not retried. Which failure is which: the board column of FAILURES in
-// src/domain/errors.ts (refined by the error's reason); README, "What a failure looks like on
-// the board". The app's own checks of what monday sent (a field missing, the item gone, a
+// src/domain/errors.ts (refined by the error's reason); docs/board-app.md, "What a failure looks
+// like on the board". The app's own checks of what monday sent (a field missing, the item gone, a
 // column of the wrong type) answer here directly.
 import { asDomainError, boardFormOf, DomainError, type FailureReason } from '../../src/domain/errors.js';
 import { errorBody } from '../../src/http/error-body.js';

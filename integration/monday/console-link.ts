@@ -50,7 +50,7 @@ export function mondayConsoleAuthorization(config: MondayConfig, clock: Clock): 
     if (missing.length > 0 || !config.oauthClientId || !config.oauthClientSecret || !config.tokenKey)
       throw new DomainError(
         'unavailable',
-        `Linking monday is not set up on this service yet: the operator must set ${missing.join(', ')} (README, board app section)`,
+        `Linking monday is not set up on this service yet: the operator must set ${missing.join(', ')} (docs/board-app.md)`,
       );
     return { clientId: config.oauthClientId, clientSecret: config.oauthClientSecret, tokenKey: config.tokenKey };
   };

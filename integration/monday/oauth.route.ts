@@ -97,7 +97,7 @@ export function installRouter(services: Services, config: MondayConfig): Router 
       503,
       'Install unavailable',
       html`<p>Linking monday is not set up on this Contactline server yet.</p>
-      <p>The operator must set ${missing.join(', ')} (see the README's board app section) and restart it.</p>`,
+      <p>The operator must set ${missing.join(', ')} (see docs/board-app.md) and restart it.</p>`,
     );
     return null;
   }
@@ -389,7 +389,7 @@ export function installRouter(services: Services, config: MondayConfig): Router 
       let claims: ReturnType<typeof verifyMondayJwt>;
       try {
         // Authorization-URL tokens carry accountId, userId and backToUrl and no aud: only the Signing
-        // Secret and exp are checked (ARCHITECTURE.md, "Decisions": Board app).
+        // Secret and exp are checked (docs/decisions/0034-board-app-rules.md).
         claims = verifyMondayJwt(
           typeof req.query.token === 'string' ? req.query.token : undefined,
           config.signingSecret,

@@ -52,7 +52,7 @@ export interface Services {
   webhooks?: WebhookSettings;
 }
 
-/** How outgoing webhooks are configured (README, "Webhooks"). */
+/** How outgoing webhooks are configured (docs/webhooks.md). */
 export interface WebhookSettings extends WebhookUrlPolicy {
   /** The key of endpoint secrets at rest (WEBHOOK_SECRETS_KEY); null: endpoints cannot be created. */
   secretsKey: Buffer | null;

@@ -2,8 +2,8 @@
 // codes. Services throw DomainError; each surface maps it once, reading FAILURES below: REST
 // (status + error body, src/http/error-body.ts), GraphQL (extensions.code), the tool server
 // (a tool error result, or the HTTP / JSON-RPC answer of a refusal before any tool runs) and
-// the board app's action runs (monday's severity 4000 or 6000, or a retry). ARCHITECTURE.md,
-// "Errors", prints this table.
+// the board app's action runs (monday's severity 4000 or 6000, or a retry). docs/decisions/0003-one-error-table.md
+// prints this table.
 import { GraphQLError } from 'graphql';
 
 /**

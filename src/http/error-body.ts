@@ -1,6 +1,6 @@
 // The API's error body, built once from a DomainError: `{ error, message, code, requestId }`, where
 // `error` is the HTTP status text, plus the error's details (`issues` on a 400, `contacts` on a 409).
-// The codes and their statuses: FAILURES in src/domain/errors.ts; ARCHITECTURE.md, "Errors".
+// The codes and their statuses: FAILURES in src/domain/errors.ts; docs/decisions/0003-one-error-table.md.
 // Every surface answers with this body where it answers with HTTP: REST, the edge's refusals,
 // the tool server's refusals and tool errors, and the board app's answers without severity.
 import { STATUS_CODES } from 'node:http';

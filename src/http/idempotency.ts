@@ -7,7 +7,7 @@
 // 422 `idempotency_key_reused`; a retry while the first still runs is a 409
 // `idempotency_key_in_use`. 4xx answers are stored like successes (the retry would fail the
 // same way); a 5xx releases the claim, so a retry runs again; a claim whose request died
-// without answering is abandoned after CLAIM_LEASE_MS. ARCHITECTURE.md, "Idempotent writes".
+// without answering is abandoned after CLAIM_LEASE_MS. docs/decisions/0025-idempotency-keys.md.
 import { createHash, randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { RequestContext, Services } from '../domain/context.js';

@@ -1,5 +1,5 @@
 // "When a call ends" trigger delivery: every ended call is sent to each matching subscription
-// (README, 'The "when a call ends" trigger'), durably. How a delivery reaches its subscriber is
+// (docs/board-app.md, 'The "when a call ends" trigger'), durably. How a delivery reaches its subscriber is
 // the channel's (the board app's: a POST to monday's webhook URL, signed; composed by
 // src/service.ts); everything else is here:
 //

@@ -1,4 +1,4 @@
-// Outgoing webhooks, durably (README, "Webhooks"):
+// Outgoing webhooks, durably (docs/webhooks.md):
 //
 // 1. Fan-out: each DomainEvent not handled yet becomes one WebhookDelivery row per enabled
 //    endpoint of its Account subscribed to its type (and created before it), with the body it

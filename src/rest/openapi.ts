@@ -490,7 +490,7 @@ const page = (item: string) => ({
   },
 });
 
-/** The workflows page always carries nextToken, null on the last page (ARCHITECTURE.md, "Decisions": Pages). */
+/** The workflows page always carries nextToken, null on the last page (docs/decisions/0021-rest-request-rules.md: Pages). */
 const workflowPage = {
   type: 'object',
   additionalProperties: false,

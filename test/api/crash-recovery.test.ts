@@ -1,6 +1,6 @@
 // Stored work survives a SIGKILL right after its 202 and is applied promptly after a restart:
-// within 5 s of the restarted service listening (the bound README, "Concurrent writers, crashes and
-// long work", promises), ten times in a row on each
+// within 5 s of the restarted service listening (the bound docs/rest-api.md, "Concurrent writers, crashes
+// and long work", promises), ten times in a row on each
 // database, for bulk imports and for a bulk-update, with nothing lost and nothing doubled.
 import { afterAll, describe, expect, it } from 'vitest';
 import { testDatabaseKinds, type DatabaseKind } from '../support/databases.js';

@@ -1,6 +1,6 @@
-// The README's demo: on a brand-new embedded database, enroll a contact with the demo key and
-// workflow; the background dialer and the simulated agent call it; the call and its
-// transcript can be read within seconds.
+// The demo of the README's tour and docs/calls.md: on a brand-new embedded database, enroll a
+// contact with the demo key and workflow; the background dialer and the simulated agent call it;
+// the call and its transcript can be read within seconds.
 import { afterAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../src/service.js';
 import { loadEnv } from '../../src/config/env.js';

@@ -1,6 +1,6 @@
 // A different real client: the MCP Inspector's CLI mode (@modelcontextprotocol/inspector, built
 // on its own client library) drives the tool server over Streamable HTTP with the bearer key
-// as a header, as an assistant configured from the README would.
+// as a header, as an assistant configured from docs/mcp.md would.
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';

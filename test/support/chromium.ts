@@ -6,7 +6,7 @@ import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, chromium, type Page } from 'playwright-core';
 
-/** Where the tests write their screenshots (not committed; README's "The console" names it). */
+/** Where the tests write their screenshots (not committed; docs/console.md names it). */
 export const SCREENSHOT_DIR = path.resolve('test-output/screenshots');
 
 /** The widths every page is photographed at: a small phone and a laptop. */

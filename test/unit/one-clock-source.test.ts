@@ -2,7 +2,7 @@
 // Clock. Any other read of the process clock (`new Date()`, `Date.now()`) or of the database's
 // (`now()`, CURRENT_TIMESTAMP, a Prisma `@default(now())` or `@updatedAt`) in src/, integration/
 // or the Prisma schema fails here, unless it is one of the exceptions below, each with its reason
-// (ARCHITECTURE.md, "One clock"). test/api/one-clock.test.ts checks the same rule at run time.
+// (docs/decisions/0012-one-clock.md). test/api/one-clock.test.ts checks the same rule at run time.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';

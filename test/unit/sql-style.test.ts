@@ -1,4 +1,4 @@
-// One SQL style per purpose (ARCHITECTURE.md, "Storage"), checked over the source tree:
+// One SQL style per purpose (docs/decisions/0006-one-sql-style-per-purpose.md), checked over the source tree:
 // - the Prisma client for plain reads and writes by key or simple filter (anywhere);
 // - SQL composed as Prisma.sql tagged templates and run through $queryRaw / $executeRaw only in
 //   *.store.ts modules (and the driver, src/db/);

@@ -1,4 +1,4 @@
-// "Enroll this item in {workflow}" (README, "Build the recipes"): the workflow and the board
+// "Enroll this item in {workflow}" (docs/board-app.md, "Build the recipes"): the workflow and the board
 // are checked first (boardEnrollmentTarget), then the item's mapped columns are read with the
 // run's short-lived token, and the domain upserts its contact (sourceKind monday, externalId the
 // item id), enrolls it and links it to the item (enrollBoardItem).

@@ -1,4 +1,4 @@
-// "Fill the timezone from the phone" step (README, "Build the recipes"): keeps a zone
+// "Fill the timezone from the phone" step (docs/board-app.md, "Build the recipes"): keeps a zone
 // already in the timezone column, else writes the one zone the phone resolves to, in the
 // format that column type takes (text or World Clock), as planTimezoneFill decides. Columns
 // come from the recipe sentence when it picks them, else from the Account's board mapping.

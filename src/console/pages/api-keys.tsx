@@ -63,8 +63,7 @@ export function ApiKeysPage(props: {
         <h2 id="list-title">Keys of your Account</h2>
         {props.keys.length === 0 ? (
           <p class="empty">
-            No keys yet. Create one above, then send it with every API request; the README's REST section shows the
-            first call.
+            No keys yet. Create one above, then send it with every API request; docs/rest-api.md shows the first call.
           </p>
         ) : (
           <div class="table-wrap">

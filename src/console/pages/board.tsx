@@ -94,8 +94,8 @@ function LinkSection(props: BoardPageProps) {
         <p>
           The board app is off on this server. The operator turns it on by setting <code>MONDAY_SIGNING_SECRET</code>{' '}
           (and, to link from here, <code>MONDAY_CLIENT_ID</code>, <code>MONDAY_CLIENT_SECRET</code>,{' '}
-          <code>MONDAY_TOKEN_KEY</code> and <code>PUBLIC_BASE_URL</code>), then restarting it; the README's board app
-          section lists the steps.
+          <code>MONDAY_TOKEN_KEY</code> and <code>PUBLIC_BASE_URL</code>), then restarting it; docs/board-app.md lists
+          the steps.
         </p>
       </section>
     );

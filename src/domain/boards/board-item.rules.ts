@@ -41,7 +41,7 @@ export type ItemContactResult =
   | { ok: false; reason: 'missing_phone' | 'invalid_phone'; message: string };
 
 /**
- * The item's phone must carry its country code, else the run fails with severity 4000 (README,
+ * The item's phone must carry its country code, else the run fails with severity 4000 (docs/board-app.md,
  * "What a failure looks like on the board"):
  * `+44 20 7946 0958`, `0044…`, or the digits with the code (`442079460958`, as monday often
  * stores them). A number only valid once the flag's country is assumed is refused, and so is a

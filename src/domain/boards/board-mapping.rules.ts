@@ -1,4 +1,4 @@
-// Which board columns feed which contact fields when the enroll action reads an item (README,
+// Which board columns feed which contact fields when the enroll action reads an item (docs/board-app.md,
 // "Map the board"), checked against the board's real columns: when the mapping is saved and
 // again each time an action uses it. Pure.
 

@@ -4,7 +4,7 @@ import { CALL_RESULTS, type CallResult } from '../../calls/telephony/telephony.p
 
 export type StatusLabelMapping = Partial<Record<CallResult, string | null>>;
 
-/** The default mapping (the table in README, "Map the board"), until an Account sets its own. */
+/** The default mapping (the table in docs/board-app.md, "Map the board"), until an Account sets its own. */
 export const DEFAULT_STATUS_LABELS: Readonly<Record<CallResult, string | null>> = {
   converted: 'Booked',
   disqualified: 'Unqualified',

@@ -1,4 +1,4 @@
-// The board app's "Fill timezone from phone" automation step (README, "Build the recipes"):
+// The board app's "Fill timezone from phone" automation step (docs/board-app.md, "Build the recipes"):
 // the pure decision for one item. It reads the item's phone column and timezone column, keeps a
 // timezone that is already there, and otherwise resolves a single IANA zone from the phone:
 //   1. the number's country, when it is not a +1 country and has one zone ('country');

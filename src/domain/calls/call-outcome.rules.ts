@@ -1,7 +1,7 @@
 // What a finished call does to its contact: the status moves forward only (SERVICE_STATUS_ORDER;
 // `paused` stays), a late or out-of-order report is not counted (applyCallOutcome), and a final
-// result ends the enrollment (README, "Calls: the demo walk-through"; ARCHITECTURE.md,
-// "Decisions"), as pure functions.
+// result ends the enrollment (docs/calls.md, "How the dialer calls";
+// docs/decisions/0015-calls-engine.md), as pure functions.
 import type { ContactRow } from '../contacts/contacts.rules.js';
 import type { ContactStatus } from '../contacts/contacts.inputs.js';
 import { normalizeLanguage } from '../../normalize/language.js';

@@ -1,5 +1,5 @@
 // Erasure: a contact removed with everything that holds its personal data, in one transaction
-// (ARCHITECTURE.md, "Erasure"). Its enrollments, item link, calls and their transcripts and
+// (docs/decisions/0024-erasure.md). Its enrollments, item link, calls and their transcripts and
 // recordings' references go; its calls' results stay as anonymous counts (AnonymousCallTally);
 // the events, trigger deliveries, stored answers and bulk-update reports that name it are
 // deleted or scrubbed; its phone goes on the block list only when asked; and a contact.deleted

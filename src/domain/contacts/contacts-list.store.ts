@@ -5,8 +5,8 @@
 // contact's value is one of the values sent) and, for a searchTerm, each of its first ten
 // words (the start of the first or last name, case-insensitive, or for a word of digits,
 // digits anywhere in the phone). Everything else here only chooses how to find those rows
-// fast, whatever the planner's statistics say (it may have none: see ARCHITECTURE.md, "List
-// and search"); orderedRanges splits the same attribute filters into index ranges, one per
+// fast, whatever the planner's statistics say (it may have none: see
+// docs/decisions/0014-plans-without-statistics.md); orderedRanges splits the same attribute filters into index ranges, one per
 // value, which together hold exactly the rows they allow. test/api/list-shapes.test.ts checks
 // every shape against the rule.
 import { Prisma } from '../../generated/prisma/client.js';

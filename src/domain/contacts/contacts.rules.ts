@@ -1,5 +1,5 @@
 // The contact field rules (the Contact and ContactWrite schemas of schema/openapi.json, and
-// ARCHITECTURE.md, "Decisions"), as pure functions. Every write path (upsert, bulk import, PATCH,
+// docs/decisions/0020-contact-write-rules.md), as pure functions. Every write path (upsert, bulk import, PATCH,
 // bulk-update) goes through prepareContactWrite and then applyContactWrite.
 import { randomUUID } from 'node:crypto';
 import { normalizePhone, phoneDigits } from '../../normalize/phone.js';

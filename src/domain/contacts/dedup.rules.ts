@@ -1,7 +1,7 @@
 // The Account's dedup key: the tuple of its dedup fields, in order, as one canonical string.
 // A unique index on (accountId, dedupKey) makes concurrent writes of one contact safe.
 
-/** Longest canonical key accepted (ARCHITECTURE.md, "Decisions": Dedup); longer is `dedup_key_too_long`. */
+/** Longest canonical key accepted (docs/decisions/0020-contact-write-rules.md: Dedup); longer is `dedup_key_too_long`. */
 export const MAX_DEDUP_KEY_LENGTH = 512;
 
 /** The values a dedup key is built from. */

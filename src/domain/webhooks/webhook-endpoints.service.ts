@@ -1,4 +1,4 @@
-// An Account's webhook endpoints (README, "Webhooks"): created with a signing secret shown once,
+// An Account's webhook endpoints (docs/webhooks.md): created with a signing secret shown once,
 // listed, changed, deleted, their secret rotated (the old one keeps signing for 24 hours), and
 // their deliveries listed and retried. Scoped to the key's Account: another Account's endpoint
 // is as unknown as a missing one (404). Sending is src/jobs/webhook-delivery.ts's.

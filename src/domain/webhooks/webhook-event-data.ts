@@ -1,5 +1,5 @@
 // The `data` of each webhook event, rendered when the event is fanned out, by the same shapes
-// the REST API answers with (README, "Webhooks"):
+// the REST API answers with (docs/webhooks.md):
 // - call.ended: the "when a call ends" trigger's outputs, plus `call`, the call record as a
 //   contact's calls list shows it;
 // - contact.created, contact.updated: the contact, as GET /api/v1/contacts/{id} answers;

@@ -1,4 +1,4 @@
-// What a webhook carries (README, "Webhooks"): the event types an endpoint can subscribe to, and
+// What a webhook carries (docs/webhooks.md): the event types an endpoint can subscribe to, and
 // the body every delivery sends, in the Standard Webhooks shape { type, timestamp, data }. Pure.
 
 /** Every event an endpoint can subscribe to, in the order the documentation lists them. */

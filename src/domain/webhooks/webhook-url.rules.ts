@@ -1,4 +1,4 @@
-// Where webhooks may be sent (README, "Webhooks"): https only, to public addresses. Plain http is
+// Where webhooks may be sent (docs/webhooks.md): https only, to public addresses. Plain http is
 // allowed only to loopback addresses, and only when the operator's WEBHOOKS_ALLOW_HTTP_LOOPBACK
 // is on (tests, a receiver on the same machine). An address is public when ipaddr.js ranks it
 // `unicast`: private, loopback, link-local (cloud metadata at 169.254.169.254), unique-local,

@@ -7,7 +7,7 @@
 // bearer header, never with cookies, so no page needs a browser's ambient credentials.
 // A path given in `outside` is not under the policy: the tool server (its path given by
 // src/app.ts) refuses every request carrying an Origin (403), whether listed or not, so that no
-// browser page can call it (README, "AI assistants").
+// browser page can call it (docs/mcp.md).
 import type { NextFunction, Request, Response } from 'express';
 import { onBeforeHeaders } from './before-headers.js';
 

@@ -1,6 +1,6 @@
 // Every Retell disconnection reason maps onto a call result. The list of reasons is read from
 // the installed SDK's own declaration of `PhoneCallResponse.disconnection_reason`, so a reason
-// added by an SDK upgrade fails here until it is mapped (and documented in docs/retell.md).
+// added by an SDK upgrade fails here until it is mapped (and documented in docs/calls-retell.md).
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,7 +26,7 @@ function sdkDisconnectionReasons(): string[] {
   return [...union.matchAll(/'([a-z_]+)'/g)].map((m) => m[1]);
 }
 
-/** The mapping as docs/retell.md states it: a conversation reason → what the analysis says. */
+/** The mapping as docs/calls-retell.md states it: a conversation reason → what the analysis says. */
 const EXPECTED: Record<string, CallResult | 'conversation' | 'not_placed'> = {
   user_hangup: 'conversation',
   agent_hangup: 'conversation',

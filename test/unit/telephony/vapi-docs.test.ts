@@ -1,4 +1,5 @@
-// docs/vapi.md shows the analysis schema to paste into Vapi: it must be the one the adapter reads.
+// docs/calls-vapi.md (the Vapi page of the calls guide) shows the analysis schema to paste into Vapi:
+// it must be the one the adapter reads, and its result table must follow the adapter's rules.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,9 +10,9 @@ import {
 } from '../../../src/calls/telephony/vapi/analysis.js';
 import { ENDED_REASON_RULES } from '../../../src/calls/telephony/vapi/ended-reasons.js';
 
-const doc = fs.readFileSync(path.resolve(import.meta.dirname, '../../../docs/vapi.md'), 'utf8');
+const doc = fs.readFileSync(path.resolve(import.meta.dirname, '../../../docs/calls-vapi.md'), 'utf8');
 
-describe('docs/vapi.md', () => {
+describe('docs/calls-vapi.md', () => {
   it('shows the exact analysis schema and structured output name', () => {
     expect(doc).toContain(`\`\`\`json\n${JSON.stringify(ANALYSIS_SCHEMA, null, 2)}\n\`\`\``);
     expect(doc).toContain(`**Name**: \`${ANALYSIS_OUTPUT_NAME}\``);

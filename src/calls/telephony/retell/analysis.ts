@@ -3,7 +3,7 @@
 // The agent's "Post-Call Analysis" (API: `post_call_analysis_data`) must define the three fields
 // below, with these exact names; Retell returns their values in
 // `call.call_analysis.custom_analysis_data[name]` on the `call_analyzed` webhook. They are typed
-// with the SDK's own item types so that docs/retell.md can paste them as they are.
+// with the SDK's own item types so that docs/calls-retell.md can paste them as they are.
 // Results that only a conversation can tell (converted, qualified, callback_requested…) come
 // from `contactline_outcome`; the rest of the mapping is in ./ended-reasons.ts.
 import type { AgentCreateParams } from 'retell-sdk/resources/agent';

@@ -38,7 +38,7 @@ export const ANALYSIS_OUTCOME_DEFINITIONS = {
 export type AnalysisOutcome = keyof typeof ANALYSIS_OUTCOME_DEFINITIONS;
 export const ANALYSIS_OUTCOMES = Object.keys(ANALYSIS_OUTCOME_DEFINITIONS) as AnalysisOutcome[];
 
-/** The structured output's JSON Schema, as pasted into Vapi (docs/vapi.md shows this exact object). */
+/** The structured output's JSON Schema, as pasted into Vapi (docs/calls-vapi.md shows this exact object). */
 export const ANALYSIS_SCHEMA = {
   type: 'object',
   properties: {
