@@ -12,6 +12,15 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two test files at a time: the suites spend much of their time waiting on servers, child
+    // processes and the database, so two workers keep a 2-core machine busy (vitest's default
+    // is one fewer worker than cores: one, here).
+    maxWorkers: 2,
+    minWorkers: 1,
+    // Files share their worker's loaded modules (the service, Prisma, the GraphQL schema) instead
+    // of loading them again per file, which cost seconds a file. Suites keep no module-level
+    // state of their own: each starts its own server, database and clock.
+    isolate: false,
     // The in-process servers of the tests would write an access line per request to the test
     // log; warnings and errors still show. Tests that read the log run a service process with
     // LOG_LEVEL=info of their own (test/api/log-safety.test.ts).
