@@ -1,7 +1,26 @@
 import { createRequire } from 'node:module';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
+
+// `npm run test:quick` (TEST_QUICK=1, embedded database only): the unit, API, edge and tool server
+// suites for the edit loop, without the ones that spend minutes on one subject: the browser, the
+// CLI and the integrations (child processes and emulators), kill -9 and restart, the input
+// fuzzers, and the 30,000-contact bulk-update. `npm test` runs everything.
+const SLOW_FILES = [
+  'test/browser/**',
+  'test/cli/**',
+  'test/integration/**',
+  'test/api/crash-recovery.test.ts',
+  'test/api/webhooks-restart.test.ts',
+  'test/api/log-safety.test.ts',
+  'test/api/bulk-update-chunks.test.ts',
+  'test/api/fuzz-graphql.test.ts',
+  'test/api/fuzz-rest.test.ts',
+  'test/api/fuzz-telephony.test.ts',
+  'test/mcp/fuzz-tools.test.ts',
+  'test/mcp/inspector-cli.test.ts',
+];
 
 export default defineConfig({
   // Pothos loads graphql through require() (CommonJS); vite would otherwise load the ESM
@@ -9,6 +28,7 @@ export default defineConfig({
   resolve: { alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }] },
   test: {
     include: ['test/**/*.test.ts'],
+    exclude: process.env.TEST_QUICK ? [...configDefaults.exclude, ...SLOW_FILES] : configDefaults.exclude,
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -82,7 +82,7 @@ describe('contactline CLI', () => {
     expect(badRegion.code).toBe(2);
     expect(badRegion.stderr).toMatch(/us, eu/);
     for (const run of [unknown, missing, badId, badRegion]) expect(run.stdout).toBe('');
-  }, 30_000);
+  }, 120_000);
 
   it('creates and configures an account, a user, a key and a workflow', async () => {
     const account = await cliJson(['accounts', 'create', '--name', 'CLI test', '--default-location', 'US']);
@@ -398,5 +398,5 @@ describe('contactline CLI', () => {
     expect(revoked.key.revokedAt).toBeTruthy();
     const list = await cliJson(['keys', 'list', '--account', ids.accountId!]);
     expect(list.keys).toEqual([expect.objectContaining({ id: ids.keyId, revokedAt: expect.any(String) })]);
-  }, 30_000);
+  }, 120_000);
 });

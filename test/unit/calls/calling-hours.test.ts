@@ -578,6 +578,7 @@ describe('consistency across DST weeks', () => {
 
 describe('formatter reuse', () => {
   it('constructs one Intl.DateTimeFormat per zone, not per call', () => {
+    // A zone no other suite asks about: a test worker's files share this module and its cache.
     const Original = Intl.DateTimeFormat;
     const spy = vi
       .spyOn(Intl, 'DateTimeFormat')
@@ -587,8 +588,8 @@ describe('formatter reuse', () => {
     try {
       for (let i = 0; i < 50; i++) {
         const t = new Date(Date.parse('2026-01-05T00:00:00Z') + i * 3_600_000);
-        isWithinWorkingHours(DEFAULT_WORKING_HOURS, 'Asia/Tokyo', t);
-        nextWindowStart(DEFAULT_WORKING_HOURS, 'Asia/Tokyo', t);
+        isWithinWorkingHours(DEFAULT_WORKING_HOURS, 'Antarctica/Troll', t);
+        nextWindowStart(DEFAULT_WORKING_HOURS, 'Antarctica/Troll', t);
       }
       expect(spy).toHaveBeenCalledTimes(1);
     } finally {

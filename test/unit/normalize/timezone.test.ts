@@ -1,5 +1,5 @@
 // Time zone rules: IANA names, zones of locations and phone numbers, and inference.
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { iso31662 } from 'iso-3166';
 
 // Counts how often the phone data file is decoded: it must be once per process, not per call.
@@ -13,6 +13,14 @@ vi.mock('bson', async (importOriginal) => {
       return actual.deserialize(...args);
     },
   };
+});
+
+// A test worker's files share their modules: forget the copies an earlier file loaded (with the
+// real bson) so these imports load with the counting one, and leave no mock to the next file.
+vi.resetModules();
+afterAll(() => {
+  vi.doUnmock('bson');
+  vi.resetModules();
 });
 
 const { canonicalTimezone, timezoneForLocation } = await import('../../../src/normalize/timezone.js');

@@ -30,7 +30,8 @@ const now = () => new Date(clockMs);
 let retell: RetellEmulator;
 let receiver: WebhookReceiver;
 let credentials: ProviderCredentials;
-const adapter = createRetellAdapter({ timeoutMs: 300 });
+// Long enough for an answer on a busy machine; the stalled-create case has an impatient one.
+const adapter = createRetellAdapter({ timeoutMs: 5_000 });
 
 function callRequest(overrides: Partial<ProviderCallRequest> = {}): ProviderCallRequest {
   return {
@@ -270,7 +271,7 @@ describe('placeCall', () => {
 
   it('a stalled create is unknown (timeout); findCall then finds the call, and null for a call never created', async () => {
     retell.stallNextCreate(1500);
-    const outcome = await adapter.placeCall(credentials, callRequest());
+    const outcome = await createRetellAdapter({ timeoutMs: 300 }).placeCall(credentials, callRequest());
     expect(outcome.kind).toBe('unknown');
     expect(retell.calls).toHaveLength(1);
     expect(retell.requests.filter((r) => r.path === '/v2/create-phone-call').map((r) => r.status)).toEqual([null]); // still unanswered
