@@ -3,7 +3,7 @@
 // each page at phone and desktop widths, and axe-core's accessibility check of each page.
 import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
 import { type Browser, chromium, type Page } from 'playwright-core';
 
 /** Where the tests write their screenshots (not committed; docs/console.md names it). */
