@@ -315,7 +315,9 @@ describe.each(testDatabaseKinds())('console over HTTP on %s', (kind) => {
     const page = await b.go('GET', '/console/workflows');
     expect(page.status).toBe(200);
     expect(page.html).toContain('No workflows yet');
-    expect(page.html).toMatch(/Calling hours of Ava \(Europe\/Paris\)/);
+    expect(page.html).toContain(
+      "Calling hours of Ava, in each contact's time zone (Europe/Paris for a contact without one)",
+    );
     expect(page.html).toMatch(/<th scope="row">Monday<\/th><td>.*09:00–12:00, 14:00–18:00<\/span>/);
     expect(page.html).toMatch(/<th scope="row">Tuesday<\/th><td>.*no calls<\/span>/);
     const csrf = csrfOf(page.html);

@@ -25,6 +25,13 @@ export const ConsoleOperations = {
       changeAccountWorkflow(id: $id, status: $status, paused: $paused) { id status paused }
     }`),
   ),
+  contactNextCall: defineOperation(
+    graphql(`query ($contactId: String!) {
+      accountContactNextCall(contactId: $contactId) {
+        workflowId agentId agentName dueAt plannedAt timeZone timeZoneOf immediate heldBy
+      }
+    }`),
+  ),
   settings: defineOperation(graphql(`query { accountSettings { id name region defaultLocation dedupFields } }`)),
   updateSettings: defineOperation(
     graphql(`mutation ($defaultLocation: String, $clearDefaultLocation: Boolean, $dedupFields: [String!]) {
