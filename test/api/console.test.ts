@@ -18,24 +18,41 @@ describe.each(testDatabaseKinds())('console over HTTP on %s', (kind) => {
   });
   afterAll(() => server?.stop());
 
-  /** A browser: keeps the console cookie, sends Origin on posts (unless told otherwise). */
+  /** A browser: keeps the console's cookies (by name), sends Origin on posts (unless told otherwise). */
   function browser() {
-    let cookie: string | undefined;
+    const jar = new Map<string, string>();
+    const cookie = () => [...jar].map(([name, value]) => `${name}=${value}`).join('; ') || undefined;
     async function go(method: 'GET' | 'POST', path: string, form?: Record<string, string>, origin = server.baseUrl) {
+      const sent = cookie();
       const res = await fetch(server.baseUrl + path, {
         method,
         redirect: 'manual',
         headers: {
-          ...(cookie ? { cookie } : {}),
+          ...(sent ? { cookie: sent } : {}),
           ...(method === 'POST' ? { origin, 'content-type': 'application/x-www-form-urlencoded' } : {}),
         },
         body: form ? new URLSearchParams(form).toString() : undefined,
       });
-      const set = res.headers.get('set-cookie');
-      if (set) cookie = /Max-Age=0/i.test(set) ? undefined : set.split(';')[0];
-      return { status: res.status, headers: res.headers, html: await res.text(), setCookie: set };
+      for (const line of res.headers.getSetCookie()) {
+        const [pair] = line.split(';');
+        const name = pair.slice(0, pair.indexOf('='));
+        if (/Max-Age=0/i.test(line)) jar.delete(name);
+        else jar.set(name, pair.slice(name.length + 1));
+      }
+      const set = res.headers.getSetCookie().find((line) => line.startsWith('contactline_console=')) ?? null;
+      return {
+        status: res.status,
+        headers: res.headers,
+        location: res.headers.get('location'),
+        html: await res.text(),
+        setCookie: set,
+      };
     }
-    return { go, cookie: () => cookie };
+    return {
+      go,
+      cookie: () =>
+        jar.has('contactline_console') ? `contactline_console=${jar.get('contactline_console')}` : undefined,
+    };
   }
   const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
 
@@ -75,23 +92,44 @@ describe.each(testDatabaseKinds())('console over HTTP on %s', (kind) => {
     expect(keys.headers.get('cache-control')).toBe('no-store');
   });
 
-  it('a key created in the console works against the API until it is revoked there', async () => {
-    const { b } = await signedIn();
+  it('a key created in the console works against the API until it is revoked there; each post redirects, so a reload changes nothing', async () => {
+    const { b, accountId } = await signedIn();
+    const keyCount = () => server.service.services.db.prisma.apiKey.count({ where: { accountId } });
     const page = await b.go('GET', '/console/api-keys');
+    const before = await keyCount();
     const created = await b.go('POST', '/console/api-keys', { csrf: csrfOf(page.html), name: 'CRM sync' });
-    expect(created.status).toBe(201);
-    const secret = /id="new-secret">(svc_pk_[0-9A-Za-z]+)</.exec(created.html)?.[1];
+    // Post/redirect/get: the secret is not in the address; a one-time flash cookie carries it to the list.
+    expect(created.status).toBe(303);
+    expect(created.location).toBe('/console/api-keys');
+    expect(created.html).not.toMatch(/svc_pk_/);
+    const flash = created.headers.getSetCookie().find((line) => line.startsWith('contactline_console_flash='));
+    expect(flash).toMatch(/; Max-Age=120; Path=\/console\/api-keys; HttpOnly; SameSite=Strict$/);
+    expect(flash).not.toMatch(/svc_pk_/);
+    const shown = await b.go('GET', created.location as string);
+    expect(shown.status).toBe(200);
+    const secret = /id="new-secret">(svc_pk_[0-9A-Za-z]+)</.exec(shown.html)?.[1];
     expect(secret).toBeDefined();
+    expect(await keyCount()).toBe(before + 1);
     expect((await server.request(secret as string, 'GET', '/api/v1/workflows')).status).toBe(200);
-    // Shown once: the list shows only its last four characters.
+    // Shown once: reloading the list shows only its last four characters, and creates no other key.
     const again = await b.go('GET', '/console/api-keys');
     expect(again.html).not.toContain(secret);
     expect(again.html).toContain(`svc_pk_…${(secret as string).slice(-4)}`);
+    expect(await keyCount()).toBe(before + 1);
+    // Another session cannot read the flash (it is sealed with the session's own key).
+    const other = await signedIn();
+    const stolen = await fetch(`${server.baseUrl}/console/api-keys`, {
+      headers: { cookie: `${other.b.cookie()}; ${(flash as string).split(';')[0]}` },
+    });
+    expect(await stolen.text()).not.toMatch(/id="new-secret"/);
 
     const id = /CRM sync<\/th>.*?action="\/console\/api-keys\/([0-9a-f-]{36})\/revoke"/.exec(again.html)?.[1];
     const revoked = await b.go('POST', `/console/api-keys/${id}/revoke`, { csrf: csrfOf(again.html) });
-    expect(revoked.status).toBe(200);
-    expect(revoked.html).toContain('The key is revoked');
+    expect(revoked.status).toBe(303);
+    expect(revoked.location).toBe('/console/api-keys?done=revoked');
+    const list = await b.go('GET', revoked.location as string);
+    expect(list.status).toBe(200);
+    expect(list.html).toContain('The key is revoked');
     const refused = await server.request(secret as string, 'GET', '/api/v1/workflows');
     expect(refused.status).toBe(401);
 
@@ -259,8 +297,9 @@ describe.each(testDatabaseKinds())('console over HTTP on %s', (kind) => {
       defaultLocation: 'gb',
       dedupFields: 'phone, externalId',
     });
-    expect(saved.status).toBe(200);
-    expect(saved.html).toContain('Settings saved.');
+    expect(saved.status).toBe(303);
+    expect(saved.location).toBe('/console/settings?done=saved');
+    expect((await b.go('GET', saved.location as string)).html).toContain('Settings saved.');
     const account = await server.service.services.db.prisma.account.findUniqueOrThrow({ where: { id: accountId } });
     expect(account.defaultLocation).toBe('GB');
     expect(account.dedupFields).toEqual(['phone', 'externalId']);
@@ -325,10 +364,25 @@ describe.each(testDatabaseKinds())('console over HTTP on %s', (kind) => {
     const unnamed = await b.go('POST', '/console/workflows', { csrf, name: '  ', agentId });
     expect(unnamed.status).toBe(400);
     expect(unnamed.html).toMatch(/id="name-error"/);
-    const created = await b.go('POST', '/console/workflows', { csrf, name: 'Renewals', agentId });
-    expect(created.status).toBe(201);
+    const posted = await b.go('POST', '/console/workflows', { csrf, name: 'Renewals', agentId });
+    expect(posted.status).toBe(303);
+    const id = /^\/console\/workflows\?done=workflow-created&workflow=([0-9a-f-]{36})$/.exec(
+      posted.location as string,
+    )?.[1] as string;
+    expect(id).toBeDefined();
+    const created = await b.go('GET', posted.location as string);
+    expect(created.html).toContain('Workflow “Renewals” created as a draft.');
     expect(created.html).toMatch(/<th scope="row">Renewals<\/th><td>Ava<\/td><td>draft<\/td>/);
-    const id = /action="\/console\/workflows\/([0-9a-f-]{36})"/.exec(created.html)?.[1] as string;
+    // Reloading the page the post led to creates nothing more.
+    await b.go('GET', posted.location as string);
+    expect(await server.service.services.db.prisma.workflow.count({ where: { accountId, name: 'Renewals' } })).toBe(1);
+    /** Posts a change; it redirects to the list, which is returned. */
+    const change = async (form: Record<string, string>) => {
+      const res = await b.go('POST', `/console/workflows/${id}`, { csrf, ...form });
+      expect(res.status).toBe(303);
+      expect(res.location).toBe(`/console/workflows?done=workflow-changed&workflow=${id}`);
+      return b.go('GET', res.location as string);
+    };
     const enroll = () =>
       server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', {
         phone: uniquePhone(),
@@ -336,17 +390,56 @@ describe.each(testDatabaseKinds())('console over HTTP on %s', (kind) => {
       });
     expect((await enroll()).status).toBe(400);
 
-    const published = await b.go('POST', `/console/workflows/${id}`, { csrf, status: 'published' });
-    expect(published.html).toContain('The workflow is published.');
+    const published = await change({ status: 'published' });
+    expect(published.html).toContain('Workflow “Renewals” is published.');
     expect((await enroll()).status).toBe(201);
-    const paused = await b.go('POST', `/console/workflows/${id}`, { csrf, paused: 'true' });
+    const paused = await change({ paused: 'true' });
     expect(paused.html).toMatch(/<td>published, paused<\/td>/);
+    expect(paused.html).toContain('Workflow “Renewals” is paused.');
     expect((await enroll()).status).toBe(400);
-    const archived = await b.go('POST', `/console/workflows/${id}`, { csrf, status: 'archived' });
-    expect(archived.html).toContain('The workflow is archived.');
+    const archived = await change({ status: 'archived' });
+    expect(archived.html).toContain('Workflow “Renewals” is archived.');
 
     const foreign = await server.createWorkflow((await server.createAccount()).accountId);
     expect((await b.go('POST', `/console/workflows/${foreign}`, { csrf, status: 'archived' })).status).toBe(404);
+  });
+
+  it('answers an unknown console address, and a request that fails, with a console page (HTML), not JSON', async () => {
+    const isConsolePage = (res: { status: number; headers: Headers; html: string }) => {
+      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+      expect(res.html).toMatch(/^<!doctype html><html lang="en">/);
+      expect(res.html).toContain('<link rel="stylesheet" href="/console/assets/console.css"/>');
+    };
+    // Signed out: the page without the navigation.
+    const stranger = await browser().go('GET', '/console/x');
+    expect(stranger.status).toBe(404);
+    isConsolePage(stranger);
+    expect(stranger.html).toContain('<h1>Not found</h1>');
+    expect(stranger.html).toContain('There is no console page at this address.');
+    expect(stranger.html).not.toContain('Sign out');
+
+    const { b } = await signedIn();
+    const page = await b.go('GET', '/console/api-keys');
+    for (const [method, path] of [
+      ['GET', '/console/x'],
+      ['GET', '/console/contacts/x/y'],
+      ['GET', `/console/workflows/${randomUUID()}`],
+      ['POST', '/console/x'],
+      ['GET', '/console/assets/missing.css'],
+    ] as const) {
+      const res = await b.go(method, path, method === 'POST' ? { csrf: csrfOf(page.html) } : undefined);
+      expect(res.status, `${method} ${path}`).toBe(404);
+      isConsolePage(res);
+      expect(res.html).toContain('There is no console page at this address.');
+      // Signed in: the console's navigation, to go on from there.
+      expect(res.html).toContain('Sign out');
+    }
+    // A form larger than a console form holds: the console's page says so.
+    const huge = await b.go('POST', '/console/settings', { csrf: csrfOf(page.html), dedupFields: 'x'.repeat(20_000) });
+    expect(huge.status).toBe(413);
+    isConsolePage(huge);
+    expect(huge.html).toContain('The form sent more than a console form holds.');
   });
 
   it('sign-out ends the session for every browser holding its cookie', async () => {

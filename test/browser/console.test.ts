@@ -112,14 +112,30 @@ describe.each(testDatabaseKinds())('the console in Chromium on %s', (kind) => {
     await checkPage(page, 'api-keys');
 
     expect((await server.request(secret, 'GET', '/api/v1/contacts?limit=1')).status).toBe(200);
-    // Shown once: the list page, opened again, has the key's name but not its secret.
-    await page.goto('/console/api-keys');
+    // The form's post ended with a redirect to the list: reloading it sends nothing again, and the
+    // secret is shown once: the list has the key's name but not its secret.
+    expect(new URL(page.url()).pathname).toBe('/console/api-keys');
+    await page.reload();
     expect(await page.locator('#new-secret').count()).toBe(0);
     expect(await page.getByRole('row').filter({ hasText: 'Warehouse sync' }).count()).toBe(1);
     await page.getByRole('button', { name: 'Revoke Warehouse sync' }).click();
     await page.getByText('The key is revoked').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/console/api-keys');
+    await page.reload();
+    expect(await page.getByRole('row').filter({ hasText: 'Warehouse sync' }).count()).toBe(1);
     const refused = await server.request(secret, 'GET', '/api/v1/contacts?limit=1');
     expect(refused.status).toBe(401);
+  });
+
+  it('shows the console’s own page for an unknown address', async () => {
+    const { page } = await signedIn();
+    const answer = await page.goto('/console/no-such-page');
+    expect(answer?.status()).toBe(404);
+    expect(answer?.headers()['content-type']).toBe('text/html; charset=utf-8');
+    await page.getByRole('heading', { level: 1, name: 'Not found' }).waitFor();
+    await page.getByText('There is no console page at this address.').waitFor();
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Contacts' }).waitFor();
+    await checkPage(page, 'not-found');
   });
 
   it('creates an agent with its week on the grid (a bad window refused at its day), then a workflow it calls', async () => {
@@ -162,7 +178,7 @@ describe.each(testDatabaseKinds())('the console in Chromium on %s', (kind) => {
     await page.getByRole('button', { name: 'Publish Spring renewals' }).click();
     await page.getByRole('button', { name: 'Pause Spring renewals' }).click();
     await page.getByRole('button', { name: 'Resume Spring renewals' }).click();
-    await page.getByText('The workflow is published.').waitFor();
+    await page.getByText('Workflow “Spring renewals” is published.').waitFor();
     await checkPage(page, 'workflows');
   });
 
