@@ -8,6 +8,9 @@ import { CONSOLE_PASSWORD, invitedPerson, personWithPassword } from '../support/
 import { testDatabaseKinds } from '../support/databases.js';
 import { LOCK_AFTER_FAILURES } from '../../src/domain/users/sign-in.rules.js';
 import { uniquePhone } from '../support/api-helpers.js';
+import { ALWAYS_OPEN } from '../support/working-hours.js';
+import { runDialerOnce } from '../../src/jobs/dialer.js';
+import { createSimulatedTelephony } from '../../src/calls/telephony/simulator.adapter.js';
 
 const PASSWORD = CONSOLE_PASSWORD;
 
@@ -372,7 +375,12 @@ describe.each(testDatabaseKinds())('console over HTTP on %s', (kind) => {
     expect(id).toBeDefined();
     const created = await b.go('GET', posted.location as string);
     expect(created.html).toContain('Workflow “Renewals” created as a draft.');
-    expect(created.html).toMatch(/<th scope="row">Renewals<\/th><td>Ava<\/td><td>draft<\/td>/);
+    expect(created.html).toMatch(
+      new RegExp(
+        `<th scope="row">Renewals</th><td><form[^>]*><input[^>]*/><label[^>]*>Agent of Renewals</label><select[^>]*><option value="${agentId}" selected>Ava</option></select>`,
+      ),
+    );
+    expect(created.html).toMatch(/<td>draft<\/td>/);
     // Reloading the page the post led to creates nothing more.
     await b.go('GET', posted.location as string);
     expect(await server.service.services.db.prisma.workflow.count({ where: { accountId, name: 'Renewals' } })).toBe(1);
@@ -440,6 +448,70 @@ describe.each(testDatabaseKinds())('console over HTTP on %s', (kind) => {
     expect(huge.status).toBe(413);
     isConsolePage(huge);
     expect(huge.html).toContain('The form sent more than a console form holds.');
+  });
+
+  it("defaults a new workflow's agent to the Account's agent, and sets a draft's agent later; its contacts are then called", async () => {
+    const { b, apiKey, accountId } = await signedIn();
+    const none = await b.go('GET', '/console/workflows');
+    // No agent yet: "none yet" is all there is.
+    expect(/<select id="agentId"[^>]*>(.*?)<\/select>/.exec(none.html)?.[1]).toBe(
+      '<option value selected>none yet</option>',
+    );
+    const createAgent = (name: string, forAccount = accountId) =>
+      server
+        .request(ADMIN_TOKEN, 'POST', '/graphql', {
+          query: 'mutation ($input: JSON!) { createAgent(input: $input) { id } }',
+          variables: { input: { accountId: forAccount, name, status: 'live', workingHours: ALWAYS_OPEN } },
+        })
+        .then((res) => res.json.data.createAgent.id as string);
+    const ava = await createAgent('Ava');
+    const page = await b.go('GET', '/console/workflows');
+    const picker = /<select id="agentId"[^>]*>(.*?)<\/select>/.exec(page.html)?.[1];
+    expect(picker).toContain(`<option value="${ava}" selected>Ava</option>`);
+    expect(picker).toMatch(/<option value>none \(nobody calls its contacts until one is set\)<\/option>/);
+    const csrf = csrfOf(page.html);
+
+    // A draft made without an agent (as before this default): its agent is set from the list.
+    const posted = await b.go('POST', '/console/workflows', { csrf, name: 'Orphan', agentId: '' });
+    const id = new URL(posted.location as string, server.baseUrl).searchParams.get('workflow') as string;
+    const prisma = server.service.services.db.prisma;
+    expect((await prisma.workflow.findUniqueOrThrow({ where: { id } })).agentId).toBeNull();
+    const list = await b.go('GET', posted.location as string);
+    expect(list.html).toContain(`action="/console/workflows/${id}/agent"`);
+    expect(list.html).toContain('<option value selected>none yet: choose one</option>');
+
+    // Refused: no choice, and another Account's agent (said next to the picker, nothing changed).
+    const empty = await b.go('POST', `/console/workflows/${id}/agent`, { csrf, agentId: '' });
+    expect(empty.status).toBe(400);
+    expect(empty.html).toMatch(new RegExp(`id="agent-of-${id}-error"[^>]*>choose the agent`));
+    expect(empty.html).toContain(`aria-describedby="agent-of-${id}-error"`);
+    const foreign = await createAgent('Theirs', (await server.createAccount()).accountId);
+    const stranger = await b.go('POST', `/console/workflows/${id}/agent`, { csrf, agentId: foreign });
+    expect(stranger.status).toBe(400);
+    expect(stranger.html).toMatch(new RegExp(`id="agent-of-${id}-error"[^>]*>no agent ${foreign}`));
+    expect((await prisma.workflow.findUniqueOrThrow({ where: { id } })).agentId).toBeNull();
+
+    const set = await b.go('POST', `/console/workflows/${id}/agent`, { csrf, agentId: ava });
+    expect(set.status).toBe(303);
+    expect(set.location).toBe(`/console/workflows?done=workflow-agent&workflow=${id}`);
+    expect((await b.go('GET', set.location as string)).html).toContain(
+      'Workflow “Orphan” is called by “Ava” from now on.',
+    );
+    expect((await prisma.workflow.findUniqueOrThrow({ where: { id } })).agentId).toBe(ava);
+
+    // Published, it takes a contact, and the dialer calls it with Ava.
+    expect((await b.go('POST', `/console/workflows/${id}`, { csrf, status: 'published' })).status).toBe(303);
+    const contact = await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', {
+      phone: uniquePhone(),
+      assignmentOptions: { workflowId: id },
+    });
+    expect(contact.status).toBe(201);
+    const telephony = createSimulatedTelephony({ sink: async () => {}, delayMs: 0 });
+    const run = await runDialerOnce(server.service.services, telephony);
+    expect(run.placed.filter((call) => call.contactId === contact.json.id)).toEqual([
+      expect.objectContaining({ agentId: ava, workflowId: id }),
+    ]);
+    await telephony.settled();
   });
 
   it('sign-out ends the session for every browser holding its cookie', async () => {

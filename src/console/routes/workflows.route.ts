@@ -5,13 +5,17 @@ import type { Request, Response, Router } from 'express';
 import { asDomainError } from '../../domain/errors.js';
 import { runOperation } from '../../graphql/execute.js';
 import { ConsoleOperations } from '../../graphql/operations/console.js';
-import { type ConsoleKit, formErrors, formField, type Signed, send } from '../console-kit.js';
+import { type ConsoleKit, fieldMessage, formErrors, formField, type Signed, send } from '../console-kit.js';
 import { NotFoundPage } from '../pages/not-found.js';
 import { type AgentRow, type WorkflowRow, WorkflowsPage } from '../pages/workflows.js';
 
 /** What a workflow change says once the list loads (?done=…&workflow=<id>), by the workflow's name. */
-function workflowNotice(done: string, workflow: WorkflowRow): string | undefined {
+function workflowNotice(done: string, workflow: WorkflowRow, agents: AgentRow[]): string | undefined {
   if (done === 'workflow-created') return `Workflow “${workflow.name}” created as a draft.`;
+  if (done === 'workflow-agent') {
+    const agent = agents.find((a) => a.id === workflow.agentId);
+    return `Workflow “${workflow.name}” is called by ${agent ? `“${agent.name}”` : 'its new agent'} from now on.`;
+  }
   if (done === 'workflow-changed') {
     const state = workflow.status === 'published' && workflow.paused ? 'paused' : workflow.status;
     return `Workflow “${workflow.name}” is ${state}.`;
@@ -39,7 +43,7 @@ export function workflowRoutes(router: Router, { withSession, viewerOf }: Consol
     const notice = agent
       ? `Agent “${agent.name}” ${agentDone}.`
       : workflow
-        ? workflowNotice(query('done'), workflow)
+        ? workflowNotice(query('done'), workflow, agents)
         : undefined;
     send(res, status, WorkflowsPage({ viewer: viewerOf(signed), agents, workflows, notice, ...extra }));
   }
@@ -73,6 +77,29 @@ export function workflowRoutes(router: Router, { withSession, viewerOf }: Consol
     }),
   );
 
+  // A workflow's agent, set or changed (a draft created without one is never dialled otherwise).
+  router.post(
+    '/workflows/:id/agent',
+    withSession(async (req, res, signed) => {
+      const id = String(req.params.id);
+      const agentId = formField(req, 'agentId');
+      // What the form itself can send wrong: no choice made.
+      if (!agentId) {
+        const agentErrors = { [id]: 'choose the agent that calls this workflow’s contacts' };
+        return workflowsPage(req, res, signed, { agentErrors }, 400);
+      }
+      try {
+        await runOperation(signed.ctx, ConsoleOperations.changeWorkflow, { id, agentId });
+        done(res, 'workflow-agent', id);
+      } catch (error) {
+        const failure = asDomainError(error);
+        if (failure?.code === 'not_found') return workflowNotFound(res, signed);
+        if (failure?.code !== 'bad_request') throw error;
+        await workflowsPage(req, res, signed, { agentErrors: { [id]: fieldMessage(failure, 'agentId') } }, 400);
+      }
+    }),
+  );
+
   router.post(
     '/workflows/:id',
     withSession(async (req, res, signed) => {
@@ -91,16 +118,16 @@ export function workflowRoutes(router: Router, { withSession, viewerOf }: Consol
       } catch (error) {
         const code = asDomainError(error)?.code;
         if (code !== 'not_found' && code !== 'bad_request') throw error;
-        send(
-          res,
-          404,
-          NotFoundPage({
-            viewer: viewerOf(signed),
-            what: 'No such workflow in your Account.',
-            back: '/console/workflows',
-          }),
-        );
+        workflowNotFound(res, signed);
       }
     }),
   );
+
+  function workflowNotFound(res: Response, signed: Signed) {
+    send(
+      res,
+      404,
+      NotFoundPage({ viewer: viewerOf(signed), what: 'No such workflow in your Account.', back: '/console/workflows' }),
+    );
+  }
 }

@@ -21,8 +21,8 @@ export const ConsoleOperations = {
     ),
   ),
   changeWorkflow: defineOperation(
-    graphql(`mutation ($id: String!, $status: WorkflowStatus, $paused: Boolean) {
-      changeAccountWorkflow(id: $id, status: $status, paused: $paused) { id status paused }
+    graphql(`mutation ($id: String!, $status: WorkflowStatus, $paused: Boolean, $agentId: String) {
+      changeAccountWorkflow(id: $id, status: $status, paused: $paused, agentId: $agentId) { id status paused agentId }
     }`),
   ),
   contactNextCall: defineOperation(
