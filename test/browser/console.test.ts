@@ -45,20 +45,45 @@ describe.each(testDatabaseKinds())('the console in Chromium on %s', (kind) => {
     await monday?.close();
   });
 
+  /** What a page loaded besides itself that failed (a favicon, a stylesheet, a script), by page. */
+  const failedLoads = new WeakMap<Page, string[]>();
+
   /** A new browser profile (no cookies), reading times in Tokyo's zone. */
   async function newPage(): Promise<Page> {
     const context = await browser.newContext({ timezoneId: 'Asia/Tokyo', locale: 'en-GB', baseURL: server.baseUrl });
     contexts.push(context);
     // A missing element fails the test in seconds, with Playwright's message, not at vitest's timeout.
     context.setDefaultTimeout(10_000);
-    return context.newPage();
+    const page = await context.newPage();
+    const failed: string[] = [];
+    failedLoads.set(page, failed);
+    page.on('response', (response) => {
+      if (response.request().resourceType() !== 'document' && response.status() >= 400)
+        failed.push(`${response.status()} ${response.url()}`);
+    });
+    // A page without an icon of its own makes the browser ask for /favicon.ico (the API's 404).
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/favicon.ico') failed.push(`asked for ${request.url()}`);
+    });
+    return page;
   }
 
-  /** Asserts the page has no serious accessibility violation and fits 360 px; writes its screenshots. */
+  /**
+   * Asserts the page has no serious accessibility violation, fits 360 px, has no boxes that touch,
+   * and loaded everything it asked for; a console page names its icon, which is served. Writes its
+   * screenshots.
+   */
   async function checkPage(page: Page, name: string) {
     const { violations, overflow } = await photograph(page, name);
     expect(violations, `axe on ${name}`).toEqual([]);
-    expect(overflow, `sideways scroll on ${name}`).toEqual([]);
+    expect(overflow, `sideways scroll or touching boxes on ${name}`).toEqual([]);
+    expect(failedLoads.get(page), `failed loads on ${name}`).toEqual([]);
+    if (!new URL(page.url()).pathname.startsWith('/console/')) return;
+    const icon = await page.evaluate(() => document.querySelector('link[rel="icon"]')?.getAttribute('href') ?? null);
+    expect(icon, `icon of ${name}`).toBe('/console/assets/favicon.svg');
+    const served = await page.context().request.get(icon as string);
+    expect(served.status()).toBe(200);
+    expect(served.headers()['content-type']).toMatch(/^image\/svg\+xml/);
   }
 
   /** An invited person who set a password on the invitation page and signed in. */
