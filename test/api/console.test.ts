@@ -316,6 +316,18 @@ describe.each(testDatabaseKinds())('console over HTTP on %s', (kind) => {
     expect(badField.html).toMatch(/id="dedupFields-error"[^>]*>[^<]*email/);
     expect(badField.html).toContain('value="phone, email"');
 
+    // Every bad field at once, each next to its own field.
+    const both = await b.go('POST', '/console/settings', {
+      csrf,
+      defaultLocation: 'Atlantis',
+      dedupFields: 'phone, email',
+    });
+    expect(both.status).toBe(400);
+    expect(both.html).toMatch(/id="defaultLocation-error"[^>]*>[^<]*Atlantis/);
+    expect(both.html).toMatch(/id="dedupFields-error"[^>]*>[^<]*email/);
+    expect(both.html).toContain('Nothing was saved: 2 fields need a change, marked below.');
+    expect(both.html).toContain('value="Atlantis"');
+
     // Two contacts that one dedup field would merge: refused, nothing changes, said at the field.
     for (const externalId of ['a-1', 'a-2'])
       await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', {

@@ -275,6 +275,16 @@ describe.each(testDatabaseKinds())('the console in Chromium on %s', (kind) => {
     expect(await field.getAttribute('aria-invalid')).toBe('true');
     expect((await field.getAttribute('aria-describedby'))?.split(' ')).toContain('defaultLocation-error');
     expect(await page.locator('#defaultLocation-error').textContent()).toMatch(/Atlantis|location/i);
+    // Two bad fields: both refusals are shown at once, each next to its field.
+    await page.getByLabel('Dedup fields, in order').fill('phone, email');
+    await page.getByRole('button', { name: /save/i }).click();
+    await page.getByRole('alert').filter({ hasText: 'Nothing was saved: 2 fields need a change' }).waitFor();
+    expect(await page.locator('#defaultLocation-error').textContent()).toMatch(/Atlantis/);
+    expect(await page.locator('#dedupFields-error').textContent()).toMatch(/email/);
+    for (const label of ['Default location', 'Dedup fields, in order'])
+      expect(await page.getByLabel(label).getAttribute('aria-invalid')).toBe('true');
+    await checkPage(page, 'settings-refused');
+    await page.getByLabel('Dedup fields, in order').fill('phone');
     await field.fill('US');
     await page.getByRole('button', { name: /save/i }).click();
     await page.getByText('Settings saved.').waitFor();
