@@ -90,7 +90,7 @@ describe.each(testDatabaseKinds())('console over HTTP on %s', (kind) => {
     const keys = await b.go('GET', '/console/api-keys');
     expect(keys.status).toBe(200);
     // The Account's one key (made with it by the test server), by name and last four characters only.
-    expect(keys.html).toMatch(/<th scope="row">[^<]+<\/th><td><code>svc_pk_…[0-9A-Za-z]{4}<\/code>/);
+    expect(keys.html).toMatch(/<th scope="row">[^<]+<\/th><td data-label="Key"><code>svc_pk_…[0-9A-Za-z]{4}<\/code>/);
     expect(keys.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(keys.headers.get('cache-control')).toBe('no-store');
   });
@@ -126,8 +126,16 @@ describe.each(testDatabaseKinds())('console over HTTP on %s', (kind) => {
     });
     expect(await stolen.text()).not.toMatch(/id="new-secret"/);
 
-    const id = /CRM sync<\/th>.*?action="\/console\/api-keys\/([0-9a-f-]{36})\/revoke"/.exec(again.html)?.[1];
-    const revoked = await b.go('POST', `/console/api-keys/${id}/revoke`, { csrf: csrfOf(again.html) });
+    // Revoke is a link to a confirmation page; only its form revokes.
+    const id = /CRM sync<\/th>.*?href="\/console\/api-keys\/([0-9a-f-]{36})\/revoke"/.exec(again.html)?.[1];
+    expect(again.html).not.toMatch(/<form[^>]*action="\/console\/api-keys\/[0-9a-f-]{36}\/revoke"/);
+    const confirm = await b.go('GET', `/console/api-keys/${id}/revoke`);
+    expect(confirm.status).toBe(200);
+    expect(confirm.html).toContain('<h1>Revoke an API key</h1>');
+    expect(confirm.html).toContain(`<form method="post" action="/console/api-keys/${id}/revoke" class="confirm">`);
+    expect(confirm.html).toContain('Cancel: keep the key');
+    expect((await server.request(secret as string, 'GET', '/api/v1/workflows')).status).toBe(200);
+    const revoked = await b.go('POST', `/console/api-keys/${id}/revoke`, { csrf: csrfOf(confirm.html) });
     expect(revoked.status).toBe(303);
     expect(revoked.location).toBe('/console/api-keys?done=revoked');
     const list = await b.go('GET', revoked.location as string);
@@ -135,6 +143,14 @@ describe.each(testDatabaseKinds())('console over HTTP on %s', (kind) => {
     expect(list.html).toContain('The key is revoked');
     const refused = await server.request(secret as string, 'GET', '/api/v1/workflows');
     expect(refused.status).toBe(401);
+    // The revoke address again (a reload, a bookmark): a console page saying the key is revoked.
+    const reloaded = await b.go('GET', `/console/api-keys/${id}/revoke`);
+    expect(reloaded.status).toBe(200);
+    expect(reloaded.html).toContain('This key is already revoked');
+    expect(reloaded.html).not.toContain('class="confirm"');
+    const unknown = await b.go('GET', `/console/api-keys/${randomUUID()}/revoke`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.html).toContain('No such key in your Account.');
 
     const empty = await b.go('POST', '/console/api-keys', { csrf: csrfOf(again.html), name: '   ' });
     expect(empty.status).toBe(400);
@@ -389,10 +405,10 @@ describe.each(testDatabaseKinds())('console over HTTP on %s', (kind) => {
     expect(created.html).toContain('Workflow “Renewals” created as a draft.');
     expect(created.html).toMatch(
       new RegExp(
-        `<th scope="row">Renewals</th><td><form[^>]*><input[^>]*/><label[^>]*>Agent of Renewals</label><select[^>]*><option value="${agentId}" selected>Ava</option></select>`,
+        `<th scope="row">Renewals</th><td data-label="Agent"><form[^>]*><input[^>]*/><label[^>]*>Agent of Renewals</label><select[^>]*><option value="${agentId}" selected>Ava</option></select>`,
       ),
     );
-    expect(created.html).toMatch(/<td>draft<\/td>/);
+    expect(created.html).toMatch(/<td data-label="Status">draft<\/td>/);
     // Reloading the page the post led to creates nothing more.
     await b.go('GET', posted.location as string);
     expect(await server.service.services.db.prisma.workflow.count({ where: { accountId, name: 'Renewals' } })).toBe(1);
@@ -414,7 +430,7 @@ describe.each(testDatabaseKinds())('console over HTTP on %s', (kind) => {
     expect(published.html).toContain('Workflow “Renewals” is published.');
     expect((await enroll()).status).toBe(201);
     const paused = await change({ paused: 'true' });
-    expect(paused.html).toMatch(/<td>published, paused<\/td>/);
+    expect(paused.html).toMatch(/<td data-label="Status">published, paused<\/td>/);
     expect(paused.html).toContain('Workflow “Renewals” is paused.');
     expect((await enroll()).status).toBe(400);
     const archived = await change({ status: 'archived' });

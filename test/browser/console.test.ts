@@ -5,11 +5,11 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_AFTER_FAILURES } from '../../src/domain/users/sign-in.rules.js';
 import { uniquePhone } from '../support/api-helpers.js';
-import { launchChromium, photograph, seriousViolations } from '../support/chromium.js';
+import { launchChromium, photograph, seriousViolations, WIDTHS } from '../support/chromium.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import { LEADS_COLUMNS, startBoardAppWithOAuth } from '../support/monday-board-app.js';
 import type { MondayEmulator } from '../support/monday-emulator/index.js';
@@ -86,6 +86,24 @@ describe.each(testDatabaseKinds())('the console in Chromium on %s', (kind) => {
     expect(served.headers()['content-type']).toMatch(/^image\/svg\+xml/);
   }
 
+  /**
+   * At 360 px the control is in the window as the page lays it out (measured before anything is
+   * scrolled: a control inside a table that scrolls sideways is past the right edge), and a
+   * person can click it.
+   */
+  async function reachableAtPhoneWidth(page: Page, control: Locator, what: string) {
+    await page.setViewportSize(WIDTHS.phone);
+    const box = await control.evaluate((el) => {
+      const rect = el.getBoundingClientRect();
+      return { left: rect.left, right: rect.right, width: rect.width };
+    });
+    expect(box.width, `${what} is drawn`).toBeGreaterThan(0);
+    expect(box.left, `${what} starts inside the window`).toBeGreaterThanOrEqual(0);
+    expect(box.right, `${what} ends inside the 360 px window`).toBeLessThanOrEqual(WIDTHS.phone.width);
+    await control.click({ trial: true });
+    await page.setViewportSize(WIDTHS.desktop);
+  }
+
   /** An invited person who set a password on the invitation page and signed in. */
   async function signedIn(shots = false) {
     const person = await invitedPerson(server);
@@ -143,7 +161,17 @@ describe.each(testDatabaseKinds())('the console in Chromium on %s', (kind) => {
     await page.reload();
     expect(await page.locator('#new-secret').count()).toBe(0);
     expect(await page.getByRole('row').filter({ hasText: 'Warehouse sync' }).count()).toBe(1);
-    await page.getByRole('button', { name: 'Revoke Warehouse sync' }).click();
+    const revoke = page.getByRole('link', { name: 'Revoke Warehouse sync' });
+    await reachableAtPhoneWidth(page, revoke, 'Revoke');
+    // Revoking asks first, on a page of its own (no script needed); Cancel keeps the key.
+    await revoke.click();
+    await page.waitForURL(/\/console\/api-keys\/[0-9a-f-]{36}\/revoke$/);
+    await checkPage(page, 'api-key-revoke');
+    await page.getByRole('link', { name: 'Cancel: keep the key' }).click();
+    await page.waitForURL(/\/console\/api-keys$/);
+    expect((await server.request(secret, 'GET', '/api/v1/contacts?limit=1')).status).toBe(200);
+    await page.getByRole('link', { name: 'Revoke Warehouse sync' }).click();
+    await page.getByRole('button', { name: 'Revoke “Warehouse sync”' }).click();
     await page.getByText('The key is revoked').waitFor();
     expect(new URL(page.url()).pathname).toBe('/console/api-keys');
     await page.reload();
@@ -208,6 +236,9 @@ describe.each(testDatabaseKinds())('the console in Chromium on %s', (kind) => {
     await page.getByRole('button', { name: 'Resume Spring renewals' }).click();
     await page.getByText('Workflow “Spring renewals” is published.').waitFor();
     await checkPage(page, 'workflows');
+    // On a phone each workflow is a card: its agent picker and its buttons are in the window.
+    for (const name of ['Pause Spring renewals', 'Archive Spring renewals', 'Set the agent of Spring renewals'])
+      await reachableAtPhoneWidth(page, page.getByRole('button', { name, exact: true }), name);
   });
 
   it('searches contacts, opens one, and reads its transcript with times in the reader’s zone', async () => {
@@ -362,6 +393,8 @@ describe.each(testDatabaseKinds())('the console in Chromium on %s', (kind) => {
     await page.getByText('2 of 3 rows accepted; 1 not imported.').waitFor();
     const refused = page.getByRole('row').filter({ hasText: 'invalid-field' });
     expect(await refused.locator('th, td').first().textContent()).toBe('3');
+    // On a phone the refused row is a card: why it was refused is in the window, not past a scroll.
+    await reachableAtPhoneWidth(page, refused.locator('td.why'), 'Why');
     await checkPage(page, 'imports-result');
 
     const found = await server.eventually(async () => {

@@ -121,8 +121,8 @@ export function WorkflowsPage(props: {
         {props.workflows.length === 0 ? (
           <p class="empty">No workflows yet. Create one below, publish it, then enroll contacts into it.</p>
         ) : (
-          <div class="table-wrap">
-            <table>
+          <div class="table-wrap stacked">
+            <table class="stacked">
               <thead>
                 <tr>
                   <th scope="col">Name</th>
@@ -135,7 +135,7 @@ export function WorkflowsPage(props: {
                 {props.workflows.map((w) => (
                   <tr key={w.id}>
                     <th scope="row">{w.name}</th>
-                    <td>
+                    <td data-label="Agent">
                       <WorkflowAgent
                         workflow={w}
                         agents={props.agents}
@@ -143,8 +143,8 @@ export function WorkflowsPage(props: {
                         error={props.agentErrors?.[w.id]}
                       />
                     </td>
-                    <td>{w.paused ? `${w.status}, paused` : w.status}</td>
-                    <td>
+                    <td data-label="Status">{w.paused ? `${w.status}, paused` : w.status}</td>
+                    <td data-label="Change">
                       <WorkflowActions workflow={w} csrf={props.viewer.csrf} />
                     </td>
                   </tr>

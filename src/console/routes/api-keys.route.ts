@@ -1,4 +1,4 @@
-// API keys: create (the secret shown once), list, revoke. Every change ends with a redirect to the
+// API keys: create (the secret shown once), list, revoke (after a confirmation page). Every change ends with a redirect to the
 // list (post/redirect/get), so reloading it changes nothing; the new key's secret reaches the list
 // through a one-time flash (console-session.ts), never through the address.
 import type { Request, Response, Router } from 'express';
@@ -7,7 +7,8 @@ import { runOperation } from '../../graphql/execute.js';
 import { ConsoleOperations } from '../../graphql/operations/console.js';
 import { type ConsoleKit, fieldMessage, formField, type Signed, send } from '../console-kit.js';
 import { setFlash, takeFlash } from '../console-session.js';
-import { ApiKeysPage, type KeyRow } from '../pages/api-keys.js';
+import { ApiKeysPage, type KeyRow, RevokeKeyPage } from '../pages/api-keys.js';
+import { NotFoundPage } from '../pages/not-found.js';
 
 const KEYS_PAGE = '/console/api-keys';
 
@@ -59,6 +60,22 @@ export function apiKeyRoutes(router: Router, { withSession, viewerOf }: ConsoleK
         if (failure?.code !== 'bad_request') throw error;
         await keysPage(res, signed, { name, nameError: fieldMessage(failure, 'name') }, 400);
       }
+    }),
+  );
+
+  // Revoking asks first: this page confirms, its form revokes (a reload of it revokes nothing).
+  router.get(
+    '/api-keys/:id/revoke',
+    withSession(async (req, res, signed) => {
+      const { accountApiKeys } = await runOperation(signed.ctx, ConsoleOperations.apiKeys, {});
+      const apiKey = (accountApiKeys as KeyRow[]).find((key) => key.id === String(req.params.id));
+      if (!apiKey)
+        return send(
+          res,
+          404,
+          NotFoundPage({ viewer: viewerOf(signed), what: 'No such key in your Account.', back: KEYS_PAGE }),
+        );
+      send(res, 200, RevokeKeyPage({ viewer: viewerOf(signed), apiKey }));
     }),
   );
 
