@@ -106,7 +106,7 @@ export function createApp({
   app.use(MCP_PATH, mcpEndpoint(services, { logError }));
   app.use('/api/v1', restRouter(services));
   if (monday) app.use('/integrations/monday', mondayRouter(services, monday));
-  app.use('/console', consoleRouter(services));
+  app.use('/console', consoleRouter(services, { logError }));
 
   const yoga = createYoga<{ req: Request; res: Response }>({
     schema,

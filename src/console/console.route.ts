@@ -7,12 +7,16 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type NextFunction, type Request, type Response, Router } from 'express';
 import type { RequestContext, Services } from '../domain/context.js';
-import { asDomainError } from '../domain/errors.js';
+import { asDomainError, DomainError } from '../domain/errors.js';
 import { authenticateSession } from '../domain/users/sessions.service.js';
 import { noteRequestAccount } from '../http/access-log.js';
+import { failureOf, type LogError } from '../http/error-body.js';
 import { type ConsoleKit, type SessionHandler, type Signed, send } from './console-kit.js';
 import { clearSessionCookie, csrfTokenMatches, csrfTokenOf, isSameOrigin, sessionTokenOf } from './console-session.js';
+import { ErrorPage } from './pages/error.js';
 import { ForbiddenPage } from './pages/forbidden.js';
+import type { Viewer } from './pages/layout.js';
+import { NotFoundPage } from './pages/not-found.js';
 import { agentRoutes } from './routes/agents.route.js';
 import { apiKeyRoutes } from './routes/api-keys.route.js';
 import { boardRoutes } from './routes/board.route.js';
@@ -28,7 +32,22 @@ const FORM_LIMIT = '16kb';
 /** The most fields a console form has: an agent's, with a dozen fields and two times per window of its week. */
 const FORM_FIELDS_LIMIT = 200;
 
-export function consoleRouter(services: Services): Router {
+/**
+ * A form parser's own refusal (too large, too many fields, unreadable) is the person's: a 4xx
+ * said on the page; so is an asset that is not there. Anything else not a DomainError is the
+ * service's (500, logged).
+ */
+function fromHttpError(error: unknown): DomainError | undefined {
+  const e = error as { type?: string; status?: number };
+  if (e?.status === 404) return new DomainError('not_found', 'There is no console page at this address.');
+  if (e?.type === 'entity.too.large' || e?.type === 'parameters.too.many')
+    return new DomainError('payload_too_large', 'The form sent more than a console form holds.');
+  if (e?.status && e.status >= 400 && e.status < 500)
+    return new DomainError('bad_request', 'The form could not be read: reload the page and send it again.');
+  return undefined;
+}
+
+export function consoleRouter(services: Services, options: { logError?: LogError } = {}): Router {
   const router = Router();
   const form = express.urlencoded({ extended: false, limit: FORM_LIMIT, parameterLimit: FORM_FIELDS_LIMIT });
   const ctxFor = (res: Response) => ({
@@ -50,8 +69,8 @@ export function consoleRouter(services: Services): Router {
   }
   router.use(sameOriginOnly);
 
-  /** The signed-in person, or a redirect to the sign-in page. Checked before a body is read. */
-  async function signedIn(req: Request, res: Response): Promise<Signed | null> {
+  /** The signed-in person, or null (no session, or one that ended: its cookie is cleared). */
+  async function sessionOf(req: Request, res: Response): Promise<Signed | null> {
     const token = sessionTokenOf(req);
     try {
       // The access line names the Account a signed-in page acts for, as an API key's does.
@@ -62,9 +81,15 @@ export function consoleRouter(services: Services): Router {
     } catch (error) {
       if (asDomainError(error)?.code !== 'unauthenticated') throw error;
       if (token) clearSessionCookie(req, res);
-      res.redirect(303, '/console/sign-in');
       return null;
     }
+  }
+
+  /** The signed-in person, or a redirect to the sign-in page. Checked before a body is read. */
+  async function signedIn(req: Request, res: Response): Promise<Signed | null> {
+    const signed = await sessionOf(req, res);
+    if (!signed) res.redirect(303, '/console/sign-in');
+    return signed;
   }
 
   /** Signed in, and the form's CSRF token is this session's. */
@@ -105,5 +130,33 @@ export function consoleRouter(services: Services): Router {
   importRoutes(router, kit);
   settingsRoutes(router, kit);
   boardRoutes(router, kit);
+
+  /** The navigation of a signed-in person on a page any visitor may see (a 404, an error). */
+  async function viewerIfSignedIn(req: Request, res: Response): Promise<Viewer | undefined> {
+    const signed = await sessionOf(req, res).catch(() => null);
+    return signed ? viewerOf(signed) : undefined;
+  }
+
+  // Any other address under /console, whatever the method: the console's 404 page, not the API's JSON.
+  router.use(async (req, res, next) => {
+    try {
+      const viewer = await viewerIfSignedIn(req, res);
+      send(res, 404, NotFoundPage({ viewer, what: 'There is no console page at this address.', back: '/console/' }));
+    } catch (error) {
+      next(error);
+    }
+  });
+
+  // A console request that fails is answered with a console page too (the API's error body is JSON).
+  router.use(async (error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const requestId = res.locals.requestId as string;
+    const failure = failureOf(error, requestId, options.logError, asDomainError(error) ?? fromHttpError(error));
+    if (res.headersSent) return;
+    const viewer = failure.status < 500 ? await viewerIfSignedIn(req, res) : undefined;
+    const title = failure.status === 404 ? 'Not found' : failure.status < 500 ? 'Not sent' : 'Something went wrong';
+    const message =
+      failure.status < 500 ? failure.message : 'The service failed to handle this page. Try again in a moment.';
+    send(res, failure.status, ErrorPage({ viewer, title, message, requestId }));
+  });
   return router;
 }

@@ -19,7 +19,7 @@ import type { RemoteVoiceProvider, VoiceProvider } from '../calls/telephony/voic
 import { placeProviderCalls, reconcilePlacements, type PlacingCall } from './provider-placement.js';
 import { recoverProviderReports } from './provider-report-recovery.js';
 import { giveUpUnaskableCalls } from './provider-report-recovery.store.js';
-import { nextWindowStart } from '../domain/calls/calling-hours.rules.js';
+import { callingTimeZone, plannedCallTime } from '../domain/calls/calling-hours.rules.js';
 import {
   claimDueEnrollments,
   countCallsInFlight,
@@ -141,13 +141,13 @@ export async function runDialerOnce(
       // New contacts may be called at once (enforceCallNow, or the agent's option); every
       // other attempt waits for the agent's working hours in the contact's zone.
       const immediate = item.attempts === 0 && (item.enforceCallNow || item.callNewContactsImmediately);
-      const zone = item.contactTimezone ?? item.agentTimezone;
+      const timeZone = callingTimeZone(item.contactTimezone, item.agentTimezone);
       // One look at the hours: the next window start is `now` itself when now is inside one.
       // Windows that never open within the lookahead (all inside DST gaps) are looked at again
       // a day later: nextAttemptAt is never NULL for an enrollment without a call in flight.
-      const at = immediate
-        ? now
-        : (nextWindowStart(item.workingHours, zone, now) ?? new Date(now.getTime() + RECHECK_WITHOUT_WINDOW_MS));
+      const at =
+        plannedCallTime({ hours: item.workingHours, timeZone, dueAt: now, now, immediate }) ??
+        new Date(now.getTime() + RECHECK_WITHOUT_WINDOW_MS);
       if (at?.getTime() === now.getTime()) {
         // At a cap: left due, untouched, for a later pass.
         if (!room.take(item)) continue;
@@ -195,7 +195,7 @@ function placingCallOf(item: DueEnrollment, call: ClaimedCall): PlacingCall {
     fullName: item.fullName,
     customFields: item.customFields,
     language: item.language ?? item.defaultLanguage,
-    timezone: item.contactTimezone ?? item.agentTimezone,
+    timezone: callingTimeZone(item.contactTimezone, item.agentTimezone),
     providerAgentId: item.providerAgentId,
     providerPhoneNumber: item.providerPhoneNumber,
     secrets: item.apiKeyEncrypted

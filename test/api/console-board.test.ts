@@ -322,8 +322,10 @@ describe.each(testDatabaseKinds())('the console Board app page on %s', (kind) =>
     expect((await fetch(url('/integrations/monday/views/assets/board-view.js'))).status).toBe(200);
 
     // Unlinked: the page says so, and the view shows nothing of the Account any more.
-    const unlinked = await person.post('/console/board/unlink', { csrf: csrfOf(page.text) });
-    expect(unlinked.status).toBe(200);
+    const posted = await person.post('/console/board/unlink', { csrf: csrfOf(page.text) });
+    expect(posted.status).toBe(303);
+    expect(posted.location).toBe(`/console/board?done=unlinked&mondayAccount=${person.mondayAccount}`);
+    const unlinked = await person.get(posted.location as string);
     expect(unlinked.text).toContain(`monday account ${person.mondayAccount} is unlinked`);
     expect(unlinked.text).toContain('>Link monday account</button>');
     const after = await view(monday.mintSessionToken({ accountId: person.mondayAccount, userId: 77, iat }));

@@ -137,9 +137,11 @@ describe.each(testDatabaseKinds())('console imports over HTTP on %s', (kind) => 
     const done = await b.go('GET', location);
     expect(done.status).toBe(200);
     expect(done.html).toContain('3 of 6 rows accepted; 3 not imported.');
-    const lines = [...done.html.matchAll(/<tr><th scope="row">(\d+)<\/th><td><code>([a-z-]+)<\/code><\/td>/g)].map(
-      (m) => [Number(m[1]), m[2]],
-    );
+    const lines = [
+      ...done.html.matchAll(
+        /<tr><th scope="row" data-label="Line">(\d+)<\/th><td data-label="Reason"><code>([a-z-]+)<\/code><\/td>/g,
+      ),
+    ].map((m) => [Number(m[1]), m[2]]);
     expect(lines).toEqual([
       [3, 'invalid-field'],
       [4, 'invalid-priority'],

@@ -8,6 +8,9 @@ import { CONSOLE_PASSWORD, invitedPerson, personWithPassword } from '../support/
 import { testDatabaseKinds } from '../support/databases.js';
 import { LOCK_AFTER_FAILURES } from '../../src/domain/users/sign-in.rules.js';
 import { uniquePhone } from '../support/api-helpers.js';
+import { ALWAYS_OPEN } from '../support/working-hours.js';
+import { runDialerOnce } from '../../src/jobs/dialer.js';
+import { createSimulatedTelephony } from '../../src/calls/telephony/simulator.adapter.js';
 
 const PASSWORD = CONSOLE_PASSWORD;
 
@@ -18,24 +21,41 @@ describe.each(testDatabaseKinds())('console over HTTP on %s', (kind) => {
   });
   afterAll(() => server?.stop());
 
-  /** A browser: keeps the console cookie, sends Origin on posts (unless told otherwise). */
+  /** A browser: keeps the console's cookies (by name), sends Origin on posts (unless told otherwise). */
   function browser() {
-    let cookie: string | undefined;
+    const jar = new Map<string, string>();
+    const cookie = () => [...jar].map(([name, value]) => `${name}=${value}`).join('; ') || undefined;
     async function go(method: 'GET' | 'POST', path: string, form?: Record<string, string>, origin = server.baseUrl) {
+      const sent = cookie();
       const res = await fetch(server.baseUrl + path, {
         method,
         redirect: 'manual',
         headers: {
-          ...(cookie ? { cookie } : {}),
+          ...(sent ? { cookie: sent } : {}),
           ...(method === 'POST' ? { origin, 'content-type': 'application/x-www-form-urlencoded' } : {}),
         },
         body: form ? new URLSearchParams(form).toString() : undefined,
       });
-      const set = res.headers.get('set-cookie');
-      if (set) cookie = /Max-Age=0/i.test(set) ? undefined : set.split(';')[0];
-      return { status: res.status, headers: res.headers, html: await res.text(), setCookie: set };
+      for (const line of res.headers.getSetCookie()) {
+        const [pair] = line.split(';');
+        const name = pair.slice(0, pair.indexOf('='));
+        if (/Max-Age=0/i.test(line)) jar.delete(name);
+        else jar.set(name, pair.slice(name.length + 1));
+      }
+      const set = res.headers.getSetCookie().find((line) => line.startsWith('contactline_console=')) ?? null;
+      return {
+        status: res.status,
+        headers: res.headers,
+        location: res.headers.get('location'),
+        html: await res.text(),
+        setCookie: set,
+      };
     }
-    return { go, cookie: () => cookie };
+    return {
+      go,
+      cookie: () =>
+        jar.has('contactline_console') ? `contactline_console=${jar.get('contactline_console')}` : undefined,
+    };
   }
   const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
 
@@ -70,30 +90,67 @@ describe.each(testDatabaseKinds())('console over HTTP on %s', (kind) => {
     const keys = await b.go('GET', '/console/api-keys');
     expect(keys.status).toBe(200);
     // The Account's one key (made with it by the test server), by name and last four characters only.
-    expect(keys.html).toMatch(/<th scope="row">[^<]+<\/th><td><code>svc_pk_…[0-9A-Za-z]{4}<\/code>/);
+    expect(keys.html).toMatch(/<th scope="row">[^<]+<\/th><td data-label="Key"><code>svc_pk_…[0-9A-Za-z]{4}<\/code>/);
     expect(keys.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(keys.headers.get('cache-control')).toBe('no-store');
   });
 
-  it('a key created in the console works against the API until it is revoked there', async () => {
-    const { b } = await signedIn();
+  it('a key created in the console works against the API until it is revoked there; each post redirects, so a reload changes nothing', async () => {
+    const { b, accountId } = await signedIn();
+    const keyCount = () => server.service.services.db.prisma.apiKey.count({ where: { accountId } });
     const page = await b.go('GET', '/console/api-keys');
+    const before = await keyCount();
     const created = await b.go('POST', '/console/api-keys', { csrf: csrfOf(page.html), name: 'CRM sync' });
-    expect(created.status).toBe(201);
-    const secret = /id="new-secret">(svc_pk_[0-9A-Za-z]+)</.exec(created.html)?.[1];
+    // Post/redirect/get: the secret is not in the address; a one-time flash cookie carries it to the list.
+    expect(created.status).toBe(303);
+    expect(created.location).toBe('/console/api-keys');
+    expect(created.html).not.toMatch(/svc_pk_/);
+    const flash = created.headers.getSetCookie().find((line) => line.startsWith('contactline_console_flash='));
+    expect(flash).toMatch(/; Max-Age=120; Path=\/console\/api-keys; HttpOnly; SameSite=Strict$/);
+    expect(flash).not.toMatch(/svc_pk_/);
+    const shown = await b.go('GET', created.location as string);
+    expect(shown.status).toBe(200);
+    const secret = /id="new-secret">(svc_pk_[0-9A-Za-z]+)</.exec(shown.html)?.[1];
     expect(secret).toBeDefined();
+    expect(await keyCount()).toBe(before + 1);
     expect((await server.request(secret as string, 'GET', '/api/v1/workflows')).status).toBe(200);
-    // Shown once: the list shows only its last four characters.
+    // Shown once: reloading the list shows only its last four characters, and creates no other key.
     const again = await b.go('GET', '/console/api-keys');
     expect(again.html).not.toContain(secret);
     expect(again.html).toContain(`svc_pk_…${(secret as string).slice(-4)}`);
+    expect(await keyCount()).toBe(before + 1);
+    // Another session cannot read the flash (it is sealed with the session's own key).
+    const other = await signedIn();
+    const stolen = await fetch(`${server.baseUrl}/console/api-keys`, {
+      headers: { cookie: `${other.b.cookie()}; ${(flash as string).split(';')[0]}` },
+    });
+    expect(await stolen.text()).not.toMatch(/id="new-secret"/);
 
-    const id = /CRM sync<\/th>.*?action="\/console\/api-keys\/([0-9a-f-]{36})\/revoke"/.exec(again.html)?.[1];
-    const revoked = await b.go('POST', `/console/api-keys/${id}/revoke`, { csrf: csrfOf(again.html) });
-    expect(revoked.status).toBe(200);
-    expect(revoked.html).toContain('The key is revoked');
+    // Revoke is a link to a confirmation page; only its form revokes.
+    const id = /CRM sync<\/th>.*?href="\/console\/api-keys\/([0-9a-f-]{36})\/revoke"/.exec(again.html)?.[1];
+    expect(again.html).not.toMatch(/<form[^>]*action="\/console\/api-keys\/[0-9a-f-]{36}\/revoke"/);
+    const confirm = await b.go('GET', `/console/api-keys/${id}/revoke`);
+    expect(confirm.status).toBe(200);
+    expect(confirm.html).toContain('<h1>Revoke an API key</h1>');
+    expect(confirm.html).toContain(`<form method="post" action="/console/api-keys/${id}/revoke" class="confirm">`);
+    expect(confirm.html).toContain('Cancel: keep the key');
+    expect((await server.request(secret as string, 'GET', '/api/v1/workflows')).status).toBe(200);
+    const revoked = await b.go('POST', `/console/api-keys/${id}/revoke`, { csrf: csrfOf(confirm.html) });
+    expect(revoked.status).toBe(303);
+    expect(revoked.location).toBe('/console/api-keys?done=revoked');
+    const list = await b.go('GET', revoked.location as string);
+    expect(list.status).toBe(200);
+    expect(list.html).toContain('The key is revoked');
     const refused = await server.request(secret as string, 'GET', '/api/v1/workflows');
     expect(refused.status).toBe(401);
+    // The revoke address again (a reload, a bookmark): a console page saying the key is revoked.
+    const reloaded = await b.go('GET', `/console/api-keys/${id}/revoke`);
+    expect(reloaded.status).toBe(200);
+    expect(reloaded.html).toContain('This key is already revoked');
+    expect(reloaded.html).not.toContain('class="confirm"');
+    const unknown = await b.go('GET', `/console/api-keys/${randomUUID()}/revoke`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.html).toContain('No such key in your Account.');
 
     const empty = await b.go('POST', '/console/api-keys', { csrf: csrfOf(again.html), name: '   ' });
     expect(empty.status).toBe(400);
@@ -259,8 +316,9 @@ describe.each(testDatabaseKinds())('console over HTTP on %s', (kind) => {
       defaultLocation: 'gb',
       dedupFields: 'phone, externalId',
     });
-    expect(saved.status).toBe(200);
-    expect(saved.html).toContain('Settings saved.');
+    expect(saved.status).toBe(303);
+    expect(saved.location).toBe('/console/settings?done=saved');
+    expect((await b.go('GET', saved.location as string)).html).toContain('Settings saved.');
     const account = await server.service.services.db.prisma.account.findUniqueOrThrow({ where: { id: accountId } });
     expect(account.defaultLocation).toBe('GB');
     expect(account.dedupFields).toEqual(['phone', 'externalId']);
@@ -273,6 +331,18 @@ describe.each(testDatabaseKinds())('console over HTTP on %s', (kind) => {
     expect(badField.status).toBe(400);
     expect(badField.html).toMatch(/id="dedupFields-error"[^>]*>[^<]*email/);
     expect(badField.html).toContain('value="phone, email"');
+
+    // Every bad field at once, each next to its own field.
+    const both = await b.go('POST', '/console/settings', {
+      csrf,
+      defaultLocation: 'Atlantis',
+      dedupFields: 'phone, email',
+    });
+    expect(both.status).toBe(400);
+    expect(both.html).toMatch(/id="defaultLocation-error"[^>]*>[^<]*Atlantis/);
+    expect(both.html).toMatch(/id="dedupFields-error"[^>]*>[^<]*email/);
+    expect(both.html).toContain('Nothing was saved: 2 fields need a change, marked below.');
+    expect(both.html).toContain('value="Atlantis"');
 
     // Two contacts that one dedup field would merge: refused, nothing changes, said at the field.
     for (const externalId of ['a-1', 'a-2'])
@@ -315,7 +385,9 @@ describe.each(testDatabaseKinds())('console over HTTP on %s', (kind) => {
     const page = await b.go('GET', '/console/workflows');
     expect(page.status).toBe(200);
     expect(page.html).toContain('No workflows yet');
-    expect(page.html).toMatch(/Calling hours of Ava \(Europe\/Paris\)/);
+    expect(page.html).toContain(
+      "Calling hours of Ava, in each contact's time zone (Europe/Paris for a contact without one)",
+    );
     expect(page.html).toMatch(/<th scope="row">Monday<\/th><td>.*09:00–12:00, 14:00–18:00<\/span>/);
     expect(page.html).toMatch(/<th scope="row">Tuesday<\/th><td>.*no calls<\/span>/);
     const csrf = csrfOf(page.html);
@@ -323,10 +395,30 @@ describe.each(testDatabaseKinds())('console over HTTP on %s', (kind) => {
     const unnamed = await b.go('POST', '/console/workflows', { csrf, name: '  ', agentId });
     expect(unnamed.status).toBe(400);
     expect(unnamed.html).toMatch(/id="name-error"/);
-    const created = await b.go('POST', '/console/workflows', { csrf, name: 'Renewals', agentId });
-    expect(created.status).toBe(201);
-    expect(created.html).toMatch(/<th scope="row">Renewals<\/th><td>Ava<\/td><td>draft<\/td>/);
-    const id = /action="\/console\/workflows\/([0-9a-f-]{36})"/.exec(created.html)?.[1] as string;
+    const posted = await b.go('POST', '/console/workflows', { csrf, name: 'Renewals', agentId });
+    expect(posted.status).toBe(303);
+    const id = /^\/console\/workflows\?done=workflow-created&workflow=([0-9a-f-]{36})$/.exec(
+      posted.location as string,
+    )?.[1] as string;
+    expect(id).toBeDefined();
+    const created = await b.go('GET', posted.location as string);
+    expect(created.html).toContain('Workflow “Renewals” created as a draft.');
+    expect(created.html).toMatch(
+      new RegExp(
+        `<th scope="row">Renewals</th><td data-label="Agent"><form[^>]*><input[^>]*/><label[^>]*>Agent of Renewals</label><select[^>]*><option value="${agentId}" selected>Ava</option></select>`,
+      ),
+    );
+    expect(created.html).toMatch(/<td data-label="Status">draft<\/td>/);
+    // Reloading the page the post led to creates nothing more.
+    await b.go('GET', posted.location as string);
+    expect(await server.service.services.db.prisma.workflow.count({ where: { accountId, name: 'Renewals' } })).toBe(1);
+    /** Posts a change; it redirects to the list, which is returned. */
+    const change = async (form: Record<string, string>) => {
+      const res = await b.go('POST', `/console/workflows/${id}`, { csrf, ...form });
+      expect(res.status).toBe(303);
+      expect(res.location).toBe(`/console/workflows?done=workflow-changed&workflow=${id}`);
+      return b.go('GET', res.location as string);
+    };
     const enroll = () =>
       server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', {
         phone: uniquePhone(),
@@ -334,17 +426,120 @@ describe.each(testDatabaseKinds())('console over HTTP on %s', (kind) => {
       });
     expect((await enroll()).status).toBe(400);
 
-    const published = await b.go('POST', `/console/workflows/${id}`, { csrf, status: 'published' });
-    expect(published.html).toContain('The workflow is published.');
+    const published = await change({ status: 'published' });
+    expect(published.html).toContain('Workflow “Renewals” is published.');
     expect((await enroll()).status).toBe(201);
-    const paused = await b.go('POST', `/console/workflows/${id}`, { csrf, paused: 'true' });
-    expect(paused.html).toMatch(/<td>published, paused<\/td>/);
+    const paused = await change({ paused: 'true' });
+    expect(paused.html).toMatch(/<td data-label="Status">published, paused<\/td>/);
+    expect(paused.html).toContain('Workflow “Renewals” is paused.');
     expect((await enroll()).status).toBe(400);
-    const archived = await b.go('POST', `/console/workflows/${id}`, { csrf, status: 'archived' });
-    expect(archived.html).toContain('The workflow is archived.');
+    const archived = await change({ status: 'archived' });
+    expect(archived.html).toContain('Workflow “Renewals” is archived.');
 
     const foreign = await server.createWorkflow((await server.createAccount()).accountId);
     expect((await b.go('POST', `/console/workflows/${foreign}`, { csrf, status: 'archived' })).status).toBe(404);
+  });
+
+  it('answers an unknown console address, and a request that fails, with a console page (HTML), not JSON', async () => {
+    const isConsolePage = (res: { status: number; headers: Headers; html: string }) => {
+      expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+      expect(res.html).toMatch(/^<!doctype html><html lang="en">/);
+      expect(res.html).toContain('<link rel="stylesheet" href="/console/assets/console.css"/>');
+    };
+    // Signed out: the page without the navigation.
+    const stranger = await browser().go('GET', '/console/x');
+    expect(stranger.status).toBe(404);
+    isConsolePage(stranger);
+    expect(stranger.html).toContain('<h1>Not found</h1>');
+    expect(stranger.html).toContain('There is no console page at this address.');
+    expect(stranger.html).not.toContain('Sign out');
+
+    const { b } = await signedIn();
+    const page = await b.go('GET', '/console/api-keys');
+    for (const [method, path] of [
+      ['GET', '/console/x'],
+      ['GET', '/console/contacts/x/y'],
+      ['GET', `/console/workflows/${randomUUID()}`],
+      ['POST', '/console/x'],
+      ['GET', '/console/assets/missing.css'],
+    ] as const) {
+      const res = await b.go(method, path, method === 'POST' ? { csrf: csrfOf(page.html) } : undefined);
+      expect(res.status, `${method} ${path}`).toBe(404);
+      isConsolePage(res);
+      expect(res.html).toContain('There is no console page at this address.');
+      // Signed in: the console's navigation, to go on from there.
+      expect(res.html).toContain('Sign out');
+    }
+    // A form larger than a console form holds: the console's page says so.
+    const huge = await b.go('POST', '/console/settings', { csrf: csrfOf(page.html), dedupFields: 'x'.repeat(20_000) });
+    expect(huge.status).toBe(413);
+    isConsolePage(huge);
+    expect(huge.html).toContain('The form sent more than a console form holds.');
+  });
+
+  it("defaults a new workflow's agent to the Account's agent, and sets a draft's agent later; its contacts are then called", async () => {
+    const { b, apiKey, accountId } = await signedIn();
+    const none = await b.go('GET', '/console/workflows');
+    // No agent yet: "none yet" is all there is.
+    expect(/<select id="agentId"[^>]*>(.*?)<\/select>/.exec(none.html)?.[1]).toBe(
+      '<option value selected>none yet</option>',
+    );
+    const createAgent = (name: string, forAccount = accountId) =>
+      server
+        .request(ADMIN_TOKEN, 'POST', '/graphql', {
+          query: 'mutation ($input: JSON!) { createAgent(input: $input) { id } }',
+          variables: { input: { accountId: forAccount, name, status: 'live', workingHours: ALWAYS_OPEN } },
+        })
+        .then((res) => res.json.data.createAgent.id as string);
+    const ava = await createAgent('Ava');
+    const page = await b.go('GET', '/console/workflows');
+    const picker = /<select id="agentId"[^>]*>(.*?)<\/select>/.exec(page.html)?.[1];
+    expect(picker).toContain(`<option value="${ava}" selected>Ava</option>`);
+    expect(picker).toMatch(/<option value>none \(nobody calls its contacts until one is set\)<\/option>/);
+    const csrf = csrfOf(page.html);
+
+    // A draft made without an agent (as before this default): its agent is set from the list.
+    const posted = await b.go('POST', '/console/workflows', { csrf, name: 'Orphan', agentId: '' });
+    const id = new URL(posted.location as string, server.baseUrl).searchParams.get('workflow') as string;
+    const prisma = server.service.services.db.prisma;
+    expect((await prisma.workflow.findUniqueOrThrow({ where: { id } })).agentId).toBeNull();
+    const list = await b.go('GET', posted.location as string);
+    expect(list.html).toContain(`action="/console/workflows/${id}/agent"`);
+    expect(list.html).toContain('<option value selected>none yet: choose one</option>');
+
+    // Refused: no choice, and another Account's agent (said next to the picker, nothing changed).
+    const empty = await b.go('POST', `/console/workflows/${id}/agent`, { csrf, agentId: '' });
+    expect(empty.status).toBe(400);
+    expect(empty.html).toMatch(new RegExp(`id="agent-of-${id}-error"[^>]*>choose the agent`));
+    expect(empty.html).toContain(`aria-describedby="agent-of-${id}-error"`);
+    const foreign = await createAgent('Theirs', (await server.createAccount()).accountId);
+    const stranger = await b.go('POST', `/console/workflows/${id}/agent`, { csrf, agentId: foreign });
+    expect(stranger.status).toBe(400);
+    expect(stranger.html).toMatch(new RegExp(`id="agent-of-${id}-error"[^>]*>no agent ${foreign}`));
+    expect((await prisma.workflow.findUniqueOrThrow({ where: { id } })).agentId).toBeNull();
+
+    const set = await b.go('POST', `/console/workflows/${id}/agent`, { csrf, agentId: ava });
+    expect(set.status).toBe(303);
+    expect(set.location).toBe(`/console/workflows?done=workflow-agent&workflow=${id}`);
+    expect((await b.go('GET', set.location as string)).html).toContain(
+      'Workflow “Orphan” is called by “Ava” from now on.',
+    );
+    expect((await prisma.workflow.findUniqueOrThrow({ where: { id } })).agentId).toBe(ava);
+
+    // Published, it takes a contact, and the dialer calls it with Ava.
+    expect((await b.go('POST', `/console/workflows/${id}`, { csrf, status: 'published' })).status).toBe(303);
+    const contact = await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', {
+      phone: uniquePhone(),
+      assignmentOptions: { workflowId: id },
+    });
+    expect(contact.status).toBe(201);
+    const telephony = createSimulatedTelephony({ sink: async () => {}, delayMs: 0 });
+    const run = await runDialerOnce(server.service.services, telephony);
+    expect(run.placed.filter((call) => call.contactId === contact.json.id)).toEqual([
+      expect.objectContaining({ agentId: ava, workflowId: id }),
+    ]);
+    await telephony.settled();
   });
 
   it('sign-out ends the session for every browser holding its cookie', async () => {

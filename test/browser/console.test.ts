@@ -5,11 +5,11 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_AFTER_FAILURES } from '../../src/domain/users/sign-in.rules.js';
 import { uniquePhone } from '../support/api-helpers.js';
-import { launchChromium, photograph, seriousViolations } from '../support/chromium.js';
+import { launchChromium, photograph, seriousViolations, WIDTHS } from '../support/chromium.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import { LEADS_COLUMNS, startBoardAppWithOAuth } from '../support/monday-board-app.js';
 import type { MondayEmulator } from '../support/monday-emulator/index.js';
@@ -45,20 +45,63 @@ describe.each(testDatabaseKinds())('the console in Chromium on %s', (kind) => {
     await monday?.close();
   });
 
+  /** What a page loaded besides itself that failed (a favicon, a stylesheet, a script), by page. */
+  const failedLoads = new WeakMap<Page, string[]>();
+
   /** A new browser profile (no cookies), reading times in Tokyo's zone. */
   async function newPage(): Promise<Page> {
     const context = await browser.newContext({ timezoneId: 'Asia/Tokyo', locale: 'en-GB', baseURL: server.baseUrl });
     contexts.push(context);
     // A missing element fails the test in seconds, with Playwright's message, not at vitest's timeout.
     context.setDefaultTimeout(10_000);
-    return context.newPage();
+    const page = await context.newPage();
+    const failed: string[] = [];
+    failedLoads.set(page, failed);
+    page.on('response', (response) => {
+      if (response.request().resourceType() !== 'document' && response.status() >= 400)
+        failed.push(`${response.status()} ${response.url()}`);
+    });
+    // A page without an icon of its own makes the browser ask for /favicon.ico (the API's 404).
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/favicon.ico') failed.push(`asked for ${request.url()}`);
+    });
+    return page;
   }
 
-  /** Asserts the page has no serious accessibility violation and fits 360 px; writes its screenshots. */
+  /**
+   * Asserts the page has no serious accessibility violation, fits 360 px, has no boxes that touch,
+   * and loaded everything it asked for; a console page names its icon, which is served. Writes its
+   * screenshots.
+   */
   async function checkPage(page: Page, name: string) {
     const { violations, overflow } = await photograph(page, name);
     expect(violations, `axe on ${name}`).toEqual([]);
-    expect(overflow, `sideways scroll on ${name}`).toEqual([]);
+    expect(overflow, `sideways scroll or touching boxes on ${name}`).toEqual([]);
+    expect(failedLoads.get(page), `failed loads on ${name}`).toEqual([]);
+    if (!new URL(page.url()).pathname.startsWith('/console/')) return;
+    const icon = await page.evaluate(() => document.querySelector('link[rel="icon"]')?.getAttribute('href') ?? null);
+    expect(icon, `icon of ${name}`).toBe('/console/assets/favicon.svg');
+    const served = await page.context().request.get(icon as string);
+    expect(served.status()).toBe(200);
+    expect(served.headers()['content-type']).toMatch(/^image\/svg\+xml/);
+  }
+
+  /**
+   * At 360 px the control is in the window as the page lays it out (measured before anything is
+   * scrolled: a control inside a table that scrolls sideways is past the right edge), and a
+   * person can click it.
+   */
+  async function reachableAtPhoneWidth(page: Page, control: Locator, what: string) {
+    await page.setViewportSize(WIDTHS.phone);
+    const box = await control.evaluate((el) => {
+      const rect = el.getBoundingClientRect();
+      return { left: rect.left, right: rect.right, width: rect.width };
+    });
+    expect(box.width, `${what} is drawn`).toBeGreaterThan(0);
+    expect(box.left, `${what} starts inside the window`).toBeGreaterThanOrEqual(0);
+    expect(box.right, `${what} ends inside the 360 px window`).toBeLessThanOrEqual(WIDTHS.phone.width);
+    await control.click({ trial: true });
+    await page.setViewportSize(WIDTHS.desktop);
   }
 
   /** An invited person who set a password on the invitation page and signed in. */
@@ -112,14 +155,40 @@ describe.each(testDatabaseKinds())('the console in Chromium on %s', (kind) => {
     await checkPage(page, 'api-keys');
 
     expect((await server.request(secret, 'GET', '/api/v1/contacts?limit=1')).status).toBe(200);
-    // Shown once: the list page, opened again, has the key's name but not its secret.
-    await page.goto('/console/api-keys');
+    // The form's post ended with a redirect to the list: reloading it sends nothing again, and the
+    // secret is shown once: the list has the key's name but not its secret.
+    expect(new URL(page.url()).pathname).toBe('/console/api-keys');
+    await page.reload();
     expect(await page.locator('#new-secret').count()).toBe(0);
     expect(await page.getByRole('row').filter({ hasText: 'Warehouse sync' }).count()).toBe(1);
-    await page.getByRole('button', { name: 'Revoke Warehouse sync' }).click();
+    const revoke = page.getByRole('link', { name: 'Revoke Warehouse sync' });
+    await reachableAtPhoneWidth(page, revoke, 'Revoke');
+    // Revoking asks first, on a page of its own (no script needed); Cancel keeps the key.
+    await revoke.click();
+    await page.waitForURL(/\/console\/api-keys\/[0-9a-f-]{36}\/revoke$/);
+    await checkPage(page, 'api-key-revoke');
+    await page.getByRole('link', { name: 'Cancel: keep the key' }).click();
+    await page.waitForURL(/\/console\/api-keys$/);
+    expect((await server.request(secret, 'GET', '/api/v1/contacts?limit=1')).status).toBe(200);
+    await page.getByRole('link', { name: 'Revoke Warehouse sync' }).click();
+    await page.getByRole('button', { name: 'Revoke “Warehouse sync”' }).click();
     await page.getByText('The key is revoked').waitFor();
+    expect(new URL(page.url()).pathname).toBe('/console/api-keys');
+    await page.reload();
+    expect(await page.getByRole('row').filter({ hasText: 'Warehouse sync' }).count()).toBe(1);
     const refused = await server.request(secret, 'GET', '/api/v1/contacts?limit=1');
     expect(refused.status).toBe(401);
+  });
+
+  it('shows the console’s own page for an unknown address', async () => {
+    const { page } = await signedIn();
+    const answer = await page.goto('/console/no-such-page');
+    expect(answer?.status()).toBe(404);
+    expect(answer?.headers()['content-type']).toBe('text/html; charset=utf-8');
+    await page.getByRole('heading', { level: 1, name: 'Not found' }).waitFor();
+    await page.getByText('There is no console page at this address.').waitFor();
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Contacts' }).waitFor();
+    await checkPage(page, 'not-found');
   });
 
   it('creates an agent with its week on the grid (a bad window refused at its day), then a workflow it calls', async () => {
@@ -156,14 +225,20 @@ describe.each(testDatabaseKinds())('the console in Chromium on %s', (kind) => {
     expect(await week.getByRole('row', { name: /Tuesday/ }).textContent()).toContain('18:00–20:00');
 
     await page.getByLabel('Name', { exact: true }).fill('Spring renewals');
-    await page.getByLabel('Agent', { exact: true }).selectOption({ label: 'Ava' });
+    // The Account's one agent is chosen already: a workflow without one would never be dialled.
+    const agentId = await page.getByLabel('Agent', { exact: true }).inputValue();
+    expect(await page.getByLabel('Agent', { exact: true }).locator('option:checked').textContent()).toBe('Ava');
     await page.getByRole('button', { name: 'Create as draft' }).click();
     await page.getByText('Workflow “Spring renewals” created as a draft.').waitFor();
+    expect(await page.getByLabel('Agent of Spring renewals', { exact: true }).inputValue()).toBe(agentId);
     await page.getByRole('button', { name: 'Publish Spring renewals' }).click();
     await page.getByRole('button', { name: 'Pause Spring renewals' }).click();
     await page.getByRole('button', { name: 'Resume Spring renewals' }).click();
-    await page.getByText('The workflow is published.').waitFor();
+    await page.getByText('Workflow “Spring renewals” is published.').waitFor();
     await checkPage(page, 'workflows');
+    // On a phone each workflow is a card: its agent picker and its buttons are in the window.
+    for (const name of ['Pause Spring renewals', 'Archive Spring renewals', 'Set the agent of Spring renewals'])
+      await reachableAtPhoneWidth(page, page.getByRole('button', { name, exact: true }), name);
   });
 
   it('searches contacts, opens one, and reads its transcript with times in the reader’s zone', async () => {
@@ -231,6 +306,16 @@ describe.each(testDatabaseKinds())('the console in Chromium on %s', (kind) => {
     expect(await field.getAttribute('aria-invalid')).toBe('true');
     expect((await field.getAttribute('aria-describedby'))?.split(' ')).toContain('defaultLocation-error');
     expect(await page.locator('#defaultLocation-error').textContent()).toMatch(/Atlantis|location/i);
+    // Two bad fields: both refusals are shown at once, each next to its field.
+    await page.getByLabel('Dedup fields, in order').fill('phone, email');
+    await page.getByRole('button', { name: /save/i }).click();
+    await page.getByRole('alert').filter({ hasText: 'Nothing was saved: 2 fields need a change' }).waitFor();
+    expect(await page.locator('#defaultLocation-error').textContent()).toMatch(/Atlantis/);
+    expect(await page.locator('#dedupFields-error').textContent()).toMatch(/email/);
+    for (const label of ['Default location', 'Dedup fields, in order'])
+      expect(await page.getByLabel(label).getAttribute('aria-invalid')).toBe('true');
+    await checkPage(page, 'settings-refused');
+    await page.getByLabel('Dedup fields, in order').fill('phone');
     await field.fill('US');
     await page.getByRole('button', { name: /save/i }).click();
     await page.getByText('Settings saved.').waitFor();
@@ -308,6 +393,8 @@ describe.each(testDatabaseKinds())('the console in Chromium on %s', (kind) => {
     await page.getByText('2 of 3 rows accepted; 1 not imported.').waitFor();
     const refused = page.getByRole('row').filter({ hasText: 'invalid-field' });
     expect(await refused.locator('th, td').first().textContent()).toBe('3');
+    // On a phone the refused row is a card: why it was refused is in the window, not past a scroll.
+    await reachableAtPhoneWidth(page, refused.locator('td.why'), 'Why');
     await checkPage(page, 'imports-result');
 
     const found = await server.eventually(async () => {

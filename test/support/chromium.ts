@@ -72,6 +72,28 @@ export function sidewaysOverflow(page: Page): Promise<string[]> {
 }
 
 /**
+ * Boxes drawn with a border (cards, a table's frame) one above the other with less than 8 px
+ * between them, as `a.class ↔ b.class`: boxes that touch read as one. [] when none do.
+ */
+export function touchingBoxes(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const boxes = [...document.querySelectorAll('.card, .table-wrap')].filter((el) => el.getClientRects().length > 0);
+    const name = (el: Element) => `${el.tagName.toLowerCase()}.${String(el.className).replace(/\s+/g, '.')}`;
+    const out: string[] = [];
+    for (const a of boxes)
+      for (const b of boxes) {
+        if (a === b || a.contains(b) || b.contains(a)) continue;
+        const ra = a.getBoundingClientRect();
+        const rb = b.getBoundingClientRect();
+        const sideBySide = ra.right <= rb.left || rb.right <= ra.left;
+        const gap = rb.top - ra.bottom;
+        if (!sideBySide && gap >= -1 && gap < 8) out.push(`${name(a)} ↔ ${name(b)}`);
+      }
+    return out;
+  });
+}
+
+/**
  * Photographs the page at each width (the whole page) into SCREENSHOT_DIR as `<name>-<width>.png`,
  * checking at each width that nothing scrolls sideways, and returns axe's serious violations at the
  * desktop width.
@@ -83,6 +105,8 @@ export async function photograph(page: Page, name: string): Promise<{ violations
     await page.setViewportSize(size);
     const sticking = await sidewaysOverflow(page);
     if (sticking.length) overflow.push(`${label}: ${sticking.join(', ')}`);
+    const touching = await touchingBoxes(page);
+    if (touching.length) overflow.push(`${label}: touching ${touching.join(', ')}`);
     await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-${label}.png`), fullPage: true });
   }
   return { violations: await seriousViolations(page), overflow };

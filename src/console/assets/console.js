@@ -1,6 +1,7 @@
 // Progressive enhancement for the console's server-rendered pages; every page works without it.
-// Times are shown in the reader's own time zone, and secrets get a working Copy button.
-for (const time of document.querySelectorAll('time[datetime]')) {
+// Times are shown in the reader's own time zone (but those said in a named zone, data-zone), and
+// secrets get a working Copy button.
+for (const time of document.querySelectorAll('time[datetime]:not([data-zone])')) {
   const at = new Date(time.getAttribute('datetime'));
   if (!Number.isNaN(at.getTime())) {
     time.textContent = at.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });

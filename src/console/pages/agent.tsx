@@ -221,7 +221,7 @@ export function AgentPage(props: {
             list="timezones"
             required
             maxLength={64}
-            hint="An IANA time zone (e.g. Europe/Paris, America/New_York): the working hours below are in it."
+            hint="An IANA time zone (e.g. Europe/Paris, America/New_York). The working hours below apply on each contact's own clock (its time zone); this zone is used only for a contact without one."
           />
           <datalist id="timezones">
             {props.timezones.map((zone) => (
@@ -324,9 +324,9 @@ export function AgentPage(props: {
         <fieldset class="card week-editor" aria-describedby="hours-hint">
           <legend>Working hours</legend>
           <p class="hint" id="hours-hint">
-            Per day, the windows in which the agent calls, in its time zone. An end of 00:00 is midnight, the end of the
-            day. Windows may touch but not overlap. Leave both times of a row empty to remove it; a day without windows
-            has no calls.
+            Per day, the windows in which the agent calls, in each contact's time zone (the agent's time zone above for
+            a contact without one). An end of 00:00 is midnight, the end of the day. Windows may touch but not overlap.
+            Leave both times of a row empty to remove it; a day without windows has no calls.
           </p>
           <FieldError id="workingHours-error" message={e.workingHours} />
           {WEEKDAYS.map((day) => (

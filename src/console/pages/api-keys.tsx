@@ -66,8 +66,8 @@ export function ApiKeysPage(props: {
             No keys yet. Create one above, then send it with every API request; docs/rest-api.md shows the first call.
           </p>
         ) : (
-          <div class="table-wrap">
-            <table>
+          <div class="table-wrap stacked">
+            <table class="stacked">
               <caption class="visually-hidden">
                 {active.length} active of {props.keys.length} keys
               </caption>
@@ -84,25 +84,27 @@ export function ApiKeysPage(props: {
                 {props.keys.map((key) => (
                   <tr key={key.id}>
                     <th scope="row">{key.name}</th>
-                    <td>
+                    <td data-label="Key">
                       <code>{`${KEY_PREFIX}…${key.lastFour}`}</code>
                     </td>
-                    <td>
+                    <td data-label="Created">
                       <Time at={key.createdAt} />
                     </td>
-                    <td>{key.lastUsedAt ? <Time at={key.lastUsedAt} /> : 'never'}</td>
-                    <td>
+                    <td data-label="Last used">{key.lastUsedAt ? <Time at={key.lastUsedAt} /> : 'never'}</td>
+                    <td data-label="Status">
                       {key.revokedAt ? (
                         <span>
                           revoked <Time at={key.revokedAt} />
                         </span>
                       ) : (
-                        <form method="post" action={`/console/api-keys/${key.id}/revoke`}>
-                          <input type="hidden" name="csrf" value={props.viewer.csrf} />
-                          <button type="submit" class="danger" aria-label={`Revoke ${key.name}`}>
-                            Revoke
-                          </button>
-                        </form>
+                        // A link to the confirmation page: nothing is revoked until it is confirmed there.
+                        <a
+                          href={`/console/api-keys/${key.id}/revoke`}
+                          class="button danger"
+                          aria-label={`Revoke ${key.name}`}
+                        >
+                          Revoke
+                        </a>
                       )}
                     </td>
                   </tr>
@@ -111,6 +113,53 @@ export function ApiKeysPage(props: {
             </table>
           </div>
         )}
+      </section>
+    </Layout>
+  );
+}
+
+/**
+ * The confirmation a revocation asks for (no script needed): what the key is, what revoking it
+ * does, the button that revokes it and the way back. A key already revoked says so instead.
+ */
+export function RevokeKeyPage(props: { viewer: Viewer; apiKey: KeyRow }) {
+  const key = props.apiKey;
+  return (
+    <Layout title="Revoke an API key" viewer={props.viewer} current="/console/api-keys">
+      <section class="card narrow" aria-labelledby="revoke-title">
+        <h2 id="revoke-title">Key “{key.name}”</h2>
+        <dl class="fields">
+          <dt>Key</dt>
+          <dd>
+            <code>{`${KEY_PREFIX}…${key.lastFour}`}</code>
+          </dd>
+          <dt>Created</dt>
+          <dd>
+            <Time at={key.createdAt} />
+          </dd>
+          <dt>Last used</dt>
+          <dd>{key.lastUsedAt ? <Time at={key.lastUsedAt} /> : 'never'}</dd>
+        </dl>
+        {key.revokedAt ? (
+          <p>
+            This key is already revoked (<Time at={key.revokedAt} />
+            ): the API refuses it.
+          </p>
+        ) : (
+          <form method="post" action={`/console/api-keys/${key.id}/revoke`} class="confirm">
+            <input type="hidden" name="csrf" value={props.viewer.csrf} />
+            <p class="hint warning" id="revoke-warning">
+              Every request that sends this key is refused from the moment it is revoked (401). This cannot be undone: a
+              program that uses it needs a new key.
+            </p>
+            <button type="submit" class="danger solid" aria-describedby="revoke-warning">
+              Revoke “{key.name}”
+            </button>
+          </form>
+        )}
+        <p>
+          <a href="/console/api-keys">{key.revokedAt ? 'Back to the keys' : 'Cancel: keep the key'}</a>
+        </p>
       </section>
     </Layout>
   );

@@ -5,7 +5,7 @@
 // as a conversation and the recording when the provider kept one.
 import { Layout, type Viewer } from './layout.js';
 import { nameOf } from './contacts.js';
-import { Time } from './time.js';
+import { Time, ZonedTime } from './time.js';
 
 export interface ContactDetail {
   id: string;
@@ -28,6 +28,72 @@ export interface ContactDetail {
   nextCallAt: string | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** The next call as the dialer will place it (the domain's accountContactNextCall). */
+export interface NextCallView {
+  agentId: string | null;
+  agentName: string | null;
+  dueAt: string | null;
+  plannedAt: string | null;
+  timeZone: string | null;
+  timeZoneOf: 'contact' | 'agent' | null;
+  immediate: boolean;
+  heldBy: string | null;
+}
+
+/** Why nobody calls the contact now, as the page says it. */
+const HELD: Record<string, string> = {
+  call_in_progress: 'a call is in progress now.',
+  no_agent: 'its workflow has no agent: choose one on the Agents and workflows page.',
+  workflow_not_published: 'its workflow is not published.',
+  workflow_paused: 'its workflow is paused.',
+  agent_not_live: 'the workflow’s agent is not live.',
+  no_working_hours: 'the workflow’s agent has no working hours.',
+  no_phone: 'the contact has no phone number.',
+  contact_paused: 'the contact is paused.',
+};
+
+/**
+ * The next call: when the dialer will place it, on the clock of the zone the agent's working
+ * hours apply in (the contact's, else the agent's), and why then. The time the last call asked to
+ * retry at can fall outside those hours; the call then waits for the next window, and the page
+ * says so rather than show a time nobody calls at.
+ */
+function NextCall(props: { next: NextCallView | null; now: string }) {
+  const n = props.next;
+  if (!n) return <>none: the enrollment has ended</>;
+  if (n.heldBy === 'call_in_progress') return <>{HELD.call_in_progress}</>;
+  if (n.heldBy) return <>{`none planned: ${HELD[n.heldBy] ?? n.heldBy}`}</>;
+  if (!n.plannedAt || !n.timeZone) return <>none planned: no working-hours window opens in the coming week.</>;
+  const zoneSaid =
+    n.timeZoneOf === 'contact'
+      ? `the contact’s time zone, ${n.timeZone}`
+      : `the agent’s time zone, ${n.timeZone}, as the contact has none`;
+  // Due later than now (a retry time), and that time is outside the hours.
+  const waits =
+    n.dueAt !== null && Date.parse(n.dueAt) > Date.parse(props.now) && Date.parse(n.plannedAt) > Date.parse(n.dueAt);
+  return (
+    <>
+      <ZonedTime at={n.plannedAt} zone={n.timeZone} />
+      <span class="hint">
+        {' '}
+        (your time: <Time at={n.plannedAt} />)
+      </span>
+      <p class="hint" id="next-call-why">
+        {n.immediate
+          ? 'A first call is placed at once, even outside the working hours (the agent calls new contacts immediately, or the enrollment asked to call now).'
+          : `${n.agentName ?? 'The agent'} calls in its working hours, applied in ${zoneSaid}.`}
+        {waits && n.dueAt && (
+          <>
+            {' '}
+            It is due at <ZonedTime at={n.dueAt} zone={n.timeZone} /> (the retry time the last call set), outside those
+            hours: the call waits for the next window.
+          </>
+        )}
+      </p>
+    </>
+  );
 }
 
 export interface CallView {
@@ -55,6 +121,9 @@ export function ContactPage(props: {
   viewer: Viewer;
   contact: ContactDetail;
   workflowName: string | null;
+  nextCall: NextCallView | null;
+  /** The service's time: what is still to come. */
+  now: string;
   calls: CallView[];
 }) {
   const c = props.contact;
@@ -93,7 +162,9 @@ export function ContactPage(props: {
             <Field label="Workflow">{props.workflowName ?? c.assignedWorkflowId}</Field>
             <Field label="Calls made">{`${c.callCount}${c.maxAttempts ? ` of at most ${c.maxAttempts}` : ''}`}</Field>
             <Field label="Priority">{c.priority}</Field>
-            <Field label="Next call">{c.nextCallAt ? <Time at={c.nextCallAt} /> : '—'}</Field>
+            <Field label="Next call">
+              <NextCall next={props.nextCall} now={props.now} />
+            </Field>
             <Field label="Last call">{c.lastCallAt ? <Time at={c.lastCallAt} /> : '—'}</Field>
           </dl>
         ) : (

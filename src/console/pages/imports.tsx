@@ -268,8 +268,8 @@ function Rejections(props: { title: string; rows: UploadView['rejected'] }) {
     <section aria-labelledby="rejections-title">
       <h2 id="rejections-title">{props.title}</h2>
       <p class="hint">Lines count the header as line 1, as a spreadsheet or text editor numbers them.</p>
-      <div class="table-wrap">
-        <table>
+      <div class="table-wrap stacked">
+        <table class="stacked">
           <thead>
             <tr>
               <th scope="col">Line</th>
@@ -280,11 +280,15 @@ function Rejections(props: { title: string; rows: UploadView['rejected'] }) {
           <tbody>
             {shown.map((r) => (
               <tr key={r.row}>
-                <th scope="row">{r.line}</th>
-                <td>
+                <th scope="row" data-label="Line">
+                  {r.line}
+                </th>
+                <td data-label="Reason">
                   <code>{r.reason}</code>
                 </td>
-                <td class="why">{r.message}</td>
+                <td class="why" data-label="Why">
+                  {r.message}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -27,6 +27,7 @@ export function Layout(props: { title: string; viewer?: Viewer; current?: string
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${props.title} · Contactline console`}</title>
+        <link rel="icon" href="/console/assets/favicon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/console/assets/console.css" />
         <script type="module" src="/console/assets/console.js" />
       </head>

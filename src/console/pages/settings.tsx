@@ -28,6 +28,14 @@ export function SettingsPage(props: {
   return (
     <Layout title="Account settings" viewer={props.viewer} current="/console/settings">
       <FormAlert message={props.notice} tone="ok" />
+      {/* Every refusal at once, each next to its field; the alert says how many, as the page loads. */}
+      <FormAlert
+        message={
+          Object.keys(errors).length > 0
+            ? `Nothing was saved: ${Object.keys(errors).length === 1 ? 'one field needs' : `${Object.keys(errors).length} fields need`} a change, marked below.`
+            : undefined
+        }
+      />
       <dl class="fields card">
         <dt>Account</dt>
         <dd>{props.account.name}</dd>

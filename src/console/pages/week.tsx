@@ -44,13 +44,17 @@ export function DayBar(props: { windows: Windows; id?: string }) {
   );
 }
 
-/** The agent's calling week: one row per weekday, its windows in the agent's time zone. */
+/**
+ * The agent's calling week: one row per weekday. The dialer applies the windows in each contact's
+ * time zone, and in the agent's only for a contact without one (callingTimeZone): the caption says so.
+ */
 export function WeekGrid(props: { agent: { name: string; timezone: string; workingHours: unknown } }) {
   const hours = (props.agent.workingHours ?? {}) as Partial<Record<Weekday, Windows>>;
   return (
     <table class="week">
       <caption>
-        Calling hours of {props.agent.name} ({props.agent.timezone})
+        Calling hours of {props.agent.name}, in each contact's time zone ({props.agent.timezone} for a contact without
+        one)
       </caption>
       <tbody>
         {WEEKDAYS.map((day) => {

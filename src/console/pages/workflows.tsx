@@ -52,16 +52,67 @@ function WorkflowActions(props: { workflow: WorkflowRow; csrf: string }) {
   );
 }
 
+/**
+ * The agent a new workflow gets unless the person picks another: the Account's first live agent,
+ * else its first one. A workflow without an agent is never dialled, so "none" is never the default
+ * when there is an agent.
+ */
+export function defaultAgentId(agents: AgentRow[]): string {
+  return (agents.find((a) => a.status === 'live') ?? agents[0])?.id ?? '';
+}
+
+/** A workflow's agent, and a form to set or change it (not for an archived workflow, nor without agents). */
+function WorkflowAgent(props: { workflow: WorkflowRow; agents: AgentRow[]; csrf: string; error?: string }) {
+  const w = props.workflow;
+  const current = props.agents.find((a) => a.id === w.agentId);
+  const name = current?.name ?? (w.agentId ? w.agentId : 'none yet');
+  if (w.status === 'archived' || props.agents.length === 0) return <>{w.agentId ? name : '—'}</>;
+  const id = `agent-of-${w.id}`;
+  const errorId = `${id}-error`;
+  return (
+    <form method="post" action={`/console/workflows/${w.id}/agent`} class="agent-pick">
+      <input type="hidden" name="csrf" value={props.csrf} />
+      <label for={id} class="visually-hidden">
+        Agent of {w.name}
+      </label>
+      <select
+        id={id}
+        name="agentId"
+        required
+        aria-invalid={props.error ? 'true' : undefined}
+        aria-describedby={props.error ? errorId : undefined}
+      >
+        {!current && (
+          <option value="" selected>
+            {w.agentId ? name : 'none yet: choose one'}
+          </option>
+        )}
+        {props.agents.map((a) => (
+          <option key={a.id} value={a.id} selected={a.id === w.agentId}>
+            {a.name}
+          </option>
+        ))}
+      </select>
+      <button type="submit" class="secondary" aria-label={`Set the agent of ${w.name}`}>
+        Set
+      </button>
+      <FieldError id={errorId} message={props.error} />
+    </form>
+  );
+}
+
 export function WorkflowsPage(props: {
   viewer: Viewer;
   agents: AgentRow[];
   workflows: WorkflowRow[];
   values?: { name: string; agentId: string };
   errors?: Record<string, string>;
+  /** A refused agent change, by workflow id. */
+  agentErrors?: Record<string, string>;
   notice?: string;
 }) {
   const errors = props.errors ?? {};
-  const agentName = new Map(props.agents.map((a) => [a.id, a.name]));
+  const chosenAgent = props.values ? props.values.agentId : defaultAgentId(props.agents);
   return (
     <Layout title="Agents and workflows" viewer={props.viewer} current="/console/workflows">
       <FormAlert message={props.notice} tone="ok" />
@@ -70,8 +121,8 @@ export function WorkflowsPage(props: {
         {props.workflows.length === 0 ? (
           <p class="empty">No workflows yet. Create one below, publish it, then enroll contacts into it.</p>
         ) : (
-          <div class="table-wrap">
-            <table>
+          <div class="table-wrap stacked">
+            <table class="stacked">
               <thead>
                 <tr>
                   <th scope="col">Name</th>
@@ -84,9 +135,16 @@ export function WorkflowsPage(props: {
                 {props.workflows.map((w) => (
                   <tr key={w.id}>
                     <th scope="row">{w.name}</th>
-                    <td>{w.agentId ? (agentName.get(w.agentId) ?? w.agentId) : '—'}</td>
-                    <td>{w.paused ? `${w.status}, paused` : w.status}</td>
-                    <td>
+                    <td data-label="Agent">
+                      <WorkflowAgent
+                        workflow={w}
+                        agents={props.agents}
+                        csrf={props.viewer.csrf}
+                        error={props.agentErrors?.[w.id]}
+                      />
+                    </td>
+                    <td data-label="Status">{w.paused ? `${w.status}, paused` : w.status}</td>
+                    <td data-label="Change">
                       <WorkflowActions workflow={w} csrf={props.viewer.csrf} />
                     </td>
                   </tr>
@@ -116,12 +174,14 @@ export function WorkflowsPage(props: {
             aria-invalid={errors.agentId ? 'true' : undefined}
             aria-describedby={errors.agentId ? 'agentId-error' : undefined}
           >
-            <option value="">none yet</option>
             {props.agents.map((a) => (
-              <option key={a.id} value={a.id} selected={props.values?.agentId === a.id}>
+              <option key={a.id} value={a.id} selected={chosenAgent === a.id}>
                 {a.name}
               </option>
             ))}
+            <option value="" selected={chosenAgent === ''}>
+              {props.agents.length ? 'none (nobody calls its contacts until one is set)' : 'none yet'}
+            </option>
           </select>
           <FieldError id="agentId-error" message={errors.agentId} />
           <button type="submit">Create as draft</button>

@@ -23,7 +23,17 @@ const DONE: Record<string, string> = {
   linked: 'Your monday account is linked. Choose the board to map below.',
   mapping: 'The mapping is saved.',
   labels: 'The status labels are saved.',
+  unlinked: 'is unlinked: its automations stop reaching Contactline. The mapping is kept for a later link.',
+  'nothing-linked': 'No monday account was linked.',
 };
+
+/** The notice of ?done=…; an unlink names the monday account it unlinked (a monday id, nothing else). */
+function doneNotice(req: Request): string | undefined {
+  const done = typeof req.query.done === 'string' ? DONE[req.query.done] : undefined;
+  if (req.query.done !== 'unlinked' || !done) return done;
+  const account = mondayId(req.query.mondayAccount);
+  return account ? `monday account ${account} ${done}` : `The monday account ${done}`;
+}
 
 /** Only a monday id is carried through a query string. */
 const mondayId = (value: unknown): string | null =>
@@ -83,7 +93,7 @@ export function boardRoutes(router: Router, { services, withSession, viewerOf }:
       board: null,
       chosenBoardId,
       statusColumnId: columnId(req.query.statusColumnId),
-      notice: typeof req.query.done === 'string' ? DONE[req.query.done] : undefined,
+      notice: doneNotice(req),
       ...extra,
     };
     if (boardAppOn && link) {
@@ -146,12 +156,13 @@ export function boardRoutes(router: Router, { services, withSession, viewerOf }:
 
   router.post(
     '/board/unlink',
-    withSession(async (req, res, signed) => {
+    withSession(async (_req, res, signed) => {
       const { unlinkMonday } = await runOperation(signed.ctx, Ops.unlink, {});
-      const notice = unlinkMonday.removedLink
-        ? `monday account ${unlinkMonday.removedLink.mondayAccountId} is unlinked: its automations stop reaching Contactline. The mapping is kept for a later link.`
-        : 'No monday account was linked.';
-      await boardPage(req, res, signed, { notice });
+      const removed = unlinkMonday.removedLink;
+      const query: Record<string, string> = removed
+        ? { done: 'unlinked', mondayAccount: String(removed.mondayAccountId) }
+        : { done: 'nothing-linked' };
+      res.redirect(303, `/console/board?${new URLSearchParams(query)}`);
     }),
   );
 

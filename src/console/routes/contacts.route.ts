@@ -4,10 +4,11 @@ import type { Router } from 'express';
 import type { RequestContext } from '../../domain/context.js';
 import { asDomainError } from '../../domain/errors.js';
 import { runOperation } from '../../graphql/execute.js';
+import { ConsoleOperations } from '../../graphql/operations/console.js';
 import { Operations } from '../../graphql/operations/index.js';
 import { contactListVariables } from '../../graphql/operations/variables.js';
 import { type ConsoleKit, fieldErrors, send } from '../console-kit.js';
-import { type CallView, type ContactDetail, ContactPage } from '../pages/contact.js';
+import { type CallView, type ContactDetail, ContactPage, type NextCallView } from '../pages/contact.js';
 import { type ContactRow, ContactsPage } from '../pages/contacts.js';
 import { NotFoundPage } from '../pages/not-found.js';
 
@@ -53,13 +54,14 @@ export function contactRoutes(router: Router, { withSession, viewerOf }: Console
         send(res, 404, NotFoundPage({ viewer, what: 'No such contact in your Account.', back: '/console/contacts' }));
         return;
       }
-      const [{ contactCalls }, workflowName] = await Promise.all([
+      const [{ contactCalls }, workflowName, { accountContactNextCall }] = await Promise.all([
         runOperation(signed.ctx, Operations.listContactCalls, {
           sourceKind: contact.sourceKind,
           externalId: contact.externalId ?? contact.id,
           limit: 100,
         }),
         contact.assignedWorkflowId ? workflowNameOf(signed.ctx, contact.assignedWorkflowId) : Promise.resolve(null),
+        runOperation(signed.ctx, ConsoleOperations.contactNextCall, { contactId: contact.id }),
       ]);
       const calls: CallView[] = await Promise.all(
         contactCalls.data.map(async (call) => ({
@@ -75,7 +77,9 @@ export function contactRoutes(router: Router, { withSession, viewerOf }: Console
             : [],
         })),
       );
-      send(res, 200, ContactPage({ viewer, contact, workflowName, calls }));
+      const nextCall = (accountContactNextCall as NextCallView | null) ?? null;
+      const now = signed.ctx.clock.now().toISOString();
+      send(res, 200, ContactPage({ viewer, contact, workflowName, nextCall, now, calls }));
     }),
   );
 }

@@ -19,7 +19,9 @@ export function settingsRoutes(router: Router, { withSession, viewerOf }: Consol
 
   router.get(
     '/settings',
-    withSession(async (_req, res, signed) => settingsPage(res, signed)),
+    withSession(async (req, res, signed) =>
+      settingsPage(res, signed, req.query.done === 'saved' ? { notice: 'Settings saved.' } : {}),
+    ),
   );
 
   router.post(
@@ -37,7 +39,8 @@ export function settingsRoutes(router: Router, { withSession, viewerOf }: Consol
           ...(location ? { defaultLocation: location } : { clearDefaultLocation: true }),
           dedupFields,
         });
-        await settingsPage(res, signed, { notice: 'Settings saved.' });
+        // Post/redirect/get: reloading the page after saving sends nothing again.
+        res.redirect(303, '/console/settings?done=saved');
       } catch (error) {
         const failure = asDomainError(error);
         if (failure?.code !== 'bad_request' && failure?.code !== 'conflict') throw error;

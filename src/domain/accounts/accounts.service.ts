@@ -48,9 +48,30 @@ export async function createUser(ctx: RequestContext, input: unknown) {
   return ctx.db.prisma.user.create({ data: { ...data, createdAt: ctx.clock.now() } });
 }
 
+// Each field's rules are checked on the field itself, so a change with several bad fields is
+// refused with every one of them at once (the console shows each next to its field).
 export const UpdateAccountSchema = z.strictObject({
-  defaultLocation: z.string().max(64).nullable().optional(),
-  dedupFields: z.array(z.string()).min(1).max(5).optional(),
+  defaultLocation: z
+    .string()
+    .max(64)
+    .nullable()
+    .optional()
+    .superRefine((value, ctx) => {
+      if (value && !normalizeLocation(value))
+        ctx.addIssue({ code: 'custom', message: `"${value}" is not a country, state or province we can read` });
+    }),
+  dedupFields: z
+    .array(z.string())
+    .min(1)
+    .max(5)
+    .optional()
+    .superRefine((fields, ctx) => {
+      if (!fields) return;
+      const bad = fields.filter((f) => !isValidDedupField(f));
+      if (bad.length)
+        ctx.addIssue({ code: 'custom', message: `${bad.join(', ')} — use phone, externalId or customFields.<key>` });
+      else if (new Set(fields).size !== fields.length) ctx.addIssue({ code: 'custom', message: 'each field once' });
+    }),
 });
 
 /**
@@ -78,11 +99,6 @@ async function applyAccountUpdate(ctx: RequestContext, id: string, input: unknow
   const data = parseInput(UpdateAccountSchema, input);
   const account = await ctx.db.prisma.account.findUnique({ where: { id } });
   if (!account) throw notFound(`No account ${id}`);
-  if (data.dedupFields) {
-    const bad = data.dedupFields.filter((f) => !isValidDedupField(f));
-    if (bad.length) throw badRequest(`dedupFields: ${bad.join(', ')} — use phone, externalId or customFields.<key>`);
-    if (new Set(data.dedupFields).size !== data.dedupFields.length) throw badRequest('dedupFields: each field once');
-  }
   return ctx.db.prisma.$transaction(async (tx) => {
     const updated = await tx.account.update({
       where: { id },

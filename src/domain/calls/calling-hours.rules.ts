@@ -42,6 +42,33 @@ export function nextWindowStart(hours: WorkingHours, timeZone: string, from: Dat
   return window && new Date(Math.max(window[0], t));
 }
 
+/**
+ * The zone an agent's working hours are applied in when it calls a contact: the contact's own
+ * zone, and the agent's only when the contact has none. The dialer's rule, and what the console
+ * says it is.
+ */
+export function callingTimeZone(contactTimeZone: string | null, agentTimeZone: string): string {
+  return contactTimeZone ?? agentTimeZone;
+}
+
+/**
+ * When the dialer places an attempt that is due at `dueAt`, seen at `now`: once due, at once when
+ * it is a first attempt called immediately (enforceCallNow, or the agent's option), else at the
+ * first instant inside the working hours in `timeZone` (callingTimeZone) at or after the due time.
+ * null when no window opens within the lookahead. The dialer asks this at the time an attempt is
+ * due; the console asks it ahead, to say when the next call will be.
+ */
+export function plannedCallTime(args: {
+  hours: WorkingHours;
+  timeZone: string;
+  dueAt: Date;
+  now: Date;
+  immediate: boolean;
+}): Date | null {
+  const from = new Date(Math.max(args.dueAt.getTime(), args.now.getTime()));
+  return args.immediate ? from : nextWindowStart(args.hours, args.timeZone, from);
+}
+
 // --- windows as instants ---------------------------------------------------------------------
 
 /** A calendar date in the zone. */

@@ -76,14 +76,20 @@ builder.mutationFields((t) => ({
   }),
   updateWorkflow: t.field({
     type: WorkflowType,
-    description: 'Operator: publishes, archives, pauses or resumes a workflow.',
+    description:
+      'Operator: publishes, archives, pauses or resumes a workflow, or sets the agent that calls its contacts.',
     args: {
       id: t.arg.string({ required: true, ...UUID_ARG }),
       status: t.arg({ type: WorkflowStatusEnum }),
       paused: t.arg.boolean(),
+      agentId: t.arg.string({ ...UUID_ARG }),
     },
     resolve: (_root, args, ctx) =>
-      updateWorkflow(ctx, args.id, { status: args.status ?? undefined, paused: args.paused ?? undefined }),
+      updateWorkflow(ctx, args.id, {
+        status: args.status ?? undefined,
+        paused: args.paused ?? undefined,
+        agentId: args.agentId ?? undefined,
+      }),
   }),
   createAccountWorkflow: t.field({
     type: WorkflowType,
@@ -93,13 +99,19 @@ builder.mutationFields((t) => ({
   }),
   changeAccountWorkflow: t.field({
     type: WorkflowType,
-    description: "Console: publishes, archives, pauses or resumes a workflow of the signed-in person's Account.",
+    description:
+      "Console: publishes, archives, pauses or resumes a workflow of the signed-in person's Account, or sets the agent that calls its contacts (one of the Account's agents).",
     args: {
       id: t.arg.string({ required: true, ...UUID_ARG }),
       status: t.arg({ type: WorkflowStatusEnum }),
       paused: t.arg.boolean(),
+      agentId: t.arg.string({ ...UUID_ARG }),
     },
     resolve: (_root, args, ctx) =>
-      changeAccountWorkflow(ctx, args.id, { status: args.status ?? undefined, paused: args.paused ?? undefined }),
+      changeAccountWorkflow(ctx, args.id, {
+        status: args.status ?? undefined,
+        paused: args.paused ?? undefined,
+        agentId: args.agentId ?? undefined,
+      }),
   }),
 }));

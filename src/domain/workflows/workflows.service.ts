@@ -101,29 +101,36 @@ export async function createAccountWorkflow(ctx: RequestContext, input: unknown)
 async function insertWorkflow(ctx: RequestContext, data: z.output<typeof CreateWorkflowSchema>) {
   const account = await ctx.db.prisma.account.findUnique({ where: { id: data.accountId } });
   if (!account) throw notFound(`No account ${data.accountId}`);
-  if (data.agentId) {
-    const agent = await ctx.db.prisma.agent.findFirst({ where: { id: data.agentId, accountId: data.accountId } });
-    if (!agent) throw badRequest(`agentId: no agent ${data.agentId} in account ${data.accountId}`);
-  }
+  if (data.agentId) await requireAgentOf(ctx, data.accountId, data.agentId);
   const now = ctx.clock.now();
   return ctx.db.prisma.workflow.create({ data: { ...data, createdAt: now, updatedAt: now } });
 }
 
-/** Operator changes: publish, archive, pause, resume. */
-export async function updateWorkflow(
-  ctx: RequestContext,
-  id: string,
-  change: { status?: WorkflowRecord['status']; paused?: boolean },
-): Promise<WorkflowRecord> {
+/** A workflow's agent must be one of its Account's agents. */
+async function requireAgentOf(ctx: RequestContext, accountId: string, agentId: string): Promise<void> {
+  const agent = await ctx.db.prisma.agent.findFirst({ where: { id: agentId, accountId } });
+  if (!agent) throw badRequest(`agentId: no agent ${agentId} in account ${accountId}`);
+}
+
+/** What a change may set: the status, the pause, the agent that calls the workflow's contacts. */
+export interface WorkflowChange {
+  status?: WorkflowRecord['status'];
+  paused?: boolean;
+  /** The agent from now on: the dialer reads it at each call, so the workflow's enrollments follow it. */
+  agentId?: string;
+}
+
+/** Operator changes: publish, archive, pause, resume, set the agent. */
+export async function updateWorkflow(ctx: RequestContext, id: string, change: WorkflowChange): Promise<WorkflowRecord> {
   requireAdmin(ctx);
   return changeWorkflow(ctx, id, null, change);
 }
 
-/** Console: publishes, archives, pauses or resumes a workflow of the signed-in person's Account. */
+/** Console: publishes, archives, pauses or resumes a workflow of the signed-in person's Account, or sets its agent. */
 export async function changeAccountWorkflow(
   ctx: RequestContext,
   id: string,
-  change: { status?: WorkflowRecord['status']; paused?: boolean },
+  change: WorkflowChange,
 ): Promise<WorkflowRecord> {
   return changeWorkflow(ctx, id, requireConsoleUser(ctx).accountId, change);
 }
@@ -133,10 +140,11 @@ async function changeWorkflow(
   ctx: RequestContext,
   id: string,
   accountId: string | null,
-  change: { status?: WorkflowRecord['status']; paused?: boolean },
+  change: WorkflowChange,
 ): Promise<WorkflowRecord> {
   const existing = await ctx.db.prisma.workflow.findFirst({ where: { id, ...(accountId ? { accountId } : {}) } });
   if (!existing) throw notFound(`No workflow ${id}`);
+  if (change.agentId !== undefined) await requireAgentOf(ctx, existing.accountId, change.agentId);
   return ctx.db.prisma.workflow.update({ where: { id }, data: { ...change, updatedAt: ctx.clock.now() } });
 }
 

@@ -21,8 +21,15 @@ export const ConsoleOperations = {
     ),
   ),
   changeWorkflow: defineOperation(
-    graphql(`mutation ($id: String!, $status: WorkflowStatus, $paused: Boolean) {
-      changeAccountWorkflow(id: $id, status: $status, paused: $paused) { id status paused }
+    graphql(`mutation ($id: String!, $status: WorkflowStatus, $paused: Boolean, $agentId: String) {
+      changeAccountWorkflow(id: $id, status: $status, paused: $paused, agentId: $agentId) { id status paused agentId }
+    }`),
+  ),
+  contactNextCall: defineOperation(
+    graphql(`query ($contactId: String!) {
+      accountContactNextCall(contactId: $contactId) {
+        workflowId agentId agentName dueAt plannedAt timeZone timeZoneOf immediate heldBy
+      }
     }`),
   ),
   settings: defineOperation(graphql(`query { accountSettings { id name region defaultLocation dedupFields } }`)),
