@@ -95,14 +95,10 @@ export async function startService(options: StartOptions): Promise<RunningServic
     options.db ??
     (await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, inMemory: options.inMemory }));
   const clock = options.clock ?? systemClock;
-  let demo: DemoAccount | null = null;
   try {
     if (db.kind === 'pglite') {
       // The embedded default migrates itself; PostgreSQL is migrated by `contactline migrate`.
       await migrate(db.sql);
-      // A brand-new embedded database (no Account yet, even if `migrate` ran first) gets
-      // the demo account, so a first user can call the API at once.
-      if (options.seedDemo && (await db.prisma.account.count()) === 0) demo = await seedDemoAccount({ db, clock });
     } else {
       await assertMigrated(db);
     }
@@ -110,75 +106,135 @@ export async function startService(options: StartOptions): Promise<RunningServic
     await db.close();
     throw error;
   }
-  const queue = await startJobQueue(db);
-  // The board app gets the service's public base URL from here (validated in src/config/env.ts).
-  const monday =
-    options.monday !== undefined ? options.monday : await loadMondayConfig({ publicBaseUrl: env.PUBLIC_BASE_URL });
-  // The public base URL is known once the server listens, unless configured.
-  const voice = voiceProvidersFromEnv(env, options.voiceAdapters);
-  const statistics = startStatisticsKeeper(db);
-  const boards = monday ? mondayBoardDirectory(monday) : undefined;
-  const mondayAuthorization = monday ? mondayConsoleAuthorization(monday, clock) : undefined;
-  const webhooks = {
-    ...webhookSettingsFrom(env, { kind: db.kind, inMemory: options.inMemory ?? false }),
-    ...options.webhookSettings,
+  // What has started so far, stopped in this order by stop() and by a start that fails part way
+  // (a port in use must not leave the queue and the workers running, holding the process open).
+  let server: Server | undefined;
+  let queue: Awaited<ReturnType<typeof startJobQueue>> | undefined;
+  let statistics: ReturnType<typeof startStatisticsKeeper> | undefined;
+  let batches: PeriodicWorker | undefined;
+  let dialer: PeriodicWorker | null = null;
+  let triggers: PeriodicWorker | null = null;
+  let webhookDelivery: PeriodicWorker | null = null;
+  const stopAll = async () => {
+    const listener = server;
+    if (listener?.listening) {
+      listener.closeAllConnections();
+      await new Promise<void>((resolve) => listener.close(() => resolve()));
+    }
+    await dialer?.stop();
+    await triggers?.stop();
+    await webhookDelivery?.stop();
+    await statistics?.stop();
+    await batches?.stop();
+    await queue?.stop();
+    await db.close();
   };
-  const services: Services = {
-    db,
-    queue,
-    clock,
-    region: env.REGION,
-    boards,
-    mondayAuthorization,
-    voice,
-    statistics,
-    webhooks,
-  };
-  const batches = await startBatchWorker(services);
-  const telephony =
-    options.telephony ??
-    createSimulatedTelephony({
-      sink: (event) => applyTelephonyEvent(services, event).then(() => undefined),
+  try {
+    queue = await startJobQueue(db);
+    // The board app gets the service's public base URL from here (validated in src/config/env.ts).
+    const monday =
+      options.monday !== undefined ? options.monday : await loadMondayConfig({ publicBaseUrl: env.PUBLIC_BASE_URL });
+    // The public base URL is known once the server listens, unless configured.
+    const voice = voiceProvidersFromEnv(env, options.voiceAdapters);
+    statistics = startStatisticsKeeper(db);
+    const boards = monday ? mondayBoardDirectory(monday) : undefined;
+    const mondayAuthorization = monday ? mondayConsoleAuthorization(monday, clock) : undefined;
+    const webhooks = {
+      ...webhookSettingsFrom(env, { kind: db.kind, inMemory: options.inMemory ?? false }),
+      ...options.webhookSettings,
+    };
+    const services: Services = {
+      db,
+      queue,
       clock,
-      delayMs: 200,
-      callSpeed: env.SIMULATED_CALL_SPEED,
-      script: env.SIMULATED_OUTCOMES,
-    });
-  const dialer = options.dialer === false ? null : startDialer(services, telephony);
-  const telephonySecrets = env.TELEPHONY_WEBHOOK_SECRETS?.split(',').map((secret) => secret.trim());
-  // The board app's "when a call ends" deliveries: the job, sending through the app's channel.
-  const triggers =
-    monday && options.triggerDelivery !== false ? startTriggerDelivery(services, callEndedTrigger(monday)) : null;
-  const webhookDelivery = options.webhookDelivery === false ? null : startWebhookDelivery({ db, clock, webhooks });
-  const app = createApp({ services, adminToken: env.ADMIN_TOKEN, telephonySecrets, monday, edge: env });
-  const server = app.listen(env.PORT, env.HOST);
+      region: env.REGION,
+      boards,
+      mondayAuthorization,
+      voice,
+      statistics,
+      webhooks,
+    };
+    batches = await startBatchWorker(services);
+    const telephony =
+      options.telephony ??
+      createSimulatedTelephony({
+        sink: (event) => applyTelephonyEvent(services, event).then(() => undefined),
+        clock,
+        delayMs: 200,
+        callSpeed: env.SIMULATED_CALL_SPEED,
+        script: env.SIMULATED_OUTCOMES,
+      });
+    dialer = options.dialer === false ? null : startDialer(services, telephony);
+    const telephonySecrets = env.TELEPHONY_WEBHOOK_SECRETS?.split(',').map((secret) => secret.trim());
+    // The board app's "when a call ends" deliveries: the job, sending through the app's channel.
+    triggers =
+      monday && options.triggerDelivery !== false ? startTriggerDelivery(services, callEndedTrigger(monday)) : null;
+    webhookDelivery = options.webhookDelivery === false ? null : startWebhookDelivery({ db, clock, webhooks });
+    const app = createApp({ services, adminToken: env.ADMIN_TOKEN, telephonySecrets, monday, edge: env });
+    server = await listen(app, env.HOST, env.PORT);
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : env.PORT;
+    const baseUrl = `http://${env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST}:${port}`;
+    voice.publicBaseUrl ||= baseUrl;
+    // The demo account only once the server listens: its key and password are shown once, by
+    // the start that created it, so a start that cannot listen (a port in use) must not create
+    // it. A brand-new embedded database (no Account yet, even if `migrate` ran first) gets it.
+    const demo =
+      options.seedDemo && db.kind === 'pglite' && (await db.prisma.account.count()) === 0
+        ? await seedDemoAccount({ db, clock })
+        : null;
+    return {
+      services,
+      telephony,
+      server,
+      baseUrl,
+      demo,
+      triggerDelivery: triggers,
+      webhookDelivery,
+      stop: stopAll,
+    };
+  } catch (error) {
+    await stopAll();
+    throw error;
+  }
+}
+
+/** A failure to listen (a port in use, not allowed, an address not of this machine), said plainly. */
+export class ListenError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+  ) {
+    super(message);
+    this.name = 'ListenError';
+  }
+}
+
+/** Listens on host:port; refusals come back as a ListenError that says what to change. */
+async function listen(app: ReturnType<typeof createApp>, host: string, port: number): Promise<Server> {
+  const server = app.listen(port, host);
   // Requests Node's parser refuses (headers over its limit, not HTTP) get the error body too.
   server.on('clientError', answerClientError);
-  await once(server, 'listening');
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : env.PORT;
-  const baseUrl = `http://${env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST}:${port}`;
-  voice.publicBaseUrl ||= baseUrl;
-  return {
-    services,
-    telephony,
-    server,
-    baseUrl,
-    demo,
-    triggerDelivery: triggers,
-    webhookDelivery,
-    async stop() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await dialer?.stop();
-      await triggers?.stop();
-      await webhookDelivery?.stop();
-      await statistics.stop();
-      await batches.stop();
-      await queue.stop();
-      await db.close();
-    },
-  };
+  try {
+    await once(server, 'listening');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+    if (code === 'EADDRINUSE')
+      throw new ListenError(
+        `cannot listen on ${where}: the port is in use by another process (stop it, or set PORT to a free port)`,
+        code,
+      );
+    if (code === 'EACCES')
+      throw new ListenError(
+        `cannot listen on ${where}: not allowed (ports below 1024 need privileges; set PORT to 1024 or above)`,
+        code,
+      );
+    if (code === 'EADDRNOTAVAIL')
+      throw new ListenError(`cannot listen on ${where}: ${host} is not an address of this machine (set HOST)`, code);
+    throw error;
+  }
+  return server;
 }
 
 async function assertMigrated(db: Database): Promise<void> {

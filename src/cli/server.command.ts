@@ -16,11 +16,13 @@ export function serveCommand(): Command {
     .action(async (opts: { json?: boolean }) => {
       const out = createOutput(!!opts.json);
       const env = await readEnv();
-      const { startService } = await import('../service.js');
+      const { startService, ListenError } = await import('../service.js');
       let service: Awaited<ReturnType<typeof import('../service.js').startService>>;
       try {
         service = await startService({ env, seedDemo: true });
       } catch (error) {
+        // A port in use is about the machine, not the database: said as it is, in one line.
+        if (error instanceof ListenError) throw new CliError(`Cannot start the service: ${error.message}.`);
         throw new CliError(`Cannot start the service on the ${describeDatabase(env)}: ${(error as Error).message}`);
       }
       const { baseUrl, demo } = service;

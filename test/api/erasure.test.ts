@@ -8,6 +8,7 @@ import { testDatabaseKinds } from '../support/databases.js';
 import { expectError, uniquePhone, upsertOk, useServerWithAccount } from '../support/api-helpers.js';
 import { callingSetup } from '../support/calling-setup.js';
 import { fanOutWebhookEvents } from '../../src/jobs/webhook-delivery.js';
+import { applyTelephonyEvent } from '../../src/domain/calls/call-events.service.js';
 import { WEBHOOK_EVENT_TYPES } from '../../src/domain/webhooks/webhook-events.rules.js';
 
 // Monday 23 November 2026, 10:00 in Chicago: inside the agent's working hours.
@@ -266,6 +267,91 @@ describe.each(testDatabaseKinds())('erasure on %s', (kind) => {
       );
       return rows;
     }
+
+    /**
+     * Every text, JSON, UUID and array column of every table of every schema (the job queue's
+     * too) holding any of `values`, as `schema.table.column: value`.
+     */
+    async function anywhereHolding(values: string[]) {
+      const { rows: columns } = await sql().query<{ schema: string; table: string; column: string }>(
+        `SELECT c.table_schema AS "schema", c.table_name AS "table", c.column_name AS "column"
+           FROM information_schema.columns c
+           JOIN information_schema.tables t ON t.table_schema = c.table_schema AND t.table_name = c.table_name
+          WHERE t.table_type = 'BASE TABLE' AND c.table_schema NOT IN ('pg_catalog', 'information_schema')
+            AND c.data_type IN ('text', 'character varying', 'json', 'jsonb', 'uuid', 'ARRAY')
+          ORDER BY 1, 2, 3`,
+      );
+      expect(new Set(columns.map((c) => c.schema)).size).toBeGreaterThan(1);
+      const parts = columns.map(
+        ({ schema, table, column }) =>
+          `SELECT '${schema}.${table}.${column}: ' || v."value" AS "hit"
+            FROM "${schema}"."${table}" t JOIN searched v ON strpos(t."${column}"::text, v."value") > 0`,
+      );
+      const { rows } = await sql().query<{ hit: string }>(
+        `WITH searched("value") AS (SELECT unnest($1::text[])) ${parts.join('\nUNION ALL\n')}`,
+        [values],
+      );
+      return rows.map((row) => row.hit).sort();
+    }
+
+    it("leaves no id of the contact's calls, and no row of their events, in any table", async () => {
+      const prisma = server.service.services.db.prisma;
+      const { accountId, apiKey } = await server.createAccount();
+      await listen(apiKey);
+      const setup = await callingSetup(server, accountId);
+      const phone = uniquePhone();
+      const contact = await upsertOk(server, apiKey, { phone, assignmentOptions: { workflowId: setup.workflowId } });
+      // Its call, placed and ended by the simulator: events `<callId>:started`, `:ended`, `:report`.
+      expect((await setup.dial({ [phone]: { result: 'converted' } })).map((p) => p.contactId)).toEqual([contact.id]);
+      const [call] = await prisma.call.findMany({ where: { contactId: contact.id } });
+      const providerCallId = `provider-${randomUUID()}`;
+      await prisma.call.update({ where: { id: call.id }, data: { providerCallId } });
+      // An event whose id (chosen by an integrator's own telephony adapter) does not contain the call's.
+      const opaqueEventId = `evt-${randomUUID()}`;
+      expect(
+        await applyTelephonyEvent(server.service.services, {
+          type: 'call.started',
+          eventId: opaqueEventId,
+          callId: call.id,
+          occurredAt: server.now().toISOString(),
+        }),
+      ).toBe('applied');
+      const { db, clock: serviceClock, webhooks } = server.service.services;
+      while ((await fanOutWebhookEvents({ db, clock: serviceClock, webhooks: webhooks! })) > 0);
+
+      const searched = [call.id, providerCallId, opaqueEventId];
+      const before = await anywhereHolding(searched);
+      for (const hit of [
+        `public.ProcessedEvent.eventId: ${call.id}`,
+        `public.ProcessedEvent.eventId: ${opaqueEventId}`,
+        `public.Call.id: ${call.id}`,
+        `public.Call.providerCallId: ${providerCallId}`,
+        `public.DomainEvent.payload: ${call.id}`,
+        `public.WebhookDelivery.payload: ${call.id}`,
+      ])
+        expect(before).toContain(hit);
+      const events = () =>
+        sql().query(`SELECT "eventId", "receivedAt" FROM "ProcessedEvent" WHERE "eventId" = ANY($1::text[])`, [
+          [`${call.id}:started`, `${call.id}:ended`, `${call.id}:report`, opaqueEventId],
+        ]);
+      expect((await events()).rows).toHaveLength(4);
+
+      expect((await server.request(apiKey, 'DELETE', `/api/v1/contacts/${contact.id}`)).status).toBe(204);
+
+      expect(await anywhereHolding(searched)).toEqual([]);
+      // Their times went with them.
+      expect((await events()).rows).toEqual([]);
+      // A provider's late retry of an event of the erased call changes nothing, and is not recorded.
+      await expect(
+        applyTelephonyEvent(server.service.services, {
+          type: 'call.started',
+          eventId: `${call.id}:started`,
+          callId: call.id,
+          occurredAt: server.now().toISOString(),
+        }),
+      ).rejects.toMatchObject({ code: 'not_found' });
+      expect((await events()).rows).toEqual([]);
+    });
 
     it('erases every trace of the contact but the contact.deleted event, in one DELETE', async () => {
       const prisma = server.service.services.db.prisma;

@@ -159,8 +159,7 @@ async function recordAndLock(
   const callIds = new Set(events.map((e) => e.callId));
   const oneCall = callIds.size === 1 && !events.some((e) => e.type === 'call.inbound') ? events[0].callId : null;
   const withEnrollment = events.some((e) => e.type === 'call.ended');
-  const eventIds = events.map((e) => e.eventId);
-  const { fresh, locked } = await recordEventsAndLockCall(tx, eventIds, now, oneCall, withEnrollment);
+  const { fresh, locked } = await recordEventsAndLockCall(tx, events, now, oneCall, withEnrollment);
   return { fresh, locked: withNoWrites(locked) };
 }
 

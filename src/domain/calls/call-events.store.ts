@@ -86,20 +86,24 @@ function contactFromJson(json: ContactRow): ContactRow {
 }
 
 /**
- * One round trip: records the event ids (those not seen before come back as `fresh`) and, with
- * `callId`, locks that call when it exists and one of the ids was fresh. A message of duplicates
- * only locks nothing: it writes nothing, and its commit waits for no WAL flush.
+ * One round trip: records the events' ids with their calls' (those not seen before come back as
+ * `fresh`; the call is kept so that an erasure deletes its calls' events) and, with `callId`,
+ * locks that call when it exists and one of the ids was fresh. A message of duplicates only
+ * locks nothing: it writes nothing, and its commit waits for no WAL flush.
  */
 export async function recordEventsAndLockCall(
   tx: SqlClient,
-  eventIds: string[],
+  events: Array<{ eventId: string; callId: string }>,
   now: Date,
   callId: string | null,
   withEnrollment: boolean,
 ): Promise<{ fresh: Set<string>; locked: LockedCallRows | null }> {
   const oneCall = callId === null ? null : uuidOrNull(callId);
+  const eventIds = events.map((event) => event.eventId);
+  const callIds = events.map((event) => event.callId);
   const [row] = await tx.$queryRaw<Array<LockedJson & { fresh: string[] }>>`
-    WITH fresh AS (INSERT INTO "ProcessedEvent" ("eventId", "receivedAt") SELECT id, ${now}::timestamptz FROM unnest(${eventIds}::text[]) AS id
+    WITH fresh AS (INSERT INTO "ProcessedEvent" ("eventId", "callId", "receivedAt")
+      SELECT e.id, e.call, ${now}::timestamptz FROM unnest(${eventIds}::text[], ${callIds}::text[]) AS e(id, call)
       ON CONFLICT DO NOTHING RETURNING "eventId"),
     ${lockedCallSql(oneCall, withEnrollment, Prisma.sql`AND EXISTS (SELECT 1 FROM fresh)`)}
     SELECT ARRAY(SELECT "eventId" FROM fresh) AS fresh, ${LOCKED_COLUMNS}`;

@@ -1,7 +1,8 @@
 // Erasure: a contact removed with everything that holds its personal data, in one transaction
-// (docs/decisions/0024-erasure.md). Its enrollments, item link, calls and their transcripts and
-// recordings' references go; its calls' results stay as anonymous counts (AnonymousCallTally);
-// the events, trigger deliveries, stored answers and bulk-update reports that name it are
+// (docs/decisions/0024-erasure.md). Its enrollments, item link, calls, their transcripts, their
+// recordings' references and the records of their telephony events (ids and times) go; its
+// calls' results stay as anonymous counts (AnonymousCallTally); the events, trigger deliveries,
+// stored answers and bulk-update reports that name it are
 // deleted or scrubbed; its phone goes on the block list only when asked; and a contact.deleted
 // event, naming only its id and its source's key (sourceKind + externalId), is written for the
 // Account's receivers.
@@ -23,6 +24,7 @@ import {
   deleteCalls,
   deleteContactRow,
   deleteEventsNaming,
+  deleteProcessedEventsOf,
   deleteStoredAnswersNaming,
   deleteTriggerDeliveriesOf,
   deleteWebhookDeliveriesNaming,
@@ -91,6 +93,7 @@ function erase(
       await deleteWebhookDeliveriesNaming(tx, accountId, contact.id);
       await tallyCalls(tx, accountId, callIds);
       await deleteCalls(tx, accountId, callIds);
+      await deleteProcessedEventsOf(tx, callIds);
       await deleteStoredAnswersNaming(tx, accountId, contact.id);
       await scrubBulkUpdateReports(tx, accountId, contact.id);
       await deleteContactRow(tx, accountId, contact.id);

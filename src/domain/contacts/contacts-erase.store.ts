@@ -48,6 +48,16 @@ export async function deleteTriggerDeliveriesOf(tx: SqlClient, callIds: string[]
   await tx.$executeRaw`DELETE FROM "MondayTriggerDelivery" WHERE "callId" = ANY(${callIds}::uuid[])`;
 }
 
+/**
+ * Deletes the records of the telephony events applied to these calls: their ids carry the
+ * calls' ids, and their times are the calls'. A provider's late retry of one of them then finds
+ * no call, and is refused as any event of an unknown call (not recorded).
+ */
+export async function deleteProcessedEventsOf(tx: SqlClient, callIds: string[]): Promise<void> {
+  if (callIds.length === 0) return;
+  await tx.$executeRaw`DELETE FROM "ProcessedEvent" WHERE "callId" = ANY(${callIds}::text[])`;
+}
+
 /** Deletes the calls' transcript lines, then the calls (recording URL, provider call id, outcome). */
 export async function deleteCalls(tx: SqlClient, accountId: string, callIds: string[]): Promise<void> {
   if (callIds.length === 0) return;
