@@ -15,7 +15,7 @@ import {
 import { bodyTooLarge, declaresMoreThan } from '../http/edge/body-limits.js';
 import { idempotencyKeyOf, idempotentWrites, noteBodyBytes, type AnswerSeal } from '../http/idempotency.js';
 import { decryptSecret, encryptSecret } from '../domain/shared/secret-box.js';
-import { badRequest } from '../domain/errors.js';
+import { badRequest, type DomainError } from '../domain/errors.js';
 import { openApiDocument, queryParametersByOperation } from './openapi.js';
 
 type Handler = (ctx: RequestContext, req: Request, res: Response) => Promise<void>;
@@ -30,12 +30,33 @@ export const REST_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
 // `verify` sees the raw bytes: a keyed write is recognised by them (src/http/idempotency.ts).
 const jsonBody = express.json({ limit: REST_BODY_LIMIT_BYTES, type: () => true, verify: noteBodyBytes });
 
-/** Reads the JSON body into req.body; a parser failure (413, bad JSON) goes to the app's error mapper. */
+/**
+ * Reads the JSON body into req.body; a parser failure (413, bad JSON, a body cut off mid-way)
+ * goes to the app's error mapper. The parser passes over a request it cannot read, leaving no
+ * body: one that declares none (no Content-Length, no Transfer-Encoding), and one whose
+ * connection is already gone (a Content-Length shorter than the bytes sent makes Node refuse
+ * the rest as a request and close it while the key is being checked). Neither runs the
+ * operation: it is a 400 (sent when the connection is still there), never a write of nothing.
+ */
 const readJsonBody = (req: Request, res: Response) =>
   new Promise<void>((resolve, reject) => {
     if (declaresMoreThan(req, REST_BODY_LIMIT_BYTES)) reject(bodyTooLarge(REST_BODY_LIMIT_BYTES));
-    else jsonBody(req, res, (error?: unknown) => (error ? reject(error) : resolve()));
+    else
+      jsonBody(req, res, (error?: unknown) => {
+        if (error) reject(error);
+        else if (req.body === undefined) reject(unreadBody(req));
+        else resolve();
+      });
   });
+
+function unreadBody(req: Request): DomainError {
+  const declared = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
+  return badRequest(
+    declared
+      ? 'The body could not be read: the connection ended before it arrived'
+      : 'This operation takes a JSON body, and the request has none',
+  );
+}
 
 /** Where src/app.ts mounts this router: the OpenAPI document's paths start with it. */
 export const REST_API_PATH = '/api/v1';
