@@ -6,11 +6,11 @@ import { createYoga } from 'graphql-yoga';
 import type { Services } from './domain/context.js';
 import { asDomainError, DomainError } from './domain/errors.js';
 import { schema } from './domain/schema.js';
-import { restRouter } from './rest/rest.route.js';
+import { REST_API_PATH, restRouter } from './rest/rest.route.js';
 import { errorBody, failureOf, type LogError } from './http/error-body.js';
 import { requestIdFor } from './http/request-context.js';
 import { noteRequestStarted } from './db/foreground-traffic.js';
-import { buildOpenApi } from './rest/openapi.js';
+import { openApiDocument } from './rest/openapi.js';
 import { apiDocsRouter, OPENAPI_DOCUMENT_PATH } from './rest/api-docs.route.js';
 import { logger } from './logger.js';
 import { mondayRouter } from '../integration/monday/board-app.route.js';
@@ -33,8 +33,6 @@ import {
   graphqlDocumentLimits,
   type GraphqlCaller,
 } from './http/edge/graphql-guard.js';
-
-const openApiDocument = buildOpenApi();
 
 export interface AppOptions {
   services: Services;
@@ -93,7 +91,7 @@ export function createApp({
   });
 
   app.get(OPENAPI_DOCUMENT_PATH, (_req, res) => {
-    res.json(openApiDocument);
+    res.json(openApiDocument());
   });
   // GET /docs: Redoc over that document, everything served from here (src/rest/api-docs.route.ts).
   app.use(apiDocsRouter());
@@ -104,7 +102,7 @@ export function createApp({
   if (services.voice) app.use(PROVIDER_WEBHOOKS_PATH, providerWebhooksRouter(services));
   // Before the JSON parser too: origin and key are checked first, then the MCP transport reads the body.
   app.use(MCP_PATH, mcpEndpoint(services, { logError }));
-  app.use('/api/v1', restRouter(services));
+  app.use(REST_API_PATH, restRouter(services));
   if (monday) app.use('/integrations/monday', mondayRouter(services, monday));
   app.use('/console', consoleRouter(services, { logError }));
 

@@ -153,9 +153,16 @@ export const badRequest = (message: string, details?: Record<string, unknown>) =
   new DomainError('bad_request', message, details);
 export const notFound = (message = 'Resource does not exist') => new DomainError('not_found', message);
 
-/** The error of a reason, with the reason's code; `subject` names what it is about for a surface's own words. */
-export const failureFor = (reason: FailureReason, message: string, subject?: string) =>
-  new DomainError(FAILURE_REASONS[reason].code, message, {}, { reason, subject });
+/**
+ * The error of a reason, with the reason's code; `subject` names what it is about for a
+ * surface's own words; `details` are the body's (`issues` of a 400).
+ */
+export const failureFor = (
+  reason: FailureReason,
+  message: string,
+  subject?: string,
+  details: Record<string, unknown> = {},
+) => new DomainError(FAILURE_REASONS[reason].code, message, details, { reason, subject });
 
 /** How a board-app action run answers this error: its reason's form, else its code's. */
 export function boardFormOf(error: DomainError): BoardForm {

@@ -724,6 +724,32 @@ function webhookEvents() {
   );
 }
 
+type PathItem = Record<string, { parameters?: Array<{ in?: string; name?: string }> }>;
+
+/**
+ * The query parameters of each operation of the document, by `GET /api/v1/contacts/{id}`
+ * (its method in capitals and its path template): the REST routes take these and refuse any
+ * other (src/rest/rest.route.ts), so a route cannot take a parameter the document does not
+ * list, nor silently ignore one it does not know.
+ */
+export function queryParametersByOperation(document: Record<string, unknown>): Map<string, readonly string[]> {
+  const byOperation = new Map<string, readonly string[]>();
+  for (const [path, item] of Object.entries(document.paths as Record<string, PathItem>))
+    for (const [method, operation] of Object.entries(item)) {
+      const names = (operation.parameters ?? []).filter((p) => p.in === 'query').map((p) => String(p.name));
+      byOperation.set(`${method.toUpperCase()} ${path}`, names);
+    }
+  return byOperation;
+}
+
+let built: Record<string, unknown> | undefined;
+
+/** The document, built once per process: GET /openapi.json serves it and the REST routes read their parameters from it. */
+export function openApiDocument(): Record<string, unknown> {
+  built ??= buildOpenApi();
+  return built;
+}
+
 export function buildOpenApi(): Record<string, unknown> {
   const bulkImport = json(BulkImportBodySchema) as { properties: object };
   return {
@@ -734,6 +760,7 @@ export function buildOpenApi(): Record<string, unknown> {
       description: [
         'Every request carries `Authorization: Bearer svc_pk_…`; every response carries `x-request-id` (a well-formed incoming one is echoed).',
         'Errors have the body `{ error, message, code, requestId }` (ErrorBody). An unknown path or method is a 404 `not_found`.',
+        'A query parameter the operation does not list is a 400 `bad_request` naming it in `issues`, as an unknown body field is (a misspelled filter never lists everything).',
         'OPTIONS on any path answers 204 with an `Allow` header and no body, without a key.',
         'CORS: no cross-origin access unless the operator lists the origin (CORS_ORIGINS); a listed origin gets Access-Control-Allow-Origin and answered preflights, never credentials.',
         `Rate limits: per API key and per client address (by default ${HTTP_EDGE_DEFAULTS.RATE_LIMIT_PER_KEY} and ${HTTP_EDGE_DEFAULTS.RATE_LIMIT_PER_ADDRESS} requests per ${HTTP_EDGE_DEFAULTS.RATE_LIMIT_WINDOW_SECONDS} s); every answer carries \`RateLimit-Policy\` and \`RateLimit\` (draft-ietf-httpapi-ratelimit-headers); over a limit the answer is 429 \`rate_limited\` with \`Retry-After\`.`,
@@ -822,7 +849,7 @@ export function buildOpenApi(): Record<string, unknown> {
       },
       responses: {
         BadRequest: errorAnswer(
-          'Invalid request (query, path, body or JSON), including any text value (body field, customFields key or value, query parameter, path segment) holding the NUL character (U+0000) or a lone UTF-16 surrogate, which cannot be stored; `issues` names the bad fields when it can. Nothing is stored',
+          'Invalid request (a query parameter the operation does not list; a bad query, path, body or JSON value), including any text value (body field, customFields key or value, query parameter, path segment) holding the NUL character (U+0000) or a lone UTF-16 surrogate, which cannot be stored; `issues` names the bad fields when it can. Nothing is stored',
           ['bad_request'],
         ),
         Unauthenticated: errorAnswer('API key missing, unknown or revoked', ['unauthenticated']),

@@ -15,6 +15,8 @@ import {
 import { bodyTooLarge, declaresMoreThan } from '../http/edge/body-limits.js';
 import { idempotencyKeyOf, idempotentWrites, noteBodyBytes, type AnswerSeal } from '../http/idempotency.js';
 import { decryptSecret, encryptSecret } from '../domain/shared/secret-box.js';
+import { badRequest, type DomainError } from '../domain/errors.js';
+import { openApiDocument, queryParametersByOperation } from './openapi.js';
 
 type Handler = (ctx: RequestContext, req: Request, res: Response) => Promise<void>;
 
@@ -28,12 +30,70 @@ export const REST_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
 // `verify` sees the raw bytes: a keyed write is recognised by them (src/http/idempotency.ts).
 const jsonBody = express.json({ limit: REST_BODY_LIMIT_BYTES, type: () => true, verify: noteBodyBytes });
 
-/** Reads the JSON body into req.body; a parser failure (413, bad JSON) goes to the app's error mapper. */
+/**
+ * Reads the JSON body into req.body; a parser failure (413, bad JSON, a body cut off mid-way)
+ * goes to the app's error mapper. The parser passes over a request it cannot read, leaving no
+ * body: one that declares none (no Content-Length, no Transfer-Encoding), and one whose
+ * connection is already gone (a Content-Length shorter than the bytes sent makes Node refuse
+ * the rest as a request and close it while the key is being checked). Neither runs the
+ * operation: it is a 400 (sent when the connection is still there), never a write of nothing.
+ */
 const readJsonBody = (req: Request, res: Response) =>
   new Promise<void>((resolve, reject) => {
     if (declaresMoreThan(req, REST_BODY_LIMIT_BYTES)) reject(bodyTooLarge(REST_BODY_LIMIT_BYTES));
-    else jsonBody(req, res, (error?: unknown) => (error ? reject(error) : resolve()));
+    else
+      jsonBody(req, res, (error?: unknown) => {
+        if (error) reject(error);
+        else if (req.body === undefined) reject(unreadBody(req));
+        else resolve();
+      });
   });
+
+function unreadBody(req: Request): DomainError {
+  const declared = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
+  return badRequest(
+    declared
+      ? 'The body could not be read: the connection ended before it arrived'
+      : 'This operation takes a JSON body, and the request has none',
+  );
+}
+
+/** Where src/app.ts mounts this router: the OpenAPI document's paths start with it. */
+export const REST_API_PATH = '/api/v1';
+
+/** The document's name of the operation a route serves: `GET /api/v1/contacts/{id}` for GET `/contacts/:id`. */
+const operationName = (method: string, routePath: string) =>
+  `${method === 'HEAD' ? 'GET' : method.toUpperCase()} ${REST_API_PATH}${routePath.replace(/:(\w+)/g, '{$1}')}`;
+
+/** The query parameters each operation takes: the OpenAPI document's, printed from the operations' zod schemas. */
+const QUERY_PARAMETERS = queryParametersByOperation(openApiDocument());
+
+/**
+ * A query parameter the operation does not take is a 400 naming it, as an unknown body field
+ * is: `?serachTerm=ada` must not list every contact. Names are the query parser's top-level
+ * keys, so a repeated or bracketed parameter (`status=a&status=b`, `status[]=a`) is its one
+ * name. Checked for every route here, from the document, so a new operation cannot forget it.
+ */
+function refuseUnknownQueryParameters(req: Request): void {
+  const known = QUERY_PARAMETERS.get(operationName(req.method, String(req.route?.path))) ?? [];
+  const unknown = Object.keys(req.query).filter((name) => !known.includes(name));
+  if (unknown.length === 0) return;
+  const message = `unknown query parameter (this operation takes ${known.length > 0 ? known.join(', ') : 'none'})`;
+  const issues = unknown.slice(0, 20).map((path) => ({ path, message }));
+  throw badRequest(issues.map((issue) => `${issue.path}: ${issue.message}`).join('; '), { issues });
+}
+
+/** Fails the start when a route serves an operation the OpenAPI document does not describe. */
+function assertDocumented(router: Router): void {
+  for (const layer of router.stack) {
+    if (!layer.route) continue;
+    for (const step of layer.route.stack) {
+      const name = operationName(step.method, layer.route.path);
+      if (step.method && !QUERY_PARAMETERS.has(name))
+        throw new Error(`${name} is served but not described in the OpenAPI document (src/rest/openapi.ts)`);
+    }
+  }
+}
 
 export function restRouter(services: Services): Router {
   const router = Router();
@@ -47,6 +107,7 @@ export function restRouter(services: Services): Router {
     (handler: Handler, { body = false, showsSecret = false } = {}) =>
     async (req: Request, res: Response) => {
       const ctx = await keyedRequestContext(services, req, res);
+      refuseUnknownQueryParameters(req);
       // A malformed Idempotency-Key is refused before the body is read; a well-formed one
       // makes the write run once per key (a retry gets the first answer).
       const key = idempotencyKeyOf(req);
@@ -272,5 +333,6 @@ export function restRouter(services: Services): Router {
     }),
   );
 
+  assertDocumented(router);
   return router;
 }

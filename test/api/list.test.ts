@@ -147,9 +147,19 @@ describe.each(testDatabaseKinds())('GET /api/v1/contacts and /csv on %s', (kind)
       }
     });
 
-    it('unknown query parameters are ignored', async () => {
-      const page = await listOk(server, apiKey, 'foo=bar');
-      expect(page.data).toHaveLength(7);
+    it('an unknown query parameter is a 400 naming it (a misspelled filter never lists everything)', async () => {
+      for (const path of ['/api/v1/contacts', '/api/v1/contacts/csv']) {
+        const res = await get(apiKey, `${path}?serachTerm=ada`);
+        expectError(res, 400, 'bad_request');
+        expect(res.json.issues).toEqual([
+          {
+            path: 'serachTerm',
+            message:
+              'unknown query parameter (this operation takes status, sourceKind, addedSince, addedBefore, assignedWorkflowId, searchTerm, limit, nextToken)',
+          },
+        ]);
+      }
+      expect((await listOk(server, apiKey, 'searchTerm=p7')).data).toHaveLength(1);
     });
   });
 

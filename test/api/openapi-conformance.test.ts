@@ -14,6 +14,14 @@ import { loadConformance, type Conformance } from '../support/openapi-conformanc
 /** Over express.json's 10 MB limit on /api/v1 bodies. */
 const OVERSIZED = `{"padding":"${'x'.repeat(10 * 1024 * 1024)}"}`;
 
+/** A request path for a path template: a known source kind, any external ID, fresh UUIDs. */
+const examplePath = (template: string) =>
+  template
+    .replace('{sourceKind}', 'api')
+    .replace('{externalId}', 'x')
+    .replace('{id}', randomUUID())
+    .replace('{deliveryId}', randomUUID());
+
 const byExternalId = (sourceKind: string, externalId: string, suffix = '') =>
   `/api/v1/contacts/source/${sourceKind}/external-id/${encodeURIComponent(externalId)}${suffix}`;
 
@@ -534,17 +542,53 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
     }
   });
 
+  it('every operation refuses a query parameter it does not list: 400 bad_request naming it', async () => {
+    // OPTIONS runs no operation (it names a path's methods, and answers preflights): it takes any query.
+    const operations = conformance.operations.filter((operation) => operation.method !== 'options');
+    expect(operations.length).toBeGreaterThan(20);
+    for (const operation of operations) {
+      const method = operation.method.toUpperCase();
+      const path = examplePath(operation.template);
+      const body = operation.requestBody ? {} : undefined;
+      for (const [query, names] of [
+        ['serachTerm=ada', ['serachTerm']],
+        // limit is refused too where the operation has no pages.
+        ['limit=10&unknown[key]=1&also=2&also=3', ['limit', 'unknown', 'also']],
+      ] as const) {
+        const answer = await expectAnswer(400, 'bad_request', apiKey, method, `${path}?${query}`, body);
+        const issues = (answer.json as { issues: Array<{ path: string; message: string }> }).issues;
+        const known = (operation.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name);
+        expect(
+          issues.map((issue) => issue.path),
+          `${operation.name}?${query}`,
+        ).toEqual(names.filter((name) => !known.includes(name)));
+        for (const issue of issues) expect(issue.message).toMatch(/^unknown query parameter \(this operation takes /);
+        expect((answer.json as { message: string }).message).toContain(
+          `${names[names.length - 1]}: unknown query parameter`,
+        );
+      }
+    }
+    // Nothing of a refused write was done.
+    expect((await call(apiKey, 'GET', '/api/v1/contacts?searchTerm=serachTerm')).json).toEqual({ data: [] });
+  });
+
+  it('known query parameters, repeated or bracketed, still work', async () => {
+    const { id } = await contact({ firstName: 'Querida', status: 'dnc' });
+    const found = async (query: string) => {
+      const answer = await expectAnswer(200, null, apiKey, 'GET', `/api/v1/contacts?${query}`);
+      return (answer.json as { data: Array<{ id: string }> }).data.map((c) => c.id);
+    };
+    expect(await found('searchTerm=querida&status=new&status=dnc')).toEqual([id]);
+    expect(await found('searchTerm=querida&status[]=dnc&sourceKind[0]=api&limit=5')).toEqual([id]);
+    expect(await found('searchTerm=querida&status=new')).toEqual([]);
+    await expectAnswer(204, null, apiKey, 'DELETE', `/api/v1/contacts/${id}?block=false`);
+  });
+
   it('OPTIONS on every path: 204, the Allow header, no body; no key needed', async () => {
     const paths = [...new Set(conformance.operations.map((operation) => operation.template))];
-    const example = (template: string) =>
-      template
-        .replace('{sourceKind}', 'api')
-        .replace('{externalId}', 'x')
-        .replace('{id}', randomUUID())
-        .replace('{deliveryId}', randomUUID());
     for (const template of paths) {
-      await expectAnswer(204, null, apiKey, 'OPTIONS', example(template));
-      await expectAnswer(204, null, null, 'OPTIONS', example(template));
+      await expectAnswer(204, null, apiKey, 'OPTIONS', examplePath(template));
+      await expectAnswer(204, null, null, 'OPTIONS', examplePath(template));
     }
   });
 
@@ -553,14 +597,8 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
     try {
       const { apiKey: key } = await limited.createAccount();
       expect((await limited.request(key, 'GET', '/api/v1/workflows')).status).toBe(200);
-      const example = (template: string) =>
-        template
-          .replace('{sourceKind}', 'api')
-          .replace('{externalId}', 'x')
-          .replace('{id}', randomUUID())
-          .replace('{deliveryId}', randomUUID());
       for (const operation of conformance.operations) {
-        const path = example(operation.template);
+        const path = examplePath(operation.template);
         const body = operation.requestBody ? { phone: uniquePhone() } : undefined;
         const answer = await limited.request(key, operation.method.toUpperCase(), path, body);
         conformance.check(operation.method.toUpperCase(), path, answer);

@@ -33,6 +33,7 @@ interface Operation {
   name: string;
   method: string;
   template: string;
+  parameters?: Array<{ name: string; in: string }>;
   requestBody?: { content: Record<string, { schema: Schema }> };
   responses: Record<string, ResponseObject>;
 }

@@ -132,3 +132,51 @@ export function trackConnections(server: Server): void {
     socket.once('close', () => sockets.splice(sockets.indexOf(socket), 1));
   });
 }
+
+export interface RawAnswer {
+  /** The answer's status; null when the server closed the connection without one. */
+  status: number | null;
+  body: string;
+}
+
+/**
+ * Sends `bytes` as they are (a request head and whatever body, however its Content-Length
+ * disagrees with it) on a new connection, then half-closes it when `end`. Resolves with the
+ * first answer (its head and Content-Length body) once it is in, or with status null when the
+ * server closed the connection first; the connection is closed either way.
+ */
+export async function sendRaw(server: Server, bytes: string, { end = false } = {}): Promise<RawAnswer> {
+  const { port } = server.address() as AddressInfo;
+  const client = net.connect(port, '127.0.0.1');
+  let received = Buffer.alloc(0);
+  const answer = await new Promise<RawAnswer>((resolve) => {
+    const complete = () => {
+      const headEnd = received.indexOf('\r\n\r\n');
+      if (headEnd < 0) return undefined;
+      const head = received.subarray(0, headEnd).toString('latin1');
+      const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1] ?? 0);
+      if (received.length < headEnd + 4 + length) return undefined;
+      return {
+        status: Number(head.split(' ')[1]),
+        body: received.subarray(headEnd + 4, headEnd + 4 + length).toString('utf8'),
+      };
+    };
+    client.on('data', (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+      const done = complete();
+      if (done) resolve(done);
+    });
+    client.on('error', () => {});
+    client.once('close', () => resolve(complete() ?? { status: null, body: received.toString('utf8') }));
+    client.once('connect', () => {
+      client.write(bytes);
+      if (end) client.end();
+    });
+  });
+  if (!client.destroyed)
+    await new Promise<void>((resolve) => {
+      client.once('close', () => resolve());
+      client.destroy();
+    });
+  return answer;
+}

@@ -5,9 +5,20 @@ import { z } from 'zod';
 import { badRequest } from '../errors.js';
 import { UUID_PATTERN } from './ids.js';
 
+/** Whatever is wrong with a page size (not a number, not an integer, out of bounds), the one thing to say. */
+const PAGE_LIMIT_RULE = { error: 'must be an integer from 1 to 100' };
+
+/** A page size: an integer from 1 to 100, default 50 (its text in a query string). */
+export const PageLimitSchema = z.coerce
+  .number(PAGE_LIMIT_RULE)
+  .int(PAGE_LIMIT_RULE)
+  .min(1, PAGE_LIMIT_RULE)
+  .max(100, PAGE_LIMIT_RULE)
+  .default(50);
+
 /** A list's page query: limit 1 to 100, default 50; an opaque nextToken of at most 512 characters. */
 export const PageQuerySchema = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(50),
+  limit: PageLimitSchema,
   nextToken: z.string().min(1).max(512).optional(),
 });
 

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { WEBHOOK_EVENT_TYPES } from './webhook-events.rules.js';
 import { MAX_URL_LENGTH } from './webhook-url.rules.js';
+import { PageLimitSchema } from '../shared/cursor.js';
 
 const EventsSchema = z
   .array(z.enum(WEBHOOK_EVENT_TYPES))
@@ -38,6 +39,6 @@ export const DeliveryStatusSchema = z.enum(['pending', 'delivered', 'failed', 'c
 
 export const DeliveryListSchema = z.object({
   status: DeliveryStatusSchema.optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(50),
+  limit: PageLimitSchema,
   nextToken: z.string().min(1).max(512).optional(),
 });

@@ -4,7 +4,7 @@ import type { Workflow } from '../../generated/prisma/client.js';
 import { z } from 'zod';
 import type { RequestContext } from '../context.js';
 import { requireActor, requireAdmin, requireConsoleUser } from '../context.js';
-import { badRequest, failureFor, notFound } from '../errors.js';
+import { badRequest, failureFor, notFound, type FailureReason } from '../errors.js';
 import { newestFirstPage, newestFirstPageOf, PageQuerySchema } from '../shared/cursor.js';
 import { parseInput } from '../shared/validation.js';
 import type { Enrollment } from '../enrollment/enrollment.rules.js';
@@ -46,9 +46,13 @@ export async function resolveEnrollmentTarget(
   accountId: string,
   options: AssignmentOptions | undefined,
 ): Promise<Enrollment | null> {
+  // Every refusal names the field in `issues`, as a refused body field is.
+  const field = 'assignmentOptions.workflowId';
+  const issues = (message: string) => ({ issues: [{ path: field, message }] });
   if (!options?.workflowId) {
     if (options && (options.reEnroll !== undefined || options.enforceCallNow !== undefined)) {
-      throw badRequest('assignmentOptions.workflowId is required when reEnroll or enforceCallNow is sent');
+      const problem = 'is required when reEnroll or enforceCallNow is sent';
+      throw badRequest(`${field}: ${problem}`, issues(problem));
     }
     return null;
   }
@@ -58,18 +62,14 @@ export async function resolveEnrollmentTarget(
   });
   // Each refusal names its reason: the board app turns an automation off for the first three,
   // and only fails the run for a paused workflow (resuming it makes the same run succeed).
-  const field = 'assignmentOptions.workflowId';
-  if (!workflow) throw failureFor('workflow_not_found', `${field}: no workflow ${options.workflowId} in this Account`);
+  const refuse = (reason: FailureReason, problem: string, subject?: string) =>
+    failureFor(reason, `${field}: ${problem}`, subject, issues(problem));
+  if (!workflow) throw refuse('workflow_not_found', `no workflow ${options.workflowId} in this Account`);
   if (workflow.status !== 'published') {
     const reason = workflow.status === 'draft' ? 'workflow_draft' : 'workflow_archived';
-    throw failureFor(
-      reason,
-      `${field}: workflow "${workflow.name}" is ${workflow.status}, not published`,
-      workflow.name,
-    );
+    throw refuse(reason, `workflow "${workflow.name}" is ${workflow.status}, not published`, workflow.name);
   }
-  if (workflow.paused)
-    throw failureFor('workflow_paused', `${field}: workflow "${workflow.name}" is paused`, workflow.name);
+  if (workflow.paused) throw refuse('workflow_paused', `workflow "${workflow.name}" is paused`, workflow.name);
   return {
     workflowId: workflow.id,
     attemptLimit: workflow.agent?.attemptLimit ?? null,

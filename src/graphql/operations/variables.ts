@@ -3,8 +3,8 @@
 // and answers a bad value with the same 400: scalars as text (an array by its last item), lists
 // from one value or an array, and a page limit that is an integer, or else -1 so that the
 // operation's bound check names the bound. A null value counts as not sent. Only a value that
-// is neither text nor a list of text (`?searchTerm[a]=1`, an object argument) is refused here,
-// as a 400 `bad_request` naming the value.
+// is neither text nor a list of text (`?searchTerm[a]=1`, an object argument), and a required
+// argument not sent, are refused here, as a 400 `bad_request` naming the argument.
 import { badRequest } from '../../domain/errors.js';
 
 /** A parsed query string, or a tool call's arguments. */
@@ -27,8 +27,20 @@ function text(args: RequestValues, name: string): string | undefined {
   return refuse(name, 'a string');
 }
 
-/** A required text argument: not sent reads as empty text, which the operation refuses by name. */
+/**
+ * The 400 for required arguments not sent (absent or null), naming each: "callId: is required",
+ * not what the operation would say of a value it never got ("must be a UUID").
+ */
+function requireSent(args: RequestValues, names: readonly string[]): void {
+  const missing = names.filter((name) => args[name] === undefined || args[name] === null);
+  if (missing.length === 0) return;
+  const issues = missing.map((path) => ({ path, message: 'is required' }));
+  throw badRequest(issues.map((issue) => `${issue.path}: ${issue.message}`).join('; '), { issues });
+}
+
+/** A required text argument; not sent is a 400 naming it. */
 export function requiredText(args: RequestValues, name: string): string {
+  requireSent(args, [name]);
   return text(args, name) ?? '';
 }
 
@@ -86,6 +98,7 @@ export function contactListVariables(values: RequestValues): Record<string, unkn
 
 /** The contact a by-external-ID read names (a REST path's params, or a tool's arguments). */
 export function externalIdPath(values: RequestValues): { sourceKind: string; externalId: string } {
+  requireSent(values, ['sourceKind', 'externalId']);
   return { sourceKind: requiredText(values, 'sourceKind'), externalId: requiredText(values, 'externalId') };
 }
 
