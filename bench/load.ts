@@ -109,7 +109,7 @@ async function freePort(): Promise<number> {
  * `contactline serve` in its own process; resolves once /readyz answers 200. Its log (on
  * stderr: an access line per request) goes to a file, read back only to explain a failed start.
  */
-async function startServe(
+export async function startServe(
   env: Record<string, string>,
   logFile: string,
 ): Promise<{ child: ChildProcess; baseUrl: string; stop(): Promise<void> }> {
@@ -158,7 +158,7 @@ async function startServe(
 }
 
 /** An Account with a key, created the way an operator does (GraphQL, operator token). */
-async function createAccount(baseUrl: string): Promise<{ accountId: string; apiKey: string }> {
+export async function createAccount(baseUrl: string): Promise<{ accountId: string; apiKey: string }> {
   const graphql = async (query: string, variables: Record<string, unknown> = {}) => {
     const response = await fetch(`${baseUrl}/graphql`, {
       method: 'POST',

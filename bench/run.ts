@@ -41,6 +41,9 @@
 //   10. (bench/webhooks.ts) 1,000 call.ended webhooks to a receiver on loopback: the time until all are
 //      delivered (target < 10 s on PostgreSQL) and the service's work per delivery (target < 2 ms p50).
 //   BENCH_ONLY=webhooks                    no seed: only the figure of 10
+//   11. (bench/sign-in.ts) GET /contacts/{id} p50/p95 while 30 console sign-ins with unknown emails run at once,
+//      against idle, on `contactline serve` in its own process (target: adds < 5 ms at the p95).
+//   BENCH_ONLY=signin                      no seed: only the figure of 11
 // Writes bench/results.json and bench/results.md (with BENCH_CONTACTS set: bench/results-<N>.json
 // and .md, so a run at another size keeps its own figures). A BENCH_ONLY run replaces (or adds) only its own
 // figures in the results already there, each marked with the run it comes from.
@@ -64,6 +67,7 @@ import { benchHttpEdge } from './http-edge.js';
 import { benchBulkUpdateNeighbour } from './bulk-update-neighbour.js';
 import { benchIdempotency } from './idempotency.js';
 import { benchWebhooks } from './webhooks.js';
+import { benchSignInFlood } from './sign-in.js';
 import { logger } from '../src/logger.js';
 import { benchLoad, type LoadFigure } from './load.js';
 import { benchListCases, listCases } from './lists.js';
@@ -101,6 +105,7 @@ const SETTINGS = {
   webhookEvents: QUICK ? 200 : 1000,
   bulkUpdateNeighbour: { contacts: QUICK ? 5000 : 50_000, idleRequests: QUICK ? 50 : 300 },
   load: { connections: 50, seconds: QUICK ? 5 : 30, baselineSeconds: QUICK ? 3 : 10 },
+  signIn: { parallel: 30, phaseSeconds: QUICK ? 4 : 10, warmup: 20 },
 };
 const GROUPS = [
   'contacts',
@@ -113,6 +118,7 @@ const GROUPS = [
   'load',
   'idempotency',
   'webhooks',
+  'signin',
 ] as const;
 const ONLY = GROUPS.find((group) => group === process.env.BENCH_ONLY);
 /** Whether a group of figures runs: all of them, or only BENCH_ONLY's. */
@@ -572,11 +578,14 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
         log,
       );
     const webhookFigure = () => benchWebhooks(server, { events: SETTINGS.webhookEvents }, log);
-    if (ONLY === 'load' || ONLY === 'idempotency' || ONLY === 'webhooks') {
+    const signInFigure = () => benchSignInFlood(kind, SETTINGS.signIn, log);
+    if (ONLY === 'load' || ONLY === 'idempotency' || ONLY === 'webhooks' || ONLY === 'signin') {
       // The load figures need no seed: the edge figure reads one contact, the load runs have a database of their own;
-      // the idempotency and webhook figures write contacts of their own, in Accounts of their own.
+      // the idempotency and webhook figures write contacts of their own, in Accounts of their own; the sign-in
+      // figure runs a service of its own.
       if (ONLY === 'idempotency') figures.push(await idempotencyFigure());
       else if (ONLY === 'webhooks') figures.push(await webhookFigure());
+      else if (ONLY === 'signin') figures.push(await signInFigure());
       else {
         figures.push(
           await benchHttpEdge(
@@ -666,6 +675,7 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
     }
     if (runs('idempotency')) figures.push(await idempotencyFigure());
     if (runs('webhooks')) figures.push(await webhookFigure());
+    if (runs('signin')) figures.push(await signInFigure());
     // Before board and calls: the dialer must claim only the voice figures' own calls.
     if (emulators) {
       figures.push(
@@ -973,6 +983,20 @@ export function markdown(results: DatabaseResult[], meta: Record<string, unknown
       out.push(
         `Call-ended: ${ended.service.n} events, ${ended.extra?.statementsPerEvent} statements each (p50), results ${JSON.stringify(ended.extra?.results)}.`,
       );
+    const signIns = r.figures.find((f) => f.id === 'api-read-during-sign-ins');
+    if (signIns) {
+      const x = signIns.extra as {
+        healthzIdleMs: Stats;
+        healthzDuringMs: Stats;
+        signInAnswers: Record<string, number>;
+        checkedSignInMs: Stats | null;
+      };
+      out.push(
+        `Sign-in flood (bench/sign-in.ts, \`contactline serve\` in its own process, idle and flood phases alternating): ` +
+          `/healthz p95 ${fmt(x.healthzIdleMs.p95)} ms idle, ${fmt(x.healthzDuringMs.p95)} ms during; the sign-ins were answered ${JSON.stringify(x.signInAnswers)} ` +
+          `(401 checked, 503 refused while the hashing lane was full, retried after its Retry-After), a checked one in ${fmt(x.checkedSignInMs?.p50 ?? null)} ms (p50).`,
+      );
+    }
     for (const f of r.figures.filter(
       (x) => x.explain && !x.extra?.listCase && (x.pass === false || x.id === 'dialer-claim-100'),
     )) {

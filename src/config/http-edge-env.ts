@@ -8,6 +8,7 @@ export const HTTP_EDGE_DEFAULTS = {
   RATE_LIMIT_WINDOW_SECONDS: 60,
   RATE_LIMIT_PER_KEY: 12_000,
   RATE_LIMIT_PER_ADDRESS: 24_000,
+  RATE_LIMIT_SIGN_IN_PER_ADDRESS: 60,
   GRAPHQL_MAX_ALIASES: 15,
   GRAPHQL_MAX_DEPTH: 8,
   GRAPHQL_MAX_COST: 5_000,
@@ -16,7 +17,7 @@ export const HTTP_EDGE_DEFAULTS = {
 const count = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
 
 export const HttpEdgeEnvShape = {
-  /** The window of both rate limits, in seconds. */
+  /** The window of the rate limits, in seconds. */
   RATE_LIMIT_WINDOW_SECONDS: z.coerce
     .number()
     .int()
@@ -27,6 +28,11 @@ export const HttpEdgeEnvShape = {
   RATE_LIMIT_PER_KEY: count(HTTP_EDGE_DEFAULTS.RATE_LIMIT_PER_KEY),
   /** Requests per window per client address, on every route but the probes; 0 turns it off. */
   RATE_LIMIT_PER_ADDRESS: count(HTTP_EDGE_DEFAULTS.RATE_LIMIT_PER_ADDRESS),
+  /**
+   * Password checks per window per client address (console sign-ins and invitation links
+   * setting a password), each a deliberately costly hash; 0 turns the limit off.
+   */
+  RATE_LIMIT_SIGN_IN_PER_ADDRESS: count(HTTP_EDGE_DEFAULTS.RATE_LIMIT_SIGN_IN_PER_ADDRESS),
   /**
    * Express's `trust proxy` (https://expressjs.com/en/guide/behind-proxies.html): which hops may
    * name the client in X-Forwarded-For. Unset: the connection's own address is the client's.
@@ -75,6 +81,8 @@ export function httpEdgeSettings(env: Partial<HttpEdgeEnv> = {}): HttpEdgeEnv {
     RATE_LIMIT_WINDOW_SECONDS: env.RATE_LIMIT_WINDOW_SECONDS ?? HTTP_EDGE_DEFAULTS.RATE_LIMIT_WINDOW_SECONDS,
     RATE_LIMIT_PER_KEY: env.RATE_LIMIT_PER_KEY ?? HTTP_EDGE_DEFAULTS.RATE_LIMIT_PER_KEY,
     RATE_LIMIT_PER_ADDRESS: env.RATE_LIMIT_PER_ADDRESS ?? HTTP_EDGE_DEFAULTS.RATE_LIMIT_PER_ADDRESS,
+    RATE_LIMIT_SIGN_IN_PER_ADDRESS:
+      env.RATE_LIMIT_SIGN_IN_PER_ADDRESS ?? HTTP_EDGE_DEFAULTS.RATE_LIMIT_SIGN_IN_PER_ADDRESS,
     TRUST_PROXY: env.TRUST_PROXY,
     CORS_ORIGINS: env.CORS_ORIGINS ?? [],
     GRAPHQL_MAX_ALIASES: env.GRAPHQL_MAX_ALIASES ?? HTTP_EDGE_DEFAULTS.GRAPHQL_MAX_ALIASES,

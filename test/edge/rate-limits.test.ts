@@ -90,6 +90,15 @@ describe.each(testDatabaseKinds())('rate limits in one process on %s', (kind) =>
     expect(await server.service.services.db.prisma.contact.count({ where: { phone: '+14155550100' } })).toBe(0);
     expect((await server.request(other.apiKey, 'GET', '/api/v1/workflows')).status).toBe(200);
   });
+
+  it('a burst of one key at once gets exactly its limit: none of the five refused early', async () => {
+    const { apiKey } = await server.createAccount();
+    const statuses = await Promise.all(
+      Array.from({ length: 20 }, () => server.request(apiKey, 'GET', '/api/v1/workflows').then((res) => res.status)),
+    );
+    expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(15);
+  });
 });
 
 describe.each(testDatabaseKinds())('the per-address limit on %s', (kind) => {

@@ -2,10 +2,13 @@
 // domain's session services directly, as REST's auth step calls authenticateApiKey: they run
 // before there is a signed-in person to run GraphQL operations for.
 import type express from 'express';
+import type { VNode } from 'preact';
 import type { Router } from 'express';
 import { asDomainError } from '../../domain/errors.js';
 import { acceptInvitation, INVITATION_PATH, openInvitation } from '../../domain/users/invitations.service.js';
 import { signIn, signOut } from '../../domain/users/sessions.service.js';
+import { HashingBusy } from '../../domain/users/hashing-lane.js';
+import { spendSignInQuota } from '../../http/edge/rate-limit/rate-limits.js';
 import { type ConsoleKit, fieldMessage, send } from '../console-kit.js';
 import { clearSessionCookie, setSessionCookie } from '../console-session.js';
 import { InvitationGonePage, InvitationPage } from '../pages/invitation.js';
@@ -31,7 +34,13 @@ export function signInRoutes(
     try {
       const email = typeof req.body?.email === 'string' ? req.body.email : '';
       const password = typeof req.body?.password === 'string' ? req.body.password : '';
-      const result = await signIn(services, { email: email.slice(0, 254), password: password.slice(0, 200) });
+      const result = await withinSignInLimits(
+        req,
+        res,
+        () => signIn(services, { email: email.slice(0, 254), password: password.slice(0, 200) }),
+        (error) => SignInPage({ email, error }),
+      );
+      if (!result) return;
       if (result.ok) {
         setSessionCookie(req, res, result.token, result.expiresAt);
         res.redirect(303, '/console/');
@@ -80,7 +89,16 @@ export function signInRoutes(
     try {
       const password = typeof req.body?.password === 'string' ? req.body.password : '';
       try {
-        await acceptInvitation(services, { token: String(req.params.token), password });
+        const accepted = await withinSignInLimits(
+          req,
+          res,
+          () => acceptInvitation(services, { token: String(req.params.token), password }),
+          async (error) => {
+            const user = await openInvitation(services, String(req.params.token));
+            return user ? InvitationPage({ email: user.email, action: req.originalUrl, error }) : InvitationGonePage();
+          },
+        );
+        if (!accepted) return;
       } catch (error) {
         const failure = asDomainError(error);
         // The form again only for a link still usable (its email is read only on this path).
@@ -102,4 +120,28 @@ export function signInRoutes(
       next(error);
     }
   });
+}
+
+/**
+ * Runs a password check (it hashes) within the sign-in limits: the client address's sign-in
+ * quota first, then the process's hashing lane. Over either, the form is shown again with why
+ * (429 over the address's quota, 503 while the lane is full; both with Retry-After), and null
+ * comes back.
+ */
+async function withinSignInLimits<T>(
+  req: express.Request,
+  res: express.Response,
+  check: () => Promise<T>,
+  form: (error: string) => VNode | Promise<VNode>,
+): Promise<T | null> {
+  try {
+    await spendSignInQuota(req, res);
+    return await check();
+  } catch (error) {
+    const failure = asDomainError(error);
+    if (failure instanceof HashingBusy) res.setHeader('Retry-After', String(failure.retryAfterSeconds));
+    else if (failure?.code !== 'rate_limited') throw error;
+    send(res, failure.status, await form(failure.message));
+    return null;
+  }
 }

@@ -1,7 +1,10 @@
 // Console passwords, hashed with scrypt from node:crypto (memory-hard; no native add-on to
 // build). Stored as `scrypt$<log2 N>$<r>$<p>$<salt>$<hash>` (base64url), so the cost can be
 // raised later and old hashes still verify with the parameters they were made with.
-import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+//
+// Every hash runs on the process's hashing lane (hashing-lane.ts), bounded and off the event loop.
+import { randomBytes, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { scryptInLane } from './hashing-lane.js';
 
 // N = 2^15, r = 8, p = 3: one of OWASP's equivalent scrypt minimums (with N = 2^17, p = 1), at
 // 32 MiB of memory per hash instead of 128, so concurrent sign-ins do not balloon the process.
@@ -15,11 +18,7 @@ function derive(password: string, salt: Buffer, log2N: number, r: number, p: num
   const N = 2 ** log2N;
   // Node refuses more than 32 MiB by default; allow what these parameters need, with room.
   const options: ScryptOptions = { N, r, p, maxmem: 256 * N * r };
-  return new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFC'), salt, KEY_LENGTH, options, (error, key) =>
-      error ? reject(error) : resolve(key),
-    ),
-  );
+  return scryptInLane(password.normalize('NFC'), salt, KEY_LENGTH, options);
 }
 
 export async function hashPassword(password: string): Promise<string> {
@@ -40,6 +39,10 @@ export async function verifyPassword(password: string, stored: string): Promise<
 /** A hash of a password nobody has, verified when the email is unknown so both answers take as long. */
 let decoy: Promise<string> | undefined;
 export const decoyHash = () => {
-  decoy ??= hashPassword(randomBytes(16).toString('hex'));
+  // A first hash refused by a full lane is tried again by the next sign-in, not kept as failed.
+  decoy ??= hashPassword(randomBytes(16).toString('hex')).catch((error: unknown) => {
+    decoy = undefined;
+    throw error;
+  });
   return decoy;
 };

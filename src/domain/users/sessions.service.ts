@@ -6,6 +6,7 @@ import { DomainError } from '../errors.js';
 import { parseInput } from '../shared/validation.js';
 import { randomToken, sha256Hex } from '../shared/tokens.js';
 import { decoyHash, verifyPassword } from './password-hash.js';
+import { assertHashingRoom } from './hashing-lane.js';
 import { delayAfterFailure, isLocked, lockAfterFailure } from './sign-in.rules.js';
 import { SignInSchema } from './users.inputs.js';
 
@@ -24,11 +25,14 @@ export type SignInResult =
 
 /**
  * Checks an email and password. Wrong credentials and an unknown email answer alike (the
- * password is checked against a decoy hash, so they take as long). Failures in a row are
+ * password is checked against a decoy hash, so they take as long). HashingBusy (503) while the
+ * process's hashing lane is full, for every email alike. Failures in a row are
  * counted per user: slowed after FREE_FAILURES, locked for a while after LOCK_AFTER_FAILURES.
  */
 export async function signIn(services: Services, input: unknown): Promise<SignInResult> {
   const data = parseInput(SignInSchema, input);
+  // While the hashing lane is full, refused before the email is looked up: cheap, and alike for all.
+  assertHashingRoom();
   const user = await services.db.prisma.user.findFirst({
     where: { email: { equals: data.email, mode: 'insensitive' }, passwordHash: { not: null } },
   });

@@ -105,8 +105,12 @@ export function createPostgresQuotaStore(runner: Pick<SqlRunner, 'query'>): Quot
 
   async function takeAfterLease(partition: string, limit: number, windowMs: number, now: Date): Promise<QuotaDecision> {
     const at = now.getTime();
-    // A few rounds: concurrent requests of one partition may spend a fresh slice first.
-    for (let round = 0; round < 4; round++) {
+    // Until a token, a spent window or a failing database: concurrent requests of one partition
+    // may spend a fresh slice first (with a slice of one, all but one of them), and then lease
+    // again. Each lease grants at least one request of the window or finds it spent, so this
+    // ends within `limit` leases. (A cap of a few rounds refused a burst of a small limit's
+    // requests while its window still had room: nine sign-ins at once, three let through.)
+    for (;;) {
       const leased = spendLeased(partition, limit, windowMs, now);
       if (leased) return leased;
       const slice = current(partition, at);
@@ -114,8 +118,6 @@ export function createPostgresQuotaStore(runner: Pick<SqlRunner, 'query'>): Quot
       await lease(partition, limit, windowMs, now);
       if (failing) return { allowed: true, remaining: limit, resetSeconds: Math.ceil(windowMs / 1000) };
     }
-    const slice = current(partition, at);
-    return { allowed: false, remaining: 0, resetSeconds: slice ? secondsUntil(slice.endsAt, at) : 1 };
   }
 
   return {

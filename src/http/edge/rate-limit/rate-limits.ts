@@ -1,9 +1,11 @@
-// The service's two rate limits and their answer headers.
+// The service's rate limits and their answer headers.
 //
 //   address  every request but the probes, per client address (req.ip: see TRUST_PROXY), checked
 //            first, before the credential or the body is read;
 //   key      every request authenticated with an API key (REST, MCP, GraphQL), per key, checked
-//            right after the key is.
+//            right after the key is;
+//   sign-in  every password check (a console sign-in, an invitation link setting a password), per
+//            client address, checked before the password is hashed: a hash is costly on purpose.
 //
 // Over a limit: 429 `rate_limited` in the error body with Retry-After. Every answer carries the
 // policies that applied to it in the fields of draft-ietf-httpapi-ratelimit-headers (structured
@@ -18,7 +20,7 @@ import type { HttpEdgeEnv } from '../../../config/http-edge-env.js';
 import { onBeforeHeaders } from '../before-headers.js';
 import type { QuotaDecision, QuotaStore } from './quota-store.js';
 
-export type PolicyName = 'address' | 'key';
+export type PolicyName = 'address' | 'key' | 'sign-in';
 
 interface Policy {
   name: PolicyName;
@@ -40,7 +42,10 @@ export class RateLimits {
 
   constructor(
     private readonly store: QuotaStore,
-    settings: Pick<HttpEdgeEnv, 'RATE_LIMIT_WINDOW_SECONDS' | 'RATE_LIMIT_PER_KEY' | 'RATE_LIMIT_PER_ADDRESS'>,
+    settings: Pick<
+      HttpEdgeEnv,
+      'RATE_LIMIT_WINDOW_SECONDS' | 'RATE_LIMIT_PER_KEY' | 'RATE_LIMIT_PER_ADDRESS' | 'RATE_LIMIT_SIGN_IN_PER_ADDRESS'
+    >,
     private readonly clock: Clock,
   ) {
     const windowSeconds = settings.RATE_LIMIT_WINDOW_SECONDS;
@@ -50,6 +55,7 @@ export class RateLimits {
     };
     add('address', settings.RATE_LIMIT_PER_ADDRESS);
     add('key', settings.RATE_LIMIT_PER_KEY);
+    add('sign-in', settings.RATE_LIMIT_SIGN_IN_PER_ADDRESS);
   }
 
   /** Middleware, first in the app: the address limit, and the headers of every answer. */
@@ -58,7 +64,7 @@ export class RateLimits {
     locals.rateLimits = this;
     if (UNLIMITED_PATHS.has(req.path)) return next();
     onBeforeHeaders(res, () => writeHeaders(res));
-    await this.spend(res, 'address', req.ip ?? req.socket.remoteAddress ?? 'unknown');
+    await this.spend(res, 'address', clientAddress(req));
     next();
   };
 
@@ -74,9 +80,13 @@ export class RateLimits {
     locals[DECISIONS].push({ policy, decision });
     if (!decision.allowed) {
       res.setHeader('Retry-After', String(decision.resetSeconds));
+      const what =
+        name === 'sign-in'
+          ? 'sign-ins from this client address'
+          : `requests for this ${name === 'key' ? 'API key' : 'client address'}`;
       throw new DomainError(
         'rate_limited',
-        `Too many requests for this ${name === 'key' ? 'API key' : 'client address'}: at most ${policy.limit} every ${policy.windowSeconds} s; retry after ${decision.resetSeconds} s`,
+        `Too many ${what}: at most ${policy.limit} every ${policy.windowSeconds} s; retry after ${decision.resetSeconds} s`,
       );
     }
   }
@@ -84,6 +94,14 @@ export class RateLimits {
   stop(): Promise<void> {
     return this.store.stop();
   }
+}
+
+/** The client's address, as every per-address limit counts it (req.ip follows TRUST_PROXY). */
+const clientAddress = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
+
+/** The sign-in limit of the request's client address (called before a password is hashed). */
+export async function spendSignInQuota(req: Request, res: Response): Promise<void> {
+  await (res.locals as Locals).rateLimits?.spend(res, 'sign-in', clientAddress(req));
 }
 
 /** The key limit of the request's API key (called where each surface authenticates one). */
