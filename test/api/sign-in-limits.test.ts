@@ -38,6 +38,7 @@ describe.each(testDatabaseKinds())('sign-in limits on %s', (kind) => {
   };
   const nobody = (n: number) => ({ email: `nobody-${n}-${Math.random()}@example.com`, password: 'a wrong guess' });
 
+  // Hashes run at the lowest CPU priority: beside another busy test file a sign-in takes seconds.
   describe('the hashing lane', () => {
     const server = useServer(0);
 
@@ -66,7 +67,7 @@ describe.each(testDatabaseKinds())('sign-in limits on %s', (kind) => {
       }
       const after = await post(server, '/console/sign-in', { email: person.email, password: CONSOLE_PASSWORD });
       expect(after.status).toBe(303);
-    });
+    }, 120_000);
 
     it('answers a flood of parallel sign-ins: some refused with Retry-After, the rest checked, none failed', async () => {
       const answers = await Promise.all(
@@ -110,6 +111,6 @@ describe.each(testDatabaseKinds())('sign-in limits on %s', (kind) => {
       const page = await fetch(`${server.baseUrl}/console/sign-in`, { headers: { 'x-forwarded-for': from } });
       expect(page.status).toBe(200);
       expect((await post(server, '/console/sign-in', nobody(99), '203.0.113.8')).status).toBe(401);
-    });
+    }, 120_000);
   });
 });
