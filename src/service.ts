@@ -174,7 +174,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     server = await listen(app, env.HOST, env.PORT);
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : env.PORT;
-    const baseUrl = `http://${env.HOST.includes(':') ? `[${env.HOST}]` : env.HOST}:${port}`;
+    const baseUrl = `http://${hostAndPort(env.HOST, port)}`;
     voice.publicBaseUrl ||= baseUrl;
     // The demo account only once the server listens: its key and password are shown once, by
     // the start that created it, so a start that cannot listen (a port in use) must not create
@@ -210,6 +210,9 @@ export class ListenError extends Error {
   }
 }
 
+/** `host:port` as a URL writes it (an IPv6 address in brackets). */
+const hostAndPort = (host: string, port: number) => `${host.includes(':') ? `[${host}]` : host}:${port}`;
+
 /** Listens on host:port; refusals come back as a ListenError that says what to change. */
 async function listen(app: ReturnType<typeof createApp>, host: string, port: number): Promise<Server> {
   const server = app.listen(port, host);
@@ -219,7 +222,7 @@ async function listen(app: ReturnType<typeof createApp>, host: string, port: num
     await once(server, 'listening');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const where = `${host.includes(':') ? `[${host}]` : host}:${port}`;
+    const where = hostAndPort(host, port);
     if (code === 'EADDRINUSE')
       throw new ListenError(
         `cannot listen on ${where}: the port is in use by another process (stop it, or set PORT to a free port)`,

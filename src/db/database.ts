@@ -124,6 +124,32 @@ async function openPostgres(connectionString: string): Promise<Database> {
   };
 }
 
+/**
+ * The SQL runner over a PGlite instance (the service's, or a bare one such as the tests' template
+ * builder). PGlite serializes transactions against every other statement, Prisma's included.
+ */
+export function pgliteSqlRunner(db: PGlite): SqlRunner {
+  return {
+    query: async (text, params) => {
+      const result = await db.query(text, params);
+      return { rows: result.rows as never[], rowCount: result.affectedRows ?? 0 };
+    },
+    exec: async (text) => {
+      await db.exec(text);
+    },
+    execResults: async (text) => db.exec(text),
+    transaction: async (work) =>
+      db.transaction((tx) =>
+        work({
+          query: async (text, params) => {
+            const r = await tx.query(text, params);
+            return { rows: r.rows as never[], rowCount: r.affectedRows ?? 0 };
+          },
+        }),
+      ),
+  };
+}
+
 const statementNames = new Map<string, string>();
 
 function statementName(text: string): string {
@@ -156,26 +182,7 @@ async function openPglite(
     prisma,
     // PGlite serializes query() against open transactions (its transaction mutex), so the
     // queue's statements never run inside a Prisma transaction; see test/api/pglite-sharing.
-    sql: {
-      query: async (text, params) => {
-        const result = await db.query(text, params);
-        return { rows: result.rows as never[], rowCount: result.affectedRows ?? 0 };
-      },
-      exec: async (text) => {
-        await db.exec(text);
-      },
-      execResults: async (text) => db.exec(text),
-      // PGlite serializes transactions against every other statement (Prisma's included).
-      transaction: async (work) =>
-        db.transaction((tx) =>
-          work({
-            query: async (text, params) => {
-              const r = await tx.query(text, params);
-              return { rows: r.rows as never[], rowCount: r.affectedRows ?? 0 };
-            },
-          }),
-        ),
-    },
+    sql: pgliteSqlRunner(db),
     async close() {
       await prisma.$disconnect();
       await db.close();

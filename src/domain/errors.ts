@@ -151,6 +151,11 @@ export class DomainError extends GraphQLError {
 
 export const badRequest = (message: string, details?: Record<string, unknown>) =>
   new DomainError('bad_request', message, details);
+/** A 400 naming each bad field: the message lists "path: message" of every issue, and `issues` carries them. */
+export const badRequestFor = (issues: Array<{ path: string; message: string }>) =>
+  badRequest(issues.map((issue) => (issue.path ? `${issue.path}: ${issue.message}` : issue.message)).join('; '), {
+    issues,
+  });
 export const notFound = (message = 'Resource does not exist') => new DomainError('not_found', message);
 
 /**

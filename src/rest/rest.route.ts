@@ -15,7 +15,7 @@ import {
 import { bodyTooLarge, declaresMoreThan } from '../http/edge/body-limits.js';
 import { idempotencyKeyOf, idempotentWrites, noteBodyBytes, type AnswerSeal } from '../http/idempotency.js';
 import { decryptSecret, encryptSecret } from '../domain/shared/secret-box.js';
-import { badRequest, type DomainError } from '../domain/errors.js';
+import { badRequest, badRequestFor, type DomainError } from '../domain/errors.js';
 import { openApiDocument, queryParametersByOperation } from './openapi.js';
 
 type Handler = (ctx: RequestContext, req: Request, res: Response) => Promise<void>;
@@ -65,8 +65,8 @@ export const REST_API_PATH = '/api/v1';
 const operationName = (method: string, routePath: string) =>
   `${method === 'HEAD' ? 'GET' : method.toUpperCase()} ${REST_API_PATH}${routePath.replace(/:(\w+)/g, '{$1}')}`;
 
-/** The query parameters each operation takes: the OpenAPI document's, printed from the operations' zod schemas. */
-const QUERY_PARAMETERS = queryParametersByOperation(openApiDocument());
+/** The query parameters each operation takes (`GET /api/v1/contacts/{id}` → names): the OpenAPI document's, printed from the operations' zod schemas. */
+type QueryParameters = Map<string, readonly string[]>;
 
 /**
  * A query parameter the operation does not take is a 400 naming it, as an unknown body field
@@ -74,22 +74,21 @@ const QUERY_PARAMETERS = queryParametersByOperation(openApiDocument());
  * keys, so a repeated or bracketed parameter (`status=a&status=b`, `status[]=a`) is its one
  * name. Checked for every route here, from the document, so a new operation cannot forget it.
  */
-function refuseUnknownQueryParameters(req: Request): void {
-  const known = QUERY_PARAMETERS.get(operationName(req.method, String(req.route?.path))) ?? [];
+function refuseUnknownQueryParameters(parameters: QueryParameters, req: Request): void {
+  const known = parameters.get(operationName(req.method, String(req.route?.path))) ?? [];
   const unknown = Object.keys(req.query).filter((name) => !known.includes(name));
   if (unknown.length === 0) return;
   const message = `unknown query parameter (this operation takes ${known.length > 0 ? known.join(', ') : 'none'})`;
-  const issues = unknown.slice(0, 20).map((path) => ({ path, message }));
-  throw badRequest(issues.map((issue) => `${issue.path}: ${issue.message}`).join('; '), { issues });
+  throw badRequestFor(unknown.slice(0, 20).map((path) => ({ path, message })));
 }
 
 /** Fails the start when a route serves an operation the OpenAPI document does not describe. */
-function assertDocumented(router: Router): void {
+function assertDocumented(router: Router, parameters: QueryParameters): void {
   for (const layer of router.stack) {
     if (!layer.route) continue;
     for (const step of layer.route.stack) {
       const name = operationName(step.method, layer.route.path);
-      if (step.method && !QUERY_PARAMETERS.has(name))
+      if (step.method && !parameters.has(name))
         throw new Error(`${name} is served but not described in the OpenAPI document (src/rest/openapi.ts)`);
     }
   }
@@ -97,6 +96,7 @@ function assertDocumented(router: Router): void {
 
 export function restRouter(services: Services): Router {
   const router = Router();
+  const queryParameters = queryParametersByOperation(openApiDocument());
   const idempotently = idempotentWrites(services);
   // An answer that shows a webhook secret is kept for a replay encrypted, as the secret is.
   const secretsKey = services.webhooks?.secretsKey ?? null;
@@ -107,7 +107,7 @@ export function restRouter(services: Services): Router {
     (handler: Handler, { body = false, showsSecret = false } = {}) =>
     async (req: Request, res: Response) => {
       const ctx = await keyedRequestContext(services, req, res);
-      refuseUnknownQueryParameters(req);
+      refuseUnknownQueryParameters(queryParameters, req);
       // A malformed Idempotency-Key is refused before the body is read; a well-formed one
       // makes the write run once per key (a retry gets the first answer).
       const key = idempotencyKeyOf(req);
@@ -333,6 +333,6 @@ export function restRouter(services: Services): Router {
     }),
   );
 
-  assertDocumented(router);
+  assertDocumented(router, queryParameters);
   return router;
 }

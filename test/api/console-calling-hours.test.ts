@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSimulatedTelephony, type SimulatedTelephony } from '../../src/calls/telephony/simulator.adapter.js';
 import { applyTelephonyEvent } from '../../src/domain/calls/call-events.service.js';
-import { DEFAULT_WORKING_HOURS } from '../../src/domain/calls/calling-hours.rules.js';
 import { runDialerOnce } from '../../src/jobs/dialer.js';
 import { Browser } from '../support/browser.js';
+import { callingSetup } from '../support/calling-setup.js';
 import { CONSOLE_PASSWORD, personWithPassword } from '../support/console-people.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
@@ -62,37 +62,17 @@ describe.each(testDatabaseKinds())('console calling hours on %s', (kind) => {
       body: new URLSearchParams({ email: person.email, password: CONSOLE_PASSWORD }).toString(),
     });
     expect(signIn.status).toBe(303);
-    const agent = await prisma().agent.create({
-      data: {
-        createdAt: server.now(),
-        updatedAt: server.now(),
-        accountId: person.accountId,
-        name: 'Demo agent',
-        status: 'live',
-        timezone: 'America/New_York',
-        defaultLanguage: 'en-US',
-        attemptLimit: 3,
-        workingHours: DEFAULT_WORKING_HOURS as object,
-        retryDelayMinutes: 60,
-        callNewContactsImmediately: true,
-      },
-    });
-    const workflow = await prisma().workflow.create({
-      data: {
-        createdAt: server.now(),
-        updatedAt: server.now(),
-        accountId: person.accountId,
-        agentId: agent.id,
-        name: 'Renewals',
-        status: 'published',
-      },
+    const { workflowId } = await callingSetup(server, person.accountId, {
+      timezone: 'America/New_York',
+      agentName: 'Demo agent',
+      workflowName: 'Renewals',
     });
     const page = async (path: string) => {
       const res = await browser.go(`${server.baseUrl}${path}`);
       expect(res.status).toBe(200);
       return res.text;
     };
-    return { ...person, workflowId: workflow.id, page };
+    return { ...person, workflowId, page };
   }
 
   it('says the working hours apply in the contact’s zone, and the agent’s only for a contact without one', async () => {

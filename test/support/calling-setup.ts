@@ -8,9 +8,13 @@ import { DEFAULT_WORKING_HOURS, type WorkingHours } from '../../src/domain/calls
 import type { CallResult } from '../../src/calls/telephony/telephony.port.js';
 
 export interface CallingSetupOptions {
-  /** The agent's working hours (default: the default week, in America/Chicago). */
+  /** The agent's working hours (default: the default week), in its `timezone` (default America/Chicago). */
   workingHours?: WorkingHours;
+  timezone?: string;
   attemptLimit?: number;
+  /** The agent's and the workflow's names (default Ava and Calls). */
+  agentName?: string;
+  workflowName?: string;
 }
 
 /** A workflow with a live agent of the Account, and a dialer that applies the simulated calls' events. */
@@ -21,9 +25,9 @@ export async function callingSetup(server: TestServer, accountId: string, option
       createdAt: server.now(),
       updatedAt: server.now(),
       accountId,
-      name: 'Ava',
+      name: options.agentName ?? 'Ava',
       status: 'live',
-      timezone: 'America/Chicago',
+      timezone: options.timezone ?? 'America/Chicago',
       defaultLanguage: 'en-US',
       attemptLimit: options.attemptLimit ?? 3,
       workingHours: (options.workingHours ?? DEFAULT_WORKING_HOURS) as object,
@@ -37,7 +41,7 @@ export async function callingSetup(server: TestServer, accountId: string, option
       updatedAt: server.now(),
       accountId,
       agentId: agent.id,
-      name: 'Calls',
+      name: options.workflowName ?? 'Calls',
       status: 'published',
     },
   });

@@ -19,7 +19,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
-import { openDatabase, type Database } from '../../src/db/database.js';
+import { openDatabase, pgliteSqlRunner, type Database } from '../../src/db/database.js';
 import { migrate, migrationNames } from '../../src/db/migrate.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -77,17 +77,7 @@ function migratedPgliteDump(): Promise<Blob> {
     const file = path.join(templateFolder(), 'pglite-migrated.tar');
     if (!fs.existsSync(file)) {
       const db = await PGlite.create({ extensions: { pg_trgm } });
-      await migrate({
-        query: async (text, params) => {
-          const result = await db.query(text, params);
-          return { rows: result.rows as never[], rowCount: result.affectedRows ?? 0 };
-        },
-        exec: async (text) => {
-          await db.exec(text);
-        },
-        execResults: (text) => db.exec(text),
-        transaction: () => Promise.reject(new Error('not used by migrate')),
-      });
+      await migrate(pgliteSqlRunner(db));
       const dump = await db.dumpDataDir('none');
       await db.close();
       const built = `${file}.${process.pid}.${randomBytes(4).toString('hex')}`;
@@ -118,34 +108,44 @@ export async function pgliteDataDir(parent: string, state: 'migrated' | 'initial
   return dir;
 }
 
+/** Runs one statement on the PostgreSQL server as TEST_DATABASE_URL's user, on a connection of its own. */
+async function adminQuery(adminUrl: string, text: string, params?: unknown[]): Promise<pg.QueryResult> {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    return await admin.query(text, params);
+  } finally {
+    await admin.end();
+  }
+}
+
+/** The connection string of database `name` on the server of `adminUrl`. */
+function databaseUrl(adminUrl: string, name: string): string {
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
 let postgresTemplate: Promise<string> | undefined;
 
 /** The migrated template database on the PostgreSQL server: found, or built once. */
 function migratedPostgresTemplate(adminUrl: string): Promise<string> {
   postgresTemplate ??= (async () => {
     const name = `cl_tpl_${hashOf()}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
+    const found = await adminQuery(adminUrl, 'SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (found.rowCount) return name;
+    const building = `cl_tpl_build_${randomBytes(6).toString('hex')}`;
+    await adminQuery(adminUrl, `CREATE DATABASE ${building}`);
+    const db = await openDatabase({ databaseUrl: databaseUrl(adminUrl, building) });
+    await migrate(db.sql);
+    await db.close();
     try {
-      const found = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-      if (found.rowCount) return name;
-      const building = `cl_tpl_build_${randomBytes(6).toString('hex')}`;
-      await admin.query(`CREATE DATABASE ${building}`);
-      const url = new URL(adminUrl);
-      url.pathname = `/${building}`;
-      const db = await openDatabase({ databaseUrl: url.toString() });
-      await migrate(db.sql);
-      await db.close();
-      try {
-        await admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
-      } catch {
-        // Another worker's template got the name first: it is the same schema.
-        await admin.query(`DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
-      }
-      return name;
-    } finally {
-      await admin.end();
+      await adminQuery(adminUrl, `ALTER DATABASE ${building} RENAME TO ${name}`);
+    } catch {
+      // Another worker's template got the name first: it is the same schema.
+      await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${building} WITH (FORCE)`);
     }
+    return name;
   })();
   return postgresTemplate;
 }
@@ -158,22 +158,15 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<TestDataba
   const adminUrl = process.env.TEST_DATABASE_URL!;
   const template = await migratedPostgresTemplate(adminUrl);
   const name = `cl_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const db = await openDatabase({ databaseUrl: url.toString() });
+  await adminQuery(adminUrl, `CREATE DATABASE ${name} TEMPLATE ${template}`);
+  const url = databaseUrl(adminUrl, name);
+  const db = await openDatabase({ databaseUrl: url });
   return {
     db,
-    url: url.toString(),
+    url,
     async drop() {
       await db.close();
-      const cleanup = new pg.Client({ connectionString: adminUrl });
-      await cleanup.connect();
-      await cleanup.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await cleanup.end();
+      await adminQuery(adminUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
   };
 }

@@ -4,7 +4,7 @@
 import type { z } from 'zod';
 import type { RequestContext } from '../context.js';
 import { requireActor, requireAdmin, requireConsoleUser } from '../context.js';
-import { badRequest, DomainError, notFound } from '../errors.js';
+import { badRequest, badRequestFor, DomainError, notFound } from '../errors.js';
 import { parseInput } from '../shared/validation.js';
 import { UUID_PATTERN } from '../shared/ids.js';
 import { canonicalTimezone } from '../../normalize/timezone.js';
@@ -18,11 +18,6 @@ export { CreateAccountAgentSchema, CreateAgentSchema, UpdateAgentSchema };
 
 /** One refused field, as parseInput reports zod's: the path and what is wrong with it. */
 type Issue = { path: string; message: string };
-
-/** The 400 of refused fields: a message naming each by its path, and the same list as `issues`. */
-function refused(issues: Issue[]): DomainError {
-  return badRequest(issues.map((i) => `${i.path}: ${i.message}`).join('; '), { issues });
-}
 
 type ProviderReferences = {
   provider: VoiceProvider;
@@ -48,7 +43,7 @@ function checkProviderReferences<T extends ProviderReferences>(agent: T): T {
   if (agent.provider === 'retell') {
     const parsed = normalizePhone(agent.providerPhoneNumber ?? '', null);
     if (!parsed.ok)
-      throw refused([
+      throw badRequestFor([
         {
           path: 'providerPhoneNumber',
           message: `"${agent.providerPhoneNumber}" is not a phone number in international format (e.g. +14155550100)`,
@@ -137,9 +132,9 @@ function parseAgentInput<S extends z.ZodType<Locale & Partial<ProviderReferences
     if (issues.length === 0 || !(error instanceof DomainError)) throw error;
     const more = (error.details.issues ?? []) as Issue[];
     issues.push(...more.filter((issue) => !named.has(issue.path)));
-    throw refused(issues);
+    throw badRequestFor(issues);
   }
-  if (issues.length > 0 || !data) throw refused(issues);
+  if (issues.length > 0 || !data) throw badRequestFor(issues);
   // A Retell from-number is kept as E.164 (when this input sets it).
   const phone = data.providerPhoneNumber === undefined ? {} : { providerPhoneNumber: references.providerPhoneNumber };
   return { ...data, ...locale.normalized, ...phone };

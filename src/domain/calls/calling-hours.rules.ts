@@ -42,6 +42,11 @@ export function nextWindowStart(hours: WorkingHours, timeZone: string, from: Dat
   return window && new Date(Math.max(window[0], t));
 }
 
+/** Whether the week has any window at all (an agent without one is never called in its hours). */
+export function hasWorkingHours(hours: WorkingHours): boolean {
+  return WEEKDAYS.some((day) => (hours[day]?.length ?? 0) > 0);
+}
+
 /**
  * The zone an agent's working hours are applied in when it calls a contact: the contact's own
  * zone, and the agent's only when the contact has none. The dialer's rule, and what the console
@@ -89,7 +94,7 @@ function firstWindowEndingAfter(
   t: number,
   lastDay: number,
 ): [number, number] | null {
-  if (!WEEKDAYS.some((day) => hours[day]?.length)) return null;
+  if (!hasWorkingHours(hours)) return null;
   const today = localDate(zone, t);
   for (let offset = 0; offset <= lastDay; offset++) {
     const found = windowsOn(hours, zone, addDays(today, offset)).find(([, end]) => t < end);

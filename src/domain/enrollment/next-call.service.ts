@@ -6,7 +6,7 @@
 // The console shows this, so it never promises a call the dialer will not place.
 import { type RequestContext, requireConsoleUser } from '../context.js';
 import { notFound } from '../errors.js';
-import { callingTimeZone, plannedCallTime, WEEKDAYS, type WorkingHours } from '../calls/calling-hours.rules.js';
+import { callingTimeZone, hasWorkingHours, plannedCallTime, type WorkingHours } from '../calls/calling-hours.rules.js';
 import { assertUuid } from '../shared/ids.js';
 
 /** Why nobody calls the contact now, whatever the time: the dialer's claim skips the enrollment. */
@@ -40,8 +40,6 @@ export interface NextCall {
   heldBy: NextCallHold | null;
 }
 
-const hasWindows = (hours: WorkingHours) => WEEKDAYS.some((day) => (hours[day] ?? []).length > 0);
-
 /**
  * Console: the next call of a contact of the signed-in person's Account; null when it is in no
  * active enrollment. Another Account's contact is not found.
@@ -51,7 +49,7 @@ export async function accountContactNextCall(ctx: RequestContext, contactId: str
   assertUuid(contactId, 'contactId');
   const contact = await ctx.db.prisma.contact.findFirst({
     where: { id: contactId, accountId },
-    select: { id: true, phone: true, status: true, timezone: true, assignedWorkflowId: true },
+    select: { id: true, phone: true, status: true, timezone: true },
   });
   if (!contact) throw notFound(`No contact ${contactId}`);
   const enrollment = await ctx.db.prisma.enrollment.findFirst({
@@ -65,28 +63,21 @@ export async function accountContactNextCall(ctx: RequestContext, contactId: str
   const hours = (agent?.workingHours ?? {}) as WorkingHours;
   const immediate =
     enrollment.attempts === 0 && (enrollment.enforceCallNow || Boolean(agent?.callNewContactsImmediately));
-  // The same conditions as the dialer's claim (src/jobs/dialer.store.ts), the first that holds.
-  const heldBy: NextCallHold | null =
-    enrollment.nextAttemptAt === null
-      ? 'call_in_progress'
-      : !agent
-        ? 'no_agent'
-        : workflow.status !== 'published'
-          ? 'workflow_not_published'
-          : workflow.paused
-            ? 'workflow_paused'
-            : agent.status !== 'live'
-              ? 'agent_not_live'
-              : !hasWindows(hours) && !immediate
-                ? 'no_working_hours'
-                : contact.phone === null
-                  ? 'no_phone'
-                  : contact.status === 'paused'
-                    ? 'contact_paused'
-                    : null;
+  // The same conditions as the dialer's claim (src/jobs/dialer.store.ts), in its order: the first that holds.
+  const holds: Array<[boolean, NextCallHold]> = [
+    [enrollment.nextAttemptAt === null, 'call_in_progress'],
+    [!agent, 'no_agent'],
+    [workflow.status !== 'published', 'workflow_not_published'],
+    [workflow.paused, 'workflow_paused'],
+    [agent?.status !== 'live', 'agent_not_live'],
+    [!hasWorkingHours(hours) && !immediate, 'no_working_hours'],
+    [contact.phone === null, 'no_phone'],
+    [contact.status === 'paused', 'contact_paused'],
+  ];
+  const heldBy = holds.find(([applies]) => applies)?.[1] ?? null;
   const timeZone = agent ? callingTimeZone(contact.timezone, agent.timezone) : null;
   const plannedAt =
-    agent && timeZone && enrollment.nextAttemptAt
+    timeZone && enrollment.nextAttemptAt
       ? plannedCallTime({ hours, timeZone, dueAt: enrollment.nextAttemptAt, now: ctx.clock.now(), immediate })
       : null;
   return {

@@ -2,7 +2,7 @@
 // plus the same list as `issues` for code that wants to point at fields. The one place zod's
 // messages are put in the API's words, for every surface that parses with these schemas.
 import { z } from 'zod';
-import { badRequest } from '../errors.js';
+import { badRequestFor } from '../errors.js';
 
 export function parseInput<S extends z.ZodType>(schema: S, value: unknown, prefix = ''): z.output<S> {
   // reportInput: a key that was not sent shows as an issue whose input is undefined.
@@ -12,7 +12,7 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown, prefi
     path: formatPath(prefix, issue.path),
     message: messageOf(schema, issue),
   }));
-  throw badRequest(issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; '), { issues });
+  throw badRequestFor(issues);
 }
 
 function messageOf(schema: z.ZodType, issue: z.core.$ZodIssue): string {

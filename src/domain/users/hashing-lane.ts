@@ -52,8 +52,8 @@ export async function scryptInLane(
   keyLength: number,
   options: ScryptOptions,
 ): Promise<Buffer> {
+  assertHashingRoom();
   if (running < HASHING_CONCURRENCY) running++;
-  else if (waiting.length >= HASHING_QUEUE) throw new HashingBusy(retryAfterSeconds());
   // The slot comes from the hash that finishes first (running stays as it was).
   else await new Promise<void>((resolve) => waiting.push(resolve));
   const started = performance.now();

@@ -5,7 +5,7 @@
 // operation's bound check names the bound. A null value counts as not sent. Only a value that
 // is neither text nor a list of text (`?searchTerm[a]=1`, an object argument), and a required
 // argument not sent, are refused here, as a 400 `bad_request` naming the argument.
-import { badRequest } from '../../domain/errors.js';
+import { badRequest, badRequestFor } from '../../domain/errors.js';
 
 /** A parsed query string, or a tool call's arguments. */
 export type RequestValues = Record<string, unknown>;
@@ -34,8 +34,7 @@ function text(args: RequestValues, name: string): string | undefined {
 function requireSent(args: RequestValues, names: readonly string[]): void {
   const missing = names.filter((name) => args[name] === undefined || args[name] === null);
   if (missing.length === 0) return;
-  const issues = missing.map((path) => ({ path, message: 'is required' }));
-  throw badRequest(issues.map((issue) => `${issue.path}: ${issue.message}`).join('; '), { issues });
+  throw badRequestFor(missing.map((path) => ({ path, message: 'is required' })));
 }
 
 /** A required text argument; not sent is a 400 naming it. */
