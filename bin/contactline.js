@@ -1,11 +1,9 @@
 #!/usr/bin/env node
-// The `contactline` command. Registers tsx so the TypeScript sources run as they are, then
-// hands over to src/cli/main.ts (resolved from this file, so any working directory works).
-import { register } from 'tsx/esm/api';
+// The `contactline` command: runs src/cli/main.ts (resolved from this file, so any working
+// directory works), compiled by load-sources.js and reused until a source changes.
+import { loadSources } from './load-sources.js';
 
-register();
-
-const { main } = await import(new URL('../src/cli/main.ts', import.meta.url).href);
+const { main } = await loadSources('src/cli/main.ts');
 const code = await main(process.argv);
 process.exitCode = code;
 // Safety net: once the command is done nothing should keep the process alive; if a

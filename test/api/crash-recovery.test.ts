@@ -65,30 +65,35 @@ describe.each(testDatabaseKinds())('stored work after a SIGKILL on %s', (kind: D
       }
     };
 
-    let service = await startServiceProcess(env);
-    cleanups.push(() => killService(service.child));
-    for (let run = 0; run < RUNS; run++) {
-      // Three imports at once; killed the moment the last 202 arrives.
-      const answers = await Promise.all(
+    /** Three imports of `run` at once. */
+    const postImports = (baseUrl: string, run: number) =>
+      Promise.all(
         [0, 1, 2].map((b) =>
-          api(service.baseUrl, 'POST', '/api/v1/contacts/bulk', { contacts: contactsOf(run, b) }).then(async (r) => ({
+          api(baseUrl, 'POST', '/api/v1/contacts/bulk', { contacts: contactsOf(run, b) }).then(async (r) => ({
             status: r.status,
             body: await r.json(),
           })),
         ),
       );
-      await killService(service.child);
-      expect(answers).toEqual(
-        [0, 1, 2].map(() => ({ status: 202, body: { importId: expect.any(String), accepted: BATCH, rejected: [] } })),
-      );
+    /** A bulk-update of the contacts of `run`. */
+    const postUpdate = (baseUrl: string, run: number) =>
+      api(baseUrl, 'POST', '/api/v1/contacts/bulk-update', {
+        filter: { firstName: `Run${run}` },
+        data: { customFields: { touched: `run-${run}` } },
+      }).then(async (r) => ({ status: r.status, body: await r.json() }));
 
-      service = await startServiceProcess(env);
-      if (process.env.DEBUG_CRASH) console.log(`run ${run}: restarted after the imports`);
+    /** The imports of `run` were applied exactly once, and each import's job says so. */
+    const expectImportsApplied = async (
+      baseUrl: string,
+      listeningAt: number,
+      run: number,
+      answers: Array<{ body: any }>,
+    ) => {
       // A batch is written in one transaction: its last contact stands for all of it.
-      const imported = await withinBound(service.listeningAt, async () => {
+      const imported = await withinBound(listeningAt, async () => {
         const found = await Promise.all(
           [0, 1, 2].map((b) =>
-            api(service.baseUrl, 'GET', `/api/v1/contacts/source/csv/external-id/r${run}-b${b}-${BATCH - 1}`).then(
+            api(baseUrl, 'GET', `/api/v1/contacts/source/csv/external-id/r${run}-b${b}-${BATCH - 1}`).then(
               async (r) => {
                 await r.arrayBuffer();
                 return r.status;
@@ -99,12 +104,12 @@ describe.each(testDatabaseKinds())('stored work after a SIGKILL on %s', (kind: D
         return found.every((status) => status === 200);
       });
       expect(imported, `run ${run}: imports applied within the bound`).toBe(true);
-      const contacts = await contactsOfRun(service.baseUrl, run);
+      const contacts = await contactsOfRun(baseUrl, run);
       expect(contacts).toHaveLength(3 * BATCH);
       expect(new Set(contacts.map((c) => c.externalId)).size).toBe(3 * BATCH);
       // Each import's job says so, counted once however many runs the batch had.
       for (const { body } of answers) {
-        const job = await api(service.baseUrl, 'GET', `/api/v1/imports/${body.importId}`).then((r) => r.json());
+        const job = await api(baseUrl, 'GET', `/api/v1/imports/${body.importId}`).then((r) => r.json());
         expect(job, `run ${run}: import ${body.importId}`).toMatchObject({
           status: 'done',
           accepted: BATCH,
@@ -113,40 +118,51 @@ describe.each(testDatabaseKinds())('stored work after a SIGKILL on %s', (kind: D
           rejected: [],
         });
       }
+    };
 
-      // A bulk-update of this run's contacts; killed the moment its 202 arrives.
-      const update = await api(service.baseUrl, 'POST', '/api/v1/contacts/bulk-update', {
-        filter: { firstName: `Run${run}` },
-        data: { customFields: { touched: `run-${run}` } },
-      }).then(async (r) => ({
-        status: r.status,
-        body: await r.json(),
-      }));
-      await killService(service.child);
-      expect(update).toEqual({ status: 202, body: { updateId: expect.any(String) } });
-
-      service = await startServiceProcess(env);
-      if (process.env.DEBUG_CRASH) console.log(`run ${run}: restarted after the bulk-update`);
+    /** The bulk-update of `run` changed each of its contacts exactly once, and its job says so. */
+    const expectUpdateApplied = async (baseUrl: string, listeningAt: number, run: number, updateId: string) => {
       // Chunks apply oldest first, and the run's newest contact (the list's first) is the
-      // Account's newest: once it is updated, every chunk before it is committed too.
-      const updated = await withinBound(service.listeningAt, async () => {
-        const res = await api(service.baseUrl, 'GET', `/api/v1/contacts?limit=1&searchTerm=Run${run}`);
+      // run's newest: once it is updated, every chunk before it is committed too.
+      const updated = await withinBound(listeningAt, async () => {
+        const res = await api(baseUrl, 'GET', `/api/v1/contacts?limit=1&searchTerm=Run${run}`);
         const [newest] = ((await res.json()) as { data: Array<{ customFields: Record<string, unknown> | null }> }).data;
         return newest?.customFields?.touched === `run-${run}`;
       });
       expect(updated, `run ${run}: bulk-update applied within the bound`).toBe(true);
-      const after = await contactsOfRun(service.baseUrl, run);
+      const after = await contactsOfRun(baseUrl, run);
       expect(after.filter((c) => c.customFields?.touched === `run-${run}`)).toHaveLength(3 * BATCH);
       // Its last chunk committed with the newest contact's change: the job is done, each contact counted once.
-      const job = await api(service.baseUrl, 'GET', `/api/v1/bulk-updates/${update.body.updateId}`).then((r) =>
-        r.json(),
-      );
+      const job = await api(baseUrl, 'GET', `/api/v1/bulk-updates/${updateId}`).then((r) => r.json());
       expect(job, `run ${run}: bulk-update`).toMatchObject({
         status: 'done',
         matched: 3 * BATCH,
         changed: 3 * BATCH,
         skippedCount: 0,
       });
+    };
+
+    // Each kill falls right after the 202s of run N's three imports and of run N-1's
+    // bulk-update, sent together: one restart recovers both kinds of stored work (eleven
+    // restarts for ten runs of each, rather than twenty).
+    let service = await startServiceProcess(env);
+    cleanups.push(() => killService(service.child));
+    for (let run = 0; run <= RUNS; run++) {
+      const [answers, update] = await Promise.all([
+        run < RUNS ? postImports(service.baseUrl, run) : undefined,
+        run > 0 ? postUpdate(service.baseUrl, run - 1) : undefined,
+      ]);
+      await killService(service.child);
+      if (answers)
+        expect(answers).toEqual(
+          [0, 1, 2].map(() => ({ status: 202, body: { importId: expect.any(String), accepted: BATCH, rejected: [] } })),
+        );
+      if (update) expect(update).toEqual({ status: 202, body: { updateId: expect.any(String) } });
+
+      service = await startServiceProcess(env);
+      if (process.env.DEBUG_CRASH) console.log(`run ${run}: restarted`, new Date().toISOString());
+      if (answers) await expectImportsApplied(service.baseUrl, service.listeningAt, run, answers);
+      if (update) await expectUpdateApplied(service.baseUrl, service.listeningAt, run - 1, update.body.updateId);
     }
   }, 1_200_000);
 });

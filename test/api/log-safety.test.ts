@@ -16,6 +16,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
 import { migrate } from '../../src/db/migrate.js';
+import { SERVICE_CHILD_ARGS } from '../support/service-process.js';
 import { generateSecret, hashSecret } from '../../src/domain/api-keys/api-keys.service.js';
 import { createTestDatabase, testDatabaseKinds, type DatabaseKind } from '../support/databases.js';
 
@@ -56,7 +57,7 @@ interface Child {
 }
 
 function startChild(env: Record<string, string>): Promise<Child> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/service-process.ts'], {
+  const child = spawn(process.execPath, SERVICE_CHILD_ARGS, {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ADMIN_TOKEN, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

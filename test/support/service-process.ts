@@ -1,15 +1,10 @@
-// Runs the service in a child process (for crash tests): the same startService the CLI
-// uses, configured from the environment; prints one JSON line with its URL when listening.
-// Run directly (`node --import tsx test/support/service-process.ts`) it is the child; imported,
-// it gives the helpers that start such a child and kill it.
+// Helpers that run the service in a child process (for crash, restart and log tests) and kill
+// it. The child is service-child.ts, compiled as the `contactline` command is (bin/load-sources.js).
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { pathToFileURL } from 'node:url';
 import fs from 'node:fs';
 import os from 'node:os';
-import { loadEnv } from '../../src/config/env.js';
-import { startService } from '../../src/service.js';
 import { openDatabase } from '../../src/db/database.js';
 import { generateSecret, hashSecret } from '../../src/domain/api-keys/api-keys.service.js';
 import { createTestDatabase, pgliteDataDir, type DatabaseKind } from './databases.js';
@@ -23,9 +18,16 @@ export interface ServiceProcess {
   listeningAt: number;
 }
 
+/** Node's arguments that run service-child.ts (from the repository root). */
+export const SERVICE_CHILD_ARGS = [
+  '--input-type=module',
+  '-e',
+  "import { loadSources } from './bin/load-sources.js'; await loadSources('test/support/service-child.ts');",
+];
+
 /** Starts the service in a child process with `env` and waits until it listens. */
 export function startServiceProcess(env: Record<string, string>): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/service-process.ts'], {
+  const child = spawn(process.execPath, SERVICE_CHILD_ARGS, {
     cwd: ROOT,
     env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -91,10 +93,4 @@ export async function killService(child: ChildProcess): Promise<void> {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGKILL');
   await exited;
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  const env = loadEnv();
-  const service = await startService({ env, seedDemo: false });
-  process.stdout.write(`${JSON.stringify({ baseUrl: service.baseUrl })}\n`);
 }
