@@ -1,5 +1,7 @@
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 const require = createRequire(import.meta.url);
 
@@ -22,6 +24,41 @@ const SLOW_FILES = [
   'test/mcp/inspector-cli.test.ts',
 ];
 
+// Seconds each of the longest files took in a full run on a 2-core machine (npm test, embedded
+// database). Two files run at a time, so the run ends when the longer worker's queue does: the
+// longest files must start first, or one of them starts last and runs alone at the end. Vitest
+// orders by the durations of the previous run, kept in node_modules/.vite; a fresh clone has
+// none, and these stand in for them until it has.
+const EXPECTED_SECONDS: Record<string, number> = {
+  'test/api/crash-recovery.test.ts': 200,
+  'test/browser/console.test.ts': 170,
+  'test/cli/cli.test.ts': 150,
+  'test/api/fuzz-graphql.test.ts': 77,
+  'test/integration/monday-trigger-restart.test.ts': 44,
+  'test/api/fuzz-rest.test.ts': 39,
+  'test/integration/monday-link.test.ts': 39,
+  'test/api/list-shapes.test.ts': 36,
+  'test/api/console.test.ts': 30,
+  'test/cli/serve-first-start.test.ts': 27,
+  'test/api/sign-in-limits.test.ts': 26,
+  'test/api/webhooks-restart.test.ts': 26,
+  'test/integration/voice-providers.test.ts': 24,
+};
+
+/** Longest first: by the last run's duration where vitest kept one, else by EXPECTED_SECONDS. */
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const bySize = await super.sort(files);
+    const seconds = (file: TestSpecification) => {
+      const key = path.relative(this.ctx.config.root, file.moduleId);
+      const last = this.ctx.cache.getFileTestResults(`${file.project.name}:${key}`);
+      return last ? last.duration / 1000 : (EXPECTED_SECONDS[key] ?? 0);
+    };
+    // A stable sort: files of equal weight keep vitest's order (larger files first).
+    return bySize.sort((a, b) => seconds(b) - seconds(a));
+  }
+}
+
 export default defineConfig({
   // Pothos loads graphql through require() (CommonJS); vite would otherwise load the ESM
   // build for our own imports, and graphql refuses schemas from "another realm".
@@ -36,6 +73,7 @@ export default defineConfig({
     // processes and the database, so two workers keep a 2-core machine busy (vitest's default
     // is one fewer worker than cores: one, here).
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirst },
     minWorkers: 1,
     // Files share their worker's loaded modules (the service, Prisma, the GraphQL schema) instead
     // of loading them again per file, which cost seconds a file. Suites keep no module-level
