@@ -75,11 +75,11 @@ function publish(built: string, target: string): void {
  * 42 MB dump costs about half a second of CPU at each database a test opens.
  */
 class DumpInMemory extends Blob {
-  constructor(private readonly bytes: ArrayBuffer) {
+  constructor(private readonly contents: ArrayBuffer) {
     super([]);
   }
   override async arrayBuffer(): Promise<ArrayBuffer> {
-    return this.bytes.slice(0);
+    return this.contents.slice(0);
   }
 }
 
@@ -87,7 +87,7 @@ let pgliteDump: Promise<Blob> | undefined;
 
 /** The migrated PGlite data directory's dump: read from the cache, or built once and cached. */
 function migratedPgliteDump(): Promise<Blob> {
-  pgliteDump ??= (async () => {
+  pgliteDump ??= (async (): Promise<Blob> => {
     const file = path.join(templateFolder(), 'pglite-migrated.tar');
     if (!fs.existsSync(file)) {
       const db = await PGlite.create({ extensions: { pg_trgm } });
