@@ -5,9 +5,6 @@
 // the call asked to retry at 13:23 that Saturday, and the page said "Next call 1:23 PM" although
 // the agent has no Saturday hours. The page now shows Monday's window, and the dialer agrees.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSimulatedTelephony, type SimulatedTelephony } from '../../src/calls/telephony/simulator.adapter.js';
-import { applyTelephonyEvent } from '../../src/domain/calls/call-events.service.js';
-import { runDialerOnce } from '../../src/jobs/dialer.js';
 import { Browser } from '../support/browser.js';
 import { callingSetup } from '../support/calling-setup.js';
 import { CONSOLE_PASSWORD, personWithPassword } from '../support/console-people.js';
@@ -26,7 +23,6 @@ const text = (html: string) =>
 
 describe.each(testDatabaseKinds())('console calling hours on %s', (kind) => {
   let server: TestServer;
-  let telephony: SimulatedTelephony;
   const clock = {
     at: SATURDAY_NOON_NEW_YORK,
     now() {
@@ -36,21 +32,10 @@ describe.each(testDatabaseKinds())('console calling hours on %s', (kind) => {
 
   beforeAll(async () => {
     server = await startTestServer(kind, { clock });
-    telephony = createSimulatedTelephony({
-      sink: async (event) => {
-        await applyTelephonyEvent(server.service.services, event);
-      },
-      delayMs: 0,
-    });
   });
   afterAll(() => server?.stop());
 
   const prisma = () => server.service.services.db.prisma;
-  const dial = async () => {
-    const run = await runDialerOnce(server.service.services, telephony);
-    await telephony.settled();
-    return run;
-  };
 
   /** A person signed in to a new Account with a live New York agent (Monday to Friday, 09:00–17:00) and its workflow. */
   async function setup() {
@@ -62,7 +47,7 @@ describe.each(testDatabaseKinds())('console calling hours on %s', (kind) => {
       body: new URLSearchParams({ email: person.email, password: CONSOLE_PASSWORD }).toString(),
     });
     expect(signIn.status).toBe(303);
-    const { workflowId } = await callingSetup(server, person.accountId, {
+    const { workflowId, dial } = await callingSetup(server, person.accountId, {
       timezone: 'America/New_York',
       agentName: 'Demo agent',
       workflowName: 'Renewals',
@@ -72,7 +57,7 @@ describe.each(testDatabaseKinds())('console calling hours on %s', (kind) => {
       expect(res.status).toBe(200);
       return res.text;
     };
-    return { ...person, workflowId, page };
+    return { ...person, workflowId, dial, page };
   }
 
   it('says the working hours apply in the contact’s zone, and the agent’s only for a contact without one', async () => {
@@ -89,10 +74,8 @@ describe.each(testDatabaseKinds())('console calling hours on %s', (kind) => {
 
   it('shows the next call when the dialer will place it, in the calling zone, and why; the dialer then calls then', async () => {
     clock.at = SATURDAY_NOON_NEW_YORK;
-    const { apiKey, workflowId, page } = await setup();
+    const { apiKey, workflowId, dial, page } = await setup();
     const enroll = async (phone: string, timezone: string | null) => {
-      // No answer; the call (60 s) asks to try again 82 minutes after it ends: 13:23 that Saturday.
-      telephony.setScript(phone, { result: 'no_answer', durationSeconds: 60, nextAttemptInMinutes: 82 });
       const res = await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', {
         phone,
         ...(timezone ? { timezone } : {}),
@@ -105,8 +88,10 @@ describe.each(testDatabaseKinds())('console calling hours on %s', (kind) => {
     };
     const own = await enroll('+12125550181', null);
     const tokyo = await enroll('+12125550182', 'Asia/Tokyo');
-    // The agent calls new contacts at once: both first calls are placed on Saturday, outside its hours.
-    expect((await dial()).placed).toHaveLength(2);
+    // The agent calls new contacts at once: both first calls are placed on Saturday, outside its
+    // hours. No answer; each call (60 s) asks to try again 82 minutes after it ends: 13:23 that Saturday.
+    const noAnswer = { result: 'no_answer', durationSeconds: 60, nextAttemptInMinutes: 82 } as const;
+    expect(await dial({ '+12125550181': noAnswer, '+12125550182': noAnswer })).toHaveLength(2);
     const stored = await prisma().contact.findUniqueOrThrow({ where: { id: own } });
     expect(stored.nextCallAt?.toISOString()).toBe('2026-03-14T17:23:00.000Z'); // what the page used to show
 
@@ -127,11 +112,11 @@ describe.each(testDatabaseKinds())('console calling hours on %s', (kind) => {
 
     // The dialer does what the pages said: nothing at the retry time, each call at its window.
     clock.at = new Date('2026-03-14T17:23:00.000Z');
-    expect((await dial()).placed).toHaveLength(0);
+    expect(await dial()).toHaveLength(0);
     clock.at = new Date('2026-03-16T00:00:00.000Z'); // Monday 09:00 Tokyo, Sunday 20:00 New York
-    expect((await dial()).placed.map((call) => call.contactId)).toEqual([tokyo]);
+    expect((await dial()).map((call) => call.contactId)).toEqual([tokyo]);
     clock.at = new Date('2026-03-16T13:00:00.000Z'); // Monday 09:00 New York
-    expect((await dial()).placed.map((call) => call.contactId)).toEqual([own]);
+    expect((await dial()).map((call) => call.contactId)).toEqual([own]);
   });
 
   it('says why nobody calls: a first call placed at once, a paused workflow', async () => {

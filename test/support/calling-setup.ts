@@ -2,10 +2,9 @@
 // the simulated calls' events (placed by runDialerOnce, ended as scripted, with transcripts).
 import type { TestServer } from './test-server.js';
 import { runDialerOnce } from '../../src/jobs/dialer.js';
-import { createSimulatedTelephony } from '../../src/calls/telephony/simulator.adapter.js';
+import { createSimulatedTelephony, type SimulatedOutcome } from '../../src/calls/telephony/simulator.adapter.js';
 import { applyTelephonyEvent } from '../../src/domain/calls/call-events.service.js';
 import { DEFAULT_WORKING_HOURS, type WorkingHours } from '../../src/domain/calls/calling-hours.rules.js';
-import type { CallResult } from '../../src/calls/telephony/telephony.port.js';
 
 export interface CallingSetupOptions {
   /** The agent's working hours (default: the default week), in its `timezone` (default America/Chicago). */
@@ -45,8 +44,8 @@ export async function callingSetup(server: TestServer, accountId: string, option
       status: 'published',
     },
   });
-  /** Dials every due contact once; each call ends with `result` and its transcript. */
-  async function dial(script: Record<string, { result: CallResult; durationSeconds?: number }>) {
+  /** Dials every due contact once; a scripted phone's call ends as scripted (90 s unless said), with its transcript. */
+  async function dial(script: Record<string, SimulatedOutcome> = {}) {
     const telephony = createSimulatedTelephony({
       sink: (event) => applyTelephonyEvent(server.service.services, event).then(() => undefined),
       clock: server.service.services.clock,
