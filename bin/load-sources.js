@@ -16,6 +16,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// Inside node_modules: the bundle's package imports resolve from where it lies.
 const CACHE_DIR = path.join(ROOT, 'node_modules/.cache/contactline');
 
 /** Imports `entry` (a path relative to the repository root) from its up-to-date bundle. */
@@ -72,6 +73,8 @@ async function build(entryFile, bundle, manifest) {
     sourcemap: 'linked',
     write: false,
     outfile: bundle,
+    // The metafile names inputs relative to this folder; without it, relative to the caller's cwd.
+    absWorkingDir: ROOT,
     metafile: true,
     logLevel: 'silent',
     plugins: [ownImportMeta],

@@ -1,6 +1,7 @@
 // End-to-end tests of the `contactline` CLI: the real bin, a temporary embedded database,
 // operator commands with --json, then `serve` in the background and a CSV `import`.
 import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -59,6 +60,23 @@ describe('contactline CLI', () => {
       server.kill('SIGKILL');
       await new Promise((r) => server!.once('exit', r));
     }
+  });
+
+  it('compiles its sources into its cache from any working directory', async () => {
+    // The CLI's bundle is rebuilt from the filesystem's root: a source path taken relative to
+    // the caller's cwd but resolved against the repository would not exist. (Other files running
+    // the CLI meanwhile see a missing manifest and rebuild too; writes are atomic.)
+    const cache = path.join(ROOT, 'node_modules/.cache/contactline');
+    const entry = path.join(ROOT, 'src/cli/main.ts');
+    const name = `main-${crypto.createHash('sha256').update(entry).digest('hex').slice(0, 8)}`;
+    fs.rmSync(path.join(cache, `${name}.inputs.json`), { force: true });
+    const run = await runProcess(process.execPath, [BIN, '--help'], { cwd: '/', env: cliEnv() });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/Usage: contactline/);
+    const inputs = Object.keys(JSON.parse(fs.readFileSync(path.join(cache, `${name}.inputs.json`), 'utf8')));
+    expect(inputs).toContain(entry);
+    for (const file of inputs) expect(fs.existsSync(file), file).toBe(true);
   });
 
   it('migrates a new embedded database; bad arguments exit non-zero with a message on stderr', async () => {
