@@ -1,10 +1,10 @@
-// Loads a TypeScript entry of this repository as one compiled module.
+// Loads a TypeScript entry of this repository compiled by esbuild (docs/decisions/0036).
 //
 // Why: run through a loader hook (tsx), every one of the ~400 source modules is resolved and
 // loaded by a message round trip to the hook's thread, which costs about 2 s of CPU at each
 // start of the CLI or the service. esbuild (the compiler tsx itself uses) bundles the entry's
-// own sources into one file in about half a second instead; packages stay outside the bundle and
-// load as Node loads them. The bundle is kept under node_modules/.cache/contactline/ with the
+// own sources in about half a second instead; packages stay outside the bundle and load as Node
+// loads them. The bundle is kept under node_modules/.cache/contactline/ with the
 // size and mtime of every source it was built from, and is used again while none has changed,
 // so a start after an edit rebuilds and any other start only checks those files.
 //
@@ -23,11 +23,11 @@ const CACHE_DIR = path.join(ROOT, 'node_modules/.cache/contactline');
 export async function loadSources(entry) {
   const entryFile = path.resolve(ROOT, entry);
   const name = `${path.basename(entry, '.ts')}-${crypto.createHash('sha256').update(entryFile).digest('hex').slice(0, 8)}`;
-  const bundle = path.join(CACHE_DIR, `${name}.mjs`);
-  const manifest = path.join(CACHE_DIR, `${name}.inputs.json`);
-  if (!isFresh(manifest)) {
+  const manifest = path.join(CACHE_DIR, `${name}.build.json`);
+  let built = freshBuild(manifest);
+  if (!built) {
     try {
-      await build(entryFile, bundle, manifest);
+      built = await build(entryFile, path.join(CACHE_DIR, name), manifest);
     } catch (error) {
       // No writable cache (a read-only install): run the sources through tsx's loader instead.
       if (!['EACCES', 'EPERM', 'EROFS'].includes(error?.code)) throw error;
@@ -38,18 +38,18 @@ export async function loadSources(entry) {
   }
   // The bundle links a source map; stacks name the TypeScript sources under
   // NODE_OPTIONS=--enable-source-maps (off by default: reading the map costs ~0.5 s a start).
-  return import(pathToFileURL(bundle).href);
+  return import(pathToFileURL(path.join(CACHE_DIR, built.entry)).href);
 }
 
-/** Whether every input recorded for the bundle still has the size and mtime it had. */
-function isFresh(manifest) {
-  let inputs;
+/** The manifest's build while every input recorded still has the size and mtime it had; else null. */
+function freshBuild(manifest) {
+  let built;
   try {
-    inputs = JSON.parse(fs.readFileSync(manifest, 'utf8'));
+    built = JSON.parse(fs.readFileSync(manifest, 'utf8'));
   } catch {
-    return false;
+    return null;
   }
-  return Object.entries(inputs).every(([file, stamp]) => {
+  const fresh = Object.entries(built.inputs ?? {}).every(([file, stamp]) => {
     try {
       const stat = fs.statSync(file);
       return stamp === `${stat.size}:${stat.mtimeMs}`;
@@ -57,9 +57,13 @@ function isFresh(manifest) {
       return false;
     }
   });
+  return fresh && typeof built.entry === 'string' ? built : null;
 }
 
-async function build(entryFile, bundle, manifest) {
+/** A build outlives the next one by this long before it is removed (a process may still load its chunks). */
+const SUPERSEDED_KEPT_MS = 60 * 60_000;
+
+async function build(entryFile, outdir, manifest) {
   const esbuild = await import('esbuild');
   const result = await esbuild.build({
     entryPoints: [entryFile],
@@ -68,11 +72,18 @@ async function build(entryFile, bundle, manifest) {
     format: 'esm',
     target: 'node20',
     packages: 'external',
+    // Each `import()` of a source becomes a chunk of its own, loaded when the import runs, so the
+    // packages only it uses load then too: a CLI command loads the server only to serve.
+    splitting: true,
+    // Content-hashed names: a build never overwrites a file another process may be loading.
+    entryNames: '[name]-[hash]',
+    chunkNames: 'chunk-[hash]',
+    outExtension: { '.js': '.mjs' },
     // Class and function names stay as written (errors and logs name them).
     keepNames: true,
     sourcemap: 'linked',
     write: false,
-    outfile: bundle,
+    outdir,
     // The metafile names inputs relative to this folder; without it, relative to the caller's cwd.
     absWorkingDir: ROOT,
     metafile: true,
@@ -85,10 +96,31 @@ async function build(entryFile, bundle, manifest) {
     const stat = fs.statSync(file);
     inputs[file] = `${stat.size}:${stat.mtimeMs}`;
   }
-  fs.mkdirSync(CACHE_DIR, { recursive: true });
+  fs.mkdirSync(outdir, { recursive: true });
   // Written under a temporary name and renamed: processes starting together never read half a file.
   for (const out of result.outputFiles) writeAtomically(out.path, out.contents);
-  writeAtomically(manifest, JSON.stringify(inputs));
+  // (A chunk of an `import()` names the imported source as its entryPoint too.)
+  const [entryOut] = Object.entries(result.metafile.outputs).find(
+    ([, output]) => output.entryPoint && path.resolve(ROOT, output.entryPoint) === entryFile,
+  );
+  const built = { entry: path.relative(CACHE_DIR, path.resolve(ROOT, entryOut)), inputs };
+  writeAtomically(manifest, JSON.stringify(built));
+  removeSuperseded(outdir, new Set(result.outputFiles.map((out) => path.basename(out.path))));
+  return built;
+}
+
+/** Removes the files of earlier builds that this one superseded more than an hour ago. */
+function removeSuperseded(outdir, current) {
+  const before = Date.now() - SUPERSEDED_KEPT_MS;
+  for (const file of fs.readdirSync(outdir)) {
+    if (current.has(file)) continue;
+    const full = path.join(outdir, file);
+    try {
+      if (fs.statSync(full).mtimeMs < before) fs.rmSync(full, { force: true });
+    } catch {
+      // Removed meanwhile by another process's build.
+    }
+  }
 }
 
 function writeAtomically(file, contents) {

@@ -69,14 +69,16 @@ describe('contactline CLI', () => {
     const cache = path.join(ROOT, 'node_modules/.cache/contactline');
     const entry = path.join(ROOT, 'src/cli/main.ts');
     const name = `main-${crypto.createHash('sha256').update(entry).digest('hex').slice(0, 8)}`;
-    fs.rmSync(path.join(cache, `${name}.inputs.json`), { force: true });
+    fs.rmSync(path.join(cache, `${name}.build.json`), { force: true });
     const run = await runProcess(process.execPath, [BIN, '--help'], { cwd: '/', env: cliEnv() });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toMatch(/Usage: contactline/);
-    const inputs = Object.keys(JSON.parse(fs.readFileSync(path.join(cache, `${name}.inputs.json`), 'utf8')));
+    const built = JSON.parse(fs.readFileSync(path.join(cache, `${name}.build.json`), 'utf8'));
+    const inputs = Object.keys(built.inputs);
     expect(inputs).toContain(entry);
     for (const file of inputs) expect(fs.existsSync(file), file).toBe(true);
+    expect(fs.existsSync(path.join(cache, built.entry))).toBe(true);
   });
 
   it('migrates a new embedded database; bad arguments exit non-zero with a message on stderr', async () => {

@@ -13,8 +13,9 @@
 // A 201 whose `subscriptionLimits.concurrencyBlocked` is true is the documented concurrency
 // refusal ("the call could not start because all slots were full", docs.vapi.ai/calls/call-concurrency):
 // retry_later. Timeouts and connection errors → unknown.
-import { VapiError, VapiTimeoutError } from '@vapi-ai/server-sdk';
+import type { VapiError } from '@vapi-ai/server-sdk';
 import type { PlaceCallOutcome } from '../voice-provider.port.js';
+import type { VapiSdk } from './vapi-sdk.js';
 
 /** The port's endReason limit. */
 const MAX_END_REASON = 256;
@@ -83,7 +84,11 @@ function outcomeOfStatus(error: VapiError, status: number): PlaceCallOutcome {
 }
 
 /** The outcome of a create that threw (an SDK error, a timeout, or anything else). */
-export function outcomeOfCreateError(error: unknown): PlaceCallOutcome {
+/** `sdk` holds the SDK's error classes (./vapi-sdk.ts: it is loaded on first use). */
+export function outcomeOfCreateError(
+  error: unknown,
+  { VapiError, VapiTimeoutError }: Pick<VapiSdk, 'VapiError' | 'VapiTimeoutError'>,
+): PlaceCallOutcome {
   if (error instanceof VapiTimeoutError) return { kind: 'unknown', reason: truncate(`timeout: ${error.message}`) };
   // SDK 2.0.1 aborts a timed-out request with the reason "timeout" (a string), and Node's fetch
   // rejects with that string rather than an AbortError, so the SDK throws a plain VapiError

@@ -13,8 +13,9 @@
 //            again on a later pass, and a hanging provider must not hold its pass up.
 // readWebhook authenticates (./webhook-auth.ts) over the raw bytes, then maps the message onto
 //            port events (./server-messages.ts).
-// A client is built per request from the Account's credentials (apiKey, baseUrl).
-import { VapiClient, VapiError } from '@vapi-ai/server-sdk';
+// A client is built per request from the Account's credentials (apiKey, baseUrl), from the SDK
+// loaded at the first request (./vapi-sdk.ts).
+import type { VapiClient } from '@vapi-ai/server-sdk';
 import {
   REPORT_GRACE_MS,
   type ProviderCallState,
@@ -25,6 +26,7 @@ import {
 import { buildCreateCallRequest, ourCallIdOf } from './create-call-request.js';
 import { outcomeOfCreateError, outcomeOfCreatedCall } from './create-call-outcome.js';
 import { callIdOfMessage, eventsOfEndedCall, eventsOfServerMessage } from './server-messages.js';
+import { type VapiSdk, vapiSdk } from './vapi-sdk.js';
 import { authenticateWebhook } from './webhook-auth.js';
 
 /** Vapi's default of concurrent call slots per organization (docs.vapi.ai/calls/call-concurrency). */
@@ -45,7 +47,12 @@ export interface VapiAdapterOptions {
   timeoutMs?: number;
 }
 
-function clientFor(credentials: ProviderCredentials, options: VapiAdapterOptions, maxRetries?: number): VapiClient {
+function clientFor(
+  { VapiClient }: VapiSdk,
+  credentials: ProviderCredentials,
+  options: VapiAdapterOptions,
+  maxRetries?: number,
+): VapiClient {
   return new VapiClient({
     token: credentials.apiKey,
     ...(credentials.baseUrl ? { baseUrl: credentials.baseUrl } : {}),
@@ -68,19 +75,20 @@ export function createVapiAdapter(options: VapiAdapterOptions = {}): VoiceProvid
     defaultMaxConcurrentCalls: VAPI_DEFAULT_MAX_CONCURRENT_CALLS,
 
     async placeCall(credentials, request) {
-      const client = clientFor(credentials, options, 0);
+      const sdk = await vapiSdk();
+      const client = clientFor(sdk, credentials, options, 0);
       try {
         const created = await client.calls.create(buildCreateCallRequest(request, credentials.webhookSecret), {
           maxRetries: 0,
         });
         return outcomeOfCreatedCall(created);
       } catch (error) {
-        return outcomeOfCreateError(error);
+        return outcomeOfCreateError(error, sdk);
       }
     },
 
     async findCall(credentials, { callId, placedAt, request }) {
-      const client = clientFor(credentials, options);
+      const client = clientFor(await vapiSdk(), credentials, options);
       const calls = await client.calls.list({
         phoneNumberId: request.fromNumber,
         createdAtGe: new Date(placedAt.getTime() - FIND_WINDOW_BEFORE_MS).toISOString(),
@@ -92,7 +100,8 @@ export function createVapiAdapter(options: VapiAdapterOptions = {}): VoiceProvid
     },
 
     async fetchCallState(credentials, { callId, providerCallId }, now): Promise<ProviderCallState> {
-      const client = clientFor(credentials, options, 0);
+      const sdk = await vapiSdk();
+      const client = clientFor(sdk, credentials, options, 0);
       let call: Awaited<ReturnType<VapiClient['calls']['get']>>;
       try {
         call = await client.calls.get(
@@ -100,7 +109,7 @@ export function createVapiAdapter(options: VapiAdapterOptions = {}): VoiceProvid
           { maxRetries: 0, timeoutInSeconds: (options.timeoutMs ?? CALL_STATE_TIMEOUT_MS) / 1000 },
         );
       } catch (error) {
-        if (error instanceof VapiError && error.statusCode === 404) return { kind: 'not_found' };
+        if (error instanceof sdk.VapiError && error.statusCode === 404) return { kind: 'not_found' };
         throw error;
       }
       if (call.status !== 'ended') return { kind: 'in_flight' };
