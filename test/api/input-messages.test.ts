@@ -1,5 +1,5 @@
-// What a 400 says, on REST and through the tool server (the official MCP client): a page size
-// that is not an integer from 1 to 100 says so; a key that was not sent is "required" (and
+// What a 400 says, on REST, GraphQL and through the tool server (the official MCP client): a
+// page size that is not an integer from 1 to 100 says so; a key that was not sent is "required" (and
 // says when null would do, or which values it takes); a refused workflow in assignmentOptions
 // names the field in `issues`; a tool's required argument not sent is "required", not refused
 // for a value it never got.
@@ -66,6 +66,34 @@ describe.each(testDatabaseKinds())('the words of a 400 on %s', (kind) => {
           code: 'bad_request',
           message: `limit: ${LIMIT_RULE}`,
           issues: [{ path: 'limit', message: LIMIT_RULE }],
+        });
+      }
+  });
+
+  it('GraphQL says the same of a page size out of range, on every paged query', async () => {
+    const endpoint = await send('POST', '/api/v1/webhook-endpoints', {
+      url: 'https://93.184.216.34/hook',
+      events: ['call.ended'],
+    });
+    expect(endpoint.status, endpoint.text).toBe(201);
+    const paged: Array<[string, string]> = [
+      ['contacts', 'contacts(limit: $limit) { nextToken }'],
+      ['contactCalls', 'contactCalls(sourceKind: "api", externalId: "nobody", limit: $limit) { nextToken }'],
+      ['imports', 'imports(limit: $limit) { nextToken }'],
+      ['workflows', 'workflows(limit: $limit) { nextToken }'],
+      ['webhookEndpoints', 'webhookEndpoints(limit: $limit) { nextToken }'],
+      ['webhookDeliveries', `webhookDeliveries(endpointId: "${endpoint.json.id}", limit: $limit) { nextToken }`],
+    ];
+    for (const [name, field] of paged)
+      for (const limit of [0, 101, -1]) {
+        const res = await send('POST', '/graphql', { query: `query ($limit: Int) { ${field} }`, variables: { limit } });
+        expect(res.status, res.text).toBe(200);
+        expect(res.json.data, `${name} ${limit}`).toBeNull();
+        expect(res.json.errors, `${name} ${limit}`).toHaveLength(1);
+        expect(res.json.errors[0], `${name} ${limit}`).toMatchObject({
+          message: `limit: ${LIMIT_RULE}`,
+          path: [name],
+          extensions: { code: 'bad_request', issues: [{ path: 'limit', message: LIMIT_RULE }] },
         });
       }
   });
