@@ -9,7 +9,12 @@ import { logger } from '../logger.js';
 /** Every queue the service uses, created at start-up (pg-boss 10 requires queues to exist). */
 export const QUEUES = ['contacts.import'] as const;
 
-export async function startJobQueue(db: Database): Promise<JobQueue> {
+export interface JobQueueOptions {
+  /** How long stop() waits for running handlers before it fails their jobs (pg-boss's graceful stop). */
+  stopTimeoutMs?: number;
+}
+
+export async function startJobQueue(db: Database, { stopTimeoutMs = 5000 }: JobQueueOptions = {}): Promise<JobQueue> {
   // What must end before the database may close: running handlers, and on PGlite the queue's own
   // statements. pg-boss completes a job without awaiting it, and its graceful stop gives up
   // waiting for a handler after the timeout; either would then meet a closed database.
@@ -78,7 +83,7 @@ export async function startJobQueue(db: Database): Promise<JobQueue> {
       );
     },
     async stop() {
-      await boss.stop({ graceful: true, wait: true, timeout: 5000 });
+      await boss.stop({ graceful: true, wait: true, timeout: stopTimeoutMs });
       // A handler still running goes on to its end (its job was failed by the stop and will be
       // retried: handlers are idempotent); a completion pg-boss sent is let through.
       while (inFlight.size > 0) {

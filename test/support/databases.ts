@@ -167,7 +167,12 @@ function migratedPostgresTemplate(adminUrl: string): Promise<string> {
 
 export async function createTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
   if (kind === 'pglite') {
-    const db = await openDatabase({ inMemory: true, pgliteLoadDataDir: await migratedPgliteDump() });
+    // A test's database holds little: a 16MB buffer pool starts in half the CPU of PGlite's 128MB.
+    const db = await openDatabase({
+      inMemory: true,
+      pgliteLoadDataDir: await migratedPgliteDump(),
+      pgliteSharedBuffers: '16MB',
+    });
     return { db, drop: () => db.close() };
   }
   const adminUrl = process.env.TEST_DATABASE_URL!;
