@@ -101,23 +101,32 @@ describe.each(testDatabaseKinds())('REST fuzz on %s', (kind) => {
   });
   afterAll(() => server?.stop());
 
-  const prisma = () => server.service.services.db.prisma;
   /** A JSON body written as text (deep values at full depth; see DeepJson). */
   const send = (method: string, path: string, body: unknown) =>
     server.request(apiKey, method, path, toJson(body), { 'content-type': 'application/json' });
-  const stored = async () => ({
-    contacts: await prisma().contact.count({ where: { accountId } }),
-    batches: await prisma().importBatch.count({ where: { accountId } }),
-    patched: (
-      await prisma().contact.findFirst({ where: { accountId, externalId }, select: { updatedAt: true } })
-    )?.updatedAt.getTime(),
-  });
+  /** What a refused request must leave as it was, counted in one statement (with the pending batches). */
+  const counts = async () => {
+    const { rows } = await server.service.services.db.sql.query<{
+      contacts: number;
+      batches: number;
+      pending: number;
+      patched: string | null;
+    }>(
+      `SELECT (SELECT count(*)::int FROM "Contact" WHERE "accountId" = $1::uuid) AS contacts,
+              (SELECT count(*)::int FROM "ImportBatch" WHERE "accountId" = $1::uuid) AS batches,
+              (SELECT count(*)::int FROM "ImportBatch" WHERE "accountId" = $1::uuid AND "status" = 'pending') AS pending,
+              (SELECT "updatedAt"::text FROM "Contact" WHERE "accountId" = $1::uuid AND "externalId" = $2 LIMIT 1) AS patched`,
+      [accountId, externalId],
+    );
+    return rows[0];
+  };
+  const stored = async () => {
+    const { pending: _, ...rest } = await counts();
+    return rest;
+  };
 
   /** Waits for the batches earlier accepted requests queued, which write after their 202. */
-  const settled = () =>
-    server.eventually(
-      async () => (await prisma().importBatch.count({ where: { accountId, status: 'pending' } })) === 0,
-    );
+  const settled = () => server.eventually(async () => (await counts()).pending === 0);
 
   /** The answer is no 5xx, an error is the error body, and a refused request stored nothing. */
   async function expectHandled(send: () => ReturnType<TestServer['request']>): Promise<void> {
