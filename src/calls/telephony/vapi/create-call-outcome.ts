@@ -83,8 +83,10 @@ function outcomeOfStatus(error: VapiError, status: number): PlaceCallOutcome {
   return { kind: 'refused', result: 'new', endReason: truncate(`refused: ${reason}`) };
 }
 
-/** The outcome of a create that threw (an SDK error, a timeout, or anything else). */
-/** `sdk` holds the SDK's error classes (./vapi-sdk.ts: it is loaded on first use). */
+/**
+ * The outcome of a create that threw (an SDK error, a timeout, or anything else). `sdk` holds the
+ * SDK's error classes (./vapi-sdk.ts: the SDK is loaded on first use).
+ */
 export function outcomeOfCreateError(
   error: unknown,
   { VapiError, VapiTimeoutError }: Pick<VapiSdk, 'VapiError' | 'VapiTimeoutError'>,
