@@ -65,6 +65,7 @@ const SUPERSEDED_KEPT_MS = 60 * 60_000;
 
 async function build(entryFile, outdir, manifest) {
   const esbuild = await import('esbuild');
+  // esbuild builds in a child process of its own, which would otherwise live as long as this one.
   const result = await esbuild.build({
     entryPoints: [entryFile],
     bundle: true,
@@ -89,7 +90,7 @@ async function build(entryFile, outdir, manifest) {
     metafile: true,
     logLevel: 'silent',
     plugins: [ownImportMeta],
-  });
+  }).finally(() => esbuild.stop());
   const inputs = {};
   for (const input of Object.keys(result.metafile.inputs)) {
     const file = path.resolve(ROOT, input);
