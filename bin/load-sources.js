@@ -66,31 +66,33 @@ const SUPERSEDED_KEPT_MS = 60 * 60_000;
 async function build(entryFile, outdir, manifest) {
   const esbuild = await import('esbuild');
   // esbuild builds in a child process of its own, which would otherwise live as long as this one.
-  const result = await esbuild.build({
-    entryPoints: [entryFile],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    packages: 'external',
-    // Each `import()` of a source becomes a chunk of its own, loaded when the import runs, so the
-    // packages only it uses load then too: a CLI command loads the server only to serve.
-    splitting: true,
-    // Content-hashed names: a build never overwrites a file another process may be loading.
-    entryNames: '[name]-[hash]',
-    chunkNames: 'chunk-[hash]',
-    outExtension: { '.js': '.mjs' },
-    // Class and function names stay as written (errors and logs name them).
-    keepNames: true,
-    sourcemap: 'linked',
-    write: false,
-    outdir,
-    // The metafile names inputs relative to this folder; without it, relative to the caller's cwd.
-    absWorkingDir: ROOT,
-    metafile: true,
-    logLevel: 'silent',
-    plugins: [ownImportMeta],
-  }).finally(() => esbuild.stop());
+  const result = await esbuild
+    .build({
+      entryPoints: [entryFile],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      packages: 'external',
+      // Each `import()` of a source becomes a chunk of its own, loaded when the import runs, so the
+      // packages only it uses load then too: a CLI command loads the server only to serve.
+      splitting: true,
+      // Content-hashed names: a build never overwrites a file another process may be loading.
+      entryNames: '[name]-[hash]',
+      chunkNames: 'chunk-[hash]',
+      outExtension: { '.js': '.mjs' },
+      // Class and function names stay as written (errors and logs name them).
+      keepNames: true,
+      sourcemap: 'linked',
+      write: false,
+      outdir,
+      // The metafile names inputs relative to this folder; without it, relative to the caller's cwd.
+      absWorkingDir: ROOT,
+      metafile: true,
+      logLevel: 'silent',
+      plugins: [ownImportMeta],
+    })
+    .finally(() => esbuild.stop());
   const inputs = {};
   for (const input of Object.keys(result.metafile.inputs)) {
     const file = path.resolve(ROOT, input);
