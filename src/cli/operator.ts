@@ -29,10 +29,14 @@ export function describeDatabase(env: Env): string {
 
 /** Opens the database; the embedded data-dir lock's message ("in use by process N") is shown as is. */
 export async function openFromEnv(env: Env): Promise<Database> {
-  const { openDatabase } = await import('../db/database.js');
+  const { openDatabase, SHORT_LIVED_PGLITE_BUFFERS } = await import('../db/database.js');
   try {
     // A command runs a few statements: a small buffer pool starts the embedded database faster.
-    return await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, pgliteSharedBuffers: '16MB' });
+    return await openDatabase({
+      databaseUrl: env.DATABASE_URL,
+      dataDir: env.DATA_DIR,
+      pgliteSharedBuffers: SHORT_LIVED_PGLITE_BUFFERS,
+    });
   } catch (error) {
     const message = (error as Error).message;
     // The data-dir lock already names the directory and what to do.

@@ -47,6 +47,13 @@ export interface PoolStats {
   waiting: number;
 }
 
+/**
+ * The buffer pool of a PGlite that runs a few statements and ends (a CLI command, a test's
+ * database): starting PGlite initialises its whole pool, about half a second of CPU for the
+ * default 128MB, and half that CPU for this.
+ */
+export const SHORT_LIVED_PGLITE_BUFFERS = '16MB';
+
 export interface OpenDatabaseOptions {
   /** postgres://... ; when absent, PGlite is used. */
   databaseUrl?: string;
@@ -58,11 +65,7 @@ export interface OpenDatabaseOptions {
    * the tests start each database from one migrated copy, which skips initdb and the migrations.
    */
   pgliteLoadDataDir?: PGliteOptions['loadDataDir'];
-  /**
-   * PGlite's buffer pool (its `shared_buffers`), e.g. `16MB`; default 128MB. Starting PGlite
-   * initialises the whole pool, about half a second of CPU for 128MB: a process that runs a few
-   * statements (a CLI command, a test's database) starts faster with a small one.
-   */
+  /** PGlite's buffer pool (its `shared_buffers`), e.g. SHORT_LIVED_PGLITE_BUFFERS; default 128MB. */
   pgliteSharedBuffers?: string;
 }
 
