@@ -8,6 +8,7 @@
 // occurrence (both are "the first instant whose clock reads at or past it", which keeps windows
 // in order). isWithinWorkingHours(h, z, t) holds exactly when nextWindowStart(h, z, t) is t.
 import { WEEKDAYS, timeToMinutes, type WorkingHours } from './calling-hours.inputs.js';
+import { addDays, instantOf, localDate, localToInstant, zoneOf, type LocalDate } from './zoned-time.js';
 
 export {
   DEFAULT_WORKING_HOURS,
@@ -17,8 +18,6 @@ export {
   type WorkingHours,
 } from './calling-hours.inputs.js';
 
-const MINUTE = 60_000;
-const DAY = 86_400_000;
 /** Days after `from`'s local date that nextWindowStart examines (a full week plus one spare). */
 const LOOKAHEAD_DAYS = 8;
 
@@ -76,13 +75,6 @@ export function plannedCallTime(args: {
 
 // --- windows as instants ---------------------------------------------------------------------
 
-/** A calendar date in the zone. */
-interface LocalDate {
-  year: number;
-  month: number;
-  day: number;
-}
-
 /**
  * The first window, as a [start, end) instant pair, that ends after `t`, looking at the windows of
  * `t`'s local date and up to `lastDay` days after it. Local → instant conversion is monotone, so
@@ -111,82 +103,4 @@ function windowsOn(hours: WorkingHours, zone: Intl.DateTimeFormat, date: LocalDa
     .sort((a, b) => a[0] - b[0])
     .map(([start, end]): [number, number] => [localToInstant(zone, date, start), localToInstant(zone, date, end)])
     .filter(([start, end]) => start < end); // a window wholly inside a DST gap (or a skipped day) is empty
-}
-
-function addDays(date: LocalDate, days: number): LocalDate {
-  const d = new Date(Date.UTC(date.year, date.month - 1, date.day + days));
-  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
-}
-
-// --- Intl-based zone math --------------------------------------------------------------------
-
-// Constructing an Intl.DateTimeFormat is far costlier than using one: one per zone name, kept.
-const formatters = new Map<string, Intl.DateTimeFormat>();
-
-function zoneOf(timeZone: string): Intl.DateTimeFormat {
-  let format = formatters.get(timeZone);
-  if (format) return format;
-  try {
-    format = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
-  } catch (cause) {
-    throw new Error(`Unknown time zone "${timeZone}": expected an IANA name such as "America/New_York"`, { cause });
-  }
-  formatters.set(timeZone, format);
-  return format;
-}
-
-function instantOf(date: Date): number {
-  const t = date.getTime();
-  if (Number.isNaN(t)) throw new Error('Invalid Date passed to calling-hours');
-  return t;
-}
-
-/** The zone's wall-clock reading at instant `t`, as milliseconds of a UTC-based timeline (whole seconds). */
-function wallClock(zone: Intl.DateTimeFormat, t: number): number {
-  const p: Record<string, number> = {};
-  for (const part of zone.formatToParts(t)) if (part.type !== 'literal') p[part.type] = Number(part.value);
-  return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
-}
-
-/** The zone's UTC offset at instant `t`, in milliseconds. */
-function offsetAt(zone: Intl.DateTimeFormat, t: number): number {
-  return wallClock(zone, t) - Math.floor(t / 1000) * 1000;
-}
-
-function localDate(zone: Intl.DateTimeFormat, t: number): LocalDate {
-  const d = new Date(wallClock(zone, t));
-  return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() };
-}
-
-/**
- * The instant at which the zone's clock reads `minutes` after midnight of `date` (1440 = next
- * midnight). Repeated local time → first occurrence; skipped local time → first instant after the gap.
- */
-function localToInstant(zone: Intl.DateTimeFormat, date: LocalDate, minutes: number): number {
-  const wall = Date.UTC(date.year, date.month - 1, date.day) + minutes * MINUTE;
-  // The offsets a day either side bracket any transition near `wall`; try the earlier instant first.
-  const before = offsetAt(zone, wall - DAY);
-  const after = offsetAt(zone, wall + DAY);
-  for (const t of [wall - Math.max(before, after), wall - Math.min(before, after)]) {
-    if (wallClock(zone, t) === wall) return t;
-  }
-  // In a gap (its bounds are the two offsets): binary-search, in whole seconds, the first instant
-  // whose clock reads at or past `wall`.
-  let lo = (wall - Math.max(before, after)) / 1000; // clock reads before `wall`
-  let hi = (wall - Math.min(before, after)) / 1000; // clock reads past `wall`
-  while (hi - lo > 1) {
-    const mid = Math.floor((lo + hi) / 2);
-    if (wallClock(zone, mid * 1000) >= wall) hi = mid;
-    else lo = mid;
-  }
-  return hi * 1000;
 }
