@@ -17,6 +17,7 @@ export interface DueEnrollment {
   enforceCallNow: boolean;
   phone: string;
   contactTimezone: string | null;
+  location: string | null;
   language: string | null;
   agentTimezone: string;
   defaultLanguage: string;
@@ -61,7 +62,7 @@ export async function claimDueEnrollments(
 ): Promise<DueEnrollment[]> {
   return tx.$queryRaw<DueEnrollment[]>`
       SELECT e."id" AS "enrollmentId", e."accountId", e."contactId", e."workflowId", a."id" AS "agentId", e."attempts", e."enforceCallNow",
-        c."phone", c."timezone" AS "contactTimezone", c."language", a."timezone" AS "agentTimezone", a."defaultLanguage",
+        c."phone", c."timezone" AS "contactTimezone", c."location", c."language", a."timezone" AS "agentTimezone", a."defaultLanguage",
         a."workingHours", a."callNewContactsImmediately", a."provider"::text AS "provider",
         COALESCE(a."maxConcurrentCalls", ${providerDefault(Prisma.sql`a."provider"`, defaults)}) AS "agentCap",
         COALESCE(pc."maxConcurrentCalls", ${providerDefault(Prisma.sql`a."provider"`, defaults)}) AS "keyCap",
@@ -124,6 +125,8 @@ export async function countCallsInFlight(
 /** A claimed call, as its Call row is written. */
 export interface ClaimedCallRow {
   callId: string;
+  /** Why the calling rules allowed it (the Call's dialingAudit). */
+  audit: object;
   accountId: string;
   contactId: string;
   workflowId: string;
@@ -136,26 +139,27 @@ export interface ClaimedCallRow {
  * One statement for the claim's writes: the Call rows (a simulator call rings at once; a
  * provider's call is "placing", with its lease, until the provider accepts it:
  * provider-placement.ts), their enrollments marked in flight, and the deferred enrollments
- * moved to their next window.
+ * moved to their next window (or set aside until someone acts: `hold`, see Enrollment.dialingHold).
  */
 export async function recordClaims(
   tx: SqlClient,
   calls: ClaimedCallRow[],
-  later: Array<{ id: string; at: Date }>,
+  later: Array<{ id: string; at: Date; hold: string | null }>,
   now: Date,
 ): Promise<void> {
   if (calls.length === 0 && later.length === 0) return;
   await tx.$executeRaw`WITH inserted AS (
-      INSERT INTO "Call" ("id", "accountId", "contactId", "workflowId", "agentId", "enrollmentId", "direction", "status", "startedAt", "createdAt", "provider", "placingSince")
+      INSERT INTO "Call" ("id", "accountId", "contactId", "workflowId", "agentId", "enrollmentId", "direction", "status", "startedAt", "createdAt", "provider", "placingSince", "dialingAudit")
       SELECT u.id, u.account, u.contact, u.workflow, u.agent, u.enrollment, 'outbound',
         CASE WHEN u.provider = 'simulator' THEN 'ringing' ELSE 'placing' END, ${now}::timestamptz, ${now}::timestamptz,
-        u.provider::"VoiceProvider", CASE WHEN u.provider = 'simulator' THEN NULL ELSE ${now}::timestamptz END
+        u.provider::"VoiceProvider", CASE WHEN u.provider = 'simulator' THEN NULL ELSE ${now}::timestamptz END, u.audit
       FROM unnest(${calls.map((c) => c.callId)}::uuid[], ${calls.map((c) => c.accountId)}::uuid[], ${calls.map((c) => c.contactId)}::uuid[],
         ${calls.map((c) => c.workflowId)}::uuid[], ${calls.map((c) => c.agentId)}::uuid[], ${calls.map((c) => c.enrollmentId)}::uuid[],
-        ${calls.map((c) => c.provider)}::text[])
-        AS u(id, account, contact, workflow, agent, enrollment, provider))
-    UPDATE "Enrollment" AS e SET "nextAttemptAt" = u.at
+        ${calls.map((c) => c.provider)}::text[], ${calls.map((c) => JSON.stringify(c.audit))}::jsonb[])
+        AS u(id, account, contact, workflow, agent, enrollment, provider, audit))
+    UPDATE "Enrollment" AS e SET "nextAttemptAt" = u.at, "dialingHold" = u.hold
     FROM unnest(${[...calls.map((c) => c.enrollmentId), ...later.map((l) => l.id)]}::uuid[],
-      ${[...calls.map(() => null), ...later.map((l) => l.at)]}::timestamptz[]) AS u(id, at)
+      ${[...calls.map(() => null), ...later.map((l) => l.at)]}::timestamptz[],
+      ${[...calls.map(() => null), ...later.map((l) => l.hold)]}::text[]) AS u(id, at, hold)
     WHERE e."id" = u.id`;
 }

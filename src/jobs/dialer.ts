@@ -19,7 +19,12 @@ import type { RemoteVoiceProvider, VoiceProvider } from '../calls/telephony/voic
 import { placeProviderCalls, reconcilePlacements, type PlacingCall } from './provider-placement.js';
 import { recoverProviderReports } from './provider-report-recovery.js';
 import { giveUpUnaskableCalls } from './provider-report-recovery.store.js';
-import { callingTimeZone, plannedCallTime } from '../domain/calls/calling-hours.rules.js';
+import { callingTimeZone } from '../domain/calls/calling-hours.rules.js';
+import type { WorkingHours } from '../domain/calls/calling-hours.rules.js';
+import type { DialingDecision } from '../domain/calling-rules/dialing-decision.rules.js';
+import { decideForSubjects, type DialingSubject } from '../domain/calling-rules/dialing-facts.js';
+import { enrollmentInputs } from '../domain/calling-rules/dialing.service.js';
+import { RULE_SET } from '../domain/calling-rules/rule-set.js';
 import {
   claimDueEnrollments,
   countCallsInFlight,
@@ -32,7 +37,12 @@ import { logger } from '../logger.js';
 import { startPeriodic, type PeriodicWorker } from './periodic.js';
 
 /** A call claimed for placing, with the ids its Call row needs. */
-type ClaimedCall = PlaceCallRequest & { accountId: string; enrollmentId: string; provider: VoiceProvider };
+type ClaimedCall = PlaceCallRequest & {
+  accountId: string;
+  enrollmentId: string;
+  provider: VoiceProvider;
+  audit: object;
+};
 
 export interface DialerRun {
   placed: ClaimedCall[];
@@ -136,21 +146,17 @@ export async function runDialerOnce(
     const room = await roomInFlight(tx, due);
     const calls: ClaimedCall[] = [];
     const remote: PlacingCall[] = [];
-    const later: Array<{ id: string; at: Date }> = [];
-    for (const item of due) {
-      // New contacts may be called at once (enforceCallNow, or the agent's option); every
-      // other attempt waits for the agent's working hours in the contact's zone.
-      const immediate = item.attempts === 0 && (item.enforceCallNow || item.callNewContactsImmediately);
-      const timeZone = callingTimeZone(item.contactTimezone, item.agentTimezone);
-      // One look at the hours: the next window start is `now` itself when now is inside one.
-      // Windows that never open within the lookahead (all inside DST gaps) are looked at again
-      // a day later: nextAttemptAt is never NULL for an enrollment without a call in flight.
-      const at =
-        plannedCallTime({ hours: item.workingHours, timeZone, dueAt: now, now, immediate }) ??
-        new Date(now.getTime() + RECHECK_WITHOUT_WINDOW_MS);
-      if (at?.getTime() === now.getTime()) {
+    const later: Array<{ id: string; at: Date; hold: string | null }> = [];
+    // The calling rules decide for the whole batch at once (four reads): the law where the
+    // contact may be, its consent and registry listings, the calls already placed to it, the
+    // Account's policy, and the agent's working hours (skipped by first attempts called at once,
+    // never the law). The same function answers GET /contacts/{id}/dialing.
+    const decisions = await decideForSubjects(tx, RULE_SET, due.map(subjectOf), now);
+    due.forEach((item, i) => {
+      const decision = decisions[i];
+      if (decision.callableNow) {
         // At a cap: left due, untouched, for a later pass.
-        if (!room.take(item)) continue;
+        if (!room.take(item)) return;
         const call: ClaimedCall = {
           callId: randomUUID(),
           phone: item.phone,
@@ -162,13 +168,24 @@ export async function runDialerOnce(
           accountId: item.accountId,
           enrollmentId: item.enrollmentId,
           provider: item.provider,
+          audit: dialingAudit(decision, now),
         };
         calls.push(call);
         if (item.provider !== 'simulator') remote.push(placingCallOf(item, call));
+      } else if (decision.nextCallableAt) {
+        later.push({ id: item.enrollmentId, at: decision.nextCallableAt, hold: null });
       } else {
-        later.push({ id: item.enrollmentId, at });
+        // Blocked until someone acts (a consent, a registry copy, a policy change: each brings
+        // it back at once), or no window within the lookahead: looked at again a day later, so
+        // nextAttemptAt is never NULL for an enrollment without a call in flight.
+        const lasting = decision.reasons.find((r) => r.until === null);
+        later.push({
+          id: item.enrollmentId,
+          at: new Date(now.getTime() + RECHECK_WITHOUT_WINDOW_MS),
+          hold: lasting?.code ?? null,
+        });
       }
-    }
+    });
     await recordClaims(tx, calls, later, now);
     return { placed: calls, remote, deferred: later.length };
   });
@@ -179,6 +196,51 @@ export async function runDialerOnce(
   }
   if (remote.length > 0) await placeProviderCalls(services, remote);
   return { placed, deferred };
+}
+
+/** A due enrollment as the calling rules' decision takes it (the claim already skipped held ones). */
+function subjectOf(item: DueEnrollment): DialingSubject {
+  return {
+    accountId: item.accountId,
+    contactId: item.contactId,
+    phone: item.phone,
+    location: item.location,
+    timezone: item.contactTimezone,
+    // The claim reads no contact in dnc and no blocked phone.
+    dnc: false,
+    blocked: false,
+    enrollment: enrollmentInputs({
+      workflowId: item.workflowId,
+      attempts: item.attempts,
+      enforceCallNow: item.enforceCallNow,
+      callNewContactsImmediately: item.callNewContactsImmediately,
+      workingHours: item.workingHours as WorkingHours,
+      agentTimezone: item.agentTimezone,
+      contactTimezone: item.contactTimezone,
+      dueAt: null,
+      holds: [],
+    }),
+  };
+}
+
+/** What a placed call's audit keeps of the decision that allowed it. */
+function dialingAudit(decision: DialingDecision, now: Date): object {
+  return {
+    decidedAt: now.toISOString(),
+    ruleSetVersion: decision.ruleSetVersion,
+    purpose: decision.purpose,
+    timeZones: decision.timeZones,
+    jurisdictions: decision.jurisdictions,
+    ruleIds: decision.ruleIds,
+    consent: decision.consentUsed,
+    attempts: decision.attempts.map(({ ruleId, jurisdiction, max, periodHours, counted }) => ({
+      ruleId,
+      jurisdiction,
+      max,
+      periodHours,
+      counted,
+    })),
+  };
 }
 
 /** A claimed Vapi or Retell call, with what its provider request needs (read by the claim). */

@@ -4,6 +4,8 @@
 // import is written in one transaction that also marks its batch done, so it is never applied
 // twice; a bulk-update is applied chunk by chunk, each chunk committed with its progress
 // (contacts-bulk-update.service.ts).
+import { consentRow } from '../domain/calling-rules/consents.service.js';
+import { storeConsents, type ConsentRow } from '../domain/calling-rules/dialing.store.js';
 import type { Services } from '../domain/context.js';
 import { BATCH_QUEUE, BatchBusy } from '../domain/contacts/contacts-batches.service.js';
 import { findBatchHead, lockBatch, markBatchDone } from '../domain/contacts/contacts-batches.store.js';
@@ -73,6 +75,7 @@ async function runBatch(services: Services, batchId: string, known?: ImportPaylo
           { batchId, skipped },
           'bulk import items skipped: their customFields merged with the stored ones would pass the limits',
         );
+      await storeConsents(tx, batch.accountId, importedConsents(payload, skippedPositions, outcomes, now), now);
       await markBatchDone(tx, batchId, now, { written: outcomes.length, skipped });
       // Counted in the transaction that writes the items and marks the batch done: a batch
       // run again after a crash was either committed with its counts or not at all.
@@ -81,6 +84,26 @@ async function runBatch(services: Services, batchId: string, known?: ImportPaylo
     }),
   );
   services.statistics?.wrote(written);
+}
+
+/** The consents sent with a batch's items, for the contacts their writes landed on (skipped items have none). */
+function importedConsents(
+  payload: ImportPayload,
+  skippedPositions: readonly number[],
+  outcomes: ReadonlyArray<{ contact: { id: string; accountId: string } }>,
+  now: Date,
+): ConsentRow[] {
+  if (!payload.consents?.length) return [];
+  // Outcomes follow the writes, less the skipped ones.
+  const contactAt = new Map<number, { id: string; accountId: string }>();
+  let next = 0;
+  payload.writes.forEach((_, position) => {
+    if (!skippedPositions.includes(position)) contactAt.set(position, outcomes[next++].contact);
+  });
+  return payload.consents.flatMap(({ position, consent }) => {
+    const contact = contactAt.get(position);
+    return contact ? [consentRow(contact.accountId, contact.id, consent, now)] : [];
+  });
 }
 
 /**

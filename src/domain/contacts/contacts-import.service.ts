@@ -14,6 +14,8 @@ import { BulkImportBodySchema, BulkItemSchema } from './contacts.inputs.js';
 import { enqueueBatch } from './contacts-batches.service.js';
 import { importJobInsert } from './contact-jobs.store.js';
 import { randomUUID } from 'node:crypto';
+import { checkedConsents } from '../calling-rules/consents.service.js';
+import type { ConsentBody } from '../calling-rules/calling-rules.inputs.js';
 
 export type RejectionReason = 'missing-dedup-field' | 'dedup-key-too-long' | 'invalid-phone';
 
@@ -35,13 +37,23 @@ export async function importContacts(ctx: RequestContext, body: unknown): Promis
   const { contacts, assignmentOptions } = parseInput(BulkImportBodySchema, body);
   const items = parseAllItems(contacts);
   const enrollment = await resolveEnrollmentTarget(ctx, actor.accountId, assignmentOptions);
+  // Consents sent with the items are checked before anything is stored: a bad one is a 400.
+  await checkedConsents(
+    ctx,
+    actor.accountId,
+    items.flatMap((item, index) =>
+      item.consent ? [{ body: item.consent, prefix: `contacts[${index}].consent.` }] : [],
+    ),
+  );
 
   const writes: PreparedWrite[] = [];
   const indexes: number[] = [];
+  const consents: NonNullable<ImportPayload['consents']> = [];
   const rejected: ImportResult['rejected'] = [];
-  items.forEach((item, index) => {
+  items.forEach(({ consent, ...item }, index) => {
     const prepared = prepareContactWrite(item, actor.account);
     if (prepared.ok) {
+      if (consent) consents.push({ position: writes.length, consent });
       writes.push(prepared.write);
       indexes.push(index);
     } else rejected.push({ reason: REASONS[prepared.reason], index });
@@ -64,7 +76,7 @@ export async function importContacts(ctx: RequestContext, body: unknown): Promis
     });
     return { importId, accepted, rejected };
   }
-  const payload: ImportPayload = { writes, indexes, enrollment };
+  const payload: ImportPayload = { writes, indexes, enrollment, ...(consents.length > 0 ? { consents } : {}) };
   const importId = await enqueueBatch(ctx, 'import', payload, (batch) =>
     importJobInsert({ ...batch, accepted, rejected }),
   );
@@ -96,4 +108,6 @@ export interface ImportPayload {
   /** Each write's index in the request (absent in batches stored before import jobs: then its position). */
   indexes?: number[];
   enrollment: Enrollment | null;
+  /** Consents sent with the items: each stored for the contact its write (`position` in `writes`) lands on. */
+  consents?: Array<{ position: number; consent: ConsentBody }>;
 }

@@ -2,6 +2,7 @@
 // write and of a list query (schema/openapi.json is printed from them). REST, GraphQL and MCP all
 // parse through these.
 import { z } from 'zod';
+import { ConsentBodySchema } from '../calling-rules/calling-rules.inputs.js';
 import { PHONE_WRITE_PATTERN } from '../../normalize/phone.js';
 import { UUID_PATTERN } from '../shared/ids.js';
 import { PageQuerySchema } from '../shared/cursor.js';
@@ -90,12 +91,18 @@ export const ContactWriteSchema = z.strictObject({
 });
 export type ContactWrite = z.infer<typeof ContactWriteSchema>;
 
+/** A consent the contact gave, sent with its write: stored beside it (POST /contacts/{id}/consents has the same body). */
+const ConsentWithWriteSchema = ConsentBodySchema.optional().describe(
+  "The contact's consent to be called, stored with the contact (as POST /api/v1/contacts/{id}/consents would)",
+);
+
 /** An item of a bulk import: sourceKind and externalId are required keys (externalId may be null). */
 export const BulkItemSchema = z.strictObject({
   ...partial(writeFields),
   sourceKind: writeFields.sourceKind,
   externalId: writeFields.externalId,
   createdAt: isoDateTime.optional(),
+  consent: ConsentWithWriteSchema,
 });
 
 export const AssignmentOptionsSchema = z
@@ -109,7 +116,10 @@ export const AssignmentOptionsSchema = z
   });
 export type AssignmentOptions = z.infer<typeof AssignmentOptionsSchema>;
 
-export const UpsertBodySchema = ContactWriteSchema.extend({ assignmentOptions: AssignmentOptionsSchema.optional() });
+export const UpsertBodySchema = ContactWriteSchema.extend({
+  assignmentOptions: AssignmentOptionsSchema.optional(),
+  consent: ConsentWithWriteSchema,
+});
 export type UpsertBody = z.infer<typeof UpsertBodySchema>;
 
 export const BulkImportBodySchema = z.strictObject({

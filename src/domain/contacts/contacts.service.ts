@@ -1,5 +1,7 @@
 // Single-contact operations: upsert, read by id, read and PATCH by external ID.
 import type { RequestContext } from '../context.js';
+import { checkedConsent, consentRow } from '../calling-rules/consents.service.js';
+import { storeConsents } from '../calling-rules/dialing.store.js';
 import { requireActor } from '../context.js';
 import { DomainError, notFound } from '../errors.js';
 import { assertUuid } from '../shared/ids.js';
@@ -30,8 +32,17 @@ export async function upsertContact(
   alongside?: AlongsideContactWrite,
 ): Promise<{ contact: ContactRow; created: boolean }> {
   const actor = requireActor(ctx);
-  const { assignmentOptions, ...write } = parseInput(UpsertBodySchema, body);
+  const { assignmentOptions, consent, ...write } = parseInput(UpsertBodySchema, body);
   const enrollment = await resolveEnrollmentTarget(ctx, actor.accountId, assignmentOptions);
+  if (consent) {
+    // The consent is checked before anything is written, and stored in the contact's transaction.
+    const checked = await checkedConsent(ctx, actor.accountId, consent, 'consent.');
+    const before = alongside;
+    alongside = async (tx, contact, now) => {
+      await before?.(tx, contact, now);
+      await storeConsents(tx, actor.accountId, [consentRow(actor.accountId, contact.id, checked, now)], now);
+    };
+  }
   const prepared = prepareContactWrite({ sourceKind: 'api', ...write }, actor.account);
   if (!prepared.ok) throw dedupFailure(prepared.reason);
   if (!enrollment && prepared.write.status !== 'connecting' && !alongside) {

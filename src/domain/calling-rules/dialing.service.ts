@@ -1,0 +1,123 @@
+// GET /contacts/{id}/dialing: whether the dialer may call the contact now, when next, and every
+// rule that blocks it, decided by the dialer's own function (dialing-facts.ts) over the
+// contact's current enrollment (the agent's working hours included), or the law and consent
+// alone when it has none.
+import { directSql } from '../../db/sql-client.js';
+import { callingTimeZone, hasWorkingHours, type WorkingHours } from '../calls/calling-hours.rules.js';
+import type { RequestContext } from '../context.js';
+import { requireActor } from '../context.js';
+import type { DialingDecision, EnrollmentHold, EnrollmentInputs } from './dialing-decision.rules.js';
+import { decideForSubjects } from './dialing-facts.js';
+import { contactOf, type ContactRef } from './consents.service.js';
+import { RULE_SET } from './rule-set.js';
+
+export interface ContactDialing extends DialingDecision {
+  contactId: string;
+  /** The enrollment the decision is for; null: none is active, the law and consent alone were checked. */
+  enrollment: {
+    workflowId: string;
+    agentId: string | null;
+    attempts: number;
+    dueAt: Date | null;
+    immediate: boolean;
+  } | null;
+}
+
+/** An enrollment as the decision takes it: the zone its agent's hours apply in, and whether it is called at once. */
+export function enrollmentInputs(args: {
+  workflowId: string;
+  attempts: number;
+  enforceCallNow: boolean;
+  callNewContactsImmediately: boolean;
+  workingHours: WorkingHours;
+  agentTimezone: string;
+  contactTimezone: string | null;
+  dueAt: Date | null;
+  holds: readonly EnrollmentHold[];
+}): EnrollmentInputs {
+  return {
+    workflowId: args.workflowId,
+    workingHours: args.workingHours,
+    hoursTimeZone: callingTimeZone(args.contactTimezone, args.agentTimezone),
+    // New contacts may be called at once (enforceCallNow, or the agent's option): outside the
+    // agent's working hours, never outside the law.
+    immediate: args.attempts === 0 && (args.enforceCallNow || args.callNewContactsImmediately),
+    dueAt: args.dueAt,
+    holds: args.holds,
+  };
+}
+
+export async function contactDialing(ctx: RequestContext, ref: ContactRef): Promise<ContactDialing> {
+  const { accountId } = requireActor(ctx);
+  const contact = await contactOf(ctx, ref);
+  const [enrollment, blocked] = await Promise.all([
+    ctx.db.prisma.enrollment.findFirst({
+      where: { contactId: contact.id, accountId, active: true },
+      orderBy: { createdAt: 'desc' },
+      include: { workflow: { include: { agent: true } } },
+    }),
+    contact.phone
+      ? ctx.db.prisma.blockedPhone.findUnique({ where: { accountId_phone: { accountId, phone: contact.phone } } })
+      : null,
+  ]);
+  let inputs: EnrollmentInputs | null = null;
+  if (enrollment) {
+    const { workflow } = enrollment;
+    const agent = workflow.agent;
+    const hours = (agent?.workingHours ?? {}) as WorkingHours;
+    const immediate =
+      enrollment.attempts === 0 && (enrollment.enforceCallNow || Boolean(agent?.callNewContactsImmediately));
+    // The dialer's claim skips these (src/jobs/dialer.store.ts), in its order.
+    const holds: Array<[boolean, EnrollmentHold]> = [
+      [enrollment.nextAttemptAt === null, 'call_in_progress'],
+      [!agent, 'no_agent'],
+      [workflow.status !== 'published', 'workflow_not_published'],
+      [workflow.paused, 'workflow_paused'],
+      [Boolean(agent) && agent?.status !== 'live', 'agent_not_live'],
+      [Boolean(agent) && !hasWorkingHours(hours) && !immediate, 'no_working_hours'],
+      [contact.phone === null, 'no_phone'],
+      [contact.status === 'paused', 'contact_paused'],
+    ];
+    inputs = enrollmentInputs({
+      workflowId: workflow.id,
+      attempts: enrollment.attempts,
+      enforceCallNow: enrollment.enforceCallNow,
+      callNewContactsImmediately: Boolean(agent?.callNewContactsImmediately),
+      workingHours: hours,
+      agentTimezone: agent?.timezone ?? 'UTC',
+      contactTimezone: contact.timezone,
+      dueAt: enrollment.nextAttemptAt,
+      holds: holds.filter(([applies]) => applies).map(([, hold]) => hold),
+    });
+  }
+  const [decision] = await decideForSubjects(
+    directSql(ctx.db.sql),
+    RULE_SET,
+    [
+      {
+        accountId,
+        contactId: contact.id,
+        phone: contact.phone,
+        location: contact.location,
+        timezone: contact.timezone,
+        dnc: contact.status === 'dnc',
+        blocked: blocked !== null,
+        enrollment: inputs,
+      },
+    ],
+    ctx.clock.now(),
+  );
+  return {
+    contactId: contact.id,
+    ...decision,
+    enrollment: enrollment
+      ? {
+          workflowId: enrollment.workflowId,
+          agentId: enrollment.workflow.agentId ?? null,
+          attempts: enrollment.attempts,
+          dueAt: enrollment.nextAttemptAt,
+          immediate: inputs?.immediate ?? false,
+        }
+      : null,
+  };
+}
