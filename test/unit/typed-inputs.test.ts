@@ -18,6 +18,11 @@ import {
 } from 'graphql';
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
+import {
+  CallingPolicyBodySchema,
+  ConsentBodySchema,
+  RevokeConsentsBodySchema,
+} from '../../src/domain/calling-rules/calling-rules.inputs.js';
 import { schema } from '../../src/domain/schema.js';
 import {
   BulkImportBodySchema,
@@ -52,6 +57,9 @@ const ZOD_SCHEMA_OF: Record<string, z.ZodType> = {
   setBoardMapping: SetBoardMappingSchema,
   createWebhookEndpoint: CreateWebhookEndpointSchema,
   updateWebhookEndpoint: UpdateWebhookEndpointSchema,
+  setCallingPolicy: CallingPolicyBodySchema,
+  addContactConsent: ConsentBodySchema,
+  revokeContactConsents: RevokeConsentsBodySchema,
 };
 
 /**

@@ -204,14 +204,14 @@ const PatchContactInput = inputTypeFromZod('PatchContactInput', PatchBodySchema,
 });
 const UpsertContactInput = inputTypeFromZod('UpsertContactInput', UpsertBodySchema, {
   description: 'A contact to create or update (the REST upsert body).',
-  nested: { assignmentOptions: 'AssignmentOptionsInput' },
+  nested: { assignmentOptions: 'AssignmentOptionsInput', consent: 'ConsentInput' },
   enums,
 });
 // The service parses an import's items one by one (BulkItemSchema, each named `contacts[i]`): typed here as such items.
 const ImportBodyWithItems = BulkImportBodySchema.extend({ contacts: z.array(BulkItemSchema) });
 const ImportContactsInput = inputTypeFromZod('ImportContactsInput', ImportBodyWithItems, {
   description: 'Up to 1000 contacts to import (the REST bulk body).',
-  nested: { contacts: 'ImportContactItemInput', assignmentOptions: 'AssignmentOptionsInput' },
+  nested: { contacts: 'ImportContactItemInput', assignmentOptions: 'AssignmentOptionsInput', consent: 'ConsentInput' },
   enums,
 });
 export const BulkUpdateContactsInput = inputTypeFromZod('BulkUpdateContactsInput', BulkUpdateBodySchema, {
