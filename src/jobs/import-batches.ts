@@ -4,7 +4,7 @@
 // import is written in one transaction that also marks its batch done, so it is never applied
 // twice; a bulk-update is applied chunk by chunk, each chunk committed with its progress
 // (contacts-bulk-update.service.ts).
-import { consentRow } from '../domain/calling-rules/consents.service.js';
+import { consentRow } from '../domain/calling-rules/consent-writes.js';
 import { storeConsents, type ConsentRow } from '../domain/calling-rules/dialing.store.js';
 import type { Services } from '../domain/context.js';
 import { BATCH_QUEUE, BatchBusy } from '../domain/contacts/contacts-batches.service.js';

@@ -61,7 +61,82 @@ export const EXAMPLE_CONTACT_WRITE = {
   customFields: { plan: 'pro' },
 };
 
+const CONSENT_ID = '9c1e3a5b-7d9f-4b1c-8e3a-5c7e9a1b3d57';
+const KEY_ID = '2d4f6a8c-0e2a-4c6e-9a0c-2e4a6c8e0a68';
+
+const EXAMPLE_CONSENT_BODY = {
+  kind: 'express_written',
+  method: 'web_form',
+  evidence: 'Signed up at example.com/offers, checkbox "Call me about offers", IP 203.0.113.7',
+  obtainedAt: '2026-02-27T16:20:00.000Z',
+};
+
+const EXAMPLE_CONSENT = {
+  id: CONSENT_ID,
+  contactId: CONTACT_ID,
+  workflowId: null,
+  ...EXAMPLE_CONSENT_BODY,
+  createdAt: '2026-03-01T09:00:00.000Z',
+  revokedAt: null,
+  revokedBy: null,
+  active: true,
+};
+
+const EXAMPLE_CALLING_POLICY = {
+  purpose: 'telemarketing',
+  requireWrittenConsent: true,
+  attemptCap: { max: 2, periodHours: 24 },
+  disabledJurisdictions: [],
+  legalAttemptCaps: [
+    {
+      ruleId: 'us-fl-cap',
+      jurisdiction: 'US-FL',
+      max: 3,
+      periodHours: 24,
+      source: 'Fla. Stat. § 501.616(6)(b)',
+      disabled: false,
+    },
+  ],
+  jurisdictions: ['CA', 'DE', 'ES', 'FR', 'GB', 'IL', 'MX', 'US', 'US-FL'],
+  ruleSetVersion: '2026-11-29.1',
+  updatedAt: '2026-03-01T09:00:00.000Z',
+  updatedBy: `key:${KEY_ID}`,
+};
+
+const EXAMPLE_DIALING = {
+  contactId: CONTACT_ID,
+  callableNow: false,
+  nextCallableAt: '2026-03-03T09:00:00.000Z',
+  reasons: [
+    {
+      code: 'outside_working_hours',
+      message: "Outside the agent's working hours (Europe/London)",
+      jurisdiction: null,
+      source: null,
+      ruleId: null,
+      until: '2026-03-03T09:00:00.000Z',
+    },
+  ],
+  timeZones: ['Europe/London'],
+  jurisdictions: ['GB'],
+  ruleSetVersion: '2026-11-29.1',
+  purpose: 'telemarketing',
+  ruleIds: ['gb-automated-consent', 'gb-tps'],
+  attempts: [],
+  consentUsed: { id: CONSENT_ID, kind: 'express_written' },
+  enrollment: {
+    workflowId: WORKFLOW_ID,
+    agentId: AGENT_ID,
+    attempts: 1,
+    dueAt: '2026-03-02T19:30:00.000Z',
+    immediate: false,
+  },
+};
+
 export const REQUEST_EXAMPLES = {
+  setCallingPolicy: { purpose: 'telemarketing', requireWrittenConsent: true, attemptCap: { max: 2, periodHours: 24 } },
+  addConsent: EXAMPLE_CONSENT_BODY,
+  revokeConsents: {},
   upsertContact: EXAMPLE_CONTACT_WRITE,
   importContacts: {
     contacts: [
@@ -188,6 +263,25 @@ const WEBHOOK_DELIVERY = {
 };
 
 export const ANSWER_EXAMPLES = {
+  callingPolicy: EXAMPLE_CALLING_POLICY,
+  callingPolicyChanges: {
+    data: [
+      {
+        at: '2026-03-01T09:00:00.000Z',
+        actor: `key:${KEY_ID}`,
+        change: {
+          requireWrittenConsent: { from: false, to: true },
+          attemptCap: { from: null, to: { max: 2, periodHours: 24 } },
+        },
+      },
+    ],
+  },
+  consent: EXAMPLE_CONSENT,
+  consents: { data: [EXAMPLE_CONSENT] },
+  consentsRevoked: {
+    data: [{ ...EXAMPLE_CONSENT, revokedAt: '2026-03-05T12:00:00.000Z', revokedBy: 'api', active: false }],
+  },
+  contactDialing: EXAMPLE_DIALING,
   contact: EXAMPLE_CONTACT,
   workflowPage: {
     data: [{ id: WORKFLOW_ID, name: 'Renewal reminders', status: 'published' }],

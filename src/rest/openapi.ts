@@ -15,7 +15,7 @@ import {
   SOURCE_KINDS,
   UpsertBodySchema,
 } from '../domain/contacts/contacts.inputs.js';
-import { PageQuerySchema } from '../domain/shared/cursor.js';
+import { PageLimitSchema, PageQuerySchema } from '../domain/shared/cursor.js';
 import { ERROR_CODES, type ErrorCode } from '../domain/errors.js';
 import { WORKFLOW_STATUSES } from '../domain/workflows/workflows.service.js';
 import { CONTACT_RESPONSE_FIELDS } from '../domain/contacts/contacts.rules.js';
@@ -36,6 +36,14 @@ import {
   UpdateWebhookEndpointSchema,
 } from '../domain/webhooks/webhook-endpoints.inputs.js';
 import { WEBHOOK_EVENT_TYPES } from '../domain/webhooks/webhook-events.rules.js';
+import { CALL_PURPOSES, CONSENT_KINDS } from '../domain/calling-rules/calling-rule.types.js';
+import {
+  CallingPolicyBodySchema,
+  CONSENT_METHODS,
+  ConsentBodySchema,
+  RevokeConsentsBodySchema,
+} from '../domain/calling-rules/calling-rules.inputs.js';
+import { DIALING_REASON_CODES } from '../domain/calling-rules/dialing-decision.rules.js';
 
 const json = (schema: z.ZodType) => {
   const out = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
@@ -732,6 +740,347 @@ type PathItem = Record<string, { parameters?: Array<{ in?: string; name?: string
  * other (src/rest/rest.route.ts), so a route cannot take a parameter the document does not
  * list, nor silently ignore one it does not know.
  */
+
+// --- calling rules -----------------------------------------------------------------------------
+
+const jurisdiction = { type: 'string', description: 'ISO 3166: a country (US) or a subdivision (US-FL)' };
+const AttemptCap = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['max', 'periodHours'],
+  properties: { max: { type: 'integer', minimum: 1 }, periodHours: { type: 'integer', minimum: 1 } },
+};
+const CallingPolicy = {
+  type: 'object',
+  additionalProperties: false,
+  required: [
+    'purpose',
+    'requireWrittenConsent',
+    'attemptCap',
+    'disabledJurisdictions',
+    'legalAttemptCaps',
+    'jurisdictions',
+    'ruleSetVersion',
+    'updatedAt',
+    'updatedBy',
+  ],
+  properties: {
+    purpose: { enum: [...CALL_PURPOSES] },
+    requireWrittenConsent: { type: 'boolean' },
+    attemptCap: { anyOf: [AttemptCap, { type: 'null' }], description: "The Account's own cap; null: none" },
+    disabledJurisdictions: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['jurisdiction', 'disabledAt', 'disabledBy'],
+        properties: {
+          jurisdiction,
+          disabledAt: timestamp,
+          disabledBy: { type: 'string', description: 'user:<id>, key:<id> or operator' },
+        },
+      },
+    },
+    legalAttemptCaps: {
+      type: 'array',
+      description: "The law's caps on calls to one contact, for the policy's purpose",
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['ruleId', 'jurisdiction', 'max', 'periodHours', 'source', 'disabled'],
+        properties: {
+          ruleId: { type: 'string' },
+          jurisdiction,
+          max: { type: 'integer' },
+          periodHours: { type: 'integer' },
+          source: { type: 'string' },
+          disabled: { type: 'boolean' },
+        },
+      },
+    },
+    jurisdictions: { type: 'array', items: jurisdiction, description: 'Every jurisdiction the rule set has rules for' },
+    ruleSetVersion: { type: 'string' },
+    updatedAt: { ...timestamp, type: ['string', 'null'], description: 'null while the Account has the defaults' },
+    updatedBy: nullable('string'),
+  },
+};
+const CallingPolicyChange = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['at', 'actor', 'change'],
+  properties: {
+    at: timestamp,
+    actor: { type: 'string', description: 'user:<id>, key:<id> or operator' },
+    change: { type: 'object', description: '{ field: { from, to } } for each field changed' },
+  },
+};
+const Consent = {
+  type: 'object',
+  additionalProperties: false,
+  required: [
+    'id',
+    'contactId',
+    'kind',
+    'workflowId',
+    'method',
+    'evidence',
+    'obtainedAt',
+    'createdAt',
+    'revokedAt',
+    'revokedBy',
+    'active',
+  ],
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    contactId: { type: 'string', format: 'uuid' },
+    kind: { enum: [...CONSENT_KINDS] },
+    workflowId: nullable('string', { format: 'uuid', description: 'null: every call of the Account' }),
+    method: { enum: [...CONSENT_METHODS] },
+    evidence: nullable('string'),
+    obtainedAt: timestamp,
+    createdAt: timestamp,
+    revokedAt: { ...timestamp, type: ['string', 'null'] },
+    revokedBy: { enum: ['api', 'do_not_call_result', 'erasure', 'block_list', null] },
+    active: { type: 'boolean' },
+  },
+};
+const nullableTimestamp = (description?: string) => ({
+  ...timestamp,
+  type: ['string', 'null'],
+  ...(description ? { description } : {}),
+});
+const ContactDialing = {
+  type: 'object',
+  additionalProperties: false,
+  required: [
+    'contactId',
+    'callableNow',
+    'nextCallableAt',
+    'reasons',
+    'timeZones',
+    'jurisdictions',
+    'ruleSetVersion',
+    'purpose',
+    'ruleIds',
+    'attempts',
+    'consentUsed',
+    'enrollment',
+  ],
+  properties: {
+    contactId: { type: 'string', format: 'uuid' },
+    callableNow: { type: 'boolean' },
+    nextCallableAt: nullableTimestamp('null: not within 45 days, or not until someone acts (a reason without `until`)'),
+    reasons: {
+      type: 'array',
+      description: 'Every rule that blocks a call now',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['code', 'message', 'jurisdiction', 'source', 'ruleId', 'until'],
+        properties: {
+          code: { enum: [...DIALING_REASON_CODES] },
+          message: { type: 'string' },
+          jurisdiction: nullable('string'),
+          source: nullable('string', { description: 'The statute or regulation; null when no law is the reason' }),
+          ruleId: nullable('string'),
+          until: nullableTimestamp('When it stops blocking by itself; null when someone must act'),
+        },
+      },
+    },
+    timeZones: { type: 'array', items: { type: 'string' }, description: 'Every zone the contact may be in' },
+    jurisdictions: { type: 'array', items: jurisdiction },
+    ruleSetVersion: { type: 'string' },
+    purpose: { enum: [...CALL_PURPOSES] },
+    ruleIds: { type: 'array', items: { type: 'string' }, description: 'The rules that bind a call to the contact' },
+    attempts: {
+      type: 'array',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['ruleId', 'jurisdiction', 'max', 'periodHours', 'counted', 'source'],
+        properties: {
+          ruleId: nullable('string', { description: "null: the Account's own cap" }),
+          jurisdiction: nullable('string'),
+          max: { type: 'integer' },
+          periodHours: { type: 'integer' },
+          counted: { type: 'integer' },
+          source: nullable('string'),
+        },
+      },
+    },
+    consentUsed: {
+      anyOf: [
+        {
+          type: 'object',
+          additionalProperties: false,
+          required: ['id', 'kind'],
+          properties: { id: { type: 'string', format: 'uuid' }, kind: { enum: [...CONSENT_KINDS] } },
+        },
+        { type: 'null' },
+      ],
+    },
+    enrollment: {
+      anyOf: [
+        {
+          type: 'object',
+          additionalProperties: false,
+          required: ['workflowId', 'agentId', 'attempts', 'dueAt', 'immediate'],
+          properties: {
+            workflowId: { type: 'string', format: 'uuid' },
+            agentId: nullable('string', { format: 'uuid' }),
+            attempts: { type: 'integer' },
+            dueAt: nullableTimestamp(),
+            immediate: { type: 'boolean' },
+          },
+        },
+        { type: 'null' },
+      ],
+      description: 'The active enrollment decided for; null: none, the law and consent alone were checked',
+    },
+  },
+};
+const dataOf = (item: string) => ({
+  type: 'object',
+  additionalProperties: false,
+  required: ['data'],
+  properties: { data: { type: 'array', items: ref(item) } },
+});
+const severalOrInUse = {
+  409: errorAnswer(`Several contacts have this external ID. Or ${IN_USE}`, ['conflict', 'idempotency_key_in_use']),
+};
+const inUseOnly = {
+  409: errorAnswer(`The Idempotency-Key is held by a request still running: ${IN_USE}`, ['idempotency_key_in_use']),
+};
+
+/** The calling rules' operations: the policy, and each contact's consents and dialing decision (by id and by external ID). */
+function callingRulePaths(): Record<string, Record<string, Operation>> {
+  const byContact: Array<[string, string, Array<object>, object, object]> = [
+    ['/api/v1/contacts/{id}', '', idPath("The contact's id"), {}, inUseOnly],
+    [
+      '/api/v1/contacts/source/{sourceKind}/external-id/{externalId}',
+      'ByExternalId',
+      externalIdPath,
+      severalMatch,
+      severalOrInUse,
+    ],
+  ];
+  const paths: Record<string, Record<string, Operation>> = {
+    '/api/v1/calling-policy': {
+      get: {
+        operationId: 'getCallingPolicy',
+        tags: ['Calling rules'],
+        summary: "Read the Account's calling policy",
+        parameters: [requestIdParameter],
+        responses: {
+          200: jsonAnswer('The policy', ref('CallingPolicy'), ANSWER_EXAMPLES.callingPolicy),
+          ...standardErrors,
+        },
+      },
+      put: {
+        operationId: 'setCallingPolicy',
+        tags: ['Calling rules'],
+        summary: "Change the Account's calling policy",
+        description:
+          "The fields sent replace theirs; those left out keep their value. Each change is recorded with who made it and when (GET /api/v1/calling-policy/changes). Turning a jurisdiction's rules off is explicit: `disabledJurisdictions` lists them. The dialer decides again at once for every enrollment it had set aside.",
+        parameters: writeParameters,
+        requestBody: body(json(CallingPolicyBodySchema), REQUEST_EXAMPLES.setCallingPolicy),
+        responses: {
+          200: jsonAnswer('The policy', ref('CallingPolicy'), ANSWER_EXAMPLES.callingPolicy),
+          ...standardErrors,
+          ...keyInUse,
+          ...tooLarge,
+          ...keyReused,
+        },
+      },
+    },
+    '/api/v1/calling-policy/changes': {
+      get: {
+        operationId: 'listCallingPolicyChanges',
+        tags: ['Calling rules'],
+        summary: "The calling policy's changes, newest first",
+        parameters: [...queryParameters(z.object({ limit: PageLimitSchema })), requestIdParameter],
+        responses: {
+          200: jsonAnswer('The changes', dataOf('CallingPolicyChange'), ANSWER_EXAMPLES.callingPolicyChanges),
+          ...standardErrors,
+        },
+      },
+    },
+  };
+  for (const [base, suffix, pathParameters, several, conflicts] of byContact) {
+    paths[`${base}/consents`] = {
+      get: {
+        operationId: `listContactConsents${suffix}`,
+        tags: ['Calling rules'],
+        summary: "A contact's consents, newest first, revoked ones included",
+        parameters: [...pathParameters, requestIdParameter],
+        responses: {
+          200: jsonAnswer('The consents', dataOf('Consent'), ANSWER_EXAMPLES.consents),
+          ...standardErrors,
+          ...notFound,
+          ...several,
+        },
+      },
+      post: {
+        operationId: `addContactConsent${suffix}`,
+        tags: ['Calling rules'],
+        summary: "Record a contact's consent to be called",
+        description:
+          'For every call of the Account, or for one workflow (`workflowId`). A call that needs consent is placed only while a consent of the kind the law (or the policy) asks for is live. Enrollments set aside for want of consent are due again at once.',
+        parameters: [...pathParameters, ...writeParameters],
+        requestBody: body(json(ConsentBodySchema), REQUEST_EXAMPLES.addConsent),
+        responses: {
+          201: jsonAnswer('The consent', ref('Consent'), ANSWER_EXAMPLES.consent),
+          ...standardErrors,
+          ...notFound,
+          ...conflicts,
+          ...tooLarge,
+          ...keyReused,
+        },
+      },
+    };
+    paths[`${base}/consents/revoke`] = {
+      post: {
+        operationId: `revokeContactConsents${suffix}`,
+        tags: ['Calling rules'],
+        summary: "Revoke a contact's consents: all, the Account-wide ones, or one workflow's",
+        description:
+          "Takes effect for the dialer's next claim. A `do_not_call` call result, an erasure with `block=true` and putting the phone on the block list revoke too.",
+        parameters: [...pathParameters, ...writeParameters],
+        requestBody: body(json(RevokeConsentsBodySchema), REQUEST_EXAMPLES.revokeConsents),
+        responses: {
+          200: jsonAnswer(
+            'The consents revoked (none when none was live)',
+            dataOf('Consent'),
+            ANSWER_EXAMPLES.consentsRevoked,
+          ),
+          ...standardErrors,
+          ...notFound,
+          ...conflicts,
+          ...tooLarge,
+          ...keyReused,
+        },
+      },
+    };
+    paths[`${base}/dialing`] = {
+      get: {
+        operationId: `getContactDialing${suffix}`,
+        tags: ['Calling rules'],
+        summary: 'Whether the dialer may call the contact now, when next, and every rule that blocks it',
+        description:
+          "The dialer's own decision: for the contact's active enrollment (the agent's working hours as well), or the law and consent alone when it has none.",
+        parameters: [...pathParameters, requestIdParameter],
+        responses: {
+          200: jsonAnswer('The decision', ref('ContactDialing'), ANSWER_EXAMPLES.contactDialing),
+          ...standardErrors,
+          ...notFound,
+          ...several,
+        },
+      },
+    };
+  }
+  return paths;
+}
+
 export function queryParametersByOperation(document: Record<string, unknown>): Map<string, readonly string[]> {
   const byOperation = new Map<string, readonly string[]>();
   for (const [path, item] of Object.entries(document.paths as Record<string, PathItem>))
@@ -791,6 +1140,10 @@ export function buildOpenApi(): Record<string, unknown> {
         WebhookEndpointWithSecret,
         WebhookDelivery,
         WebhookEvent,
+        CallingPolicy,
+        CallingPolicyChange,
+        Consent,
+        ContactDialing,
       },
       headers: {
         RequestId: {
@@ -897,6 +1250,11 @@ export function buildOpenApi(): Record<string, unknown> {
         name: 'Webhooks',
         description:
           "Endpoints that receive the Account's events, signed by the Standard Webhooks specification, and their deliveries",
+      },
+      {
+        name: 'Calling rules',
+        description:
+          "The Account's calling policy, each contact's consents, and why the dialer may or may not call a contact now",
       },
       { name: 'Methods', description: 'OPTIONS on each path: the methods it answers (no key needed)' },
     ],
@@ -1345,6 +1703,7 @@ export function buildOpenApi(): Record<string, unknown> {
             },
           },
         },
+        ...callingRulePaths(),
       }),
     ),
   };

@@ -7,6 +7,7 @@ import { Operations, restPage } from '../graphql/operations/index.js';
 import { contactsToCsv } from './contacts.csv.js';
 import {
   blockVariable,
+  changesVariables,
   contactListVariables,
   deliveryListVariables,
   externalIdPath,
@@ -332,6 +333,76 @@ export function restRouter(services: Services): Router {
       res.status(202).json(data.retryWebhookDelivery);
     }),
   );
+
+  router.get(
+    '/calling-policy',
+    route(async (ctx, _req, res) => {
+      const { callingPolicy } = await runOperation(ctx, Operations.getCallingPolicy, {});
+      res.json(callingPolicy);
+    }),
+  );
+
+  router.put(
+    '/calling-policy',
+    routeWithBody(async (ctx, req, res) => {
+      const { setCallingPolicy } = await runOperation(ctx, Operations.setCallingPolicy, { input: req.body ?? null });
+      res.json(setCallingPolicy);
+    }),
+  );
+
+  router.get(
+    '/calling-policy/changes',
+    route(async (ctx, req, res) => {
+      const { callingPolicyChanges } = await runOperation(
+        ctx,
+        Operations.listCallingPolicyChanges,
+        changesVariables(req.query),
+      );
+      res.json({ data: callingPolicyChanges });
+    }),
+  );
+
+  // A contact's consents and dialing decision, by id and by external ID: the same operations.
+  const contactPaths = [
+    ['/contacts/:id', (req: Request) => ({ contactId: id(req) })],
+    ['/contacts/source/:sourceKind/external-id/:externalId', (req: Request) => externalIdPath(req.params)],
+  ] as const;
+  for (const [path, contact] of contactPaths) {
+    router.get(
+      `${path}/consents`,
+      route(async (ctx, req, res) => {
+        const { contactConsents } = await runOperation(ctx, Operations.listContactConsents, contact(req));
+        res.json({ data: contactConsents });
+      }),
+    );
+    router.post(
+      `${path}/consents`,
+      routeWithBody(async (ctx, req, res) => {
+        const { addContactConsent } = await runOperation(ctx, Operations.addContactConsent, {
+          ...contact(req),
+          input: req.body ?? null,
+        });
+        res.status(201).json(addContactConsent);
+      }),
+    );
+    router.post(
+      `${path}/consents/revoke`,
+      routeWithBody(async (ctx, req, res) => {
+        const { revokeContactConsents } = await runOperation(ctx, Operations.revokeContactConsents, {
+          ...contact(req),
+          input: req.body ?? null,
+        });
+        res.json({ data: revokeContactConsents });
+      }),
+    );
+    router.get(
+      `${path}/dialing`,
+      route(async (ctx, req, res) => {
+        const { contactDialing } = await runOperation(ctx, Operations.getContactDialing, contact(req));
+        res.json(contactDialing);
+      }),
+    );
+  }
 
   assertDocumented(router, queryParameters);
   return router;

@@ -464,9 +464,87 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
     }
   });
 
+  it('the calling policy, consents and dialing: 200, 201; 400, 401, 404, 409 (several match)', async () => {
+    const policy = await expectAnswer(200, null, apiKey, 'GET', '/api/v1/calling-policy');
+    expect(policy.json).toMatchObject({ purpose: 'telemarketing', updatedAt: null });
+    await expectAnswer(200, null, apiKey, 'PUT', '/api/v1/calling-policy', {
+      requireWrittenConsent: true,
+      attemptCap: { max: 2, periodHours: 24 },
+    });
+    await expectAnswer(400, 'bad_request', apiKey, 'PUT', '/api/v1/calling-policy', {
+      attemptCap: { max: -1, periodHours: 24 },
+    });
+    await expectAnswer(400, 'bad_request', apiKey, 'PUT', '/api/v1/calling-policy', {
+      disabledJurisdictions: ['XX-ZZ'],
+    });
+    await expectAnswer(413, 'payload_too_large', apiKey, 'PUT', '/api/v1/calling-policy', OVERSIZED);
+    await expectUnauthenticated('PUT', '/api/v1/calling-policy', {});
+    await expectUnauthenticated('GET', '/api/v1/calling-policy');
+    const changes = await expectAnswer(200, null, apiKey, 'GET', '/api/v1/calling-policy/changes?limit=5');
+    expect((changes.json as { data: unknown[] }).data.length).toBeGreaterThan(0);
+    await expectAnswer(400, 'bad_request', apiKey, 'GET', '/api/v1/calling-policy/changes?limit=0');
+    await expectUnauthenticated('GET', '/api/v1/calling-policy/changes');
+
+    const externalId = `conformance-consent-${randomUUID()}`;
+    const stored = await contact({ sourceKind: 'hubspot', externalId });
+    const consent = {
+      kind: 'express_written',
+      method: 'web_form',
+      evidence: 'form',
+      obtainedAt: new Date(server.now().getTime() - 86_400_000).toISOString(),
+    };
+    const duplicated = `conformance-consent-dup-${randomUUID()}`;
+    await contact({ sourceKind: 'csv', externalId: duplicated });
+    await contact({ sourceKind: 'csv', externalId: duplicated });
+    for (const base of [`/api/v1/contacts/${stored.id}`, byExternalId('hubspot', externalId)]) {
+      await expectAnswer(201, null, apiKey, 'POST', `${base}/consents`, consent);
+      await expectAnswer(400, 'bad_request', apiKey, 'POST', `${base}/consents`, { ...consent, kind: 'implied' });
+      await expectAnswer(400, 'bad_request', apiKey, 'POST', `${base}/consents`, {
+        ...consent,
+        obtainedAt: new Date(server.now().getTime() + 3_600_000).toISOString(),
+      });
+      await expectAnswer(413, 'payload_too_large', apiKey, 'POST', `${base}/consents`, OVERSIZED);
+      const listed = await expectAnswer(200, null, apiKey, 'GET', `${base}/consents`);
+      expect((listed.json as { data: unknown[] }).data.length).toBeGreaterThan(0);
+      const dialing = await expectAnswer(200, null, apiKey, 'GET', `${base}/dialing`);
+      expect(dialing.json).toMatchObject({ contactId: stored.id, enrollment: null });
+      const revoked = await expectAnswer(200, null, apiKey, 'POST', `${base}/consents/revoke`, {});
+      expect((revoked.json as { data: unknown[] }).data.length).toBeGreaterThan(0);
+      await expectAnswer(400, 'bad_request', apiKey, 'POST', `${base}/consents/revoke`, { workflowId: 'x' });
+      await expectAnswer(413, 'payload_too_large', apiKey, 'POST', `${base}/consents/revoke`, OVERSIZED);
+      for (const [method, suffix, sent] of [
+        ['GET', '/consents', undefined],
+        ['POST', '/consents', consent],
+        ['POST', '/consents/revoke', {}],
+        ['GET', '/dialing', undefined],
+      ] as const) {
+        await expectUnauthenticated(method, `${base}${suffix}`, sent);
+      }
+    }
+    for (const [method, suffix, sent] of [
+      ['GET', '/consents', undefined],
+      ['POST', '/consents', consent],
+      ['POST', '/consents/revoke', {}],
+      ['GET', '/dialing', undefined],
+    ] as const) {
+      await expectAnswer(404, 'not_found', apiKey, method, `/api/v1/contacts/${randomUUID()}${suffix}`, sent);
+      await expectAnswer(404, 'not_found', otherKey, method, `/api/v1/contacts/${stored.id}${suffix}`, sent);
+      await expectAnswer(400, 'bad_request', apiKey, method, `/api/v1/contacts/not-a-uuid${suffix}`, sent);
+      await expectAnswer(
+        404,
+        'not_found',
+        apiKey,
+        method,
+        byExternalId('hubspot', `missing-${randomUUID()}`, suffix),
+        sent,
+      );
+      await expectAnswer(409, 'conflict', apiKey, method, byExternalId('csv', duplicated, suffix), sent);
+    }
+  });
+
   it('every write with an Idempotency-Key: the replay with Idempotent-Replayed; 400, 409 in use, 422 reused', async () => {
     const externalId = `conformance-keyed-${randomUUID()}`;
-    await contact({ sourceKind: 'hubspot', externalId });
+    const keyed = await contact({ sourceKind: 'hubspot', externalId });
     const endpoint = (
       await expectAnswer(201, null, apiKey, 'POST', '/api/v1/webhook-endpoints', {
         url: 'https://93.184.216.34/keyed',
@@ -491,6 +569,19 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
         { filter: { customFields: [{ key: 'plan', value: 'keyed' }] }, data: { priority: 7 } },
       ],
       ['PATCH', byExternalId('hubspot', externalId), { priority: 9 }],
+      ['PUT', '/api/v1/calling-policy', { purpose: 'informational' }],
+      [
+        'POST',
+        byExternalId('hubspot', externalId, '/consents'),
+        { kind: 'express', method: 'paper', obtainedAt: server.now().toISOString() },
+      ],
+      ['POST', byExternalId('hubspot', externalId, '/consents/revoke'), { workflowId: null }],
+      [
+        'POST',
+        `/api/v1/contacts/${keyed.id}/consents`,
+        { kind: 'express', method: 'paper', obtainedAt: server.now().toISOString() },
+      ],
+      ['POST', `/api/v1/contacts/${keyed.id}/consents/revoke`, {}],
       ['POST', '/api/v1/webhook-endpoints', { url: 'https://93.184.216.34/keyed', events: ['call.ended'] }],
       ['PATCH', `/api/v1/webhook-endpoints/${endpoint.id}`, { description: 'keyed' }],
       [

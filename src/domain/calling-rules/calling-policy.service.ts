@@ -3,6 +3,8 @@
 // without a stored policy has the defaults: every rule on, purpose telemarketing. Each change is
 // recorded with who made it and when; turning a jurisdiction off is never implicit.
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
+import { PageLimitSchema } from '../shared/cursor.js';
 import type { Prisma } from '../../generated/prisma/client.js';
 import type { RequestContext } from '../context.js';
 import { requireActor } from '../context.js';
@@ -201,17 +203,18 @@ export interface CallingPolicyChangeView {
   change: Record<string, { from: unknown; to: unknown }>;
 }
 
-/** The policy's changes, newest first (at most `limit`). */
+/** The policy's changes, newest first (at most `limit`, 1 to 100). */
 export async function callingPolicyChanges(
   ctx: RequestContext,
-  limit = 50,
+  limit: number | undefined,
   accountId?: string | null,
 ): Promise<CallingPolicyChangeView[]> {
   const id = await policyAccount(ctx, accountId);
+  const query = parseInput(z.object({ limit: PageLimitSchema }), { limit });
   const rows = await ctx.db.prisma.callingPolicyChange.findMany({
     where: { accountId: id },
     orderBy: [{ at: 'desc' }, { id: 'desc' }],
-    take: Math.min(Math.max(limit, 1), 200),
+    take: query.limit,
   });
   return rows.map((r) => ({ at: r.at, actor: r.actor, change: r.change as CallingPolicyChangeView['change'] }));
 }

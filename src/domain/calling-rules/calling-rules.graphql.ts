@@ -221,7 +221,7 @@ builder.queryFields((t) => ({
     type: [CallingPolicyChangeType],
     description: "The calling policy's changes, newest first, with who made each.",
     args: { limit: t.arg.int(), accountId: t.arg.string({ ...UUID_ARG }) },
-    resolve: (_root, args, ctx) => callingPolicyChanges(ctx, args.limit ?? 50, args.accountId),
+    resolve: (_root, args, ctx) => callingPolicyChanges(ctx, args.limit ?? undefined, args.accountId),
   }),
   contactConsents: t.field({
     type: [ConsentType],

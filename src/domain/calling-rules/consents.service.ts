@@ -4,16 +4,15 @@
 // an erasure with block=true and putting the phone on the block list revoke too
 // (dialing.store.ts revokeConsentsOfPhone). A new consent brings back at once the contact's
 // enrollments the dialer had set aside for want of one.
-import { randomUUID } from 'node:crypto';
 import type { Consent } from '../../generated/prisma/client.js';
 import { directSql } from '../../db/sql-client.js';
 import type { RequestContext } from '../context.js';
 import { requireActor } from '../context.js';
-import { badRequestFor } from '../errors.js';
 import { getContact, getContactByExternalId } from '../contacts/contacts.service.js';
 import { parseInput } from '../shared/validation.js';
 import type { ConsentKind } from './calling-rule.types.js';
-import { ConsentBodySchema, RevokeConsentsBodySchema, type ConsentBody } from './calling-rules.inputs.js';
+import { RevokeConsentsBodySchema } from './calling-rules.inputs.js';
+import { checkedConsent, consentRow } from './consent-writes.js';
 import { storeConsents } from './dialing.store.js';
 
 /** A contact named by its id, or by its source kind and external ID. */
@@ -51,65 +50,6 @@ export function consentView(row: Consent): ConsentView {
 
 export async function contactOf(ctx: RequestContext, ref: ContactRef) {
   return 'id' in ref ? getContact(ctx, ref.id) : getContactByExternalId(ctx, ref);
-}
-
-/**
- * Checks consents sent with writes (or alone) against the clock and the Account: each obtained in
- * the past, for a workflow of the Account. `prefix` names each in a 400 (`contacts[3].consent.`).
- * Every bad one is reported in one 400.
- */
-export async function checkedConsents(
-  ctx: RequestContext,
-  accountId: string,
-  consents: ReadonlyArray<{ body: ConsentBody; prefix: string }>,
-): Promise<void> {
-  const now = ctx.clock.now().getTime();
-  const problems: Array<{ path: string; message: string }> = [];
-  const workflowIds = [...new Set(consents.flatMap((c) => (c.body.workflowId ? [c.body.workflowId] : [])))];
-  const known = new Set(
-    workflowIds.length === 0
-      ? []
-      : (
-          await ctx.db.prisma.workflow.findMany({
-            where: { id: { in: workflowIds }, accountId },
-            select: { id: true },
-          })
-        ).map((w) => w.id),
-  );
-  for (const { body, prefix } of consents) {
-    if (Date.parse(body.obtainedAt) > now)
-      problems.push({ path: `${prefix}obtainedAt`, message: 'must not be in the future' });
-    if (body.workflowId && !known.has(body.workflowId))
-      problems.push({ path: `${prefix}workflowId`, message: `no workflow ${body.workflowId} in this Account` });
-  }
-  if (problems.length > 0) throw badRequestFor(problems.slice(0, 20));
-}
-
-/** Parses and checks one consent's body (see checkedConsents). */
-export async function checkedConsent(
-  ctx: RequestContext,
-  accountId: string,
-  input: unknown,
-  prefix = '',
-): Promise<ConsentBody> {
-  const body = parseInput(ConsentBodySchema, input, prefix);
-  await checkedConsents(ctx, accountId, [{ body, prefix }]);
-  return body;
-}
-
-/** The row of a consent to store. */
-export function consentRow(accountId: string, contactId: string, body: ConsentBody, now: Date) {
-  return {
-    id: randomUUID(),
-    accountId,
-    contactId,
-    kind: body.kind,
-    workflowId: body.workflowId ?? null,
-    method: body.method,
-    evidence: body.evidence ?? null,
-    obtainedAt: new Date(body.obtainedAt),
-    createdAt: now,
-  };
 }
 
 export async function addConsent(ctx: RequestContext, ref: ContactRef, input: unknown): Promise<ConsentView> {

@@ -14,7 +14,7 @@ import { BulkImportBodySchema, BulkItemSchema } from './contacts.inputs.js';
 import { enqueueBatch } from './contacts-batches.service.js';
 import { importJobInsert } from './contact-jobs.store.js';
 import { randomUUID } from 'node:crypto';
-import { checkedConsents } from '../calling-rules/consents.service.js';
+import { checkedConsents } from '../calling-rules/consent-writes.js';
 import type { ConsentBody } from '../calling-rules/calling-rules.inputs.js';
 
 export type RejectionReason = 'missing-dedup-field' | 'dedup-key-too-long' | 'invalid-phone';

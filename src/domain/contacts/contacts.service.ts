@@ -1,6 +1,6 @@
 // Single-contact operations: upsert, read by id, read and PATCH by external ID.
 import type { RequestContext } from '../context.js';
-import { checkedConsent, consentRow } from '../calling-rules/consents.service.js';
+import { checkedConsent, consentRow } from '../calling-rules/consent-writes.js';
 import { storeConsents } from '../calling-rules/dialing.store.js';
 import { requireActor } from '../context.js';
 import { DomainError, notFound } from '../errors.js';

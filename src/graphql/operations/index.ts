@@ -3,6 +3,7 @@
 // document fails at start-up. One module per domain area; the CLI's operator operations are
 // its own (src/cli/operations.ts).
 import { CallOperations } from './calls.js';
+import { CallingRuleOperations } from './calling-rules.js';
 import { ContactOperations } from './contacts.js';
 import { ContactJobOperations } from './contact-jobs.js';
 import { WebhookOperations } from './webhooks.js';
@@ -16,4 +17,5 @@ export const Operations = {
   ...CallOperations,
   ...WorkflowOperations,
   ...WebhookOperations,
+  ...CallingRuleOperations,
 };

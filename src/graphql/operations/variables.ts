@@ -108,3 +108,8 @@ export function blockVariable(values: RequestValues): { block: boolean } {
   if (value === 'true') return { block: true };
   return refuse('block', 'true or false');
 }
+
+/** The calling policy's changes: how many, newest first (GET /calling-policy/changes). */
+export function changesVariables(values: RequestValues): { limit?: number } {
+  return sent({ limit: pageLimit(values) });
+}
