@@ -28,7 +28,7 @@ export async function blockPhone(ctx: RequestContext, input: unknown) {
       create: { accountId: account.id, phone: parsed.e164, reason: data.reason, createdAt: now },
       update: {},
     });
-    await moveContactsToDnc(tx, account.id, parsed.e164, now);
+    await moveContactsToDnc(tx, account.id, parsed.e164, now, 'block_list');
     return entry;
   });
 }

@@ -204,6 +204,10 @@ export function writeCallEnded(writes: CallWrites, ended: CallEnded): void {
   if (ended.blockPhone) {
     ctes.push(Prisma.sql`blocked AS (INSERT INTO "BlockedPhone" ("accountId", "phone", "reason", "createdAt")
       VALUES (${accountId}::uuid, ${ended.blockPhone}, 'do_not_call result', ${now}::timestamptz) ON CONFLICT DO NOTHING)`);
+    // A do-not-call request revokes every consent the person gave the Account.
+    ctes.push(Prisma.sql`consents_revoked AS (UPDATE "Consent" SET "revokedAt" = ${now}::timestamptz, "revokedBy" = 'do_not_call_result'
+      WHERE "accountId" = ${accountId}::uuid AND "revokedAt" IS NULL
+        AND "contactId" IN (SELECT "id" FROM "Contact" WHERE "accountId" = ${accountId}::uuid AND "phone" = ${ended.blockPhone}))`);
   }
   ctes.push(Prisma.sql`ended_event AS (INSERT INTO "DomainEvent" ("id", "accountId", "type", "payload", "createdAt")
     VALUES (${ended.event.id}::uuid, ${accountId}::uuid, 'call.ended', ${JSON.stringify(ended.event.payload)}::jsonb, ${now}::timestamptz))`);

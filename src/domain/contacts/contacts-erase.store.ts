@@ -100,7 +100,7 @@ export async function deleteContactRow(tx: SqlClient, accountId: string, contact
 export async function blockPhoneOfErased(tx: SqlClient, accountId: string, phone: string, now: Date): Promise<void> {
   await tx.$executeRaw`INSERT INTO "BlockedPhone" ("accountId", "phone", "reason", "createdAt")
     VALUES (${accountId}::uuid, ${phone}, 'erased contact', ${now}::timestamptz) ON CONFLICT DO NOTHING`;
-  await moveContactsToDnc(tx, accountId, phone, now);
+  await moveContactsToDnc(tx, accountId, phone, now, 'erasure');
 }
 
 /** The contact.deleted event's payload: the only trace an erasure leaves of the contact. */
