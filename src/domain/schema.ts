@@ -4,6 +4,7 @@ import { guardArguments } from './shared/argument-guard.js';
 import './shared/scalars.graphql.js';
 // Before the contacts: their writes' consent reuses the ConsentInput declared here.
 import './calling-rules/calling-rules.graphql.js';
+import './calling-rules/dnc-registries.graphql.js';
 import './contacts/contacts.graphql.js';
 import './contacts/contact-jobs.graphql.js';
 import './contacts/csv-import/csv-uploads.graphql.js';

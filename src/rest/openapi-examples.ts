@@ -333,7 +333,43 @@ export const ANSWER_EXAMPLES = {
     nextAttemptAt: '2026-03-04T10:00:00.000Z',
   },
   webhookDeliveriesPage: { data: [WEBHOOK_DELIVERY] },
+  dncRegistryImported: {
+    registry: 'us_national',
+    downloadedAt: '2026-11-20T00:00:00.000Z',
+    lines: 1184213,
+    numbers: 1184210,
+    scopes: ['415', '628'],
+    bytesStored: 1605870,
+    bytesPerNumber: 1.36,
+  },
+  dncRegistryCopies: {
+    data: [
+      {
+        registry: 'us_national',
+        scope: '415',
+        downloadedAt: '2026-11-20T00:00:00.000Z',
+        importedAt: '2026-11-20T14:02:11.000Z',
+        numbers: 1003144,
+        maxCopyAgeDays: 31,
+        fresh: true,
+        freshUntil: '2026-12-21T00:00:00.000Z',
+      },
+      {
+        registry: 'us_national',
+        scope: '628',
+        downloadedAt: '2026-11-20T00:00:00.000Z',
+        importedAt: '2026-11-20T14:02:11.000Z',
+        numbers: 181066,
+        maxCopyAgeDays: 31,
+        fresh: true,
+        freshUntil: '2026-12-21T00:00:00.000Z',
+      },
+    ],
+  },
 } as const;
+
+/** The registry file sent in the curl sample of POST /dnc-registries/{registry}/imports. */
+export const REGISTRY_FILE_EXAMPLE = '4155550123\n4155550187\n6285550100\n';
 
 /** An error body as the service sends it; a 409 listing contacts gets two of them. */
 export function errorExample(error: string, code: string, message: string, withContacts = false) {
@@ -354,18 +390,25 @@ export const PATH_EXAMPLES: Record<string, string> = {
   deliveryId: DELIVERY_ID,
   sourceKind: 'hubspot',
   externalId: 'hs-1001',
+  registry: 'us_national',
 };
 
 /**
  * A curl command for the operation (Redoc's "Request samples" panel; x-codeSamples): the
  * example path parameters filled in and the example body sent.
  */
-export function curlSample(method: string, template: string, body?: unknown) {
+export function curlSample(
+  method: string,
+  template: string,
+  body?: unknown,
+  textFile?: { query: string; file: string },
+) {
   const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(PATH_EXAMPLES[name] ?? name));
-  const lines = [`curl -X ${method.toUpperCase()} "$CONTACTLINE_URL${path}"`];
+  const lines = [`curl -X ${method.toUpperCase()} "$CONTACTLINE_URL${path}${textFile ? `?${textFile.query}` : ''}"`];
   if (method !== 'options') lines.push('  -H "Authorization: Bearer $CONTACTLINE_API_KEY"');
   if (body !== undefined) {
     lines.push('  -H "Content-Type: application/json"', `  -d '${JSON.stringify(body)}'`);
   }
+  if (textFile) lines.push('  -H "Content-Type: text/plain"', `  -T ${textFile.file}`);
   return [{ lang: 'Shell', label: 'curl', source: lines.join(' \\\n') }];
 }

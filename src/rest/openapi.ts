@@ -27,6 +27,7 @@ import {
   curlSample,
   errorExample,
   PATH_EXAMPLES,
+  REGISTRY_FILE_EXAMPLE,
   REQUEST_EXAMPLES,
   WEBHOOK_EXAMPLES,
 } from './openapi-examples.js';
@@ -36,7 +37,7 @@ import {
   UpdateWebhookEndpointSchema,
 } from '../domain/webhooks/webhook-endpoints.inputs.js';
 import { WEBHOOK_EVENT_TYPES } from '../domain/webhooks/webhook-events.rules.js';
-import { CALL_PURPOSES, CONSENT_KINDS } from '../domain/calling-rules/calling-rule.types.js';
+import { CALL_PURPOSES, CONSENT_KINDS, DNC_REGISTRIES } from '../domain/calling-rules/calling-rule.types.js';
 import {
   CallingPolicyBodySchema,
   CONSENT_METHODS,
@@ -609,7 +610,14 @@ function withRequestSamples(paths: Record<string, Record<string, Operation>>) {
           method,
           {
             ...operation,
-            'x-codeSamples': curlSample(method, path, operation.requestBody?.content['application/json']?.example),
+            'x-codeSamples': curlSample(
+              method,
+              path,
+              operation.requestBody?.content['application/json']?.example,
+              operation.requestBody?.content['text/plain']
+                ? { query: 'downloadedAt=2026-11-20&areaCodes=415,628', file: 'registry.txt' }
+                : undefined,
+            ),
           },
         ]),
       ),
@@ -842,6 +850,49 @@ const Consent = {
     revokedAt: { ...timestamp, type: ['string', 'null'] },
     revokedBy: { enum: ['api', 'do_not_call_result', 'erasure', 'block_list', null] },
     active: { type: 'boolean' },
+  },
+};
+const DncRegistryImportResult = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['registry', 'downloadedAt', 'lines', 'numbers', 'scopes', 'bytesStored', 'bytesPerNumber'],
+  properties: {
+    registry: { enum: Object.keys(DNC_REGISTRIES) },
+    downloadedAt: { ...timestamp, description: 'The day the file was downloaded (a date is 00:00 UTC that day)' },
+    lines: { type: 'integer', minimum: 0, description: 'Lines read, blank and comment lines included' },
+    numbers: { type: 'integer', minimum: 0, description: 'Distinct numbers stored' },
+    scopes: {
+      type: 'array',
+      items: { type: 'string' },
+      description:
+        'The copies it replaced: for us_national and ca_national the area codes of its numbers and those named in areaCodes; else ["*"], the whole registry',
+    },
+    bytesStored: {
+      type: 'number',
+      minimum: 0,
+      description: "The stored blocks' rows (tuple, header and line pointer; not the primary key's index)",
+    },
+    bytesPerNumber: { type: ['number', 'null'], description: 'bytesStored ÷ numbers; null without numbers' },
+  },
+};
+const DncRegistryCopy = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['registry', 'scope', 'downloadedAt', 'importedAt', 'numbers', 'maxCopyAgeDays', 'fresh', 'freshUntil'],
+  properties: {
+    registry: { enum: Object.keys(DNC_REGISTRIES) },
+    scope: { type: 'string', description: 'A +1 area code (us_national, ca_national), else * (the whole registry)' },
+    downloadedAt: timestamp,
+    importedAt: timestamp,
+    numbers: { type: 'integer', minimum: 0 },
+    maxCopyAgeDays: nullable('integer', {
+      description: "The rule's most days a copy may be old (31 for the US: 47 CFR 64.1200(c)(2)(i)(D))",
+    }),
+    fresh: {
+      type: 'boolean',
+      description: 'Not older than maxCopyAgeDays: while false, no call is placed to a number it covers',
+    },
+    freshUntil: { ...timestamp, type: ['string', 'null'] },
   },
 };
 const nullableTimestamp = (description?: string) => ({
@@ -1081,6 +1132,84 @@ function callingRulePaths(): Record<string, Record<string, Operation>> {
   return paths;
 }
 
+/** Do-not-call registries: import a registry file (streamed), list the Account's copies. */
+function dncRegistryPaths(): Record<string, Record<string, Operation>> {
+  const registries = Object.keys(DNC_REGISTRIES);
+  const importParameters = [
+    {
+      name: 'registry',
+      in: 'path',
+      required: true,
+      schema: { enum: registries },
+      example: PATH_EXAMPLES.registry,
+    },
+    {
+      name: 'downloadedAt',
+      in: 'query',
+      required: true,
+      description:
+        'When the file was downloaded from the registry: a date (read as 00:00 UTC) or a date-time with its offset; not in the future. A copy is fresh for the rule’s days from it',
+      schema: { type: 'string' },
+      example: '2026-11-20',
+    },
+    {
+      name: 'areaCodes',
+      in: 'query',
+      required: false,
+      description:
+        'us_national and ca_national only: comma-separated area codes whose copy the file replaces even if it lists no number of theirs (an area code with no listed number)',
+      schema: { type: 'string', pattern: '^[0-9]{3}(,[0-9]{3})*$' },
+      example: '415,628',
+    },
+    requestIdParameter,
+  ];
+  const registryFile = {
+    required: true,
+    description: 'The registry file, one number a line (UTF-8 or ASCII)',
+    content: {
+      'text/plain': { schema: { type: 'string' }, example: REGISTRY_FILE_EXAMPLE },
+      'application/octet-stream': { schema: { type: 'string' }, example: REGISTRY_FILE_EXAMPLE },
+    },
+  };
+  return {
+    '/api/v1/dnc-registries/{registry}/imports': {
+      post: {
+        operationId: 'importDncRegistry',
+        tags: ['Do-not-call registries'],
+        summary: "Import a registry file: it replaces the Account's copies of the scopes it covers",
+        description: [
+          'The body is the registry file as text (`text/plain` or `application/octet-stream`), one number a line, read as it arrives (any size; 10 million numbers import in under a minute): us_national and ca_national, ten digits a line as the FTC and the CRTC distribute them (also `415,5550123`, `(415) 555-0123`, with or without a leading 1 or +1); the others, numbers of the registry’s country in national or international form. Blank lines and lines starting with # are skipped.',
+          'A malformed line is a 400 whose `issues` name it (`line 12`), and nothing is stored: the import is staged and replaces the copies in one transaction at its end.',
+          'It replaces the copy of every scope it covers: for us_national and ca_national the area codes of its numbers and those named in `areaCodes`; for the others the whole registry. The dialer then decides again for every enrollment it had set aside.',
+          'The key is checked before the body is read. It takes no Idempotency-Key: sending the file again replaces the same copies again. The whole request must arrive within the server’s request timeout (5 minutes by default): send the US registry an area code file at a time, as the FTC distributes it.',
+        ].join('\n\n'),
+        parameters: importParameters,
+        requestBody: registryFile,
+        responses: {
+          201: jsonAnswer(
+            'Imported: the copies of its scopes were replaced',
+            ref('DncRegistryImportResult'),
+            ANSWER_EXAMPLES.dncRegistryImported,
+          ),
+          ...standardErrors,
+        },
+      },
+    },
+    '/api/v1/dnc-registries': {
+      get: {
+        operationId: 'listDncRegistryCopies',
+        tags: ['Do-not-call registries'],
+        summary: "The Account's registry copies, by registry and scope, and whether each is fresh",
+        parameters: [requestIdParameter],
+        responses: {
+          200: jsonAnswer('The copies', dataOf('DncRegistryCopy'), ANSWER_EXAMPLES.dncRegistryCopies),
+          ...standardErrors,
+        },
+      },
+    },
+  };
+}
+
 export function queryParametersByOperation(document: Record<string, unknown>): Map<string, readonly string[]> {
   const byOperation = new Map<string, readonly string[]>();
   for (const [path, item] of Object.entries(document.paths as Record<string, PathItem>))
@@ -1144,6 +1273,8 @@ export function buildOpenApi(): Record<string, unknown> {
         CallingPolicyChange,
         Consent,
         ContactDialing,
+        DncRegistryImportResult,
+        DncRegistryCopy,
       },
       headers: {
         RequestId: {
@@ -1255,6 +1386,11 @@ export function buildOpenApi(): Record<string, unknown> {
         name: 'Calling rules',
         description:
           "The Account's calling policy, each contact's consents, and why the dialer may or may not call a contact now",
+      },
+      {
+        name: 'Do-not-call registries',
+        description:
+          "The Account's copies of the national do-not-call registries: a number on one is not called without prior express written consent, nor at all while the copy is older than the law allows",
       },
       { name: 'Methods', description: 'OPTIONS on each path: the methods it answers (no key needed)' },
     ],
@@ -1704,6 +1840,7 @@ export function buildOpenApi(): Record<string, unknown> {
           },
         },
         ...callingRulePaths(),
+        ...dncRegistryPaths(),
       }),
     ),
   };

@@ -18,6 +18,7 @@ import { idempotencyKeyOf, idempotentWrites, noteBodyBytes, type AnswerSeal } fr
 import { decryptSecret, encryptSecret } from '../domain/shared/secret-box.js';
 import { badRequest, badRequestFor, type DomainError } from '../domain/errors.js';
 import { openApiDocument, queryParametersByOperation } from './openapi.js';
+import { textLineChunks } from './text-lines.js';
 
 type Handler = (ctx: RequestContext, req: Request, res: Response) => Promise<void>;
 
@@ -57,6 +58,41 @@ function unreadBody(req: Request): DomainError {
       ? 'The body could not be read: the connection ended before it arrived'
       : 'This operation takes a JSON body, and the request has none',
   );
+}
+
+/** The lines of a registry file sent to the domain at a time (appendDncRegistryLines). */
+export const REGISTRY_LINES_PER_CHUNK = 50_000;
+
+/** The media types a registry file may be sent as. */
+const REGISTRY_FILE_TYPES = ['text/plain', 'application/octet-stream'];
+
+/** A query parameter's one value (a repeated or bracketed one is a 400), or undefined. */
+function oneQueryValue(req: Request, name: string): string | undefined {
+  const value = req.query[name];
+  if (value === undefined || typeof value === 'string') return value;
+  throw badRequestFor([{ path: name, message: 'expected one value' }]);
+}
+
+/** A comma-separated (or repeated) query parameter's values. */
+function listQueryValue(req: Request, name: string): string[] | undefined {
+  const value = req.query[name];
+  if (value === undefined) return undefined;
+  const values = Array.isArray(value) ? value : [value];
+  if (!values.every((v) => typeof v === 'string'))
+    throw badRequestFor([{ path: name, message: 'expected comma-separated values' }]);
+  return (values as string[]).flatMap((v) => v.split(',')).filter((v) => v.trim() !== '');
+}
+
+/**
+ * Reads what is left of a request body and drops it, so that an answer sent after a refused
+ * line reaches a client still sending (it is authenticated: the key was checked first).
+ */
+function drained(req: Request): Promise<void> {
+  if (req.complete || req.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    req.once('end', resolve).once('close', resolve).once('error', resolve);
+    req.resume();
+  });
 }
 
 /** Where src/app.ts mounts this router: the OpenAPI document's paths start with it. */
@@ -403,6 +439,51 @@ export function restRouter(services: Services): Router {
       }),
     );
   }
+
+  // A do-not-call registry file, streamed: the key and the query are checked from the headers,
+  // the import is started (the registry and the date checked), and only then is the body read,
+  // REGISTRY_LINES_PER_CHUNK lines at a time, into the staged import; a refused line or a
+  // failure abandons it, so nothing of it is stored. It takes no Idempotency-Key: sending the
+  // file again replaces the same copies again.
+  router.post('/dnc-registries/:registry/imports', async (req, res) => {
+    const ctx = await keyedRequestContext(services, req, res);
+    refuseUnknownQueryParameters(queryParameters, req);
+    const type = req.is(REGISTRY_FILE_TYPES);
+    if (!type)
+      throw badRequest(
+        type === null
+          ? 'This operation takes the registry file as its body, and the request has none'
+          : `The body is the registry file as text: Content-Type ${REGISTRY_FILE_TYPES.join(' or ')}`,
+      );
+    const { startDncRegistryImport: staged } = await runOperation(ctx, Operations.startDncRegistryImport, {
+      registry: id(req, 'registry'),
+      downloadedAt: oneQueryValue(req, 'downloadedAt') ?? '',
+      areaCodes: listQueryValue(req, 'areaCodes'),
+    });
+    try {
+      let firstLine = 1;
+      for await (const lines of textLineChunks(req.iterator({ destroyOnReturn: false }), REGISTRY_LINES_PER_CHUNK)) {
+        await runOperation(ctx, Operations.appendDncRegistryLines, { importId: staged.id, firstLine, lines });
+        firstLine += lines.length;
+      }
+      const { finishDncRegistryImport } = await runOperation(ctx, Operations.finishDncRegistryImport, {
+        importId: staged.id,
+      });
+      res.status(201).json(finishDncRegistryImport);
+    } catch (error) {
+      await runOperation(ctx, Operations.abandonDncRegistryImport, { importId: staged.id }).catch(() => {});
+      await drained(req);
+      throw error;
+    }
+  });
+
+  router.get(
+    '/dnc-registries',
+    route(async (ctx, _req, res) => {
+      const { dncRegistryCopies } = await runOperation(ctx, Operations.listDncRegistryCopies, {});
+      res.json({ data: dncRegistryCopies });
+    }),
+  );
 
   assertDocumented(router, queryParameters);
   return router;

@@ -20,7 +20,8 @@ const examplePath = (template: string) =>
     .replace('{sourceKind}', 'api')
     .replace('{externalId}', 'x')
     .replace('{id}', randomUUID())
-    .replace('{deliveryId}', randomUUID());
+    .replace('{deliveryId}', randomUUID())
+    .replace('{registry}', 'us_national');
 
 const byExternalId = (sourceKind: string, externalId: string, suffix = '') =>
   `/api/v1/contacts/source/${sourceKind}/external-id/${encodeURIComponent(externalId)}${suffix}`;
@@ -540,6 +541,45 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
       );
       await expectAnswer(409, 'conflict', apiKey, method, byExternalId('csv', duplicated, suffix), sent);
     }
+  });
+
+  it('do-not-call registries: 201 (an import, streamed as text), 200 (the copies); 400, 401', async () => {
+    const today = server.now().toISOString().slice(0, 10);
+    const text = { 'content-type': 'text/plain' };
+    const importPath = (registry: string, query: string) => `/api/v1/dnc-registries/${registry}/imports?${query}`;
+    const imported = await call(
+      apiKey,
+      'POST',
+      importPath('us_national', `downloadedAt=${today}&areaCodes=628`),
+      '# area code 415\n4155550123\n(415) 555-0187\n',
+      text,
+    );
+    expect(imported.status, imported.text).toBe(201);
+    expect(imported.json).toMatchObject({ numbers: 2, scopes: ['415', '628'] });
+    const octets = await call(apiKey, 'POST', importPath('fr_bloctel', `downloadedAt=${today}`), '06 12 34 56 78\n', {
+      'content-type': 'application/octet-stream',
+    });
+    expect(octets.status, octets.text).toBe(201);
+    const listed = await expectAnswer(200, null, apiKey, 'GET', '/api/v1/dnc-registries');
+    expect((listed.json as { data: unknown[] }).data).toHaveLength(3);
+    for (const [registry, query, body] of [
+      ['us_national', `downloadedAt=${today}`, '4155550123\n415555012\n'],
+      ['nowhere', `downloadedAt=${today}`, '4155550123\n'],
+      ['us_national', 'downloadedAt=2999-01-01', '4155550123\n'],
+    ]) {
+      const refused = await call(apiKey, 'POST', importPath(registry, query), body, text);
+      expect({ status: refused.status, code: (refused.json as { code: string }).code }).toEqual({
+        status: 400,
+        code: 'bad_request',
+      });
+    }
+    for (const key of [null, 'svc_pk_unknown']) {
+      const refused = await call(key, 'POST', importPath('us_national', `downloadedAt=${today}`), '4155550123\n', text);
+      expect(refused.status).toBe(401);
+    }
+    await expectUnauthenticated('GET', '/api/v1/dnc-registries');
+    // Another Account's copies are not listed.
+    expect((await call(otherKey, 'GET', '/api/v1/dnc-registries')).json).toEqual({ data: [] });
   });
 
   it('every write with an Idempotency-Key: the replay with Idempotent-Replayed; 400, 409 in use, 422 reused', async () => {

@@ -5,6 +5,7 @@ import type { SqlClient } from '../../db/sql-client.js';
 import { phoneRegion } from '../../normalize/phone-region.js';
 import { CONSENT_KINDS, DNC_REGISTRIES, type CallingRuleSet, type DncRegistry } from './calling-rule.types.js';
 import { policyRules } from './calling-policy.service.js';
+import { registryScope } from './dnc-registries.rules.js';
 import {
   decideDialing,
   type DialingDecision,
@@ -32,14 +33,6 @@ export interface DialingSubject {
   dnc: boolean;
   blocked: boolean;
   enrollment: EnrollmentInputs | null;
-}
-
-/** Registries whose copies are kept per +1 area code (the US registry is sold and downloaded that way). */
-const BY_AREA_CODE: ReadonlySet<DncRegistry> = new Set(['us_national', 'ca_national']);
-
-/** What part of a registry's copy covers this number: its area code for a +1 registry, else the whole ("*"). */
-export function registryScope(registry: DncRegistry, e164: string): string {
-  return BY_AREA_CODE.has(registry) ? e164.slice(2, 5) : '*';
 }
 
 /** The registries the rule set names for the number's country. */

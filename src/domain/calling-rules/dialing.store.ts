@@ -60,7 +60,12 @@ export interface RegistryQuestion {
   phone: string;
 }
 
-/** For each question, in order: whether the number is listed, and when the covering copy was downloaded (null: no copy). */
+/**
+ * For each question, in order: whether the number is listed, and when the covering copy was
+ * downloaded (null: no copy). The copy names the import whose blocks answer; a block is a bitmap
+ * (1,250 bytes: get_bit) or the listed numbers' 2-byte codes (position finds one only at a
+ * code's start): dnc-registries.rules.ts encodeBlock.
+ */
 export async function registryAnswers(
   tx: SqlClient,
   questions: readonly RegistryQuestion[],
@@ -68,12 +73,15 @@ export async function registryAnswers(
   if (questions.length === 0) return [];
   const digits = questions.map((q) => q.phone.replace(/\D/g, ''));
   const rows = await tx.$queryRaw<Array<{ i: number; downloadedAt: Date | null; listed: boolean }>>`
-    SELECT u.i::int AS i, c."downloadedAt", COALESCE(get_bit(b."bits", u.line) = 1, false) AS listed
+    SELECT u.i::int AS i, c."downloadedAt",
+      COALESCE(CASE WHEN length(b."bits") = 1250 THEN get_bit(b."bits", u.line) = 1
+        ELSE position(set_byte(set_byte(decode('0000', 'hex'), 0, 128 | (u.line >> 7)), 1, u.line & 127) IN b."bits") > 0
+      END, false) AS listed
     FROM unnest(${questions.map((q) => q.accountId)}::uuid[], ${questions.map((q) => q.registry)}::text[],
       ${questions.map((q) => q.scope)}::text[], ${digits.map((d) => d.slice(0, -4))}::text[],
       ${digits.map((d) => Number(d.slice(-4)))}::int[]) WITH ORDINALITY AS u(account, registry, scope, prefix, line, i)
       LEFT JOIN "DncRegistryCopy" c ON c."accountId" = u.account AND c."registry" = u.registry AND c."scope" = u.scope
-      LEFT JOIN "DncRegistryBlock" b ON b."accountId" = u.account AND b."registry" = u.registry AND b."prefix" = u.prefix
+      LEFT JOIN "DncRegistryBlock" b ON b."importId" = c."importId" AND b."prefix" = u.prefix
     ORDER BY u.i`;
   return rows.map((r) => ({ listed: r.listed, copyDownloadedAt: r.downloadedAt }));
 }

@@ -1,5 +1,6 @@
 // The calling rules' operations REST, the MCP tools and the console run: the calling policy, a
-// contact's consents, and a contact's dialing decision (by id, or by source kind and external ID).
+// contact's consents, a contact's dialing decision (by id, or by source kind and external ID),
+// and do-not-call registry imports (a staged import a surface streams a file into) and copies.
 import { defineOperation } from '../execute.js';
 import { graphql } from '../documents.js';
 
@@ -21,6 +22,10 @@ export const ContactDialingFields = graphql(`fragment ContactDialingFields on Co
   attempts { ruleId jurisdiction max periodHours counted source }
   consentUsed { id kind }
   enrollment { workflowId agentId attempts dueAt immediate }
+}`);
+
+export const DncRegistryImportFields = graphql(`fragment DncRegistryImportFields on DncRegistryImport {
+  id registry downloadedAt areaCodes nextLine numbersRead
 }`);
 
 export const CallingRuleOperations = {
@@ -62,5 +67,30 @@ export const CallingRuleOperations = {
     contactDialing(contactId: $contactId, sourceKind: $sourceKind, externalId: $externalId) { ...ContactDialingFields } }`,
       [ContactDialingFields],
     ),
+  ),
+  startDncRegistryImport: defineOperation(
+    graphql(
+      `mutation ($registry: String!, $downloadedAt: String!, $areaCodes: [String!]) {
+    startDncRegistryImport(registry: $registry, downloadedAt: $downloadedAt, areaCodes: $areaCodes) { ...DncRegistryImportFields } }`,
+      [DncRegistryImportFields],
+    ),
+  ),
+  appendDncRegistryLines: defineOperation(
+    graphql(
+      `mutation ($importId: String!, $firstLine: Int!, $lines: [String!]!) {
+    appendDncRegistryLines(importId: $importId, firstLine: $firstLine, lines: $lines) { ...DncRegistryImportFields } }`,
+      [DncRegistryImportFields],
+    ),
+  ),
+  finishDncRegistryImport: defineOperation(
+    graphql(`mutation ($importId: String!) {
+    finishDncRegistryImport(importId: $importId) { registry downloadedAt lines numbers scopes bytesStored bytesPerNumber } }`),
+  ),
+  abandonDncRegistryImport: defineOperation(
+    graphql(`mutation ($importId: String!) { abandonDncRegistryImport(importId: $importId) }`),
+  ),
+  listDncRegistryCopies: defineOperation(
+    graphql(`query { dncRegistryCopies {
+    registry scope downloadedAt importedAt numbers maxCopyAgeDays fresh freshUntil } }`),
   ),
 };
