@@ -13,6 +13,7 @@ import {
   workflowsCommand,
 } from './operator.command.js';
 import { importCommand } from './import.command.js';
+import { dncCommand } from './dnc.command.js';
 import { mondayCommand } from './monday.command.js';
 import { providersCommand } from './provider.command.js';
 
@@ -44,6 +45,7 @@ export function buildProgram(): Command {
     mondayCommand(),
     providersCommand(),
     importCommand(),
+    dncCommand(),
   ]) {
     program.addCommand(command);
   }

@@ -51,6 +51,12 @@ describe.each(testDatabaseKinds())('credentials are checked before the body is r
       { authorization: 'Basic abc' },
     ],
     ['REST PATCH, no key', 'PATCH', '/api/v1/contacts/source/api/external-id/x', {}],
+    [
+      'REST registry import (streamed), no key',
+      'POST',
+      '/api/v1/dnc-registries/us_national/imports?downloadedAt=2026-01-01',
+      { 'content-type': 'text/plain' },
+    ],
     ['GraphQL, no credential', 'POST', '/graphql', {}],
     ['GraphQL, wrong operator token', 'POST', '/graphql', { authorization: 'Bearer not-the-operator-token-000' }],
     ['MCP, no key', 'POST', '/api/mcp', { accept: 'application/json, text/event-stream' }],
