@@ -44,6 +44,10 @@
 //   11. (bench/sign-in.ts) GET /contacts/{id} p50/p95 while 30 console sign-ins with unknown emails run at once,
 //      against idle, on `contactline serve` in its own process (target: adds < 5 ms at the p95).
 //   BENCH_ONLY=signin                      no seed: only the figure of 11
+//   12. (bench/dnc-registries.ts) importing a do-not-call registry file of BENCH_DNC_NUMBERS numbers
+//      (default 10,000,000 on PostgreSQL, 1,000,000 on PGlite; quick 200,000), streamed to POST /dnc-registries/us_national/imports: time,
+//      numbers per second and bytes stored, vs the raw driver inserting the numbers into a bigint table.
+//   BENCH_ONLY=dnc                         no seed: only the figure of 12
 // Writes bench/results.json and bench/results.md (with BENCH_CONTACTS set: bench/results-<N>.json
 // and .md, so a run at another size keeps its own figures). A BENCH_ONLY run replaces (or adds) only its own
 // figures in the results already there, each marked with the run it comes from.
@@ -68,6 +72,7 @@ import { benchBulkUpdateNeighbour } from './bulk-update-neighbour.js';
 import { benchIdempotency } from './idempotency.js';
 import { benchWebhooks } from './webhooks.js';
 import { benchSignInFlood } from './sign-in.js';
+import { benchDncImport } from './dnc-registries.js';
 import { logger } from '../src/logger.js';
 import { benchLoad, type LoadFigure } from './load.js';
 import { benchListCases, listCases } from './lists.js';
@@ -106,6 +111,9 @@ const SETTINGS = {
   bulkUpdateNeighbour: { contacts: QUICK ? 5000 : 50_000, idleRequests: QUICK ? 50 : 300 },
   load: { connections: 50, seconds: QUICK ? 5 : 30, baselineSeconds: QUICK ? 3 : 10 },
   signIn: { parallel: 30, phaseSeconds: QUICK ? 4 : 10, warmup: 20 },
+  // 10 million on PostgreSQL (the figure of record); PGlite keeps its database in the process's memory.
+  dncNumbers: (kind: DatabaseKind) =>
+    Number(process.env.BENCH_DNC_NUMBERS ?? (QUICK ? 200_000 : kind === 'postgres' ? 10_000_000 : 1_000_000)),
 };
 const GROUPS = [
   'contacts',
@@ -119,6 +127,7 @@ const GROUPS = [
   'idempotency',
   'webhooks',
   'signin',
+  'dnc',
 ] as const;
 const ONLY = GROUPS.find((group) => group === process.env.BENCH_ONLY);
 /** Whether a group of figures runs: all of them, or only BENCH_ONLY's. */
@@ -579,13 +588,15 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
       );
     const webhookFigure = () => benchWebhooks(server, { events: SETTINGS.webhookEvents }, log);
     const signInFigure = () => benchSignInFlood(kind, SETTINGS.signIn, log);
-    if (ONLY === 'load' || ONLY === 'idempotency' || ONLY === 'webhooks' || ONLY === 'signin') {
+    const dncFigure = () => benchDncImport(server, { numbers: SETTINGS.dncNumbers(kind) }, log);
+    if (ONLY === 'load' || ONLY === 'idempotency' || ONLY === 'webhooks' || ONLY === 'signin' || ONLY === 'dnc') {
       // The load figures need no seed: the edge figure reads one contact, the load runs have a database of their own;
       // the idempotency and webhook figures write contacts of their own, in Accounts of their own; the sign-in
       // figure runs a service of its own.
       if (ONLY === 'idempotency') figures.push(await idempotencyFigure());
       else if (ONLY === 'webhooks') figures.push(await webhookFigure());
       else if (ONLY === 'signin') figures.push(await signInFigure());
+      else if (ONLY === 'dnc') figures.push(await dncFigure());
       else {
         figures.push(
           await benchHttpEdge(
@@ -676,6 +687,7 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
     if (runs('idempotency')) figures.push(await idempotencyFigure());
     if (runs('webhooks')) figures.push(await webhookFigure());
     if (runs('signin')) figures.push(await signInFigure());
+    if (runs('dnc')) figures.push(await dncFigure());
     // Before board and calls: the dialer must claim only the voice figures' own calls.
     if (emulators) {
       figures.push(
@@ -983,6 +995,8 @@ export function markdown(results: DatabaseResult[], meta: Record<string, unknown
       out.push(
         `Call-ended: ${ended.service.n} events, ${ended.extra?.statementsPerEvent} statements each (p50), results ${JSON.stringify(ended.extra?.results)}.`,
       );
+    const dnc = r.figures.find((f) => f.id === 'dnc-import');
+    if (dnc) out.push(dncParagraph(dnc));
     const signIns = r.figures.find((f) => f.id === 'api-read-during-sign-ins');
     if (signIns) {
       const x = signIns.extra as {
@@ -1049,6 +1063,38 @@ export function markdown(results: DatabaseResult[], meta: Record<string, unknown
   }
   out.push('');
   return out.join('\n');
+}
+
+/** The registry import figure in a few sentences: time, numbers per second, bytes, against the raw driver. */
+function dncParagraph(f: Figure): string {
+  const x = f.extra as {
+    numbers: number;
+    fileBytes: number;
+    numbersPerSecond: number;
+    rawNumbersPerSecond: number;
+    bytesStored: number;
+    bytesPerNumber: number;
+    answerBytesPerNumber: number;
+    rawBytes: number;
+    rawBytesPerNumber: number;
+    bytesRatio: number;
+    sparse: {
+      numbers: number;
+      ms: number;
+      numbersPerSecond: number;
+      bytesPerNumber: number;
+      rawBytesPerNumber: number;
+    };
+  };
+  const n = (v: number) => v.toLocaleString('en-US');
+  const mb = (v: number) => `${(v / 1024 / 1024).toFixed(1)} MiB`;
+  return (
+    `Do-not-call registry import (bench/dnc-registries.ts): ${n(x.numbers)} numbers (a ${mb(x.fileBytes)} file, 1,000 a 10,000-number block) in ${fmt(f.service.p50 / 1000)} s, ` +
+    `${n(x.numbersPerSecond)} numbers a second; stored in ${mb(x.bytesStored)} (pg_total_relation_size of the registry tables with their indexes), ${x.bytesPerNumber} bytes a number ` +
+    `(the answer's bytesPerNumber, rows only: ${x.answerBytesPerNumber}). The raw driver inserting the same numbers into a bigint primary-key table: ${fmt(f.raw.p50 / 1000)} s ` +
+    `(${n(x.rawNumbersPerSecond)} a second), ${mb(x.rawBytes)}, ${x.rawBytesPerNumber} bytes a number; time × ${fmt(f.ratioP50)}, bytes × ${x.bytesRatio}. ` +
+    `A sparse registry (100 numbers a block, 2-byte codes): ${n(x.sparse.numbers)} numbers in ${fmt(x.sparse.ms / 1000)} s, ${x.sparse.bytesPerNumber} bytes a number (raw ${x.sparse.rawBytesPerNumber}).`
+  );
 }
 
 /** The anchor of a list figure's plan in results.md. */
