@@ -113,3 +113,18 @@ export function blockVariable(values: RequestValues): { block: boolean } {
 export function changesVariables(values: RequestValues): { limit?: number } {
   return sent({ limit: pageLimit(values) });
 }
+
+/** The call audit's window and page (GET /calls/audit.csv). */
+export function callAuditVariables(values: RequestValues): {
+  from?: string;
+  to?: string;
+  limit?: number;
+  nextToken?: string;
+} {
+  return sent({
+    from: text(values, 'from'),
+    to: text(values, 'to'),
+    limit: pageLimit(values),
+    nextToken: text(values, 'nextToken'),
+  });
+}
