@@ -7,6 +7,10 @@
 //   unknown      -> stays "placing". reconcilePlacements, once its lease is old, asks the
 //                   provider for a call with our call id before placing it again, so a call is
 //                   placed once and never lost.
+// A call the provider accepted, and then refused for capacity before dialling it (a
+// webhook says so: withdrawNotPlaced) is withdrawn at once: failed with the provider's
+// reason, not an attempt, its enrollment due again DEFAULT_RETRY_LATER_MS later, as for a
+// refusal answered to the create; nothing waits for the sweep of unreported calls.
 // Secrets are decrypted per pass, for the calls at hand, and never logged.
 import type { Services } from '../domain/context.js';
 import { directSql } from '../db/sql-client.js';
@@ -14,13 +18,15 @@ import { credentialsFromStored, loadProviderCredentials } from '../domain/provid
 import type { StoredProviderSecrets } from '../domain/providers/provider-credentials.store.js';
 import { applyTelephonyEvent } from '../domain/calls/call-events.service.js';
 import type {
+  NotPlacedCall,
   PlaceCallOutcome,
   ProviderCallRequest,
   ProviderCredentials,
+  RemoteVoiceProvider,
 } from '../calls/telephony/voice-provider.port.js';
 import { logger } from '../logger.js';
 import { REPORT_GIVE_UP_MS } from './provider-report-recovery.js';
-import { giveUpCall } from './provider-report-recovery.store.js';
+import { giveUpCall, withdrawNotPlacedCall } from './provider-report-recovery.store.js';
 import {
   endPlacingLease,
   findPlacingCalls,
@@ -32,7 +38,11 @@ import {
 
 /** A placing call whose lease is older than this is looked up with its provider (and placed again if it has none). */
 export const PLACING_LEASE_MS = 60_000;
-/** A retry_later without the provider's own delay waits this long. */
+/**
+ * A retry_later without the provider's own delay waits this long, and so does a call the provider
+ * refused for capacity after accepting it: a slot is likely free by then (our own caps hold the
+ * calls back meanwhile), and a refusal costs no attempt, so retrying sooner only asks again.
+ */
 export const DEFAULT_RETRY_LATER_MS = 60_000;
 /** Placing calls reconciled per pass. */
 const RECONCILE_BATCH = 20;
@@ -157,6 +167,33 @@ export async function settlePlacement(
       'no answer from the provider; the call will be looked up before it is placed again',
     );
   }
+}
+
+/**
+ * Withdraws a call the provider refused for capacity after accepting it (see the header): the
+ * Account's call of that provider, recorded with the refused call's provider id, still open and
+ * not in progress. Returns whether it was withdrawn (false: not ours, withdrawn before, or over).
+ */
+export async function withdrawNotPlaced(
+  services: Pick<Services, 'db' | 'clock'>,
+  source: { accountId: string; provider: RemoteVoiceProvider },
+  notPlaced: NotPlacedCall,
+): Promise<boolean> {
+  const due = new Date(services.clock.now().getTime() + DEFAULT_RETRY_LATER_MS);
+  const withdrawn = await services.db.sql.transaction((runner) =>
+    withdrawNotPlacedCall(directSql(runner), due, {
+      ...source,
+      callId: notPlaced.callId,
+      providerCallId: notPlaced.providerCallId,
+      reason: notPlaced.reason.slice(0, 256),
+    }),
+  );
+  if (withdrawn > 0)
+    logger.warn(
+      { callId: notPlaced.callId, provider: source.provider, reason: notPlaced.reason },
+      'the provider refused the call for capacity before dialling it; the attempt is not counted',
+    );
+  return withdrawn > 0;
 }
 
 /**

@@ -93,11 +93,28 @@ export type ProviderCallState =
   /** The provider has no such call (404), or never dialled it: nobody was called. */
   | { kind: 'not_found' };
 
+/**
+ * A call the provider had accepted, then refused before dialling it because the account's
+ * concurrency limit was reached (Retell's `concurrency_limit_reached`). Nobody was called: it is
+ * not an attempt, and the contact is due again shortly.
+ */
+export interface NotPlacedCall {
+  /** Our call id (from the call's metadata). */
+  callId: string;
+  /** The provider's id of the refused call: only the call recorded with that id is withdrawn. */
+  providerCallId: string;
+  /** The provider's reason, kept as the call's end reason. */
+  reason: string;
+}
+
 export type ProviderWebhookResult =
   /** Authentication failed (missing, wrong secret, stale timestamp, body changed): a 401, nothing applied. */
   | { ok: false; reason: string }
-  /** Authenticated: the port events this message carries (none for messages we do not use). */
-  | { ok: true; events: ProviderEvent[] };
+  /**
+   * Authenticated: the port events this message carries (none for messages we do not use), or,
+   * for a call the provider refused for capacity, none and `notPlaced`.
+   */
+  | { ok: true; events: ProviderEvent[]; notPlaced?: NotPlacedCall };
 
 export interface VoiceProviderAdapter {
   readonly provider: RemoteVoiceProvider;
