@@ -4,10 +4,11 @@
 //   refused      -> ended at once with the result and end reason the adapter gives (an attempt);
 //   retry_later  -> the row is removed and the enrollment is due again after the provider's
 //                   delay: a rate limit or a concurrency refusal is not an attempt;
-//   unknown      -> stays "placing". reconcilePlacements, once its lease is old, asks the
-//                   provider for a call with our call id before placing it again, so a call is
-//                   placed once and never lost.
-// A call the provider accepted, and then refused for capacity before dialling it (a
+//   unknown      -> stays "placing" (with the provider's call id when its answer named one, as
+//                   Vapi's concurrencyBlocked answer does: that call may still be dialled).
+//                   reconcilePlacements, once its lease is old, asks the provider for a call with
+//                   our call id before placing it again, so a call is placed once and never lost.
+// A call the provider accepted, or named, and then refused for capacity before dialling it (a
 // webhook says so: withdrawNotPlaced) is withdrawn at once: failed with the provider's
 // reason, not an attempt, its enrollment due again DEFAULT_RETRY_LATER_MS later, as for a
 // refusal answered to the create; nothing waits for the sweep of unreported calls.
@@ -30,8 +31,10 @@ import { giveUpCall, withdrawNotPlacedCall } from './provider-report-recovery.st
 import {
   endPlacingLease,
   findPlacingCalls,
+  forgetPlacingProviderCallId,
   leaseExpiredPlacements,
   recordAccepted,
+  recordPlacingProviderCallId,
   removePlacingCall,
   type PlacingCallRow,
 } from './provider-placement.store.js';
@@ -162,9 +165,12 @@ export async function settlePlacement(
     );
     await services.db.sql.transaction((runner) => removePlacingCall(directSql(runner), call.callId, due));
   } else {
+    // Kept with the provider's id when the answer named the call: the lookup (by our call id)
+    // finds it either way, and a webhook withdrawing it must name that id (withdrawNotPlaced).
+    if (outcome.providerCallId) await recordPlacingProviderCallId(sql, call.callId, outcome.providerCallId);
     logger.warn(
-      { callId: call.callId, provider: call.provider, reason: outcome.reason },
-      'no answer from the provider; the call will be looked up before it is placed again',
+      { callId: call.callId, provider: call.provider, providerCallId: outcome.providerCallId, reason: outcome.reason },
+      'the provider did not say whether it will dial the call; the call will be looked up before it is placed again',
     );
   }
 }
@@ -197,9 +203,10 @@ export async function withdrawNotPlaced(
 }
 
 /**
- * Calls left "placing" (the provider's answer never came) whose lease has run out: each is
- * leased again, looked up with the provider by our call id, and placed only if the provider has
- * none. Several dialers never reconcile one call at once (SKIP LOCKED, then the renewed lease).
+ * Calls left "placing" (the provider's answer never came, or left open whether it will dial the
+ * call) whose lease has run out: each is leased again, looked up with the provider by our call
+ * id, and placed only if the provider has none. Several dialers never reconcile one call at once
+ * (SKIP LOCKED, then the renewed lease).
  */
 export async function reconcilePlacements(services: PlacementServices): Promise<number> {
   const now = services.clock.now();
@@ -232,7 +239,10 @@ export async function reconcilePlacements(services: PlacementServices): Promise<
         request: requestFor(services, call),
       });
       if (found) await settlePlacement(services, call, { kind: 'accepted', providerCallId: found.providerCallId });
-      else await attemptPlacement(services, call, credentialsOf);
+      // None placed: the id of a call refused for capacity, if one was recorded, goes (the new
+      // call's is recorded instead); a call a webhook withdrew meanwhile is not placed again here.
+      else if (await forgetPlacingProviderCallId(directSql(services.db.sql), call.callId))
+        await attemptPlacement(services, call, credentialsOf);
     } catch (error) {
       // The provider cannot be asked now: the lease runs out again and a later pass retries.
       logger.warn({ err: error, callId: call.callId }, 'reconciling a placing call failed; retrying later');

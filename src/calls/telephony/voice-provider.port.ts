@@ -58,8 +58,13 @@ export type PlaceCallOutcome =
   | { kind: 'refused'; result: CallResult; endReason: string }
   /** A rate limit or concurrency refusal: try again later; not an attempt. */
   | { kind: 'retry_later'; reason: string; retryAfterMs: number | null }
-  /** No answer we can trust (timeout, 5xx, connection lost): the call may exist; look it up before placing again. */
-  | { kind: 'unknown'; reason: string };
+  /**
+   * No answer we can trust (timeout, 5xx, connection lost), or an answer that leaves open whether
+   * the call will be dialled (a Vapi call blocked by the concurrency limit): the call may exist;
+   * look it up before placing again. `providerCallId`: the provider's id when its answer named
+   * the call, recorded with the call.
+   */
+  | { kind: 'unknown'; reason: string; providerCallId?: string };
 
 /** A provider's webhook, exactly as received. */
 export interface ProviderWebhook {
@@ -94,9 +99,10 @@ export type ProviderCallState =
   | { kind: 'not_found' };
 
 /**
- * A call the provider had accepted, then refused before dialling it because the account's
- * concurrency limit was reached (Retell's `concurrency_limit_reached`). Nobody was called: it is
- * not an attempt, and the contact is due again shortly.
+ * A call the provider had accepted (or answered with its id), then refused before dialling it
+ * because the account's concurrency limit was reached (Vapi's
+ * `call.start.error-subscription-concurrency-limit-reached`, Retell's `concurrency_limit_reached`).
+ * Nobody was called: it is not an attempt, and the contact is due again shortly.
  */
 export interface NotPlacedCall {
   /** Our call id (from the call's metadata). */
@@ -123,9 +129,10 @@ export interface VoiceProviderAdapter {
   /** Places one call through the provider's SDK, without the SDK's own retries (a retry could dial twice). */
   placeCall(credentials: ProviderCredentials, request: ProviderCallRequest): Promise<PlaceCallOutcome>;
   /**
-   * The provider's call placed for our call id, or null when the provider has none. Used after
-   * an `unknown` outcome, so that a call is placed once and never lost. Throws when the provider
-   * cannot be asked now (the dialer asks again later).
+   * The provider's call placed for our call id, or null when the provider has none (a call it
+   * refused for capacity before dialling is none). Used after an `unknown` outcome, so that a
+   * call is placed once and never lost. Throws when the provider cannot be asked now (the dialer
+   * asks again later).
    */
   findCall(
     credentials: ProviderCredentials,
