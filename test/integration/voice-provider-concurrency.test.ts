@@ -28,10 +28,13 @@ import { DEFAULT_RETRY_LATER_MS, PLACING_LEASE_MS, reconcilePlacements } from '.
 
 const VAPI_BLOCKED = 'call.start.error-subscription-concurrency-limit-reached';
 
-/** One clock for the service and the emulator, only ever moved forward. */
+/**
+ * One clock for the service and the emulator, only ever moved forward. It starts on a Monday at
+ * 10:00 in Chicago, the contacts' zone: inside the law's calling hours (src/domain/calling-rules/).
+ */
 function testClock() {
   return {
-    at: new Date(),
+    at: new Date('2026-11-30T16:00:00.000Z'),
     now() {
       return this.at;
     },
@@ -63,6 +66,8 @@ function concurrencySuite<D extends ProviderBase>(suite: ProviderSuite<D>) {
           phone,
           firstName: 'Ada',
           assignmentOptions: { workflowId: ctx.workflowId },
+          // A US telemarketing call needs the contact's prior express written consent.
+          consent: { kind: 'express_written', method: 'web_form', obtainedAt: '2026-11-01T00:00:00.000Z' },
         });
         expect(res.status, res.text).toBeLessThan(300);
         contactIds.push(res.json.id as string);
