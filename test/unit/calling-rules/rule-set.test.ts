@@ -6,19 +6,19 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { iso31661, iso31662 } from 'iso-3166';
 import { describe, expect, it } from 'vitest';
-import { WorkingHoursSchema } from '../../src/domain/calls/calling-hours.inputs.js';
+import { WorkingHoursSchema } from '../../../src/domain/calls/calling-hours.inputs.js';
 import {
   CALL_PURPOSES,
   CONSENT_KINDS,
   type CallingRule,
   DNC_REGISTRIES,
-} from '../../src/domain/calling-rules/calling-rule.types.js';
-import { CALLING_RULE_SET } from '../../src/domain/calling-rules/rule-set.data.js';
+} from '../../../src/domain/calling-rules/calling-rule.types.js';
+import { CALLING_RULE_SET } from '../../../src/domain/calling-rules/rule-set.data.js';
 
 const rules: readonly CallingRule[] = CALLING_RULE_SET.rules;
 const countries = new Set(iso31661.map((c) => c.alpha2));
 const subdivisions = new Set(iso31662.map((s) => s.code));
-const table = readFileSync(fileURLToPath(new URL('../../docs/calling-rules-table.md', import.meta.url)), 'utf8');
+const table = readFileSync(fileURLToPath(new URL('../../../docs/calling-rules-table.md', import.meta.url)), 'utf8');
 
 /** YYYY-MM-DD naming a day that exists in the proleptic Gregorian calendar. */
 function isCalendarDay(value: string): boolean {
