@@ -340,6 +340,53 @@ describe.each(testDatabaseKinds())('calling rules on %s', (kind) => {
     ]);
   });
 
+  it('imports and upserts carry consent; a bad consent is a 400 that stores neither the contact nor the consent', async () => {
+    clock.at = MONDAY_10_CHICAGO;
+    const ctx = await account();
+    const future = { ...writtenConsent(clock.at), obtainedAt: new Date(clock.at.getTime() + HOUR).toISOString() };
+    const refusedPhone = chicagoPhone();
+    const refused = await server.request(ctx.apiKey, 'PUT', '/api/v1/contacts/upsert', {
+      phone: refusedPhone,
+      consent: future,
+    });
+    expect(refused.status).toBe(400);
+    expect(refused.json.issues).toEqual([{ path: 'consent.obtainedAt', message: 'must not be in the future' }]);
+    expect(await prisma().contact.count({ where: { accountId: ctx.accountId } })).toBe(0);
+
+    const items = [
+      { sourceKind: 'csv', externalId: 'with-consent', phone: chicagoPhone(), consent: writtenConsent(clock.at) },
+      { sourceKind: 'csv', externalId: 'without', phone: chicagoPhone() },
+    ];
+    const badImport = await server.request(ctx.apiKey, 'POST', '/api/v1/contacts/bulk', {
+      contacts: [
+        ...items,
+        { sourceKind: 'csv', externalId: 'bad', phone: chicagoPhone(), consent: { ...future, kind: 'implied' } },
+      ],
+    });
+    expect(badImport.status).toBe(400);
+    expect(badImport.json.issues.map((i: { path: string }) => i.path)).toEqual(['contacts[2].consent.kind']);
+    expect(await prisma().contact.count({ where: { accountId: ctx.accountId } })).toBe(0);
+
+    const imported = await server.request(ctx.apiKey, 'POST', '/api/v1/contacts/bulk', {
+      contacts: items,
+      assignmentOptions: { workflowId: ctx.workflowId },
+    });
+    expect(imported.status, imported.text).toBe(202);
+    await server.eventually(async () => {
+      const job = await server.request(ctx.apiKey, 'GET', `/api/v1/imports/${imported.json.importId}`);
+      return job.json.status === 'done';
+    });
+    const stored = await prisma().contact.findMany({
+      where: { accountId: ctx.accountId },
+      orderBy: { externalId: 'asc' },
+    });
+    const consents = await prisma().consent.findMany({ where: { accountId: ctx.accountId } });
+    expect(consents.map((c) => [c.contactId, c.kind, c.method])).toEqual([
+      [stored.find((c) => c.externalId === 'with-consent')?.id, 'express_written', 'web_form'],
+    ]);
+    expect((await dial()).sort()).toEqual([stored.find((c) => c.externalId === 'with-consent')?.id]);
+  });
+
   it("the Account's own attempt cap holds the retry past the agent's delay", async () => {
     clock.at = MONDAY_10_CHICAGO;
     const ctx = await account();
