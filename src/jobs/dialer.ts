@@ -207,6 +207,7 @@ function subjectOf(item: DueEnrollment): DialingSubject {
     contactId: item.contactId,
     phone: item.phone,
     location: item.location,
+    locationDefaulted: item.locationDefaulted,
     timezone: item.contactTimezone,
     // The claim reads no contact in dnc and no blocked phone.
     dnc: false,

@@ -106,6 +106,7 @@ export async function contactDialing(ctx: RequestContext, ref: ContactRef): Prom
         contactId: contact.id,
         phone: contact.phone,
         location: contact.location,
+        locationDefaulted: contact.locationDefaulted,
         timezone: contact.timezone,
         dnc: contact.status === 'dnc',
         blocked: blocked !== null,

@@ -3,7 +3,9 @@
 //
 // Jurisdictions come from the phone (its country, and for a +1 number its area code's state or
 // province: Florida presumes a Florida area code means a Florida resident) and from the
-// contact's location (`US-CA`, `FR`); when they differ, both apply. A +1 number whose area code
+// contact's own location when it names a region (`US-CA`); when they differ, both apply. A
+// location that names only a country, or the Account's default location, is used only when the
+// phone places the person nowhere. A +1 number whose area code
 // names no state (toll free, or an area code the data does not place) could be anyone's in the
 // country: every subdivision's rules apply, unless the location names one.
 //
@@ -19,6 +21,8 @@ export interface ContactPlace {
   phone: string | null;
   /** The stored (normalized) location: `US-CA`, `FR`. */
   location: string | null;
+  /** True when the location is the Account's default, not the contact's own. */
+  locationDefaulted?: boolean;
   timezone: string | null;
 }
 
@@ -46,9 +50,15 @@ export function whereabouts(contact: ContactPlace): Whereabouts {
   if (contact.location) {
     const location = contact.location.toUpperCase();
     const country = location.split('-')[0];
-    jurisdictions.add(country);
-    if (location !== country) jurisdictions.add(location);
-    for (const z of locationZones(location)) zones.add(z);
+    // A location says where the person is only when it is the contact's own and names a region:
+    // a country alone (or the Account's default location) adds nothing to what the phone says,
+    // and is used only when the phone places the person nowhere.
+    const placesThePerson = !contact.locationDefaulted && location !== country;
+    if (placesThePerson || zones.size === 0) {
+      jurisdictions.add(country);
+      if (location !== country) jurisdictions.add(location);
+      for (const z of locationZones(location)) zones.add(z);
+    }
   }
   if (contact.timezone) zones.add(contact.timezone);
   const countries = [...jurisdictions].filter((j) => !j.includes('-'));
