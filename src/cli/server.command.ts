@@ -51,7 +51,7 @@ export function serveCommand(): Command {
         out.line(`  Account id:           ${demo.accountId}`);
         out.line(`  User id:              ${demo.userId}`);
         out.line(
-          "Try it: enroll a contact, with its consent; the demo agent (simulated) calls it within seconds while it is 09:00-21:00 in California (GET .../dialing says when otherwise).",
+          'Try it: enroll a contact, with its consent; the demo agent (simulated) calls it within seconds while it is 09:00-21:00 in California (GET .../dialing says when otherwise).',
         );
         out.line(
           `  curl -X PUT ${shq(`${baseUrl}/api/v1/contacts/upsert`)} -H ${auth} -H 'Content-Type: application/json' -d ${shq(body)}`,
