@@ -1032,11 +1032,12 @@ function callingRulePaths(): Record<string, Record<string, Operation>> {
     },
   };
   for (const [base, suffix, pathParameters, several, conflicts] of byContact) {
+    const by = suffix ? ' (by external ID)' : '';
     paths[`${base}/consents`] = {
       get: {
         operationId: `listContactConsents${suffix}`,
         tags: ['Calling rules'],
-        summary: "A contact's consents, newest first, revoked ones included",
+        summary: `A contact's consents, newest first, revoked ones included${by}`,
         parameters: [...pathParameters, requestIdParameter],
         responses: {
           200: jsonAnswer('The consents', dataOf('Consent'), ANSWER_EXAMPLES.consents),
@@ -1048,7 +1049,7 @@ function callingRulePaths(): Record<string, Record<string, Operation>> {
       post: {
         operationId: `addContactConsent${suffix}`,
         tags: ['Calling rules'],
-        summary: "Record a contact's consent to be called",
+        summary: `Record a contact's consent to be called${by}`,
         description:
           'For every call of the Account, or for one workflow (`workflowId`). A call that needs consent is placed only while a consent of the kind the law (or the policy) asks for is live. Enrollments set aside for want of consent are due again at once.',
         parameters: [...pathParameters, ...writeParameters],
@@ -1067,7 +1068,7 @@ function callingRulePaths(): Record<string, Record<string, Operation>> {
       post: {
         operationId: `revokeContactConsents${suffix}`,
         tags: ['Calling rules'],
-        summary: "Revoke a contact's consents: all, the Account-wide ones, or one workflow's",
+        summary: `Revoke a contact's consents: all, the Account-wide ones, or one workflow's${by}`,
         description:
           "Takes effect for the dialer's next claim. A `do_not_call` call result, an erasure with `block=true` and putting the phone on the block list revoke too.",
         parameters: [...pathParameters, ...writeParameters],
@@ -1090,7 +1091,7 @@ function callingRulePaths(): Record<string, Record<string, Operation>> {
       get: {
         operationId: `getContactDialing${suffix}`,
         tags: ['Calling rules'],
-        summary: 'Whether the dialer may call the contact now, when next, and every rule that blocks it',
+        summary: `Whether the dialer may call the contact now, when next, and every rule that blocks it${by}`,
         description:
           "The dialer's own decision: for the contact's active enrollment (the agent's working hours as well), or the law and consent alone when it has none.",
         parameters: [...pathParameters, requestIdParameter],

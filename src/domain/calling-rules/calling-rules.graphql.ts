@@ -327,9 +327,9 @@ builder.mutationFields((t) => ({
       contactId: t.arg.string({ ...UUID_ARG }),
       sourceKind: t.arg.string(),
       externalId: t.arg.string(),
-      input: t.arg({ type: 'JSON' }),
+      input: t.arg({ type: 'JSON', required: true }),
     },
-    resolve: (_root, args, ctx) => revokeConsents(ctx, contactRef(args), args.input ?? {}),
+    resolve: (_root, args, ctx) => revokeConsents(ctx, contactRef(args), args.input),
   }),
   revokeContactConsentsTyped: t.field({
     type: [ConsentType],
@@ -338,8 +338,8 @@ builder.mutationFields((t) => ({
       contactId: t.arg.string({ ...UUID_ARG }),
       sourceKind: t.arg.string(),
       externalId: t.arg.string(),
-      input: t.arg({ type: RevokeConsentsInput }),
+      input: t.arg({ type: RevokeConsentsInput, required: true }),
     },
-    resolve: (_root, args, ctx) => revokeConsents(ctx, contactRef(args), args.input ?? {}),
+    resolve: (_root, args, ctx) => revokeConsents(ctx, contactRef(args), args.input),
   }),
 }));

@@ -60,7 +60,7 @@ export const CallingRuleOperations = {
   ),
   revokeContactConsents: defineOperation(
     graphql(
-      `mutation ($contactId: String, $sourceKind: String, $externalId: String, $input: JSON) {
+      `mutation ($contactId: String, $sourceKind: String, $externalId: String, $input: JSON!) {
     revokeContactConsents(contactId: $contactId, sourceKind: $sourceKind, externalId: $externalId, input: $input) { ...ConsentFields } }`,
       [ConsentFields],
     ),
