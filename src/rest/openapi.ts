@@ -44,6 +44,7 @@ import {
   RevokeConsentsBodySchema,
 } from '../domain/calling-rules/calling-rules.inputs.js';
 import { DIALING_REASON_CODES } from '../domain/calling-rules/dialing-decision.rules.js';
+import { CALL_AUDIT_COLUMNS, CallAuditQuerySchema } from '../domain/calling-rules/call-audit.service.js';
 
 const json = (schema: z.ZodType) => {
   const out = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
@@ -990,6 +991,30 @@ function callingRulePaths(): Record<string, Record<string, Operation>> {
           ...keyInUse,
           ...tooLarge,
           ...keyReused,
+        },
+      },
+    },
+    '/api/v1/calls/audit.csv': {
+      get: {
+        operationId: 'exportCallAuditCsv',
+        tags: ['Calling rules'],
+        summary: 'Export a page of the call audit as CSV: each placed call and what allowed it',
+        description:
+          'Outbound calls oldest first (placedAt, then callId), in [from, to). Each row: the call, the rule set version, the purpose, the zones and jurisdictions the contact may be in, the rules that bound the call, the consent used, and each attempt cap as rule:counted/max@periodh (the count before the call). The rule columns are empty for calls placed before the calling rules.',
+        parameters: [...queryParameters(CallAuditQuerySchema), requestIdParameter],
+        responses: {
+          200: answer(
+            `One page as CSV: a header row (${CALL_AUDIT_COLUMNS.join(', ')}), then a row per call (space-separated lists; nulls empty)`,
+            { 'text/csv': { schema: { type: 'string' }, example: ANSWER_EXAMPLES.callAuditCsv } },
+            {
+              'x-next-token': {
+                description: "The next page's nextToken; absent on the last page",
+                required: false,
+                schema: { type: 'string', minLength: 1 },
+              },
+            },
+          ),
+          ...standardErrors,
         },
       },
     },

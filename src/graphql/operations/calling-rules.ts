@@ -24,6 +24,15 @@ export const ContactDialingFields = graphql(`fragment ContactDialingFields on Co
 }`);
 
 export const CallingRuleOperations = {
+  listCallAudit: defineOperation(
+    graphql(`query ($from: String, $to: String, $limit: Int, $nextToken: String) {
+    callAudit(from: $from, to: $to, limit: $limit, nextToken: $nextToken) {
+      data { callId contactId workflowId agentId provider placedAt status result ruleSetVersion purpose timeZones
+        jurisdictions ruleIds consentId consentKind attemptCounts }
+      nextToken
+    }
+  }`),
+  ),
   getCallingPolicy: defineOperation(
     graphql(`query { callingPolicy { ...CallingPolicyFields } }`, [CallingPolicyFields]),
   ),

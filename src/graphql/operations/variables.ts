@@ -135,3 +135,18 @@ export function contactRefVariables(
     throw badRequestFor([{ path: 'contactId', message: 'is required (or sourceKind and externalId)' }]);
   return externalIdPath(values);
 }
+
+/** The call audit's window and page (GET /calls/audit.csv). */
+export function callAuditVariables(values: RequestValues): {
+  from?: string;
+  to?: string;
+  limit?: number;
+  nextToken?: string;
+} {
+  return sent({
+    from: text(values, 'from'),
+    to: text(values, 'to'),
+    limit: pageLimit(values),
+    nextToken: text(values, 'nextToken'),
+  });
+}
