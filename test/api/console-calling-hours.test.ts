@@ -133,6 +133,13 @@ describe.each(testDatabaseKinds())('console calling hours on %s', (kind) => {
       consent: writtenConsent(server.now()),
     });
     const id = res.json.id as string;
+    // The page's next call is the dialing decision's: a US number is called only with its consent.
+    const consent = await server.request(apiKey, 'POST', `/api/v1/contacts/${id}/consents`, {
+      kind: 'express_written',
+      method: 'web_form',
+      obtainedAt: new Date(server.now().getTime() - 86_400_000).toISOString(),
+    });
+    expect(consent.status).toBe(201);
     await prisma().workflow.update({ where: { id: workflowId }, data: { paused: true } });
     expect(text(await page(`/console/contacts/${id}`))).toContain('Next callnone planned: its workflow is paused.');
     await prisma().workflow.update({ where: { id: workflowId }, data: { paused: false } });
