@@ -12,6 +12,7 @@ import {
   usersCommand,
   workflowsCommand,
 } from './operator.command.js';
+import { callingPolicyCommand } from './calling-policy.command.js';
 import { importCommand } from './import.command.js';
 import { dncCommand } from './dnc.command.js';
 import { mondayCommand } from './monday.command.js';
@@ -42,6 +43,7 @@ export function buildProgram(): Command {
     agentsCommand(),
     workflowsCommand(),
     blocklistCommand(),
+    callingPolicyCommand(),
     mondayCommand(),
     providersCommand(),
     importCommand(),

@@ -4,6 +4,7 @@
 // fragments' types below.
 import { defineOperation } from '../graphql/execute.js';
 import { graphql, type ResultOf } from '../graphql/documents.js';
+import { CallingPolicyFields } from '../graphql/operations/calling-rules.js';
 
 const AccountFields = graphql(`fragment AccountFields on Account {
   id name region defaultLocation dedupFields createdAt
@@ -31,6 +32,7 @@ export type WorkflowResult = ResultOf<typeof WorkflowFields>;
 export type MondayLinkResult = ResultOf<typeof MondayLinkFields>;
 export type AgentResult = ResultOf<typeof AgentFields>;
 export type ProviderCredentialResult = ResultOf<typeof ProviderCredentialFields>;
+export type CallingPolicyResult = ResultOf<typeof CallingPolicyFields>;
 
 export const CliOperations = {
   createAccount: defineOperation(
@@ -158,6 +160,23 @@ export const CliOperations = {
     unlinkMonday(accountId: $accountId) { accountId subscriptionsRemoved removedLink { ...MondayLinkFields } }
   }`,
       [MondayLinkFields],
+    ),
+  ),
+  callingPolicy: defineOperation(
+    graphql(
+      `query ($accountId: String!, $limit: Int) {
+    callingPolicy(accountId: $accountId) { ...CallingPolicyFields }
+    callingPolicyChanges(accountId: $accountId, limit: $limit) { at actor change }
+  }`,
+      [CallingPolicyFields],
+    ),
+  ),
+  setCallingPolicy: defineOperation(
+    graphql(
+      `mutation ($accountId: String!, $input: JSON!) {
+    setCallingPolicy(accountId: $accountId, input: $input) { ...CallingPolicyFields }
+  }`,
+      [CallingPolicyFields],
     ),
   ),
 };

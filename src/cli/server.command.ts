@@ -34,6 +34,13 @@ export function serveCommand(): Command {
           lastName: 'Lovelace',
           externalId: 'demo-1',
           assignmentOptions: { workflowId: demo.workflowId },
+          // A US telemarketing call needs the contact's prior express written consent (docs/calling-rules.md).
+          consent: {
+            kind: 'express_written',
+            method: 'web_form',
+            evidence: 'demo: the sign-up form',
+            obtainedAt: service.services.clock.now().toISOString(),
+          },
         });
         const auth = shq(`Authorization: Bearer ${demo.apiKey}`);
         out.line('A new embedded database: created a demo account.');
@@ -43,7 +50,9 @@ export function serveCommand(): Command {
         out.line(`  Workflow id:          ${demo.workflowId}`);
         out.line(`  Account id:           ${demo.accountId}`);
         out.line(`  User id:              ${demo.userId}`);
-        out.line('Try it: enroll a contact; the demo agent (simulated) calls it within seconds.');
+        out.line(
+          'Try it: enroll a contact, with its consent; the demo agent (simulated) calls it within seconds while it is 09:00-21:00 in California (GET .../dialing says when otherwise).',
+        );
         out.line(
           `  curl -X PUT ${shq(`${baseUrl}/api/v1/contacts/upsert`)} -H ${auth} -H 'Content-Type: application/json' -d ${shq(body)}`,
         );

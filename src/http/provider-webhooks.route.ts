@@ -7,7 +7,10 @@
 //   3. authentication fails (wrong secret, stale, body changed)           -> 401, nothing applied
 //   4. the events the message carries are applied in order, in one transaction (all or none:
 //      applyTelephonyEvents, scoped to the Account); a call or agent of another Account is a 404
-//      like an unknown one
+//      like an unknown one. A message saying the provider refused the call for capacity before
+//      dialling it carries no events: the call is withdrawn instead (withdrawNotPlaced: not an
+//      attempt, due again shortly), or, not one of the Account's open calls with that provider
+//      id, ignored (a 404 would only make the provider retry it)
 //   5. 200 { status: applied | duplicate | ignored (a message we do not use), events: [applied|duplicate…] }
 // Redeliveries and out-of-order messages are absorbed by the events' deterministic ids.
 import express, { type Request, type Response } from 'express';
@@ -15,6 +18,7 @@ import type { Services } from '../domain/context.js';
 import { DomainError } from '../domain/errors.js';
 import { UUID_PATTERN } from '../domain/shared/ids.js';
 import { applyTelephonyEvents } from '../domain/calls/call-events.service.js';
+import { withdrawNotPlaced } from '../jobs/provider-placement.js';
 import { bodyTooLarge, declaresMoreThan } from './edge/body-limits.js';
 import { loadProviderCredentials, REMOTE_VOICE_PROVIDERS } from '../domain/providers/provider-credentials.service.js';
 import type { RemoteVoiceProvider } from '../calls/telephony/voice-provider.port.js';
@@ -74,6 +78,13 @@ export function providerWebhooksRouter(services: Services): express.Router {
     if (!read.ok)
       throw new DomainError('unauthenticated', `The ${provider} webhook's authentication failed: ${read.reason}`);
 
+    if (read.notPlaced) {
+      const { notPlaced } = read;
+      const withdrawn =
+        UUID_PATTERN.test(notPlaced.callId) && (await withdrawNotPlaced(services, { accountId, provider }, notPlaced));
+      res.status(200).json({ status: withdrawn ? 'applied' : 'ignored', events: [] });
+      return;
+    }
     for (const event of read.events) {
       if (!UUID_PATTERN.test(event.callId)) throw new DomainError('not_found', `No call ${event.callId}`);
     }

@@ -18,6 +18,7 @@ export interface DueEnrollment {
   phone: string;
   contactTimezone: string | null;
   location: string | null;
+  locationDefaulted: boolean;
   language: string | null;
   agentTimezone: string;
   defaultLanguage: string;
@@ -62,7 +63,7 @@ export async function claimDueEnrollments(
 ): Promise<DueEnrollment[]> {
   return tx.$queryRaw<DueEnrollment[]>`
       SELECT e."id" AS "enrollmentId", e."accountId", e."contactId", e."workflowId", a."id" AS "agentId", e."attempts", e."enforceCallNow",
-        c."phone", c."timezone" AS "contactTimezone", c."location", c."language", a."timezone" AS "agentTimezone", a."defaultLanguage",
+        c."phone", c."timezone" AS "contactTimezone", c."location", c."locationDefaulted", c."language", a."timezone" AS "agentTimezone", a."defaultLanguage",
         a."workingHours", a."callNewContactsImmediately", a."provider"::text AS "provider",
         COALESCE(a."maxConcurrentCalls", ${providerDefault(Prisma.sql`a."provider"`, defaults)}) AS "agentCap",
         COALESCE(pc."maxConcurrentCalls", ${providerDefault(Prisma.sql`a."provider"`, defaults)}) AS "keyCap",

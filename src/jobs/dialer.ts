@@ -25,6 +25,7 @@ import type { DialingDecision } from '../domain/calling-rules/dialing-decision.r
 import { decideForSubjects, type DialingSubject } from '../domain/calling-rules/dialing-facts.js';
 import { enrollmentInputs } from '../domain/calling-rules/dialing.service.js';
 import { RULE_SET } from '../domain/calling-rules/rule-set.js';
+import { DEFERRED } from '../domain/calling-rules/dialing.service.js';
 import {
   claimDueEnrollments,
   countCallsInFlight,
@@ -173,7 +174,8 @@ export async function runDialerOnce(
         calls.push(call);
         if (item.provider !== 'simulator') remote.push(placingCallOf(item, call));
       } else if (decision.nextCallableAt) {
-        later.push({ id: item.enrollmentId, at: decision.nextCallableAt, hold: null });
+        // Marked as the dialer's own wait, so GET /dialing does not read it as a retry delay.
+        later.push({ id: item.enrollmentId, at: decision.nextCallableAt, hold: DEFERRED });
       } else {
         // Blocked until someone acts (a consent, a registry copy, a policy change: each brings
         // it back at once), or no window within the lookahead: looked at again a day later, so
@@ -182,7 +184,7 @@ export async function runDialerOnce(
         later.push({
           id: item.enrollmentId,
           at: new Date(now.getTime() + RECHECK_WITHOUT_WINDOW_MS),
-          hold: lasting?.code ?? null,
+          hold: lasting?.code ?? DEFERRED,
         });
       }
     });
@@ -205,6 +207,7 @@ function subjectOf(item: DueEnrollment): DialingSubject {
     contactId: item.contactId,
     phone: item.phone,
     location: item.location,
+    locationDefaulted: item.locationDefaulted,
     timezone: item.contactTimezone,
     // The claim reads no contact in dnc and no blocked phone.
     dnc: false,

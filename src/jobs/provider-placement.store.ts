@@ -45,6 +45,30 @@ export async function recordAccepted(db: SqlClient, callId: string, providerCall
       WHERE "id" = ${callId}::uuid AND EXISTS (SELECT 1 FROM no_flush)`;
 }
 
+/**
+ * Records the provider's id of a call whose placing is still open (an answer that named the call
+ * but left open whether it will be dialled): the lookup and the webhooks find it by that id.
+ */
+export async function recordPlacingProviderCallId(
+  db: SqlClient,
+  callId: string,
+  providerCallId: string,
+): Promise<void> {
+  await db.$executeRaw`UPDATE "Call" SET "providerCallId" = ${providerCallId}
+      WHERE "id" = ${callId}::uuid AND "status" = 'placing' AND "providerCallId" IS NULL`;
+}
+
+/**
+ * Before a placing call is placed again (the lookup found no placed call for it): forgets the
+ * provider's id of the call it was refused as, so that the new call's id is the one recorded.
+ * False when the call is no longer placing (a webhook ended it meanwhile): then it is not placed.
+ */
+export async function forgetPlacingProviderCallId(db: SqlClient, callId: string): Promise<boolean> {
+  const changed = await db.$executeRaw`UPDATE "Call" SET "providerCallId" = NULL
+      WHERE "id" = ${callId}::uuid AND "status" = 'placing'`;
+  return changed > 0;
+}
+
 /** Ends the call's placing lease. */
 export async function endPlacingLease(db: SqlClient, callId: string): Promise<void> {
   await db.$executeRaw`UPDATE "Call" SET "placingSince" = NULL WHERE "id" = ${callId}::uuid`;

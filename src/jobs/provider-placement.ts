@@ -4,9 +4,14 @@
 //   refused      -> ended at once with the result and end reason the adapter gives (an attempt);
 //   retry_later  -> the row is removed and the enrollment is due again after the provider's
 //                   delay: a rate limit or a concurrency refusal is not an attempt;
-//   unknown      -> stays "placing". reconcilePlacements, once its lease is old, asks the
-//                   provider for a call with our call id before placing it again, so a call is
-//                   placed once and never lost.
+//   unknown      -> stays "placing" (with the provider's call id when its answer named one, as
+//                   Vapi's concurrencyBlocked answer does: that call may still be dialled).
+//                   reconcilePlacements, once its lease is old, asks the provider for a call with
+//                   our call id before placing it again, so a call is placed once and never lost.
+// A call the provider accepted, or named, and then refused for capacity before dialling it (a
+// webhook says so: withdrawNotPlaced) is withdrawn at once: failed with the provider's
+// reason, not an attempt, its enrollment due again DEFAULT_RETRY_LATER_MS later, as for a
+// refusal answered to the create; nothing waits for the sweep of unreported calls.
 // Secrets are decrypted per pass, for the calls at hand, and never logged.
 import type { Services } from '../domain/context.js';
 import { directSql } from '../db/sql-client.js';
@@ -14,25 +19,33 @@ import { credentialsFromStored, loadProviderCredentials } from '../domain/provid
 import type { StoredProviderSecrets } from '../domain/providers/provider-credentials.store.js';
 import { applyTelephonyEvent } from '../domain/calls/call-events.service.js';
 import type {
+  NotPlacedCall,
   PlaceCallOutcome,
   ProviderCallRequest,
   ProviderCredentials,
+  RemoteVoiceProvider,
 } from '../calls/telephony/voice-provider.port.js';
 import { logger } from '../logger.js';
 import { REPORT_GIVE_UP_MS } from './provider-report-recovery.js';
-import { giveUpCall } from './provider-report-recovery.store.js';
+import { giveUpCall, withdrawNotPlacedCall } from './provider-report-recovery.store.js';
 import {
   endPlacingLease,
   findPlacingCalls,
+  forgetPlacingProviderCallId,
   leaseExpiredPlacements,
   recordAccepted,
+  recordPlacingProviderCallId,
   removePlacingCall,
   type PlacingCallRow,
 } from './provider-placement.store.js';
 
 /** A placing call whose lease is older than this is looked up with its provider (and placed again if it has none). */
 export const PLACING_LEASE_MS = 60_000;
-/** A retry_later without the provider's own delay waits this long. */
+/**
+ * A retry_later without the provider's own delay waits this long, and so does a call the provider
+ * refused for capacity after accepting it: a slot is likely free by then (our own caps hold the
+ * calls back meanwhile), and a refusal costs no attempt, so retrying sooner only asks again.
+ */
 export const DEFAULT_RETRY_LATER_MS = 60_000;
 /** Placing calls reconciled per pass. */
 const RECONCILE_BATCH = 20;
@@ -152,17 +165,48 @@ export async function settlePlacement(
     );
     await services.db.sql.transaction((runner) => removePlacingCall(directSql(runner), call.callId, due));
   } else {
+    // Kept with the provider's id when the answer named the call: the lookup (by our call id)
+    // finds it either way, and a webhook withdrawing it must name that id (withdrawNotPlaced).
+    if (outcome.providerCallId) await recordPlacingProviderCallId(sql, call.callId, outcome.providerCallId);
     logger.warn(
-      { callId: call.callId, provider: call.provider, reason: outcome.reason },
-      'no answer from the provider; the call will be looked up before it is placed again',
+      { callId: call.callId, provider: call.provider, providerCallId: outcome.providerCallId, reason: outcome.reason },
+      'the provider did not say whether it will dial the call; the call will be looked up before it is placed again',
     );
   }
 }
 
 /**
- * Calls left "placing" (the provider's answer never came) whose lease has run out: each is
- * leased again, looked up with the provider by our call id, and placed only if the provider has
- * none. Several dialers never reconcile one call at once (SKIP LOCKED, then the renewed lease).
+ * Withdraws a call the provider refused for capacity after accepting it (see the header): the
+ * Account's call of that provider, recorded with the refused call's provider id, still open and
+ * not in progress. Returns whether it was withdrawn (false: not ours, withdrawn before, or over).
+ */
+export async function withdrawNotPlaced(
+  services: Pick<Services, 'db' | 'clock'>,
+  source: { accountId: string; provider: RemoteVoiceProvider },
+  notPlaced: NotPlacedCall,
+): Promise<boolean> {
+  const due = new Date(services.clock.now().getTime() + DEFAULT_RETRY_LATER_MS);
+  const withdrawn = await services.db.sql.transaction((runner) =>
+    withdrawNotPlacedCall(directSql(runner), due, {
+      ...source,
+      callId: notPlaced.callId,
+      providerCallId: notPlaced.providerCallId,
+      reason: notPlaced.reason.slice(0, 256),
+    }),
+  );
+  if (withdrawn > 0)
+    logger.warn(
+      { callId: notPlaced.callId, provider: source.provider, reason: notPlaced.reason },
+      'the provider refused the call for capacity before dialling it; the attempt is not counted',
+    );
+  return withdrawn > 0;
+}
+
+/**
+ * Calls left "placing" (the provider's answer never came, or left open whether it will dial the
+ * call) whose lease has run out: each is leased again, looked up with the provider by our call
+ * id, and placed only if the provider has none. Several dialers never reconcile one call at once
+ * (SKIP LOCKED, then the renewed lease).
  */
 export async function reconcilePlacements(services: PlacementServices): Promise<number> {
   const now = services.clock.now();
@@ -195,7 +239,10 @@ export async function reconcilePlacements(services: PlacementServices): Promise<
         request: requestFor(services, call),
       });
       if (found) await settlePlacement(services, call, { kind: 'accepted', providerCallId: found.providerCallId });
-      else await attemptPlacement(services, call, credentialsOf);
+      // None placed: the id of a call refused for capacity, if one was recorded, goes (the new
+      // call's is recorded instead); a call a webhook withdrew meanwhile is not placed again here.
+      else if (await forgetPlacingProviderCallId(directSql(services.db.sql), call.callId))
+        await attemptPlacement(services, call, credentialsOf);
     } catch (error) {
       // The provider cannot be asked now: the lease runs out again and a later pass retries.
       logger.warn({ err: error, callId: call.callId }, 'reconciling a placing call failed; retrying later');

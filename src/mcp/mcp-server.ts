@@ -1,4 +1,4 @@
-// The MCP server of one request: the eleven tools, run as the request's key. Built per request
+// The MCP server of one request: the tools, run as the request's key. Built per request
 // (the tool server is stateless), apart from the HTTP transport (mcp.route.ts).
 //
 // Why the SDK's low-level Server and not McpServer: McpServer validates arguments against the
@@ -30,6 +30,8 @@ const INSTRUCTIONS = [
   "Read-only access to one Account's contacts, their calls and call transcripts, its workflows, and its bulk imports and bulk-updates.",
   "Find contacts with contacts_search (or contact_get / contact_get_by_external_id); list a contact's calls with contact_calls_list",
   "(it takes the contact's sourceKind and externalId); read a call's transcript with call_transcript_get (it takes the call's id).",
+  'Tell whether and when a contact will be called, and every rule that blocks it, with contact_dialing_get; list its consents with contact_consents_list',
+  "(both take the contact's id, or its sourceKind and externalId).",
   'Read what a bulk import or bulk-update did with import_get (or imports_list) and bulk_update_get.',
   'List tools return one page; pass the returned nextToken to get the next one.',
   'A failed call returns an error result whose text is JSON { error, message, code, requestId }: code bad_request means an argument',

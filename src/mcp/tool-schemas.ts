@@ -2,6 +2,8 @@
 // source of every limit) and add what an assistant needs to act: formats, enum values, what an
 // empty result means. Outputs describe the REST response bodies, which are the tools' results.
 import { z } from 'zod';
+import { CALL_PURPOSES, CONSENT_KINDS } from '../domain/calling-rules/calling-rule.types.js';
+import { CONSENT_METHODS } from '../domain/calling-rules/calling-rules.inputs.js';
 import { DeliveryStatusSchema } from '../domain/webhooks/webhook-endpoints.inputs.js';
 import {
   CONTACT_STATUSES,
@@ -104,6 +106,23 @@ export const WebhookDeliveriesListInput = z.object({
   ),
   limit: pageLimit(PageQuerySchema.shape.limit),
   nextToken: nextToken(PageQuerySchema.shape.nextToken, 'webhook_deliveries_list'),
+});
+
+/** A contact named by its id, or by its source kind and external ID (the calling-rules tools). */
+export const ContactRefInput = z.object({
+  contactId: uuid(
+    "The contact's id, as returned in the id field of a contact. Give it, or sourceKind and externalId",
+  ).optional(),
+  sourceKind: sourceKind
+    .optional()
+    .describe(
+      'With externalId, instead of contactId: the system the contact came from (hubspot, salesforce, monday, api, csv, manual, oneai).',
+    ),
+  externalId: externalId
+    .optional()
+    .describe(
+      "With sourceKind, instead of contactId: the contact's ID in its source system (1 to 256 characters, case-sensitive).",
+    ),
 });
 
 export const BulkUpdateGetInput = z.object({
@@ -299,4 +318,97 @@ export const WebhookDeliveryPageOutput = z.object({
     )
     .describe('Newest first'),
   nextToken: z.string().optional().describe('Present when another page exists; absent on the last page'),
+});
+
+const jurisdiction = z
+  .string()
+  .describe('ISO 3166 code: a country (US) or a state or province (US-FL); the rule set lists them');
+
+export const DialingOutput = z
+  .object({
+    contactId: z.string().describe("The contact's id (UUID)"),
+    callableNow: z.boolean().describe('True when the dialer may call the contact now (reasons is then empty)'),
+    nextCallableAt: timestamp('The first time no rule blocks the call')
+      .nullable()
+      .describe('null: not within 45 days, or not until someone acts on a reason whose until is null'),
+    reasons: z
+      .array(
+        z.object({
+          code: z
+            .string()
+            .describe(
+              'e.g. outside_legal_hours, public_holiday, attempt_cap_reached, consent_required, registry_listed, registry_copy_missing, registry_copy_stale, no_time_zone, phone_blocked, contact_dnc, outside_working_hours, not_due, workflow_paused',
+            ),
+          message: z.string().describe('The reason in words'),
+          jurisdiction: jurisdiction
+            .nullable()
+            .describe("The law's jurisdiction; null: the Account, the contact or its enrollment"),
+          source: z.string().nullable().describe('The statute or regulation; null when no law is the reason'),
+          ruleId: z
+            .string()
+            .nullable()
+            .describe("The rule set's rule (e.g. us-fl-hours); null when no law is the reason"),
+          until: timestamp('When it stops blocking by itself').nullable().describe('null: until someone acts'),
+        }),
+      )
+      .describe('Every rule that blocks a call now; empty when callableNow'),
+    timeZones: z.array(z.string()).describe("The IANA zones the contact's local time was checked in"),
+    jurisdictions: z.array(jurisdiction).describe("The jurisdictions of the contact's place whose rules were applied"),
+    ruleSetVersion: z.string().describe('The rule set the decision used'),
+    purpose: z.enum(CALL_PURPOSES).describe("The purpose of the Account's calls (its calling policy)"),
+    ruleIds: z.array(z.string()).describe('The rules that bound the decision'),
+    attempts: z
+      .array(
+        z.object({
+          ruleId: z.string().nullable().describe("The law's cap; null: the Account's own"),
+          jurisdiction: jurisdiction.nullable(),
+          max: z.number().int(),
+          periodHours: z.number().int(),
+          counted: z.number().int().describe('Calls to the contact in the last periodHours'),
+          source: z.string().nullable(),
+        }),
+      )
+      .describe('The calls counted against each cap that binds the contact'),
+    consentUsed: z
+      .object({ id: z.string(), kind: z.enum(CONSENT_KINDS) })
+      .nullable()
+      .describe('The live consent the decision relied on; null: none'),
+    enrollment: z
+      .object({
+        workflowId: z.string(),
+        agentId: z.string().nullable(),
+        attempts: z.number().int().describe('Calls made in this enrollment'),
+        dueAt: timestamp('When the next attempt is due').nullable().describe('null while a call is in progress'),
+        immediate: z
+          .boolean()
+          .describe("A first call placed at once: outside the agent's working hours, never outside the law"),
+      })
+      .nullable()
+      .describe(
+        'The active enrollment the decision is for; null: none, the law, policy and consent alone were checked',
+      ),
+  })
+  .describe('The dialing decision, exactly as GET /api/v1/contacts/{id}/dialing returns it');
+
+export const ConsentPageOutput = z.object({
+  data: z
+    .array(
+      z.object({
+        id: z.string().describe("The consent's id (UUID)"),
+        contactId: z.string(),
+        kind: z.enum(CONSENT_KINDS).describe('express_written: a signed agreement, e-signature included'),
+        workflowId: z.string().nullable().describe('The one workflow it covers; null: every call of the Account'),
+        method: z.enum(CONSENT_METHODS).describe('How it was obtained'),
+        evidence: z.string().nullable().describe('What proves it'),
+        obtainedAt: timestamp('When the contact gave it'),
+        createdAt: timestamp('When it was recorded'),
+        revokedAt: timestamp('When it was revoked').nullable(),
+        revokedBy: z
+          .string()
+          .nullable()
+          .describe('api, do_not_call_result (the contact asked on a call), erasure or block_list'),
+        active: z.boolean().describe('True until revoked'),
+      }),
+    )
+    .describe('Newest first, revoked ones included; empty when none was recorded'),
 });

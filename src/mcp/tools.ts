@@ -1,5 +1,5 @@
-// The eleven read-only tools. Each runs the very GraphQL operation its REST route runs (the same
-// bounds, validation, scoping and errors) and returns the REST response body.
+// The read-only tools. Each runs the very GraphQL operation its REST route runs (the same bounds,
+// validation, scoping and errors) and returns the REST response body.
 import type { z } from 'zod';
 import type { RequestContext } from '../domain/context.js';
 import { assertUuid } from '../domain/shared/ids.js';
@@ -7,6 +7,7 @@ import { runOperation } from '../graphql/execute.js';
 import { Operations, restPage } from '../graphql/operations/index.js';
 import {
   contactListVariables,
+  contactRefVariables,
   deliveryListVariables,
   externalIdPath,
   pageVariables,
@@ -18,11 +19,14 @@ import {
   BulkUpdateOutput,
   CallPageOutput,
   CallTranscriptGetInput,
+  ConsentPageOutput,
   ContactCallsListInput,
   ContactGetInput,
   ContactOutput,
   ContactPageOutput,
+  ContactRefInput,
   ContactsSearchInput,
+  DialingOutput,
   ExternalIdInput,
   ImportGetInput,
   ImportOutput,
@@ -107,6 +111,41 @@ export const TOOLS: readonly ToolDefinition[] = [
         ...pageVariables(args),
       });
       return restPage(contactCalls);
+    },
+  },
+  {
+    name: 'contact_dialing_get',
+    title: 'Get whether and when a contact will be called',
+    description:
+      'Whether the dialer may call one contact now, when next, and every rule that blocks it: the dialer’s own decision, as GET /api/v1/contacts/{id}/dialing. ' +
+      'Name the contact by contactId, or by sourceKind and externalId. Returns { contactId, callableNow, nextCallableAt, reasons: [{ code, message, jurisdiction, source, ruleId, until }], ' +
+      'timeZones, jurisdictions, purpose, ruleSetVersion, ruleIds, attempts: [{ ruleId, jurisdiction, max, periodHours, counted, source }], consentUsed, enrollment }. ' +
+      'A reason whose until is null lasts until someone acts (consent_required: the contact’s consent must be recorded; see contact_consents_list). ' +
+      'Fails with code not_found when the Account has no such contact, and conflict when several contacts share the external ID.',
+    input: ContactRefInput,
+    output: DialingOutput,
+    async run(ctx, args) {
+      const contact = contactRefVariables(args);
+      // Checked here first so that the error names this tool's argument.
+      if ('contactId' in contact) assertUuid(contact.contactId, 'contactId');
+      const { contactDialing } = await runOperation(ctx, Operations.getContactDialing, contact);
+      return contactDialing;
+    },
+  },
+  {
+    name: 'contact_consents_list',
+    title: "List a contact's consents",
+    description:
+      'List the consents to be called that one contact gave, newest first, revoked ones included, as GET /api/v1/contacts/{id}/consents: ' +
+      '{ data: [{ id, contactId, kind (express or express_written), workflowId (null: every call of the Account), method, evidence, obtainedAt, createdAt, revokedAt, revokedBy, active }] }. ' +
+      'data is empty when none was recorded. Name the contact by contactId, or by sourceKind and externalId. Fails like contact_dialing_get (not_found, conflict).',
+    input: ContactRefInput,
+    output: ConsentPageOutput,
+    async run(ctx, args) {
+      const contact = contactRefVariables(args);
+      if ('contactId' in contact) assertUuid(contact.contactId, 'contactId');
+      const { contactConsents } = await runOperation(ctx, Operations.listContactConsents, contact);
+      return { data: contactConsents };
     },
   },
   {

@@ -1,7 +1,8 @@
-// CSV rendering of a contact page: the response fields in CONTACT_RESPONSE_FIELDS order, customFields as
+// CSV rendering of a contact page, and of a page of the call audit. A contact page: the response fields in CONTACT_RESPONSE_FIELDS order, customFields as
 // JSON, booleans true/false, nulls empty, RFC 4180 quoting (csv-stringify).
 import { stringify } from 'csv-stringify/sync';
 import { CONTACT_RESPONSE_FIELDS } from '../domain/contacts/contacts.rules.js';
+import { CALL_AUDIT_COLUMNS } from '../domain/calling-rules/call-audit.service.js';
 
 export function contactsToCsv(contacts: Array<Record<string, unknown>>): string {
   return stringify(contacts, {
@@ -12,4 +13,9 @@ export function contactsToCsv(contacts: Array<Record<string, unknown>>): string 
       object: (value) => JSON.stringify(value),
     },
   });
+}
+
+/** A page of the call audit: CALL_AUDIT_COLUMNS in order, nulls empty. */
+export function callAuditToCsv(rows: Array<Record<string, unknown>>): string {
+  return stringify(rows, { header: true, columns: [...CALL_AUDIT_COLUMNS] });
 }

@@ -2,7 +2,7 @@
 // beside each operation. They are made-up values of the documented shapes; `npm run
 // lint:openapi` checks every example against its schema (no-invalid-media-type-examples and
 // no-invalid-parameter-examples), so they cannot drift from the document.
-import { contactsToCsv } from './contacts.csv.js';
+import { callAuditToCsv, contactsToCsv } from './contacts.csv.js';
 
 const CONTACT_ID = '0b5c3e0e-6f1d-4a57-9a8e-2f4f3f1b7c21';
 const ACCOUNT_ID = '6a1f0c55-2d0e-4b7a-8c1e-5d9b3e7a4f10';
@@ -282,6 +282,26 @@ export const ANSWER_EXAMPLES = {
     data: [{ ...EXAMPLE_CONSENT, revokedAt: '2026-03-05T12:00:00.000Z', revokedBy: 'api', active: false }],
   },
   contactDialing: EXAMPLE_DIALING,
+  callAuditCsv: callAuditToCsv([
+    {
+      callId: CALL_ID,
+      contactId: CONTACT_ID,
+      workflowId: WORKFLOW_ID,
+      agentId: AGENT_ID,
+      provider: 'vapi',
+      placedAt: '2026-03-03T15:00:00.000Z',
+      status: 'ended',
+      result: 'converted',
+      ruleSetVersion: '2026-11-29.1',
+      purpose: 'telemarketing',
+      timeZones: 'America/New_York',
+      jurisdictions: 'US US-FL',
+      ruleIds: 'us-hours us-consent-telemarketing us-dnc us-fl-hours us-fl-cap us-fl-consent',
+      consentId: CONSENT_ID,
+      consentKind: 'express_written',
+      attemptCounts: 'us-fl-cap:1/3@24h',
+    },
+  ]),
   contact: EXAMPLE_CONTACT,
   workflowPage: {
     data: [{ id: WORKFLOW_ID, name: 'Renewal reminders', status: 'published' }],

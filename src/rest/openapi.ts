@@ -45,6 +45,7 @@ import {
   RevokeConsentsBodySchema,
 } from '../domain/calling-rules/calling-rules.inputs.js';
 import { DIALING_REASON_CODES } from '../domain/calling-rules/dialing-decision.rules.js';
+import { CALL_AUDIT_COLUMNS, CallAuditQuerySchema } from '../domain/calling-rules/call-audit.service.js';
 
 const json = (schema: z.ZodType) => {
   const out = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
@@ -1044,6 +1045,30 @@ function callingRulePaths(): Record<string, Record<string, Operation>> {
         },
       },
     },
+    '/api/v1/calls/audit.csv': {
+      get: {
+        operationId: 'exportCallAuditCsv',
+        tags: ['Calling rules'],
+        summary: 'Export a page of the call audit as CSV: each placed call and what allowed it',
+        description:
+          'Outbound calls oldest first (placedAt, then callId), in [from, to). Each row: the call, the rule set version, the purpose, the zones and jurisdictions the contact may be in, the rules that bound the call, the consent used, and each attempt cap as rule:counted/max@periodh (the count before the call). The rule columns are empty for calls placed before the calling rules.',
+        parameters: [...queryParameters(CallAuditQuerySchema), requestIdParameter],
+        responses: {
+          200: answer(
+            `One page as CSV: a header row (${CALL_AUDIT_COLUMNS.join(', ')}), then a row per call (space-separated lists; nulls empty)`,
+            { 'text/csv': { schema: { type: 'string' }, example: ANSWER_EXAMPLES.callAuditCsv } },
+            {
+              'x-next-token': {
+                description: "The next page's nextToken; absent on the last page",
+                required: false,
+                schema: { type: 'string', minLength: 1 },
+              },
+            },
+          ),
+          ...standardErrors,
+        },
+      },
+    },
     '/api/v1/calling-policy/changes': {
       get: {
         operationId: 'listCallingPolicyChanges',
@@ -1058,11 +1083,12 @@ function callingRulePaths(): Record<string, Record<string, Operation>> {
     },
   };
   for (const [base, suffix, pathParameters, several, conflicts] of byContact) {
+    const by = suffix ? ' (by external ID)' : '';
     paths[`${base}/consents`] = {
       get: {
         operationId: `listContactConsents${suffix}`,
         tags: ['Calling rules'],
-        summary: "A contact's consents, newest first, revoked ones included",
+        summary: `A contact's consents, newest first, revoked ones included${by}`,
         parameters: [...pathParameters, requestIdParameter],
         responses: {
           200: jsonAnswer('The consents', dataOf('Consent'), ANSWER_EXAMPLES.consents),
@@ -1074,7 +1100,7 @@ function callingRulePaths(): Record<string, Record<string, Operation>> {
       post: {
         operationId: `addContactConsent${suffix}`,
         tags: ['Calling rules'],
-        summary: "Record a contact's consent to be called",
+        summary: `Record a contact's consent to be called${by}`,
         description:
           'For every call of the Account, or for one workflow (`workflowId`). A call that needs consent is placed only while a consent of the kind the law (or the policy) asks for is live. Enrollments set aside for want of consent are due again at once.',
         parameters: [...pathParameters, ...writeParameters],
@@ -1093,7 +1119,7 @@ function callingRulePaths(): Record<string, Record<string, Operation>> {
       post: {
         operationId: `revokeContactConsents${suffix}`,
         tags: ['Calling rules'],
-        summary: "Revoke a contact's consents: all, the Account-wide ones, or one workflow's",
+        summary: `Revoke a contact's consents: all, the Account-wide ones, or one workflow's${by}`,
         description:
           "Takes effect for the dialer's next claim. A `do_not_call` call result, an erasure with `block=true` and putting the phone on the block list revoke too.",
         parameters: [...pathParameters, ...writeParameters],
@@ -1116,7 +1142,7 @@ function callingRulePaths(): Record<string, Record<string, Operation>> {
       get: {
         operationId: `getContactDialing${suffix}`,
         tags: ['Calling rules'],
-        summary: 'Whether the dialer may call the contact now, when next, and every rule that blocks it',
+        summary: `Whether the dialer may call the contact now, when next, and every rule that blocks it${by}`,
         description:
           "The dialer's own decision: for the contact's active enrollment (the agent's working hours as well), or the law and consent alone when it has none.",
         parameters: [...pathParameters, requestIdParameter],

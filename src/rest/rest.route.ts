@@ -4,9 +4,10 @@ import type { RequestContext, Services } from '../domain/context.js';
 import { runOperation } from '../graphql/execute.js';
 import { keyedRequestContext } from '../http/request-context.js';
 import { Operations, restPage } from '../graphql/operations/index.js';
-import { contactsToCsv } from './contacts.csv.js';
+import { callAuditToCsv, contactsToCsv } from './contacts.csv.js';
 import {
   blockVariable,
+  callAuditVariables,
   changesVariables,
   contactListVariables,
   deliveryListVariables,
@@ -235,6 +236,15 @@ export function restRouter(services: Services): Router {
         ...pageVariables(req.query),
       });
       res.json(restPage(contactCalls));
+    }),
+  );
+
+  router.get(
+    '/calls/audit.csv',
+    route(async (ctx, req, res) => {
+      const { callAudit } = await runOperation(ctx, Operations.listCallAudit, callAuditVariables(req.query));
+      if (callAudit.nextToken) res.setHeader('x-next-token', callAudit.nextToken);
+      res.type('text/csv; charset=utf-8').send(callAuditToCsv(callAudit.data));
     }),
   );
 

@@ -10,6 +10,7 @@ import { callingSetup } from '../support/calling-setup.js';
 import { CONSOLE_PASSWORD, personWithPassword } from '../support/console-people.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+import { writtenConsent } from '../support/consent.js';
 
 // Saturday 14 March 2026, 12:00 in New York (EDT, UTC-4).
 const SATURDAY_NOON_NEW_YORK = new Date('2026-03-14T16:00:00.000Z');
@@ -80,18 +81,22 @@ describe.each(testDatabaseKinds())('console calling hours on %s', (kind) => {
         phone,
         ...(timezone ? { timezone } : {}),
         assignmentOptions: { workflowId },
+        // A US telemarketing call needs the contact's prior express written consent.
+        consent: writtenConsent(server.now()),
       });
-      expect(res.status).toBeLessThan(300);
+      expect(res.status, res.text).toBeLessThan(300);
       // A New York number is given New York's zone; the first contact is one whose zone is unknown.
       if (!timezone) await prisma().contact.update({ where: { id: res.json.id }, data: { timezone: null } });
       return res.json.id as string;
     };
     const own = await enroll('+12125550181', null);
-    const tokyo = await enroll('+12125550182', 'Asia/Tokyo');
+    // A Tokyo number: with a New York one, the law's hours in New York (08:00-21:00) would never
+    // meet Tokyo's, and the dialer would never call it.
+    const tokyo = await enroll('+81355550182', 'Asia/Tokyo');
     // The agent calls new contacts at once: both first calls are placed on Saturday, outside its
     // hours. No answer; each call (60 s) asks to try again 82 minutes after it ends: 13:23 that Saturday.
     const noAnswer = { result: 'no_answer', durationSeconds: 60, nextAttemptInMinutes: 82 } as const;
-    expect(await dial({ '+12125550181': noAnswer, '+12125550182': noAnswer })).toHaveLength(2);
+    expect(await dial({ '+12125550181': noAnswer, '+81355550182': noAnswer })).toHaveLength(2);
     const stored = await prisma().contact.findUniqueOrThrow({ where: { id: own } });
     expect(stored.nextCallAt?.toISOString()).toBe('2026-03-14T17:23:00.000Z'); // what the page used to show
 
@@ -125,8 +130,16 @@ describe.each(testDatabaseKinds())('console calling hours on %s', (kind) => {
     const res = await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', {
       phone: '+12125550183',
       assignmentOptions: { workflowId },
+      consent: writtenConsent(server.now()),
     });
     const id = res.json.id as string;
+    // The page's next call is the dialing decision's: a US number is called only with its consent.
+    const consent = await server.request(apiKey, 'POST', `/api/v1/contacts/${id}/consents`, {
+      kind: 'express_written',
+      method: 'web_form',
+      obtainedAt: new Date(server.now().getTime() - 86_400_000).toISOString(),
+    });
+    expect(consent.status).toBe(201);
     await prisma().workflow.update({ where: { id: workflowId }, data: { paused: true } });
     expect(text(await page(`/console/contacts/${id}`))).toContain('Next callnone planned: its workflow is paused.');
     await prisma().workflow.update({ where: { id: workflowId }, data: { paused: false } });

@@ -11,13 +11,18 @@ import { uniquePhone } from '../support/api-helpers.js';
 import { ALWAYS_OPEN } from '../support/working-hours.js';
 import { runDialerOnce } from '../../src/jobs/dialer.js';
 import { createSimulatedTelephony } from '../../src/calls/telephony/simulator.adapter.js';
+import { clockFrom } from '../support/clocks.js';
+import { writtenConsent } from '../support/consent.js';
 
 const PASSWORD = CONSOLE_PASSWORD;
 
 describe.each(testDatabaseKinds())('console over HTTP on %s', (kind) => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer(kind);
+    // A test here dials a San Francisco number (uniquePhone()): the service's time starts on
+    // Monday 23 November 2026, 10:00 in Los Angeles, inside the law's calling hours there, and
+    // moves on with the real time (sessions and lockouts last as long as they do).
+    server = await startTestServer(kind, { clock: clockFrom(new Date('2026-11-23T18:00:00.000Z')) });
   });
   afterAll(() => server?.stop());
 
@@ -532,8 +537,10 @@ describe.each(testDatabaseKinds())('console over HTTP on %s', (kind) => {
     const contact = await server.request(apiKey, 'PUT', '/api/v1/contacts/upsert', {
       phone: uniquePhone(),
       assignmentOptions: { workflowId: id },
+      // A US telemarketing call needs the contact's prior express written consent.
+      consent: writtenConsent(server.now()),
     });
-    expect(contact.status).toBe(201);
+    expect(contact.status, contact.text).toBe(201);
     const telephony = createSimulatedTelephony({ sink: async () => {}, delayMs: 0 });
     const run = await runDialerOnce(server.service.services, telephony);
     expect(run.placed.filter((call) => call.contactId === contact.json.id)).toEqual([

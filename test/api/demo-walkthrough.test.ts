@@ -1,20 +1,35 @@
 // The demo of the README's tour and docs/calls.md: on a brand-new embedded database, enroll a
 // contact with the demo key and workflow; the background dialer and the simulated agent call it;
-// the call and its transcript can be read within seconds.
+// the call and its transcript can be read within seconds. The contact carries its prior express
+// written consent, and the service's time starts inside the law's calling hours wherever the
+// contact may be (src/domain/calling-rules/): without either, the dialer would not call it.
 import { afterAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../src/service.js';
 import { loadEnv } from '../../src/config/env.js';
+import { clockFrom } from '../support/clocks.js';
+import { writtenConsent } from '../support/consent.js';
+
+/**
+ * Monday 23 November 2026, 19:00 UTC. The demo Account's default location is "US", so its
+ * contacts may be anywhere in the country: a call is allowed only while it is 08:00-21:00 in
+ * every US zone (and 09:00-21:00 for this San Francisco number): here 09:00 in Honolulu, 11:00 in
+ * San Francisco, 14:00 in New York.
+ */
+const MONDAY_DAYTIME_EVERYWHERE_IN_THE_US = new Date('2026-11-23T19:00:00.000Z');
 
 describe('demo walk-through on the embedded database', () => {
   let service: RunningService | undefined;
   afterAll(() => service?.stop());
 
   it('calls an enrolled demo contact and serves the call and its transcript', async () => {
-    // The configuration `npm start` gets: the defaults (simulated calls paced as in production).
+    // The configuration `npm start` gets: the defaults (simulated calls paced as in production),
+    // on a clock that starts at a time the law allows the call and moves with the real time.
+    const clock = clockFrom(MONDAY_DAYTIME_EVERYWHERE_IN_THE_US);
     service = await startService({
       env: { ...loadEnv({ PORT: '0', HOST: '127.0.0.1' }), DATA_DIR: '' },
       inMemory: true,
       seedDemo: true,
+      clock,
     });
     const demo = service.demo!;
     expect(demo.apiKey).toMatch(/^svc_pk_/);
@@ -31,6 +46,7 @@ describe('demo walk-through on the embedded database', () => {
       lastName: 'Lovelace',
       externalId: 'demo-1',
       assignmentOptions: { workflowId: demo.workflowId },
+      consent: writtenConsent(clock.now()),
     });
     expect(upsert.status).toBe(201);
     expect(upsert.json).toMatchObject({ status: 'assigned', assignedWorkflowId: demo.workflowId, maxAttempts: 3 });
@@ -42,7 +58,7 @@ describe('demo walk-through on the embedded database', () => {
       if (calls[0]?.transcriptAvailable) break;
       await new Promise((r) => setTimeout(r, 200));
     }
-    const readAt = Date.now();
+    const readAt = clock.now().getTime();
     expect(calls).toHaveLength(1);
     expect(calls[0]).toMatchObject({ status: 'ended', result: 'converted', lastCall: true, transcriptAvailable: true });
     // The simulated call lasted what it reports: no time it reported is later than when we read it.

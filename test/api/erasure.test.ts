@@ -7,19 +7,21 @@ import { describe, expect, it } from 'vitest';
 import { testDatabaseKinds } from '../support/databases.js';
 import { expectError, uniquePhone, upsertOk, useServerWithAccount } from '../support/api-helpers.js';
 import { callingSetup } from '../support/calling-setup.js';
+import { writtenConsent } from '../support/consent.js';
 import { fanOutWebhookEvents } from '../../src/jobs/webhook-delivery.js';
 import { applyTelephonyEvent } from '../../src/domain/calls/call-events.service.js';
 import { WEBHOOK_EVENT_TYPES } from '../../src/domain/webhooks/webhook-events.rules.js';
 
-// Monday 23 November 2026, 10:00 in Chicago: inside the agent's working hours.
-const MONDAY_10_CHICAGO = new Date('2026-11-23T16:00:00.000Z');
+// Monday 23 November 2026, noon in Chicago, 10:00 in San Francisco (uniquePhone()'s numbers):
+// inside the agent's working hours and the law's calling hours (09:00-21:00 in California).
+const MONDAY_NOON_CHICAGO = new Date('2026-11-23T18:00:00.000Z');
 
 const byExternalId = (sourceKind: string, externalId: string, query = '') =>
   `/api/v1/contacts/source/${sourceKind}/external-id/${encodeURIComponent(externalId)}${query}`;
 
 describe.each(testDatabaseKinds())('erasure on %s', (kind) => {
   const clock = {
-    at: MONDAY_10_CHICAGO,
+    at: MONDAY_NOON_CHICAGO,
     now() {
       return this.at;
     },
@@ -144,7 +146,7 @@ describe.each(testDatabaseKinds())('erasure on %s', (kind) => {
           sourceKind: 'hubspot',
           externalId,
           blocked: false,
-          deletedAt: MONDAY_10_CHICAGO.toISOString(),
+          deletedAt: MONDAY_NOON_CHICAGO.toISOString(),
         },
       });
       // An Account with no endpoint listening keeps no trace of an erased contact.
@@ -211,11 +213,17 @@ describe.each(testDatabaseKinds())('erasure on %s', (kind) => {
     it("Workflow.callResults counts the workflow's calls by result, and keeps an erased contact's", async () => {
       const setup = await callingSetup(server, account.accountId);
       const [erasedPhone, keptPhone] = [uniquePhone(), uniquePhone()];
+      // Each with its prior express written consent: the calling rules call no US contact without.
       const erased = await upsertOk(server, account.apiKey, {
         phone: erasedPhone,
         assignmentOptions: { workflowId: setup.workflowId },
+        consent: writtenConsent(server.now()),
       });
-      await upsertOk(server, account.apiKey, { phone: keptPhone, assignmentOptions: { workflowId: setup.workflowId } });
+      await upsertOk(server, account.apiKey, {
+        phone: keptPhone,
+        assignmentOptions: { workflowId: setup.workflowId },
+        consent: writtenConsent(server.now()),
+      });
       const placed = await setup.dial({
         [erasedPhone]: { result: 'converted' },
         [keptPhone]: { result: 'not_interested' },
@@ -300,7 +308,11 @@ describe.each(testDatabaseKinds())('erasure on %s', (kind) => {
       await listen(apiKey);
       const setup = await callingSetup(server, accountId);
       const phone = uniquePhone();
-      const contact = await upsertOk(server, apiKey, { phone, assignmentOptions: { workflowId: setup.workflowId } });
+      const contact = await upsertOk(server, apiKey, {
+        phone,
+        assignmentOptions: { workflowId: setup.workflowId },
+        consent: writtenConsent(server.now()),
+      });
       // Its call, placed and ended by the simulator: events `<callId>:started`, `:ended`, `:report`.
       expect((await setup.dial({ [phone]: { result: 'converted' } })).map((p) => p.contactId)).toEqual([contact.id]);
       const [call] = await prisma.call.findMany({ where: { contactId: contact.id } });
@@ -368,6 +380,7 @@ describe.each(testDatabaseKinds())('erasure on %s', (kind) => {
         recording: `https://recordings.example/${mark}.mp3`,
         transcript: `my secret word is ${mark}`,
         providerCallId: `provider-call-${mark}`,
+        consentEvidence: `signed up at example.com/form/${mark}`,
       };
       // Written as a client would: a keyed upsert with an enrollment, then a bulk import of the same contact.
       const upsert = await server.request(
@@ -383,6 +396,8 @@ describe.each(testDatabaseKinds())('erasure on %s', (kind) => {
           externalId: values.externalId,
           customFields: { note: values.custom },
           assignmentOptions: { workflowId: setup.workflowId },
+          // Its consent to be called (the calling rules call no US contact without), with its evidence.
+          consent: { ...writtenConsent(server.now()), evidence: values.consentEvidence },
         },
         { 'idempotency-key': `upsert-${mark}` },
       );
@@ -464,6 +479,8 @@ describe.each(testDatabaseKinds())('erasure on %s', (kind) => {
           'Contact.externalId',
           'Contact.customFields',
           'Contact.dedupKey',
+          'Consent.contactId',
+          'Consent.evidence',
           'Enrollment.contactId',
           'Call.contactId',
           'Call.recordingUrl',
@@ -492,7 +509,7 @@ describe.each(testDatabaseKinds())('erasure on %s', (kind) => {
         sourceKind: 'hubspot',
         externalId: values.externalId,
         blocked: false,
-        deletedAt: MONDAY_10_CHICAGO.toISOString(),
+        deletedAt: MONDAY_NOON_CHICAGO.toISOString(),
       });
       // The rows that named it are gone or scrubbed; the other contact's report entry stays, without it.
       const remaining = await sql().query<{ skipped: unknown; skippedCount: number }>(
@@ -502,7 +519,7 @@ describe.each(testDatabaseKinds())('erasure on %s', (kind) => {
       expect(remaining.rows).toEqual([
         { skipped: [{ contactId: other.id, reason: 'dedup-conflict' }], skippedCount: 2 },
       ]);
-      for (const table of ['Call', 'Enrollment']) {
+      for (const table of ['Call', 'Enrollment', 'Consent']) {
         const { rows } = await sql().query(`SELECT 1 FROM "${table}" WHERE "accountId" = $1 AND "contactId" = $2`, [
           accountId,
           contactId,

@@ -14,8 +14,9 @@ import { createSimulatedTelephony } from '../../src/calls/telephony/simulator.ad
 import { SIGNATURE_HEADER, signEvent } from '../../src/calls/telephony/signature.js';
 import type { TelephonyEvent } from '../../src/calls/telephony/telephony.port.js';
 import { DEFAULT_WORKING_HOURS } from '../../src/domain/calls/calling-hours.rules.js';
+import { writtenConsent } from '../support/consent.js';
 
-// Monday 23 November 2026, 10:00 in Chicago: inside the agent's working hours.
+// Monday 23 November 2026, 10:00 in Chicago: inside the agent's working hours and the law's calling hours.
 const NOW = new Date('2026-11-23T16:00:00.000Z');
 const SECRET = 'whsec-fuzz-0123456789abcdef';
 const PATH = '/api/telephony/events';
@@ -58,8 +59,10 @@ describe.each(testDatabaseKinds())('telephony events fuzz on %s', (kind) => {
     const upsert = await server.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', {
       phone: '+13125561000',
       assignmentOptions: { workflowId: workflow.id },
+      // A US telemarketing call needs the contact's prior express written consent.
+      consent: writtenConsent(NOW),
     });
-    expect(upsert.status).toBe(201);
+    expect(upsert.status, upsert.text).toBe(201);
     events = [];
     const recorder = createSimulatedTelephony({
       sink: async (e) => void events.push(e),

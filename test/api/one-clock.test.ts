@@ -11,9 +11,15 @@ import { testDatabaseKinds } from '../support/databases.js';
 import { createSimulatedTelephony, type SimulatedTelephony } from '../../src/calls/telephony/simulator.adapter.js';
 import { applyTelephonyEvent } from '../../src/domain/calls/call-events.service.js';
 import { recoverUnreportedCalls, runDialerOnce, UNREPORTED_PLACED_MS } from '../../src/jobs/dialer.js';
+import { writtenConsent } from '../support/consent.js';
 
-/** A Monday, 14:00 UTC, about five years from when this was written; any far date will do. */
-const CLOCK_START = new Date('2031-06-02T14:00:00.000Z');
+/**
+ * A Monday, 19:00 UTC, about five years from when this was written; any far date will do, at an
+ * hour inside the law's calling hours: the contacts' location is the Account's default, "US", so
+ * they may be anywhere in the country, and the calling rules allow a call only while it is
+ * between 08:00 and 21:00 in every US zone (here 15:00 in Washington, 09:00 in Honolulu).
+ */
+const CLOCK_START = new Date('2031-06-02T19:00:00.000Z');
 /** Every service timestamp must fall in this span (the test advances the clock by under a day). */
 const LATEST = new Date(CLOCK_START.getTime() + 2 * 86_400_000);
 
@@ -96,7 +102,8 @@ describe.each(testDatabaseKinds())('one clock on %s', (kind) => {
       a: accountId,
     });
 
-    // REST writes: upsert with enrollment, bulk import, PATCH, bulk update.
+    // REST writes: upsert with enrollment, bulk import, PATCH, bulk update. Each enrolled contact
+    // carries its prior express written consent (the calling rules call no US contact without).
     telephony.setScript('+12025550111', { result: 'answered' });
     telephony.setScript('+12025550112', { result: 'do_not_call' });
     for (const phone of ['+12025550111', '+12025550112', '+12025550199']) {
@@ -105,13 +112,14 @@ describe.each(testDatabaseKinds())('one clock on %s', (kind) => {
         firstName: 'Ada',
         externalId: `x-${phone}`,
         assignmentOptions: { workflowId },
+        consent: writtenConsent(clock.now()),
       });
       expect(res.status).toBe(201);
     }
     const bulk = await server.request(apiKey, 'POST', '/api/v1/contacts/bulk', {
       contacts: [
-        { phone: '+12025550121', sourceKind: 'csv', externalId: 'b-1' },
-        { phone: '+12025550122', sourceKind: 'csv', externalId: 'b-2' },
+        { phone: '+12025550121', sourceKind: 'csv', externalId: 'b-1', consent: writtenConsent(clock.now()) },
+        { phone: '+12025550122', sourceKind: 'csv', externalId: 'b-2', consent: writtenConsent(clock.now()) },
       ],
       assignmentOptions: { workflowId },
     });
@@ -145,6 +153,7 @@ describe.each(testDatabaseKinds())('one clock on %s', (kind) => {
       phone: '+12025550131',
       externalId: 'lost',
       assignmentOptions: { workflowId, reEnroll: true, enforceCallNow: true },
+      consent: writtenConsent(clock.now()),
     });
     expect(reEnroll.status).toBe(201);
     expect((await runDialerOnce(server.service.services, lost)).placed.length).toBe(1);
@@ -208,6 +217,10 @@ describe.each(testDatabaseKinds())('one clock on %s', (kind) => {
       'CallUtterance.timestamp',
       'ProcessedEvent.receivedAt',
       'DomainEvent.createdAt',
+      // Consents sent with the writes; the do-not-call result revoked its contact's.
+      'Consent.obtainedAt',
+      'Consent.createdAt',
+      'Consent.revokedAt',
     ]) {
       expect(filled, column).toContain(column);
     }

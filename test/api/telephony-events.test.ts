@@ -13,6 +13,7 @@ import { SIGNATURE_HEADER, signEvent } from '../../src/calls/telephony/signature
 import type { TelephonyEvent, TelephonyEventOf } from '../../src/calls/telephony/telephony.port.js';
 import { DEFAULT_WORKING_HOURS } from '../../src/domain/calls/calling-hours.rules.js';
 import { createApp } from '../../src/app.js';
+import { writtenConsent } from '../support/consent.js';
 
 // Monday 23 November 2026, 10:00 in Chicago (UTC-6).
 const MONDAY_10_CHICAGO = new Date('2026-11-23T16:00:00.000Z');
@@ -97,6 +98,8 @@ describe.each(testDatabaseKinds())('telephony events on %s', (kind) => {
     const upsert = await server.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', {
       phone,
       assignmentOptions: { workflowId: workflow.id },
+      // A US telemarketing call needs the contact's prior express written consent.
+      consent: writtenConsent(server.now()),
     });
     expect(upsert.status).toBeLessThan(300);
     const contactId = (upsert.json as { id: string }).id;

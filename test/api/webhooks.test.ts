@@ -15,6 +15,7 @@ import { expectError, uniquePhone, upsertOk, UUID_RE } from '../support/api-help
 import { startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from '../support/webhook-receiver.js';
 import { ALWAYS_OPEN } from '../support/working-hours.js';
 import { callingSetup } from '../support/calling-setup.js';
+import { writtenConsent } from '../support/consent.js';
 import type { HostLookup } from '../../src/domain/context.js';
 
 /** The service's clock: the real time, moved ahead by the tests that wait out a backoff. */
@@ -67,6 +68,17 @@ const settledDeliveries = (server: TestServer, account: TestAccount, endpointId:
   });
 
 const ofType = (received: ReceivedWebhook[], type: string) => received.filter((r) => r.payload.type === type);
+
+/**
+ * Whether a delivery is signed with `secret`, checked with the package's sign() against the
+ * header's own timestamp: for a service whose clock is not the real time (verify() also checks
+ * that timestamp against the real time).
+ */
+const signedWith = (delivery: ReceivedWebhook, secret: string) => {
+  const at = new Date(Number(delivery.headers['webhook-timestamp']) * 1000);
+  const expected = new Webhook(secret).sign(delivery.webhookId, at, delivery.body);
+  return String(delivery.headers['webhook-signature']).split(' ').includes(expected);
+};
 
 describe.each(testDatabaseKinds())('webhooks on %s', (kind) => {
   let server: TestServer;
@@ -335,50 +347,6 @@ describe.each(testDatabaseKinds())('webhooks on %s', (kind) => {
     expect(done.payload.data).toMatchObject({ status: 'done', matched: 2, changed: 2 });
   });
 
-  it("sends call.ended with the trigger's outputs and the call as the contact's calls list shows it", async () => {
-    const account = await server.createAccount();
-    const { agentId, workflowId, dial } = await callingSetup(server, account.accountId, {
-      workingHours: ALWAYS_OPEN,
-      attemptLimit: 1,
-    });
-    await createEndpoint(server, account, { url: receiver.url, events: ['call.ended'] }, receiver);
-    const phone = uniquePhone();
-    const contact = await upsertOk(server, account.apiKey, {
-      sourceKind: 'api',
-      externalId: `call-${randomUUID()}`,
-      phone,
-      assignmentOptions: { workflowId },
-    });
-    const placed = await dial({ [phone]: { result: 'converted', durationSeconds: 42 } });
-    expect(placed.map((p) => p.contactId)).toEqual([contact.id]);
-
-    await receiver.waitFor((all) =>
-      all.some((r) => r.payload.type === 'call.ended' && r.payload.data.contactId === contact.id),
-    );
-    const ended = receiver.received.find(
-      (r) => r.payload.type === 'call.ended' && r.payload.data.contactId === contact.id,
-    )!;
-    const calls = await server.request(
-      account.apiKey,
-      'GET',
-      `/api/v1/contacts/source/api/external-id/${contact.externalId}/calls`,
-    );
-    expect(calls.json.data).toHaveLength(1);
-    expect(ended.payload.data).toMatchObject({
-      callResult: 'converted',
-      durationSeconds: 42,
-      isLastCall: true,
-      callId: calls.json.data[0].id,
-      contactId: contact.id,
-      agentId,
-      workflowId,
-      itemId: null,
-      boardId: null,
-    });
-    expect(ended.payload.data.call).toEqual(calls.json.data[0]);
-    expect(ended.verifiedWith).toHaveLength(1);
-  });
-
   it('retries a failing receiver with backoff under the same webhook-id until it answers, then a retry by hand sends it again', async () => {
     const account = await server.createAccount();
     const endpoint = await createEndpoint(
@@ -489,6 +457,74 @@ describe.each(testDatabaseKinds())('webhooks on %s', (kind) => {
   });
 });
 
+describe.each(testDatabaseKinds())('call webhooks on %s', (kind) => {
+  let server: TestServer;
+  let receiver: WebhookReceiver;
+  // A call is placed only inside the law's calling hours where the contact is (uniquePhone() is a
+  // San Francisco number): Monday 23 November 2026, 10:00 in Los Angeles, whatever the real time.
+  const clock = {
+    at: new Date('2026-11-23T18:00:00.000Z'),
+    now() {
+      return this.at;
+    },
+  };
+
+  beforeAll(async () => {
+    server = await startTestServer(kind, { clock, webhooks: { deliver: true, allowHttpLoopback: true } });
+    receiver = await startWebhookReceiver();
+  });
+  afterAll(async () => {
+    await receiver?.close();
+    await server?.stop();
+  });
+
+  it("sends call.ended with the trigger's outputs and the call as the contact's calls list shows it", async () => {
+    const account = await server.createAccount();
+    const { agentId, workflowId, dial } = await callingSetup(server, account.accountId, {
+      workingHours: ALWAYS_OPEN,
+      attemptLimit: 1,
+    });
+    const endpoint = await createEndpoint(server, account, { url: receiver.url, events: ['call.ended'] });
+    const phone = uniquePhone();
+    const contact = await upsertOk(server, account.apiKey, {
+      sourceKind: 'api',
+      externalId: `call-${randomUUID()}`,
+      phone,
+      assignmentOptions: { workflowId },
+      // A US telemarketing call needs the contact's prior express written consent.
+      consent: writtenConsent(server.now()),
+    });
+    const placed = await dial({ [phone]: { result: 'converted', durationSeconds: 42 } });
+    expect(placed.map((p) => p.contactId)).toEqual([contact.id]);
+
+    await receiver.waitFor((all) =>
+      all.some((r) => r.payload.type === 'call.ended' && r.payload.data.contactId === contact.id),
+    );
+    const ended = receiver.received.find(
+      (r) => r.payload.type === 'call.ended' && r.payload.data.contactId === contact.id,
+    )!;
+    const calls = await server.request(
+      account.apiKey,
+      'GET',
+      `/api/v1/contacts/source/api/external-id/${contact.externalId}/calls`,
+    );
+    expect(calls.json.data).toHaveLength(1);
+    expect(ended.payload.data).toMatchObject({
+      callResult: 'converted',
+      durationSeconds: 42,
+      isLastCall: true,
+      callId: calls.json.data[0].id,
+      contactId: contact.id,
+      agentId,
+      workflowId,
+      itemId: null,
+      boardId: null,
+    });
+    expect(ended.payload.data.call).toEqual(calls.json.data[0]);
+    expect(signedWith(ended, endpoint.secret!)).toBe(true);
+  });
+});
+
 describe.each(testDatabaseKinds())('webhook rotation, give-up and disabling on %s', (kind) => {
   let server: TestServer;
   let receiver: WebhookReceiver;
@@ -504,12 +540,6 @@ describe.each(testDatabaseKinds())('webhook rotation, give-up and disabling on %
     await receiver?.close();
     await server?.stop();
   });
-
-  const signedWith = (delivery: ReceivedWebhook, secret: string) => {
-    const at = new Date(Number(delivery.headers['webhook-timestamp']) * 1000);
-    const expected = new Webhook(secret).sign(delivery.webhookId, at, delivery.body);
-    return String(delivery.headers['webhook-signature']).split(' ').includes(expected);
-  };
 
   it('signs with both secrets for 24 hours after a rotation, then with the new one only', async () => {
     const account = await server.createAccount();

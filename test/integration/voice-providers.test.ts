@@ -3,8 +3,10 @@
 // provider agent is placed by the dialer through the SDK, the provider's signed webhooks reach
 // POST /api/telephony/{provider}/{accountId}, and the contact, the call and its transcript
 // follow. Also: refused webhooks change nothing, duplicates and out-of-order delivery apply
-// once, a 429 and a concurrency refusal are retried without counting an attempt, a timeout is
-// reconciled (placed once), a refused number ends the call, and the caps hold with two dialers.
+// once, a 429 and a concurrency refusal answered to the create are retried without counting an
+// attempt, a timeout is reconciled (placed once), a refused number ends the call, and the caps
+// hold with two dialers. A refusal that comes later, or that leaves the call open (Vapi's
+// concurrencyBlocked): voice-provider-concurrency.test.ts.
 import { describe, expect, it } from 'vitest';
 import { ADMIN_TOKEN, startTestServer } from '../support/test-server.js';
 import {
@@ -35,10 +37,15 @@ interface Driver extends ProviderBase {
   stallNextCreate(ms: number): void;
 }
 
-/** The provider's emulator, on the service's clock (`now`). */
-async function startDriver(provider: Provider, now: () => Date, concurrencyLimit = 50): Promise<Driver> {
+/** The provider's emulator, on the service's clock (`now`); `vapiRefusal`: how Vapi shows its concurrency refusal. */
+async function startDriver(
+  provider: Provider,
+  now: () => Date,
+  concurrencyLimit = 50,
+  vapiRefusal?: 'blocked-call' | 'queued-call' | 'bad-request',
+): Promise<Driver> {
   if (provider === 'vapi') {
-    const { vapi, base } = await startVapiBase({ now, concurrencyLimit });
+    const { vapi, base } = await startVapiBase({ now, concurrencyLimit, concurrencyRefusal: vapiRefusal });
     return {
       ...base,
       created: () => vapi.calls.filter((c) => c.request).map((c) => ({ providerCallId: c.id, request: c.request })),
@@ -325,9 +332,11 @@ describe.each(providerCases())('real calls on %s through %s', (kind, provider) =
     expect(await callsOf(contact.id)).toMatchObject([{ status: 'queued' }]);
   });
 
-  it("the provider's concurrency refusal is retried later without counting an attempt", async () => {
-    // A provider account that takes one call at a time, behind a service of its own.
-    const tight = await startDriver(provider, () => clock.now(), 1);
+  it("the provider's concurrency refusal answered to the create is retried later without counting an attempt", async () => {
+    // A provider account that takes one call at a time, behind a service of its own. Vapi's
+    // refusal here is its 400: a 201 with concurrencyBlocked names a call Vapi may still dial,
+    // which is kept and looked up instead (voice-provider-concurrency.test.ts).
+    const tight = await startDriver(provider, () => clock.now(), 1, 'bad-request');
     const own = await startTestServer(kind, { clock, voice: tight.env });
     try {
       const account = await own.createAccount();

@@ -73,13 +73,15 @@ describe('the MCP Inspector CLI against the tool server', () => {
     });
   }
 
-  it('lists the eleven read-only tools', async () => {
+  it('lists the read-only tools', async () => {
     const run = await inspector(account.apiKey, '--method', 'tools/list');
     expect(run.code, run.stderr).toBe(0);
     expect(run.json.tools.map((t: { name: string }) => t.name).sort()).toEqual([
       'bulk_update_get',
       'call_transcript_get',
       'contact_calls_list',
+      'contact_consents_list',
+      'contact_dialing_get',
       'contact_get',
       'contact_get_by_external_id',
       'contacts_search',

@@ -13,6 +13,8 @@ import { createSimulatedTelephony } from '../../src/calls/telephony/simulator.ad
 import { applyTelephonyEvent } from '../../src/domain/calls/call-events.service.js';
 import { DEFAULT_WORKING_HOURS } from '../../src/domain/calls/calling-hours.rules.js';
 import { callError, callOk, connect, withoutRequestId, type Connected } from './mcp-helpers.js';
+import { clockFrom } from '../support/clocks.js';
+import { writtenConsent } from '../support/consent.js';
 
 const enc = encodeURIComponent;
 const callsPath = (sourceKind: string, externalId: string, query = '') =>
@@ -60,7 +62,10 @@ describe.each(testDatabaseKinds())('tool server tools on %s', (kind) => {
   }
 
   beforeAll(async () => {
-    server = await startTestServer(kind);
+    // A test here dials a San Francisco number (uniquePhone()): the service's time starts on
+    // Monday 23 November 2026, 10:00 in Los Angeles, inside the law's calling hours there, and
+    // moves on with the real time.
+    server = await startTestServer(kind, { clock: clockFrom(new Date('2026-11-23T18:00:00.000Z')) });
     mine = await server.createAccount();
     theirs = await server.createAccount();
     for (const name of ['Spring outreach', 'Renewals', 'Win-back'])
@@ -685,6 +690,8 @@ describe.each(testDatabaseKinds())('tool server tools on %s', (kind) => {
       sourceKind: 'hubspot',
       externalId: 'crm-margaret',
       assignmentOptions: { workflowId: workflow.id },
+      // A US telemarketing call needs the contact's prior express written consent.
+      consent: writtenConsent(server.now()),
     });
     const services = server.service.services;
     const telephony = createSimulatedTelephony({

@@ -14,6 +14,8 @@ const TOOL_NAMES = [
   'bulk_update_get',
   'call_transcript_get',
   'contact_calls_list',
+  'contact_consents_list',
+  'contact_dialing_get',
   'contact_get',
   'contact_get_by_external_id',
   'contacts_search',
@@ -55,7 +57,7 @@ describe.each(testDatabaseKinds())('tool server transport on %s', (kind) => {
       }
     });
 
-    it('lists exactly the eleven tools, each read-only with input and output schemas', async () => {
+    it('lists exactly the tools, each read-only with input and output schemas', async () => {
       const { client, close } = await connect(server, account.apiKey);
       try {
         const { tools, nextCursor } = await client.listTools();

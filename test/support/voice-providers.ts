@@ -14,8 +14,8 @@ import {
   type TestServerOptions,
 } from './test-server.js';
 import { testDatabaseKinds, type DatabaseKind } from './databases.js';
-import { startVapiEmulator, type VapiEmulator } from './vapi-emulator/index.js';
-import { startRetellEmulator, type RetellEmulator } from './retell-emulator/index.js';
+import { startVapiEmulator, type StartVapiEmulatorOptions, type VapiEmulator } from './vapi-emulator/index.js';
+import { startRetellEmulator, type RetellEmulator, type StartRetellEmulatorOptions } from './retell-emulator/index.js';
 import { ALWAYS_OPEN } from './working-hours.js';
 
 export type Provider = 'vapi' | 'retell';
@@ -107,11 +107,14 @@ function providerBase(
   };
 }
 
-/** The Vapi emulator and its base verbs. */
-export async function startVapiBase(options: EmulatorOptions): Promise<{ vapi: VapiEmulator; base: ProviderBase }> {
+/** The Vapi emulator and its base verbs (`concurrencyRefusal`: the emulator's, default its own). */
+export async function startVapiBase(
+  options: EmulatorOptions & Pick<StartVapiEmulatorOptions, 'concurrencyRefusal'>,
+): Promise<{ vapi: VapiEmulator; base: ProviderBase }> {
   const vapi = await startVapiEmulator({
     ...FIXTURES.vapi.credentials,
     concurrencyLimit: options.concurrencyLimit,
+    concurrencyRefusal: options.concurrencyRefusal,
     now: options.now,
   });
   return {
@@ -120,13 +123,14 @@ export async function startVapiBase(options: EmulatorOptions): Promise<{ vapi: V
   };
 }
 
-/** The Retell emulator (no webhook retries) and its base verbs. */
+/** The Retell emulator (no webhook retries) and its base verbs (`concurrencyRefusal`: the emulator's, default its own). */
 export async function startRetellBase(
-  options: EmulatorOptions,
+  options: EmulatorOptions & Pick<StartRetellEmulatorOptions, 'concurrencyRefusal'>,
 ): Promise<{ retell: RetellEmulator; base: ProviderBase }> {
   const retell = await startRetellEmulator({
     ...FIXTURES.retell.credentials,
     concurrencyLimit: options.concurrencyLimit,
+    concurrencyRefusal: options.concurrencyRefusal,
     webhookRetries: 0,
     now: options.now,
   });

@@ -58,8 +58,13 @@ export type PlaceCallOutcome =
   | { kind: 'refused'; result: CallResult; endReason: string }
   /** A rate limit or concurrency refusal: try again later; not an attempt. */
   | { kind: 'retry_later'; reason: string; retryAfterMs: number | null }
-  /** No answer we can trust (timeout, 5xx, connection lost): the call may exist; look it up before placing again. */
-  | { kind: 'unknown'; reason: string };
+  /**
+   * No answer we can trust (timeout, 5xx, connection lost), or an answer that leaves open whether
+   * the call will be dialled (a Vapi call blocked by the concurrency limit): the call may exist;
+   * look it up before placing again. `providerCallId`: the provider's id when its answer named
+   * the call, recorded with the call.
+   */
+  | { kind: 'unknown'; reason: string; providerCallId?: string };
 
 /** A provider's webhook, exactly as received. */
 export interface ProviderWebhook {
@@ -93,11 +98,29 @@ export type ProviderCallState =
   /** The provider has no such call (404), or never dialled it: nobody was called. */
   | { kind: 'not_found' };
 
+/**
+ * A call the provider had accepted (or answered with its id), then refused before dialling it
+ * because the account's concurrency limit was reached (Vapi's
+ * `call.start.error-subscription-concurrency-limit-reached`, Retell's `concurrency_limit_reached`).
+ * Nobody was called: it is not an attempt, and the contact is due again shortly.
+ */
+export interface NotPlacedCall {
+  /** Our call id (from the call's metadata). */
+  callId: string;
+  /** The provider's id of the refused call: only the call recorded with that id is withdrawn. */
+  providerCallId: string;
+  /** The provider's reason, kept as the call's end reason. */
+  reason: string;
+}
+
 export type ProviderWebhookResult =
   /** Authentication failed (missing, wrong secret, stale timestamp, body changed): a 401, nothing applied. */
   | { ok: false; reason: string }
-  /** Authenticated: the port events this message carries (none for messages we do not use). */
-  | { ok: true; events: ProviderEvent[] };
+  /**
+   * Authenticated: the port events this message carries (none for messages we do not use), or,
+   * for a call the provider refused for capacity, none and `notPlaced`.
+   */
+  | { ok: true; events: ProviderEvent[]; notPlaced?: NotPlacedCall };
 
 export interface VoiceProviderAdapter {
   readonly provider: RemoteVoiceProvider;
@@ -106,9 +129,10 @@ export interface VoiceProviderAdapter {
   /** Places one call through the provider's SDK, without the SDK's own retries (a retry could dial twice). */
   placeCall(credentials: ProviderCredentials, request: ProviderCallRequest): Promise<PlaceCallOutcome>;
   /**
-   * The provider's call placed for our call id, or null when the provider has none. Used after
-   * an `unknown` outcome, so that a call is placed once and never lost. Throws when the provider
-   * cannot be asked now (the dialer asks again later).
+   * The provider's call placed for our call id, or null when the provider has none (a call it
+   * refused for capacity before dialling is none). Used after an `unknown` outcome, so that a
+   * call is placed once and never lost. Throws when the provider cannot be asked now (the dialer
+   * asks again later).
    */
   findCall(
     credentials: ProviderCredentials,

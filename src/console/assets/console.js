@@ -146,3 +146,20 @@ for (const day of document.querySelectorAll('[data-week-editor] fieldset[data-da
     row.querySelector('input')?.focus();
   });
 }
+
+// A consent's "Obtained at" (src/console/pages/contact-calling.tsx): without a script it is on
+// UTC's clock, as the page says; with one it is on the reader's own clock, and the form sends that
+// zone with it. A form shown again after a refusal keeps the zone it was sent with.
+const pad = (n) => String(n).padStart(2, '0');
+for (const input of document.querySelectorAll('input[type="datetime-local"][data-zone-field]')) {
+  const zoneField = document.getElementById(input.dataset.zoneField);
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  if (!zoneField || !zone || zoneField.value !== 'UTC' || zone === 'UTC') continue;
+  if (input.value) {
+    const at = new Date(`${input.value}Z`);
+    if (Number.isNaN(at.getTime())) continue;
+    input.value = `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T${pad(at.getHours())}:${pad(at.getMinutes())}`;
+  }
+  zoneField.value = zone;
+  for (const name of input.form?.querySelectorAll('[data-zone-name]') ?? []) name.textContent = zone;
+}

@@ -1,8 +1,10 @@
 /** @jsxRuntime automatic */
 /** @jsxImportSource preact */
 // (The pragmas make every runner compile this file for Preact, whatever tsconfig it finds.)
-// One contact: its fields, its enrollment, and its calls oldest first, each with its transcript
-// as a conversation and the recording when the provider kept one.
+// One contact: its fields, its enrollment, whether and when the dialer may call it and its
+// consents (contact-calling.tsx), and its calls oldest first, each with its transcript as a
+// conversation and the recording when the provider kept one.
+import { CallingSection, type DialingView } from './contact-calling.js';
 import { Layout, type Viewer } from './layout.js';
 import { nameOf } from './contacts.js';
 import { Time, ZonedTime } from './time.js';
@@ -56,29 +58,46 @@ const HELD: Record<string, string> = {
 
 /**
  * The next call: when the dialer will place it, on the clock of the zone the agent's working
- * hours apply in (the contact's, else the agent's), and why then. The time the last call asked to
- * retry at can fall outside those hours; the call then waits for the next window, and the page
- * says so rather than show a time nobody calls at.
+ * hours apply in (the contact's, else the agent's), and why then. The time is the dialing
+ * decision's nextCallableAt (the dialer's own decision: the law, the consents and the calling
+ * policy as well as the working hours), so this line never promises a call the Calling section
+ * below says cannot be placed. The time the last call asked to retry at can fall outside the
+ * hours; the call then waits for the next window, and the page says so rather than show a time
+ * nobody calls at.
  */
-function NextCall(props: { next: NextCallView | null; now: string }) {
+function NextCall(props: { next: NextCallView | null; dialing: DialingView; now: string }) {
   const n = props.next;
   if (!n) return <>none: the enrollment has ended</>;
   if (n.heldBy === 'call_in_progress') return <>{HELD.call_in_progress}</>;
   if (n.heldBy) return <>{`none planned: ${HELD[n.heldBy] ?? n.heldBy}`}</>;
-  if (!n.plannedAt || !n.timeZone) return <>none planned: no working-hours window opens in the coming week.</>;
+  const at = props.dialing.nextCallableAt;
+  if (!at)
+    return (
+      <>
+        {props.dialing.reasons.some((reason) => reason.until === null)
+          ? 'none planned: the calling rules hold it until someone acts (see Calling below).'
+          : 'none planned: no time the calling rules and the working hours allow opens in the next 45 days (see Calling below).'}
+      </>
+    );
+  const zone = n.timeZone ?? props.dialing.timeZones[0] ?? 'UTC';
   const zoneSaid =
     n.timeZoneOf === 'contact'
       ? `the contact’s time zone, ${n.timeZone}`
       : `the agent’s time zone, ${n.timeZone}, as the contact has none`;
   // Due later than now (a retry time), and that time is outside the hours.
   const waits =
-    n.dueAt !== null && Date.parse(n.dueAt) > Date.parse(props.now) && Date.parse(n.plannedAt) > Date.parse(n.dueAt);
+    n.dueAt !== null &&
+    n.plannedAt !== null &&
+    Date.parse(n.dueAt) > Date.parse(props.now) &&
+    Date.parse(n.plannedAt) > Date.parse(n.dueAt);
+  // The law, a cap or the policy allow the call only after the working hours' window.
+  const later = n.plannedAt !== null && Date.parse(at) > Date.parse(n.plannedAt);
   return (
     <>
-      <ZonedTime at={n.plannedAt} zone={n.timeZone} />
+      <ZonedTime at={at} zone={zone} />
       <span class="hint">
         {' '}
-        (your time: <Time at={n.plannedAt} />)
+        (your time: <Time at={at} />)
       </span>
       <p class="hint" id="next-call-why">
         {n.immediate
@@ -87,10 +106,11 @@ function NextCall(props: { next: NextCallView | null; now: string }) {
         {waits && n.dueAt && (
           <>
             {' '}
-            It is due at <ZonedTime at={n.dueAt} zone={n.timeZone} /> (the retry time the last call set), outside those
-            hours: the call waits for the next window.
+            It is due at <ZonedTime at={n.dueAt} zone={zone} /> (the retry time the last call set), outside those hours:
+            the call waits for the next window.
           </>
         )}
+        {later && ' The calling rules allow it only later than the working hours would: see Calling below.'}
       </p>
     </>
   );
@@ -125,6 +145,7 @@ export function ContactPage(props: {
   /** The service's time: what is still to come. */
   now: string;
   calls: CallView[];
+  calling: Omit<Parameters<typeof CallingSection>[0], 'csrf' | 'contactId'>;
 }) {
   const c = props.contact;
   const custom = c.customFields && typeof c.customFields === 'object' ? Object.entries(c.customFields) : [];
@@ -163,7 +184,7 @@ export function ContactPage(props: {
             <Field label="Calls made">{`${c.callCount}${c.maxAttempts ? ` of at most ${c.maxAttempts}` : ''}`}</Field>
             <Field label="Priority">{c.priority}</Field>
             <Field label="Next call">
-              <NextCall next={props.nextCall} now={props.now} />
+              <NextCall next={props.nextCall} dialing={props.calling.dialing} now={props.now} />
             </Field>
             <Field label="Last call">{c.lastCallAt ? <Time at={c.lastCallAt} /> : '—'}</Field>
           </dl>
@@ -171,6 +192,7 @@ export function ContactPage(props: {
           <p class="empty">Not in a workflow. Enroll it with assignmentOptions.workflowId on an upsert or import.</p>
         )}
       </section>
+      <CallingSection contactId={c.id} csrf={props.viewer.csrf} {...props.calling} />
       <section aria-labelledby="calls-title">
         <h2 id="calls-title">Calls, oldest first</h2>
         {props.calls.length === 0 ? (

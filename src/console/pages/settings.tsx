@@ -2,7 +2,9 @@
 /** @jsxImportSource preact */
 // (The pragmas make every runner compile this file for Preact, whatever tsconfig it finds.)
 // The Account's settings: the default location (for contacts whose location says nothing), the
-// ordered dedup fields (what makes two writes the same contact), and the region, shown only.
+// ordered dedup fields (what makes two writes the same contact), the region, shown only, and the
+// calling policy with its history (calling-policy.tsx).
+import { CallingPolicySection } from './calling-policy.js';
 import { FieldError, FormAlert, Layout, type Viewer } from './layout.js';
 
 export interface AccountSettings {
@@ -18,6 +20,7 @@ export function SettingsPage(props: {
   values?: { defaultLocation: string; dedupFields: string };
   errors?: Record<string, string>;
   notice?: string;
+  calling: Omit<Parameters<typeof CallingPolicySection>[0], 'csrf'>;
 }) {
   const errors = props.errors ?? {};
   const values = props.values ?? {
@@ -75,6 +78,7 @@ export function SettingsPage(props: {
         <FieldError id="dedupFields-error" message={errors.dedupFields} />
         <button type="submit">Save settings</button>
       </form>
+      <CallingPolicySection csrf={props.viewer.csrf} {...props.calling} />
     </Layout>
   );
 }

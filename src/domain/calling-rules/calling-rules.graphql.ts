@@ -21,6 +21,7 @@ import {
 } from './calling-policy.service.js';
 import { addConsent, listConsents, revokeConsents, type ConsentView, type ContactRef } from './consents.service.js';
 import { contactDialing, type ContactDialing } from './dialing.service.js';
+import { callAuditPage, type CallAuditRow } from './call-audit.service.js';
 import type { AttemptCount, DialingReason } from './dialing-decision.rules.js';
 
 const CallPurposeEnum = builder.enumType('CallPurpose', {
@@ -182,6 +183,39 @@ const ContactDialingType = builder.objectRef<ContactDialing>('ContactDialing').i
   }),
 });
 
+const CallAuditRowType = builder.objectRef<CallAuditRow>('CallAuditRow').implement({
+  description:
+    'A placed call and what allowed it (a line of GET /api/v1/calls/audit.csv); the rule fields are null for calls placed before the calling rules.',
+  fields: (t) => ({
+    callId: t.exposeString('callId'),
+    contactId: t.exposeString('contactId'),
+    workflowId: t.exposeString('workflowId', { nullable: true }),
+    agentId: t.exposeString('agentId', { nullable: true }),
+    provider: t.exposeString('provider'),
+    placedAt: t.expose('placedAt', { type: 'DateTime' }),
+    status: t.exposeString('status'),
+    result: t.exposeString('result', { nullable: true }),
+    ruleSetVersion: t.exposeString('ruleSetVersion', { nullable: true }),
+    purpose: t.exposeString('purpose', { nullable: true }),
+    timeZones: t.exposeString('timeZones', { nullable: true, description: 'Space-separated' }),
+    jurisdictions: t.exposeString('jurisdictions', { nullable: true, description: 'Space-separated' }),
+    ruleIds: t.exposeString('ruleIds', { nullable: true, description: 'Space-separated' }),
+    consentId: t.exposeString('consentId', { nullable: true }),
+    consentKind: t.exposeString('consentKind', { nullable: true }),
+    attemptCounts: t.exposeString('attemptCounts', {
+      nullable: true,
+      description: 'Each cap as rule:counted/max@periodh (policy for the Account’s own), counted before the call',
+    }),
+  }),
+});
+
+const CallAuditPage = builder.objectRef<{ data: CallAuditRow[]; nextToken: string | null }>('CallAuditPage').implement({
+  fields: (t) => ({
+    data: t.field({ type: [CallAuditRowType], resolve: (p) => p.data }),
+    nextToken: t.exposeString('nextToken', { nullable: true, description: 'Null on the last page' }),
+  }),
+});
+
 const enums = [
   [CallPurposeEnum, CALL_PURPOSES],
   [ConsentKindEnum, CONSENT_KINDS],
@@ -211,6 +245,18 @@ const contactRef = (args: {
   args.contactId ? { id: args.contactId } : { sourceKind: args.sourceKind ?? '', externalId: args.externalId ?? '' };
 
 builder.queryFields((t) => ({
+  callAudit: t.field({
+    type: CallAuditPage,
+    description: "The Account's placed calls, oldest first, with what allowed each (from, to: placed in [from, to)).",
+    args: { from: t.arg.string(), to: t.arg.string(), limit: t.arg.int(), nextToken: t.arg.string() },
+    resolve: (_root, args, ctx) =>
+      callAuditPage(ctx, {
+        from: args.from ?? undefined,
+        to: args.to ?? undefined,
+        limit: args.limit ?? undefined,
+        nextToken: args.nextToken ?? undefined,
+      }),
+  }),
   callingPolicy: t.field({
     type: CallingPolicyType,
     description: "The key's Account's calling policy (the operator names the Account).",
@@ -281,9 +327,9 @@ builder.mutationFields((t) => ({
       contactId: t.arg.string({ ...UUID_ARG }),
       sourceKind: t.arg.string(),
       externalId: t.arg.string(),
-      input: t.arg({ type: 'JSON' }),
+      input: t.arg({ type: 'JSON', required: true }),
     },
-    resolve: (_root, args, ctx) => revokeConsents(ctx, contactRef(args), args.input ?? {}),
+    resolve: (_root, args, ctx) => revokeConsents(ctx, contactRef(args), args.input),
   }),
   revokeContactConsentsTyped: t.field({
     type: [ConsentType],
@@ -292,8 +338,8 @@ builder.mutationFields((t) => ({
       contactId: t.arg.string({ ...UUID_ARG }),
       sourceKind: t.arg.string(),
       externalId: t.arg.string(),
-      input: t.arg({ type: RevokeConsentsInput }),
+      input: t.arg({ type: RevokeConsentsInput, required: true }),
     },
-    resolve: (_root, args, ctx) => revokeConsents(ctx, contactRef(args), args.input ?? {}),
+    resolve: (_root, args, ctx) => revokeConsents(ctx, contactRef(args), args.input),
   }),
 }));

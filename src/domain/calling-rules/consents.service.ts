@@ -78,7 +78,7 @@ export async function listConsents(ctx: RequestContext, ref: ContactRef): Promis
 export async function revokeConsents(ctx: RequestContext, ref: ContactRef, input: unknown): Promise<ConsentView[]> {
   const { accountId } = requireActor(ctx);
   const contact = await contactOf(ctx, ref);
-  const body = parseInput(RevokeConsentsBodySchema, input ?? {});
+  const body = parseInput(RevokeConsentsBodySchema, input);
   const now = ctx.clock.now();
   const scope = body.workflowId === undefined ? {} : { workflowId: body.workflowId };
   return ctx.db.prisma.$transaction(async (tx) => {

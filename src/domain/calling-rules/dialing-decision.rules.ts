@@ -182,7 +182,12 @@ export function decideDialing(inputs: DialingInputs): DialingDecision {
     at: now,
   });
   const lasting: Array<Omit<DialingReason, 'until'>> = [];
+  // `timed` names each constraint that blocks now (its reason); `schedule` finds the next instant
+  // none blocks, with the hours rules of each zone intersected into one week, and the holiday
+  // rules of each zone into one calendar, so that the search stays short for a number that could
+  // be in a dozen zones under a dozen states' rules.
   const timed: TimeConstraint[] = [];
+  const schedule: Array<TimeConstraint['nextAllowed']> = [];
   const attempts: AttemptCount[] = [];
   const consentKind = inputs.consent?.kind ?? null;
 
@@ -284,8 +289,29 @@ export function decideDialing(inputs: DialingInputs): DialingDecision {
         source: rule.source,
       });
       timed.push(cap.constraint);
+      schedule.push(cap.constraint.nextAllowed);
     }
   }
+  const hoursRules = rules.flatMap((rule) => (rule.restriction.kind === 'hours' ? [rule.restriction.hours] : []));
+  if (hoursRules.length > 0) {
+    const week = intersectWeeks(hoursRules);
+    for (const zone of place.zones) schedule.push((t) => nextWindowStart(week, zone, new Date(t))?.getTime() ?? null);
+  }
+  const holidayRules = rules.filter((rule) => rule.restriction.kind === 'no_public_holidays');
+  if (holidayRules.length > 0)
+    for (const zone of place.zones)
+      schedule.push((t) => {
+        // Past every rule's holidays in this zone: each move is to a local midnight, so few rounds.
+        let at = t;
+        for (let round = 0; round < 64; round++) {
+          const next = Math.max(
+            ...holidayRules.map((rule) => afterHolidays(rule.jurisdiction, place.jurisdictions, zone, at)),
+          );
+          if (next === at) return at;
+          at = next;
+        }
+        return at;
+      });
   if (policy.attemptCap) {
     const { max, periodHours } = policy.attemptCap;
     const cap = capConstraint(
@@ -300,22 +326,28 @@ export function decideDialing(inputs: DialingInputs): DialingDecision {
     );
     attempts.push({ ruleId: null, jurisdiction: null, max, periodHours, counted: cap.counted, source: null });
     timed.push(cap.constraint);
+    schedule.push(cap.constraint.nextAllowed);
   }
 
   if (enrollment) {
     if (enrollment.dueAt && enrollment.dueAt.getTime() > now.getTime()) {
       const due = enrollment.dueAt.getTime();
-      timed.push({
+      const notDue: TimeConstraint = {
         reason: ownReason('not_due', 'The next attempt is not due yet (the retry delay)'),
         nextAllowed: (t) => Math.max(t, due),
-      });
+      };
+      timed.push(notDue);
+      schedule.push(notDue.nextAllowed);
     }
-    if (!enrollment.immediate && hasWorkingHours(enrollment.workingHours))
-      timed.push({
+    if (!enrollment.immediate && hasWorkingHours(enrollment.workingHours)) {
+      const hours: TimeConstraint = {
         reason: ownReason('outside_working_hours', `Outside the agent's working hours (${enrollment.hoursTimeZone})`),
         nextAllowed: (t) =>
           nextWindowStart(enrollment.workingHours, enrollment.hoursTimeZone, new Date(t))?.getTime() ?? null,
-      });
+      };
+      timed.push(hours);
+      schedule.push(hours.nextAllowed);
+    }
   }
 
   const t0 = now.getTime();
@@ -326,7 +358,7 @@ export function decideDialing(inputs: DialingInputs): DialingDecision {
       return next === t0 ? [] : [{ ...reason, until: next === null ? null : new Date(next) }];
     }),
   ];
-  const nextCallableAt = lasting.length > 0 ? null : firstAllowed(timed, t0);
+  const nextCallableAt = lasting.length > 0 ? null : reasons.length === 0 ? t0 : firstAllowed(schedule, t0);
   return {
     callableNow: reasons.length === 0,
     nextCallableAt: nextCallableAt === null ? null : new Date(nextCallableAt),
@@ -342,15 +374,15 @@ export function decideDialing(inputs: DialingInputs): DialingDecision {
 }
 
 /** The first instant >= t0 that every constraint allows, within the lookahead; null when none. */
-function firstAllowed(constraints: readonly TimeConstraint[], t0: number): number | null {
+function firstAllowed(constraints: ReadonlyArray<TimeConstraint['nextAllowed']>, t0: number): number | null {
   const limit = t0 + DIALING_LOOKAHEAD_DAYS * DAY;
   let t = t0;
   // Each round moves t to the latest "next allowed" instant; it stops when all allow t. Each
   // move skips at least one closed stretch of one constraint, so the rounds are few.
   for (let round = 0; round < 1000 && t <= limit; round++) {
     let next = t;
-    for (const constraint of constraints) {
-      const allowed = constraint.nextAllowed(t);
+    for (const nextAllowed of constraints) {
+      const allowed = nextAllowed(t);
       if (allowed === null) return null;
       next = Math.max(next, allowed);
     }
@@ -392,6 +424,28 @@ function afterHolidays(
     moved = true;
   }
   return moved ? localToInstant(zone, date, 0) : t;
+}
+
+/** The windows open in every one of these weeks: per weekday, the intersection of their windows. */
+export function intersectWeeks(weeks: readonly WorkingHours[]): WorkingHours {
+  const minutes = (time: string) => Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5));
+  const time = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+  const result: WorkingHours = {};
+  for (const day of WEEKDAYS) {
+    let open: Array<[number, number]> = [[0, 1440]];
+    for (const week of weeks) {
+      const windows = (week[day] ?? []).map((w): [number, number] => [minutes(w.start), minutes(w.end)]);
+      open = open.flatMap(([a, b]) =>
+        windows.flatMap(
+          ([c, d]): Array<[number, number]> =>
+            Math.max(a, c) < Math.min(b, d) ? [[Math.max(a, c), Math.min(b, d)]] : [],
+        ),
+      );
+    }
+    if (open.length > 0)
+      result[day] = open.sort((x, y) => x[0] - y[0]).map(([a, b]) => ({ start: time(a), end: time(b) }));
+  }
+  return result;
 }
 
 function periodWords(hours: number): string {

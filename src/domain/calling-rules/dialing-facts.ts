@@ -29,6 +29,7 @@ export interface DialingSubject {
   contactId: string;
   phone: string | null;
   location: string | null;
+  locationDefaulted?: boolean;
   timezone: string | null;
   dnc: boolean;
   blocked: boolean;

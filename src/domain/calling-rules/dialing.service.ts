@@ -11,6 +11,12 @@ import { decideForSubjects } from './dialing-facts.js';
 import { contactOf, type ContactRef } from './consents.service.js';
 import { RULE_SET } from './rule-set.js';
 
+/**
+ * Enrollment.dialingHold of an enrollment the dialer moved to the next instant the rules allow:
+ * its nextAttemptAt is the dialer's own choice, not a retry delay (it was due when moved).
+ */
+export const DEFERRED = 'deferred';
+
 export interface ContactDialing extends DialingDecision {
   contactId: string;
   /** The enrollment the decision is for; null: none is active, the law and consent alone were checked. */
@@ -86,7 +92,8 @@ export async function contactDialing(ctx: RequestContext, ref: ContactRef): Prom
       workingHours: hours,
       agentTimezone: agent?.timezone ?? 'UTC',
       contactTimezone: contact.timezone,
-      dueAt: enrollment.nextAttemptAt,
+      // An enrollment the dialer set aside or moved was due then: its time is not a retry delay.
+      dueAt: enrollment.dialingHold ? null : enrollment.nextAttemptAt,
       holds: holds.filter(([applies]) => applies).map(([, hold]) => hold),
     });
   }
@@ -99,6 +106,7 @@ export async function contactDialing(ctx: RequestContext, ref: ContactRef): Prom
         contactId: contact.id,
         phone: contact.phone,
         location: contact.location,
+        locationDefaulted: contact.locationDefaulted,
         timezone: contact.timezone,
         dnc: contact.status === 'dnc',
         blocked: blocked !== null,

@@ -1,6 +1,7 @@
 // The calling rules in force, as data: one restriction per rule, with the text it comes from and
 // the day it took effect. Each rule is the strictest reading we could give the text (see `note`
-// where the text was unclear or could not be read in full); docs/calling-rules-table.md lists them
+// where the text was unclear or could not be read in full); docs/calling-rules-us.md and
+// docs/calling-rules-international.md list them
 // in plain words. The dialer applies every rule that binds a call (rule-set.ts): several rules of
 // one jurisdiction add up (a state's hours and the federal hours both hold, so the narrower wins).
 //

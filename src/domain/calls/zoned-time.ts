@@ -54,14 +54,42 @@ export function instantOf(date: Date): number {
 
 /** The zone's wall-clock reading at instant `t`, as milliseconds of a UTC-based timeline (whole seconds). */
 export function wallClock(zone: Intl.DateTimeFormat, t: number): number {
+  return Math.floor(t / 1000) * 1000 + offsetAt(zone, t);
+}
+
+/** Intl's own reading of the wall clock (formatToParts: microseconds a call, hence the cache below). */
+function readWallClock(zone: Intl.DateTimeFormat, t: number): number {
   const p: Record<string, number> = {};
   for (const part of zone.formatToParts(t)) if (part.type !== 'literal') p[part.type] = Number(part.value);
   return Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
 }
 
-/** The zone's UTC offset at instant `t`, in milliseconds. */
+const QUARTER_HOUR = 15 * MINUTE;
+/** Offsets by zone and UTC quarter hour: the dialer reads the same few zones on the same few days. */
+const offsets = new WeakMap<Intl.DateTimeFormat, Map<number, number>>();
+const OFFSETS_KEPT = 50_000;
+
+/**
+ * The zone's UTC offset at instant `t`, in milliseconds. Offsets change on quarter hours of UTC in
+ * every current zone; a quarter hour whose two ends agree is kept, one with a change inside it (an
+ * old local mean time) is read from Intl at each call.
+ */
 export function offsetAt(zone: Intl.DateTimeFormat, t: number): number {
-  return wallClock(zone, t) - Math.floor(t / 1000) * 1000;
+  const bucket = Math.floor(t / QUARTER_HOUR);
+  let byBucket = offsets.get(zone);
+  if (!byBucket) {
+    byBucket = new Map();
+    offsets.set(zone, byBucket);
+  }
+  const kept = byBucket.get(bucket);
+  if (kept !== undefined) return kept;
+  const start = bucket * QUARTER_HOUR;
+  const offset = readWallClock(zone, start) - start;
+  const end = start + QUARTER_HOUR - 1000;
+  if (readWallClock(zone, end) - end !== offset) return readWallClock(zone, t) - Math.floor(t / 1000) * 1000;
+  if (byBucket.size >= OFFSETS_KEPT) byBucket.clear();
+  byBucket.set(bucket, offset);
+  return offset;
 }
 
 export function localDate(zone: Intl.DateTimeFormat, t: number): LocalDate {

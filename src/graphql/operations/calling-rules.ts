@@ -29,6 +29,15 @@ export const DncRegistryImportFields = graphql(`fragment DncRegistryImportFields
 }`);
 
 export const CallingRuleOperations = {
+  listCallAudit: defineOperation(
+    graphql(`query ($from: String, $to: String, $limit: Int, $nextToken: String) {
+    callAudit(from: $from, to: $to, limit: $limit, nextToken: $nextToken) {
+      data { callId contactId workflowId agentId provider placedAt status result ruleSetVersion purpose timeZones
+        jurisdictions ruleIds consentId consentKind attemptCounts }
+      nextToken
+    }
+  }`),
+  ),
   getCallingPolicy: defineOperation(
     graphql(`query { callingPolicy { ...CallingPolicyFields } }`, [CallingPolicyFields]),
   ),
@@ -56,7 +65,7 @@ export const CallingRuleOperations = {
   ),
   revokeContactConsents: defineOperation(
     graphql(
-      `mutation ($contactId: String, $sourceKind: String, $externalId: String, $input: JSON) {
+      `mutation ($contactId: String, $sourceKind: String, $externalId: String, $input: JSON!) {
     revokeContactConsents(contactId: $contactId, sourceKind: $sourceKind, externalId: $externalId, input: $input) { ...ConsentFields } }`,
       [ConsentFields],
     ),

@@ -113,3 +113,40 @@ export function blockVariable(values: RequestValues): { block: boolean } {
 export function changesVariables(values: RequestValues): { limit?: number } {
   return sent({ limit: pageLimit(values) });
 }
+
+/**
+ * The contact a calling-rules tool names: by its id (`contactId`), or by its source kind and
+ * external ID, as the REST paths /contacts/{id}/… and /contacts/source/{sourceKind}/external-id/{externalId}/…
+ * do. Neither, or both, is a 400 naming the arguments.
+ */
+export function contactRefVariables(
+  values: RequestValues,
+): { contactId: string } | { sourceKind: string; externalId: string } {
+  const contactId = text(values, 'contactId');
+  const byExternalId = ['sourceKind', 'externalId'].filter(
+    (name) => values[name] !== undefined && values[name] !== null,
+  );
+  if (contactId !== undefined && byExternalId.length > 0)
+    throw badRequestFor(
+      byExternalId.map((path) => ({ path, message: 'give contactId, or sourceKind and externalId, not both' })),
+    );
+  if (contactId !== undefined) return { contactId };
+  if (byExternalId.length === 0)
+    throw badRequestFor([{ path: 'contactId', message: 'is required (or sourceKind and externalId)' }]);
+  return externalIdPath(values);
+}
+
+/** The call audit's window and page (GET /calls/audit.csv). */
+export function callAuditVariables(values: RequestValues): {
+  from?: string;
+  to?: string;
+  limit?: number;
+  nextToken?: string;
+} {
+  return sent({
+    from: text(values, 'from'),
+    to: text(values, 'to'),
+    limit: pageLimit(values),
+    nextToken: text(values, 'nextToken'),
+  });
+}

@@ -31,7 +31,7 @@ export interface ApiContext {
   apiKey: string;
   concurrencyLimit: number;
   /** How Retell's concurrency refusal is emulated (see index.ts). */
-  concurrencyRefusal: 'errored-call' | 'status-429';
+  concurrencyRefusal: 'errored-call' | 'registered-then-error' | 'status-429';
   /** The account's agent ids and numbers; undefined: any is accepted. */
   agentIds?: readonly string[];
   phoneNumbers?: readonly string[];
@@ -122,10 +122,16 @@ function createPhoneCall(ctx: ApiContext, req: Request, res: Response): void {
       providerCallId,
     ),
     createdAtMs: ctx.now().getTime(),
+    // A refused call takes no slot, whenever the refusal shows.
     state: overLimit ? 'finished' : 'in_progress',
     object: undefined as unknown as PhoneCallResponse,
   };
-  call.object = overLimit ? refusedCall(call, 'concurrency_limit_reached', call.createdAtMs) : registeredCall(call);
+  // 'registered-then-error': answered "registered"; the refusal shows on the call's end
+  // (finishCall), as for any scripted reason.
+  call.object =
+    overLimit && ctx.concurrencyRefusal === 'errored-call'
+      ? refusedCall(call, 'concurrency_limit_reached', call.createdAtMs)
+      : registeredCall(call);
   ctx.calls.push(call);
 
   const stall = ctx.stalls.shift();

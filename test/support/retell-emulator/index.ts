@@ -25,10 +25,13 @@
  *
  * Concurrency: more than `concurrencyLimit` calls in progress (created, not yet finished) makes
  * the next create a refusal. Retell documents it as the disconnection reason
- * `concurrency_limit_reached` (call status "error") and not how the create answers, so the
- * emulator does either: `concurrencyRefusal: 'errored-call'` (default) answers 201 with the call
- * already in status "error" for that reason (its webhooks, call_ended and call_analyzed, follow on
- * finishCall); 'status-429' answers 429 like a rate limit.
+ * `concurrency_limit_reached` (call status "error": "add a retry with exponential backoff") and
+ * not how or when the create answers, so the emulator does each: `concurrencyRefusal:
+ * 'errored-call'` (default) answers 201 with the call already in status "error" for that reason;
+ * 'registered-then-error' answers 201 with the call "registered", and the call errors for that
+ * reason 0.5 s later, like any call that ends in status "error" before dialling; in both its
+ * webhooks, call_ended and call_analyzed, follow on finishCall. 'status-429' answers 429 like a
+ * rate limit.
  */
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';

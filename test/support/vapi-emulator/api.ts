@@ -6,9 +6,13 @@
 // The exact wording of Vapi's messages is not documented; the ones here follow class-validator's
 // phrasing and what integrators have reported (e.g. the E.164 hint).
 // Concurrency (docs.vapi.ai/calls/call-concurrency): past `concurrencyLimit` calls in progress, a
-// create answers 201 with `subscriptionLimits.concurrencyBlocked: true` and the call never starts
-// (it ends as call.start.error-subscription-concurrency-limit-reached); `concurrencyRefusal:
-// 'bad-request'` answers a 400 instead, the other signal integrators have to expect.
+// create answers 201 with `subscriptionLimits.concurrencyBlocked: true`. What becomes of that call
+// the docs have said both ways: the current page says blocked calls "do not connect" (the call
+// ends as call.start.error-subscription-concurrency-limit-reached: `concurrencyRefusal:
+// 'blocked-call'`, the default), an earlier one that they "wait until a slot becomes free", and
+// the billing page that they "queue or be rejected" (`'queued-call'`: the call stays queued and
+// is dialled as scripted; the wait for a slot is not timed, its life runs from its creation as
+// any call's). `'bad-request'` answers a 400 instead, the other signal integrators have to expect.
 import { randomUUID } from 'node:crypto';
 import express from 'express';
 import type { Vapi } from '@vapi-ai/server-sdk';
@@ -17,7 +21,7 @@ import type { CreateFailure, EmulatedCall, EmulatorState } from './state.js';
 export interface ApiOptions {
   apiKey: string;
   concurrencyLimit: number;
-  concurrencyRefusal: 'blocked-call' | 'bad-request';
+  concurrencyRefusal: 'blocked-call' | 'queued-call' | 'bad-request';
   /** Known assistant ids; when given, others are refused with a 400. */
   assistantIds?: string[];
   /** Known phone number ids → their E.164 number; when given, others are refused with a 400. */
@@ -198,7 +202,7 @@ export function createVapiApi(state: EmulatorState, options: ApiOptions): expres
     const call = newCall(state, body);
     const ourNumber = options.phoneNumbers?.[call.phoneNumberId ?? ''] ?? '+15550000000';
     const emulated: EmulatedCall = { id: call.id, request: body, call, ourNumber, ended: false };
-    if (blocked) {
+    if (blocked && options.concurrencyRefusal === 'blocked-call') {
       Object.assign(call, {
         status: 'ended',
         endedReason: 'call.start.error-subscription-concurrency-limit-reached',

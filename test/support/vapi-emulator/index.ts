@@ -70,8 +70,12 @@ export interface StartVapiEmulatorOptions {
   webhookSecret: string;
   /** Calls in progress at once before creates are refused; default 10 (Vapi's default). */
   concurrencyLimit?: number;
-  /** How the concurrency refusal shows: a 201 with concurrencyBlocked (default, documented) or a 400. */
-  concurrencyRefusal?: 'blocked-call' | 'bad-request';
+  /**
+   * How the concurrency refusal shows (./api.ts): a 201 with concurrencyBlocked whose call never
+   * starts (default), a 201 with concurrencyBlocked whose call waits queued and is dialled
+   * ('queued-call'), or a 400.
+   */
+  concurrencyRefusal?: 'blocked-call' | 'queued-call' | 'bad-request';
   /** Clock for call times and signatures; default the system clock. */
   now?: () => Date;
   /** The server credential that authenticates every message (default 'hmac'). */

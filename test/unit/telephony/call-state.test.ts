@@ -1,7 +1,8 @@
 // fetchCallState, each adapter against its provider's emulator: what a provider says about a call
 // whose final webhook never came. An ended call gives exactly the events its webhooks gave (one
 // mapping rule: same ids, same content); a call in flight, or ended too recently for its report
-// (REPORT_GRACE_MS), is in flight; a deleted or never-dialled call is not found; an outage throws.
+// (REPORT_GRACE_MS), is in flight; a deleted or never-dialled call (one refused for capacity
+// included) is not found; an outage throws.
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   REPORT_GRACE_MS,
@@ -55,13 +56,13 @@ async function place(adapter: VoiceProviderAdapter, credentials: ProviderCredent
 
 describe('Vapi fetchCallState (GET /call/{id})', () => {
   const adapter = createVapiAdapter();
-  async function harness(): Promise<{
+  async function harness(options: { concurrencyLimit?: number } = {}): Promise<{
     vapi: VapiEmulator;
     receiver: WebhookReceiver;
     credentials: ProviderCredentials;
     placeOne(): ReturnType<typeof place>;
   }> {
-    const vapi = await startVapiEmulator({ apiKey: KEY, webhookSecret: SECRET, now });
+    const vapi = await startVapiEmulator({ apiKey: KEY, webhookSecret: SECRET, now, ...options });
     const credentials = { apiKey: KEY, webhookSecret: SECRET, baseUrl: vapi.baseUrl };
     const receiver = await startWebhookReceiver({ adapter, credentials, now });
     stops.push(
@@ -140,6 +141,19 @@ describe('Vapi fetchCallState (GET /call/{id})', () => {
     });
     expect(res.status).toBe(200);
     expect(await adapter.fetchCallState(h.credentials, call, now())).toEqual({ kind: 'not_found' });
+  });
+
+  it('a call Vapi blocked at the concurrency limit and ended unplaced is not found, even within the report grace', async () => {
+    const h = await harness({ concurrencyLimit: 0 });
+    const second = request(
+      h.receiver.url,
+      'a1d0c7e2-5b4f-4e3a-9c8d-7f6e5d4c3b2a',
+      '0f3c2a55-9a0e-4d6b-8c1e-2b7f4a9d1e00',
+    );
+    const outcome = await adapter.placeCall(h.credentials, second);
+    expect(outcome).toMatchObject({ kind: 'unknown', providerCallId: h.vapi.calls[0].id });
+    const blocked = { callId: second.callId, providerCallId: h.vapi.calls[0].id };
+    expect(await adapter.fetchCallState(h.credentials, blocked, now())).toEqual({ kind: 'not_found' });
   });
 
   it('a call that does not carry our call id is refused', async () => {

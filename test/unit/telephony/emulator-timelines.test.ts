@@ -3,8 +3,8 @@
 // signature's time, the emulator's now()). finishCall refuses, sending nothing, until the
 // emulator's clock has reached the call's report, and says how far to advance it. Checked on the
 // raw webhooks of each kind of call (a conversation, a busy line, no answer, a call never
-// dialled, a create-time concurrency refusal, an inbound call) and on the events the adapters
-// read from them.
+// dialled, a concurrency refusal at create time or, Retell, just after it, an inbound call) and
+// on the events the adapters read from them.
 import { afterEach, describe, expect, it } from 'vitest';
 import type {
   ProviderCallRequest,
@@ -180,7 +180,7 @@ describe('Vapi emulator timeline', () => {
   it('a call blocked at the concurrency limit ended when it was created; its report follows 3 s later', async () => {
     const h = await harness(0);
     expect((await h.adapter.placeCall(h.credentials, request(h.receiver.url, ASSISTANT, PHONE_NUMBER_ID))).kind).toBe(
-      'retry_later',
+      'unknown',
     );
     const { id, call } = h.vapi.calls[0];
     expect(call.endedAt).toBe(call.createdAt);
@@ -231,12 +231,16 @@ describe('Retell emulator timeline', () => {
   const SECRET = 'key_webhook_timeline';
   const AGENT = 'agent_0123456789abcdef';
 
-  async function harness(concurrencyLimit = 20) {
+  async function harness(
+    concurrencyLimit = 20,
+    concurrencyRefusal?: 'errored-call' | 'registered-then-error' | 'status-429',
+  ) {
     const retell: RetellEmulator = await startRetellEmulator({
       apiKey: KEY,
       webhookSecret: SECRET,
       now,
       concurrencyLimit,
+      concurrencyRefusal,
     });
     stops.push(() => retell.stop());
     const credentials = { apiKey: KEY, webhookSecret: SECRET, baseUrl: retell.baseUrl };
@@ -331,6 +335,33 @@ describe('Retell emulator timeline', () => {
     clockMs = life.reportAt.getTime();
     await h.retell.finishCall(providerCallId);
     expect(h.receiver.received.length).toBe(2);
+    for (const [event, chain] of chains(h.receiver, life.createdAt)) expectInOrder(chain, event);
+  });
+
+  it('a call registered over the concurrency limit errors 0.5 s after it was created; call_analyzed follows 3 s later', async () => {
+    const h = await harness(0, 'registered-then-error');
+    const placed = await h.adapter.placeCall(h.credentials, request(h.receiver.url, AGENT, OUR_NUMBER));
+    expect(placed.kind).toBe('accepted');
+    const { providerCallId, object } = h.retell.calls[0];
+    expect(object.call_status).toBe('registered');
+    const life = h.retell.timeline(providerCallId);
+    expect(life).toMatchObject({
+      startedAt: null,
+      endedAt: new Date(START + 500),
+      reportAt: new Date(START + 3_500),
+    });
+    await expect(h.retell.finishCall(providerCallId)).rejects.toThrow(/advance it by 3.5 s/);
+    clockMs = life.reportAt.getTime();
+    await h.retell.finishCall(providerCallId);
+    expect(h.retell.calls[0].object).toMatchObject({
+      call_status: 'error',
+      disconnection_reason: 'concurrency_limit_reached',
+      end_timestamp: START + 500,
+    });
+    expect(h.receiver.received.map((r) => JSON.parse(r.rawBody.toString()).event)).toEqual([
+      'call_ended',
+      'call_analyzed',
+    ]);
     for (const [event, chain] of chains(h.receiver, life.createdAt)) expectInOrder(chain, event);
   });
 

@@ -269,6 +269,45 @@ describe('placeCall', () => {
     ).toBeNull();
   });
 
+  it('names a call Retell registered and then refused for concurrency as not placed: call_ended and call_analyzed, no events', async () => {
+    await retell.stop();
+    await receiver.stop();
+    await start({ concurrencyLimit: 0, concurrencyRefusal: 'registered-then-error' });
+    const providerCallId = await placedAndOver();
+    const { statuses } = await retell.finishCall(providerCallId);
+    expect(statuses).toEqual([200, 200]);
+    expect(receiver.events).toEqual([]);
+    const notPlaced = { callId: CALL_ID, providerCallId, reason: 'concurrency_limit_reached' };
+    expect(receiver.received.map((r) => r.result)).toEqual([
+      { ok: true, events: [], notPlaced },
+      { ok: true, events: [], notPlaced },
+    ]);
+    expect(
+      await adapter.findCall(credentials, { callId: CALL_ID, placedAt: now(), request: callRequest() }),
+    ).toBeNull();
+    expect(await adapter.fetchCallState(credentials, { callId: CALL_ID, providerCallId }, now())).toEqual({
+      kind: 'not_found',
+    });
+  });
+
+  it('names no call as not placed for another reason, or for a refused call that is not ours', async () => {
+    const providerCallId = await placedAndOver();
+    await retell.finishCall(providerCallId);
+    expect(receiver.received.map((r) => r.result.ok && r.result.notPlaced)).toEqual([undefined, undefined, undefined]);
+    // A refused call without our id in its metadata (an inbound call, a call placed elsewhere).
+    const { statuses } = await retell.inboundCall({
+      from: '+14155550001',
+      to: FROM,
+      webhookUrl: receiver.url,
+      outcome: { disconnectionReason: 'concurrency_limit_reached' },
+    });
+    expect(statuses).toEqual([200, 200]);
+    expect(receiver.received.slice(3).map((r) => r.result)).toEqual([
+      { ok: true, events: [] },
+      { ok: true, events: [] },
+    ]);
+  });
+
   it('a stalled create is unknown (timeout); findCall then finds the call, and null for a call never created', async () => {
     retell.stallNextCreate(1500);
     const outcome = await createRetellAdapter({ timeoutMs: 300 }).placeCall(credentials, callRequest());

@@ -247,13 +247,20 @@ describe('placeCall', () => {
     expect(creates(h.vapi)).toHaveLength(1);
   });
 
-  it('answers retry_later when Vapi blocks the call at the concurrency limit (201 with concurrencyBlocked)', async () => {
-    const h = await harness({ concurrencyLimit: 1 });
-    await placeAccepted(h);
-    const outcome = await h.adapter.placeCall(h.credentials, callRequest(h.receiver.url));
-    expect(outcome).toMatchObject({ kind: 'retry_later', retryAfterMs: null });
-    expect(outcome.kind === 'retry_later' && outcome.reason).toContain('concurrency limit reached (limit 1)');
-  });
+  it.each(['blocked-call', 'queued-call'] as const)(
+    'answers unknown, with the blocked call’s id, when Vapi blocks the call at the concurrency limit (201 with concurrencyBlocked; %s): it may still be dialled',
+    async (concurrencyRefusal) => {
+      const h = await harness({ concurrencyLimit: 1, concurrencyRefusal });
+      await placeAccepted(h);
+      const outcome = await h.adapter.placeCall(h.credentials, callRequest(h.receiver.url));
+      expect(outcome).toEqual({
+        kind: 'unknown',
+        reason: expect.stringContaining('concurrency limit reached (limit 1)'),
+        providerCallId: h.vapi.calls[1].id,
+      });
+      expect(creates(h.vapi)).toHaveLength(2);
+    },
+  );
 
   it('answers retry_later on a concurrency refusal given as a 400', async () => {
     const h = await harness({ concurrencyLimit: 1, concurrencyRefusal: 'bad-request' });
@@ -336,6 +343,30 @@ describe('findCall after a create that timed out', () => {
     await expect(
       h.adapter.findCall({ ...h.credentials, apiKey: 'wrong' }, { callId: request.callId, placedAt: clock, request }),
     ).rejects.toThrow();
+  });
+
+  it('finds a blocked call Vapi holds queued, and none for one Vapi ended unplaced at the concurrency limit', async () => {
+    const queued = await harness({ concurrencyLimit: 0, concurrencyRefusal: 'queued-call' });
+    const waiting = callRequest(queued.receiver.url);
+    expect(await queued.adapter.placeCall(queued.credentials, waiting)).toMatchObject({ kind: 'unknown' });
+    expect(
+      await queued.adapter.findCall(queued.credentials, { callId: waiting.callId, placedAt: clock, request: waiting }),
+    ).toEqual({ providerCallId: queued.vapi.calls[0].id });
+
+    const blocked = await harness({ concurrencyLimit: 0 });
+    const refused = callRequest(blocked.receiver.url);
+    expect(await blocked.adapter.placeCall(blocked.credentials, refused)).toMatchObject({ kind: 'unknown' });
+    expect(blocked.vapi.calls[0].call).toMatchObject({
+      status: 'ended',
+      endedReason: 'call.start.error-subscription-concurrency-limit-reached',
+    });
+    expect(
+      await blocked.adapter.findCall(blocked.credentials, {
+        callId: refused.callId,
+        placedAt: clock,
+        request: refused,
+      }),
+    ).toBeNull();
   });
 });
 
@@ -445,17 +476,26 @@ describe('webhooks of a call', () => {
     expect(h.receiver.events[1]).toMatchObject({ utterances: [], recordingUrl: null });
   });
 
-  it('reports the ended call Vapi blocked at the concurrency limit as new (never dialled)', async () => {
+  it('names the call Vapi blocked at the concurrency limit and ended unplaced as not placed, with no events (no result, no attempt)', async () => {
     const h = await harness({ concurrencyLimit: 0 });
     const request = callRequest(h.receiver.url);
-    expect((await h.adapter.placeCall(h.credentials, request)).kind).toBe('retry_later');
-    callIsOver(h, h.vapi.calls[0].id);
-    await h.vapi.finishCall(h.vapi.calls[0].id);
-    expect(h.receiver.events.find((e) => e.type === 'call.ended')).toMatchObject({
+    expect((await h.adapter.placeCall(h.credentials, request)).kind).toBe('unknown');
+    const blocked = h.vapi.calls[0].id;
+    callIsOver(h, blocked);
+    const { statuses } = await h.vapi.finishCall(blocked);
+    expect(statuses).toEqual([200, 200]);
+    expect(h.receiver.events).toEqual([]);
+    const notPlaced = {
       callId: request.callId,
-      result: 'new',
-      endReason: 'call.start.error-subscription-concurrency-limit-reached',
-    });
+      providerCallId: blocked,
+      reason: 'call.start.error-subscription-concurrency-limit-reached',
+    };
+    // Its status-update `ended`, then its end-of-call-report: either names it.
+    expect(h.receiver.received.map((r) => (r.result.ok ? r.result.notPlaced : null))).toEqual([notPlaced, notPlaced]);
+    expect(h.receiver.received.map((r) => JSON.parse(r.rawBody.toString()).message.type)).toEqual([
+      'status-update',
+      'end-of-call-report',
+    ]);
   });
 
   describe('analysis', () => {
@@ -671,6 +711,24 @@ describe('inbound calls', () => {
     }
     expect(new Set(h.receiver.events.map((e) => e.callId))).toEqual(new Set([callId]));
     expect(h.receiver.events.map((e) => e.type)).toContain('call.ended');
+  });
+
+  it('records an inbound call Vapi refused at the concurrency limit as new (nobody talked), not as a call of ours not placed', async () => {
+    const h = await harness();
+    const { call, statuses } = await h.vapi.inboundCall({
+      from: '+14155559876',
+      to: FROM_NUMBER,
+      webhookUrl: h.receiver.url,
+      script: { endedReason: 'call.start.error-subscription-concurrency-limit-reached' },
+    });
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    expect(h.receiver.received.every((r) => r.result.ok && r.result.notPlaced === undefined)).toBe(true);
+    expect(h.receiver.events.find((e) => e.type === 'call.ended')).toMatchObject({
+      callId: callIdForProviderCall('vapi', call.id),
+      result: 'new',
+      endReason: 'call.start.error-subscription-concurrency-limit-reached',
+      nextAttemptAt: null,
+    });
   });
 });
 

@@ -1,9 +1,14 @@
 // Every Vapi ended reason (the SDK's own Vapi.CallEndedReason enum) gets a result, by ordered
-// rules; the post-call analysis refines only reasons where the contact could have talked.
+// rules, except the concurrency refusal, which is no result (not placed: not an attempt); the
+// post-call analysis refines only reasons where the contact could have talked.
 import { describe, expect, it } from 'vitest';
 import { Vapi } from '@vapi-ai/server-sdk';
 import { CALL_RESULTS, type CallResult } from '../../../src/calls/telephony/telephony.port.js';
-import { ENDED_REASON_RULES, ruleForEndedReason } from '../../../src/calls/telephony/vapi/ended-reasons.js';
+import {
+  ENDED_REASON_RULES,
+  isNotPlacedReason,
+  ruleForEndedReason,
+} from '../../../src/calls/telephony/vapi/ended-reasons.js';
 import { resultForEndedCall } from '../../../src/calls/telephony/vapi/call-result.js';
 import {
   ANALYSIS_OUTCOMES,
@@ -17,18 +22,21 @@ const ALL_REASONS: string[] = Object.values(Vapi.CallEndedReason);
 const endedAt = new Date('2026-11-22T10:05:00.000Z');
 const NO_ANALYSIS: CallAnalysis = { outcome: null, callbackAt: null, language: null };
 
+const NOT_PLACED = 'call.start.error-subscription-concurrency-limit-reached';
+
 function result(
   endedReason: string,
   facts: Partial<{ started: boolean; contactSpoke: boolean; analysis: CallAnalysis }> = {},
-): CallResult {
-  return resultForEndedCall({
+): CallResult | 'not_placed' {
+  const outcome = resultForEndedCall({
     endedReason,
     started: true,
     contactSpoke: false,
     analysis: NO_ANALYSIS,
     endedAt,
     ...facts,
-  }).result;
+  });
+  return outcome.kind === 'ended' ? outcome.result : 'not_placed';
 }
 
 describe('Vapi ended reasons', () => {
@@ -36,14 +44,28 @@ describe('Vapi ended reasons', () => {
     expect(ALL_REASONS.length).toBe(597);
   });
 
-  it('maps every reason of the SDK enum onto one of the 21 results, with or without a conversation', () => {
-    for (const reason of ALL_REASONS) {
+  it('maps every reason of the SDK enum onto one of the 21 results, with or without a conversation, but the concurrency refusal', () => {
+    for (const reason of ALL_REASONS.filter((r) => r !== NOT_PLACED)) {
       for (const contactSpoke of [false, true]) {
         for (const started of [false, true]) {
           expect(CALL_RESULTS, reason).toContain(result(reason, { started, contactSpoke }));
         }
       }
     }
+  });
+
+  it('gives the concurrency refusal no result, whatever the analysis says: not placed', () => {
+    const converted: CallAnalysis = { outcome: 'converted', callbackAt: null, language: null };
+    expect(ALL_REASONS).toContain(NOT_PLACED);
+    expect(result(NOT_PLACED, { started: false })).toBe('not_placed');
+    expect(result(NOT_PLACED, { contactSpoke: true, analysis: converted })).toBe('not_placed');
+    expect(isNotPlacedReason(NOT_PLACED)).toBe(true);
+    expect(ALL_REASONS.filter((reason) => isNotPlacedReason(reason))).toEqual([NOT_PLACED]);
+    expect([null, undefined, 'call.start.error-subscription-insufficient-credits'].map(isNotPlacedReason)).toEqual([
+      false,
+      false,
+      false,
+    ]);
   });
 
   it('sends only failures to the last, catch-all rule (a new kind of reason needs a decision)', () => {
@@ -67,7 +89,7 @@ describe('Vapi ended reasons', () => {
     expect(result('hangup', { contactSpoke: true })).toBe('answered');
   });
 
-  const expected: Array<[string, CallResult, Partial<{ started: boolean; contactSpoke: boolean }>?]> = [
+  const expected: Array<[string, CallResult | 'not_placed', Partial<{ started: boolean; contactSpoke: boolean }>?]> = [
     ['customer-did-not-answer', 'no_answer'],
     ['call.in-progress.error-providerfault-outbound-sip-408-request-timeout', 'no_answer'],
     ['call.in-progress.error-providerfault-outbound-sip-480-temporarily-unavailable', 'no_answer'],
@@ -75,7 +97,7 @@ describe('Vapi ended reasons', () => {
     ['voicemail', 'voicemail'],
     ['twilio-reported-customer-misdialed', 'invalid_number'],
     ['call.start.error-subscription-insufficient-credits', 'new'],
-    ['call.start.error-subscription-concurrency-limit-reached', 'new'],
+    ['call.start.error-subscription-concurrency-limit-reached', 'not_placed', { started: false }],
     ['call.start.error-vapi-number-outbound-daily-limit', 'new'],
     ['call.start.error-get-assistant', 'new'],
     ['call.start.error-vapifault-database-error', 'new'],

@@ -12,7 +12,8 @@
 //             then → in_flight. Not found (404, or the 422 "Cannot find requested asset" Retell's
 //             reference gives), or refused for capacity (never dialled) → not_found.
 // readWebhook x-retell-signature checked with the SDK's verifier (./webhook-signature.ts), then
-//             the payload mapped onto port events (./webhook-events.ts).
+//             the payload mapped onto port events (./webhook-events.ts); a call refused for
+//             capacity (concurrency_limit_reached…) carries none and is named as not placed.
 // A client is built per request from the Account's credentials; nothing is shared between Accounts.
 import Retell, { NotFoundError, UnprocessableEntityError } from 'retell-sdk';
 import {
@@ -25,7 +26,7 @@ import { createCallRequest } from './create-call-request.js';
 import { outcomeOfCreateError, outcomeOfCreatedCall } from './create-call-outcome.js';
 import { isNotPlaced } from './ended-reasons.js';
 import { CALL_ID_METADATA_KEY, ourCallIdOf } from './retell-call.js';
-import { eventsOfPayload, parsePayload } from './webhook-events.js';
+import { eventsOfPayload, notPlacedOfPayload, parsePayload } from './webhook-events.js';
 import { checkSignature } from './webhook-signature.js';
 
 export interface RetellAdapterOptions {
@@ -114,6 +115,8 @@ export function createRetellAdapter(options: RetellAdapterOptions = {}): VoicePr
       const signature = await checkSignature(credentials, webhook, now);
       if (!signature.ok) return signature;
       const payload = parsePayload(webhook.rawBody.toString('utf8'));
+      const notPlaced = payload ? notPlacedOfPayload(payload) : null;
+      if (notPlaced) return { ok: true, events: [], notPlaced };
       return { ok: true, events: payload ? eventsOfPayload(payload, now) : [] };
     },
   };

@@ -13,9 +13,12 @@
 //                        call_analyzed always (the same event again, or the first one for a
 //                        conversation, whose result needs the analysis)
 //   `${callId}:report`   call_ended and call_analyzed (the transcript is on both)
-// A call Retell refused for capacity yields nothing: it was never dialled (see ended-reasons.ts).
+// A call Retell refused for capacity yields no events: it was never dialled (see ended-reasons.ts).
+// notPlacedOfPayload names it instead, so that the call is withdrawn at once (not an attempt) and
+// its contact is due again shortly, rather than it staying queued until the sweep of unreported
+// calls asks Retell about it.
 import type { PhoneCallResponse } from 'retell-sdk/resources/call';
-import { callIdForProviderCall, type ProviderEvent } from '../voice-provider.port.js';
+import { callIdForProviderCall, type NotPlacedCall, type ProviderEvent } from '../voice-provider.port.js';
 import { isConversationResult } from '../telephony.port.js';
 import { callbackTime, readAnalysis, type ContactlineAnalysis } from './analysis.js';
 import { CONTACT_VARIABLES, WEBHOOK_EVENTS } from './create-call-request.js';
@@ -115,6 +118,19 @@ function reportEvent(call: RetellCall, callId: string, endedAt: string): Provide
     providerCallId: call.call_id,
     recordingUrl: call.recording_url ?? null,
   };
+}
+
+/**
+ * The call a webhook reports Retell refused for capacity before dialling it (call_ended and
+ * call_analyzed of a call in status "error" for `concurrency_limit_reached`…), else null. Only
+ * a call we placed (our id in its metadata): an inbound call refused for capacity was never ours.
+ */
+export function notPlacedOfPayload(payload: RetellWebhookPayload): NotPlacedCall | null {
+  const { call } = payload;
+  if (payload.event === 'call_started' || !isNotPlaced(call.disconnection_reason)) return null;
+  const callId = ourCallIdOf(call);
+  if (!callId) return null;
+  return { callId, providerCallId: call.call_id, reason: String(call.disconnection_reason) };
 }
 
 /** The port events one authenticated webhook carries. */

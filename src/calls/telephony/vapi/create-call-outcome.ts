@@ -10,9 +10,15 @@
 //   - anything else (assistant, phone number, validation)     → refused, new (a configuration problem)
 // Other statuses: 401/403 (key), 402 (payment), 404 and other 4xx → refused `new`; 408 and 5xx →
 // unknown (the call may exist); 429 → retry_later with Retry-After / retry-after-ms.
-// A 201 whose `subscriptionLimits.concurrencyBlocked` is true is the documented concurrency
-// refusal ("the call could not start because all slots were full", docs.vapi.ai/calls/call-concurrency):
-// retry_later. Timeouts and connection errors → unknown.
+// A 201 whose `subscriptionLimits.concurrencyBlocked` is true ("True if this call was blocked by
+// the Call Concurrency limit", SDK) is not a refusal we can act on: Vapi's call-concurrency page
+// has said both that such calls "wait until a slot becomes free" and that they "do not connect",
+// and its billing page that they "queue or be rejected". Withdrawing ours and placing it again
+// could call the contact twice, so it is `unknown` with the blocked call's id: the dialer keeps
+// the call and looks it up later, as after a timeout (a queued call is that call; one Vapi ended
+// as call.start.error-subscription-concurrency-limit-reached was never placed: its report
+// withdraws ours, not an attempt, else the lookup places it again). Timeouts and connection
+// errors → unknown.
 import type { VapiError } from '@vapi-ai/server-sdk';
 import type { PlaceCallOutcome } from '../voice-provider.port.js';
 import type { VapiSdk } from './vapi-sdk.js';
@@ -103,20 +109,27 @@ export function outcomeOfCreateError(
   return { kind: 'unknown', reason: truncate(`no answer from Vapi: ${message}`) };
 }
 
-/** The outcome of a 201: accepted, unless Vapi says the call was blocked by the concurrency limit. */
+/**
+ * The outcome of a 201: accepted, unless Vapi says the call was blocked by the concurrency limit
+ * (then unknown, with the blocked call's id: see the header).
+ */
 export function outcomeOfCreatedCall(created: unknown): PlaceCallOutcome {
   const call = (created ?? {}) as {
     id?: unknown;
     subscriptionLimits?: { concurrencyBlocked?: unknown; concurrencyLimit?: unknown };
   };
+  const id = typeof call.id === 'string' && call.id !== '' ? call.id : null;
   if (call.subscriptionLimits?.concurrencyBlocked === true) {
     const limit =
       typeof call.subscriptionLimits.concurrencyLimit === 'number'
         ? ` (limit ${call.subscriptionLimits.concurrencyLimit})`
         : '';
-    return { kind: 'retry_later', reason: `vapi concurrency limit reached${limit}`, retryAfterMs: null };
+    return {
+      kind: 'unknown',
+      reason: `vapi concurrency limit reached${limit}: the call is blocked, and may or may not be dialled later`,
+      ...(id ? { providerCallId: id } : {}),
+    };
   }
-  if (typeof call.id !== 'string' || call.id === '')
-    return { kind: 'unknown', reason: 'vapi answered 201 without a call id' };
-  return { kind: 'accepted', providerCallId: call.id };
+  if (!id) return { kind: 'unknown', reason: 'vapi answered 201 without a call id' };
+  return { kind: 'accepted', providerCallId: id };
 }

@@ -13,6 +13,8 @@
 //                had spoken before it failed; then as a conversation.
 //   cancelled    cancelled or deleted by someone on our side: a conversation when the call had
 //                started, else `new` (never attempted).
+//   not_placed   refused for capacity (the concurrency limit) before dialling: no result at all;
+//                the call is withdrawn, not counted as an attempt, and placed again shortly.
 // Meanings follow Vapi's "Call ended reasons" page (docs.vapi.ai/calls/call-ended-reason).
 import type { CallResult } from '../telephony.port.js';
 
@@ -20,7 +22,8 @@ export type EndedReasonRuleKind =
   | { kind: 'fixed'; result: CallResult }
   | { kind: 'conversation' }
   | { kind: 'error' }
-  | { kind: 'cancelled' };
+  | { kind: 'cancelled' }
+  | { kind: 'not_placed' };
 
 export interface EndedReasonRule {
   /** What the rule covers, for the documentation and test names. */
@@ -71,8 +74,15 @@ export const ENDED_REASON_RULES: readonly EndedReasonRule[] = [
     decides: { kind: 'fixed', result: 'invalid_number' },
   },
   {
-    // Billing, capacity (concurrency, a free number's daily cap) and configuration problems
-    // found before dialling: the contact was never called.
+    // The create answered 201 with subscriptionLimits.concurrencyBlocked, and Vapi ended the call
+    // without dialling it: a capacity refusal like a 429, so no attempt is spent on it.
+    name: 'refused for concurrency: call.start.error-subscription-concurrency-limit-reached',
+    matches: oneOf('call.start.error-subscription-concurrency-limit-reached'),
+    decides: { kind: 'not_placed' },
+  },
+  {
+    // Billing, capacity (a free number's daily cap) and configuration problems found before
+    // dialling: the contact was never called.
     name: 'never dialled: call.start.*, call-start-error-neither-assistant-nor-server-set, assistant-not-found, assistant-not-valid, assistant-request-*, scheduled-call-deleted, phone-call-provider-bypass-enabled-but-no-call-received',
     matches: either(
       startsWithAny('call.start.', 'assistant-request-'),
@@ -150,6 +160,11 @@ export const ENDED_REASON_RULES: readonly EndedReasonRule[] = [
 export function ruleForEndedReason(reason: string): EndedReasonRule {
   // The last rule matches everything, so it is the answer when no earlier rule is.
   return ENDED_REASON_RULES.find((rule) => rule.matches(reason)) ?? ENDED_REASON_RULES[ENDED_REASON_RULES.length - 1];
+}
+
+/** Whether Vapi refused the call for capacity before dialling it (the not_placed rule). */
+export function isNotPlacedReason(reason: string | null | undefined): boolean {
+  return typeof reason === 'string' && ruleForEndedReason(reason).decides.kind === 'not_placed';
 }
 
 /** Only a call the assistant handed to another number counts as transferred (a failed transfer does not). */

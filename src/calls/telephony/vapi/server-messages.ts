@@ -10,6 +10,11 @@
 //   anything else               → no events
 // status-update `ended` is not used: it comes before the end-of-call-report, which carries the
 // analysis; emitting call.ended from it would make the analysed one a duplicate.
+// A call of ours Vapi refused for capacity before dialling it (ended reason
+// call.start.error-subscription-concurrency-limit-reached, the not_placed rule of
+// ./ended-reasons.ts) has no events: notPlacedOfMessage names it instead, from its status-update
+// `ended` or its end-of-call-report (either may be the one that arrives), so that it is withdrawn
+// without counting an attempt.
 //
 // A call read back with GET /call/{id} (its final report never came) is mapped by the same rules:
 // eventsOfEndedCall builds the two messages that call would have sent (status-update in-progress
@@ -18,11 +23,11 @@
 // maps them with eventsOfServerMessage, so the events and their ids are those of the webhooks.
 import type { Vapi } from '@vapi-ai/server-sdk';
 import { isConversationResult, MAX_UTTERANCE_CHARS, MAX_UTTERANCES, type Utterance } from '../telephony.port.js';
-import { callIdForProviderCall, type ProviderEvent } from '../voice-provider.port.js';
+import { callIdForProviderCall, type NotPlacedCall, type ProviderEvent } from '../voice-provider.port.js';
 import { readCallAnalysis } from './analysis.js';
 import { resultForEndedCall } from './call-result.js';
 import { ourCallIdOf } from './create-call-request.js';
-import { isTransferredReason } from './ended-reasons.js';
+import { isNotPlacedReason, isTransferredReason } from './ended-reasons.js';
 
 /** What the messages we read have in common (the SDK types each message separately). */
 type AnyServerMessage = {
@@ -31,6 +36,8 @@ type AnyServerMessage = {
   customer?: Vapi.CreateCustomerDto;
   phoneNumber?: unknown;
   timestamp?: number;
+  /** On status-update `ended` and the end-of-call-report. */
+  endedReason?: string;
 };
 
 const TEST_CALL_TYPES: ReadonlySet<string> = new Set(['webCall', 'vapi.websocketCall']);
@@ -127,6 +134,11 @@ function endOfCallEvents(report: Vapi.ServerMessageEndOfCallReport, callId: stri
     analysis,
     endedAt: new Date(endedAt),
   });
+  // Refused for capacity before it was put through: a call of ours is named by
+  // notPlacedOfMessage instead (the adapter maps no events for it); an inbound caller who could
+  // not get through still made a call to record, in which nobody talked (`new`).
+  const result = outcome.kind === 'ended' ? outcome.result : 'new';
+  const nextAttemptAt = outcome.kind === 'ended' ? outcome.nextAttemptAt : null;
   const providerCallId = call?.id;
   return [
     {
@@ -134,12 +146,12 @@ function endOfCallEvents(report: Vapi.ServerMessageEndOfCallReport, callId: stri
       eventId: `${callId}:ended`,
       callId,
       occurredAt: endedAt,
-      result: outcome.result,
+      result,
       endReason: endedReason.slice(0, 256),
       durationSeconds: durationSeconds(startedAt, endedAt),
       // The analysed language, else the language the call started in (our variable) when the contact talked.
-      language: analysis.language ?? (isConversationResult(outcome.result) ? stringVariable(call, 'language') : null),
-      nextAttemptAt: outcome.nextAttemptAt,
+      language: analysis.language ?? (isConversationResult(result) ? stringVariable(call, 'language') : null),
+      nextAttemptAt,
       ...(isTransferredReason(endedReason) ? { transferred: true } : {}),
       ...(call?.type && TEST_CALL_TYPES.has(call.type) ? { testCall: true } : {}),
       providerCallId,
@@ -154,6 +166,22 @@ function endOfCallEvents(report: Vapi.ServerMessageEndOfCallReport, callId: stri
       providerCallId,
     },
   ];
+}
+
+/**
+ * The call a message reports Vapi refused for capacity before dialling it (status-update
+ * `ended` or end-of-call-report with the not_placed ended reason), else null. Only a call we
+ * placed (our id in its metadata).
+ */
+export function notPlacedOfMessage(message: AnyServerMessage): NotPlacedCall | null {
+  const ends =
+    message.type === 'end-of-call-report' ||
+    (message.type === 'status-update' && (message as Vapi.ServerMessageStatusUpdate).status === 'ended');
+  const call = message.call;
+  const reason = message.endedReason ?? call?.endedReason;
+  if (!ends || !call?.id || !isNotPlacedReason(reason)) return null;
+  const callId = ourCallIdOf(call);
+  return callId ? { callId, providerCallId: call.id, reason: String(reason) } : null;
 }
 
 /** The port events one authenticated server message carries (possibly none). */

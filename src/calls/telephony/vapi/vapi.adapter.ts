@@ -5,14 +5,17 @@
 //            is ./create-call-request.ts; answers and failures are read by ./create-call-outcome.ts.
 // findCall   Vapi lists calls without a metadata filter, so: GET /call for the from-number's
 //            phoneNumberId, created in a window around placedAt, matched on our call id
-//            (metadata, else name) here.
+//            (metadata, else name) here. A call Vapi ended unplaced for its concurrency limit
+//            does not count: nobody was called, so placing ours again is its first call.
 // fetchCallState GET /call/{id} (client.calls.get), for a call whose end-of-call-report never
 //            came: ended → the events its messages would have carried (./server-messages.ts,
 //            eventsOfEndedCall); any other status, or ended less than REPORT_GRACE_MS ago →
-//            in_flight; 404 → not_found. No SDK retries and a short timeout: the dialer asks
-//            again on a later pass, and a hanging provider must not hold its pass up.
+//            in_flight; 404, or ended unplaced for the concurrency limit → not_found. No SDK
+//            retries and a short timeout: the dialer asks again on a later pass, and a hanging
+//            provider must not hold its pass up.
 // readWebhook authenticates (./webhook-auth.ts) over the raw bytes, then maps the message onto
-//            port events (./server-messages.ts).
+//            port events (./server-messages.ts); a call refused for the concurrency limit
+//            carries none and is named as not placed.
 // A client is built per request from the Account's credentials (apiKey, baseUrl), from the SDK
 // loaded at the first request (./vapi-sdk.ts).
 import type { VapiClient } from '@vapi-ai/server-sdk';
@@ -25,7 +28,8 @@ import {
 } from '../voice-provider.port.js';
 import { buildCreateCallRequest, ourCallIdOf } from './create-call-request.js';
 import { outcomeOfCreateError, outcomeOfCreatedCall } from './create-call-outcome.js';
-import { callIdOfMessage, eventsOfEndedCall, eventsOfServerMessage } from './server-messages.js';
+import { isNotPlacedReason } from './ended-reasons.js';
+import { callIdOfMessage, eventsOfEndedCall, eventsOfServerMessage, notPlacedOfMessage } from './server-messages.js';
 import { type VapiSdk, vapiSdk } from './vapi-sdk.js';
 import { authenticateWebhook } from './webhook-auth.js';
 
@@ -95,7 +99,7 @@ export function createVapiAdapter(options: VapiAdapterOptions = {}): VoiceProvid
         createdAtLe: new Date(placedAt.getTime() + FIND_WINDOW_AFTER_MS).toISOString(),
         limit: FIND_LIMIT,
       });
-      const found = calls.find((call) => ourCallIdOf(call) === callId);
+      const found = calls.find((call) => ourCallIdOf(call) === callId && !isNotPlacedReason(call.endedReason));
       return found ? { providerCallId: found.id } : null;
     },
 
@@ -113,6 +117,8 @@ export function createVapiAdapter(options: VapiAdapterOptions = {}): VoiceProvid
         throw error;
       }
       if (call.status !== 'ended') return { kind: 'in_flight' };
+      // Refused for the concurrency limit: never dialled, as if Vapi had no such call.
+      if (isNotPlacedReason(call.endedReason)) return { kind: 'not_found' };
       const endedAt = Date.parse(call.endedAt ?? call.updatedAt);
       if (Number.isFinite(endedAt) && now.getTime() - endedAt < REPORT_GRACE_MS) return { kind: 'in_flight' };
       const events = eventsOfEndedCall(call, now);
@@ -135,6 +141,8 @@ export function createVapiAdapter(options: VapiAdapterOptions = {}): VoiceProvid
         callId: message ? callIdOfMessage(message) : null,
       });
       if (!auth.ok) return { ok: false, reason: auth.reason };
+      const notPlaced = message ? notPlacedOfMessage(message) : null;
+      if (notPlaced) return { ok: true, events: [], notPlaced };
       return { ok: true, events: message ? eventsOfServerMessage(message, now) : [] };
     },
   };

@@ -1,24 +1,26 @@
 // The calling rule set's data (src/domain/calling-rules/rule-set.data.ts) is well formed: ids
 // unique, jurisdictions real ISO 3166 codes, dates real calendar days, hours valid working hours,
-// caps and registry ages positive integers, and every rule listed in docs/calling-rules-table.md.
+// caps and registry ages positive integers, and every rule listed in docs/calling-rules-us.md and docs/calling-rules-international.md.
 // Nothing here depends on today's date.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { iso31661, iso31662 } from 'iso-3166';
 import { describe, expect, it } from 'vitest';
-import { WorkingHoursSchema } from '../../src/domain/calls/calling-hours.inputs.js';
+import { WorkingHoursSchema } from '../../../src/domain/calls/calling-hours.inputs.js';
 import {
   CALL_PURPOSES,
   CONSENT_KINDS,
   type CallingRule,
   DNC_REGISTRIES,
-} from '../../src/domain/calling-rules/calling-rule.types.js';
-import { CALLING_RULE_SET } from '../../src/domain/calling-rules/rule-set.data.js';
+} from '../../../src/domain/calling-rules/calling-rule.types.js';
+import { CALLING_RULE_SET } from '../../../src/domain/calling-rules/rule-set.data.js';
 
 const rules: readonly CallingRule[] = CALLING_RULE_SET.rules;
 const countries = new Set(iso31661.map((c) => c.alpha2));
 const subdivisions = new Set(iso31662.map((s) => s.code));
-const table = readFileSync(fileURLToPath(new URL('../../docs/calling-rules-table.md', import.meta.url)), 'utf8');
+const table = ['calling-rules-us.md', 'calling-rules-international.md']
+  .map((file) => readFileSync(fileURLToPath(new URL(`../../../docs/${file}`, import.meta.url)), 'utf8'))
+  .join('\n');
 
 /** YYYY-MM-DD naming a day that exists in the proleptic Gregorian calendar. */
 function isCalendarDay(value: string): boolean {
@@ -109,7 +111,7 @@ describe('calling rule set data', () => {
     }
   });
 
-  it('lists every rule id in docs/calling-rules-table.md', () => {
+  it('lists every rule id in docs/calling-rules-us.md and docs/calling-rules-international.md', () => {
     const missing = rules.map((r) => r.id).filter((id) => !table.includes(`\`${id}\``));
     expect(missing).toEqual([]);
   });
