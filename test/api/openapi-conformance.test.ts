@@ -485,6 +485,18 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
     expect((changes.json as { data: unknown[] }).data.length).toBeGreaterThan(0);
     await expectAnswer(400, 'bad_request', apiKey, 'GET', '/api/v1/calling-policy/changes?limit=0');
     await expectUnauthenticated('GET', '/api/v1/calling-policy/changes');
+    const audit = await expectAnswer(200, null, apiKey, 'GET', '/api/v1/calls/audit.csv?limit=10');
+    expect(audit.text.split('\n')[0]).toBe(
+      'callId,contactId,workflowId,agentId,provider,placedAt,status,result,ruleSetVersion,purpose,timeZones,jurisdictions,ruleIds,consentId,consentKind,attemptCounts',
+    );
+    await expectAnswer(
+      400,
+      'bad_request',
+      apiKey,
+      'GET',
+      '/api/v1/calls/audit.csv?from=2026-01-02T00:00:00Z&to=2026-01-01T00:00:00Z',
+    );
+    await expectUnauthenticated('GET', '/api/v1/calls/audit.csv');
 
     const externalId = `conformance-consent-${randomUUID()}`;
     const stored = await contact({ sourceKind: 'hubspot', externalId });
