@@ -9,13 +9,8 @@ import { loadEnv } from '../../src/config/env.js';
 import { clockFrom } from '../support/clocks.js';
 import { writtenConsent } from '../support/consent.js';
 
-/**
- * Monday 23 November 2026, 19:00 UTC. The demo Account's default location is "US", so its
- * contacts may be anywhere in the country: a call is allowed only while it is 08:00-21:00 in
- * every US zone (and 09:00-21:00 for this San Francisco number): here 09:00 in Honolulu, 11:00 in
- * San Francisco, 14:00 in New York.
- */
-const MONDAY_DAYTIME_EVERYWHERE_IN_THE_US = new Date('2026-11-23T19:00:00.000Z');
+/** Monday 23 November 2026, 10:00 in San Francisco, the demo contact's area: inside the law's calling hours. */
+const MONDAY_10_SAN_FRANCISCO = new Date('2026-11-23T18:00:00.000Z');
 
 describe('demo walk-through on the embedded database', () => {
   let service: RunningService | undefined;
@@ -24,7 +19,7 @@ describe('demo walk-through on the embedded database', () => {
   it('calls an enrolled demo contact and serves the call and its transcript', async () => {
     // The configuration `npm start` gets: the defaults (simulated calls paced as in production),
     // on a clock that starts at a time the law allows the call and moves with the real time.
-    const clock = clockFrom(MONDAY_DAYTIME_EVERYWHERE_IN_THE_US);
+    const clock = clockFrom(MONDAY_10_SAN_FRANCISCO);
     service = await startService({
       env: { ...loadEnv({ PORT: '0', HOST: '127.0.0.1' }), DATA_DIR: '' },
       inMemory: true,

@@ -14,12 +14,10 @@ import { recoverUnreportedCalls, runDialerOnce, UNREPORTED_PLACED_MS } from '../
 import { writtenConsent } from '../support/consent.js';
 
 /**
- * A Monday, 19:00 UTC, about five years from when this was written; any far date will do, at an
- * hour inside the law's calling hours: the contacts' location is the Account's default, "US", so
- * they may be anywhere in the country, and the calling rules allow a call only while it is
- * between 08:00 and 21:00 in every US zone (here 15:00 in Washington, 09:00 in Honolulu).
+ * A Monday, 14:00 UTC (10:00 in Washington, the contacts' zone: inside the law's calling hours),
+ * about five years from when this was written; any far date will do.
  */
-const CLOCK_START = new Date('2031-06-02T19:00:00.000Z');
+const CLOCK_START = new Date('2031-06-02T14:00:00.000Z');
 /** Every service timestamp must fall in this span (the test advances the clock by under a day). */
 const LATEST = new Date(CLOCK_START.getTime() + 2 * 86_400_000);
 
