@@ -27,9 +27,18 @@ import { REPORT_ASK_AGAIN_MS, REPORT_GIVE_UP_MS } from '../../src/jobs/provider-
 import { NO_PROVIDER_REPORT } from '../../src/jobs/provider-report-recovery.store.js';
 import { PLACING_LEASE_MS, reconcilePlacements } from '../../src/jobs/provider-placement.js';
 import { REPORT_GRACE_MS } from '../../src/calls/telephony/voice-provider.port.js';
+import { writtenConsent } from '../support/consent.js';
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
+
+/** The first 16:00 UTC at or after `at`: 10:00 in Chicago (11:00 in summer), the contacts' zone. */
+function nextMorningInChicago(at: Date): Date {
+  const morning = new Date(at);
+  morning.setUTCHours(16, 0, 0, 0);
+  if (morning < at) morning.setUTCDate(morning.getUTCDate() + 1);
+  return morning;
+}
 
 /** One provider's emulator behind the same few verbs. */
 interface Driver extends ProviderBase {
@@ -134,9 +143,11 @@ async function startDriver(provider: Provider, clock: DriverClock): Promise<Driv
 
 describe.each(providerCases())('final reports that never came, on %s through %s', (kind, provider) => {
   let phoneSeq = 0;
-  // One clock for the service and the emulator, only ever moved forward.
+  // One clock for the service and the emulator, only ever moved forward. It starts on Monday 23
+  // November 2026, 10:00 in Chicago, and each test starts at 10:00 there: inside the law's
+  // calling hours (src/domain/calling-rules/) for the contacts' Chicago numbers.
   const clock = {
-    at: new Date(),
+    at: new Date('2026-11-23T16:00:00.000Z'),
     now() {
       return this.at;
     },
@@ -157,11 +168,12 @@ describe.each(providerCases())('final reports that never came, on %s through %s'
 
   /**
    * An Account with the provider's credentials, a live agent (calls new contacts at once) and a
-   * published workflow. The clock first moves on past every earlier test's calls (the sweep
-   * settles them on the way; each test checks only its own).
+   * published workflow. The clock first moves on past every earlier test's calls, to the next
+   * morning in Chicago (the sweep settles them on the way; each test checks only its own).
    */
   async function setup() {
     clock.advance(REPORT_GIVE_UP_MS + DAY);
+    clock.reach(nextMorningInChicago(clock.now()));
     const account = await setupAccount();
     await sweep();
     return account;
@@ -175,6 +187,8 @@ describe.each(providerCases())('final reports that never came, on %s through %s'
       phone,
       firstName: 'Ada',
       assignmentOptions: { workflowId: ctx.workflowId },
+      // A US telemarketing call needs the contact's prior express written consent.
+      consent: writtenConsent(clock.now()),
     });
     expect(res.status, res.text).toBeLessThan(300);
     const contactId = res.json.id as string;

@@ -21,6 +21,8 @@ import { createVoiceProviderAdapters } from '../../src/calls/telephony/voice-pro
 import { runDialerOnce } from '../../src/jobs/dialer.js';
 import { reconcilePlacements, PLACING_LEASE_MS } from '../../src/jobs/provider-placement.js';
 import { ALWAYS_OPEN } from '../support/working-hours.js';
+import { clockFrom } from '../support/clocks.js';
+import { writtenConsent } from '../support/consent.js';
 
 /** One provider's emulator behind the same few verbs. */
 interface Driver extends ProviderBase {
@@ -103,8 +105,11 @@ async function startDriver(
 
 describe.each(providerCases())('real calls on %s through %s', (kind, provider) => {
   let phoneSeq = 0;
+  // The time each test starts from: Monday 23 November 2026, 10:00 in Chicago (the contacts' zone:
+  // inside the law's calling hours) when the suite starts, moving on with the real time.
+  const daytime = clockFrom(new Date('2026-11-23T16:00:00.000Z'));
   const clock = {
-    at: new Date(),
+    at: daytime.now(),
     now() {
       return this.at;
     },
@@ -122,7 +127,7 @@ describe.each(providerCases())('real calls on %s through %s', (kind, provider) =
 
   /** An Account with the provider's credentials, a live agent on it (calls new contacts at once) and a published workflow. */
   async function setup(agent: { maxConcurrentCalls?: number } = {}, credentials: { maxConcurrentCalls?: number } = {}) {
-    clock.at = new Date();
+    clock.at = daytime.now();
     return setupAccount({ agent, credentials });
   }
 
@@ -133,6 +138,8 @@ describe.each(providerCases())('real calls on %s through %s', (kind, provider) =
       firstName: 'Ada',
       lastName: 'Lovelace',
       customFields: { plan: 'gold' },
+      // A US telemarketing call needs the contact's prior express written consent.
+      consent: writtenConsent(clock.now()),
       ...body,
       assignmentOptions: { workflowId: ctx.workflowId },
     });
@@ -366,7 +373,9 @@ describe.each(providerCases())('real calls on %s through %s', (kind, provider) =
         const res = await own.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', {
           phone: freshPhone(),
           assignmentOptions: { workflowId: createWorkflow.id },
+          consent: writtenConsent(clock.now()),
         });
+        expect(res.status, res.text).toBeLessThan(300);
         contacts.push(res.json.id as string);
       }
       await runDialerOnce(own.service.services, simulator);
