@@ -20,6 +20,8 @@ import {
 } from '../../src/domain/calls/calling-hours.rules.js';
 import { runDialerOnce } from '../../src/jobs/dialer.js';
 import type { SimulatedTelephony } from '../../src/calls/telephony/simulator.adapter.js';
+import { clockFrom } from '../support/clocks.js';
+import { writtenConsent } from '../support/consent.js';
 
 const SECRET = 'board-app-signing-secret';
 const APP_ID = 10155;
@@ -47,6 +49,10 @@ describe.each(testDatabaseKinds())('board app end to end on %s', (kind) => {
       appId: APP_ID,
       tokenKey: TOKEN_KEY,
       retry: { delaysMs: [20, 50, 100] },
+      // Tests here dial: the service's and monday's time starts on Monday 23 November 2026, 10:00
+      // in Los Angeles (the leads' San Francisco numbers; noon in Chicago), inside the law's
+      // calling hours, and moves on with the real time.
+      clock: clockFrom(new Date('2026-11-23T18:00:00.000Z')),
     }));
   });
   afterAll(async () => {
@@ -58,6 +64,7 @@ describe.each(testDatabaseKinds())('board app end to end on %s', (kind) => {
   const telephony = () => server.service.telephony as SimulatedTelephony;
   const prisma = () => server.service.services.db.prisma;
   const freshPhone = () => `+1415555${String(1000 + phoneSeq++).padStart(4, '0')}`;
+  const freshChicagoPhone = () => `+1312555${String(1000 + phoneSeq++).padStart(4, '0')}`;
 
   const graphql = async (apiKey: string, query: string, variables: Record<string, unknown> = {}) => {
     const res = await server.request(apiKey, 'POST', '/graphql', { query, variables });
@@ -94,8 +101,7 @@ describe.each(testDatabaseKinds())('board app end to end on %s', (kind) => {
     return result.data.setBoardMapping;
   }
 
-  function addLead(ctx: Setup, values: Record<string, unknown> = {}, name = 'Jane Doe') {
-    const phone = freshPhone();
+  function addLead(ctx: Setup, values: Record<string, unknown> = {}, name = 'Jane Doe', phone = freshPhone()) {
     const item = monday.addItem({
       boardId: ctx.boardId,
       name,
@@ -125,6 +131,19 @@ describe.each(testDatabaseKinds())('board app end to end on %s', (kind) => {
 
   const contactOf = (ctx: Setup, itemId: string) =>
     prisma().contact.findFirst({ where: { accountId: ctx.accountId, sourceKind: 'monday', externalId: itemId } });
+
+  /**
+   * Records the enrolled lead's prior express written consent through GraphQL, by its item id (a
+   * board enrollment carries none, and the calling rules call no US contact without it).
+   */
+  async function consentOf(ctx: Setup, itemId: string) {
+    const result = await graphql(
+      ctx.apiKey,
+      'mutation ($x: String!, $i: JSON!) { addContactConsent(sourceKind: "monday", externalId: $x, input: $i) { id } }',
+      { x: itemId, i: writtenConsent(server.now()) },
+    );
+    expect(result.errors).toBeUndefined();
+  }
 
   async function callEndedRecipe(ctx: Setup, filter: { agentId?: string } = {}, boardId = ctx.boardId) {
     return monday.createRecipe({
@@ -201,6 +220,7 @@ describe.each(testDatabaseKinds())('board app end to end on %s', (kind) => {
     expect(contact!.customFields).toEqual({ company: 'Acme' });
     expect(run.outputFields).toMatchObject({ contactId: contact!.id, workflowId: ctx.workflowId, created: true });
 
+    await consentOf(ctx, lead.itemId);
     await dial();
     const delivered = await server.eventually(async () =>
       deliveriesFor(resultRecipe.subscription!.subscriptionId).find((d) => d.outcome === 'accepted'),
@@ -446,7 +466,7 @@ describe.each(testDatabaseKinds())('board app end to end on %s', (kind) => {
     for (const jwt of [
       monday.mintJwt({ ...claims, secret: 'another-apps-secret' }),
       monday.mintJwt({ ...claims, secret: monday.clientSecret }),
-      monday.mintJwt({ ...claims, iat: Math.floor(Date.now() / 1000) - 600, expiresInSeconds: 300 }),
+      monday.mintJwt({ ...claims, iat: Math.floor(server.now().getTime() / 1000) - 600, expiresInSeconds: 300 }),
       monday.mintJwt({ ...claims, aud: url('/actions/fill-timezone') }),
       null,
     ]) {
@@ -652,7 +672,10 @@ describe.each(testDatabaseKinds())('board app end to end on %s', (kind) => {
     telephony().setScript(leads[0].phone, { result: 'no_answer' });
     telephony().setScript(leads[1].phone, { result: 'qualified', testCall: true });
     telephony().setScript(leads[2].phone, { result: 'qualified', transferred: true });
-    for (const lead of leads) expect((await enrollRun(ctx, lead.itemId)).outcome).toBe('success');
+    for (const lead of leads) {
+      expect((await enrollRun(ctx, lead.itemId)).outcome).toBe('success');
+      await consentOf(ctx, lead.itemId);
+    }
     await dial();
     const accepted = await server.eventually(async () => {
       const d = deliveriesFor(every.subscription!.subscriptionId).filter((x) => x.outcome === 'accepted');
@@ -670,6 +693,7 @@ describe.each(testDatabaseKinds())('board app end to end on %s', (kind) => {
     await monday.deleteRecipe(every.id);
     const later = addLead(ctx);
     expect((await enrollRun(ctx, later.itemId)).outcome).toBe('success');
+    await consentOf(ctx, later.itemId);
     await dial();
     await new Promise((r) => setTimeout(r, 1500));
     expect(deliveriesFor(every.subscription!.subscriptionId)).toHaveLength(1);
@@ -684,6 +708,7 @@ describe.each(testDatabaseKinds())('board app end to end on %s', (kind) => {
     monday.failTriggerDeliveries(1, 500);
     monday.failTriggerDeliveries(1, 429, { retryAfterSeconds: 1 });
     expect((await enrollRun(ctx, lead.itemId)).outcome).toBe('success');
+    await consentOf(ctx, lead.itemId);
     await dial();
     await server.eventually(
       async () => deliveriesFor(recipe.subscription!.subscriptionId).some((d) => d.outcome === 'accepted'),
@@ -725,6 +750,7 @@ describe.each(testDatabaseKinds())('board app end to end on %s', (kind) => {
     const lead = addLead(ctx);
     telephony().setScript(lead.phone, { result: 'no_answer' });
     expect((await enrollRun(ctx, lead.itemId)).outcome).toBe('success');
+    await consentOf(ctx, lead.itemId);
     const contact = await contactOf(ctx, lead.itemId);
     const accepted = () => deliveriesFor(recipe.subscription!.subscriptionId).filter((d) => d.outcome === 'accepted');
 
@@ -738,12 +764,12 @@ describe.each(testDatabaseKinds())('board app end to end on %s', (kind) => {
     // The enrollment goes on: one attempt made, the next one scheduled later.
     const waiting = await prisma().enrollment.findFirstOrThrow({ where: { contactId: contact!.id } });
     expect(waiting).toMatchObject({ active: true, attempts: 1 });
-    expect(waiting.nextAttemptAt!.getTime()).toBeGreaterThan(Date.now());
+    expect(waiting.nextAttemptAt!.getTime()).toBeGreaterThan(server.now().getTime());
 
     // Make the second attempt due now.
     await prisma().enrollment.update({
       where: { id: waiting.id },
-      data: { nextAttemptAt: new Date(Date.now() - 1000) },
+      data: { nextAttemptAt: new Date(server.now().getTime() - 1000) },
     });
     await dial();
     await server.eventually(async () => accepted().length === 2);
@@ -778,22 +804,24 @@ describe.each(testDatabaseKinds())('board app end to end on %s', (kind) => {
   });
 
   it("keeps a new contact to the agent's working hours unless the agent calls new contacts immediately", async () => {
-    // Working hours on tomorrow only (in the contact's zone), so now is outside them.
+    // Working hours on tomorrow only (in the contact's zone), so now is outside them. Chicago
+    // numbers: the law's hours (09:00-21:00 in Illinois) then allow a call at 09:00 there.
     const zone = 'America/Chicago';
     const weekdayIn = (at: Date) =>
       new Intl.DateTimeFormat('en-US', { timeZone: zone, weekday: 'short' }).format(at).toLowerCase();
-    const tomorrow = weekdayIn(new Date(Date.now() + 24 * 3600_000)) as Weekday;
+    const tomorrow = weekdayIn(new Date(server.now().getTime() + 24 * 3600_000)) as Weekday;
     const hours: WorkingHours = { [tomorrow]: [{ start: '09:00', end: '17:00' }] };
     const ctx = await setup({ agent: { callNewContactsImmediately: false, workingHours: hours } });
     await mapBoard(ctx);
     const recipe = await callEndedRecipe(ctx);
-    const waiting = addLead(ctx, { tz: { timezone: zone } });
+    const waiting = addLead(ctx, { tz: { timezone: zone } }, 'Jane Doe', freshChicagoPhone());
     const run = await enrollRun(ctx, waiting.itemId);
     expect(run.outcome).toBe('success');
+    await consentOf(ctx, waiting.itemId);
     const contact = await contactOf(ctx, waiting.itemId);
     expect(contact).toMatchObject({ status: 'assigned', assignedWorkflowId: ctx.workflowId, timezone: zone });
 
-    const before = Date.now();
+    const before = server.now().getTime();
     const pass = await runDialerOnce(server.service.services, telephony());
     await telephony().settled();
     expect(pass.placed.filter((c) => c.contactId === contact!.id)).toEqual([]);
@@ -814,9 +842,10 @@ describe.each(testDatabaseKinds())('board app end to end on %s', (kind) => {
 
     // The same agent with the option on: a new contact is called at once, outside the hours.
     await prisma().agent.update({ where: { id: ctx.agentId }, data: { callNewContactsImmediately: true } });
-    const now = addLead(ctx, { tz: { timezone: zone } });
+    const now = addLead(ctx, { tz: { timezone: zone } }, 'Jane Doe', freshChicagoPhone());
     telephony().setScript(now.phone, { result: 'no_answer' });
     expect((await enrollRun(ctx, now.itemId)).outcome).toBe('success');
+    await consentOf(ctx, now.itemId);
     const called = await contactOf(ctx, now.itemId);
     const second = await runDialerOnce(server.service.services, telephony());
     await telephony().settled();

@@ -17,6 +17,9 @@ import { createTestDatabase, testDatabaseKinds, type DatabaseKind } from '../sup
 import { startMondayEmulator } from '../support/monday-emulator/index.js';
 import { fanOutCallEnded, reclaimAbandonedLeases } from '../../src/jobs/trigger-delivery.js';
 import { registerProcess } from '../../src/jobs/process-liveness.js';
+import { generateSecret, hashSecret } from '../../src/domain/api-keys/api-keys.service.js';
+import { clockFrom } from '../support/clocks.js';
+import { writtenConsent } from '../support/consent.js';
 
 const SECRET = 'restart-signing-secret';
 const APP_ID = 10155;
@@ -63,10 +66,15 @@ describe.each(testDatabaseKinds())('call-ended trigger across a restart on %s', 
   }
 
   async function scenario() {
+    // The services' and monday's time: it starts on Monday 23 November 2026, 10:00 in Los Angeles
+    // (the item's San Francisco number), inside the law's calling hours, and moves on with the
+    // real time, across the restart.
+    const clock = clockFrom(new Date('2026-11-23T18:00:00.000Z'));
     const monday = await startMondayEmulator({
       signingSecret: SECRET,
       appId: APP_ID,
       retry: { delaysMs: [20, 50, 100] },
+      now: () => clock.now().getTime(),
     });
     cleanups.push(() => monday.close());
     const database = await durableDatabase();
@@ -92,6 +100,7 @@ describe.each(testDatabaseKinds())('call-ended trigger across a restart on %s', 
         db: await database.open(),
         dialer: false,
         monday: config,
+        clock,
       });
       port = Number(new URL(service.baseUrl).port); // the restarted service listens where monday calls
       return service;
@@ -101,6 +110,18 @@ describe.each(testDatabaseKinds())('call-ended trigger across a restart on %s', 
     const account = await prisma.account.create({ data: { createdAt: first.services.clock.now(), name: 'restart' } });
     const user = await prisma.user.create({
       data: { createdAt: first.services.clock.now(), accountId: account.id, email: 'r@example.com' },
+    });
+    // A key of the Account's, to record the enrolled contact's consent through the API.
+    const apiKey = generateSecret();
+    await prisma.apiKey.create({
+      data: {
+        createdAt: first.services.clock.now(),
+        accountId: account.id,
+        userId: user.id,
+        name: 'restart',
+        secretHash: hashSecret(apiKey),
+        lastFour: apiKey.slice(-4),
+      },
     });
     const agent = await prisma.agent.create({
       data: {
@@ -187,6 +208,18 @@ describe.each(testDatabaseKinds())('call-ended trigger across a restart on %s', 
       inputFields: { boardId: board.id, itemId: Number(item.id), workflowId: { title: 'W', value: workflow.id } },
     });
     expect(enrolled.outcome).toBe('success');
+    // The contact's prior express written consent (a board enrollment carries none, and the calling
+    // rules call no US contact without it).
+    const consent = await fetch(`${first.baseUrl}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        query: 'mutation ($c: String!, $i: JSON!) { addContactConsent(contactId: $c, input: $i) { id } }',
+        variables: { c: enrolled.outputFields!.contactId, i: writtenConsent(clock.now()) },
+      }),
+    });
+    const consentBody = (await consent.json()) as { errors?: unknown };
+    expect(consentBody.errors).toBeUndefined();
     const dial = async () => {
       await runDialerOnce(first.services, first.telephony);
       await (first.telephony as SimulatedTelephony).settled();

@@ -13,6 +13,7 @@ import {
 } from './monday-emulator/index.js';
 import { startTestServer, type TestAccount, type TestServer, type TestServerOptions } from './test-server.js';
 import type { DatabaseKind } from './databases.js';
+import type { Clock } from '../../src/domain/shared/clock.js';
 
 /** The "Leads" board's columns: names, phone, both kinds of timezone column, company, a stage and the call outcome. */
 export const LEADS_COLUMNS: readonly AddColumnInput[] = [
@@ -34,15 +35,18 @@ export const LEADS_COLUMNS: readonly AddColumnInput[] = [
 /**
  * The monday emulator and a test server with the board app configured against it. monday signs
  * `aud` = the URL it calls, so the app checks it against the server's own URL once it listens.
+ * `clock`: the server's and the emulator's (default: the real time), for suites that dial.
  */
 export async function startBoardApp(
   kind: DatabaseKind,
-  options: { signingSecret: string; appId: number; tokenKey: Buffer; retry?: Partial<RetryPolicy> },
+  options: { signingSecret: string; appId: number; tokenKey: Buffer; retry?: Partial<RetryPolicy>; clock?: Clock },
 ): Promise<{ monday: MondayEmulator; server: TestServer }> {
+  const clock = options.clock;
   const monday = await startMondayEmulator({
     signingSecret: options.signingSecret,
     appId: options.appId,
     retry: options.retry,
+    ...(clock ? { now: () => clock.now().getTime() } : {}),
   });
   const config: MondayConfig = {
     signingSecret: options.signingSecret,
@@ -52,7 +56,7 @@ export async function startBoardApp(
     publicBaseUrl: null,
     tokenKey: options.tokenKey,
   };
-  const server = await startTestServer(kind, { monday: config });
+  const server = await startTestServer(kind, { monday: config, clock });
   config.publicBaseUrl = server.baseUrl;
   return { monday, server };
 }
