@@ -4,13 +4,16 @@
 // an in-memory database with the demo account and the background dialer, with the provider API
 // URLs pointed at the emulators. Then it plays the story: an operator stores the Account's Vapi
 // and Retell keys and creates an agent and a published workflow on each provider over GraphQL;
-// one contact is enrolled on each through the REST API; the dialer places both calls through
-// the SDKs; each emulator ends its call as scripted and sends its signed webhooks; the REST API
+// one contact is enrolled on each through the REST API, with the contact's prior express written
+// consent (the calling rules call no US contact for telemarketing without it); the dialer places
+// both calls through the SDKs; each emulator ends its call as scripted and sends its signed webhooks; the REST API
 // shows each contact, its call and the transcript; forged webhooks are refused. Any step that
 // does not go as described stops the demo with a message and a non-zero exit code.
 //
-// Time: the service and both emulators read one clock, the demo's. A provider reports a call
-// only once it is over (it rings, is picked up, talks for its scripted length, ends, and is
+// Time: the service and both emulators read one clock, the demo's. It is the real time when the
+// law lets the dialer call the contacts then (their San Francisco numbers: 09:00-21:00 in
+// California), else it starts at the next weekday 10:00 in Los Angeles. A provider reports a
+// call only once it is over (it rings, is picked up, talks for its scripted length, ends, and is
 // analysed), so instead of waiting the calls out in real time the demo moves its clock on to
 // when both providers report them.
 
@@ -41,6 +44,9 @@ const PROVIDER_AGENT = {
     fromNumber: '+14155550177',
   },
 } as const;
+
+/** The contacts' zone: both have San Francisco numbers. */
+const CONTACT_ZONE = 'America/Los_Angeles';
 
 /** The contact enrolled on each provider's workflow. */
 const CONTACTS = {
@@ -76,8 +82,8 @@ const RETELL_TRANSCRIPT = [
 ];
 
 /**
- * The demo's clock: the process clock, moved forward when the demo lets time pass (the calls'
- * lives) instead of waiting. The service and both emulators read it.
+ * The demo's clock: the process clock (or a later start, see main()), moved forward when the demo
+ * lets time pass (the calls' lives) instead of waiting. The service and both emulators read it.
  */
 const demoClock = {
   aheadMs: 0,
@@ -204,7 +210,39 @@ const resources: { service: RunningService | null; vapi: VapiEmulator | null; re
 /** One line of the summary per provider, filled as the story goes. */
 const summary: Record<Provider, Record<string, string>> = { vapi: {}, retell: {} };
 
+type ZonedTime = typeof import('../src/domain/calls/zoned-time.js');
+
+/**
+ * Where the demo's clock starts, given the real time: null (the real time will do) when it is
+ * between 09:00 and 20:00 in Los Angeles, inside the hours California lets the dialer call the
+ * contacts (09:00-21:00, docs/calling-rules-table.md) with an hour to spare for the story; else
+ * the next weekday 10:00 there.
+ */
+function callingTimeAfter(now: Date, zoned: ZonedTime): Date | null {
+  const zone = zoned.zoneOf(CONTACT_ZONE);
+  const minutes = (zoned.wallClock(zone, now.getTime()) % 86_400_000) / 60_000;
+  if (minutes >= 9 * 60 && minutes < 20 * 60) return null;
+  for (let date = zoned.localDate(zone, now.getTime()); ; date = zoned.addDays(date, 1)) {
+    const tenAm = zoned.localToInstant(zone, date, 10 * 60);
+    if (tenAm > now.getTime() && zoned.weekdayIndex(date) < 5) return new Date(tenAm);
+  }
+}
+
+/** The local time in the contacts' zone, e.g. "Monday 10:00". */
+const localTime = (at: Date) =>
+  new Intl.DateTimeFormat('en-US', {
+    timeZone: CONTACT_ZONE,
+    weekday: 'long',
+    hour: '2-digit',
+    minute: '2-digit',
+    hourCycle: 'h23',
+  }).format(at);
+
 async function main(): Promise<void> {
+  // The calls must be placed at a time the law allows: the demo's clock starts then (see above).
+  const realNow = new Date();
+  const callingTime = callingTimeAfter(realNow, await import('../src/domain/calls/zoned-time.js'));
+  if (callingTime) demoClock.advanceTo(callingTime);
   const { startVapiEmulator } = await import('../test/support/vapi-emulator/index.js');
   const { startRetellEmulator } = await import('../test/support/retell-emulator/index.js');
   const { startService } = await import('../src/service.js');
@@ -279,6 +317,13 @@ async function main(): Promise<void> {
   say(`  demo account      ${demo.accountId}, API key …${demo.apiKey.slice(-4)}`);
   say(`  webhook URLs      ${new URL(webhookUrl('vapi')).pathname}`);
   say(`                    ${new URL(webhookUrl('retell')).pathname}`);
+  const lawsHours = 'California lets the dialer call the contacts 09:00-21:00 their time';
+  if (callingTime)
+    say(
+      `  demo's clock      starts at ${localTime(callingTime)} in Los Angeles (${callingTime.toISOString()}): it is ${localTime(realNow)} there, ` +
+        `and the story needs a time between 09:00 and 20:00 there (${lawsHours})`,
+    );
+  else say(`  demo's clock      the real time, ${localTime(realNow)} in Los Angeles (${lawsHours})`);
 
   step('3. The operator (GraphQL, ADMIN_TOKEN): provider keys, a Vapi agent, a Retell agent, a workflow each');
   const admin = <T>(query: string, variables: Record<string, unknown> = {}) =>
@@ -357,8 +402,10 @@ async function main(): Promise<void> {
     say(`  createWorkflow "${workflow.name}" → ${short(workflow.id)} ${workflow.status}, agent "${name}"`);
   }
 
-  step("4. Script each call's outcome at its provider, then enroll one contact per workflow (REST)");
-  const callbackAt = tomorrowAtTen('America/Los_Angeles');
+  step(
+    "4. Script each call's outcome at its provider, then enroll one contact per workflow with the contact's consent (REST)",
+  );
+  const callbackAt = tomorrowAtTen(CONTACT_ZONE);
   vapi.script(CONTACTS.vapi.phone, {
     endedReason: 'customer-ended-call',
     durationSeconds: 95,
@@ -385,14 +432,23 @@ async function main(): Promise<void> {
   const contacts = {} as Record<Provider, ContactView>;
   for (const provider of ['vapi', 'retell'] as const) {
     const { externalId, firstName, lastName, phone, customFields } = CONTACTS[provider];
+    // The contact's prior express written consent, as the CRM recorded it when she signed up: a
+    // US telemarketing call (the demo Account's purpose) is placed only with it.
+    const consent = {
+      kind: 'express_written',
+      method: 'web_form',
+      evidence: `signed the call-me form at example.com/demo as ${firstName} ${lastName}`,
+      obtainedAt: new Date(demoClock.now().getTime() - 2 * 86_400_000).toISOString(),
+    };
     const upsert = await rest<ContactView>(baseUrl, demo.apiKey, 'PUT', '/api/v1/contacts/upsert', {
       externalId,
       firstName,
       lastName,
       phone,
       customFields,
-      timezone: 'America/Los_Angeles',
+      timezone: CONTACT_ZONE,
       assignmentOptions: { workflowId: workflows[provider].workflowId },
+      consent,
     });
     check(
       upsert.status === 201,
@@ -407,6 +463,7 @@ async function main(): Promise<void> {
     say(
       `  PUT /api/v1/contacts/upsert ${firstName} ${lastName} (${externalId}) → ${upsert.status}, contact ${short(upsert.json.id)}, status ${upsert.json.status}, on "${provider === 'vapi' ? 'Vapi' : 'Retell'} outreach"`,
     );
+    say(`         consent ${consent.kind} (${consent.method}, obtained ${consent.obtainedAt}): "${consent.evidence}"`);
   }
 
   step("5. The dialer places each call through the provider's SDK");
@@ -416,6 +473,23 @@ async function main(): Promise<void> {
       const call = await prisma.call.findFirst({ where: { contactId: contacts[provider].id } });
       return call?.status === 'queued' && call.providerCallId ? call : null;
     });
+  /** What allowed the call, from its audit (the calling rules' decision the dialer kept on the Call row). */
+  const allowedBy = (provider: Provider, call: { dialingAudit: unknown }) => {
+    const audit = call.dialingAudit as {
+      ruleSetVersion?: string;
+      purpose?: string;
+      jurisdictions?: string[];
+      timeZones?: string[];
+      consent?: { kind: string } | null;
+    } | null;
+    check(
+      audit?.consent?.kind === 'express_written',
+      `the ${provider} call's dialing audit names no written consent: ${json(audit)}`,
+    );
+    say(
+      `         allowed by the calling rules ${audit.ruleSetVersion} (${audit.purpose}): ${audit.jurisdictions?.join(', ')}, ${audit.timeZones?.join(', ')}, consent ${audit.consent.kind}`,
+    );
+  };
   const vapiCall = await queuedCall('vapi');
   const vapiCreated = vapi.calls.find((c) => c.id === vapiCall.providerCallId);
   check(vapiCreated?.request, `the Vapi emulator has no create request for call ${vapiCall.providerCallId}`);
@@ -462,6 +536,7 @@ async function main(): Promise<void> {
     say(
       `         Call row ${vapiCall.id}: status ${vapiCall.status}, provider ${vapiCall.provider}, providerCallId ${vapiCall.providerCallId}`,
     );
+    allowedBy('vapi', vapiCall);
     summary.vapi.providerCallId = vapiCall.providerCallId!;
   }
   const retellCall = await queuedCall('retell');
@@ -507,6 +582,7 @@ async function main(): Promise<void> {
     say(
       `         Call row ${retellCall.id}: status ${retellCall.status}, provider ${retellCall.provider}, providerCallId ${retellCall.providerCallId}`,
     );
+    allowedBy('retell', retellCall);
     summary.retell.providerCallId = retellCall.providerCallId!;
   }
 

@@ -1,6 +1,7 @@
 // `npm run demo:calls`, run as a user runs it: a child process that must exit 0 after printing
 // every step of the story (real calls through the Vapi and Retell emulators), with the key
-// results of each step.
+// results of each step. It runs at any real time: the demo's clock starts at a time the law lets
+// the dialer call its contacts.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -32,9 +33,14 @@ describe('npm run demo:calls', () => {
     );
     expect(stdout).toMatch(/createAgent "Ava \(Vapi\)" → \w{8}… vapi, live/);
     expect(stdout).toMatch(/createAgent "Alex \(Retell\)" → \w{8}… retell, live/);
-    // 4. Enrolled through REST.
+    // 2. The demo's clock: the real time, or a later one inside the law's calling hours in Los Angeles.
+    expect(stdout).toMatch(
+      /demo's clock {6}(the real time, \w+ (09|1\d):\d\d in Los Angeles|starts at \w+day 10:00 in Los Angeles \(\S+Z\))/,
+    );
+    // 4. Enrolled through REST, each with the contact's prior express written consent.
     expect(stdout).toMatch(/PUT \/api\/v1\/contacts\/upsert Ada Lovelace \(crm-1001\) → 201/);
     expect(stdout).toMatch(/PUT \/api\/v1\/contacts\/upsert Grace Hopper \(crm-1002\) → 201/);
+    expect(stdout.match(/consent express_written \(web_form, obtained \S+Z\)/g)).toHaveLength(2);
     // 5. Placed through each SDK, with our call id; the Call rows queued with the provider's id.
     expect(stdout).toContain('Vapi   POST /call → 201');
     expect(stdout).toMatch(/assistantOverrides\.metadata \{"contactlineCallId":"[0-9a-f-]{36}"\}/);
@@ -42,6 +48,12 @@ describe('npm run demo:calls', () => {
     expect(stdout).toMatch(/metadata \{"contactline_call_id":"[0-9a-f-]{36}"\}/);
     expect(stdout).toMatch(/Call row [0-9a-f-]{36}: status queued, provider vapi, providerCallId \S+/);
     expect(stdout).toMatch(/Call row [0-9a-f-]{36}: status queued, provider retell, providerCallId \S+/);
+    // ...each allowed by the calling rules, with the consent the upsert carried.
+    expect(
+      stdout.match(
+        /allowed by the calling rules \S+ \(telemarketing\): US, US-CA, America\/Los_Angeles, consent express_written/g,
+      ),
+    ).toHaveLength(2);
     // 6. Each call runs its course (the demo's clock moves on to its report), then its signed webhooks are accepted.
     expect(stdout).toMatch(
       /Vapi {3}placed \d\d:\d\d:\d\d, picked up \d\d:\d\d:\d\d, ended \d\d:\d\d:\d\d \(95 s\), reported \d\d:\d\d:\d\d/,
