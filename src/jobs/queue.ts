@@ -1,10 +1,30 @@
 // The durable job queue: pg-boss on the service's own database (PostgreSQL, or PGlite
 // through pg-boss's `db.executeSql` hook). Jobs carry ids only; their payload lives in
 // domain tables written before the job is sent, so a job is never the only copy of work.
+import PgBossManager from 'pg-boss/src/manager.js';
 import PgBoss from 'pg-boss';
 import type { Database } from '../db/database.js';
 import type { JobHandler, JobQueue } from '../domain/context.js';
 import { logger } from '../logger.js';
+
+// pg-boss 10's worker calls its manager's complete() and fail() without awaiting them
+// (manager.js, onFetch: `this.complete(…)`, `this.fail(…)`): when the database is gone their
+// rejection is unhandled, and Node ends the process. A lost completion only means the job runs
+// again (every handler is safe to run twice: the work's record is in the domain's tables), so it
+// is logged instead. The calls go through the Manager's prototype (the manager is a private field
+// of PgBoss), so the prototype's two methods are wrapped, once.
+const managerPrototype = PgBossManager.prototype;
+for (const method of ['complete', 'fail'] as const) {
+  const original = managerPrototype[method] as (...args: unknown[]) => Promise<unknown>;
+  if ((original as { recordsLoss?: boolean }).recordsLoss) continue;
+  const wrapped = function (this: unknown, ...args: unknown[]) {
+    return original.apply(this, args).catch((error: unknown) => {
+      logger.warn({ err: error }, `job queue: ${method} could not be recorded; the job will run again`);
+      return [];
+    });
+  };
+  managerPrototype[method] = Object.assign(wrapped, { recordsLoss: true });
+}
 
 /** Every queue the service uses, created at start-up (pg-boss 10 requires queues to exist). */
 export const QUEUES = ['contacts.import'] as const;
@@ -40,20 +60,6 @@ export async function startJobQueue(db: Database, { stopTimeoutMs = 5000 }: JobQ
     // pg-boss reports maintenance failures here; they must not crash the process.
     logger.warn({ err: error }, 'job queue error');
   });
-  // pg-boss 10's worker calls complete() and fail() without awaiting them (manager.js, onFetch):
-  // when the database is gone their rejection is unhandled, and Node ends the process. A lost
-  // completion only means the job runs again (every handler is safe to run twice: the work's
-  // record is in the domain's tables), so it is logged instead.
-  for (const method of ['complete', 'fail'] as const) {
-    const original = boss[method].bind(boss) as (...args: unknown[]) => Promise<unknown>;
-    Object.assign(boss, {
-      [method]: (...args: unknown[]) =>
-        original(...args).catch((error: unknown) => {
-          logger.warn({ err: error }, `job queue: ${method} could not be recorded; the job will run again`);
-          return [];
-        }),
-    });
-  }
   await boss.start();
   for (const name of QUEUES) {
     await boss.createQueue(name, { name, retryLimit: 20, retryDelay: 1, retryBackoff: true });
