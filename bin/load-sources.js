@@ -108,13 +108,19 @@ async function build(entryFile, outdir, manifest) {
   );
   const built = { entry: path.relative(CACHE_DIR, path.resolve(ROOT, entryOut)), inputs };
   writeAtomically(manifest, JSON.stringify(built));
-  removeSuperseded(outdir, new Set(result.outputFiles.map((out) => path.basename(out.path))));
+  // "Now" is the file system's: the manifest's mtime. A process under faketime (CI's run 400 days
+  // ahead) would otherwise see every file as old, and remove another process's file mid-write.
+  removeSuperseded(
+    outdir,
+    new Set(result.outputFiles.map((out) => path.basename(out.path))),
+    fs.statSync(manifest).mtimeMs,
+  );
   return built;
 }
 
-/** Removes the files of earlier builds that this one superseded more than an hour ago. */
-function removeSuperseded(outdir, current) {
-  const before = Date.now() - SUPERSEDED_KEPT_MS;
+/** Removes the files of earlier builds that this one superseded more than an hour ago (by the file system's clock, `now`). */
+function removeSuperseded(outdir, current, now) {
+  const before = now - SUPERSEDED_KEPT_MS;
   for (const file of fs.readdirSync(outdir)) {
     if (current.has(file)) continue;
     const full = path.join(outdir, file);
