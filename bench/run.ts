@@ -17,8 +17,10 @@
 //   The seed (bench/seed.ts): N contacts shaped like a real Account's (census name frequencies, skewed
 //   status and sourceKind, import bursts, five workflows with their enrollments, numbers of eight
 //   countries), with no ANALYZE or VACUUM after it.
-//   4. (bench/calls.ts) the dialer claiming the next 100 due calls among N enrolled contacts, vs its
-//      claim SELECT in BEGIN/ROLLBACK; one call.ended event applied, vs one contact UPDATE.
+//   4. (bench/calls.ts) the dialer claiming the next 100 due calls among N enrolled contacts, with the
+//      calling rules on and with every jurisdiction off, vs its claim SELECT in BEGIN/ROLLBACK;
+//      GET /contacts/{id}/dialing vs the statements reading its inputs; one call.ended event applied,
+//      vs one contact UPDATE.
 //   5. (bench/mcp.ts) each tool server call vs the REST request for the same data (target ≤ 1.5× REST, p50).
 //   BENCH_ONLY=contacts                    seed, then only the contact figures (import, upsert, lists)
 //   BENCH_ONLY=writes                      seed, then only the import and upsert figures (what indexes cost)
@@ -101,6 +103,7 @@ const SETTINGS = {
   warmup: QUICK ? 5 : 10,
   dialerRuns: QUICK ? 10 : 30,
   dialerBudgetMs: 45_000,
+  dialingRequests: QUICK ? 100 : 1000,
   callEndedCalls: QUICK ? 50 : 200,
   enrollRuns: QUICK ? 100 : 300,
   voiceCalls: QUICK ? 50 : 200,
@@ -709,12 +712,13 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
     if (runs('calls'))
       figures.push(
         ...(await benchCalls(
-          server.service.services,
-          account.accountId,
+          server,
+          account,
           kind,
           {
             dialerRuns: SETTINGS.dialerRuns,
             dialerBudgetMs: SETTINGS.dialerBudgetMs,
+            dialingRequests: SETTINGS.dialingRequests,
             callEndedCalls: SETTINGS.callEndedCalls,
             warmup: SETTINGS.warmup,
           },
