@@ -279,6 +279,26 @@ describe.each(testDatabaseKinds())('calling rules on %s', (kind) => {
     expect([...explained.values()]).toContain(false);
   });
 
+  it("/dialing names what holds the contact's enrollment: a paused workflow, an agent not live, a blocked phone", async () => {
+    clock.at = MONDAY_10_CHICAGO;
+    const ctx = await account();
+    const contact = await enroll(ctx, { consent: writtenConsent(clock.at) });
+    const codes = async () => (await dialing(ctx.apiKey, contact.id)).reasons.map((r) => r.code);
+    expect(await codes()).toEqual([]);
+    const workflow = await prisma().workflow.update({ where: { id: ctx.workflowId }, data: { paused: true } });
+    expect(await codes()).toEqual(['workflow_paused']);
+    await prisma().workflow.update({ where: { id: ctx.workflowId }, data: { paused: false } });
+    await prisma().agent.update({ where: { id: workflow.agentId as string }, data: { status: 'paused' } });
+    expect(await codes()).toEqual(['agent_not_live']);
+    await prisma().agent.update({ where: { id: workflow.agentId as string }, data: { status: 'live' } });
+    await prisma().blockedPhone.create({
+      data: { accountId: ctx.accountId, phone: contact.phone, createdAt: server.now() },
+    });
+    expect(await codes()).toContain('phone_blocked');
+    // The dialer agrees: nothing is placed.
+    expect(await dial()).not.toContain(contact.id);
+  });
+
   it('a do_not_call result revokes the consent; consents of another Account and unknown contacts are not found', async () => {
     clock.at = MONDAY_10_CHICAGO;
     const ctx = await account();

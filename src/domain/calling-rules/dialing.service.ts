@@ -9,6 +9,7 @@ import { requireActor } from '../context.js';
 import type { DialingDecision, EnrollmentHold, EnrollmentInputs } from './dialing-decision.rules.js';
 import { decideForSubjects } from './dialing-facts.js';
 import { contactOf, type ContactRef } from './consents.service.js';
+import { blockAndCurrentEnrollment } from './dialing.store.js';
 import { RULE_SET } from './rule-set.js';
 
 /**
@@ -56,41 +57,32 @@ export function enrollmentInputs(args: {
 export async function contactDialing(ctx: RequestContext, ref: ContactRef): Promise<ContactDialing> {
   const { accountId } = requireActor(ctx);
   const contact = await contactOf(ctx, ref);
-  const [enrollment, blocked] = await Promise.all([
-    ctx.db.prisma.enrollment.findFirst({
-      where: { contactId: contact.id, accountId, active: true },
-      orderBy: { createdAt: 'desc' },
-      include: { workflow: { include: { agent: true } } },
-    }),
-    contact.phone
-      ? ctx.db.prisma.blockedPhone.findUnique({ where: { accountId_phone: { accountId, phone: contact.phone } } })
-      : null,
-  ]);
+  const sql = directSql(ctx.db.sql);
+  const { blocked, enrollment } = await blockAndCurrentEnrollment(sql, accountId, contact.id, contact.phone);
   let inputs: EnrollmentInputs | null = null;
   if (enrollment) {
-    const { workflow } = enrollment;
-    const agent = workflow.agent;
-    const hours = (agent?.workingHours ?? {}) as WorkingHours;
-    const immediate =
-      enrollment.attempts === 0 && (enrollment.enforceCallNow || Boolean(agent?.callNewContactsImmediately));
+    const hasAgent = enrollment.hasAgent;
+    const hours = (enrollment.workingHours ?? {}) as WorkingHours;
+    const callNewContactsImmediately = Boolean(enrollment.callNewContactsImmediately);
+    const immediate = enrollment.attempts === 0 && (enrollment.enforceCallNow || callNewContactsImmediately);
     // The dialer's claim skips these (src/jobs/dialer.store.ts), in its order.
     const holds: Array<[boolean, EnrollmentHold]> = [
       [enrollment.nextAttemptAt === null, 'call_in_progress'],
-      [!agent, 'no_agent'],
-      [workflow.status !== 'published', 'workflow_not_published'],
-      [workflow.paused, 'workflow_paused'],
-      [Boolean(agent) && agent?.status !== 'live', 'agent_not_live'],
-      [Boolean(agent) && !hasWorkingHours(hours) && !immediate, 'no_working_hours'],
+      [!hasAgent, 'no_agent'],
+      [enrollment.workflowStatus !== 'published', 'workflow_not_published'],
+      [enrollment.workflowPaused, 'workflow_paused'],
+      [hasAgent && enrollment.agentStatus !== 'live', 'agent_not_live'],
+      [hasAgent && !hasWorkingHours(hours) && !immediate, 'no_working_hours'],
       [contact.phone === null, 'no_phone'],
       [contact.status === 'paused', 'contact_paused'],
     ];
     inputs = enrollmentInputs({
-      workflowId: workflow.id,
+      workflowId: enrollment.workflowId,
       attempts: enrollment.attempts,
       enforceCallNow: enrollment.enforceCallNow,
-      callNewContactsImmediately: Boolean(agent?.callNewContactsImmediately),
+      callNewContactsImmediately,
       workingHours: hours,
-      agentTimezone: agent?.timezone ?? 'UTC',
+      agentTimezone: enrollment.agentTimezone ?? 'UTC',
       contactTimezone: contact.timezone,
       // An enrollment the dialer set aside or moved was due then: its time is not a retry delay.
       dueAt: enrollment.dialingHold ? null : enrollment.nextAttemptAt,
@@ -98,7 +90,7 @@ export async function contactDialing(ctx: RequestContext, ref: ContactRef): Prom
     });
   }
   const [decision] = await decideForSubjects(
-    directSql(ctx.db.sql),
+    sql,
     RULE_SET,
     [
       {
@@ -109,7 +101,7 @@ export async function contactDialing(ctx: RequestContext, ref: ContactRef): Prom
         locationDefaulted: contact.locationDefaulted,
         timezone: contact.timezone,
         dnc: contact.status === 'dnc',
-        blocked: blocked !== null,
+        blocked,
         enrollment: inputs,
       },
     ],
@@ -121,7 +113,7 @@ export async function contactDialing(ctx: RequestContext, ref: ContactRef): Prom
     enrollment: enrollment
       ? {
           workflowId: enrollment.workflowId,
-          agentId: enrollment.workflow.agentId ?? null,
+          agentId: enrollment.agentId,
           attempts: enrollment.attempts,
           dueAt: enrollment.nextAttemptAt,
           immediate: inputs?.immediate ?? false,

@@ -86,6 +86,50 @@ export async function registryAnswers(
   return rows.map((r) => ({ listed: r.listed, copyDownloadedAt: r.downloadedAt }));
 }
 
+/** A contact's current enrollment with its workflow and agent, as GET /contacts/{id}/dialing reads it. */
+export type CurrentEnrollmentRow = {
+  workflowId: string;
+  attempts: number;
+  enforceCallNow: boolean;
+  nextAttemptAt: Date | null;
+  dialingHold: string | null;
+  workflowStatus: string;
+  workflowPaused: boolean;
+  agentId: string | null;
+  hasAgent: boolean;
+  agentStatus: string | null;
+  agentTimezone: string | null;
+  workingHours: unknown;
+  callNewContactsImmediately: boolean | null;
+};
+
+/**
+ * Whether the contact's phone is on the Account's block list, and its newest active enrollment
+ * (null: none) with its workflow and agent: one statement, where three Prisma reads took a
+ * round trip each.
+ */
+export async function blockAndCurrentEnrollment(
+  tx: SqlClient,
+  accountId: string,
+  contactId: string,
+  phone: string | null,
+): Promise<{ blocked: boolean; enrollment: CurrentEnrollmentRow | null }> {
+  const [row] = await tx.$queryRaw<Array<CurrentEnrollmentRow & { blocked: boolean; found: boolean }>>`
+    SELECT EXISTS (SELECT 1 FROM "BlockedPhone" b WHERE b."accountId" = ${accountId}::uuid AND b."phone" = ${phone}::text) AS "blocked",
+      x."workflowId" IS NOT NULL AS "found", x.*
+    FROM (SELECT 1) AS one LEFT JOIN LATERAL (
+      SELECT e."workflowId", e."attempts", e."enforceCallNow", e."nextAttemptAt", e."dialingHold",
+        w."status"::text AS "workflowStatus", w."paused" AS "workflowPaused", w."agentId",
+        a."id" IS NOT NULL AS "hasAgent", a."status"::text AS "agentStatus", a."timezone" AS "agentTimezone",
+        a."workingHours", a."callNewContactsImmediately"
+      FROM "Enrollment" e JOIN "Workflow" w ON w."id" = e."workflowId" LEFT JOIN "Agent" a ON a."id" = w."agentId"
+      WHERE e."contactId" = ${contactId}::uuid AND e."accountId" = ${accountId}::uuid AND e."active"
+      ORDER BY e."createdAt" DESC LIMIT 1
+    ) AS x ON true`;
+  const { blocked, found, ...enrollment } = row;
+  return { blocked: phone !== null && blocked, enrollment: found ? enrollment : null };
+}
+
 /** Locks the Account's policy row (when it has one) for a change. */
 export async function lockPolicy(tx: SqlClient, accountId: string): Promise<void> {
   await tx.$queryRaw`SELECT 1 FROM "CallingPolicy" WHERE "accountId" = ${accountId}::uuid FOR UPDATE`;
