@@ -1,4 +1,4 @@
-// The eleven tools through the SDK's Client against a real listening server: each tool's result is
+// The tools (the calling rules' two are in calling-tools.test.ts) through the SDK's Client against a real listening server: each tool's result is
 // the REST response for the same data (structured and as JSON text), list tools page like REST,
 // every failure is a tool error whose text is the REST error body (404, 409, each bad
 // argument as the REST 400), and a key sees only its own Account.
