@@ -45,6 +45,12 @@ const SIM_DAYS = 14;
 const START = Date.parse('2026-10-29T12:00:00.000Z');
 const END = START + SIM_DAYS * DAY;
 /**
+ * A second wave of contacts is enrolled at 22:00 in New York on Tuesday 10 November (04:00 on
+ * the 11th in Paris): their first windows fall on the 11th, a public holiday in France and in
+ * some states whose rules ban calls on public holidays.
+ */
+const SECOND_WAVE = Date.parse('2026-11-11T03:00:00.000Z');
+/**
  * The missed-chance scan's step: every window the rules and the agents' hours open starts and
  * ends on a local half hour, and every zone here is offset from UTC by whole or half hours.
  */
@@ -156,6 +162,8 @@ interface SimContact {
   workflowId: string;
   enforceCallNow: boolean;
   outcome: SimulatedOutcome;
+  /** When it is created and enrolled: START, or SECOND_WAVE. */
+  enrolledAt: number;
   /** When the test revoked its consents (the service's clock then), if it did. */
   revokeAt: number | null;
   revokedAt: number | null;
@@ -413,6 +421,8 @@ describe.each(testDatabaseKinds())('calling rules simulation on %s', (kind) => {
       1,
     );
 
+    // The first pass over every area code is all in the first wave.
+    const firstPass = areaCodesOfCountry('US').length + areaCodesOfCountry('CA').length;
     for (const { phone, country } of phones(count)) {
       const acc = rng.chance(0.25) ? b : a;
       const workflowId = rng.pick(acc.workflows);
@@ -441,6 +451,8 @@ describe.each(testDatabaseKinds())('calling rules simulation on %s', (kind) => {
                 };
       const location = rng.chance(0.12) ? rng.pick(OTHER_LOCATIONS) : null;
       const ownTimezone = rng.chance(0.1) ? rng.pick(OWN_ZONES) : null;
+      // A tenth in the second wave (none of the first pass over the area codes, so each is in the first).
+      const enrolledAt = contacts.length >= firstPass && rng.chance(0.1) ? SECOND_WAVE : START;
       contacts.push({
         account: acc,
         phone,
@@ -453,8 +465,10 @@ describe.each(testDatabaseKinds())('calling rules simulation on %s', (kind) => {
         workflowId,
         enforceCallNow: rng.chance(0.3),
         outcome: outcomeOf(rng),
+        enrolledAt,
         // Revoked at a minute of the first 3 days, while retries are still due (15% of those with consent).
-        revokeAt: consent && rng.chance(0.15) ? START + HOUR + rng.int(3 * 24 * 60) * MINUTE : null,
+        revokeAt:
+          consent && enrolledAt === START && rng.chance(0.15) ? START + HOUR + rng.int(3 * 24 * 60) * MINUTE : null,
         revokedAt: null,
       });
     }
@@ -469,69 +483,73 @@ describe.each(testDatabaseKinds())('calling rules simulation on %s', (kind) => {
     // The contacts through POST /contacts/bulk, up to 1,000 an import, grouped by what the
     // enrollment options share (a workflow, enforceCallNow), each with its consent.
     const obtainedAt = new Date(START - DAY).toISOString();
-    const groups = new Map<string, SimContact[]>();
-    for (const c of contacts) {
-      const key = `${c.account.accountId}|${c.workflowId}|${c.enforceCallNow}`;
-      groups.set(key, [...(groups.get(key) ?? []), c]);
-    }
-    const importIds: Array<[string, string]> = [];
-    for (const group of groups.values()) {
-      for (let i = 0; i < group.length; i += 1000) {
-        const chunk = group.slice(i, i + 1000);
-        const { apiKey } = chunk[0].account;
-        const res = await server.request(apiKey, 'POST', '/api/v1/contacts/bulk', {
-          contacts: chunk.map((c) => ({
-            sourceKind: 'api',
-            externalId: null,
-            phone: c.phone,
-            ...(c.location ? { location: c.location } : {}),
-            ...(c.ownTimezone ? { timezone: c.ownTimezone } : {}),
-            ...(c.consent
-              ? {
-                  consent: {
-                    kind: c.consent.kind,
-                    method: 'web_form',
-                    evidence: 'simulation',
-                    obtainedAt,
-                    ...(c.consent.workflowId ? { workflowId: c.consent.workflowId } : {}),
-                  },
-                }
-              : {}),
-          })),
-          assignmentOptions: {
-            workflowId: chunk[0].workflowId,
-            reEnroll: false,
-            enforceCallNow: chunk[0].enforceCallNow,
-          },
-        });
-        expect(res.status, res.text).toBe(202);
-        expect(res.json.rejected).toEqual([]);
-        importIds.push([apiKey, res.json.importId]);
+    const byId = new Map<string, SimContact>();
+    async function createContacts(wave: SimContact[]) {
+      const groups = new Map<string, SimContact[]>();
+      for (const c of wave) {
+        const key = `${c.account.accountId}|${c.workflowId}|${c.enforceCallNow}`;
+        groups.set(key, [...(groups.get(key) ?? []), c]);
       }
-    }
-    for (const [apiKey, id] of importIds)
-      await server.eventually(async () => {
-        const job = await server.request(apiKey, 'GET', `/api/v1/imports/${id}`);
-        return job.json.status === 'done';
-      }, 120_000);
+      const importIds: Array<[string, string]> = [];
+      for (const group of groups.values()) {
+        for (let i = 0; i < group.length; i += 1000) {
+          const chunk = group.slice(i, i + 1000);
+          const { apiKey } = chunk[0].account;
+          const res = await server.request(apiKey, 'POST', '/api/v1/contacts/bulk', {
+            contacts: chunk.map((c) => ({
+              sourceKind: 'api',
+              externalId: null,
+              phone: c.phone,
+              ...(c.location ? { location: c.location } : {}),
+              ...(c.ownTimezone ? { timezone: c.ownTimezone } : {}),
+              ...(c.consent
+                ? {
+                    consent: {
+                      kind: c.consent.kind,
+                      method: 'web_form',
+                      evidence: 'simulation',
+                      obtainedAt,
+                      ...(c.consent.workflowId ? { workflowId: c.consent.workflowId } : {}),
+                    },
+                  }
+                : {}),
+            })),
+            assignmentOptions: {
+              workflowId: chunk[0].workflowId,
+              reEnroll: false,
+              enforceCallNow: chunk[0].enforceCallNow,
+            },
+          });
+          expect(res.status, res.text).toBe(202);
+          expect(res.json.rejected).toEqual([]);
+          importIds.push([apiKey, res.json.importId]);
+        }
+      }
+      for (const [apiKey, id] of importIds)
+        await server.eventually(async () => {
+          const job = await server.request(apiKey, 'GET', `/api/v1/imports/${id}`);
+          return job.json.status === 'done';
+        }, 120_000);
 
-    // The contacts' ids (read from the database: the list endpoint pages 10,000 contacts slowly),
-    // and a check that the service stored the places the oracle is told.
-    const byPhone = new Map(contacts.map((c) => [`${c.account.accountId}|${c.phone}`, c]));
-    const stored = await prisma().contact.findMany({
-      where: { accountId: { in: [a.accountId, b.accountId] } },
-      select: { id: true, accountId: true, phone: true, location: true, timezone: true, locationDefaulted: true },
-    });
-    expect(stored).toHaveLength(contacts.length);
-    for (const s of stored) {
-      const c = byPhone.get(`${s.accountId}|${s.phone}`);
-      expect(c, s.phone ?? '').toBeDefined();
-      expect([s.location, s.timezone, s.locationDefaulted]).toEqual([c!.location, c!.timezone, false]);
-      c!.id = s.id;
+      // The contacts' ids (read from the database: the list endpoint pages 10,000 contacts slowly),
+      // and a check that the service stored the places the oracle is told.
+      const byPhone = new Map(wave.map((c) => [`${c.account.accountId}|${c.phone}`, c]));
+      const stored = await prisma().contact.findMany({
+        where: { accountId: { in: [a.accountId, b.accountId] }, id: { notIn: [...byId.keys()] } },
+        select: { id: true, accountId: true, phone: true, location: true, timezone: true, locationDefaulted: true },
+      });
+      expect(stored).toHaveLength(wave.length);
+      for (const s of stored) {
+        const c = byPhone.get(`${s.accountId}|${s.phone}`);
+        expect(c, s.phone ?? '').toBeDefined();
+        expect([s.location, s.timezone, s.locationDefaulted]).toEqual([c!.location, c!.timezone, false]);
+        c!.id = s.id;
+        byId.set(s.id, c!);
+      }
+      const enrolled = await prisma().enrollment.count({ where: { accountId: { in: [a.accountId, b.accountId] } } });
+      expect(enrolled).toBe(byId.size);
     }
-    const byId = new Map(contacts.map((c) => [c.id!, c]));
-    const enrolled = await prisma().enrollment.count({ where: { accountId: { in: [a.accountId, b.accountId] } } });
-    expect(enrolled).toBe(contacts.length);
+    await createContacts(contacts.filter((c) => c.enrolledAt === START));
 
     const setupSeconds = (performance.now() - wallStart) / 1000;
     // The run.
@@ -545,10 +563,15 @@ describe.each(testDatabaseKinds())('calling rules simulation on %s', (kind) => {
     });
     const revocations = contacts.filter((c) => c.revokeAt !== null).sort((x, y) => x.revokeAt! - y.revokeAt!);
     let nextRevocation = 0;
+    let secondWave = false;
     let t = START;
     while (t < END) {
       clock.at = new Date(t);
       stats.instants++;
+      if (!secondWave && t >= SECOND_WAVE) {
+        await createContacts(contacts.filter((c) => c.enrolledAt === SECOND_WAVE));
+        secondWave = true;
+      }
       // Revocations due by now, through REST, before this instant's dialing.
       while (nextRevocation < revocations.length && revocations[nextRevocation].revokeAt! <= t) {
         const c = revocations[nextRevocation++];
@@ -571,6 +594,7 @@ describe.each(testDatabaseKinds())('calling rules simulation on %s', (kind) => {
       });
       const candidates = [t + 6 * HOUR, due._min.nextAttemptAt?.getTime() ?? Number.POSITIVE_INFINITY];
       if (nextRevocation < revocations.length) candidates.push(revocations[nextRevocation].revokeAt!);
+      if (!secondWave) candidates.push(SECOND_WAVE);
       t = Math.max(t + 1, Math.min(...candidates));
     }
     expect(stats.telephonyErrors).toEqual([]);
@@ -614,10 +638,12 @@ describe.each(testDatabaseKinds())('calling rules simulation on %s', (kind) => {
     // Missed chances: the first instant (every SCAN_STEP from START) the oracle allows a first
     // call, and the end of that window; a contact not called by then missed it. Contacts that
     // share everything the oracle reads are scanned once.
-    const windows = new Map<string, { opens: number; closes: number; closedBy: string[] } | null>();
+    const windows = new Map<string, { opens: number; closes: number } | null>();
     let missed = 0;
     let neverCallable = 0;
-    let closedByStaleCopy = 0;
+    let staleStopped = 0;
+    /** Contacts (their scan keys) a public holiday kept from being called at some instant of their scan. */
+    const holidayBlocked = new Set<string>();
     const missedExamples: string[] = [];
     const neverReasons = new Map<string, number>();
     for (const c of contacts) {
@@ -630,25 +656,25 @@ describe.each(testDatabaseKinds())('calling rules simulation on %s', (kind) => {
         c.revokedAt,
         c.enforceCallNow,
         c.timezone,
+        c.enrolledAt,
         registriesOf(c),
       ]);
       if (!windows.has(key)) {
         let opens: number | null = null;
         let closes = END;
-        let closedBy: string[] = [];
-        for (let s = START; s < END; s += SCAN_STEP) {
+        for (let s = c.enrolledAt; s < END; s += SCAN_STEP) {
           const blocks = oracleBlocks(inputsAt(c, s, [], null), s);
+          if (blocks.some((r) => RULE_KINDS.get(r.split(' ')[0]) === 'no_public_holidays')) holidayBlocked.add(key);
           if (opens === null && blocks.length === 0) opens = s;
           else if (opens !== null && blocks.length > 0) {
             closes = s;
-            closedBy = blocks;
             break;
           }
           // Consent and registries only get worse during the run (revoked, copies older): once
           // they block, they block to the end.
           if (opens === null && blocks.some(lasting)) break;
         }
-        windows.set(key, opens === null ? null : { opens, closes, closedBy });
+        windows.set(key, opens === null ? null : { opens, closes });
       }
       const window = windows.get(key)!;
       const first = callsOf.get(c.id!)?.[0]?.startedAt.getTime();
@@ -660,8 +686,15 @@ describe.each(testDatabaseKinds())('calling rules simulation on %s', (kind) => {
         }
         continue;
       }
-      // A window a registry's copy closed (it grew too old during the run).
-      if (window.closedBy.some((r) => RULE_KINDS.get(r.split(' ')[0]) === 'registry')) closedByStaleCopy++;
+      // Called, then barred by a registry by the end: its copy grew too old during the run (Mexico's,
+      // Canada's, the UK's), or the consent that lifted a listing was revoked.
+      if (
+        first !== undefined &&
+        oracleBlocks(inputsAt(c, END - HOUR, [], null), END - HOUR).some(
+          (r) => RULE_KINDS.get(r.split(' ')[0]) === 'registry',
+        )
+      )
+        staleStopped++;
       if (first === undefined || first > window.closes) {
         missed++;
         if (missedExamples.length < 10)
@@ -675,7 +708,7 @@ describe.each(testDatabaseKinds())('calling rules simulation on %s', (kind) => {
     console.log(
       `calling rules simulation on ${kind}: ${contacts.length} contacts, ${calls.length} calls placed ` +
         `(${callsOf.size} contacts called), ${violations.length} violations, ${missed} missed chances, ` +
-        `${neverCallable} never callable, ${closedByStaleCopy} whose first window a stale registry copy closed, ${stats.deferred} deferrals, ${immediateOutsideHours} enforceCallNow calls outside working hours, ` +
+        `${neverCallable} never callable, ${staleStopped} called and later barred by a registry (stale copy, or listed once consent was revoked), ${holidayBlocked.size} contact profiles kept back by a public holiday, ${stats.deferred} deferrals, ${immediateOutsideHours} enforceCallNow calls outside working hours, ` +
         `${SIM_DAYS} simulated days in ${stats.instants} instants / ${stats.passes} dialer passes, ` +
         `${wallSeconds.toFixed(1)} s wall (setup ${setupSeconds.toFixed(1)} s, run ${runSeconds.toFixed(1)} s)` +
         (missedExamples.length ? `\nmissed, e.g.:\n  ${missedExamples.join('\n  ')}` : ''),
@@ -703,7 +736,11 @@ describe.each(testDatabaseKinds())('calling rules simulation on %s', (kind) => {
       [...neverReasons].filter(([id]) => RULE_KINDS.get(id) === kind).reduce((n, [, k]) => n + k, 0);
     expect(never('consent')).toBeGreaterThan(0);
     expect(never('registry')).toBeGreaterThan(0);
-    expect(closedByStaleCopy).toBeGreaterThan(0);
+    expect(staleStopped).toBeGreaterThan(0);
+    // Public holidays blocked some (the second wave's first day, 11 November).
+    expect(holidayBlocked.size).toBeGreaterThan(0);
+    // The second wave was called too.
+    expect(calls.some((call) => call.startedAt.getTime() >= SECOND_WAVE)).toBe(true);
     // Revoked contacts: some were called before their revocation and would have been called again after.
     const stopped = contacts.filter((c) => {
       if (c.revokedAt === null) return false;
