@@ -3,16 +3,20 @@
 // zones, consents (none, express, express written, written for one workflow, written for
 // another), do-not-call registry listings and copies (recent, and going stale during the run),
 // enrolled with and without enforceCallNow in two Accounts (telemarketing, and informational with
-// a cap of its own), some consents revoked during the run. The dialer runs on the test's own
-// clock for 14 simulated days against the call simulator, the clock jumping from one instant the
-// service has something due to the next.
+// a cap of its own), some consents revoked during the run, a second wave enrolled on the eve of a
+// public holiday. The dialer runs on the test's own clock for 14 simulated days (across the end
+// of US daylight saving time) against the call simulator, the clock jumping from one instant the
+// service has something due to the next; at each instant it dials until a pass places and defers
+// nothing. Contacts and consents go in through POST /contacts/bulk, registry files through
+// POST /dnc-registries/{registry}/imports, revocations through POST /contacts/{id}/consents/revoke.
 //
 // Every call placed is judged by the oracle (test/support/dialing-oracle.ts) with inputs built
 // from the test's own records (what it sent: the phones, places, consents and when they were
 // revoked, the registry files and their dates, the agents' hours), never from the service's
 // decision: a call the oracle forbids at its instant is a violation, and there must be none.
 // A missed chance is a contact the oracle finds callable at some instant of the run (scanned
-// every SCAN_STEP) that was not called within that first open window.
+// every SCAN_STEP) that was not called within that first open window. The summary is logged;
+// SIMULATION_SEED and SIMULATION_CONTACTS change the seed and the number of contacts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { iso31662 } from 'iso-3166';
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
@@ -409,7 +413,7 @@ describe.each(testDatabaseKinds())('calling rules simulation on %s', (kind) => {
     };
   }
 
-  it('places no call the rules forbid over 14 simulated days, and misses few chances', async () => {
+  it('places no call the rules forbid over 14 simulated days, and misses no chance', async () => {
     const wallStart = performance.now();
     const count = Number(process.env.SIMULATION_CONTACTS ?? CONTACTS[kind]);
     // Account A: telemarketing (a new Account's default), an agent in Chicago, two workflows.
