@@ -92,11 +92,12 @@ export async function decideForSubjects(
       phone: s.phone as string,
     })),
   );
-  const [consents, calls, answers] = await Promise.all([
-    liveConsentsOf(tx, contactIds),
-    callsPlacedSince(tx, contactIds, since),
-    registryAnswers(tx, questions),
-  ]);
+  // One after the other: `tx` is the dialer's transaction, one connection, which runs one
+  // statement at a time anyway (pg deprecates queueing a query on a client that is busy, and
+  // pg@9 refuses it).
+  const consents = await liveConsentsOf(tx, contactIds);
+  const calls = await callsPlacedSince(tx, contactIds, since);
+  const answers = await registryAnswers(tx, questions);
   return subjects.map((subject, i) => {
     const registries: DialingInputs['registries'] = {};
     questions.forEach((q, k) => {
