@@ -264,7 +264,7 @@ describe.each(testDatabaseKinds())('calling rules on %s', (kind) => {
         { phone: '+12125550143', consent: writtenConsent(now), location: 'US-CA' }, // both zones
         { phone: '+13055550143', consent: writtenConsent(now) }, // Florida
         { phone: '+33612345678', consent: writtenConsent(now) }, // France: Bloctel copy missing
-        { phone: '+447911123456', consent: writtenConsent(now) }, // UK
+        { phone: '+447400123456', consent: writtenConsent(now) }, // UK
         { phone: '+4915123456789' }, // Germany, no consent
         { phone: '+19075550143', consent: writtenConsent(now) }, // Alaska
       ].map((body) => enroll(ctx, body)),

@@ -47,9 +47,9 @@ const PHONES = [
   '+33612345678', // France
   '+4915123456789', // Germany
   '+34612345678', // Spain
-  '+447911123456', // United Kingdom
-  '+5215512345678', // Mexico
-  '+972501234567', // Israel
+  '+447400123456', // United Kingdom (+44 7911 is Guernsey's)
+  '+525512345678', // Mexico City
+  '+972587654321', // Israel
 ];
 const LOCATIONS = [null, null, 'US-CA', 'US-FL', 'US-TX', 'US-AZ', 'FR', 'ES-MD', 'CA-QC', 'GB'];
 const ZONES = [null, null, null, 'America/New_York', 'America/Los_Angeles', 'Asia/Tokyo', 'Europe/Paris'];
