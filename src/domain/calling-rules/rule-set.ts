@@ -8,9 +8,19 @@ export const RULE_SET: CallingRuleSet = CALLING_RULE_SET;
 /** Every jurisdiction the rule set has rules for, sorted. */
 export const RULE_JURISDICTIONS: readonly string[] = [...new Set(RULE_SET.rules.map((r) => r.jurisdiction))].sort();
 
-/** The instant a rule's first day began anywhere on Earth (UTC+14): a stricter start than its own zone's. */
+const effectiveInstants = new WeakMap<CallingRule, number>();
+
+/**
+ * The instant a rule's first day began anywhere on Earth (UTC+14): a stricter start than its own
+ * zone's. Parsed once a rule (the dialer asks it of every rule for every contact it claims).
+ */
 function effectiveInstant(rule: CallingRule): number {
-  return Date.parse(`${rule.effectiveFrom}T00:00:00+14:00`);
+  let instant = effectiveInstants.get(rule);
+  if (instant === undefined) {
+    instant = Date.parse(`${rule.effectiveFrom}T00:00:00+14:00`);
+    effectiveInstants.set(rule, instant);
+  }
+  return instant;
 }
 
 /**
