@@ -134,6 +134,7 @@ const EXAMPLE_DIALING = {
 };
 
 export const REQUEST_EXAMPLES = {
+  stopEnrollments: { filter: { status: ['not_answered'], sourceKind: ['crm'] } },
   setCallingPolicy: { purpose: 'telemarketing', requireWrittenConsent: true, attemptCap: { max: 2, periodHours: 24 } },
   addConsent: EXAMPLE_CONSENT_BODY,
   revokeConsents: {},
@@ -263,6 +264,24 @@ const WEBHOOK_DELIVERY = {
 };
 
 export const ANSWER_EXAMPLES = {
+  enrollmentPage: {
+    data: [
+      {
+        id: '7d4f0a9e-52c1-4b8e-9b1e-3f2c8a6d5e41',
+        contactId: '3f1e2d4c-5b6a-4789-8a7b-6c5d4e3f2a1b',
+        workflowId: '9b2c3d4e-5f60-4718-8293-a4b5c6d7e8f9',
+        state: 'ended',
+        startedAt: '2026-03-02T15:00:00.000Z',
+        endedAt: '2026-03-03T16:05:00.000Z',
+        endReason: 'final_result',
+        finalResult: 'converted',
+        attempts: 2,
+        nextCallAt: null,
+      },
+    ],
+    nextToken: null,
+  },
+  enrollmentsStopped: { stopped: 42, notActive: [] },
   callingPolicy: EXAMPLE_CALLING_POLICY,
   callingPolicyChanges: {
     data: [

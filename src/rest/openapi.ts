@@ -17,6 +17,12 @@ import {
 } from '../domain/contacts/contacts.inputs.js';
 import { PageLimitSchema, PageQuerySchema } from '../domain/shared/cursor.js';
 import { ERROR_CODES, type ErrorCode } from '../domain/errors.js';
+import { ENROLLMENT_END_REASONS } from '../domain/enrollment/workflow-enrollments.service.js';
+import {
+  ContactSelectionSchema,
+  ENROLLMENT_STATES,
+  EnrollmentPageQuerySchema,
+} from '../domain/enrollment/workflow-enrollments.inputs.js';
 import { WORKFLOW_STATUSES } from '../domain/workflows/workflows.service.js';
 import { CONTACT_RESPONSE_FIELDS } from '../domain/contacts/contacts.rules.js';
 import { allowHeader } from '../http/options.js';
@@ -853,6 +859,65 @@ const Consent = {
     active: { type: 'boolean' },
   },
 };
+const Enrollment = {
+  type: 'object',
+  additionalProperties: false,
+  required: [
+    'id',
+    'contactId',
+    'workflowId',
+    'state',
+    'startedAt',
+    'endedAt',
+    'endReason',
+    'finalResult',
+    'attempts',
+    'nextCallAt',
+  ],
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    contactId: { type: 'string', format: 'uuid' },
+    workflowId: { type: 'string', format: 'uuid' },
+    state: { enum: [...ENROLLMENT_STATES] },
+    startedAt: timestamp,
+    endedAt: { ...timestamp, type: ['string', 'null'] },
+    endReason: {
+      enum: [...ENROLLMENT_END_REASONS, null],
+      description:
+        'null while active; final_result (a call ended it: finalResult), attempt_limit, stopped, re_enrolled (a later enrollment replaced it)',
+    },
+    finalResult: nullable('string', { description: 'The call result that ended it, when endReason is final_result' }),
+    attempts: { type: 'integer', minimum: 0 },
+    nextCallAt: {
+      ...timestamp,
+      type: ['string', 'null'],
+      description: 'When the dialer may next call; null once ended or while a call is in progress',
+    },
+  },
+};
+const enrollmentPage = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['data', 'nextToken'],
+  properties: {
+    data: { type: 'array', items: ref('Enrollment') },
+    nextToken: { type: ['string', 'null'], minLength: 1, description: 'Null on the last page' },
+  },
+};
+const EnrollmentStopResult = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['stopped', 'notActive'],
+  properties: {
+    stopped: { type: 'integer', minimum: 0, description: 'Contacts whose active enrollment in the workflow ended' },
+    notActive: {
+      type: 'array',
+      items: { type: 'string', format: 'uuid' },
+      description:
+        'Of the contactIds sent, those with no active enrollment in the workflow (always empty for a filter)',
+    },
+  },
+};
 const DncRegistryImportResult = {
   type: 'object',
   additionalProperties: false,
@@ -1299,6 +1364,8 @@ export function buildOpenApi(): Record<string, unknown> {
         CallingPolicyChange,
         Consent,
         ContactDialing,
+        Enrollment,
+        EnrollmentStopResult,
         DncRegistryImportResult,
         DncRegistryCopy,
       },
@@ -1432,6 +1499,43 @@ export function buildOpenApi(): Record<string, unknown> {
             responses: {
               200: jsonAnswer('A page of workflows, newest first', workflowPage, ANSWER_EXAMPLES.workflowPage),
               ...standardErrors,
+            },
+          },
+        },
+        '/api/v1/workflows/{id}/enrollments': {
+          get: {
+            operationId: 'listWorkflowEnrollments',
+            tags: ['Workflows'],
+            summary: "List a workflow's enrollments, newest first",
+            description: '`state=active` keeps the enrollments the dialer still calls, `state=ended` the others.',
+            parameters: [
+              ...idPath("The workflow's id"),
+              ...queryParameters(EnrollmentPageQuerySchema),
+              requestIdParameter,
+            ],
+            responses: {
+              200: jsonAnswer('A page of enrollments, newest first', enrollmentPage, ANSWER_EXAMPLES.enrollmentPage),
+              ...standardErrors,
+              ...notFound,
+            },
+          },
+        },
+        '/api/v1/workflows/{id}/enrollments/stop': {
+          post: {
+            operationId: 'stopWorkflowEnrollments',
+            tags: ['Workflows'],
+            summary: "End a workflow's enrollments of some contacts: by id, or every contact a filter matches",
+            description:
+              "`contactIds` (1 to 1000) or `filter` (the list operation's filters: status, sourceKind, addedSince, addedBefore, assignedWorkflowId, searchTerm), not both. Allowed whatever the workflow's status. Once answered, no call is placed to those contacts for the workflow; a call already in progress finishes and is recorded. Each contact's nextCallAt becomes null.",
+            parameters: [...idPath("The workflow's id"), ...writeParameters],
+            requestBody: body(json(ContactSelectionSchema), REQUEST_EXAMPLES.stopEnrollments),
+            responses: {
+              200: jsonAnswer('What was stopped', ref('EnrollmentStopResult'), ANSWER_EXAMPLES.enrollmentsStopped),
+              ...standardErrors,
+              ...notFound,
+              ...keyInUse,
+              ...tooLarge,
+              ...keyReused,
             },
           },
         },

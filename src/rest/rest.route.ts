@@ -11,6 +11,7 @@ import {
   changesVariables,
   contactListVariables,
   deliveryListVariables,
+  enrollmentPageVariables,
   externalIdPath,
   pageVariables,
 } from '../graphql/operations/variables.js';
@@ -160,6 +161,28 @@ export function restRouter(services: Services): Router {
     route(async (ctx, req, res) => {
       const { workflows } = await runOperation(ctx, Operations.listWorkflows, pageVariables(req.query));
       res.json({ data: workflows.data, nextToken: workflows.nextToken });
+    }),
+  );
+
+  // A workflow's enrollments, and stopping them.
+  router.get(
+    '/workflows/:id/enrollments',
+    route(async (ctx, req, res) => {
+      const { workflowEnrollments } = await runOperation(ctx, Operations.listWorkflowEnrollments, {
+        workflowId: id(req),
+        ...enrollmentPageVariables(req.query),
+      });
+      res.json({ data: workflowEnrollments.data, nextToken: workflowEnrollments.nextToken });
+    }),
+  );
+  router.post(
+    '/workflows/:id/enrollments/stop',
+    routeWithBody(async (ctx, req, res) => {
+      const { stopWorkflowEnrollments } = await runOperation(ctx, Operations.stopWorkflowEnrollments, {
+        workflowId: id(req),
+        input: req.body ?? null,
+      });
+      res.json(stopWorkflowEnrollments);
     }),
   );
 

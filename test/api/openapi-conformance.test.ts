@@ -102,6 +102,42 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
     await expectUnauthenticated('GET', '/api/v1/workflows');
   });
 
+  it("a workflow's enrollments: listed (200, pages), stopped (200); 400, 401, 404 (unknown, or another Account's), 413", async () => {
+    const workflowId = await server.createWorkflow(accountId, { name: 'Enrolling' });
+    const enrolled = [];
+    for (let i = 0; i < 2; i++) enrolled.push(await contact({ assignmentOptions: { workflowId } }));
+    const base = `/api/v1/workflows/${workflowId}/enrollments`;
+    const first = await expectAnswer(200, null, apiKey, 'GET', `${base}?limit=1&state=active`);
+    const { nextToken } = first.json as { nextToken: string };
+    expect(typeof nextToken).toBe('string');
+    const last = await expectAnswer(
+      200,
+      null,
+      apiKey,
+      'GET',
+      `${base}?limit=1&nextToken=${encodeURIComponent(nextToken)}`,
+    );
+    expect(last.json).toMatchObject({ nextToken: null });
+    await expectAnswer(400, 'bad_request', apiKey, 'GET', `${base}?state=paused`);
+    await expectAnswer(400, 'bad_request', apiKey, 'GET', '/api/v1/workflows/not-a-uuid/enrollments');
+    await expectAnswer(404, 'not_found', apiKey, 'GET', `/api/v1/workflows/${randomUUID()}/enrollments`);
+    await expectAnswer(404, 'not_found', otherKey, 'GET', base);
+    await expectUnauthenticated('GET', base);
+    const stopped = await expectAnswer(200, null, apiKey, 'POST', `${base}/stop`, {
+      contactIds: [enrolled[0].id, randomUUID()],
+    });
+    expect(stopped.json).toMatchObject({ stopped: 1 });
+    await expectAnswer(400, 'bad_request', apiKey, 'POST', `${base}/stop`, {});
+    await expectAnswer(400, 'bad_request', apiKey, 'POST', `${base}/stop`, { contactIds: [] });
+    await expectAnswer(400, 'bad_request', apiKey, 'POST', `${base}/stop`, {
+      contactIds: [enrolled[1].id],
+      filter: {},
+    });
+    await expectAnswer(404, 'not_found', otherKey, 'POST', `${base}/stop`, { contactIds: [enrolled[1].id] });
+    await expectAnswer(413, 'payload_too_large', apiKey, 'POST', `${base}/stop`, OVERSIZED);
+    await expectUnauthenticated('POST', `${base}/stop`, { filter: {} });
+  });
+
   it('PUT /api/v1/contacts/upsert: 201, 200; 400, 401, 413, 422', async () => {
     const phone = uniquePhone();
     const workflowId = await server.createWorkflow(accountId);
@@ -622,6 +658,11 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
       ],
       ['PATCH', byExternalId('hubspot', externalId), { priority: 9 }],
       ['PUT', '/api/v1/calling-policy', { purpose: 'informational' }],
+      [
+        'POST',
+        `/api/v1/workflows/${await server.createWorkflow(accountId, { name: 'Keyed stops' })}/enrollments/stop`,
+        { filter: { sourceKind: ['hubspot'] } },
+      ],
       [
         'POST',
         byExternalId('hubspot', externalId, '/consents'),

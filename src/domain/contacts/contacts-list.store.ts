@@ -63,6 +63,16 @@ export function listQuerySql(accountId: string, q: ListQuery): Prisma.Sql {
   return searchQuerySql(accountId, ranges, range, filters, searchWords(q.searchTerm), take);
 }
 
+/**
+ * Every contact of the Account a list filter matches, as one condition (no page, no order): for
+ * operations on all the matches (stopping a workflow's enrollments). The same rule as a page's.
+ */
+export function listFilterCondition(accountId: string, filter: Omit<ListQuery, 'limit' | 'nextToken'>): Prisma.Sql {
+  const q = { ...filter, limit: 1 } as ListQuery;
+  const words = q.searchTerm ? searchWords(q.searchTerm) : [];
+  return Prisma.join(ruleConditions(rangeConditions(accountId, q), attributeFilters(q), words), ' AND ');
+}
+
 // ---------------------------------------------------------------------------------------------
 // The rule
 

@@ -80,6 +80,11 @@ export function deliveryListVariables(values: RequestValues): { status?: string;
   return { ...sent({ status: text(values, 'status') }), ...pageVariables(values) };
 }
 
+/** A workflow's enrollments: the state kept, and the page (GET /workflows/{id}/enrollments). */
+export function enrollmentPageVariables(values: RequestValues): { state?: string; limit?: number; nextToken?: string } {
+  return { ...sent({ state: text(values, 'state') }), ...pageVariables(values) };
+}
+
 /** The contact list's filters and page (GET /contacts, its CSV export, contacts_search). */
 export function contactListVariables(values: RequestValues): Record<string, unknown> {
   return {

@@ -1,0 +1,60 @@
+// A workflow's enrollments: a page of them, newest first, and ending them (stop). Stopping is one
+// statement that ends the matching active enrollments and takes them out of the dialer's work
+// list (nextAttemptAt NULL, active false): the dialer claims only active enrollments with
+// FOR UPDATE SKIP LOCKED, so once the statement commits no claim can take one of them, and a
+// claim that took one first has committed its Call before the statement could lock the row
+// (that call finishes and is recorded; its end no longer moves the enrollment).
+import { Prisma } from '../../generated/prisma/client.js';
+import type { SqlClient } from '../../db/sql-client.js';
+
+export interface EnrollmentRow {
+  id: string;
+  contactId: string;
+  workflowId: string;
+  active: boolean;
+  attempts: number;
+  nextAttemptAt: Date | null;
+  createdAt: Date;
+  endedAt: Date | null;
+  endReason: string | null;
+}
+
+/** Up to `take` of the workflow's enrollments, newest first, after the cursor; `active` null: both states. */
+export async function enrollmentPage(
+  tx: SqlClient,
+  workflowId: string,
+  active: boolean | null,
+  after: { createdAt: Date; id: string } | null,
+  take: number,
+): Promise<EnrollmentRow[]> {
+  const conditions = [Prisma.sql`"workflowId" = ${workflowId}::uuid`];
+  if (active !== null) conditions.push(Prisma.sql`"active" = ${active}`);
+  if (after) conditions.push(Prisma.sql`("createdAt", "id") < (${after.createdAt}::timestamptz, ${after.id}::uuid)`);
+  return tx.$queryRaw<EnrollmentRow[]>`SELECT "id", "contactId", "workflowId", "active", "attempts", "nextAttemptAt",
+      "createdAt", "endedAt", "endReason"
+    FROM "Enrollment" WHERE ${Prisma.join(conditions, ' AND ')}
+    ORDER BY "createdAt" DESC, "id" DESC LIMIT ${take}`;
+}
+
+/**
+ * Ends the workflow's active enrollments of the contacts `contacts` selects (a condition on
+ * "Contact" c), and clears those contacts' next call. Returns the contacts whose enrollment ended.
+ */
+export async function stopEnrollments(
+  tx: SqlClient,
+  accountId: string,
+  workflowId: string,
+  contacts: Prisma.Sql,
+  now: Date,
+): Promise<string[]> {
+  const rows = await tx.$queryRaw<Array<{ contactId: string }>>`UPDATE "Enrollment" AS e
+    SET "active" = false, "nextAttemptAt" = NULL, "dialingHold" = NULL, "endedAt" = ${now}::timestamptz, "endReason" = 'stopped'
+    WHERE e."workflowId" = ${workflowId}::uuid AND e."accountId" = ${accountId}::uuid AND e."active"
+      AND e."contactId" IN (SELECT c."id" FROM "Contact" c WHERE ${contacts})
+    RETURNING e."contactId"`;
+  const ids = rows.map((r) => r.contactId);
+  if (ids.length > 0)
+    await tx.$executeRaw`UPDATE "Contact" SET "nextCallAt" = NULL, "updatedAt" = ${now}::timestamptz
+      WHERE "id" = ANY(${ids}::uuid[]) AND "accountId" = ${accountId}::uuid`;
+  return ids;
+}
