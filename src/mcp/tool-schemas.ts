@@ -2,6 +2,8 @@
 // source of every limit) and add what an assistant needs to act: formats, enum values, what an
 // empty result means. Outputs describe the REST response bodies, which are the tools' results.
 import { z } from 'zod';
+import { ENROLLMENT_STATES } from '../domain/enrollment/workflow-enrollments.inputs.js';
+import { ENROLLMENT_END_REASONS } from '../domain/enrollment/workflow-enrollments.service.js';
 import { CALL_PURPOSES, CONSENT_KINDS } from '../domain/calling-rules/calling-rule.types.js';
 import { CONSENT_METHODS } from '../domain/calling-rules/calling-rules.inputs.js';
 import { DeliveryStatusSchema } from '../domain/webhooks/webhook-endpoints.inputs.js';
@@ -83,6 +85,16 @@ export const CallTranscriptGetInput = z.object({
 export const WorkflowsListInput = z.object({
   limit: pageLimit(PageQuerySchema.shape.limit),
   nextToken: nextToken(PageQuerySchema.shape.nextToken, 'workflows_list'),
+});
+
+export const WorkflowEnrollmentsListInput = z.object({
+  workflowId: uuid("The workflow's id, from workflows_list"),
+  state: z
+    .enum(ENROLLMENT_STATES)
+    .optional()
+    .describe('active: the enrollments the dialer still calls; ended: the others; omitted: both'),
+  limit: pageLimit(PageQuerySchema.shape.limit),
+  nextToken: nextToken(PageQuerySchema.shape.nextToken, 'workflow_enrollments_list'),
 });
 
 export const ImportGetInput = z.object({
@@ -214,6 +226,33 @@ export const TranscriptOutput = z.object({
       }),
     )
     .describe("In conversation order; empty until the call's report is ready, and for a call without a transcript"),
+});
+
+export const EnrollmentPageOutput = z.object({
+  data: z
+    .array(
+      z.object({
+        id: z.string().describe("The enrollment's id (UUID)"),
+        contactId: z.string().describe('The contact (contact_get)'),
+        workflowId: z.string(),
+        state: z.enum(ENROLLMENT_STATES),
+        startedAt: timestamp('When the contact was enrolled'),
+        endedAt: timestamp('When it ended').nullable(),
+        endReason: z
+          .enum(ENROLLMENT_END_REASONS)
+          .nullable()
+          .describe(
+            'Why it ended: a final call result (finalResult), attempts used up, stopped, or replaced by a later enrollment',
+          ),
+        finalResult: z.string().nullable().describe('The call result that ended it, when endReason is final_result'),
+        attempts: z.number().int().describe('Calls made'),
+        nextCallAt: timestamp(
+          'When the dialer may next call; null once ended or while a call is in progress',
+        ).nullable(),
+      }),
+    )
+    .describe('Newest first; empty when the workflow has none (in that state)'),
+  nextToken: z.string().nullable().describe('Null on the last page'),
 });
 
 export const WorkflowPageOutput = z.object({

@@ -9,6 +9,7 @@ import {
   contactListVariables,
   contactRefVariables,
   deliveryListVariables,
+  enrollmentPageVariables,
   externalIdPath,
   pageVariables,
   requiredText,
@@ -27,6 +28,7 @@ import {
   ContactRefInput,
   ContactsSearchInput,
   DialingOutput,
+  EnrollmentPageOutput,
   ExternalIdInput,
   ImportGetInput,
   ImportOutput,
@@ -37,6 +39,7 @@ import {
   WebhookDeliveryPageOutput,
   WebhookEndpointPageOutput,
   WebhookEndpointsListInput,
+  WorkflowEnrollmentsListInput,
   WorkflowPageOutput,
   WorkflowsListInput,
 } from './tool-schemas.js';
@@ -174,6 +177,23 @@ export const TOOLS: readonly ToolDefinition[] = [
     async run(ctx, args) {
       const { workflows } = await runOperation(ctx, Operations.listWorkflows, pageVariables(args));
       return { data: workflows.data, nextToken: workflows.nextToken };
+    },
+  },
+  {
+    name: 'workflow_enrollments_list',
+    title: "List a workflow's enrollments",
+    description:
+      "List one workflow's enrollments, newest first, as GET /api/v1/workflows/{id}/enrollments: { data: [{ id, contactId, workflowId, state (active or ended), startedAt, endedAt, endReason (final_result, attempt_limit, stopped, re_enrolled), finalResult, attempts, nextCallAt }], nextToken }. " +
+      "state keeps the active or the ended ones; nextToken is null on the last page. Fails with code not_found for an unknown workflow or another Account's.",
+    input: WorkflowEnrollmentsListInput,
+    output: EnrollmentPageOutput,
+    async run(ctx, args) {
+      const workflowId = assertUuid(requiredText(args, 'workflowId'), 'workflowId');
+      const { workflowEnrollments } = await runOperation(ctx, Operations.listWorkflowEnrollments, {
+        workflowId,
+        ...enrollmentPageVariables(args),
+      });
+      return { data: workflowEnrollments.data, nextToken: workflowEnrollments.nextToken };
     },
   },
   {
