@@ -577,5 +577,42 @@ export async function benchCalls(
       extra: { statementsPerEvent: stats(statementsPerEvent).p50, results: Object.fromEntries(results) },
     }),
   );
+
+  // --- 3. stopping every enrollment of the workflow -------------------------------------------
+  // Last: it ends the benchmark's enrollments. One request (a stop is one statement, answered
+  // once it commits; docs/decisions/0040-stopping-enrollments.md), against the same UPDATE on the
+  // driver in a rolled-back transaction, run first.
+  log('   stopping every enrollment of the workflow (POST …/enrollments/stop, filter {})…');
+  const [rawStopMs, rawStopped] = await timed(() =>
+    inRolledBackTransaction(db, (tx) =>
+      tx.query(
+        `WITH stopped AS (
+           UPDATE "Enrollment" SET "active" = false, "nextAttemptAt" = NULL, "dialingHold" = NULL, "endedAt" = now(), "endReason" = 'stopped'
+           WHERE "workflowId" = $1::uuid AND "accountId" = $2::uuid AND "active" RETURNING "contactId"
+         ), cleared AS (
+           UPDATE "Contact" SET "nextCallAt" = NULL, "updatedAt" = now()
+           WHERE "accountId" = $2::uuid AND "nextCallAt" IS NOT NULL AND "id" IN (SELECT "contactId" FROM stopped)
+         ) SELECT count(*)::int AS n FROM stopped`,
+        [seed.workflowId, accountId],
+      ),
+    ),
+  );
+  const [stopMs, stopAnswer] = await timed(() =>
+    server.request(account.apiKey, 'POST', `/api/v1/workflows/${seed.workflowId}/enrollments/stop`, { filter: {} }),
+  );
+  if (stopAnswer.status !== 200) throw new Error(`stop: HTTP ${stopAnswer.status} ${stopAnswer.text}`);
+  const stoppedCount = (stopAnswer.json as { stopped: number }).stopped;
+  figures.push(
+    figure([stopMs], [rawStopMs], {
+      id: 'enrollments-stop-all',
+      name: `Stop every active enrollment of a workflow by filter (${stoppedCount.toLocaleString('en-US')} enrollments, one request)`,
+      target: 'informational',
+      pass: () => null,
+      notes:
+        'POST /workflows/{id}/enrollments/stop with filter {} (every contact of the Account), one run: the enrollments ended ' +
+        "and the contacts' nextCallAt cleared in one statement (here no contact awaited a retry, so none had a nextCallAt to clear: only enrollments are written). Raw: the same two UPDATEs (enrollments, then their contacts) in one statement on the driver, in a rolled-back transaction.",
+      extra: { stopped: stoppedCount, rawStopped: (rawStopped.rows[0] as { n: number }).n },
+    }),
+  );
   return figures;
 }

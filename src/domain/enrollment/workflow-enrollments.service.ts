@@ -109,12 +109,13 @@ export async function stopWorkflowEnrollments(
     ? Prisma.sql`c."id" = ANY(${selection.contactIds}::uuid[]) AND c."accountId" = ${accountId}::uuid`
     : listFilterCondition(accountId, selection.filter ?? {});
   const now = ctx.clock.now();
+  const byIds = selection.contactIds !== undefined;
   const stopped = await ctx.db.sql.transaction((runner) =>
-    stopEnrollments(directSql(runner), accountId, workflow.id, contacts, now),
+    stopEnrollments(directSql(runner), accountId, workflow.id, contacts, now, byIds),
   );
-  const ended = new Set(stopped);
+  const ended = new Set(stopped.contactIds);
   return {
-    stopped: stopped.length,
-    notActive: selection.contactIds ? [...new Set(selection.contactIds)].filter((id) => !ended.has(id)) : [],
+    stopped: stopped.count,
+    notActive: byIds ? [...new Set(selection.contactIds)].filter((id) => !ended.has(id)) : [],
   };
 }
