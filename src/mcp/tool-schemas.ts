@@ -13,6 +13,7 @@ import {
 } from '../domain/contacts/contacts.inputs.js';
 import { PageQuerySchema } from '../domain/shared/cursor.js';
 import { UUID_PATTERN } from '../domain/shared/ids.js';
+import { RESULTS_GROUPINGS, WorkflowResultsQuerySchema } from '../domain/workflows/workflow-results.service.js';
 
 // ---------------------------------------------------------------------------------------------
 // Input pieces
@@ -83,6 +84,27 @@ export const CallTranscriptGetInput = z.object({
 export const WorkflowsListInput = z.object({
   limit: pageLimit(PageQuerySchema.shape.limit),
   nextToken: nextToken(PageQuerySchema.shape.nextToken, 'workflows_list'),
+});
+
+export const WorkflowResultsGetInput = z.object({
+  workflowId: uuid("The workflow's id, as returned by workflows_list"),
+  from: WorkflowResultsQuerySchema.shape.from.describe(
+    'Count calls placed (and enrollments started) at or after this time: ISO 8601 with Z or an offset, e.g. 2026-11-01T00:00:00-05:00. Default: 30 days before to.',
+  ),
+  to: WorkflowResultsQuerySchema.shape.to.describe(
+    'Count what happened before this time (ISO 8601 with Z or an offset). Default: now. The window is at most 367 days.',
+  ),
+  groupBy: z
+    .enum(RESULTS_GROUPINGS)
+    .optional()
+    .describe(
+      'day (default): also the calls per day by result (days); agent: the same figures for each agent (agents).',
+    ),
+  timeZone: z
+    .string()
+    .max(64)
+    .optional()
+    .describe('The IANA time zone the days are counted in, e.g. America/Chicago. Default UTC.'),
 });
 
 export const ImportGetInput = z.object({
@@ -214,6 +236,52 @@ export const TranscriptOutput = z.object({
       }),
     )
     .describe("In conversation order; empty until the call's report is ready, and for a call without a transcript"),
+});
+
+const resultCounts = z
+  .array(z.object({ result: z.string().describe('One of the 21 call results'), count: z.number().int() }))
+  .describe('Calls by result');
+
+const ResultFiguresOutput = z.object({
+  enrolled: z.number().int().nullable().describe('Enrollments started in the window; null per agent'),
+  attempted: z.number().int().describe('Distinct contacts with at least one ended call in the window'),
+  reached: z.number().int().describe('Distinct contacts with a call that reached them'),
+  converted: z.number().int().describe('Distinct contacts with a converted call'),
+  calls: z.number().int().describe('Ended calls placed in the window'),
+  connected: z.number().int().describe('Ended calls where a person talked with the agent'),
+  connectRate: z.number().nullable().describe('connected / calls (0 to 1); null without calls'),
+  conversionRate: z.number().nullable().describe('converted / attempted (0 to 1); null without attempted contacts'),
+  durationMedianSeconds: z.number().int().nullable().describe("The connected calls' median duration"),
+  durationP90Seconds: z.number().int().nullable().describe("The connected calls' 90th percentile duration"),
+  attemptsPerConversion: z
+    .number()
+    .nullable()
+    .describe("Converted contacts' calls in the window per converted contact"),
+  results: resultCounts.describe('All 21 results, zeros included'),
+});
+
+export const WorkflowResultsOutput = z.object({
+  workflowId: z.string(),
+  from: timestamp('Start of the window'),
+  to: timestamp('End of the window (excluded)'),
+  timeZone: z.string().describe('The zone the days are counted in'),
+  groupBy: z.string(),
+  totals: ResultFiguresOutput,
+  days: z
+    .array(
+      z.object({ date: z.string().describe('YYYY-MM-DD in timeZone'), calls: z.number().int(), results: resultCounts }),
+    )
+    .describe('groupBy day: each day with calls, oldest first; empty for groupBy agent'),
+  agents: z
+    .array(z.object({ agentId: z.string().nullable(), figures: ResultFiguresOutput }))
+    .describe('groupBy agent: the figures of each agent; empty for groupBy day'),
+  erased: z
+    .object({
+      calls: z.number().int(),
+      results: resultCounts,
+      agents: z.array(z.object({ agentId: z.string().nullable(), calls: z.number().int() })),
+    })
+    .describe("Erased contacts' calls, all time (kept only as counts without a time, so no window applies)"),
 });
 
 export const WorkflowPageOutput = z.object({

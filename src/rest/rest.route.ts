@@ -13,6 +13,7 @@ import {
   deliveryListVariables,
   externalIdPath,
   pageVariables,
+  workflowResultsVariables,
 } from '../graphql/operations/variables.js';
 import { bodyTooLarge, declaresMoreThan } from '../http/edge/body-limits.js';
 import { idempotencyKeyOf, idempotentWrites, noteBodyBytes, type AnswerSeal } from '../http/idempotency.js';
@@ -160,6 +161,18 @@ export function restRouter(services: Services): Router {
     route(async (ctx, req, res) => {
       const { workflows } = await runOperation(ctx, Operations.listWorkflows, pageVariables(req.query));
       res.json({ data: workflows.data, nextToken: workflows.nextToken });
+    }),
+  );
+
+  router.get(
+    '/workflows/:id/results',
+    route(async (ctx, req, res) => {
+      const { workflowResults } = await runOperation(
+        ctx,
+        Operations.getWorkflowResults,
+        workflowResultsVariables(id(req), req.query),
+      );
+      res.json(workflowResults);
     }),
   );
 
