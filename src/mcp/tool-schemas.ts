@@ -275,13 +275,6 @@ export const WorkflowResultsOutput = z.object({
   agents: z
     .array(z.object({ agentId: z.string().nullable(), figures: ResultFiguresOutput }))
     .describe('groupBy agent: the figures of each agent; empty for groupBy day'),
-  erased: z
-    .object({
-      calls: z.number().int(),
-      results: resultCounts,
-      agents: z.array(z.object({ agentId: z.string().nullable(), calls: z.number().int() })),
-    })
-    .describe("Erased contacts' calls, all time (kept only as counts without a time, so no window applies)"),
 });
 
 export const WorkflowPageOutput = z.object({

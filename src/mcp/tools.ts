@@ -185,7 +185,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     description:
       "A workflow's results over a window, as GET /api/v1/workflows/{id}/results: { totals: { enrolled, attempted, reached, converted, calls, connected, connectRate, conversionRate, " +
       'durationMedianSeconds, durationP90Seconds, attemptsPerConversion, results: [{ result, count }] }, days (groupBy day: calls per day by result, in timeZone), ' +
-      "agents (groupBy agent: the same figures per agent), erased (erased contacts' calls, all time) }. Rates are 0 to 1, null when nothing was counted. " +
+      "agents (groupBy agent: the same figures per agent) }; erased contacts' calls still count. The window widens to whole UTC hours. Rates are 0 to 1, null when nothing was counted. " +
       'Fails with code not_found for an unknown workflow, bad_request for from not before to, a window over 367 days, an unknown groupBy or time zone.',
     input: WorkflowResultsGetInput,
     output: WorkflowResultsOutput,

@@ -339,7 +339,6 @@ export const ANSWER_EXAMPLES = {
       { date: '2026-11-02', calls: 1, results: [{ result: 'converted', count: 1 }] },
     ],
     agents: [],
-    erased: { calls: 1, results: [{ result: 'voicemail', count: 1 }], agents: [{ agentId: AGENT_ID, calls: 1 }] },
   },
   workflowPage: {
     data: [{ id: WORKFLOW_ID, name: 'Renewal reminders', status: 'published' }],

@@ -233,7 +233,7 @@ const ResultFigures = {
 const WorkflowResults = {
   type: 'object',
   additionalProperties: false,
-  required: ['workflowId', 'from', 'to', 'timeZone', 'groupBy', 'totals', 'days', 'agents', 'erased'],
+  required: ['workflowId', 'from', 'to', 'timeZone', 'groupBy', 'totals', 'days', 'agents'],
   properties: {
     workflowId: { type: 'string', format: 'uuid' },
     from: timestamp,
@@ -265,26 +265,6 @@ const WorkflowResults = {
         properties: {
           agentId: { type: ['string', 'null'], format: 'uuid', description: 'null: calls without an agent' },
           figures: { $ref: '#/components/schemas/ResultFigures' },
-        },
-      },
-    },
-    erased: {
-      type: 'object',
-      additionalProperties: false,
-      description:
-        "The calls of the workflow's erased contacts, all time: their anonymous tallies keep no time, so the window does not apply (docs/decisions/0039-workflow-results.md)",
-      required: ['calls', 'results', 'agents'],
-      properties: {
-        calls: count('Ended calls of erased contacts'),
-        results: resultCounts('Their results counted'),
-        agents: {
-          type: 'array',
-          items: {
-            type: 'object',
-            additionalProperties: false,
-            required: ['agentId', 'calls'],
-            properties: { agentId: { type: ['string', 'null'], format: 'uuid' }, calls: count('Their calls') },
-          },
         },
       },
     },
@@ -1559,7 +1539,7 @@ export function buildOpenApi(): Record<string, unknown> {
             tags: ['Workflows'],
             summary: "A workflow's results over a window: contacts, call results, rates, durations",
             description:
-              'Over [from, to) (default: the 30 days before now; at most 367 days): contacts enrolled, attempted, reached and converted; each of the 21 call results with its count; the connect and conversion rates; the median and p90 durations of connected calls; the attempts per converted contact. groupBy=day adds the calls per day by result, days counted in timeZone (an IANA zone, default UTC); groupBy=agent gives the same figures per agent. Erased contacts\' calls are counted apart, all time (`erased`). Definitions: docs/campaigns.md, "Workflow results".',
+              'Over [from, to) (default: the 30 days before now; at most 367 days): contacts enrolled, attempted, reached and converted; each of the 21 call results with its count; the connect and conversion rates; the median and p90 durations of connected calls; the attempts per converted contact. groupBy=day adds the calls per day by result, days counted in timeZone (an IANA zone, default UTC); groupBy=agent gives the same figures per agent. The window widens to whole UTC hours (the answer’s from and to say which): the figures are summed from hourly roll-ups. Erased contacts’ calls still count. Definitions: docs/campaigns.md, "Workflow results".',
             parameters: [...idPath('The workflow'), ...queryParameters(WorkflowResultsQuerySchema), requestIdParameter],
             responses: {
               200: jsonAnswer('The results', ref('WorkflowResults'), ANSWER_EXAMPLES.workflowResults),

@@ -86,7 +86,7 @@ describe.each(testDatabaseKinds())('workflow results on %s', (kind) => {
     expect(first).toHaveLength(4);
     clock.at = MONDAY_EVENING;
     const second = await setup.dial({
-      [ana]: { result: 'converted', durationSeconds: 200 },
+      [ana]: { result: 'converted', durationSeconds: 210 },
       [dan]: { result: 'no_answer', durationSeconds: 0, nextAttemptInMinutes: 60 },
     });
     expect(second).toHaveLength(2);
@@ -108,9 +108,9 @@ describe.each(testDatabaseKinds())('workflow results on %s', (kind) => {
         connected: 3,
         connectRate: 0.5,
         conversionRate: 0.5,
-        // Connected: 60, 120 and 200 seconds (the unanswered calls' durations do not count).
+        // Connected: 60, 120 and 210 seconds (the unanswered calls' durations do not count).
         durationMedianSeconds: 120,
-        durationP90Seconds: 200,
+        durationP90Seconds: 210,
         // Ana converted on her second call, Ben on his first.
         attemptsPerConversion: 1.5,
         results: allResults({ converted: 2, not_interested: 1, no_answer: 2, voicemail: 1 }),
@@ -129,7 +129,6 @@ describe.each(testDatabaseKinds())('workflow results on %s', (kind) => {
         },
       ],
       agents: [],
-      erased: { calls: 0, results: [], agents: [] },
     });
     // In UTC the evening calls fall on Tuesday; UTC is the default zone.
     const utc = await get(resultsPath(workflowId));
@@ -193,35 +192,31 @@ describe.each(testDatabaseKinds())('workflow results on %s', (kind) => {
           days { date calls results { result count } }
           agents { agentId figures { enrolled attempted reached converted calls connected connectRate conversionRate
             durationMedianSeconds durationP90Seconds attemptsPerConversion results { result count } } }
-          erased { calls results { result count } agents { agentId calls } }
         } }`,
       variables: { id: workflowId, from: '2026-11-23T00:00:00Z', to: '2026-11-25T00:00:00Z', groupBy: 'agent' },
     });
     expect(gql.json).toEqual({ data: { workflowResults: byAgent.json } });
   });
 
-  it("still counts an erased contact's call, apart and all time: its contact leaves the contact figures", async () => {
+  it("still counts an erased contact's call everywhere; only its enrollment leaves", async () => {
+    const before = (await get(resultsPath(workflowId, `${WINDOW}&timeZone=America/Chicago`))).json;
     expect((await server.request(account.apiKey, 'DELETE', `/api/v1/contacts/${erasable.id}`)).status).toBe(204);
-    const after = await get(resultsPath(workflowId, `${WINDOW}&groupBy=agent`));
-    expect(after.json.erased).toEqual({
-      calls: 1,
-      results: [{ result: 'not_interested', count: 1 }],
-      agents: [{ agentId, calls: 1 }],
-    });
-    // Its call and its enrollment are gone from the windowed figures.
-    expect(after.json.totals).toMatchObject({
-      enrolled: 3,
-      attempted: 3,
-      reached: 2,
-      converted: 2,
-      calls: 5,
-      connected: 2,
-      durationMedianSeconds: 120,
-      durationP90Seconds: 200,
-    });
-    // Any window shows the erased calls: the tally keeps no time.
-    const before = await get(resultsPath(workflowId, 'from=2026-01-01T00:00:00Z&to=2026-01-02T00:00:00Z'));
-    expect(before.json.erased.calls).toBe(1);
+    const after = (await get(resultsPath(workflowId, `${WINDOW}&timeZone=America/Chicago`))).json;
+    expect(after).toEqual({ ...before, totals: { ...before.totals, enrolled: 3 } });
+    expect(after.totals.results.find((r: { result: string }) => r.result === 'not_interested').count).toBe(1);
+  });
+
+  it('widens the window to whole UTC hours, and says so', async () => {
+    const res = await get(resultsPath(workflowId, 'from=2026-11-23T17:45:00Z&to=2026-11-24T04:00:00.001Z'));
+    expect(res.json).toMatchObject({ from: '2026-11-23T17:00:00.000Z', to: '2026-11-24T05:00:00.000Z' });
+    expect(res.json.totals.calls).toBe(6);
+    // A half-hour zone: each hour counts in the day it starts in (India, UTC+05:30).
+    const kolkata = await get(resultsPath(workflowId, `${WINDOW}&timeZone=asia/calcutta`));
+    expect(kolkata.json.timeZone).toBe('Asia/Kolkata');
+    expect(kolkata.json.days.map((d: { date: string; calls: number }) => [d.date, d.calls])).toEqual([
+      ['2026-11-23', 4],
+      ['2026-11-24', 2],
+    ]);
   });
 
   it('answers each bad input with the contract error body: 400, 401, 404', async () => {

@@ -3,7 +3,7 @@
 // and converted, each call result's count, the calls per day (in a given time zone) by result,
 // the connect and conversion rates, the connected calls' median and p90 durations, and the
 // attempts per converted contact; per agent with groupBy=agent. Definitions: docs/campaigns.md,
-// "Workflow results"; how erased contacts count: docs/decisions/0039-workflow-results.md.
+// "Workflow results"; why roll-ups, and how erased contacts count: docs/decisions/0039-workflow-results.md.
 import { z } from 'zod';
 import { CALL_RESULTS } from '../../calls/telephony/telephony.port.js';
 import { canonicalTimezone } from '../../normalize/timezone.js';
@@ -13,11 +13,11 @@ import { requireActor } from '../context.js';
 import { badRequestFor, notFound } from '../errors.js';
 import { parseInput } from '../shared/validation.js';
 import { assertUuid } from '../shared/ids.js';
-import { tallyOfWorkflow } from '../calls/call-tallies.store.js';
 import { windowAggregates, type GroupAggregates } from './workflow-results.store.js';
-import { CONNECTED_RESULTS, REACHED_RESULTS, rate } from './workflow-results.rules.js';
+import { CONNECTED_RESULTS, histogramQuantile, NO_AGENT, rate } from './workflow-results.rules.js';
 
-const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
 /** The longest window: a year and a day (a leap year's days in any zone). */
 export const MAX_WINDOW_DAYS = 367;
 /** The window when none is given: the 30 days before now. */
@@ -72,7 +72,6 @@ export interface WorkflowResults {
   totals: ResultFigures;
   days: Array<{ date: string; calls: number; results: ResultCount[] }>;
   agents: Array<{ agentId: string | null; figures: ResultFigures }>;
-  erased: { calls: number; results: ResultCount[]; agents: Array<{ agentId: string | null; calls: number }> };
 }
 
 /** Counts by result in CALL_RESULTS order; `all`: every result, zeros included (else only those counted). */
@@ -88,8 +87,7 @@ function figuresOf(group: GroupAggregates | undefined, enrolled: number | null):
     reached: 0,
     converted: 0,
     convertedCalls: 0,
-    durationMedian: null,
-    durationP90: null,
+    durations: null,
     results: {},
   };
   return {
@@ -101,8 +99,8 @@ function figuresOf(group: GroupAggregates | undefined, enrolled: number | null):
     connected: g.connected,
     connectRate: rate(g.connected, g.calls),
     conversionRate: rate(g.converted, g.attempted),
-    durationMedianSeconds: g.durationMedian,
-    durationP90Seconds: g.durationP90,
+    durationMedianSeconds: g.durations ? histogramQuantile(g.durations, 0.5) : null,
+    durationP90Seconds: g.durations ? histogramQuantile(g.durations, 0.9) : null,
     attemptsPerConversion: rate(g.convertedCalls, g.converted),
     results: resultList(g.results, true),
   };
@@ -123,9 +121,12 @@ export async function workflowResults(
   const timeZone = canonicalTimezone(q.timeZone);
   if (!timeZone)
     throw badRequestFor([{ path: 'timeZone', message: 'must be an IANA time zone, such as America/Chicago' }]);
-  const to = q.to ? new Date(q.to) : ctx.clock.now();
-  const from = q.from ? new Date(q.from) : new Date(to.getTime() - DEFAULT_WINDOW_DAYS * DAY_MS);
-  if (from.getTime() >= to.getTime()) throw badRequestFor([{ path: 'to', message: 'must be after from' }]);
+  const sentTo = q.to ? new Date(q.to) : ctx.clock.now();
+  const sentFrom = q.from ? new Date(q.from) : new Date(sentTo.getTime() - DEFAULT_WINDOW_DAYS * DAY_MS);
+  if (sentFrom.getTime() >= sentTo.getTime()) throw badRequestFor([{ path: 'to', message: 'must be after from' }]);
+  // The roll-ups are hourly: the window widens to whole UTC hours (the answer says which).
+  const from = new Date(Math.floor(sentFrom.getTime() / HOUR_MS) * HOUR_MS);
+  const to = new Date(Math.ceil(sentTo.getTime() / HOUR_MS) * HOUR_MS);
   if (to.getTime() - from.getTime() > MAX_WINDOW_DAYS * DAY_MS)
     throw badRequestFor([{ path: 'from', message: `the window is at most ${MAX_WINDOW_DAYS} days` }]);
   const id = assertUuid(workflowId, 'id');
@@ -135,19 +136,12 @@ export async function workflowResults(
 
   const db = directSql(ctx.db.sql);
   const window = { accountId, workflowId: workflow.id, from, to, timeZone };
-  const sets = { connected: CONNECTED_RESULTS, reached: REACHED_RESULTS };
+  const sets = { connected: CONNECTED_RESULTS };
   const byAgent = q.groupBy === 'agent';
-  const [whole, agents, tallies] = await Promise.all([
+  const [whole, agents] = await Promise.all([
     windowAggregates(db, window, { ...sets, byAgent: false, withDays: !byAgent }),
     byAgent ? windowAggregates(db, window, { ...sets, byAgent: true, withDays: false }) : null,
-    tallyOfWorkflow(db, accountId, workflow.id),
   ]);
-  const erasedCounts: Record<string, number> = {};
-  const erasedByAgent = new Map<string | null, number>();
-  for (const t of tallies) {
-    erasedCounts[t.result] = (erasedCounts[t.result] ?? 0) + t.count;
-    erasedByAgent.set(t.agentId, (erasedByAgent.get(t.agentId) ?? 0) + t.count);
-  }
   return {
     workflowId: workflow.id,
     from,
@@ -156,11 +150,9 @@ export async function workflowResults(
     groupBy: q.groupBy,
     totals: figuresOf(whole.groups[0], whole.enrolled),
     days: whole.days.map((d) => ({ date: d.date, calls: d.calls, results: resultList(d.results, false) })),
-    agents: (agents?.groups ?? []).map((g) => ({ agentId: g.key === '-' ? null : g.key, figures: figuresOf(g, null) })),
-    erased: {
-      calls: tallies.reduce((sum, t) => sum + t.count, 0),
-      results: resultList(erasedCounts, false),
-      agents: [...erasedByAgent].map(([agentId, calls]) => ({ agentId, calls })),
-    },
+    agents: (agents?.groups ?? []).map((g) => ({
+      agentId: g.key === NO_AGENT ? null : g.key,
+      figures: figuresOf(g, null),
+    })),
   };
 }

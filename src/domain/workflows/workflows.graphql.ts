@@ -114,20 +114,6 @@ const AgentResultsType = builder.objectRef<AgentFigures>('AgentResults').impleme
   }),
 });
 
-type Erased = WorkflowResults['erased'];
-const ErasedAgentType = builder.objectRef<Erased['agents'][number]>('ErasedAgentCalls').implement({
-  fields: (t) => ({ agentId: t.exposeString('agentId', { nullable: true }), calls: t.exposeInt('calls') }),
-});
-const ErasedResultsType = builder.objectRef<Erased>('ErasedResults').implement({
-  description:
-    "The calls of the workflow's erased contacts, all time (their anonymous tallies keep no time, so no window applies)",
-  fields: (t) => ({
-    calls: t.exposeInt('calls'),
-    results: t.field({ type: [ResultCountType], resolve: (e) => e.results }),
-    agents: t.field({ type: [ErasedAgentType], resolve: (e) => e.agents }),
-  }),
-});
-
 const WorkflowResultsType = builder.objectRef<WorkflowResults>('WorkflowResults').implement({
   description: "A workflow's results over [from, to).",
   fields: (t) => ({
@@ -147,7 +133,6 @@ const WorkflowResultsType = builder.objectRef<WorkflowResults>('WorkflowResults'
       description: 'groupBy=agent: the figures of each agent that placed calls; empty otherwise',
       resolve: (r) => r.agents,
     }),
-    erased: t.field({ type: ErasedResultsType, resolve: (r) => r.erased }),
   }),
 });
 

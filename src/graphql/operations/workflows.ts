@@ -16,7 +16,6 @@ export const WorkflowOperations = {
       totals { ...ResultFiguresFields }
       days { date calls results { result count } }
       agents { agentId figures { ...ResultFiguresFields } }
-      erased { calls results { result count } agents { agentId calls } }
     }
   }`,
       [ResultFiguresFields],
