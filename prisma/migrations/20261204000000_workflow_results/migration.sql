@@ -30,8 +30,15 @@ CREATE TABLE "WorkflowDurationHour" (
   CONSTRAINT "WorkflowDurationHour_pkey" PRIMARY KEY ("workflowId", "hour", "agentId"),
   CONSTRAINT "WorkflowDurationHour_workflowId_fkey" FOREIGN KEY ("workflowId") REFERENCES "Workflow"("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
--- The enrollments a workflow started in the window (the `enrolled` figure).
-CREATE INDEX "Enrollment_workflowId_createdAt_idx" ON "Enrollment" ("workflowId", "createdAt");
+-- WorkflowEnrollmentHour: the enrollments each workflow started per UTC hour (the `enrolled`
+-- figure), counted by the statement that starts them (enrollment.store.ts, startEnrollments).
+CREATE TABLE "WorkflowEnrollmentHour" (
+  "workflowId" UUID NOT NULL,
+  "hour"       TIMESTAMPTZ(3) NOT NULL,
+  "enrolled"   INTEGER NOT NULL,
+  CONSTRAINT "WorkflowEnrollmentHour_pkey" PRIMARY KEY ("workflowId", "hour"),
+  CONSTRAINT "WorkflowEnrollmentHour_workflowId_fkey" FOREIGN KEY ("workflowId") REFERENCES "Workflow"("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
 
 -- Backfill: the roll-ups of the calls already ended (bench/workflow-results.ts runs this same
 -- statement after its seed). A contact's calls of a workflow in order (startedAt, id): its first,
@@ -78,3 +85,6 @@ FROM (
   ) AS x USING ("workflowId", "agentId", "hour", b)
 ) AS filled
 GROUP BY 1, 2, 3;
+
+INSERT INTO "WorkflowEnrollmentHour" ("workflowId", "hour", "enrolled")
+SELECT "workflowId", date_trunc('hour', "createdAt", 'UTC'), count(*)::int FROM "Enrollment" GROUP BY 1, 2;

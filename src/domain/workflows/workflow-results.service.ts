@@ -14,7 +14,7 @@ import { badRequestFor, notFound } from '../errors.js';
 import { parseInput } from '../shared/validation.js';
 import { assertUuid } from '../shared/ids.js';
 import { windowAggregates, type GroupAggregates } from './workflow-results.store.js';
-import { CONNECTED_RESULTS, histogramQuantile, NO_AGENT, rate } from './workflow-results.rules.js';
+import { CONNECTED_RESULTS, DURATION_BUCKETS, histogramQuantile, NO_AGENT, rate } from './workflow-results.rules.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
@@ -136,7 +136,7 @@ export async function workflowResults(
 
   const db = directSql(ctx.db.sql);
   const window = { accountId, workflowId: workflow.id, from, to, timeZone };
-  const sets = { connected: CONNECTED_RESULTS };
+  const sets = { connected: CONNECTED_RESULTS, buckets: DURATION_BUCKETS.length };
   const byAgent = q.groupBy === 'agent';
   const [whole, agents] = await Promise.all([
     windowAggregates(db, window, { ...sets, byAgent: false, withDays: !byAgent }),

@@ -1,6 +1,6 @@
 // The SQL of a workflow's results (workflow-results.service.ts): one statement sums the
 // workflow's hourly roll-ups in [from, to) (WorkflowResultHour, WorkflowDurationHour, kept by
-// each call's end: call-events.store.ts) and counts the enrollments started in the window,
+// each call's end: call-events.store.ts; WorkflowEnrollmentHour, kept by startEnrollments),
 // answering every aggregate as JSON, keyed by agent when asked.
 import { Prisma } from '../../generated/prisma/client.js';
 import type { SqlClient } from '../../db/sql-client.js';
@@ -48,18 +48,24 @@ export interface WindowAggregates {
 export async function windowAggregates(
   db: SqlClient,
   window: Window,
-  options: { byAgent: boolean; withDays: boolean; connected: readonly string[] },
+  options: { byAgent: boolean; withDays: boolean; connected: readonly string[]; buckets: number },
 ): Promise<WindowAggregates> {
-  const { accountId, workflowId, from, to, timeZone } = window;
+  // The workflow was read within its Account: its roll-ups and enrollments are the Account's.
+  const { workflowId, from, to, timeZone } = window;
   const key = options.byAgent ? Prisma.sql`"agentId"::text` : Prisma.sql`''`;
   const inWindow = Prisma.sql`"workflowId" = ${workflowId}::uuid AND "hour" >= ${from}::timestamptz AND "hour" < ${to}::timestamptz`;
   const days = options.withDays
     ? Prisma.sql`(SELECT COALESCE(json_agg(json_build_object('date', d.date, 'calls', d.calls, 'results', d.results) ORDER BY d.date), '[]'::json)
         FROM (SELECT r.date, sum(r.n)::int AS calls, json_object_agg(r.result, r.n) AS results
-          FROM (SELECT to_char("hour" AT TIME ZONE ${timeZone}, 'YYYY-MM-DD') AS date, "result", sum("calls")::int AS n
-            FROM "WorkflowResultHour" WHERE ${inWindow} GROUP BY 1, 2) AS r
+          FROM (SELECT to_char(x.day, 'YYYY-MM-DD') AS date, x."result", x.n
+            FROM (SELECT ("hour" AT TIME ZONE ${timeZone})::date AS day, "result", sum("calls")::int AS n
+              FROM "WorkflowResultHour" WHERE ${inWindow} GROUP BY 1, 2) AS x) AS r
           GROUP BY r.date) AS d)`
     : Prisma.sql`'[]'::json`;
+  // The histogram's buckets summed column by column: one pass over the window's hours.
+  const bucketSums = Prisma.raw(
+    Array.from({ length: options.buckets }, (_, i) => `COALESCE(sum("durations"[${i + 1}]), 0)::int`).join(', '),
+  );
   const [row] = await db.$queryRaw<Array<{ result: WindowAggregates }>>`
     WITH by_result AS (
       SELECT ${key} AS key, "result", sum("calls")::int AS calls, sum("firstCalls")::int AS attempted,
@@ -75,15 +81,11 @@ export async function windowAggregates(
       FROM by_result GROUP BY key
     ),
     durations AS (
-      SELECT key, array_agg(n ORDER BY i) AS durations
-      FROM (SELECT ${key} AS key, u.i, sum(u.n)::int AS n
-        FROM "WorkflowDurationHour", unnest("durations") WITH ORDINALITY AS u(n, i)
-        WHERE ${inWindow} GROUP BY 1, 2) AS h
-      GROUP BY key
+      SELECT ${key} AS key, ARRAY[${bucketSums}] AS durations
+      FROM "WorkflowDurationHour" WHERE ${inWindow} GROUP BY 1
     )
     SELECT json_build_object(
-      'enrolled', (SELECT count(*)::int FROM "Enrollment" e WHERE e."workflowId" = ${workflowId}::uuid
-        AND e."accountId" = ${accountId}::uuid AND e."createdAt" >= ${from}::timestamptz AND e."createdAt" < ${to}::timestamptz),
+      'enrolled', (SELECT COALESCE(sum("enrolled"), 0)::int FROM "WorkflowEnrollmentHour" WHERE ${inWindow}),
       'groups', (SELECT COALESCE(json_agg(json_build_object('key', g.key, 'calls', g.calls, 'connected', g.connected,
           'attempted', g.attempted, 'reached', g.reached, 'converted', g.converted, 'convertedCalls', g.converted_calls,
           'durations', d.durations, 'results', g.results) ORDER BY g.key), '[]'::json)
