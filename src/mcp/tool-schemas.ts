@@ -244,19 +244,16 @@ const resultCounts = z
 
 const ResultFiguresOutput = z.object({
   enrolled: z.number().int().nullable().describe('Enrollments started in the window; null per agent'),
-  attempted: z.number().int().describe('Distinct contacts with at least one ended call in the window'),
-  reached: z.number().int().describe('Distinct contacts with a call that reached them'),
-  converted: z.number().int().describe('Distinct contacts with a converted call'),
+  attempted: z.number().int().describe('Contacts whose first call of the workflow was placed in the window'),
+  reached: z.number().int().describe('Contacts whose first call that reached them was placed in the window'),
+  converted: z.number().int().describe('Contacts whose first converted call was placed in the window'),
   calls: z.number().int().describe('Ended calls placed in the window'),
   connected: z.number().int().describe('Ended calls where a person talked with the agent'),
   connectRate: z.number().nullable().describe('connected / calls (0 to 1); null without calls'),
   conversionRate: z.number().nullable().describe('converted / attempted (0 to 1); null without attempted contacts'),
   durationMedianSeconds: z.number().int().nullable().describe("The connected calls' median duration"),
   durationP90Seconds: z.number().int().nullable().describe("The connected calls' 90th percentile duration"),
-  attemptsPerConversion: z
-    .number()
-    .nullable()
-    .describe("Converted contacts' calls in the window per converted contact"),
+  attemptsPerConversion: z.number().nullable().describe('The calls up to and including each conversion, on average'),
   results: resultCounts.describe('All 21 results, zeros included'),
 });
 

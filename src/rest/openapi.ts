@@ -214,17 +214,21 @@ const ResultFigures = {
   ],
   properties: {
     enrolled: nullableCount('Enrollments of the workflow started in the window; null per agent'),
-    attempted: count('Distinct contacts with at least one ended call placed in the window'),
-    reached: count('Distinct contacts with a call whose result reached them (answered … converted, do_not_call)'),
-    converted: count('Distinct contacts with a converted call'),
+    attempted: count('Contacts whose first call of the workflow was placed in the window'),
+    reached: count(
+      'Contacts whose first call that reached them (answered … converted, do_not_call) was placed in the window',
+    ),
+    converted: count('Contacts whose first converted call was placed in the window'),
     calls: count('Ended calls placed in the window'),
     connected: count('Ended calls where a person talked with the agent'),
     connectRate: nullableNumber('connected / calls; null without calls'),
     conversionRate: nullableNumber('converted / attempted; null without attempted contacts'),
-    durationMedianSeconds: nullableCount("The connected calls' median duration; null without connected calls"),
+    durationMedianSeconds: nullableCount(
+      "The connected calls' median duration, as the lower bound of its histogram bucket; null without connected calls",
+    ),
     durationP90Seconds: nullableCount("The connected calls' 90th percentile duration; null without connected calls"),
     attemptsPerConversion: nullableNumber(
-      "The converted contacts' calls in the window / converted contacts; null without conversions",
+      'The calls up to and including each conversion counted in converted, on average; null without conversions',
     ),
     results: resultCounts('Each of the 21 call results, in a fixed order, with its count (zeros included)'),
   },

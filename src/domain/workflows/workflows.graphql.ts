@@ -65,10 +65,14 @@ const ResultFiguresType = builder.objectRef<ResultFigures>('ResultFigures').impl
       description: 'Enrollments of the workflow started in the window; null per agent',
     }),
     attempted: t.exposeInt('attempted', {
-      description: 'Distinct contacts with at least one ended call in the window',
+      description: 'Contacts whose first call of the workflow was placed in the window',
     }),
-    reached: t.exposeInt('reached', { description: 'Distinct contacts with a call whose result reached them' }),
-    converted: t.exposeInt('converted', { description: 'Distinct contacts with a converted call' }),
+    reached: t.exposeInt('reached', {
+      description: 'Contacts whose first call that reached them was placed in the window',
+    }),
+    converted: t.exposeInt('converted', {
+      description: 'Contacts whose first converted call was placed in the window',
+    }),
     calls: t.exposeInt('calls', { description: 'Ended calls placed in the window' }),
     connected: t.exposeInt('connected', { description: 'Ended calls where a person talked with the agent' }),
     connectRate: t.exposeFloat('connectRate', { nullable: true, description: 'connected / calls; null without calls' }),
@@ -78,7 +82,8 @@ const ResultFiguresType = builder.objectRef<ResultFigures>('ResultFigures').impl
     }),
     durationMedianSeconds: t.exposeInt('durationMedianSeconds', {
       nullable: true,
-      description: "The connected calls' median duration (a duration of one of them); null without connected calls",
+      description:
+        "The connected calls' median duration, as the lower bound of its histogram bucket; null without connected calls",
     }),
     durationP90Seconds: t.exposeInt('durationP90Seconds', {
       nullable: true,
@@ -86,7 +91,8 @@ const ResultFiguresType = builder.objectRef<ResultFigures>('ResultFigures').impl
     }),
     attemptsPerConversion: t.exposeFloat('attemptsPerConversion', {
       nullable: true,
-      description: "The converted contacts' calls in the window / converted; null without conversions",
+      description:
+        'The calls up to and including each conversion counted in converted, on average; null without conversions',
     }),
     results: t.field({
       type: [ResultCountType],
