@@ -603,8 +603,9 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
         server,
         {
           calls: Number(process.env.BENCH_RESULTS_CALLS ?? (QUICK ? 50_000 : 1_000_000)),
-          requests: QUICK ? 10 : 50,
-          warmup: QUICK ? 2 : 5,
+          requests: QUICK ? 20 : 200,
+          warmup: QUICK ? 2 : 10,
+          rawRuns: QUICK ? 3 : 10,
         },
         log,
       );

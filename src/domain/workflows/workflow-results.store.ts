@@ -1,6 +1,7 @@
 // The SQL of a workflow's results (workflow-results.service.ts): one statement sums the
 // workflow's hourly roll-ups in [from, to) (WorkflowResultHour, WorkflowDurationHour, kept by
-// each call's end: call-events.store.ts; WorkflowEnrollmentHour, kept by startEnrollments),
+// each call's end: call-events.store.ts; WorkflowEnrollmentHour, kept by startEnrollments; the
+// hours read once, grouped by day in the zone, agent and result),
 // answering every aggregate as JSON, keyed by agent when asked.
 import { Prisma } from '../../generated/prisma/client.js';
 import type { SqlClient } from '../../db/sql-client.js';
@@ -54,24 +55,29 @@ export async function windowAggregates(
   const { workflowId, from, to, timeZone } = window;
   const key = options.byAgent ? Prisma.sql`"agentId"::text` : Prisma.sql`''`;
   const inWindow = Prisma.sql`"workflowId" = ${workflowId}::uuid AND "hour" >= ${from}::timestamptz AND "hour" < ${to}::timestamptz`;
+  // Each row's day in the zone only when the days are asked for (else one day for all).
+  const day = options.withDays ? Prisma.sql`("hour" AT TIME ZONE ${timeZone})::date` : Prisma.sql`NULL::date`;
   const days = options.withDays
-    ? Prisma.sql`(SELECT COALESCE(json_agg(json_build_object('date', d.date, 'calls', d.calls, 'results', d.results) ORDER BY d.date), '[]'::json)
-        FROM (SELECT r.date, sum(r.n)::int AS calls, json_object_agg(r.result, r.n) AS results
-          FROM (SELECT to_char(x.day, 'YYYY-MM-DD') AS date, x."result", x.n
-            FROM (SELECT ("hour" AT TIME ZONE ${timeZone})::date AS day, "result", sum("calls")::int AS n
-              FROM "WorkflowResultHour" WHERE ${inWindow} GROUP BY 1, 2) AS x) AS r
-          GROUP BY r.date) AS d)`
+    ? Prisma.sql`(SELECT COALESCE(json_agg(json_build_object('date', to_char(d.day, 'YYYY-MM-DD'), 'calls', d.calls, 'results', d.results)
+          ORDER BY d.day), '[]'::json)
+        FROM (SELECT day, sum(calls)::int AS calls, json_object_agg("result", calls) AS results
+          FROM (SELECT day, "result", sum(calls)::int AS calls FROM hours GROUP BY 1, 2) AS r GROUP BY day) AS d)`
     : Prisma.sql`'[]'::json`;
   // The histogram's buckets summed column by column: one pass over the window's hours.
   const bucketSums = Prisma.raw(
     Array.from({ length: options.buckets }, (_, i) => `COALESCE(sum("durations"[${i + 1}]), 0)::int`).join(', '),
   );
   const [row] = await db.$queryRaw<Array<{ result: WindowAggregates }>>`
-    WITH by_result AS (
-      SELECT ${key} AS key, "result", sum("calls")::int AS calls, sum("firstCalls")::int AS attempted,
+    WITH hours AS MATERIALIZED (
+      SELECT ${day} AS day, ${key} AS key, "result", sum("calls")::int AS calls, sum("firstCalls")::int AS attempted,
         sum("firstReached")::int AS reached, sum("firstConversions")::int AS converted,
         sum("convertedAfter")::int AS converted_calls
-      FROM "WorkflowResultHour" WHERE ${inWindow} GROUP BY 1, 2
+      FROM "WorkflowResultHour" WHERE ${inWindow} GROUP BY 1, 2, 3
+    ),
+    by_result AS (
+      SELECT key, "result", sum(calls)::int AS calls, sum(attempted)::int AS attempted, sum(reached)::int AS reached,
+        sum(converted)::int AS converted, sum(converted_calls)::int AS converted_calls
+      FROM hours GROUP BY 1, 2
     ),
     groups AS (
       SELECT key, sum(calls)::int AS calls,
