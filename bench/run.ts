@@ -50,6 +50,10 @@
 //      (default 10,000,000 on PostgreSQL, 1,000,000 on PGlite; quick 200,000), streamed to POST /dnc-registries/us_national/imports: time,
 //      numbers per second and bytes stored, vs the raw driver inserting the numbers into a bigint table.
 //   BENCH_ONLY=dnc                         no seed: only the figure of 12
+//   13. (bench/workflow-results.ts) GET /workflows/{id}/results for a workflow with BENCH_RESULTS_CALLS calls
+//      (default 1,000,000; quick 50,000) over 90 days, seeded by SQL, vs one plain SQL statement computing the same
+//      aggregates (target p95 < 100 ms on PostgreSQL for the 90 days).
+//   BENCH_ONLY=results                     no seed of contacts: only the figures of 13
 // Writes bench/results.json and bench/results.md (with BENCH_CONTACTS set: bench/results-<N>.json
 // and .md, so a run at another size keeps its own figures). A BENCH_ONLY run replaces (or adds) only its own
 // figures in the results already there, each marked with the run it comes from.
@@ -75,6 +79,7 @@ import { benchIdempotency } from './idempotency.js';
 import { benchWebhooks } from './webhooks.js';
 import { benchSignInFlood } from './sign-in.js';
 import { benchDncImport } from './dnc-registries.js';
+import { benchWorkflowResults } from './workflow-results.js';
 import { logger } from '../src/logger.js';
 import { benchLoad, type LoadFigure } from './load.js';
 import { benchListCases, listCases } from './lists.js';
@@ -131,6 +136,7 @@ const GROUPS = [
   'webhooks',
   'signin',
   'dnc',
+  'results',
 ] as const;
 const ONLY = GROUPS.find((group) => group === process.env.BENCH_ONLY);
 /** Whether a group of figures runs: all of them, or only BENCH_ONLY's. */
@@ -592,7 +598,25 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
     const webhookFigure = () => benchWebhooks(server, { events: SETTINGS.webhookEvents }, log);
     const signInFigure = () => benchSignInFlood(kind, SETTINGS.signIn, log);
     const dncFigure = () => benchDncImport(server, { numbers: SETTINGS.dncNumbers(kind) }, log);
-    if (ONLY === 'load' || ONLY === 'idempotency' || ONLY === 'webhooks' || ONLY === 'signin' || ONLY === 'dnc') {
+    const resultsFigures = () =>
+      benchWorkflowResults(
+        server,
+        {
+          calls: Number(process.env.BENCH_RESULTS_CALLS ?? (QUICK ? 50_000 : 1_000_000)),
+          requests: QUICK ? 20 : 200,
+          warmup: QUICK ? 2 : 10,
+          rawRuns: QUICK ? 3 : 10,
+        },
+        log,
+      );
+    if (
+      ONLY === 'load' ||
+      ONLY === 'idempotency' ||
+      ONLY === 'webhooks' ||
+      ONLY === 'signin' ||
+      ONLY === 'dnc' ||
+      ONLY === 'results'
+    ) {
       // The load figures need no seed: the edge figure reads one contact, the load runs have a database of their own;
       // the idempotency and webhook figures write contacts of their own, in Accounts of their own; the sign-in
       // figure runs a service of its own.
@@ -600,6 +624,7 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
       else if (ONLY === 'webhooks') figures.push(await webhookFigure());
       else if (ONLY === 'signin') figures.push(await signInFigure());
       else if (ONLY === 'dnc') figures.push(await dncFigure());
+      else if (ONLY === 'results') figures.push(...(await resultsFigures()));
       else {
         figures.push(
           await benchHttpEdge(
@@ -691,6 +716,7 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
     if (runs('webhooks')) figures.push(await webhookFigure());
     if (runs('signin')) figures.push(await signInFigure());
     if (runs('dnc')) figures.push(await dncFigure());
+    if (runs('results')) figures.push(...(await resultsFigures()));
     // Before board and calls: the dialer must claim only the voice figures' own calls.
     if (emulators) {
       figures.push(

@@ -15,6 +15,7 @@ import {
 } from '../domain/contacts/contacts.inputs.js';
 import { PageQuerySchema } from '../domain/shared/cursor.js';
 import { UUID_PATTERN } from '../domain/shared/ids.js';
+import { RESULTS_GROUPINGS, WorkflowResultsQuerySchema } from '../domain/workflows/workflow-results.service.js';
 
 // ---------------------------------------------------------------------------------------------
 // Input pieces
@@ -95,6 +96,27 @@ export const WorkflowEnrollmentsListInput = z.object({
     .describe('active: the enrollments the dialer still calls; ended: the others; omitted: both'),
   limit: pageLimit(PageQuerySchema.shape.limit),
   nextToken: nextToken(PageQuerySchema.shape.nextToken, 'workflow_enrollments_list'),
+});
+
+export const WorkflowResultsGetInput = z.object({
+  workflowId: uuid("The workflow's id, as returned by workflows_list"),
+  from: WorkflowResultsQuerySchema.shape.from.describe(
+    'Count calls placed (and enrollments started) at or after this time: ISO 8601 with Z or an offset, e.g. 2026-11-01T00:00:00-05:00. Default: 30 days before to.',
+  ),
+  to: WorkflowResultsQuerySchema.shape.to.describe(
+    'Count what happened before this time (ISO 8601 with Z or an offset). Default: now. The window is at most 367 days.',
+  ),
+  groupBy: z
+    .enum(RESULTS_GROUPINGS)
+    .optional()
+    .describe(
+      'day (default): also the calls per day by result (days); agent: the same figures for each agent (agents).',
+    ),
+  timeZone: z
+    .string()
+    .max(64)
+    .optional()
+    .describe('The IANA time zone the days are counted in, e.g. America/Chicago. Default UTC.'),
 });
 
 export const ImportGetInput = z.object({
@@ -253,6 +275,42 @@ export const EnrollmentPageOutput = z.object({
     )
     .describe('Newest first; empty when the workflow has none (in that state)'),
   nextToken: z.string().nullable().describe('Null on the last page'),
+});
+
+const resultCounts = z
+  .array(z.object({ result: z.string().describe('One of the 21 call results'), count: z.number().int() }))
+  .describe('Calls by result');
+
+const ResultFiguresOutput = z.object({
+  enrolled: z.number().int().nullable().describe('Enrollments started in the window; null per agent'),
+  attempted: z.number().int().describe('Contacts whose first call of the workflow was placed in the window'),
+  reached: z.number().int().describe('Contacts whose first call that reached them was placed in the window'),
+  converted: z.number().int().describe('Contacts whose first converted call was placed in the window'),
+  calls: z.number().int().describe('Ended calls placed in the window'),
+  connected: z.number().int().describe('Ended calls where a person talked with the agent'),
+  connectRate: z.number().nullable().describe('connected / calls (0 to 1); null without calls'),
+  conversionRate: z.number().nullable().describe('converted / attempted (0 to 1); null without attempted contacts'),
+  durationMedianSeconds: z.number().int().nullable().describe("The connected calls' median duration"),
+  durationP90Seconds: z.number().int().nullable().describe("The connected calls' 90th percentile duration"),
+  attemptsPerConversion: z.number().nullable().describe('The calls up to and including each conversion, on average'),
+  results: resultCounts.describe('All 21 results, zeros included'),
+});
+
+export const WorkflowResultsOutput = z.object({
+  workflowId: z.string(),
+  from: timestamp('Start of the window'),
+  to: timestamp('End of the window (excluded)'),
+  timeZone: z.string().describe('The zone the days are counted in'),
+  groupBy: z.string(),
+  totals: ResultFiguresOutput,
+  days: z
+    .array(
+      z.object({ date: z.string().describe('YYYY-MM-DD in timeZone'), calls: z.number().int(), results: resultCounts }),
+    )
+    .describe('groupBy day: each day with calls, oldest first; empty for groupBy agent'),
+  agents: z
+    .array(z.object({ agentId: z.string().nullable(), figures: ResultFiguresOutput }))
+    .describe('groupBy agent: the figures of each agent; empty for groupBy day'),
 });
 
 export const WorkflowPageOutput = z.object({

@@ -13,6 +13,7 @@ import {
   externalIdPath,
   pageVariables,
   requiredText,
+  workflowResultsVariables,
   type RequestValues,
 } from '../graphql/operations/variables.js';
 import {
@@ -41,6 +42,8 @@ import {
   WebhookEndpointsListInput,
   WorkflowEnrollmentsListInput,
   WorkflowPageOutput,
+  WorkflowResultsGetInput,
+  WorkflowResultsOutput,
   WorkflowsListInput,
 } from './tool-schemas.js';
 
@@ -194,6 +197,26 @@ export const TOOLS: readonly ToolDefinition[] = [
         ...enrollmentPageVariables(args),
       });
       return { data: workflowEnrollments.data, nextToken: workflowEnrollments.nextToken };
+    },
+  },
+  {
+    name: 'workflow_results_get',
+    title: "Get a workflow's results",
+    description:
+      "A workflow's results over a window, as GET /api/v1/workflows/{id}/results: { totals: { enrolled, attempted, reached, converted, calls, connected, connectRate, conversionRate, " +
+      'durationMedianSeconds, durationP90Seconds, attemptsPerConversion, results: [{ result, count }] }, days (groupBy day: calls per day by result, in timeZone), ' +
+      "agents (groupBy agent: the same figures per agent) }; erased contacts' calls still count. The window widens to whole UTC hours. Rates are 0 to 1, null when nothing was counted. " +
+      'Fails with code not_found for an unknown workflow, bad_request for from not before to, a window over 367 days, an unknown groupBy or time zone.',
+    input: WorkflowResultsGetInput,
+    output: WorkflowResultsOutput,
+    async run(ctx, args) {
+      const id = assertUuid(requiredText(args, 'workflowId'), 'workflowId');
+      const { workflowResults } = await runOperation(
+        ctx,
+        Operations.getWorkflowResults,
+        workflowResultsVariables(id, args),
+      );
+      return workflowResults;
     },
   },
   {

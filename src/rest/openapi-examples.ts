@@ -1,3 +1,4 @@
+import { RESULT_NAMES } from '../domain/workflows/workflow-results.service.js';
 // Example requests and answers for the OpenAPI document (src/rest/openapi.ts): what /docs shows
 // beside each operation. They are made-up values of the documented shapes; `npm run
 // lint:openapi` checks every example against its schema (no-invalid-media-type-examples and
@@ -322,6 +323,42 @@ export const ANSWER_EXAMPLES = {
     },
   ]),
   contact: EXAMPLE_CONTACT,
+  workflowResults: {
+    workflowId: WORKFLOW_ID,
+    from: '2026-11-01T06:00:00.000Z',
+    to: '2026-11-03T06:00:00.000Z',
+    timeZone: 'America/Chicago',
+    groupBy: 'day',
+    totals: {
+      enrolled: 3,
+      attempted: 3,
+      reached: 2,
+      converted: 1,
+      calls: 4,
+      connected: 2,
+      connectRate: 0.5,
+      conversionRate: 1 / 3,
+      durationMedianSeconds: 90,
+      durationP90Seconds: 180,
+      attemptsPerConversion: 2,
+      results: RESULT_NAMES.map((result) => ({
+        result,
+        count: ({ converted: 1, not_interested: 1, no_answer: 2 } as Record<string, number>)[result] ?? 0,
+      })),
+    },
+    days: [
+      {
+        date: '2026-11-01',
+        calls: 3,
+        results: [
+          { result: 'not_interested', count: 1 },
+          { result: 'no_answer', count: 2 },
+        ],
+      },
+      { date: '2026-11-02', calls: 1, results: [{ result: 'converted', count: 1 }] },
+    ],
+    agents: [],
+  },
   workflowPage: {
     data: [{ id: WORKFLOW_ID, name: 'Renewal reminders', status: 'published' }],
     nextToken: null,

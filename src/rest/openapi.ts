@@ -24,6 +24,11 @@ import {
   EnrollmentPageQuerySchema,
 } from '../domain/enrollment/workflow-enrollments.inputs.js';
 import { WORKFLOW_STATUSES } from '../domain/workflows/workflows.service.js';
+import {
+  RESULT_NAMES,
+  RESULTS_GROUPINGS,
+  WorkflowResultsQuerySchema,
+} from '../domain/workflows/workflow-results.service.js';
 import { CONTACT_RESPONSE_FIELDS } from '../domain/contacts/contacts.rules.js';
 import { allowHeader } from '../http/options.js';
 import { HTTP_EDGE_DEFAULTS } from '../config/http-edge-env.js';
@@ -180,6 +185,101 @@ const Workflow = {
 };
 
 const dateTime = { type: 'string', format: 'date-time' };
+
+const resultCounts = (description: string) => ({
+  type: 'array',
+  description,
+  items: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['result', 'count'],
+    properties: { result: { enum: [...RESULT_NAMES] }, count: { type: 'integer', minimum: 0 } },
+  },
+});
+const nullableNumber = (description: string) => ({ type: ['number', 'null'], description });
+const nullableCount = (description: string) => ({ type: ['integer', 'null'], minimum: 0, description });
+const count = (description: string) => ({ type: 'integer', minimum: 0, description });
+
+const ResultFigures = {
+  type: 'object',
+  additionalProperties: false,
+  description: 'The figures of the window (docs/campaigns.md, "Workflow results", defines each)',
+  required: [
+    'enrolled',
+    'attempted',
+    'reached',
+    'converted',
+    'calls',
+    'connected',
+    'connectRate',
+    'conversionRate',
+    'durationMedianSeconds',
+    'durationP90Seconds',
+    'attemptsPerConversion',
+    'results',
+  ],
+  properties: {
+    enrolled: nullableCount('Enrollments of the workflow started in the window; null per agent'),
+    attempted: count('Contacts whose first call of the workflow was placed in the window'),
+    reached: count(
+      'Contacts whose first call that reached them (answered … converted, do_not_call) was placed in the window',
+    ),
+    converted: count('Contacts whose first converted call was placed in the window'),
+    calls: count('Ended calls placed in the window'),
+    connected: count('Ended calls where a person talked with the agent'),
+    connectRate: nullableNumber('connected / calls; null without calls'),
+    conversionRate: nullableNumber('converted / attempted; null without attempted contacts'),
+    durationMedianSeconds: nullableCount(
+      "The connected calls' median duration, as the lower bound of its histogram bucket; null without connected calls",
+    ),
+    durationP90Seconds: nullableCount("The connected calls' 90th percentile duration; null without connected calls"),
+    attemptsPerConversion: nullableNumber(
+      'The calls up to and including each conversion counted in converted, on average; null without conversions',
+    ),
+    results: resultCounts('Each of the 21 call results, in a fixed order, with its count (zeros included)'),
+  },
+};
+
+const WorkflowResults = {
+  type: 'object',
+  additionalProperties: false,
+  required: ['workflowId', 'from', 'to', 'timeZone', 'groupBy', 'totals', 'days', 'agents'],
+  properties: {
+    workflowId: { type: 'string', format: 'uuid' },
+    from: timestamp,
+    to: timestamp,
+    timeZone: { type: 'string', description: 'The canonical IANA name of the zone the days are counted in' },
+    groupBy: { enum: [...RESULTS_GROUPINGS] },
+    totals: { $ref: '#/components/schemas/ResultFigures' },
+    days: {
+      type: 'array',
+      description: 'groupBy=day: each day (in timeZone) with calls, oldest first; empty for groupBy=agent',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['date', 'calls', 'results'],
+        properties: {
+          date: { type: 'string', format: 'date' },
+          calls: count('Ended calls placed that day'),
+          results: resultCounts('The results counted that day'),
+        },
+      },
+    },
+    agents: {
+      type: 'array',
+      description: 'groupBy=agent: the figures of each agent that placed calls in the window; empty for groupBy=day',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['agentId', 'figures'],
+        properties: {
+          agentId: { type: ['string', 'null'], format: 'uuid', description: 'null: calls without an agent' },
+          figures: { $ref: '#/components/schemas/ResultFigures' },
+        },
+      },
+    },
+  },
+};
 const jobStatus = {
   enum: ['queued', 'running', 'done'],
   description: 'queued: stored, not started; running: being written; done: every item written or rejected',
@@ -1353,6 +1453,8 @@ export function buildOpenApi(): Record<string, unknown> {
         Transcript,
         ErrorBody,
         Workflow,
+        ResultFigures,
+        WorkflowResults,
         ContactWrite: json(BulkItemSchema),
         ImportJob,
         BulkUpdateJob,
@@ -1536,6 +1638,21 @@ export function buildOpenApi(): Record<string, unknown> {
               ...keyInUse,
               ...tooLarge,
               ...keyReused,
+            },
+          },
+        },
+        '/api/v1/workflows/{id}/results': {
+          get: {
+            operationId: 'getWorkflowResults',
+            tags: ['Workflows'],
+            summary: "A workflow's results over a window: contacts, call results, rates, durations",
+            description:
+              'Over [from, to) (default: the 30 days before now; at most 367 days): contacts enrolled, attempted, reached and converted; each of the 21 call results with its count; the connect and conversion rates; the median and p90 durations of connected calls; the attempts per converted contact. groupBy=day adds the calls per day by result, days counted in timeZone (an IANA zone, default UTC); groupBy=agent gives the same figures per agent. The window widens to whole UTC hours (the answer’s from and to say which): the figures are summed from hourly roll-ups. Erased contacts’ calls still count. Definitions: docs/campaigns.md, "Workflow results".',
+            parameters: [...idPath('The workflow'), ...queryParameters(WorkflowResultsQuerySchema), requestIdParameter],
+            responses: {
+              200: jsonAnswer('The results', ref('WorkflowResults'), ANSWER_EXAMPLES.workflowResults),
+              ...standardErrors,
+              ...notFound,
             },
           },
         },

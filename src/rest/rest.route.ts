@@ -14,6 +14,7 @@ import {
   enrollmentPageVariables,
   externalIdPath,
   pageVariables,
+  workflowResultsVariables,
 } from '../graphql/operations/variables.js';
 import { bodyTooLarge, declaresMoreThan } from '../http/edge/body-limits.js';
 import { idempotencyKeyOf, idempotentWrites, noteBodyBytes, type AnswerSeal } from '../http/idempotency.js';
@@ -183,6 +184,17 @@ export function restRouter(services: Services): Router {
         input: req.body ?? null,
       });
       res.json(stopWorkflowEnrollments);
+    }),
+  );
+  router.get(
+    '/workflows/:id/results',
+    route(async (ctx, req, res) => {
+      const { workflowResults } = await runOperation(
+        ctx,
+        Operations.getWorkflowResults,
+        workflowResultsVariables(id(req), req.query),
+      );
+      res.json(workflowResults);
     }),
   );
 

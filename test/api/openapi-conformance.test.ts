@@ -102,6 +102,26 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
     await expectUnauthenticated('GET', '/api/v1/workflows');
   });
 
+  it('GET /api/v1/workflows/{id}/results: 200 by day and by agent; 400, 401, 404', async () => {
+    const workflowId = await server.createWorkflow(accountId, { name: 'Results' });
+    const path = `/api/v1/workflows/${workflowId}/results`;
+    const byDay = await expectAnswer(200, null, apiKey, 'GET', `${path}?timeZone=America/Chicago`);
+    expect(byDay.json).toMatchObject({ workflowId, timeZone: 'America/Chicago', groupBy: 'day', days: [] });
+    await expectAnswer(
+      200,
+      null,
+      apiKey,
+      'GET',
+      `${path}?groupBy=agent&from=2026-01-01T00:00:00Z&to=2026-02-01T00:00:00Z`,
+    );
+    await expectAnswer(400, 'bad_request', apiKey, 'GET', `${path}?from=2026-02-01T00:00:00Z&to=2026-01-01T00:00:00Z`);
+    await expectAnswer(400, 'bad_request', apiKey, 'GET', `${path}?groupBy=week`);
+    await expectAnswer(400, 'bad_request', apiKey, 'GET', `${path}?timeZone=Nowhere/Else`);
+    await expectAnswer(404, 'not_found', apiKey, 'GET', `/api/v1/workflows/${randomUUID()}/results`);
+    await expectAnswer(404, 'not_found', otherKey, 'GET', path);
+    await expectUnauthenticated('GET', path);
+  });
+
   it("a workflow's enrollments: listed (200, pages), stopped (200); 400, 401, 404 (unknown, or another Account's), 413", async () => {
     const workflowId = await server.createWorkflow(accountId, { name: 'Enrolling' });
     const enrolled = [];

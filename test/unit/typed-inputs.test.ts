@@ -36,6 +36,7 @@ import {
   CreateAgentSchema,
   UpdateAgentSchema,
 } from '../../src/domain/agents/agents.service.js';
+import { ContactSelectionSchema } from '../../src/domain/enrollment/workflow-enrollments.inputs.js';
 import { SetProviderCredentialsSchema } from '../../src/domain/providers/provider-credentials.service.js';
 import { SetBoardMappingSchema } from '../../src/domain/boards/board-mapping.inputs.js';
 import {
@@ -60,6 +61,7 @@ const ZOD_SCHEMA_OF: Record<string, z.ZodType> = {
   setCallingPolicy: CallingPolicyBodySchema,
   addContactConsent: ConsentBodySchema,
   revokeContactConsents: RevokeConsentsBodySchema,
+  stopWorkflowEnrollments: ContactSelectionSchema,
 };
 
 /**

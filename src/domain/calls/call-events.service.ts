@@ -10,6 +10,13 @@ import { directSql, type SqlClient } from '../../db/sql-client.js';
 import type { TelephonyEventOf } from '../../calls/telephony/telephony.port.js';
 import type { ProviderEvent, RemoteVoiceProvider } from '../../calls/telephony/voice-provider.port.js';
 import { applyCallOutcome, FINAL_RESULTS } from './call-outcome.rules.js';
+import {
+  CONNECTED_RESULTS,
+  DURATION_BUCKETS,
+  durationBucket,
+  NO_AGENT,
+  REACHED_RESULTS,
+} from '../workflows/workflow-results.rules.js';
 import { normalizePhone } from '../../normalize/phone.js';
 import { assertStorableText } from '../shared/storable-text.js';
 import { prepareContactWrite } from '../contacts/contacts.rules.js';
@@ -250,6 +257,20 @@ async function applyCallEnded(
     enrollment: progress.write,
     blockPhone: event.result === 'do_not_call' && contact.phone ? contact.phone : null,
     event: { id: randomUUID(), payload },
+    rollUp: call.workflowId
+      ? {
+          callId: call.id,
+          workflowId: call.workflowId,
+          contactId: call.contactId,
+          agentKey: call.agentId ?? NO_AGENT,
+          startedAt,
+          result: event.result,
+          reached: REACHED_RESULTS.includes(event.result),
+          durationBucket: CONNECTED_RESULTS.includes(event.result) ? durationBucket(event.durationSeconds) : null,
+          reachedResults: REACHED_RESULTS,
+          buckets: DURATION_BUCKETS.length,
+        }
+      : null,
     call: {
       result: event.result,
       endReason: event.endReason,

@@ -181,6 +181,8 @@ export interface CallEnded {
   blockPhone: string | null;
   /** The call.ended DomainEvent. */
   event: { id: string; payload: object };
+  /** What the call adds to its workflow's result roll-ups (null: a call of no workflow). */
+  rollUp: ResultRollUp | null;
   call: {
     result: string;
     endReason: string;
@@ -209,6 +211,7 @@ export function writeCallEnded(writes: CallWrites, ended: CallEnded): void {
       WHERE "accountId" = ${accountId}::uuid AND "revokedAt" IS NULL
         AND "contactId" IN (SELECT "id" FROM "Contact" WHERE "accountId" = ${accountId}::uuid AND "phone" = ${ended.blockPhone}))`);
   }
+  if (ended.rollUp) ctes.push(...rollUpStatements(ended.rollUp));
   ctes.push(Prisma.sql`ended_event AS (INSERT INTO "DomainEvent" ("id", "accountId", "type", "payload", "createdAt")
     VALUES (${ended.event.id}::uuid, ${accountId}::uuid, 'call.ended', ${JSON.stringify(ended.event.payload)}::jsonb, ${now}::timestamptz))`);
   const columns: Array<[string, Prisma.Sql]> = [
@@ -225,6 +228,61 @@ export function writeCallEnded(writes: CallWrites, ended: CallEnded): void {
     ['testCall', Prisma.sql`${call.testCall}`],
   ];
   for (const [column, value] of columns) callColumns.set(column, value);
+}
+
+/** An ended call's part of its workflow's results (WorkflowResultHour, WorkflowDurationHour). */
+export interface ResultRollUp {
+  callId: string;
+  workflowId: string;
+  contactId: string;
+  /** The agent, or the zero UUID for none. */
+  agentKey: string;
+  startedAt: Date;
+  result: string;
+  reached: boolean;
+  /** null: not connected (no duration counted); else the 1-based bucket of its duration. */
+  durationBucket: number | null;
+  /** The results that reach a contact, to find whether an earlier call of the contact did. */
+  reachedResults: readonly string[];
+  /** How many buckets the histogram has. */
+  buckets: number;
+}
+
+/**
+ * The CTEs adding an ended call to its workflow's roll-ups: its hour's and result's counts, and
+ * whether it is the contact's first call of the workflow, its first reaching call, its first
+ * conversion (with the calls up to it), read from the contact's other ended calls of the
+ * workflow (the contact row is locked: its calls end one at a time); the duration of a
+ * connected call in its hour's histogram.
+ */
+function rollUpStatements(r: ResultRollUp): Prisma.Sql[] {
+  const hour = Prisma.sql`date_trunc('hour', ${r.startedAt}::timestamptz, 'UTC')`;
+  const converted = r.result === 'converted';
+  const statements = [
+    Prisma.sql`prior_calls AS (SELECT count(*)::int AS calls,
+        count(*) FILTER (WHERE "result" = ANY(${r.reachedResults as string[]}::text[]))::int AS reached,
+        count(*) FILTER (WHERE "result" = 'converted')::int AS converted
+      FROM "Call" WHERE "workflowId" = ${r.workflowId}::uuid AND "contactId" = ${r.contactId}::uuid
+        AND "result" IS NOT NULL AND "id" <> ${r.callId}::uuid)`,
+    Prisma.sql`result_hour AS (INSERT INTO "WorkflowResultHour" AS t ("workflowId", "agentId", "hour", "result", "calls",
+        "firstCalls", "firstReached", "firstConversions", "convertedAfter")
+      SELECT ${r.workflowId}::uuid, ${r.agentKey}::uuid, ${hour}, ${r.result}, 1, (p.calls = 0)::int,
+        (${r.reached} AND p.reached = 0)::int, (${converted} AND p.converted = 0)::int,
+        CASE WHEN ${converted} AND p.converted = 0 THEN p.calls + 1 ELSE 0 END
+      FROM prior_calls p
+      ON CONFLICT ("workflowId", "hour", "agentId", "result") DO UPDATE SET "calls" = t."calls" + 1,
+        "firstCalls" = t."firstCalls" + excluded."firstCalls", "firstReached" = t."firstReached" + excluded."firstReached",
+        "firstConversions" = t."firstConversions" + excluded."firstConversions",
+        "convertedAfter" = t."convertedAfter" + excluded."convertedAfter")`,
+  ];
+  if (r.durationBucket !== null) {
+    const first = Array.from({ length: r.buckets }, (_, i) => (i + 1 === r.durationBucket ? 1 : 0));
+    statements.push(Prisma.sql`duration_hour AS (INSERT INTO "WorkflowDurationHour" AS t ("workflowId", "agentId", "hour", "durations")
+      VALUES (${r.workflowId}::uuid, ${r.agentKey}::uuid, ${hour}, ${first}::int[])
+      ON CONFLICT ("workflowId", "hour", "agentId") DO UPDATE
+        SET "durations"[${r.durationBucket}::int] = t."durations"[${r.durationBucket}::int] + 1)`);
+  }
+  return statements;
 }
 
 /**

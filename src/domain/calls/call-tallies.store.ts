@@ -43,3 +43,13 @@ export async function callResultsOfWorkflow(
     ) AS counted
     GROUP BY "result" ORDER BY "result"`;
 }
+
+/** The erased contacts' calls of a workflow, per agent (null: none) and result (the tallies keep no time). */
+export async function tallyOfWorkflow(
+  db: SqlClient,
+  accountId: string,
+  workflowId: string,
+): Promise<Array<{ agentId: string | null; result: string; count: number }>> {
+  return db.$queryRaw`SELECT "agentId"::text AS "agentId", "result", "count" FROM "AnonymousCallTally"
+    WHERE "accountId" = ${accountId}::uuid AND "workflowId" = ${workflowId}::uuid ORDER BY "agentId", "result"`;
+}

@@ -28,10 +28,14 @@ export async function startEnrollments(
 ): Promise<void> {
   await tx.$executeRaw`UPDATE "Enrollment" SET "active" = false, "endedAt" = ${now}::timestamptz, "endReason" = 're-enrolled'
     WHERE "contactId" = ANY(${contactIds}::uuid[]) AND "active"`;
-  await tx.$executeRaw`INSERT INTO "Enrollment" ("id", "accountId", "contactId", "workflowId", "active", "priority", "attempts", "nextAttemptAt", "reEnroll", "enforceCallNow", "createdAt")
+  // The workflow's enrollments of this hour are counted with them (its results' `enrolled`).
+  await tx.$executeRaw`WITH started AS (INSERT INTO "Enrollment" ("id", "accountId", "contactId", "workflowId", "active", "priority", "attempts", "nextAttemptAt", "reEnroll", "enforceCallNow", "createdAt")
     SELECT gen_random_uuid(), ${accountId}::uuid, c."id", ${enrollment.workflowId}::uuid, true, c."priority", 0, ${now}::timestamptz,
       ${enrollment.reEnroll}, ${enrollment.enforceCallNow}, ${now}::timestamptz
-    FROM "Contact" c WHERE c."id" = ANY(${contactIds}::uuid[])`;
+    FROM "Contact" c WHERE c."id" = ANY(${contactIds}::uuid[]) RETURNING 1)
+    INSERT INTO "WorkflowEnrollmentHour" AS t ("workflowId", "hour", "enrolled")
+      SELECT ${enrollment.workflowId}::uuid, date_trunc('hour', ${now}::timestamptz, 'UTC'), count(*)::int FROM started HAVING count(*) > 0
+    ON CONFLICT ("workflowId", "hour") DO UPDATE SET "enrolled" = t."enrolled" + excluded."enrolled"`;
 }
 
 /**

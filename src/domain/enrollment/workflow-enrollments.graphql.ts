@@ -8,7 +8,8 @@ import {
   type EnrollmentView,
   type StopResult,
 } from './workflow-enrollments.service.js';
-import { ENROLLMENT_STATES } from './workflow-enrollments.inputs.js';
+import { ContactSelectionSchema, ENROLLMENT_STATES } from './workflow-enrollments.inputs.js';
+import { inputTypeFromZod } from '../shared/zod-input-types.graphql.js';
 
 const EnrollmentStateEnum = builder.enumType('EnrollmentState', { values: ENROLLMENT_STATES });
 const EnrollmentEndReasonEnum = builder.enumType('EnrollmentEndReason', { values: ENROLLMENT_END_REASONS });
@@ -54,6 +55,12 @@ const StopResultType = builder.objectRef<StopResult>('EnrollmentStopResult').imp
   }),
 });
 
+const ContactSelectionInput = inputTypeFromZod('ContactSelectionInput', ContactSelectionSchema, {
+  description:
+    "Which contacts (the REST body of POST /workflows/{id}/enrollments/stop): contactIds, or the list operation's filter.",
+  nested: { filter: 'ContactFilterInput' },
+});
+
 builder.queryFields((t) => ({
   workflowEnrollments: t.field({
     type: EnrollmentPage,
@@ -81,6 +88,15 @@ builder.mutationFields((t) => ({
     args: {
       workflowId: t.arg.string({ required: true, ...UUID_ARG }),
       input: t.arg({ type: 'JSON', required: true }),
+    },
+    resolve: (_root, args, ctx) => stopWorkflowEnrollments(ctx, args.workflowId, args.input),
+  }),
+  stopWorkflowEnrollmentsTyped: t.field({
+    type: StopResultType,
+    description: 'stopWorkflowEnrollments with a typed input.',
+    args: {
+      workflowId: t.arg.string({ required: true, ...UUID_ARG }),
+      input: t.arg({ type: ContactSelectionInput, required: true }),
     },
     resolve: (_root, args, ctx) => stopWorkflowEnrollments(ctx, args.workflowId, args.input),
   }),

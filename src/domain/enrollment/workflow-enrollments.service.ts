@@ -2,7 +2,6 @@
 // operation's filter). Stopping is always allowed, whatever the workflow's status, and takes effect
 // before the answer: no call is placed to a stopped contact for that workflow afterwards (see
 // workflow-enrollments.store.ts); a call already in progress finishes and is recorded.
-import { Prisma } from '../../generated/prisma/client.js';
 import { directSql } from '../../db/sql-client.js';
 import { CALL_RESULTS } from '../../calls/telephony/telephony.port.js';
 import type { RequestContext } from '../context.js';
@@ -12,7 +11,7 @@ import { decodeCursor, encodeCursor } from '../shared/cursor.js';
 import { assertUuid } from '../shared/ids.js';
 import { parseInput } from '../shared/validation.js';
 import { listFilterCondition } from '../contacts/contacts-list.store.js';
-import { enrollmentPage, stopEnrollments, type EnrollmentRow } from './workflow-enrollments.store.js';
+import { contactsWithIds, enrollmentPage, stopEnrollments, type EnrollmentRow } from './workflow-enrollments.store.js';
 import { ContactSelectionSchema, EnrollmentPageQuerySchema } from './workflow-enrollments.inputs.js';
 
 /** Why an enrollment ended: a final call result, the agent's attempt limit, a stop, a later enrollment. */
@@ -106,7 +105,7 @@ export async function stopWorkflowEnrollments(
   const workflow = await accountWorkflow(ctx, workflowId);
   const { accountId } = requireActor(ctx);
   const contacts = selection.contactIds
-    ? Prisma.sql`c."id" = ANY(${selection.contactIds}::uuid[]) AND c."accountId" = ${accountId}::uuid`
+    ? contactsWithIds(accountId, selection.contactIds)
     : listFilterCondition(accountId, selection.filter ?? {});
   const now = ctx.clock.now();
   const byIds = selection.contactIds !== undefined;

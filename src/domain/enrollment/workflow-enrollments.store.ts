@@ -36,6 +36,11 @@ export async function enrollmentPage(
     ORDER BY "createdAt" DESC, "id" DESC LIMIT ${take}`;
 }
 
+/** The Account's contacts with these ids, as a condition on "Contact" c (for stopEnrollments). */
+export function contactsWithIds(accountId: string, contactIds: readonly string[]): Prisma.Sql {
+  return Prisma.sql`c."id" = ANY(${[...contactIds]}::uuid[]) AND c."accountId" = ${accountId}::uuid`;
+}
+
 /**
  * Ends the workflow's active enrollments of the contacts `contacts` selects (a condition on
  * "Contact" c), and clears those contacts' next call (only where one is set: writing a contact row

@@ -12,6 +12,12 @@ import {
   WORKFLOW_STATUSES,
   type WorkflowRecord,
 } from './workflows.service.js';
+import {
+  workflowResults,
+  type ResultCount as WindowResultCount,
+  type ResultFigures,
+  type WorkflowResults,
+} from './workflow-results.service.js';
 
 export const WorkflowStatusEnum = builder.enumType('WorkflowStatus', { values: WORKFLOW_STATUSES });
 
@@ -46,7 +52,116 @@ const WorkflowPage = builder.objectRef<{ data: WorkflowRecord[]; nextToken: stri
   }),
 });
 
+const ResultCountType = builder.objectRef<WindowResultCount>('ResultCount').implement({
+  description: 'How many calls ended with one result.',
+  fields: (t) => ({ result: t.exposeString('result'), count: t.exposeInt('count') }),
+});
+
+const ResultFiguresType = builder.objectRef<ResultFigures>('ResultFigures').implement({
+  description: "A workflow's figures over a window (docs/campaigns.md, Workflow results, defines each).",
+  fields: (t) => ({
+    enrolled: t.exposeInt('enrolled', {
+      nullable: true,
+      description: 'Enrollments of the workflow started in the window; null per agent',
+    }),
+    attempted: t.exposeInt('attempted', {
+      description: 'Contacts whose first call of the workflow was placed in the window',
+    }),
+    reached: t.exposeInt('reached', {
+      description: 'Contacts whose first call that reached them was placed in the window',
+    }),
+    converted: t.exposeInt('converted', {
+      description: 'Contacts whose first converted call was placed in the window',
+    }),
+    calls: t.exposeInt('calls', { description: 'Ended calls placed in the window' }),
+    connected: t.exposeInt('connected', { description: 'Ended calls where a person talked with the agent' }),
+    connectRate: t.exposeFloat('connectRate', { nullable: true, description: 'connected / calls; null without calls' }),
+    conversionRate: t.exposeFloat('conversionRate', {
+      nullable: true,
+      description: 'converted / attempted; null without attempted contacts',
+    }),
+    durationMedianSeconds: t.exposeInt('durationMedianSeconds', {
+      nullable: true,
+      description:
+        "The connected calls' median duration, as the lower bound of its histogram bucket; null without connected calls",
+    }),
+    durationP90Seconds: t.exposeInt('durationP90Seconds', {
+      nullable: true,
+      description: "The connected calls' 90th percentile duration; null without connected calls",
+    }),
+    attemptsPerConversion: t.exposeFloat('attemptsPerConversion', {
+      nullable: true,
+      description:
+        'The calls up to and including each conversion counted in converted, on average; null without conversions',
+    }),
+    results: t.field({
+      type: [ResultCountType],
+      description: 'Each of the 21 call results with its count, zeros included',
+      resolve: (f) => f.results,
+    }),
+  }),
+});
+
+type Day = WorkflowResults['days'][number];
+const ResultDayType = builder.objectRef<Day>('ResultDay').implement({
+  description: 'The calls placed on one day of the requested time zone, by result (only the results counted).',
+  fields: (t) => ({
+    date: t.exposeString('date', { description: 'YYYY-MM-DD in the time zone' }),
+    calls: t.exposeInt('calls'),
+    results: t.field({ type: [ResultCountType], resolve: (d) => d.results }),
+  }),
+});
+
+type AgentFigures = WorkflowResults['agents'][number];
+const AgentResultsType = builder.objectRef<AgentFigures>('AgentResults').implement({
+  fields: (t) => ({
+    agentId: t.exposeString('agentId', { nullable: true, description: 'null: calls without an agent' }),
+    figures: t.field({ type: ResultFiguresType, resolve: (a) => a.figures }),
+  }),
+});
+
+const WorkflowResultsType = builder.objectRef<WorkflowResults>('WorkflowResults').implement({
+  description: "A workflow's results over [from, to).",
+  fields: (t) => ({
+    workflowId: t.exposeString('workflowId'),
+    from: t.expose('from', { type: 'DateTime' }),
+    to: t.expose('to', { type: 'DateTime' }),
+    timeZone: t.exposeString('timeZone', { description: 'The canonical IANA name of the zone the days are in' }),
+    groupBy: t.exposeString('groupBy'),
+    totals: t.field({ type: ResultFiguresType, resolve: (r) => r.totals }),
+    days: t.field({
+      type: [ResultDayType],
+      description: 'groupBy=day: each day with calls, oldest first; empty otherwise',
+      resolve: (r) => r.days,
+    }),
+    agents: t.field({
+      type: [AgentResultsType],
+      description: 'groupBy=agent: the figures of each agent that placed calls; empty otherwise',
+      resolve: (r) => r.agents,
+    }),
+  }),
+});
+
 builder.queryFields((t) => ({
+  workflowResults: t.field({
+    type: WorkflowResultsType,
+    description:
+      "A workflow of the key's Account: its results over [from, to) (default the 30 days before now), per day in timeZone (default UTC) or per agent.",
+    args: {
+      id: t.arg.string({ required: true, ...UUID_ARG }),
+      from: t.arg.string(),
+      to: t.arg.string(),
+      groupBy: t.arg.string(),
+      timeZone: t.arg.string(),
+    },
+    resolve: (_root, args, ctx) =>
+      workflowResults(ctx, args.id, {
+        from: args.from ?? undefined,
+        to: args.to ?? undefined,
+        groupBy: args.groupBy ?? undefined,
+        timeZone: args.timeZone ?? undefined,
+      }),
+  }),
   workflows: t.field({
     type: WorkflowPage,
     description: "One page of the key's Account's workflows, newest first.",

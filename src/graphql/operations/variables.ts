@@ -155,3 +155,19 @@ export function callAuditVariables(values: RequestValues): {
     nextToken: text(values, 'nextToken'),
   });
 }
+
+/** A workflow's results: its id, the window, the grouping and the days' zone (GET /workflows/{id}/results, workflow_results_get). */
+export function workflowResultsVariables(
+  id: string,
+  values: RequestValues,
+): { id: string; from?: string; to?: string; groupBy?: string; timeZone?: string } {
+  return {
+    id,
+    ...sent({
+      from: text(values, 'from'),
+      to: text(values, 'to'),
+      groupBy: text(values, 'groupBy'),
+      timeZone: text(values, 'timeZone'),
+    }),
+  };
+}

@@ -3,7 +3,25 @@
 import { defineOperation } from '../execute.js';
 import { graphql } from '../documents.js';
 
+export const ResultFiguresFields = graphql(`fragment ResultFiguresFields on ResultFigures {
+  enrolled attempted reached converted calls connected connectRate conversionRate
+  durationMedianSeconds durationP90Seconds attemptsPerConversion results { result count }
+}`);
+
 export const WorkflowOperations = {
+  getWorkflowResults: defineOperation(
+    graphql(
+      `query ($id: String!, $from: String, $to: String, $groupBy: String, $timeZone: String) {
+    workflowResults(id: $id, from: $from, to: $to, groupBy: $groupBy, timeZone: $timeZone) {
+      workflowId from to timeZone groupBy
+      totals { ...ResultFiguresFields }
+      days { date calls results { result count } }
+      agents { agentId figures { ...ResultFiguresFields } }
+    }
+  }`,
+      [ResultFiguresFields],
+    ),
+  ),
   listWorkflows: defineOperation(
     graphql(`query ($limit: Int, $nextToken: String) {
     workflows(limit: $limit, nextToken: $nextToken) { data { id name status } nextToken } }`),
