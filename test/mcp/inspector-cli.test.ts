@@ -89,6 +89,7 @@ describe('the MCP Inspector CLI against the tool server', () => {
       'imports_list',
       'webhook_deliveries_list',
       'webhook_endpoints_list',
+      'workflow_results_get',
       'workflows_list',
     ]);
     for (const tool of run.json.tools) expect(tool.annotations.readOnlyHint, tool.name).toBe(true);

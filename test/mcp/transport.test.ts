@@ -23,6 +23,7 @@ const TOOL_NAMES = [
   'imports_list',
   'webhook_deliveries_list',
   'webhook_endpoints_list',
+  'workflow_results_get',
   'workflows_list',
 ];
 
