@@ -170,6 +170,7 @@ describe.each(testDatabaseKinds())('the words of a 400 on %s', (kind) => {
       'contact_get_by_external_id',
       'import_get',
       'webhook_deliveries_list',
+      'workflow_results_get',
     ]);
     for (const tool of withRequired) {
       const required = tool.inputSchema.required as string[];
