@@ -43,6 +43,8 @@ describe.each(testDatabaseKinds())('the words of a 400 on %s', (kind) => {
       '/api/v1/webhook-endpoints',
       `/api/v1/webhook-endpoints/${endpoint.json.id}/deliveries`,
       '/api/v1/contacts/source/api/external-id/nobody/calls',
+      // The page is checked before the workflow is looked up.
+      `/api/v1/workflows/${randomUUID()}/enrollments`,
     ];
     for (const path of lists)
       for (const limit of ['abc', '0', '101', '1.5', '-1', ''])
@@ -55,9 +57,15 @@ describe.each(testDatabaseKinds())('the words of a 400 on %s', (kind) => {
       'imports_list',
       'webhook_deliveries_list',
       'webhook_endpoints_list',
+      'workflow_enrollments_list',
       'workflows_list',
     ]);
-    const required = { sourceKind: 'api', externalId: 'nobody', endpointId: endpoint.json.id };
+    const required = {
+      sourceKind: 'api',
+      externalId: 'nobody',
+      endpointId: endpoint.json.id,
+      workflowId: randomUUID(),
+    };
     for (const tool of pagingTools)
       for (const limit of ['abc', 0, 101, 1.5]) {
         const args = { ...pick(required, tool.inputSchema.required ?? []), limit };
@@ -170,6 +178,7 @@ describe.each(testDatabaseKinds())('the words of a 400 on %s', (kind) => {
       'contact_get_by_external_id',
       'import_get',
       'webhook_deliveries_list',
+      'workflow_enrollments_list',
       'workflow_results_get',
     ]);
     for (const tool of withRequired) {
