@@ -369,8 +369,11 @@ export function createSimulatedTelephony(options: SimulatedTelephonyOptions): Si
             return;
           }
           for (const event of events) {
-            const wait = notBefore(event);
-            if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+            // Asked again after each wait: a timer may fire a millisecond before the clock
+            // reads its end (timers and Date.now round differently), and no event may carry a
+            // time later than when it is sent.
+            for (let wait = notBefore(event); wait > 0; wait = notBefore(event))
+              await new Promise((r) => setTimeout(r, wait));
             try {
               await sink(event);
             } catch (error) {
