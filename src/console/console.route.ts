@@ -24,6 +24,7 @@ import { contactRoutes } from './routes/contacts.route.js';
 import { importRoutes } from './routes/imports.route.js';
 import { settingsRoutes } from './routes/settings.route.js';
 import { signInRoutes } from './routes/sign-in.route.js';
+import { workflowPageRoutes } from './routes/workflow.route.js';
 import { workflowRoutes } from './routes/workflows.route.js';
 
 const ASSETS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'assets');
@@ -125,6 +126,7 @@ export function consoleRouter(services: Services, options: { logError?: LogError
   signInRoutes(router, kit, form);
   contactRoutes(router, kit);
   workflowRoutes(router, kit);
+  workflowPageRoutes(router, kit);
   agentRoutes(router, kit);
   apiKeyRoutes(router, kit);
   importRoutes(router, kit);

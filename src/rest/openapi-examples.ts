@@ -3,7 +3,7 @@ import { RESULT_NAMES } from '../domain/workflows/workflow-results.service.js';
 // beside each operation. They are made-up values of the documented shapes; `npm run
 // lint:openapi` checks every example against its schema (no-invalid-media-type-examples and
 // no-invalid-parameter-examples), so they cannot drift from the document.
-import { callAuditToCsv, contactsToCsv } from './contacts.csv.js';
+import { callAuditToCsv, contactsToCsv } from '../graphql/operations/csv.js';
 
 const CONTACT_ID = '0b5c3e0e-6f1d-4a57-9a8e-2f4f3f1b7c21';
 const ACCOUNT_ID = '6a1f0c55-2d0e-4b7a-8c1e-5d9b3e7a4f10';

@@ -4,7 +4,7 @@ import type { RequestContext, Services } from '../domain/context.js';
 import { runOperation } from '../graphql/execute.js';
 import { keyedRequestContext } from '../http/request-context.js';
 import { Operations, restPage } from '../graphql/operations/index.js';
-import { callAuditToCsv, contactsToCsv } from './contacts.csv.js';
+import { callAuditToCsv, contactsToCsv } from '../graphql/operations/csv.js';
 import {
   blockVariable,
   callAuditVariables,

@@ -53,12 +53,32 @@ function WorkflowActions(props: { workflow: WorkflowRow; csrf: string }) {
 }
 
 /**
- * The agent a new workflow gets unless the person picks another: the Account's first live agent,
- * else its first one. A workflow without an agent is never dialled, so "none" is never the default
- * when there is an agent.
+ * The agent a new workflow gets unless the person picks another: the Account's first live agent.
+ * A workflow without an agent is never dialled, nor is one whose agent is not live, so without a
+ * live agent nothing is preselected and the form says why.
  */
 export function defaultAgentId(agents: AgentRow[]): string {
-  return (agents.find((a) => a.status === 'live') ?? agents[0])?.id ?? '';
+  return agents.find((a) => a.status === 'live')?.id ?? '';
+}
+
+/**
+ * The agents a workflow can be given: the live ones first (those that call), then the others
+ * under their status, so a draft can be prepared with an agent that goes live later.
+ */
+function AgentOptions(props: { agents: AgentRow[]; selected: string | null }) {
+  const live = props.agents.filter((a) => a.status === 'live');
+  const others = props.agents.filter((a) => a.status !== 'live');
+  const option = (a: AgentRow) => (
+    <option key={a.id} value={a.id} selected={a.id === props.selected}>
+      {a.status === 'live' ? a.name : `${a.name} (${a.status})`}
+    </option>
+  );
+  return (
+    <>
+      {live.length > 0 && <optgroup label="Live agents">{live.map(option)}</optgroup>}
+      {others.length > 0 && <optgroup label="Not live: they call nobody yet">{others.map(option)}</optgroup>}
+    </>
+  );
 }
 
 /** A workflow's agent, and a form to set or change it (not for an archived workflow, nor without agents). */
@@ -87,11 +107,7 @@ function WorkflowAgent(props: { workflow: WorkflowRow; agents: AgentRow[]; csrf:
             {w.agentId ? name : 'none yet: choose one'}
           </option>
         )}
-        {props.agents.map((a) => (
-          <option key={a.id} value={a.id} selected={a.id === w.agentId}>
-            {a.name}
-          </option>
-        ))}
+        <AgentOptions agents={props.agents} selected={w.agentId} />
       </select>
       <button type="submit" class="secondary" aria-label={`Set the agent of ${w.name}`}>
         Set
@@ -134,7 +150,9 @@ export function WorkflowsPage(props: {
               <tbody>
                 {props.workflows.map((w) => (
                   <tr key={w.id}>
-                    <th scope="row">{w.name}</th>
+                    <th scope="row">
+                      <a href={`/console/workflows/${w.id}`}>{w.name}</a>
+                    </th>
                     <td data-label="Agent">
                       <WorkflowAgent
                         workflow={w}
@@ -174,16 +192,19 @@ export function WorkflowsPage(props: {
             aria-invalid={errors.agentId ? 'true' : undefined}
             aria-describedby={errors.agentId ? 'agentId-error' : undefined}
           >
-            {props.agents.map((a) => (
-              <option key={a.id} value={a.id} selected={chosenAgent === a.id}>
-                {a.name}
-              </option>
-            ))}
+            <AgentOptions agents={props.agents} selected={chosenAgent} />
             <option value="" selected={chosenAgent === ''}>
               {props.agents.length ? 'none (nobody calls its contacts until one is set)' : 'none yet'}
             </option>
           </select>
           <FieldError id="agentId-error" message={errors.agentId} />
+          {!props.agents.some((a) => a.status === 'live') && (
+            <p class="hint" id="agentId-hint">
+              {props.agents.length === 0
+                ? 'No agent yet: create one below, then set it live, so that the workflow’s contacts are called.'
+                : 'No agent is live yet: a workflow’s contacts are called once its agent is set live on its page.'}
+            </p>
+          )}
           <button type="submit">Create as draft</button>
         </form>
       </section>

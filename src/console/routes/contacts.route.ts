@@ -9,38 +9,143 @@ import { runOperation } from '../../graphql/execute.js';
 import { ConsoleOperations } from '../../graphql/operations/console.js';
 import { Operations } from '../../graphql/operations/index.js';
 import { contactListVariables } from '../../graphql/operations/variables.js';
+import { accountWorkflows } from '../account-workflows.js';
 import { type ConsoleKit, fieldErrors, formField, type Signed, send } from '../console-kit.js';
 import { type CallView, type ContactDetail, ContactPage, type NextCallView } from '../pages/contact.js';
 import type { ConsentFormValues, ConsentRow, DialingView } from '../pages/contact-calling.js';
-import { type ContactRow, ContactsPage } from '../pages/contacts.js';
+import { type ContactRow, ContactsPage, type StopResultView } from '../pages/contacts.js';
+import { contactName } from '../contact-names.js';
+import { type ContactFilters, filtersOfForm, selectionOfForm } from '../contact-selection.js';
+import { contactsToCsv } from '../../graphql/operations/csv.js';
 import { NotFoundPage } from '../pages/not-found.js';
 
 type CallingExtra = { values?: ConsentFormValues; errors?: Record<string, string>; notice?: string };
 
 export function contactRoutes(router: Router, { withSession, viewerOf }: ConsoleKit): void {
+  /** The Contacts page for a search, with what a bulk action did or why it was refused. */
+  async function contactsPage(
+    res: Response,
+    signed: Signed,
+    filters: ContactFilters,
+    nextToken: string | undefined,
+    extra: ContactsExtra = {},
+    status = 200,
+  ) {
+    const viewer = viewerOf(signed);
+    const ctx = signed.ctx;
+    const values = { ...definedOnly({ ...filters }), nextToken, limit: CONTACTS_PAGE };
+    const workflows = await accountWorkflows(ctx);
+    const exportHref = `/console/contacts/export.csv?${new URLSearchParams(definedOnly({ ...filters }))}`;
+    const common = { viewer, filters, workflows, exportHref, ...extra };
+    try {
+      const { contacts } = await runOperation(ctx, Operations.listContacts, contactListVariables(values));
+      const next = contacts.nextToken
+        ? `/console/contacts?${new URLSearchParams({ ...definedOnly({ ...filters }), nextToken: contacts.nextToken })}`
+        : null;
+      // "All N matching": N is known when the search fits one page (from its first page).
+      const matching = !nextToken && !next ? contacts.data.length : null;
+      send(res, status, ContactsPage({ ...common, contacts: contacts.data as ContactRow[], nextPage: next, matching }));
+    } catch (error) {
+      const failure = asDomainError(error);
+      if (failure?.code !== 'bad_request') throw error;
+      const errors = fieldErrors(failure);
+      const general = Object.keys(errors).length === 0 ? failure.message : undefined;
+      send(res, 400, ContactsPage({ ...common, contacts: [], nextPage: null, matching: null, errors, error: general }));
+    }
+  }
+
   router.get(
     '/contacts',
     withSession(async (req, res, signed) => {
-      const query = (name: string) => (typeof req.query[name] === 'string' ? (req.query[name] as string) : undefined);
-      const filters = { searchTerm: query('searchTerm'), status: query('status'), sourceKind: query('sourceKind') };
-      const values = {
-        ...Object.fromEntries(Object.entries(filters).filter(([, value]) => value)),
-        nextToken: query('nextToken'),
-        limit: CONTACTS_PAGE,
-      };
-      const viewer = viewerOf(signed);
+      const filters = filtersOfQuery(req);
+      const stopResult = await stopResultOf(req, signed.ctx);
+      await contactsPage(res, signed, filters, queryText(req, 'nextToken'), { stopResult });
+    }),
+  );
+
+  // Stop calling the contacts ticked, or all the search matches, in one workflow or in every one.
+  router.post(
+    '/contacts/stop',
+    withSession(async (req, res, signed) => {
+      const ctx = signed.ctx;
+      const filters = filtersOfForm(req);
+      const workflowId = formField(req, 'workflowId');
+      const refuse = (errors: Record<string, string>) =>
+        contactsPage(res, signed, filters, undefined, { action: { errors, workflowId } }, 400);
+      const selection = selectionOfForm(req, filters);
+      if (!selection) return refuse({ contactId: 'tick the contacts to stop calling, or choose all matching' });
+      const workflows = await accountWorkflows(ctx);
+      const targets = workflowId ? workflows.filter((w) => w.id === workflowId) : workflows;
+      if (workflowId && targets.length === 0) return refuse({ workflowId: 'choose one of the Account’s workflows' });
+      let stopped = 0;
+      // Contacts not being called in any of the workflows: not active in each one.
+      let notActive = 'contactIds' in selection ? new Set(selection.contactIds) : new Set<string>();
       try {
-        const { contacts } = await runOperation(signed.ctx, Operations.listContacts, contactListVariables(values));
-        const next = contacts.nextToken
-          ? `/console/contacts?${new URLSearchParams({ ...definedOnly(filters), nextToken: contacts.nextToken })}`
-          : null;
-        send(res, 200, ContactsPage({ viewer, filters, contacts: contacts.data as ContactRow[], nextPage: next }));
+        for (const workflow of targets) {
+          const { stopWorkflowEnrollments: result } = await runOperation(ctx, Operations.stopWorkflowEnrollments, {
+            workflowId: workflow.id,
+            input: selection,
+          });
+          stopped += result.stopped;
+          const here = new Set(result.notActive);
+          notActive = new Set([...notActive].filter((id) => here.has(id)));
+        }
       } catch (error) {
         const failure = asDomainError(error);
         if (failure?.code !== 'bad_request') throw error;
-        const errors = fieldErrors(failure);
-        const general = Object.keys(errors).length === 0 ? failure.message : undefined;
-        send(res, 400, ContactsPage({ viewer, filters, contacts: [], nextPage: null, errors, error: general }));
+        return refuse({ contactId: failure.message });
+      }
+      const done = {
+        ...definedOnly({ ...filters }),
+        done: 'stopped',
+        workflow: workflowId,
+        stopped: String(stopped),
+        notActive: [...notActive].slice(0, NOT_STOPPED_SHOWN).join(','),
+        notActiveCount: String(notActive.size),
+      };
+      res.redirect(303, `/console/contacts?${new URLSearchParams(done)}#bulk-result`);
+    }),
+  );
+
+  // The search as CSV through the list operation: every page in one answer (a plain link works
+  // without script), or one page per request with `step=1` (the script's progress, x-next-token).
+  router.get(
+    '/contacts/export.csv',
+    withSession(async (req, res, signed) => {
+      const filters = filtersOfQuery(req);
+      const pageOf = async (nextToken: string | undefined) =>
+        (
+          await runOperation(
+            signed.ctx,
+            Operations.listContacts,
+            contactListVariables({ ...definedOnly({ ...filters }), nextToken, limit: EXPORT_PAGE }),
+          )
+        ).contacts;
+      // The first page before any byte is sent: a bad filter is the console's 400 page, not half a file.
+      let page = await pageOf(queryText(req, 'nextToken'));
+      const step = req.query.step === '1';
+      res.status(200).set({
+        'content-type': 'text/csv; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+        'content-disposition': 'attachment; filename="contacts.csv"',
+        'x-page-contacts': String(page.data.length),
+        ...(step && page.nextToken ? { 'x-next-token': page.nextToken } : {}),
+      });
+      if (step) {
+        res.send(contactsToCsv(page.data));
+        return;
+      }
+      res.write(contactsToCsv(page.data));
+      try {
+        while (page.nextToken) {
+          page = await pageOf(page.nextToken);
+          res.write(contactsToCsv(page.data, { header: false }));
+        }
+        res.end();
+      } catch (error) {
+        // Half a file must not look whole: the download fails, and the failure is logged.
+        res.destroy(error as Error);
       }
     }),
   );
@@ -178,21 +283,48 @@ export function contactRoutes(router: Router, { withSession, viewerOf }: Console
 }
 
 const CONTACTS_PAGE = 50;
+/** The list operation's largest page: an export reads the search in pages of this many. */
+const EXPORT_PAGE = 100;
+/** The contacts a stop result names (the others are counted). */
+const NOT_STOPPED_SHOWN = 50;
+
+type ContactsExtra = Pick<Parameters<typeof ContactsPage>[0], 'stopResult' | 'action'>;
+
+const queryText = (req: Request, name: string) =>
+  typeof req.query[name] === 'string' && req.query[name] ? (req.query[name] as string) : undefined;
+
+/** The search the address names. */
+const filtersOfQuery = (req: Request): ContactFilters => ({
+  searchTerm: queryText(req, 'searchTerm'),
+  status: queryText(req, 'status'),
+  sourceKind: queryText(req, 'sourceKind'),
+});
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** What a stop did, from the address it redirected to (?done=stopped&…), with names; else undefined. */
+async function stopResultOf(req: Request, ctx: RequestContext): Promise<StopResultView | undefined> {
+  if (queryText(req, 'done') !== 'stopped') return undefined;
+  const workflowId = queryText(req, 'workflow');
+  const workflow = workflowId ? (await accountWorkflows(ctx)).find((w) => w.id === workflowId) : undefined;
+  const ids = (queryText(req, 'notActive') ?? '')
+    .split(',')
+    .filter((id) => UUID.test(id))
+    .slice(0, NOT_STOPPED_SHOWN);
+  const count = (name: string) => {
+    const n = Number(queryText(req, name) ?? 0);
+    return Number.isSafeInteger(n) && n >= 0 ? n : 0;
+  };
+  return {
+    stopped: count('stopped'),
+    workflowName: workflow?.name ?? null,
+    notStoppedCount: Math.max(count('notActiveCount'), ids.length),
+    notStopped: await Promise.all(ids.map(async (id) => ({ id, name: await contactName(ctx, id) }))),
+  };
+}
 
 const definedOnly = (values: Record<string, string | undefined>) =>
   Object.fromEntries(Object.entries(values).filter((entry): entry is [string, string] => Boolean(entry[1])));
-
-/** The Account's workflows (id and name), every page of them, archived ones last. */
-async function accountWorkflows(ctx: RequestContext): Promise<Array<{ id: string; name: string; status: string }>> {
-  const out: Array<{ id: string; name: string; status: string }> = [];
-  let nextToken: string | undefined;
-  do {
-    const { workflows } = await runOperation(ctx, Operations.listWorkflows, { limit: 100, nextToken });
-    out.push(...workflows.data);
-    nextToken = workflows.nextToken ?? undefined;
-  } while (nextToken);
-  return [...out.filter((w) => w.status !== 'archived'), ...out.filter((w) => w.status === 'archived')];
-}
 
 /** The consent form as a new consent starts: written consent for every call, obtained now (UTC, to the minute). */
 function blankConsent(now: Date): ConsentFormValues {

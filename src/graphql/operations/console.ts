@@ -15,6 +15,14 @@ export const ConsoleOperations = {
       workflows(limit: 100) { data { id name status paused agentId createdAt } nextToken }
     }`),
   ),
+  workflowSummaries: defineOperation(
+    graphql(`query ($limit: Int, $nextToken: String) {
+      workflows(limit: $limit, nextToken: $nextToken) { data { id name status paused agentId } nextToken }
+    }`),
+  ),
+  agentOfWorkflow: defineOperation(
+    graphql(`query ($id: String!) { accountAgent(id: $id) { id name timezone status } }`),
+  ),
   createWorkflow: defineOperation(
     graphql(
       `mutation ($name: String!, $agentId: String) { createAccountWorkflow(name: $name, agentId: $agentId) { id } }`,
