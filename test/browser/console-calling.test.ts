@@ -14,23 +14,13 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniquePhone } from '../support/api-helpers.js';
 import { callingSetup } from '../support/calling-setup.js';
+import { noonInLosAngeles } from '../support/clocks.js';
 import { launchChromium, photograph } from '../support/chromium.js';
 import { CONSOLE_PASSWORD, personWithPassword } from '../support/console-people.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 const READER_ZONE = 'Asia/Tokyo';
-
-/** Noon in Los Angeles on today's date there (by this machine's clock). */
-function noonInLosAngeles(): Date {
-  const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Los_Angeles' }).format(new Date());
-  const hourThere = new Intl.DateTimeFormat('en-GB', { timeZone: 'America/Los_Angeles', hour: '2-digit' });
-  for (const utcHour of [19, 20]) {
-    const at = new Date(`${day}T${utcHour}:00:00.000Z`);
-    if (hourThere.format(at) === '12') return at;
-  }
-  throw new Error(`no noon in Los Angeles on ${day}`);
-}
 
 /** A datetime-local value: the instant on the clock of `zone`, to the minute. */
 function localValue(at: Date, zone: string): string {

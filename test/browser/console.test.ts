@@ -199,6 +199,8 @@ describe.each(testDatabaseKinds())('the console in Chromium on %s', (kind) => {
     await page.waitForURL(/\/console\/agents\/new$/);
     await page.getByLabel('Name', { exact: true }).fill('Ava');
     await page.getByLabel('Time zone').fill('Europe/Paris');
+    // Live, so that the new-workflow form below picks it (it offers the live agents first).
+    await page.getByLabel('Status', { exact: true }).selectOption('live');
     const monday = page.getByRole('group', { name: 'Monday' });
     await monday.getByLabel('Window 1 from').fill('09:00');
     await monday.getByLabel('Window 1 to').fill('12:00');
@@ -225,7 +227,7 @@ describe.each(testDatabaseKinds())('the console in Chromium on %s', (kind) => {
     expect(await week.getByRole('row', { name: /Tuesday/ }).textContent()).toContain('18:00–20:00');
 
     await page.getByLabel('Name', { exact: true }).fill('Spring renewals');
-    // The Account's one agent is chosen already: a workflow without one would never be dialled.
+    // The Account's one live agent is chosen already: a workflow without one would never be dialled.
     const agentId = await page.getByLabel('Agent', { exact: true }).inputValue();
     expect(await page.getByLabel('Agent', { exact: true }).locator('option:checked').textContent()).toBe('Ava');
     await page.getByRole('button', { name: 'Create as draft' }).click();

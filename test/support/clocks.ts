@@ -14,3 +14,17 @@ export function clockFrom(start: Date): { now(): Date } {
     },
   };
 }
+
+/**
+ * Noon in Los Angeles on today's date there (by this machine's clock): a California number is
+ * inside every hours rule that binds it then, whatever the date.
+ */
+export function noonInLosAngeles(): Date {
+  const day = new Intl.DateTimeFormat('en-CA', { timeZone: 'America/Los_Angeles' }).format(new Date());
+  const hourThere = new Intl.DateTimeFormat('en-GB', { timeZone: 'America/Los_Angeles', hour: '2-digit' });
+  for (const utcHour of [19, 20]) {
+    const at = new Date(`${day}T${utcHour}:00:00.000Z`);
+    if (hourThere.format(at) === '12') return at;
+  }
+  throw new Error(`no noon in Los Angeles on ${day}`);
+}

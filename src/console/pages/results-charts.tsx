@@ -211,7 +211,7 @@ export function Funnel(props: { figures: FunnelFigures }) {
             <li key={step.key} data-step={step.key}>
               <span class="step">{step.label}</span>
               <span class="count">{step.count}</span>
-              <svg class="bar" viewBox="0 0 100 10" preserveAspectRatio="none" aria-hidden="true">
+              <svg class="funnel-bar" viewBox="0 0 100 10" preserveAspectRatio="none" aria-hidden="true">
                 <rect class={`funnel-${step.key}`} width={(step.count / widest) * 100} height="10" />
               </svg>
               <span class="share">

@@ -127,8 +127,8 @@ function OutcomeTable(props: { totals: ResultsView['totals'] }) {
   const order = (r: ResultCount) => CALL_RESULTS.indexOf(r.result as (typeof CALL_RESULTS)[number]);
   rows.sort((a, b) => b.count - a.count || order(a) - order(b));
   return (
-    <div class="table-wrap">
-      <table>
+    <div class="table-wrap stacked">
+      <table class="stacked">
         <caption class="visually-hidden">Calls by result</caption>
         <thead>
           <tr>
@@ -141,13 +141,15 @@ function OutcomeTable(props: { totals: ResultsView['totals'] }) {
         <tbody>
           {rows.map((r) => (
             <tr key={r.result}>
-              <th scope="row">{resultLabel(r.result)}</th>
-              <td>
+              <th scope="row" data-label="Result">
+                {resultLabel(r.result)}
+              </th>
+              <td data-label="Outcome">
                 <span class={`swatch outcome-${outcomeOf(r.result).status}`} aria-hidden="true" />
                 {outcomeOf(r.result).label}
               </td>
-              <td>{r.count}</td>
-              <td>{rate(r.count / props.totals.calls)}</td>
+              <td data-label="Calls">{r.count}</td>
+              <td data-label="Share">{rate(r.count / props.totals.calls)}</td>
             </tr>
           ))}
         </tbody>
