@@ -253,6 +253,40 @@ describe.each(testDatabaseKinds())('campaigns in the console, in Chromium, on %s
     expect(missing?.status()).toBe(404);
   });
 
+  it('answers bad input on these pages with a 4xx page that says what is wrong, never a 500', async () => {
+    const { page, accountId } = await signedIn();
+    const workflowId = await server.createWorkflow(accountId, { name: 'Checks' });
+    const request = page.context().request;
+    const refused = async (path: string, status: number, text: RegExp) => {
+      const answer = await request.get(path);
+      expect(answer.status(), path).toBe(status);
+      expect(answer.headers()['content-type'], path).toBe('text/html; charset=utf-8');
+      expect(await answer.text(), path).toMatch(text);
+    };
+    const base = `/console/workflows/${workflowId}`;
+    await refused(`${base}?from=2026-02-30`, 400, /enter the first day as a date/);
+    await refused(`${base}?timeZone=Mars%2FOlympus`, 400, /is not an IANA time zone/);
+    // Longer than the operation allows: its own rule, said against From.
+    const longAgo = dateThere(new Date(today.getTime() - 400 * DAY_MS));
+    await refused(`${base}?from=${longAgo}`, 400, /the window is at most 367 days/);
+    await refused(`${base}/results.csv?to=someday`, 400, /enter the last day as a date/);
+    await refused(`${base}?state=sleeping`, 400, /state/);
+    await refused('/console/workflows/not-a-workflow', 404, /No such workflow in your Account/);
+    await refused(`/console/workflows/${randomUUID()}/results.csv`, 404, /No such workflow in your Account/);
+
+    // Forms with values no page offers (a forged contact id, another Account's workflow).
+    await page.goto(base);
+    const csrf = (await page.locator('input[name="csrf"]').first().inputValue()) as string;
+    const post = (path: string, form: Record<string, string>) =>
+      request.post(path, { form: { csrf, ...form }, headers: { origin: server.baseUrl } });
+    const forged = await post(`${base}/enrollments/stop`, { contactId: 'not-a-contact' });
+    expect(forged.status()).toBe(400);
+    expect(await forged.text()).toMatch(/UUID/);
+    const elsewhere = await post('/console/contacts/stop', { scope: 'all', workflowId: randomUUID() });
+    expect(elsewhere.status()).toBe(400);
+    expect(await elsewhere.text()).toMatch(/choose one of the Account’s workflows/);
+  });
+
   it('stops calling the contacts ticked, then all a search matches, and says who was not being called', async () => {
     const { page, failed, apiKey, accountId } = await signedIn();
     const setup = await callingSetup(server, accountId, { workingHours: EVERY_DAY, workflowName: 'Winter leads' });
@@ -321,11 +355,12 @@ describe.each(testDatabaseKinds())('campaigns in the console, in Chromium, on %s
       await new Promise((resolve) => setTimeout(resolve, 300));
       await route.continue();
     });
-    const [download] = await Promise.all([
-      page.waitForEvent('download'),
-      page.getByRole('link', { name: 'Export CSV' }).click(),
-    ]);
+    const downloaded = page.waitForEvent('download');
+    await page.getByRole('link', { name: 'Export CSV' }).click();
+    // The first page read, the second on its way: the count so far is shown.
     await page.getByLabel('Export progress').waitFor();
+    await page.getByText('100 contacts exported, reading more…').waitFor();
+    const download = await downloaded;
     await page.getByText('130 contacts exported to contacts.csv.').waitFor();
     expect(download.suggestedFilename()).toBe('contacts.csv');
     const exported = parse(await readFile(await download.path(), 'utf8'), { columns: true }) as Array<

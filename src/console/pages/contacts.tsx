@@ -229,9 +229,9 @@ export function ContactsPage(props: {
       </search>
       <FormAlert message={props.error} />
       {props.stopResult && <StopResult result={props.stopResult} />}
-      {props.action && <FormAlert message="Nothing was stopped: see the form below." />}
+      {props.action && <FormAlert message={`Nothing was stopped: ${Object.values(props.action.errors).join('; ')}.`} />}
       {props.contacts.length > 0 && <ExportCsv href={props.exportHref} />}
-      {props.contacts.length > 0 && (
+      {(props.contacts.length > 0 || props.action) && (
         <BulkActions
           viewer={props.viewer}
           filters={props.filters}
