@@ -410,7 +410,7 @@ describe.each(testDatabaseKinds())('console over HTTP on %s', (kind) => {
     expect(created.html).toContain('Workflow “Renewals” created as a draft.');
     expect(created.html).toMatch(
       new RegExp(
-        `<th scope="row">Renewals</th><td data-label="Agent"><form[^>]*><input[^>]*/><label[^>]*>Agent of Renewals</label><select[^>]*><option value="${agentId}" selected>Ava</option></select>`,
+        `<th scope="row"><a href="/console/workflows/${id}">Renewals</a></th><td data-label="Agent"><form[^>]*><input[^>]*/><label[^>]*>Agent of Renewals</label><select[^>]*><optgroup label="Live agents"><option value="${agentId}" selected>Ava</option></optgroup></select>`,
       ),
     );
     expect(created.html).toMatch(/<td data-label="Status">draft<\/td>/);
@@ -465,7 +465,7 @@ describe.each(testDatabaseKinds())('console over HTTP on %s', (kind) => {
     for (const [method, path] of [
       ['GET', '/console/x'],
       ['GET', '/console/contacts/x/y'],
-      ['GET', `/console/workflows/${randomUUID()}`],
+      ['GET', `/console/workflows/${randomUUID()}/x`],
       ['POST', '/console/x'],
       ['GET', '/console/assets/missing.css'],
     ] as const) {
