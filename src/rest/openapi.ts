@@ -569,6 +569,8 @@ const IN_USE =
   'the Idempotency-Key is held by a request still running (`idempotency_key_in_use`): retry once it has answered';
 const keyInUse = { 409: responseRef('IdempotencyKeyInUse') };
 const keyReused = { 422: responseRef('IdempotencyKeyReused') };
+/** A keyed write with a body: its key in use or reused, its body too large. */
+const keyedWrite = { ...keyInUse, ...tooLarge, ...keyReused };
 
 /** Several contacts have the external ID: the 409 lists them. */
 const severalMatch = {
@@ -1204,9 +1206,7 @@ function callingRulePaths(): Record<string, Record<string, Operation>> {
         responses: {
           200: jsonAnswer('The policy', ref('CallingPolicy'), ANSWER_EXAMPLES.callingPolicy),
           ...standardErrors,
-          ...keyInUse,
-          ...tooLarge,
-          ...keyReused,
+          ...keyedWrite,
         },
       },
     },
@@ -1635,9 +1635,7 @@ export function buildOpenApi(): Record<string, unknown> {
               200: jsonAnswer('What was stopped', ref('EnrollmentStopResult'), ANSWER_EXAMPLES.enrollmentsStopped),
               ...standardErrors,
               ...notFound,
-              ...keyInUse,
-              ...tooLarge,
-              ...keyReused,
+              ...keyedWrite,
             },
           },
         },
@@ -1723,9 +1721,7 @@ export function buildOpenApi(): Record<string, unknown> {
                 ANSWER_EXAMPLES.importAccepted,
               ),
               ...standardErrors,
-              ...keyInUse,
-              ...tooLarge,
-              ...keyReused,
+              ...keyedWrite,
             },
           },
         },
@@ -1788,9 +1784,7 @@ export function buildOpenApi(): Record<string, unknown> {
                 ANSWER_EXAMPLES.bulkUpdateAccepted,
               ),
               ...standardErrors,
-              ...keyInUse,
-              ...tooLarge,
-              ...keyReused,
+              ...keyedWrite,
             },
           },
         },
@@ -2008,9 +2002,7 @@ export function buildOpenApi(): Record<string, unknown> {
               200: jsonAnswer('The changed endpoint', ref('WebhookEndpoint'), ANSWER_EXAMPLES.webhookEndpoint),
               ...standardErrors,
               ...notFound,
-              ...keyInUse,
-              ...tooLarge,
-              ...keyReused,
+              ...keyedWrite,
             },
           },
           delete: {

@@ -83,10 +83,9 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
     ).json as { id: string; phone: string };
   }
 
-  it('GET /api/v1/workflows: pages with a nextToken, the last one with nextToken null; 400, 401', async () => {
-    await server.createWorkflow(accountId, { name: 'First' });
-    await server.createWorkflow(accountId, { name: 'Second' });
-    const first = await expectAnswer(200, null, apiKey, 'GET', '/api/v1/workflows?limit=1');
+  /** A list of two items read a page at a time: the first page's nextToken leads to the last, whose nextToken is null. */
+  async function expectTwoPagesEndingInNull(firstPage: string) {
+    const first = await expectAnswer(200, null, apiKey, 'GET', firstPage);
     const { nextToken } = first.json as { nextToken: string };
     expect(typeof nextToken).toBe('string');
     const last = await expectAnswer(
@@ -94,9 +93,15 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
       null,
       apiKey,
       'GET',
-      `/api/v1/workflows?limit=1&nextToken=${encodeURIComponent(nextToken)}`,
+      `${firstPage}&nextToken=${encodeURIComponent(nextToken)}`,
     );
     expect(last.json).toMatchObject({ nextToken: null });
+  }
+
+  it('GET /api/v1/workflows: pages with a nextToken, the last one with nextToken null; 400, 401', async () => {
+    await server.createWorkflow(accountId, { name: 'First' });
+    await server.createWorkflow(accountId, { name: 'Second' });
+    await expectTwoPagesEndingInNull('/api/v1/workflows?limit=1');
     await expectAnswer(400, 'bad_request', apiKey, 'GET', '/api/v1/workflows?limit=0');
     await expectAnswer(400, 'bad_request', apiKey, 'GET', '/api/v1/workflows?nextToken=garbage');
     await expectUnauthenticated('GET', '/api/v1/workflows');
@@ -127,17 +132,7 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
     const enrolled = [];
     for (let i = 0; i < 2; i++) enrolled.push(await contact({ assignmentOptions: { workflowId } }));
     const base = `/api/v1/workflows/${workflowId}/enrollments`;
-    const first = await expectAnswer(200, null, apiKey, 'GET', `${base}?limit=1&state=active`);
-    const { nextToken } = first.json as { nextToken: string };
-    expect(typeof nextToken).toBe('string');
-    const last = await expectAnswer(
-      200,
-      null,
-      apiKey,
-      'GET',
-      `${base}?limit=1&nextToken=${encodeURIComponent(nextToken)}`,
-    );
-    expect(last.json).toMatchObject({ nextToken: null });
+    await expectTwoPagesEndingInNull(`${base}?limit=1&state=active`);
     await expectAnswer(400, 'bad_request', apiKey, 'GET', `${base}?state=paused`);
     await expectAnswer(400, 'bad_request', apiKey, 'GET', '/api/v1/workflows/not-a-uuid/enrollments');
     await expectAnswer(404, 'not_found', apiKey, 'GET', `/api/v1/workflows/${randomUUID()}/enrollments`);
