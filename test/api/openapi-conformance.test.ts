@@ -153,6 +153,33 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
     await expectUnauthenticated('POST', `${base}/stop`, { filter: {} });
   });
 
+  it("enrolling a workflow's existing contacts: 202 with the job, which reads back (200); 400, 401, 404 (unknown, or another Account's), 413", async () => {
+    const workflowId = await server.createWorkflow(accountId, { name: 'Enroll existing' });
+    const stored = await contact();
+    const base = `/api/v1/workflows/${workflowId}/enrollments`;
+    const accepted = await expectAnswer(202, null, apiKey, 'POST', base, { contactIds: [stored.id] });
+    const { id } = accepted.json as { id: string };
+    expect(accepted.headers.get('location')).toBe(`/api/v1/enrollment-jobs/${id}`);
+    await expectAnswer(202, null, apiKey, 'POST', base, { filter: { searchTerm: 'nobody-at-all' } });
+    await expectAnswer(200, null, apiKey, 'GET', `/api/v1/enrollment-jobs/${id}`);
+    await expectAnswer(400, 'bad_request', apiKey, 'POST', base, {});
+    await expectAnswer(400, 'bad_request', apiKey, 'POST', base, { contactIds: [stored.id], reEnroll: true });
+    const draft = await server.createWorkflow(accountId, { name: 'Draft', status: 'draft' });
+    await expectAnswer(400, 'bad_request', apiKey, 'POST', `/api/v1/workflows/${draft}/enrollments`, {
+      contactIds: [stored.id],
+    });
+    await expectAnswer(404, 'not_found', apiKey, 'POST', `/api/v1/workflows/${randomUUID()}/enrollments`, {
+      contactIds: [stored.id],
+    });
+    await expectAnswer(404, 'not_found', otherKey, 'POST', base, { contactIds: [stored.id] });
+    await expectAnswer(413, 'payload_too_large', apiKey, 'POST', base, OVERSIZED);
+    await expectUnauthenticated('POST', base, { contactIds: [stored.id] });
+    await expectAnswer(400, 'bad_request', apiKey, 'GET', '/api/v1/enrollment-jobs/not-a-uuid');
+    await expectAnswer(404, 'not_found', apiKey, 'GET', `/api/v1/enrollment-jobs/${randomUUID()}`);
+    await expectAnswer(404, 'not_found', otherKey, 'GET', `/api/v1/enrollment-jobs/${id}`);
+    await expectUnauthenticated('GET', `/api/v1/enrollment-jobs/${id}`);
+  });
+
   it('PUT /api/v1/contacts/upsert: 201, 200; 400, 401, 413, 422', async () => {
     const phone = uniquePhone();
     const workflowId = await server.createWorkflow(accountId);
@@ -673,6 +700,11 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
       ],
       ['PATCH', byExternalId('hubspot', externalId), { priority: 9 }],
       ['PUT', '/api/v1/calling-policy', { purpose: 'informational' }],
+      [
+        'POST',
+        `/api/v1/workflows/${await server.createWorkflow(accountId, { name: 'Keyed enrollments' })}/enrollments`,
+        { filter: { sourceKind: ['hubspot'] } },
+      ],
       [
         'POST',
         `/api/v1/workflows/${await server.createWorkflow(accountId, { name: 'Keyed stops' })}/enrollments/stop`,

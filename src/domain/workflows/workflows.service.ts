@@ -53,14 +53,15 @@ async function pageOfWorkflows(ctx: RequestContext, input: unknown, where: { sta
 /**
  * Resolves assignmentOptions into an enrollment, or 400 when the workflow is unknown to
  * this Account, not published, or paused (checked before anything is written or queued).
+ * `field` names the workflow in a refusal (POST /workflows/{id}/enrollments: its path's id).
  */
 export async function resolveEnrollmentTarget(
   ctx: RequestContext,
   accountId: string,
   options: AssignmentOptions | undefined,
+  field = 'assignmentOptions.workflowId',
 ): Promise<Enrollment | null> {
   // Every refusal names the field in `issues`, as a refused body field is.
-  const field = 'assignmentOptions.workflowId';
   const issues = (message: string) => ({ issues: [{ path: field, message }] });
   if (!options?.workflowId) {
     if (options && (options.reEnroll !== undefined || options.enforceCallNow !== undefined)) {
