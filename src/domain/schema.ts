@@ -20,6 +20,7 @@ import './users/users.graphql.js';
 import './webhooks/webhooks.graphql.js';
 import './enrollment/next-call.graphql.js';
 import './enrollment/workflow-enrollments.graphql.js';
+import './enrollment/enrollment-jobs.graphql.js';
 
 // Every operation's arguments are checked before its resolver runs (shared/argument-guard.ts).
 export const schema = guardArguments(builder.toSchema({ sortSchema: true }));

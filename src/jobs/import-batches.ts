@@ -2,8 +2,8 @@
 // src/domain/contacts/contacts-batches.service.ts), from a queue job, from the run that the
 // process which accepted a batch starts at once, and from the sweeper of stored work. A bulk
 // import is written in one transaction that also marks its batch done, so it is never applied
-// twice; a bulk-update is applied chunk by chunk, each chunk committed with its progress
-// (contacts-bulk-update.service.ts).
+// twice; a bulk-update and an enrollment of existing contacts are applied chunk by chunk, each
+// chunk committed with its progress (contacts-bulk-update.service.ts, enrollment-jobs.service.ts).
 import { consentRow } from '../domain/calling-rules/consent-writes.js';
 import { storeConsents, type ConsentRow } from '../domain/calling-rules/dialing.store.js';
 import type { Services } from '../domain/context.js';
@@ -11,6 +11,7 @@ import { BATCH_QUEUE, BatchBusy } from '../domain/contacts/contacts-batches.serv
 import { findBatchHead, lockBatch, markBatchDone } from '../domain/contacts/contacts-batches.store.js';
 import type { ImportPayload } from '../domain/contacts/contacts-import.service.js';
 import { processBulkUpdateBatch } from '../domain/contacts/contacts-bulk-update.service.js';
+import { processEnrollmentBatch } from '../domain/enrollment/enrollment-jobs.service.js';
 import { upsertInTransaction, withConflictRetry } from '../domain/contacts/contacts-write.service.js';
 import { loadAccountRules } from '../domain/contacts/contacts.store.js';
 import { finishImportJob, markImportRunning } from '../domain/contacts/contact-jobs.store.js';
@@ -47,6 +48,7 @@ async function runBatch(services: Services, batchId: string, known?: ImportPaylo
   const head = await findBatchHead(directSql(services.db.sql), batchId);
   if (!head || head.status === 'done') return;
   if (head.kind === 'bulk-update') return processBulkUpdateBatch(services, batchId);
+  if (head.kind === 'enrollment') return processEnrollmentBatch(services, batchId);
   let written = 0;
   // Running from here until the write commits (its job is done then): a statement of its own,
   // so a reader sees it while the write's transaction runs.

@@ -136,6 +136,11 @@ const EXAMPLE_DIALING = {
 
 export const REQUEST_EXAMPLES = {
   stopEnrollments: { filter: { status: ['not_answered'], sourceKind: ['crm'] } },
+  enrollContacts: {
+    filter: { status: ['new'], addedSince: '2026-03-01T00:00:00Z' },
+    reEnroll: false,
+    enforceCallNow: false,
+  },
   setCallingPolicy: { purpose: 'telemarketing', requireWrittenConsent: true, attemptCap: { max: 2, periodHours: 24 } },
   addConsent: EXAMPLE_CONSENT_BODY,
   revokeConsents: {},
@@ -264,6 +269,32 @@ const WEBHOOK_DELIVERY = {
   payload: WEBHOOK_EXAMPLES['call.ended'],
 };
 
+const EXAMPLE_ENROLLMENT_JOB = {
+  id: '5a6b7c8d-9e0f-4a1b-8c2d-3e4f5a6b7c8d',
+  workflowId: '9b2c3d4e-5f60-4718-8293-a4b5c6d7e8f9',
+  status: 'done',
+  reEnroll: false,
+  enforceCallNow: false,
+  matched: 1189,
+  enrolled: 1187,
+  notEnrolledCount: 2,
+  reasons: [
+    { reason: 'not_found', count: 0 },
+    { reason: 'workflow_not_published', count: 0 },
+    { reason: 'already_enrolled', count: 1 },
+    { reason: 'already_called', count: 0 },
+    { reason: 'blocked', count: 0 },
+    { reason: 'no_consent', count: 1 },
+  ],
+  notEnrolled: [
+    { contactId: '3f1e2d4c-5b6a-4789-8a7b-6c5d4e3f2a1b', reason: 'already_enrolled' },
+    { contactId: '0c9b8a7d-6e5f-4a3b-9c2d-1e0f9a8b7c6d', reason: 'no_consent' },
+  ],
+  createdAt: '2026-03-02T15:00:00.000Z',
+  startedAt: '2026-03-02T15:00:00.050Z',
+  finishedAt: '2026-03-02T15:00:01.200Z',
+};
+
 export const ANSWER_EXAMPLES = {
   enrollmentPage: {
     data: [
@@ -283,6 +314,18 @@ export const ANSWER_EXAMPLES = {
     nextToken: null,
   },
   enrollmentsStopped: { stopped: 42, notActive: [] },
+  enrollmentJobQueued: {
+    ...EXAMPLE_ENROLLMENT_JOB,
+    status: 'queued',
+    matched: 0,
+    enrolled: 0,
+    notEnrolledCount: 0,
+    reasons: EXAMPLE_ENROLLMENT_JOB.reasons.map((r) => ({ ...r, count: 0 })),
+    notEnrolled: [],
+    startedAt: null,
+    finishedAt: null,
+  },
+  enrollmentJob: EXAMPLE_ENROLLMENT_JOB,
   callingPolicy: EXAMPLE_CALLING_POLICY,
   callingPolicyChanges: {
     data: [

@@ -21,8 +21,10 @@ import { ENROLLMENT_END_REASONS } from '../domain/enrollment/workflow-enrollment
 import {
   ContactSelectionSchema,
   ENROLLMENT_STATES,
+  EnrollContactsSchema,
   EnrollmentPageQuerySchema,
 } from '../domain/enrollment/workflow-enrollments.inputs.js';
+import { NOT_ENROLLED_LISTED, NOT_ENROLLED_REASONS } from '../domain/enrollment/enrollment-jobs.rules.js';
 import { WORKFLOW_STATUSES } from '../domain/workflows/workflows.service.js';
 import {
   RESULT_NAMES,
@@ -569,6 +571,8 @@ const IN_USE =
   'the Idempotency-Key is held by a request still running (`idempotency_key_in_use`): retry once it has answered';
 const keyInUse = { 409: responseRef('IdempotencyKeyInUse') };
 const keyReused = { 422: responseRef('IdempotencyKeyReused') };
+/** A keyed write with a body: its key in use or reused, its body too large. */
+const keyedWrite = { ...keyInUse, ...tooLarge, ...keyReused };
 
 /** Several contacts have the external ID: the 409 lists them. */
 const severalMatch = {
@@ -1018,6 +1022,65 @@ const EnrollmentStopResult = {
     },
   },
 };
+const EnrollmentJob = {
+  type: 'object',
+  additionalProperties: false,
+  required: [
+    'id',
+    'workflowId',
+    'status',
+    'reEnroll',
+    'enforceCallNow',
+    'matched',
+    'enrolled',
+    'notEnrolledCount',
+    'reasons',
+    'notEnrolled',
+    'createdAt',
+    'startedAt',
+    'finishedAt',
+  ],
+  properties: {
+    id: { type: 'string', format: 'uuid' },
+    workflowId: { type: 'string', format: 'uuid' },
+    status: { enum: ['queued', 'running', 'done'] },
+    reEnroll: { type: 'boolean' },
+    enforceCallNow: { type: 'boolean' },
+    matched: {
+      type: 'integer',
+      minimum: 0,
+      description: "Contacts selected so far: the distinct ids sent, or the filter's matches",
+    },
+    enrolled: { type: 'integer', minimum: 0, description: 'Of those, the contacts enrolled' },
+    notEnrolledCount: { type: 'integer', minimum: 0, description: 'Of those, the contacts not enrolled' },
+    reasons: {
+      type: 'array',
+      description: 'How many contacts were not enrolled for each reason: every reason, zeros included',
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['reason', 'count'],
+        properties: { reason: { enum: [...NOT_ENROLLED_REASONS] }, count: { type: 'integer', minimum: 0 } },
+      },
+    },
+    notEnrolled: {
+      type: 'array',
+      description: `The contacts not enrolled, with why: the first ${NOT_ENROLLED_LISTED} (notEnrolledCount counts them all). not_found: no contact of the Account has the id; workflow_not_published: the workflow was paused, unpublished or deleted while the job ran; already_enrolled: enrolled in this workflow now; already_called: this workflow has called it (send reEnroll to enroll it again); blocked: its phone is on the block list or it is marked dnc; no_consent: the calling rules need a consent it has not given for this workflow`,
+      items: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['contactId', 'reason'],
+        properties: {
+          contactId: { type: 'string', format: 'uuid' },
+          reason: { enum: [...NOT_ENROLLED_REASONS] },
+        },
+      },
+    },
+    createdAt: timestamp,
+    startedAt: { ...timestamp, type: ['string', 'null'] },
+    finishedAt: { ...timestamp, type: ['string', 'null'] },
+  },
+};
 const DncRegistryImportResult = {
   type: 'object',
   additionalProperties: false,
@@ -1204,9 +1267,7 @@ function callingRulePaths(): Record<string, Record<string, Operation>> {
         responses: {
           200: jsonAnswer('The policy', ref('CallingPolicy'), ANSWER_EXAMPLES.callingPolicy),
           ...standardErrors,
-          ...keyInUse,
-          ...tooLarge,
-          ...keyReused,
+          ...keyedWrite,
         },
       },
     },
@@ -1467,6 +1528,7 @@ export function buildOpenApi(): Record<string, unknown> {
         Consent,
         ContactDialing,
         Enrollment,
+        EnrollmentJob,
         EnrollmentStopResult,
         DncRegistryImportResult,
         DncRegistryCopy,
@@ -1621,6 +1683,44 @@ export function buildOpenApi(): Record<string, unknown> {
               ...notFound,
             },
           },
+          post: {
+            operationId: 'enrollWorkflowContacts',
+            tags: ['Workflows'],
+            summary: 'Enroll existing contacts in a workflow: by id, or every contact a filter matches (a job)',
+            description:
+              "`contactIds` (1 to 1000) or `filter` (the list operation's filters: status, sourceKind, addedSince, addedBefore, assignedWorkflowId, searchTerm: every contact it matches when the request is made), not both; `reEnroll` and `enforceCallNow` as in import, sent together. The workflow must be published and not paused (else 400; nothing is written). Answered 202 with the job, which runs on: read it at the Location. Each contact is enrolled at most once per job, and a retry with the same Idempotency-Key answers the same job. A contact enrolled in this workflow now is never enrolled again (stop it first). Enrolling ends the contact's enrollment in another workflow, as an upsert's does.",
+            parameters: [...idPath("The workflow's id"), ...writeParameters],
+            requestBody: body(json(EnrollContactsSchema), REQUEST_EXAMPLES.enrollContacts),
+            responses: {
+              202: answer(
+                'Accepted: the job as it stands',
+                { 'application/json': { schema: ref('EnrollmentJob'), example: ANSWER_EXAMPLES.enrollmentJobQueued } },
+                {
+                  Location: {
+                    required: true,
+                    schema: { type: 'string' },
+                    description: 'The job: /api/v1/enrollment-jobs/{id}',
+                  },
+                },
+              ),
+              ...standardErrors,
+              ...notFound,
+              ...keyedWrite,
+            },
+          },
+        },
+        '/api/v1/enrollment-jobs/{id}': {
+          get: {
+            operationId: 'getEnrollmentJob',
+            tags: ['Workflows'],
+            summary: 'Read one enrollment job: its status, counts, and why each contact not enrolled was not',
+            parameters: [...idPath("The job's id (the 202's id)"), requestIdParameter],
+            responses: {
+              200: jsonAnswer('The job', ref('EnrollmentJob'), ANSWER_EXAMPLES.enrollmentJob),
+              ...standardErrors,
+              ...notFound,
+            },
+          },
         },
         '/api/v1/workflows/{id}/enrollments/stop': {
           post: {
@@ -1635,9 +1735,7 @@ export function buildOpenApi(): Record<string, unknown> {
               200: jsonAnswer('What was stopped', ref('EnrollmentStopResult'), ANSWER_EXAMPLES.enrollmentsStopped),
               ...standardErrors,
               ...notFound,
-              ...keyInUse,
-              ...tooLarge,
-              ...keyReused,
+              ...keyedWrite,
             },
           },
         },
@@ -1723,9 +1821,7 @@ export function buildOpenApi(): Record<string, unknown> {
                 ANSWER_EXAMPLES.importAccepted,
               ),
               ...standardErrors,
-              ...keyInUse,
-              ...tooLarge,
-              ...keyReused,
+              ...keyedWrite,
             },
           },
         },
@@ -1788,9 +1884,7 @@ export function buildOpenApi(): Record<string, unknown> {
                 ANSWER_EXAMPLES.bulkUpdateAccepted,
               ),
               ...standardErrors,
-              ...keyInUse,
-              ...tooLarge,
-              ...keyReused,
+              ...keyedWrite,
             },
           },
         },
@@ -2008,9 +2102,7 @@ export function buildOpenApi(): Record<string, unknown> {
               200: jsonAnswer('The changed endpoint', ref('WebhookEndpoint'), ANSWER_EXAMPLES.webhookEndpoint),
               ...standardErrors,
               ...notFound,
-              ...keyInUse,
-              ...tooLarge,
-              ...keyReused,
+              ...keyedWrite,
             },
           },
           delete: {

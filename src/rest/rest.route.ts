@@ -165,7 +165,7 @@ export function restRouter(services: Services): Router {
     }),
   );
 
-  // A workflow's enrollments, and stopping them.
+  // A workflow's enrollments: listed, started for existing contacts (a job), stopped.
   router.get(
     '/workflows/:id/enrollments',
     route(async (ctx, req, res) => {
@@ -174,6 +174,23 @@ export function restRouter(services: Services): Router {
         ...enrollmentPageVariables(req.query),
       });
       res.json({ data: workflowEnrollments.data, nextToken: workflowEnrollments.nextToken });
+    }),
+  );
+  router.post(
+    '/workflows/:id/enrollments',
+    routeWithBody(async (ctx, req, res) => {
+      const { enrollWorkflowContacts: job } = await runOperation(ctx, Operations.enrollWorkflowContacts, {
+        workflowId: id(req),
+        input: req.body ?? null,
+      });
+      res.status(202).location(`/api/v1/enrollment-jobs/${job.id}`).json(job);
+    }),
+  );
+  router.get(
+    '/enrollment-jobs/:id',
+    route(async (ctx, req, res) => {
+      const { enrollmentJob } = await runOperation(ctx, Operations.getEnrollmentJob, { id: id(req) });
+      res.json(enrollmentJob);
     }),
   );
   router.post(

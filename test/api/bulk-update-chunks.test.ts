@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import { processBatch } from '../../src/jobs/import-batches.js';
-import { BULK_UPDATE_CHUNK } from '../../src/domain/contacts/contacts-bulk-update.service.js';
+import { CHUNK_BOUNDS } from '../../src/domain/contacts/batch-chunks.js';
 
 const MANY = 30_000;
 
@@ -93,7 +93,7 @@ describe.each(testDatabaseKinds())('chunked bulk-update on %s', (kind) => {
 
   it('gives a dedup value to the first matching contact only, across chunks (the rest are skipped)', async () => {
     const { apiKey, accountId } = await server.createAccount({ defaultLocation: 'US' });
-    const n = BULK_UPDATE_CHUNK[kind].write * 2 + 500;
+    const n = CHUNK_BOUNDS[kind].write * 2 + 500;
     await seedContacts(accountId, n);
     const res = await server.request(apiKey, 'POST', '/api/v1/contacts/bulk-update', {
       filter: {},
@@ -116,7 +116,7 @@ describe.each(testDatabaseKinds())('chunked bulk-update on %s', (kind) => {
 
   it('resumes after its last committed chunk: the contacts before the cursor are not changed again', async () => {
     const { accountId, userId } = await server.createAccount({ defaultLocation: 'US' });
-    const window = BULK_UPDATE_CHUNK[kind].write;
+    const window = CHUNK_BOUNDS[kind].write;
     const n = window * 3;
     await seedContacts(accountId, n);
     // A batch as a killed process leaves it: the first window applied and its cursor stored.

@@ -83,10 +83,9 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
     ).json as { id: string; phone: string };
   }
 
-  it('GET /api/v1/workflows: pages with a nextToken, the last one with nextToken null; 400, 401', async () => {
-    await server.createWorkflow(accountId, { name: 'First' });
-    await server.createWorkflow(accountId, { name: 'Second' });
-    const first = await expectAnswer(200, null, apiKey, 'GET', '/api/v1/workflows?limit=1');
+  /** A list of two items read a page at a time: the first page's nextToken leads to the last, whose nextToken is null. */
+  async function expectTwoPagesEndingInNull(firstPage: string) {
+    const first = await expectAnswer(200, null, apiKey, 'GET', firstPage);
     const { nextToken } = first.json as { nextToken: string };
     expect(typeof nextToken).toBe('string');
     const last = await expectAnswer(
@@ -94,9 +93,15 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
       null,
       apiKey,
       'GET',
-      `/api/v1/workflows?limit=1&nextToken=${encodeURIComponent(nextToken)}`,
+      `${firstPage}&nextToken=${encodeURIComponent(nextToken)}`,
     );
     expect(last.json).toMatchObject({ nextToken: null });
+  }
+
+  it('GET /api/v1/workflows: pages with a nextToken, the last one with nextToken null; 400, 401', async () => {
+    await server.createWorkflow(accountId, { name: 'First' });
+    await server.createWorkflow(accountId, { name: 'Second' });
+    await expectTwoPagesEndingInNull('/api/v1/workflows?limit=1');
     await expectAnswer(400, 'bad_request', apiKey, 'GET', '/api/v1/workflows?limit=0');
     await expectAnswer(400, 'bad_request', apiKey, 'GET', '/api/v1/workflows?nextToken=garbage');
     await expectUnauthenticated('GET', '/api/v1/workflows');
@@ -127,17 +132,7 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
     const enrolled = [];
     for (let i = 0; i < 2; i++) enrolled.push(await contact({ assignmentOptions: { workflowId } }));
     const base = `/api/v1/workflows/${workflowId}/enrollments`;
-    const first = await expectAnswer(200, null, apiKey, 'GET', `${base}?limit=1&state=active`);
-    const { nextToken } = first.json as { nextToken: string };
-    expect(typeof nextToken).toBe('string');
-    const last = await expectAnswer(
-      200,
-      null,
-      apiKey,
-      'GET',
-      `${base}?limit=1&nextToken=${encodeURIComponent(nextToken)}`,
-    );
-    expect(last.json).toMatchObject({ nextToken: null });
+    await expectTwoPagesEndingInNull(`${base}?limit=1&state=active`);
     await expectAnswer(400, 'bad_request', apiKey, 'GET', `${base}?state=paused`);
     await expectAnswer(400, 'bad_request', apiKey, 'GET', '/api/v1/workflows/not-a-uuid/enrollments');
     await expectAnswer(404, 'not_found', apiKey, 'GET', `/api/v1/workflows/${randomUUID()}/enrollments`);
@@ -156,6 +151,33 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
     await expectAnswer(404, 'not_found', otherKey, 'POST', `${base}/stop`, { contactIds: [enrolled[1].id] });
     await expectAnswer(413, 'payload_too_large', apiKey, 'POST', `${base}/stop`, OVERSIZED);
     await expectUnauthenticated('POST', `${base}/stop`, { filter: {} });
+  });
+
+  it("enrolling a workflow's existing contacts: 202 with the job, which reads back (200); 400, 401, 404 (unknown, or another Account's), 413", async () => {
+    const workflowId = await server.createWorkflow(accountId, { name: 'Enroll existing' });
+    const stored = await contact();
+    const base = `/api/v1/workflows/${workflowId}/enrollments`;
+    const accepted = await expectAnswer(202, null, apiKey, 'POST', base, { contactIds: [stored.id] });
+    const { id } = accepted.json as { id: string };
+    expect(accepted.headers.get('location')).toBe(`/api/v1/enrollment-jobs/${id}`);
+    await expectAnswer(202, null, apiKey, 'POST', base, { filter: { searchTerm: 'nobody-at-all' } });
+    await expectAnswer(200, null, apiKey, 'GET', `/api/v1/enrollment-jobs/${id}`);
+    await expectAnswer(400, 'bad_request', apiKey, 'POST', base, {});
+    await expectAnswer(400, 'bad_request', apiKey, 'POST', base, { contactIds: [stored.id], reEnroll: true });
+    const draft = await server.createWorkflow(accountId, { name: 'Draft', status: 'draft' });
+    await expectAnswer(400, 'bad_request', apiKey, 'POST', `/api/v1/workflows/${draft}/enrollments`, {
+      contactIds: [stored.id],
+    });
+    await expectAnswer(404, 'not_found', apiKey, 'POST', `/api/v1/workflows/${randomUUID()}/enrollments`, {
+      contactIds: [stored.id],
+    });
+    await expectAnswer(404, 'not_found', otherKey, 'POST', base, { contactIds: [stored.id] });
+    await expectAnswer(413, 'payload_too_large', apiKey, 'POST', base, OVERSIZED);
+    await expectUnauthenticated('POST', base, { contactIds: [stored.id] });
+    await expectAnswer(400, 'bad_request', apiKey, 'GET', '/api/v1/enrollment-jobs/not-a-uuid');
+    await expectAnswer(404, 'not_found', apiKey, 'GET', `/api/v1/enrollment-jobs/${randomUUID()}`);
+    await expectAnswer(404, 'not_found', otherKey, 'GET', `/api/v1/enrollment-jobs/${id}`);
+    await expectUnauthenticated('GET', `/api/v1/enrollment-jobs/${id}`);
   });
 
   it('PUT /api/v1/contacts/upsert: 201, 200; 400, 401, 413, 422', async () => {
@@ -678,6 +700,11 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
       ],
       ['PATCH', byExternalId('hubspot', externalId), { priority: 9 }],
       ['PUT', '/api/v1/calling-policy', { purpose: 'informational' }],
+      [
+        'POST',
+        `/api/v1/workflows/${await server.createWorkflow(accountId, { name: 'Keyed enrollments' })}/enrollments`,
+        { filter: { sourceKind: ['hubspot'] } },
+      ],
       [
         'POST',
         `/api/v1/workflows/${await server.createWorkflow(accountId, { name: 'Keyed stops' })}/enrollments/stop`,

@@ -193,10 +193,11 @@ describe.each(testDatabaseKinds())("a workflow's enrollments on %s", (kind) => {
     );
   });
 
-  it('refuses bad input with the error body and changes nothing; stopping is allowed for a paused workflow', async () => {
+  it('refuses bad input with the error body and changes nothing; stopping is allowed for a paused or archived workflow', async () => {
     clock.at = MONDAY_10_CHICAGO;
     const ctx = await setup();
     const contact = await ctx.enroll();
+    const other = await ctx.enroll();
     const before = await ctx.list();
     for (const body of [
       {},
@@ -216,5 +217,8 @@ describe.each(testDatabaseKinds())("a workflow's enrollments on %s", (kind) => {
     expect(await ctx.list()).toEqual(before);
     await prisma().workflow.update({ where: { id: ctx.workflowId }, data: { paused: true } });
     expect((await ctx.stop({ contactIds: [contact.id] })).json).toEqual({ stopped: 1, notActive: [] });
+    // Archived too: stopping is allowed whatever the workflow's status.
+    await prisma().workflow.update({ where: { id: ctx.workflowId }, data: { paused: false, status: 'archived' } });
+    expect((await ctx.stop({ contactIds: [other.id] })).json).toEqual({ stopped: 1, notActive: [] });
   });
 });

@@ -36,7 +36,10 @@ import {
   CreateAgentSchema,
   UpdateAgentSchema,
 } from '../../src/domain/agents/agents.service.js';
-import { ContactSelectionSchema } from '../../src/domain/enrollment/workflow-enrollments.inputs.js';
+import {
+  ContactSelectionSchema,
+  EnrollContactsSchema,
+} from '../../src/domain/enrollment/workflow-enrollments.inputs.js';
 import { SetProviderCredentialsSchema } from '../../src/domain/providers/provider-credentials.service.js';
 import { SetBoardMappingSchema } from '../../src/domain/boards/board-mapping.inputs.js';
 import {
@@ -62,6 +65,7 @@ const ZOD_SCHEMA_OF: Record<string, z.ZodType> = {
   addContactConsent: ConsentBodySchema,
   revokeContactConsents: RevokeConsentsBodySchema,
   stopWorkflowEnrollments: ContactSelectionSchema,
+  enrollWorkflowContacts: EnrollContactsSchema,
 };
 
 /**

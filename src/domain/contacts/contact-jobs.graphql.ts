@@ -13,7 +13,7 @@ import {
 import { bulkUpdateContacts } from './contacts-bulk-update.service.js';
 import { BulkUpdateContactsInput, ImportRejection } from './contacts.graphql.js';
 
-const JobStatusEnum = builder.enumType('JobStatus', {
+export const JobStatusEnum = builder.enumType('JobStatus', {
   description: 'queued: stored, not started; running: being written; done: every row written or rejected.',
   values: ['queued', 'running', 'done'] as const,
 });

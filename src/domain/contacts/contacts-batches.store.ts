@@ -4,7 +4,7 @@
 import { Prisma } from '../../generated/prisma/client.js';
 import type { SqlClient } from '../../db/sql-client.js';
 
-export type BatchKind = 'import' | 'bulk-update';
+export type BatchKind = 'import' | 'bulk-update' | 'enrollment';
 
 /** A statement insertBatch runs in the same statement as the batch's INSERT (its job row: contact-jobs.store.ts). */
 export type AlongsideInsert = Prisma.Sql;

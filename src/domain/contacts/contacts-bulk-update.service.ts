@@ -6,16 +6,14 @@
 // Its BulkUpdateJob (contact-jobs.store.ts) is stored with the batch and counted chunk by
 // chunk, each chunk's counts committed with the chunk.
 import type { RequestContext, Services } from '../context.js';
-import type { Database } from '../../db/database.js';
 import { requireActor } from '../context.js';
 import { badRequest } from '../errors.js';
 import { parseInput } from '../shared/validation.js';
 import { prepareContactWrite, type PreparedWrite } from './contacts.rules.js';
 import { BulkUpdateBodySchema, type BulkUpdateFilter } from './contacts.inputs.js';
 import { loadAccountRules } from './contacts.store.js';
-import { directSql, type SqlClient } from '../../db/sql-client.js';
-import { withConflictRetry } from './contacts-write.service.js';
-import { afterPendingReads, requestsStarted } from '../../db/foreground-traffic.js';
+import type { SqlClient } from '../../db/sql-client.js';
+import { runChunkedBatch, type ChunkBounds } from './batch-chunks.js';
 import { changeStoredContacts } from './contacts-change-many.service.js';
 import { BatchBusy, enqueueBatch } from './contacts-batches.service.js';
 import { lockBatch, markBatchDone, saveBatchPayload } from './contacts-batches.store.js';
@@ -62,48 +60,6 @@ export async function bulkUpdateContacts(ctx: RequestContext, body: unknown): Pr
   return { updateId: await enqueueBatch(ctx, 'bulk-update', payload, bulkUpdateJobInsert) };
 }
 
-/**
- * The bounds of one chunk: it looks at no more than `scan` of the Account's contacts, in
- * (createdAt, id) order after the cursor (a range of the list index), and writes no more than
- * `write` of those the filter matches, in one statement. So no statement's cost depends on the
- * Account's size or on the filter, and a filter that matches few contacts still passes over
- * the rest quickly. On the embedded database a chunk holds the one connection and every other
- * request waits for it: there chunks are small (writing a contact with its indexes costs about
- * 0.3 ms there), these are the largest, and their size follows the time they take
- * (nextEmbeddedBounds); on PostgreSQL other requests have connections of their own.
- */
-export const BULK_UPDATE_CHUNK: Record<Database['kind'], { scan: number; write: number }> = {
-  pglite: { scan: 5000, write: 250 },
-  postgres: { scan: 20000, write: 2000 },
-};
-/**
- * On the embedded database a request that arrives during a chunk waits for the rest of it, so
- * while requests are coming a chunk is sized by time: its bounds shrink or grow (between a
- * twenty-fifth of BULK_UPDATE_CHUNK.pglite and all of it) so that a chunk takes about this
- * long. A fixed 250 took 100 to 200 ms on a busy machine, and a plain read waited 100 ms (p50)
- * behind it; at 10 ms it waits about 10 ms more than when idle. While no request comes, chunks
- * are the largest, so an update nobody waits on runs at full speed.
- */
-const EMBEDDED_CHUNK_TARGET_MS = 10;
-
-/** The bounds of the chunk after one that took `elapsedMs` with `bounds` (embedded database). */
-export function nextEmbeddedBounds(
-  bounds: { scan: number; write: number },
-  elapsedMs: number,
-): { scan: number; write: number } {
-  // Proportional, but by at most half or double per chunk: one slow chunk (a pause of the
-  // machine) does not collapse the size, one fast one does not overshoot.
-  const factor = Math.min(2, Math.max(0.5, EMBEDDED_CHUNK_TARGET_MS / Math.max(elapsedMs, 1)));
-  return embeddedBounds(bounds.write * factor);
-}
-
-/** `write` (within a twenty-fifth of BULK_UPDATE_CHUNK.pglite and all of it) and the scan in proportion. */
-function embeddedBounds(write: number): { scan: number; write: number } {
-  const max = BULK_UPDATE_CHUNK.pglite;
-  const bounded = Math.round(Math.min(max.write, Math.max(max.write / 25, write)));
-  return { write: bounded, scan: Math.round((bounded * max.scan) / max.write) };
-}
-
 /** True when the write sets no field at all (`data: {}`): it changes nothing. */
 export function writesNothing(write: PreparedWrite): boolean {
   return Object.keys(write).every((key) => key === 'newId' || key === 'dedup');
@@ -116,38 +72,14 @@ export function writesNothing(write: PreparedWrite): boolean {
  * changed twice.
  */
 export async function processBulkUpdateBatch(services: Services, batchId: string): Promise<void> {
-  const embedded = services.db.kind === 'pglite';
-  // On the embedded database the first chunk starts small; then chunks follow the requests.
-  let bounds = embedded ? embeddedBounds(0) : BULK_UPDATE_CHUNK.postgres;
-  for (;;) {
-    const requestsBefore = requestsStarted();
-    const started = performance.now();
-    const step = await withConflictRetry(() =>
-      services.db.sql.transaction((txRunner) => applyNextChunk(services, directSql(txRunner), batchId, bounds)),
-    );
-    const chunkMs = performance.now() - started;
-    services.statistics?.wrote(step.changed);
-    if (step.finished) return;
-    if (!embedded) {
-      // Other requests have connections of their own.
-      await new Promise((resolve) => setImmediate(resolve));
-      continue;
-    }
-    // The requests that arrived during the chunk are read now, and queue their statements
-    // ahead of the next chunk's (every statement lets the event loop turn first:
-    // src/db/pglite-fair-turns.ts). While requests come, chunks are sized by time; while none
-    // does, they grow to the largest.
-    await afterPendingReads();
-    bounds =
-      requestsStarted() !== requestsBefore ? nextEmbeddedBounds(bounds, chunkMs) : embeddedBounds(bounds.write * 2);
-  }
+  await runChunkedBatch(services, (tx, bounds) => applyNextChunk(services, tx, batchId, bounds));
 }
 
 async function applyNextChunk(
   services: Services,
   tx: SqlClient,
   batchId: string,
-  bounds: { scan: number; write: number },
+  bounds: ChunkBounds,
 ): Promise<{ finished: boolean; changed: number }> {
   const locked = await lockBatch<BulkUpdatePayload>(tx, batchId);
   if (!locked) throw new BatchBusy(`batch ${batchId} is being processed elsewhere`);

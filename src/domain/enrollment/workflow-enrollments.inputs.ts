@@ -20,13 +20,33 @@ const contactId = z
   .regex(UUID_PATTERN, 'must be a UUID')
   .transform((s) => s.toLowerCase());
 
+const selectionShape = {
+  contactIds: z.array(contactId).min(1).max(1000).optional(),
+  filter: ContactFilterSchema.optional(),
+};
+const oneSelection = (b: { contactIds?: unknown; filter?: unknown }) =>
+  (b.contactIds === undefined) !== (b.filter === undefined);
+const ONE_SELECTION = { message: 'send either contactIds or filter, not both' };
+
 /** Which contacts: `contactIds` (1 to 1000), or every contact `filter` matches. Exactly one of them. */
-export const ContactSelectionSchema = z
-  .strictObject({
-    contactIds: z.array(contactId).min(1).max(1000).optional(),
-    filter: ContactFilterSchema.optional(),
-  })
-  .refine((b) => (b.contactIds === undefined) !== (b.filter === undefined), {
-    message: 'send either contactIds or filter, not both',
-  });
+export const ContactSelectionSchema = z.strictObject(selectionShape).refine(oneSelection, ONE_SELECTION);
 export type ContactSelection = z.infer<typeof ContactSelectionSchema>;
+
+/**
+ * Enrolling existing contacts (POST /workflows/{id}/enrollments): a selection, and the import's
+ * options, `reEnroll` and `enforceCallNow`, sent together or not at all.
+ */
+export const EnrollContactsSchema = z
+  .strictObject({
+    ...selectionShape,
+    reEnroll: z.boolean().optional().describe('Enroll again contacts this workflow has already called'),
+    enforceCallNow: z
+      .boolean()
+      .optional()
+      .describe("Place each first call at once, outside the agent's working hours (never outside the law's)"),
+  })
+  .refine(oneSelection, ONE_SELECTION)
+  .refine((o) => (o.reEnroll === undefined) === (o.enforceCallNow === undefined), {
+    message: 'reEnroll and enforceCallNow must be sent together',
+  });
+export type EnrollContacts = z.infer<typeof EnrollContactsSchema>;

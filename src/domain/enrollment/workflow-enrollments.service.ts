@@ -6,9 +6,8 @@ import { directSql } from '../../db/sql-client.js';
 import { CALL_RESULTS } from '../../calls/telephony/telephony.port.js';
 import type { RequestContext } from '../context.js';
 import { requireActor } from '../context.js';
-import { notFound } from '../errors.js';
 import { decodeCursor, encodeCursor } from '../shared/cursor.js';
-import { assertUuid } from '../shared/ids.js';
+import { accountWorkflow } from '../workflows/workflows.service.js';
 import { parseInput } from '../shared/validation.js';
 import { listFilterCondition } from '../contacts/contacts-list.store.js';
 import { contactsWithIds, enrollmentPage, stopEnrollments, type EnrollmentRow } from './workflow-enrollments.store.js';
@@ -35,17 +34,15 @@ export interface EnrollmentView {
 
 const RESULTS: ReadonlySet<string> = new Set(CALL_RESULTS);
 
+/** Why an ended enrollment ended, from its stored reason (a call result: final_result). */
+function endReasonOf(stored: string | null): EnrollmentEndReason {
+  if (stored === 'attempt_limit' || stored === 'stopped') return stored;
+  return stored !== null && RESULTS.has(stored) ? 'final_result' : 're_enrolled';
+}
+
 function enrollmentView(row: EnrollmentRow): EnrollmentView {
   const stored = row.endReason;
-  const endReason: EnrollmentEndReason | null = row.active
-    ? null
-    : stored === 'attempt_limit'
-      ? 'attempt_limit'
-      : stored === 'stopped'
-        ? 'stopped'
-        : stored !== null && RESULTS.has(stored)
-          ? 'final_result'
-          : 're_enrolled';
+  const endReason = row.active ? null : endReasonOf(stored);
   return {
     id: row.id,
     contactId: row.contactId,
@@ -60,15 +57,6 @@ function enrollmentView(row: EnrollmentRow): EnrollmentView {
   };
 }
 
-/** The workflow, which must be the key's Account's (404 otherwise). */
-async function accountWorkflow(ctx: RequestContext, workflowId: string) {
-  const { accountId } = requireActor(ctx);
-  const id = assertUuid(workflowId, 'workflowId');
-  const workflow = await ctx.db.prisma.workflow.findFirst({ where: { id, accountId } });
-  if (!workflow) throw notFound(`No workflow ${workflowId}`);
-  return workflow;
-}
-
 /** One page of the workflow's enrollments, newest first (`state`: active or ended only). */
 export async function listWorkflowEnrollments(
   ctx: RequestContext,
@@ -76,7 +64,7 @@ export async function listWorkflowEnrollments(
   input: unknown,
 ): Promise<{ data: EnrollmentView[]; nextToken: string | null }> {
   const query = parseInput(EnrollmentPageQuerySchema, input);
-  const workflow = await accountWorkflow(ctx, workflowId);
+  const workflow = await accountWorkflow(ctx, workflowId, 'workflowId');
   const after = query.nextToken ? decodeCursor(query.nextToken) : null;
   const active = query.state === undefined ? null : query.state === 'active';
   const rows = await enrollmentPage(directSql(ctx.db.sql), workflow.id, active, after, query.limit + 1);
@@ -102,7 +90,7 @@ export async function stopWorkflowEnrollments(
   input: unknown,
 ): Promise<StopResult> {
   const selection = parseInput(ContactSelectionSchema, input);
-  const workflow = await accountWorkflow(ctx, workflowId);
+  const workflow = await accountWorkflow(ctx, workflowId, 'workflowId');
   const { accountId } = requireActor(ctx);
   const contacts = selection.contactIds
     ? contactsWithIds(accountId, selection.contactIds)

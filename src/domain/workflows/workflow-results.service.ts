@@ -10,9 +10,9 @@ import { canonicalTimezone } from '../../normalize/timezone.js';
 import { directSql } from '../../db/sql-client.js';
 import type { RequestContext } from '../context.js';
 import { requireActor } from '../context.js';
-import { badRequestFor, notFound } from '../errors.js';
+import { badRequestFor } from '../errors.js';
 import { parseInput } from '../shared/validation.js';
-import { assertUuid } from '../shared/ids.js';
+import { accountWorkflow } from './workflows.service.js';
 import { windowAggregates, type GroupAggregates } from './workflow-results.store.js';
 import { CONNECTED_RESULTS, DURATION_BUCKETS, histogramQuantile, NO_AGENT, rate } from './workflow-results.rules.js';
 
@@ -129,10 +129,7 @@ export async function workflowResults(
   const to = new Date(Math.ceil(sentTo.getTime() / HOUR_MS) * HOUR_MS);
   if (to.getTime() - from.getTime() > MAX_WINDOW_DAYS * DAY_MS)
     throw badRequestFor([{ path: 'from', message: `the window is at most ${MAX_WINDOW_DAYS} days` }]);
-  const id = assertUuid(workflowId, 'id');
-  // Another Account's workflow is indistinguishable from an unknown one.
-  const workflow = await ctx.db.prisma.workflow.findFirst({ where: { id, accountId }, select: { id: true } });
-  if (!workflow) throw notFound(`No workflow ${workflowId}`);
+  const workflow = await accountWorkflow(ctx, workflowId, 'id');
 
   const db = directSql(ctx.db.sql);
   const window = { accountId, workflowId: workflow.id, from, to, timeZone };

@@ -7,6 +7,7 @@ import { requireActor, requireAdmin, requireConsoleUser } from '../context.js';
 import { badRequest, failureFor, notFound, type FailureReason } from '../errors.js';
 import { newestFirstPage, newestFirstPageOf, PageQuerySchema } from '../shared/cursor.js';
 import { parseInput } from '../shared/validation.js';
+import { assertUuid } from '../shared/ids.js';
 import type { Enrollment } from '../enrollment/enrollment.rules.js';
 import type { AssignmentOptions } from '../contacts/contacts.inputs.js';
 
@@ -15,6 +16,18 @@ export const WORKFLOW_STATUSES = ['published', 'draft', 'archived'] as const;
 
 /** A workflow as stored (the GraphQL Workflow type resolves from it). */
 export type WorkflowRecord = Workflow;
+
+/**
+ * The key's Account's workflow `workflowId` (`field` names it in a 400 for a malformed id); 404
+ * for an unknown workflow or another Account's, which are indistinguishable.
+ */
+export async function accountWorkflow(ctx: RequestContext, workflowId: string, field: string): Promise<WorkflowRecord> {
+  const { accountId } = requireActor(ctx);
+  const id = assertUuid(workflowId, field);
+  const workflow = await ctx.db.prisma.workflow.findFirst({ where: { id, accountId } });
+  if (!workflow) throw notFound(`No workflow ${workflowId}`);
+  return workflow;
+}
 
 /** One page of the Account's workflows, newest first. */
 export async function listWorkflows(
@@ -40,14 +53,15 @@ async function pageOfWorkflows(ctx: RequestContext, input: unknown, where: { sta
 /**
  * Resolves assignmentOptions into an enrollment, or 400 when the workflow is unknown to
  * this Account, not published, or paused (checked before anything is written or queued).
+ * `field` names the workflow in a refusal (POST /workflows/{id}/enrollments: its path's id).
  */
 export async function resolveEnrollmentTarget(
   ctx: RequestContext,
   accountId: string,
   options: AssignmentOptions | undefined,
+  field = 'assignmentOptions.workflowId',
 ): Promise<Enrollment | null> {
   // Every refusal names the field in `issues`, as a refused body field is.
-  const field = 'assignmentOptions.workflowId';
   const issues = (message: string) => ({ issues: [{ path: field, message }] });
   if (!options?.workflowId) {
     if (options && (options.reEnroll !== undefined || options.enforceCallNow !== undefined)) {

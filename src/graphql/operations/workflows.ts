@@ -1,5 +1,5 @@
 // The workflow operations REST and the MCP tools run: the Account's workflows, a workflow's
-// enrollments, and stopping them.
+// enrollments, enrolling contacts and stopping them, and its results.
 import { defineOperation } from '../execute.js';
 import { graphql } from '../documents.js';
 
@@ -8,7 +8,22 @@ export const ResultFiguresFields = graphql(`fragment ResultFiguresFields on Resu
   durationMedianSeconds durationP90Seconds attemptsPerConversion results { result count }
 }`);
 
+export const EnrollmentJobFields = graphql(`fragment EnrollmentJobFields on EnrollmentJob {
+  id workflowId status reEnroll enforceCallNow matched enrolled notEnrolledCount
+  reasons { reason count } notEnrolled { contactId reason } createdAt startedAt finishedAt
+}`);
+
 export const WorkflowOperations = {
+  enrollWorkflowContacts: defineOperation(
+    graphql(
+      `mutation ($workflowId: String!, $input: JSON!) {
+    enrollWorkflowContacts(workflowId: $workflowId, input: $input) { ...EnrollmentJobFields } }`,
+      [EnrollmentJobFields],
+    ),
+  ),
+  getEnrollmentJob: defineOperation(
+    graphql(`query ($id: String!) { enrollmentJob(id: $id) { ...EnrollmentJobFields } }`, [EnrollmentJobFields]),
+  ),
   getWorkflowResults: defineOperation(
     graphql(
       `query ($id: String!, $from: String, $to: String, $groupBy: String, $timeZone: String) {
