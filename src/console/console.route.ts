@@ -21,6 +21,7 @@ import { agentRoutes } from './routes/agents.route.js';
 import { apiKeyRoutes } from './routes/api-keys.route.js';
 import { boardRoutes } from './routes/board.route.js';
 import { contactRoutes } from './routes/contacts.route.js';
+import { enrollRoutes } from './routes/enroll.route.js';
 import { importRoutes } from './routes/imports.route.js';
 import { settingsRoutes } from './routes/settings.route.js';
 import { signInRoutes } from './routes/sign-in.route.js';
@@ -124,6 +125,7 @@ export function consoleRouter(services: Services, options: { logError?: LogError
 
   router.get('/', (_req, res) => res.redirect(303, '/console/contacts'));
   signInRoutes(router, kit, form);
+  enrollRoutes(router, kit);
   contactRoutes(router, kit);
   workflowRoutes(router, kit);
   workflowPageRoutes(router, kit);

@@ -325,10 +325,77 @@ describe.each(testDatabaseKinds())('campaigns in the console, in Chromium, on %s
 
     // All the search matches, in the one workflow: Cat is the one still called.
     await page.getByLabel('All 4 contacts matching this search').check();
-    await page.getByLabel('In workflow').selectOption({ label: 'Winter leads' });
+    await page.getByLabel('Stop calling in workflow').selectOption({ label: 'Winter leads' });
     await page.getByRole('button', { name: 'Stop calling' }).click();
     await page.getByText('1 contact is no longer called for “Winter leads”.').waitFor();
     expect(await activeIds()).toEqual([]);
+  });
+
+  it('enrolls the contacts ticked, then all a search matches, in a published workflow, with each one not enrolled and why', async () => {
+    const { page, failed, apiKey, accountId } = await signedIn();
+    const setup = await callingSetup(server, accountId, { workingHours: EVERY_DAY, workflowName: 'Summer list' });
+    await server.createWorkflow(accountId, { status: 'draft', name: 'Draft list' });
+    const surname = `Enroll${randomUUID().slice(0, 6)}`;
+    const contact = (firstName: string, fields: Record<string, unknown> = {}) =>
+      upsertOk(server, apiKey, { phone: uniquePhone(), firstName, lastName: surname, ...fields });
+    const amy = await contact('Amy', { consent: writtenConsent(server.now()) });
+    const bo = await contact('Bo', {
+      consent: writtenConsent(server.now()),
+      assignmentOptions: { workflowId: setup.workflowId },
+    });
+    await contact('Cy');
+    const activeIds = async () =>
+      (
+        await server.request(apiKey, 'GET', `/api/v1/workflows/${setup.workflowId}/enrollments?state=active`)
+      ).json.data.map((e: { contactId: string }) => e.contactId);
+    expect(await activeIds()).toEqual([bo.id]);
+
+    await page.goto(`/console/contacts?searchTerm=${surname}`);
+    for (const name of ['Amy', 'Bo', 'Cy']) await page.getByLabel(`Tick ${name} ${surname}`).check();
+    await page.getByRole('button', { name: 'Enroll in workflow…' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Enroll in a workflow' }).waitFor();
+    await page.getByText('The 3 contacts ticked.').waitFor();
+    // Only the workflows that take enrollments: not the draft.
+    expect(await page.getByLabel('Workflow', { exact: true }).locator('option').allTextContents()).toEqual([
+      'Summer list',
+    ]);
+    await checkPage(page, failed, 'enroll-choose');
+    await page.getByRole('button', { name: 'Enroll', exact: true }).click();
+    await page.waitForURL(/\/console\/enrollment-jobs\/[0-9a-f-]{36}$/);
+    await page.getByText('1 of 3 contacts enrolled in “Summer list”; 2 not enrolled.').waitFor();
+    const notEnrolled = page.getByRole('table', { name: 'Contacts not enrolled, with why' });
+    const reasonOf = async (name: string) =>
+      await notEnrolled
+        .getByRole('row', { name: new RegExp(`^${name} ${surname}`) })
+        .locator('td code')
+        .textContent();
+    expect(await reasonOf('Bo')).toBe('already_enrolled');
+    expect(await reasonOf('Cy')).toBe('no_consent');
+    expect(await notEnrolled.locator('tbody tr').count()).toBe(2);
+    await checkPage(page, failed, 'enrollment-job');
+    expect((await activeIds()).sort()).toEqual([amy.id, bo.id].sort());
+
+    // All the search matches; the workflow is paused before the form is sent: refused, and none is offered.
+    await page.goto(`/console/contacts?searchTerm=${surname}`);
+    await page.getByLabel('All 3 contacts matching this search').check();
+    await page.getByRole('button', { name: 'Enroll in workflow…' }).click();
+    await page.getByText(`All the contacts this search matches (“${surname}”).`).waitFor();
+    const prisma = server.service.services.db.prisma;
+    await prisma.workflow.update({ where: { id: setup.workflowId }, data: { paused: true } });
+    await page.getByRole('button', { name: 'Enroll', exact: true }).click();
+    await page.getByRole('alert').filter({ hasText: 'workflow "Summer list" is paused' }).waitFor();
+    await page.getByText(/No workflow takes enrollments now/).waitFor();
+    expect(await activeIds()).toHaveLength(2);
+    await prisma.workflow.update({ where: { id: setup.workflowId }, data: { paused: false } });
+    await page.goto(`/console/contacts?searchTerm=${surname}`);
+    await page.getByLabel('All 3 contacts matching this search').check();
+    await page.getByRole('button', { name: 'Enroll in workflow…' }).click();
+    await page.getByRole('button', { name: 'Enroll', exact: true }).click();
+    await page.getByText('0 of 3 contacts enrolled in “Summer list”; 3 not enrolled.').waitFor();
+    expect(await page.locator('li').filter({ hasText: 'already_enrolled' }).textContent()).toMatch(
+      /^already_enrolled: 2 /,
+    );
+    expect(await page.locator('li').filter({ hasText: 'no_consent' }).textContent()).toMatch(/^no_consent: 1 /);
   });
 
   it('exports the search as CSV, every page, with its progress; the plain link gives the same file', async () => {

@@ -206,3 +206,7 @@ for (const link of document.querySelectorAll('a[data-csv-export]')) {
     }
   });
 }
+
+// An enrollment job's page (pages/enroll.tsx) while the job runs: read again every 1.5 s until it
+// is done (without a script, its Check again link).
+if (document.querySelector('[data-job-running]')) setTimeout(() => window.location.reload(), 1500);

@@ -136,7 +136,12 @@ function BulkActions(props: {
         </label>
       </fieldset>
       <FieldError id="contactId-error" message={errors.contactId} />
-      <label for="bulk-workflow">In workflow</label>
+      <div class="actions">
+        <button type="submit" formaction="/console/contacts/enroll/choose">
+          Enroll in workflow…
+        </button>
+      </div>
+      <label for="bulk-workflow">Stop calling in workflow</label>
       <select
         id="bulk-workflow"
         name="workflowId"
