@@ -1,6 +1,9 @@
-// Contacts: search and filter as the list API does, and one contact with its calls and their
-// transcripts, whether and when the dialer may call it (the domain's contactDialing) and its
-// consents: recorded and revoked with the domain's addContactConsent and revokeContactConsents.
+// Contacts: search and filter as the list API does; stop calling the contacts ticked or all a
+// search matches (stopWorkflowEnrollments, in one workflow or each one); the search as CSV (the
+// list operation, every page); and one contact with its calls and their transcripts, whether and
+// when the dialer may call it (the domain's contactDialing) and its consents: recorded and
+// revoked with the domain's addContactConsent and revokeContactConsents. Enrolling the contacts
+// ticked is enroll.route.ts.
 import type { Request, Response, Router } from 'express';
 import { localToInstant, zoneOf } from '../../domain/calls/zoned-time.js';
 import type { RequestContext } from '../../domain/context.js';
@@ -144,7 +147,8 @@ export function contactRoutes(router: Router, { withSession, viewerOf }: Console
         }
         res.end();
       } catch (error) {
-        // Half a file must not look whole: the download fails, and the failure is logged.
+        // Half a file must not look whole: the connection is cut, so the browser reports the
+        // download failed (the status line was sent; no error page can follow it).
         res.destroy(error as Error);
       }
     }),
