@@ -255,7 +255,7 @@ export const EnrollmentPageOutput = z.object({
     .array(
       z.object({
         id: z.string().describe("The enrollment's id (UUID)"),
-        contactId: z.string().describe('The contact (contact_get)'),
+        contactId: z.string().nullable().describe('The contact (contact_get); null once the contact is erased'),
         workflowId: z.string(),
         state: z.enum(ENROLLMENT_STATES),
         startedAt: timestamp('When the contact was enrolled'),
@@ -264,7 +264,7 @@ export const EnrollmentPageOutput = z.object({
           .enum(ENROLLMENT_END_REASONS)
           .nullable()
           .describe(
-            'Why it ended: a final call result (finalResult), attempts used up, stopped, or replaced by a later enrollment',
+            'Why it ended: a final call result (finalResult), attempts used up, stopped, replaced by a later enrollment, or the contact erased',
           ),
         finalResult: z.string().nullable().describe('The call result that ended it, when endReason is final_result'),
         attempts: z.number().int().describe('Calls made'),

@@ -186,7 +186,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'workflow_enrollments_list',
     title: "List a workflow's enrollments",
     description:
-      "List one workflow's enrollments, newest first, as GET /api/v1/workflows/{id}/enrollments: { data: [{ id, contactId, workflowId, state (active or ended), startedAt, endedAt, endReason (final_result, attempt_limit, stopped, re_enrolled), finalResult, attempts, nextCallAt }], nextToken }. " +
+      "List one workflow's enrollments, newest first, as GET /api/v1/workflows/{id}/enrollments: { data: [{ id, contactId (null once the contact is erased), workflowId, state (active or ended), startedAt, endedAt, endReason (final_result, attempt_limit, stopped, re_enrolled, contact_erased), finalResult, attempts, nextCallAt }], nextToken }. " +
       "state keeps the active or the ended ones; nextToken is null on the last page. Fails with code not_found for an unknown workflow or another Account's.",
     input: WorkflowEnrollmentsListInput,
     output: EnrollmentPageOutput,
