@@ -2,6 +2,7 @@
 // source of every limit) and add what an assistant needs to act: formats, enum values, what an
 // empty result means. Outputs describe the REST response bodies, which are the tools' results.
 import { z } from 'zod';
+import { NOT_ENROLLED_REASONS } from '../domain/enrollment/enrollment-jobs.rules.js';
 import { ENROLLMENT_STATES } from '../domain/enrollment/workflow-enrollments.inputs.js';
 import { ENROLLMENT_END_REASONS } from '../domain/enrollment/workflow-enrollments.service.js';
 import { CALL_PURPOSES, CONSENT_KINDS } from '../domain/calling-rules/calling-rule.types.js';
@@ -121,6 +122,10 @@ export const WorkflowResultsGetInput = z.object({
 
 export const ImportGetInput = z.object({
   importId: uuid("The import's id: the importId of POST /api/v1/contacts/bulk, or an id from imports_list"),
+});
+
+export const EnrollmentJobGetInput = z.object({
+  jobId: uuid("The enrollment job's id: the id answered by POST /api/v1/workflows/{id}/enrollments"),
 });
 
 export const ImportsListInput = z.object({
@@ -255,7 +260,7 @@ export const EnrollmentPageOutput = z.object({
     .array(
       z.object({
         id: z.string().describe("The enrollment's id (UUID)"),
-        contactId: z.string().describe('The contact (contact_get)'),
+        contactId: z.string().nullable().describe('The contact (contact_get); null once the contact is erased'),
         workflowId: z.string(),
         state: z.enum(ENROLLMENT_STATES),
         startedAt: timestamp('When the contact was enrolled'),
@@ -264,7 +269,7 @@ export const EnrollmentPageOutput = z.object({
           .enum(ENROLLMENT_END_REASONS)
           .nullable()
           .describe(
-            'Why it ended: a final call result (finalResult), attempts used up, stopped, or replaced by a later enrollment',
+            'Why it ended: a final call result (finalResult), attempts used up, stopped, replaced by a later enrollment, or the contact erased',
           ),
         finalResult: z.string().nullable().describe('The call result that ended it, when endReason is final_result'),
         attempts: z.number().int().describe('Calls made'),
@@ -329,6 +334,28 @@ export const WorkflowPageOutput = z.object({
 const jobStatus = z
   .enum(['queued', 'running', 'done'])
   .describe('queued: not started; running: being written; done: every item written or rejected');
+
+export const EnrollmentJobOutput = z
+  .object({
+    id: z.string().describe("The job's id (UUID)"),
+    workflowId: z.string(),
+    status: jobStatus,
+    reEnroll: z.boolean(),
+    enforceCallNow: z.boolean(),
+    matched: z.number().int().describe("Contacts selected so far: the distinct ids sent, or the filter's matches"),
+    enrolled: z.number().int().describe('Of those, the contacts enrolled'),
+    notEnrolledCount: z.number().int().describe('Of those, the contacts not enrolled'),
+    reasons: z
+      .array(z.object({ reason: z.enum(NOT_ENROLLED_REASONS), count: z.number().int() }))
+      .describe('How many contacts were not enrolled for each reason, zeros included'),
+    notEnrolled: z
+      .array(z.object({ contactId: z.string(), reason: z.enum(NOT_ENROLLED_REASONS) }))
+      .describe('The first 1000 contacts not enrolled, with why'),
+    createdAt: timestamp('When the job was accepted'),
+    startedAt: timestamp('When its first chunk was applied').nullable(),
+    finishedAt: timestamp('When every contact was enrolled or counted out').nullable(),
+  })
+  .describe('An enrollment job, exactly as GET /api/v1/enrollment-jobs/{id} returns it');
 
 export const ImportOutput = z
   .object({

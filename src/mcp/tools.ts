@@ -31,6 +31,8 @@ import {
   DialingOutput,
   EnrollmentPageOutput,
   ExternalIdInput,
+  EnrollmentJobGetInput,
+  EnrollmentJobOutput,
   ImportGetInput,
   ImportOutput,
   ImportPageOutput,
@@ -186,7 +188,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'workflow_enrollments_list',
     title: "List a workflow's enrollments",
     description:
-      "List one workflow's enrollments, newest first, as GET /api/v1/workflows/{id}/enrollments: { data: [{ id, contactId, workflowId, state (active or ended), startedAt, endedAt, endReason (final_result, attempt_limit, stopped, re_enrolled), finalResult, attempts, nextCallAt }], nextToken }. " +
+      "List one workflow's enrollments, newest first, as GET /api/v1/workflows/{id}/enrollments: { data: [{ id, contactId (null once the contact is erased), workflowId, state (active or ended), startedAt, endedAt, endReason (final_result, attempt_limit, stopped, re_enrolled, contact_erased), finalResult, attempts, nextCallAt }], nextToken }. " +
       "state keeps the active or the ended ones; nextToken is null on the last page. Fails with code not_found for an unknown workflow or another Account's.",
     input: WorkflowEnrollmentsListInput,
     output: EnrollmentPageOutput,
@@ -217,6 +219,21 @@ export const TOOLS: readonly ToolDefinition[] = [
         workflowResultsVariables(id, args),
       );
       return workflowResults;
+    },
+  },
+  {
+    name: 'enrollment_job_get',
+    title: 'Get an enrollment job',
+    description:
+      "Read what enrolling a workflow's existing contacts did, as GET /api/v1/enrollment-jobs/{id}: { id, workflowId, status (queued, running, done), reEnroll, enforceCallNow, " +
+      'matched, enrolled, notEnrolledCount, reasons: [{ reason, count }], notEnrolled: [{ contactId, reason }] (the first 1000), createdAt, startedAt, finishedAt }. ' +
+      "Reasons: not_found, workflow_not_published, already_enrolled, already_called, blocked, no_consent. Fails with code not_found for an unknown job or another Account's.",
+    input: EnrollmentJobGetInput,
+    output: EnrollmentJobOutput,
+    async run(ctx, args) {
+      const id = assertUuid(requiredText(args, 'jobId'), 'jobId');
+      const { enrollmentJob } = await runOperation(ctx, Operations.getEnrollmentJob, { id });
+      return enrollmentJob;
     },
   },
   {

@@ -203,6 +203,20 @@ const CALL_RECORD = {
   recordingUrl: null,
 };
 
+/** An enrollment, as GET /workflows/{id}/enrollments shows it (and the enrollment events carry it). */
+const ENROLLMENT = {
+  id: '7d4f0a9e-52c1-4b8e-9b1e-3f2c8a6d5e41',
+  contactId: '3f1e2d4c-5b6a-4789-8a7b-6c5d4e3f2a1b',
+  workflowId: '9b2c3d4e-5f60-4718-8293-a4b5c6d7e8f9',
+  state: 'ended',
+  startedAt: '2026-03-02T15:00:00.000Z',
+  endedAt: '2026-03-03T16:05:00.000Z',
+  endReason: 'final_result',
+  finalResult: 'converted',
+  attempts: 2,
+  nextCallAt: null,
+};
+
 /** The body of each webhook event, as a receiver gets it. */
 export const WEBHOOK_EXAMPLES = {
   'call.ended': {
@@ -235,6 +249,20 @@ export const WEBHOOK_EXAMPLES = {
       deletedAt: '2026-03-04T08:00:00.000Z',
     },
   },
+  'enrollment.started': {
+    type: 'enrollment.started',
+    timestamp: '2026-03-02T15:00:00.000Z',
+    data: {
+      ...ENROLLMENT,
+      state: 'active',
+      endedAt: null,
+      endReason: null,
+      finalResult: null,
+      attempts: 0,
+      nextCallAt: '2026-03-02T15:00:00.000Z',
+    },
+  },
+  'enrollment.ended': { type: 'enrollment.ended', timestamp: '2026-03-03T16:05:00.000Z', data: ENROLLMENT },
   'import.completed': { type: 'import.completed', timestamp: '2026-03-01T10:00:01.200Z', data: IMPORT_JOB },
   'bulk_update.completed': {
     type: 'bulk_update.completed',
@@ -297,20 +325,7 @@ const EXAMPLE_ENROLLMENT_JOB = {
 
 export const ANSWER_EXAMPLES = {
   enrollmentPage: {
-    data: [
-      {
-        id: '7d4f0a9e-52c1-4b8e-9b1e-3f2c8a6d5e41',
-        contactId: '3f1e2d4c-5b6a-4789-8a7b-6c5d4e3f2a1b',
-        workflowId: '9b2c3d4e-5f60-4718-8293-a4b5c6d7e8f9',
-        state: 'ended',
-        startedAt: '2026-03-02T15:00:00.000Z',
-        endedAt: '2026-03-03T16:05:00.000Z',
-        endReason: 'final_result',
-        finalResult: 'converted',
-        attempts: 2,
-        nextCallAt: null,
-      },
-    ],
+    data: [ENROLLMENT],
     nextToken: null,
   },
   enrollmentsStopped: { stopped: 42, notActive: [] },

@@ -777,6 +777,15 @@ const WEBHOOK_DATA: Record<(typeof WEBHOOK_EVENT_TYPES)[number], { summary: stri
       },
     },
   },
+  'enrollment.started': {
+    summary:
+      'A contact was enrolled in a workflow, or its ended enrollment restarted (the enrollment, as the list shows it)',
+    data: ref('Enrollment'),
+  },
+  'enrollment.ended': {
+    summary: 'An enrollment ended (the enrollment, as GET /workflows/{id}/enrollments shows it: endReason says why)',
+    data: ref('Enrollment'),
+  },
   'import.completed': {
     summary: 'A bulk import is done (the import, as GET /imports/{id} answers)',
     data: ref('ImportJob'),
@@ -980,7 +989,11 @@ const Enrollment = {
   ],
   properties: {
     id: { type: 'string', format: 'uuid' },
-    contactId: { type: 'string', format: 'uuid' },
+    contactId: {
+      type: ['string', 'null'],
+      format: 'uuid',
+      description: 'null once the contact is erased: the enrollment stays, with no link to the person',
+    },
     workflowId: { type: 'string', format: 'uuid' },
     state: { enum: [...ENROLLMENT_STATES] },
     startedAt: timestamp,
@@ -988,7 +1001,7 @@ const Enrollment = {
     endReason: {
       enum: [...ENROLLMENT_END_REASONS, null],
       description:
-        'null while active; final_result (a call ended it: finalResult), attempt_limit, stopped, re_enrolled (a later enrollment replaced it)',
+        'null while active; final_result (a call ended it: finalResult), attempt_limit, stopped, re_enrolled (a later enrollment replaced it), contact_erased (the contact was erased while it was active)',
     },
     finalResult: nullable('string', { description: 'The call result that ended it, when endReason is final_result' }),
     attempts: { type: 'integer', minimum: 0 },

@@ -11,6 +11,7 @@ import { testDatabaseKinds } from '../support/databases.js';
 import { callingSetup } from '../support/calling-setup.js';
 import { writtenConsent } from '../support/consent.js';
 import { expectError } from '../support/api-helpers.js';
+import { createContactlineClient } from '../../src/client/index.js';
 
 // Monday 30 November 2026, 10:00 in Chicago (UTC-6): inside the law's hours and the agent's.
 const MONDAY_10_CHICAGO = new Date('2026-11-30T16:00:00.000Z');
@@ -234,6 +235,36 @@ describe.each(testDatabaseKinds())("enrolling a workflow's existing contacts on 
 
     expectError(await server.request(ctx.apiKey, 'GET', `/api/v1/enrollment-jobs/${randomUUID()}`), 404, 'not_found');
     expectError(await server.request(ctx.apiKey, 'GET', '/api/v1/enrollment-jobs/not-a-uuid'), 400, 'bad_request');
+  });
+
+  it('through the typed client: enroll, read the job, list the enrollments, stop them, read the results', async () => {
+    clock.at = MONDAY_10_CHICAGO;
+    const ctx = await setup();
+    const contact = await ctx.contact();
+    const client = createContactlineClient({ baseUrl: server.service.baseUrl, apiKey: ctx.apiKey });
+    const id = ctx.workflowId;
+    const started = await client.POST('/api/v1/workflows/{id}/enrollments', {
+      params: { path: { id } },
+      body: { contactIds: [contact.id] },
+    });
+    expect(started.response.status).toBe(202);
+    const jobId = started.data?.id as string;
+    const job = await server.eventually(async () => {
+      const read = await client.GET('/api/v1/enrollment-jobs/{id}', { params: { path: { id: jobId } } });
+      return read.data?.status === 'done' ? read.data : undefined;
+    });
+    expect(job).toMatchObject({ matched: 1, enrolled: 1, notEnrolledCount: 0 });
+    const listed = await client.GET('/api/v1/workflows/{id}/enrollments', {
+      params: { path: { id }, query: { state: 'active' } },
+    });
+    expect(listed.data?.data.map((e) => e.contactId)).toEqual([contact.id]);
+    const stopped = await client.POST('/api/v1/workflows/{id}/enrollments/stop', {
+      params: { path: { id } },
+      body: { contactIds: [contact.id] },
+    });
+    expect(stopped.data).toEqual({ stopped: 1, notActive: [] });
+    const results = await client.GET('/api/v1/workflows/{id}/results', { params: { path: { id } } });
+    expect(results.data?.totals.enrolled).toBe(1);
   });
 
   it("another Account's job is not found", async () => {

@@ -253,6 +253,59 @@ describe.each(testDatabaseKinds())('erasure on %s', (kind) => {
     });
   });
 
+  describe("the workflow's enrollments", () => {
+    it("keep the erased contact's enrollments, anonymous: the active one ended as contact_erased", async () => {
+      const setup = await callingSetup(server, account.accountId, { attemptLimit: 1 });
+      const phone = uniquePhone();
+      // The second time with reEnroll (the workflow has called it), which goes with enforceCallNow.
+      const enroll = (again: boolean) =>
+        upsertOk(server, account.apiKey, {
+          phone,
+          assignmentOptions: {
+            workflowId: setup.workflowId,
+            ...(again ? { reEnroll: true, enforceCallNow: false } : {}),
+          },
+          consent: writtenConsent(server.now()),
+        });
+      const contact = await enroll(false);
+      expect(await setup.dial({ [phone]: { result: 'converted' } })).toHaveLength(1);
+      await enroll(true);
+      // The active one, then the ended one (both started at the suite's one instant).
+      const list = async () =>
+        (
+          (await get(`/api/v1/workflows/${setup.workflowId}/enrollments`)).json.data as Array<Record<string, unknown>>
+        ).sort((x, y) => (x.endReason === 'final_result' ? 1 : 0) - (y.endReason === 'final_result' ? 1 : 0));
+      const before = await list();
+      expect(before.map((e) => [e.contactId, e.state, e.endReason])).toEqual([
+        [contact.id, 'active', null],
+        [contact.id, 'ended', 'final_result'],
+      ]);
+
+      expect((await del(`/api/v1/contacts/${contact.id}`)).status).toBe(204);
+      const after = await list();
+      expect(after).toEqual([
+        {
+          ...before[0],
+          contactId: null,
+          state: 'ended',
+          endedAt: server.now().toISOString(),
+          endReason: 'contact_erased',
+          nextCallAt: null,
+        },
+        // Ended before: it keeps its reason, and loses only its contact.
+        { ...before[1], contactId: null, endReason: 'final_result', finalResult: 'converted' },
+      ]);
+      // Nothing of the contact is left on them (its priority, a copy of the contact's, included).
+      const rows = await sql().query(`SELECT "contactId", "priority" FROM "Enrollment" WHERE "id" = ANY($1::uuid[])`, [
+        after.map((e) => e.id),
+      ]);
+      expect(rows.rows).toEqual([
+        { contactId: null, priority: 0 },
+        { contactId: null, priority: 0 },
+      ]);
+    });
+  });
+
   describe('no personal data left', () => {
     /** Every text, JSON, UUID and array column of the public schema holding any of `values` (as text). */
     async function columnsHolding(values: string[]) {

@@ -176,6 +176,7 @@ describe.each(testDatabaseKinds())('the words of a 400 on %s', (kind) => {
       'contact_calls_list',
       'contact_get',
       'contact_get_by_external_id',
+      'enrollment_job_get',
       'import_get',
       'webhook_deliveries_list',
       'workflow_enrollments_list',

@@ -1,11 +1,13 @@
-// workflow_enrollments_list through the SDK's Client against a real listening server, on each
-// database: its result is the REST body of GET /api/v1/workflows/{id}/enrollments (every page,
-// each state), and each failure is the REST error body (an unknown workflow or another Account's
-// is not_found, a bad state or id a bad_request).
+// workflow_enrollments_list and enrollment_job_get through the SDK's Client against a real
+// listening server, on each database: their results are the REST bodies of
+// GET /api/v1/workflows/{id}/enrollments (every page, each state) and
+// GET /api/v1/enrollment-jobs/{id}, and each failure is the REST error body (an unknown workflow,
+// job, or another Account's is not_found, a bad state or id a bad_request).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniquePhone, upsertOk } from '../support/api-helpers.js';
 import { callingSetup } from '../support/calling-setup.js';
+import { writtenConsent } from '../support/consent.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import { startTestServer, type TestAccount, type TestServer } from '../support/test-server.js';
 import { callError, callOk, connect, type Connected, withoutRequestId } from './mcp-helpers.js';
@@ -72,5 +74,34 @@ describe.each(testDatabaseKinds())('workflow_enrollments_list on %s', (kind) => 
     }
     const badState = await callError(mcp.client, 'workflow_enrollments_list', { workflowId, state: 'paused' });
     expect(badState.code).toBe('bad_request');
+  });
+
+  it('enrollment_job_get answers the job as GET /api/v1/enrollment-jobs/{id}; not_found as REST', async () => {
+    // With consent: the calling rules would keep a US contact without it out (no_consent).
+    const contact = await upsertOk(server, mine.apiKey, {
+      phone: uniquePhone(),
+      consent: writtenConsent(server.now()),
+    });
+    const started = await server.request(mine.apiKey, 'POST', `/api/v1/workflows/${workflowId}/enrollments`, {
+      contactIds: [contact.id, randomUUID()],
+    });
+    expect(started.status, started.text).toBe(202);
+    const jobId = (started.json as { id: string }).id;
+    const done = await server.eventually(async () => {
+      const job = await callOk(mcp.client, 'enrollment_job_get', { jobId });
+      return job.status === 'done' ? job : undefined;
+    });
+    expect(done).toEqual((await server.request(mine.apiKey, 'GET', `/api/v1/enrollment-jobs/${jobId}`)).json);
+    expect(done).toMatchObject({ matched: 2, enrolled: 1, notEnrolledCount: 1 });
+    const unknown = randomUUID();
+    const missing = await callError(mcp.client, 'enrollment_job_get', { jobId: unknown });
+    const restMissing = await server.request(mine.apiKey, 'GET', `/api/v1/enrollment-jobs/${unknown}`);
+    expect(withoutRequestId(missing)).toEqual(withoutRequestId(restMissing.json));
+    const other = await connect(server, theirs.apiKey);
+    try {
+      expect((await callError(other.client, 'enrollment_job_get', { jobId })).code).toBe('not_found');
+    } finally {
+      await other.close();
+    }
   });
 });

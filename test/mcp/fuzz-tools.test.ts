@@ -65,7 +65,7 @@ describe.each(testDatabaseKinds())('tool server fuzz on %s', (kind) => {
   }
 
   it('every argument of every tool', async () => {
-    expect(tools.length).toBe(15);
+    expect(tools.length).toBe(16);
     for (const tool of tools) {
       for (const argument of tool.arguments) {
         await fc.assert(

@@ -85,6 +85,7 @@ describe('the MCP Inspector CLI against the tool server', () => {
       'contact_get',
       'contact_get_by_external_id',
       'contacts_search',
+      'enrollment_job_get',
       'import_get',
       'imports_list',
       'webhook_deliveries_list',

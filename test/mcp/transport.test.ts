@@ -19,6 +19,7 @@ const TOOL_NAMES = [
   'contact_get',
   'contact_get_by_external_id',
   'contacts_search',
+  'enrollment_job_get',
   'import_get',
   'imports_list',
   'webhook_deliveries_list',

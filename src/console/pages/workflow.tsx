@@ -44,7 +44,9 @@ export interface ResultsView {
 }
 
 export interface EnrollmentRow {
-  contactId: string;
+  id: string;
+  /** null once the contact is erased. */
+  contactId: string | null;
   /** The contact's name, or null when it is gone. */
   name: string | null;
   state: string;
@@ -164,6 +166,7 @@ function endedWhy(row: EnrollmentRow): string {
   if (row.endReason === 'attempt_limit') return 'attempts used up';
   if (row.endReason === 'stopped') return 'stopped';
   if (row.endReason === 're_enrolled') return 're-enrolled';
+  if (row.endReason === 'contact_erased') return 'the contact was erased';
   return 'ended';
 }
 
@@ -211,9 +214,9 @@ function Enrollments(props: {
               {props.rows.map((row) => {
                 const name = row.name ?? '(erased)';
                 return (
-                  <tr key={`${row.contactId}-${row.startedAt}`}>
+                  <tr key={row.id}>
                     <th scope="row" data-label="Contact">
-                      {row.name ? <a href={`/console/contacts/${row.contactId}`}>{name}</a> : name}
+                      {row.name && row.contactId ? <a href={`/console/contacts/${row.contactId}`}>{name}</a> : name}
                     </th>
                     <td data-label="State">{row.state}</td>
                     <td data-label="Enrolled">
@@ -239,7 +242,7 @@ function Enrollments(props: {
                       )}
                     </td>
                     <td data-label="Change">
-                      {row.state === 'active' ? (
+                      {row.state === 'active' && row.contactId ? (
                         <form method="post" action={`/console/workflows/${props.workflow.id}/enrollments/stop`}>
                           <input type="hidden" name="csrf" value={props.csrf} />
                           <input type="hidden" name="contactId" value={row.contactId} />

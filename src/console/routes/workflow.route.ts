@@ -76,8 +76,10 @@ async function enrollmentsOf(ctx: RequestContext, workflowId: string, state: str
   });
   const rows: EnrollmentRow[] = await Promise.all(
     workflowEnrollments.data.map(async (e) => ({
+      id: e.id,
       contactId: e.contactId,
-      name: await contactName(ctx, e.contactId),
+      // An erased contact's enrollment stays, without its contact.
+      name: e.contactId ? await contactName(ctx, e.contactId) : null,
       state: e.state,
       startedAt: e.startedAt as string,
       endedAt: (e.endedAt as string | null) ?? null,

@@ -7,6 +7,7 @@ import type { Utterance } from '../../calls/telephony/telephony.port.js';
 import { updateContactsStatement } from '../contacts/contacts.store.js';
 import type { SqlClient } from '../../db/sql-client.js';
 import { UUID_PATTERN } from '../shared/ids.js';
+import { enrollmentEventsFrom } from '../webhooks/webhook-outbox.store.js';
 
 export interface CallRow {
   id: string;
@@ -162,13 +163,19 @@ export type EnrollmentProgress =
   | { enrollmentId: string; attempts: number; retryAt: Date }
   | { enrollmentId: string; attempts: number; endedAt: Date; endReason: string };
 
-function enrollmentProgressStatement(progress: EnrollmentProgress): Prisma.Sql {
+/** The CTEs of an ended call's enrollment write; an enrollment it ends writes enrollment.ended (when listened to). */
+function enrollmentProgressStatements(accountId: string, progress: EnrollmentProgress): Prisma.Sql[] {
   const { attempts, enrollmentId: id } = progress;
   if ('endReason' in progress) {
-    return Prisma.sql`UPDATE "Enrollment" SET "attempts" = ${attempts}, "active" = false, "nextAttemptAt" = NULL,
-        "endedAt" = ${progress.endedAt}::timestamptz, "endReason" = ${progress.endReason} WHERE "id" = ${id}::uuid`;
+    return [
+      Prisma.sql`enrollment_update AS (UPDATE "Enrollment" SET "attempts" = ${attempts}, "active" = false, "nextAttemptAt" = NULL,
+        "endedAt" = ${progress.endedAt}::timestamptz, "endReason" = ${progress.endReason} WHERE "id" = ${id}::uuid RETURNING "id")`,
+      Prisma.sql`enrollment_ended AS (${enrollmentEventsFrom('enrollment_update', accountId, 'enrollment.ended', progress.endedAt)})`,
+    ];
   }
-  return Prisma.sql`UPDATE "Enrollment" SET "attempts" = ${attempts}, "nextAttemptAt" = ${progress.retryAt}::timestamptz WHERE "id" = ${id}::uuid`;
+  return [
+    Prisma.sql`enrollment_update AS (UPDATE "Enrollment" SET "attempts" = ${attempts}, "nextAttemptAt" = ${progress.retryAt}::timestamptz WHERE "id" = ${id}::uuid)`,
+  ];
 }
 
 /** The writes of an ended call, among its pending writes. */
@@ -202,7 +209,7 @@ export function writeCallEnded(writes: CallWrites, ended: CallEnded): void {
   const { ctes, callColumns } = writes;
   const { accountId, call, now } = ended;
   ctes.push(Prisma.sql`contact_update AS (${updateContactsStatement(accountId, [ended.contact])})`);
-  if (ended.enrollment) ctes.push(Prisma.sql`enrollment_update AS (${enrollmentProgressStatement(ended.enrollment)})`);
+  if (ended.enrollment) ctes.push(...enrollmentProgressStatements(accountId, ended.enrollment));
   if (ended.blockPhone) {
     ctes.push(Prisma.sql`blocked AS (INSERT INTO "BlockedPhone" ("accountId", "phone", "reason", "createdAt")
       VALUES (${accountId}::uuid, ${ended.blockPhone}, 'do_not_call result', ${now}::timestamptz) ON CONFLICT DO NOTHING)`);

@@ -112,6 +112,7 @@ export async function changeStoredContacts(
   );
   await restartSequences(
     tx,
+    account.id,
     done.filter((w) => w.row.status === 'connecting' && w.stored.status !== 'connecting').map((w) => w.row.id),
     now,
   );

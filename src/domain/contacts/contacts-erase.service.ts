@@ -1,5 +1,6 @@
 // Erasure: a contact removed with everything that holds its personal data, in one transaction
-// (docs/decisions/0024-erasure.md). Its enrollments, item link, calls, their transcripts, their
+// (docs/decisions/0024-erasure.md). Its enrollments stay, anonymous (no contact; an active one
+// ended as 'contact_erased'), for their workflows' history; its item link, calls, their transcripts, their
 // recordings' references and the records of their telephony events (ids and times) go; its
 // calls' results stay as anonymous counts (AnonymousCallTally); the events, trigger deliveries,
 // stored answers and bulk-update reports that name it are
@@ -28,6 +29,7 @@ import {
   deleteStoredAnswersNaming,
   deleteTriggerDeliveriesOf,
   deleteWebhookDeliveriesNaming,
+  endEnrollmentsOfErased,
   insertContactDeletedEvent,
   lockCallsOfContact,
   scrubBulkUpdateReports,
@@ -96,6 +98,7 @@ function erase(
       await deleteProcessedEventsOf(tx, callIds);
       await deleteStoredAnswersNaming(tx, accountId, contact.id);
       await scrubBulkUpdateReports(tx, accountId, contact.id);
+      await endEnrollmentsOfErased(tx, accountId, contact.id, now);
       await deleteContactRow(tx, accountId, contact.id);
       const blocked = options.block === true && contact.phone !== null;
       if (blocked && contact.phone) await blockPhoneOfErased(tx, accountId, contact.phone, now);

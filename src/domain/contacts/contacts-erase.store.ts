@@ -3,7 +3,7 @@
 // the rows by the contact's id (or its calls' ids) within its Account.
 import type { SqlClient } from '../../db/sql-client.js';
 import { moveContactsToDnc } from '../blocklist/blocklist.store.js';
-import { subscribedSql } from '../webhooks/webhook-outbox.store.js';
+import { enrollmentEventsFrom, subscribedSql } from '../webhooks/webhook-outbox.store.js';
 
 /** The contact's calls, locked (a call event being applied to one of them finishes first, or waits). */
 export async function lockCallsOfContact(tx: SqlClient, accountId: string, contactId: string): Promise<string[]> {
@@ -89,10 +89,32 @@ export async function scrubBulkUpdateReports(tx: SqlClient, accountId: string, c
     WHERE "accountId" = ${accountId}::uuid AND "skipped"::text LIKE ${`%${contactId}%`}`;
 }
 
-/** Deletes the contact's board item link, then the contact (its enrollments go with it: ON DELETE CASCADE). */
+/**
+ * Ends the contact's active enrollment for its erasure (endReason 'contact_erased'), writing its
+ * enrollment.ended when the Account listens (its data, rendered later, names no contact). Run
+ * before deleteContactRow, which takes the contact off every enrollment of it.
+ */
+export async function endEnrollmentsOfErased(
+  tx: SqlClient,
+  accountId: string,
+  contactId: string,
+  now: Date,
+): Promise<void> {
+  await tx.$executeRaw`WITH erased AS (UPDATE "Enrollment"
+      SET "active" = false, "nextAttemptAt" = NULL, "dialingHold" = NULL, "endedAt" = ${now}::timestamptz, "endReason" = 'contact_erased'
+      WHERE "accountId" = ${accountId}::uuid AND "contactId" = ${contactId}::uuid AND "active" RETURNING "id"
+    ) ${enrollmentEventsFrom('erased', accountId, 'enrollment.ended', now)}`;
+}
+
+/**
+ * Deletes the contact's board item link, then the contact. Its enrollments stay, anonymous, for
+ * their workflow's history: the contact's id and its copy of the contact's priority are cleared
+ * first (ON DELETE SET NULL would clear the id too; said here, so the rule reads in one place).
+ */
 export async function deleteContactRow(tx: SqlClient, accountId: string, contactId: string): Promise<void> {
   await tx.$executeRaw`DELETE FROM "MondayItemLink" WHERE "accountId" = ${accountId}::uuid AND "contactId" = ${contactId}::uuid`;
-  await tx.$executeRaw`DELETE FROM "Enrollment" WHERE "accountId" = ${accountId}::uuid AND "contactId" = ${contactId}::uuid`;
+  await tx.$executeRaw`UPDATE "Enrollment" SET "contactId" = NULL, "priority" = 0
+    WHERE "accountId" = ${accountId}::uuid AND "contactId" = ${contactId}::uuid`;
   await tx.$executeRaw`DELETE FROM "Contact" WHERE "accountId" = ${accountId}::uuid AND "id" = ${contactId}::uuid`;
 }
 

@@ -241,6 +241,7 @@ export async function upsertInTransaction(
   );
   await restartSequences(
     tx,
+    account.id,
     connecting.map((e) => e.row.id),
     now,
   );
@@ -281,7 +282,8 @@ export async function changeStoredContact(
     throw error;
   }
   if (row.priority !== stored.priority) await syncEnrollmentPriority(tx, [{ id: row.id, priority: row.priority }]);
-  if (row.status === 'connecting' && stored.status !== 'connecting') await restartSequences(tx, [row.id], now);
+  if (row.status === 'connecting' && stored.status !== 'connecting')
+    await restartSequences(tx, account.id, [row.id], now);
   return { ok: true, contact: row };
 }
 

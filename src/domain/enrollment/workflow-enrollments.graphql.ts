@@ -18,7 +18,10 @@ const EnrollmentType = builder.objectRef<EnrollmentView>('Enrollment').implement
   description: "A contact's enrollment in a workflow: the dialer calls it while it is active.",
   fields: (t) => ({
     id: t.exposeID('id'),
-    contactId: t.exposeString('contactId'),
+    contactId: t.exposeString('contactId', {
+      nullable: true,
+      description: 'null once the contact is erased: the enrollment stays, with no link to the person.',
+    }),
     workflowId: t.exposeString('workflowId'),
     state: t.expose('state', { type: EnrollmentStateEnum }),
     startedAt: t.expose('startedAt', { type: 'DateTime' }),

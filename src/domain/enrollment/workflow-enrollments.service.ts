@@ -2,7 +2,7 @@
 // operation's filter). Stopping is always allowed, whatever the workflow's status, and takes effect
 // before the answer: no call is placed to a stopped contact for that workflow afterwards (see
 // workflow-enrollments.store.ts); a call already in progress finishes and is recorded.
-import { directSql } from '../../db/sql-client.js';
+import { directSql, type SqlClient } from '../../db/sql-client.js';
 import { CALL_RESULTS } from '../../calls/telephony/telephony.port.js';
 import type { RequestContext } from '../context.js';
 import { requireActor } from '../context.js';
@@ -10,16 +10,32 @@ import { decodeCursor, encodeCursor } from '../shared/cursor.js';
 import { accountWorkflow } from '../workflows/workflows.service.js';
 import { parseInput } from '../shared/validation.js';
 import { listFilterCondition } from '../contacts/contacts-list.store.js';
-import { contactsWithIds, enrollmentPage, stopEnrollments, type EnrollmentRow } from './workflow-enrollments.store.js';
+import {
+  contactsWithIds,
+  enrollmentPage,
+  enrollmentsWithIds,
+  stopEnrollments,
+  type EnrollmentRow,
+} from './workflow-enrollments.store.js';
 import { ContactSelectionSchema, EnrollmentPageQuerySchema } from './workflow-enrollments.inputs.js';
 
-/** Why an enrollment ended: a final call result, the agent's attempt limit, a stop, a later enrollment. */
-export const ENROLLMENT_END_REASONS = ['final_result', 'attempt_limit', 'stopped', 're_enrolled'] as const;
+/**
+ * Why an enrollment ended: a final call result, the agent's attempt limit, a stop, a later
+ * enrollment, the contact's erasure (the enrollment stays, with no contact).
+ */
+export const ENROLLMENT_END_REASONS = [
+  'final_result',
+  'attempt_limit',
+  'stopped',
+  're_enrolled',
+  'contact_erased',
+] as const;
 export type EnrollmentEndReason = (typeof ENROLLMENT_END_REASONS)[number];
 
 export interface EnrollmentView {
   id: string;
-  contactId: string;
+  /** null: the contact was erased (endReason contact_erased, or an enrollment that had ended before). */
+  contactId: string | null;
   workflowId: string;
   state: 'active' | 'ended';
   startedAt: Date;
@@ -36,7 +52,7 @@ const RESULTS: ReadonlySet<string> = new Set(CALL_RESULTS);
 
 /** Why an ended enrollment ended, from its stored reason (a call result: final_result). */
 function endReasonOf(stored: string | null): EnrollmentEndReason {
-  if (stored === 'attempt_limit' || stored === 'stopped') return stored;
+  if (stored === 'attempt_limit' || stored === 'stopped' || stored === 'contact_erased') return stored;
   return stored !== null && RESULTS.has(stored) ? 'final_result' : 're_enrolled';
 }
 
@@ -55,6 +71,11 @@ function enrollmentView(row: EnrollmentRow): EnrollmentView {
     attempts: row.attempts,
     nextCallAt: row.active ? row.nextAttemptAt : null,
   };
+}
+
+/** The enrollments with these ids, as the list shows them (an enrollment event's data). */
+export async function enrollmentViewsWithIds(db: SqlClient, ids: readonly string[]): Promise<EnrollmentView[]> {
+  return (await enrollmentsWithIds(db, ids)).map(enrollmentView);
 }
 
 /** One page of the workflow's enrollments, newest first (`state`: active or ended only). */

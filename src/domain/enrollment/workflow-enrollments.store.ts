@@ -6,10 +6,12 @@
 // (that call finishes and is recorded; its end no longer moves the enrollment).
 import { Prisma } from '../../generated/prisma/client.js';
 import type { SqlClient } from '../../db/sql-client.js';
+import { enrollmentEventsFrom } from '../webhooks/webhook-outbox.store.js';
 
 export interface EnrollmentRow {
   id: string;
-  contactId: string;
+  /** null: the contact was erased (the enrollment stays, anonymous, ended). */
+  contactId: string | null;
   workflowId: string;
   active: boolean;
   attempts: number;
@@ -36,6 +38,14 @@ export async function enrollmentPage(
     ORDER BY "createdAt" DESC, "id" DESC LIMIT ${take}`;
 }
 
+/** The enrollments with these ids (the webhook fan-out renders enrollment events from them). */
+export async function enrollmentsWithIds(tx: SqlClient, ids: readonly string[]): Promise<EnrollmentRow[]> {
+  if (ids.length === 0) return [];
+  return tx.$queryRaw<EnrollmentRow[]>`SELECT "id", "contactId", "workflowId", "active", "attempts", "nextAttemptAt",
+      "createdAt", "endedAt", "endReason"
+    FROM "Enrollment" WHERE "id" = ANY(${[...ids]}::uuid[])`;
+}
+
 /** The Account's contacts with these ids, as a condition on "Contact" c (for stopEnrollments). */
 export function contactsWithIds(accountId: string, contactIds: readonly string[]): Prisma.Sql {
   return Prisma.sql`c."id" = ANY(${[...contactIds]}::uuid[]) AND c."accountId" = ${accountId}::uuid`;
@@ -44,7 +54,8 @@ export function contactsWithIds(accountId: string, contactIds: readonly string[]
 /**
  * Ends the workflow's active enrollments of the contacts `contacts` selects (a condition on
  * "Contact" c), and clears those contacts' next call (only where one is set: writing a contact row
- * costs far more than an enrollment's, its indexes being many), in one statement. Returns the contacts whose
+ * costs far more than an enrollment's, its indexes being many), and writes each ended enrollment's
+ * enrollment.ended when the Account listens, in one statement. Returns the contacts whose
  * enrollment ended (`ids`: their ids; else only how many, so a stop of a million returns no list).
  */
 export async function stopEnrollments(
@@ -60,7 +71,8 @@ export async function stopEnrollments(
       SET "active" = false, "nextAttemptAt" = NULL, "dialingHold" = NULL, "endedAt" = ${now}::timestamptz, "endReason" = 'stopped'
       WHERE e."workflowId" = ${workflowId}::uuid AND e."accountId" = ${accountId}::uuid AND e."active"
         AND e."contactId" IN (SELECT c."id" FROM "Contact" c WHERE ${contacts})
-      RETURNING e."contactId"
+      RETURNING e."id", e."contactId"
+    ), stopped_events AS (${enrollmentEventsFrom('stopped', accountId, 'enrollment.ended', now)}
     ), cleared AS (
       UPDATE "Contact" AS k SET "nextCallAt" = NULL, "updatedAt" = ${now}::timestamptz
       WHERE k."accountId" = ${accountId}::uuid AND k."nextCallAt" IS NOT NULL AND k."id" IN (SELECT "contactId" FROM stopped)

@@ -5,6 +5,8 @@
 // - contact.created, contact.updated: the contact, as GET /api/v1/contacts/{id} answers;
 // - contact.deleted: { id, sourceKind, externalId, blocked, deletedAt } (the contact is gone;
 //   externalId, the integrator's own key, is the one identifier kept);
+// - enrollment.started, enrollment.ended: the enrollment, as GET /workflows/{id}/enrollments
+//   shows it (contactId null once its contact is erased);
 // - import.completed, bulk_update.completed: the job, as GET /imports/{id} and
 //   /bulk-updates/{id} answer.
 // The outbox stores only the subject's id (webhook-outbox.store.ts), so contact data is read
@@ -17,6 +19,7 @@ import { CALL_RECORD_FIELDS, toCallRecords } from '../calls/calls-read.service.j
 import { bulkUpdateJobResponse, importJobResponse } from '../contacts/contact-jobs.service.js';
 import { toContactResponse } from '../contacts/contacts.rules.js';
 import { findContactsByIds } from '../contacts/contacts.store.js';
+import { enrollmentViewsWithIds } from '../enrollment/workflow-enrollments.service.js';
 import { outputsOf } from '../monday/call-ended-outputs.rules.js';
 import { itemsOfContacts } from '../monday/trigger-deliveries.store.js';
 import { directSql } from '../../db/sql-client.js';
@@ -78,6 +81,17 @@ export async function renderEventData(
       data: { id: contactId, sourceKind, externalId: externalId ?? null, blocked: blocked === true, deletedAt },
       contactId: null,
     });
+  }
+
+  const enrollmentEvents = events.filter((e) => e.type === 'enrollment.started' || e.type === 'enrollment.ended');
+  if (enrollmentEvents.length > 0) {
+    const ids = [...new Set(enrollmentEvents.map((e) => String(e.payload.enrollmentId)))];
+    const enrollments = new Map((await enrollmentViewsWithIds(db, ids)).map((v) => [v.id, v]));
+    for (const event of enrollmentEvents) {
+      const enrollment = enrollments.get(String(event.payload.enrollmentId));
+      // contactId: an erasure of the contact deletes the delivery (it names the contact).
+      if (enrollment) out.set(event.id, { data: enrollment, contactId: enrollment.contactId });
+    }
   }
 
   const imports = ofType('import.completed');

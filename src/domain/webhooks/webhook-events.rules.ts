@@ -7,6 +7,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'contact.created',
   'contact.updated',
   'contact.deleted',
+  'enrollment.started',
+  'enrollment.ended',
   'import.completed',
   'bulk_update.completed',
 ] as const;

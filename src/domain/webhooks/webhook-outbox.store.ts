@@ -1,6 +1,6 @@
 // How writes put webhook events into the DomainEvent outbox: in the statement (or transaction)
 // that makes the change, so an event exists exactly when its change committed. Events only
-// webhooks consume (contact.*, import.completed, bulk_update.completed) are written only when
+// webhooks consume (contact.*, enrollment.*, import.completed, bulk_update.completed) are written only when
 // the Account has an enabled endpoint subscribed to the type: an Account without webhooks pays
 // one index probe per statement, not a row per contact written. call.ended is written for every
 // ended call (the board app's trigger reads it too). The payload names the subject only; the
@@ -54,4 +54,22 @@ export function jobCompletedEventsFrom(
   return Prisma.sql`INSERT INTO "DomainEvent" ("id", "accountId", "type", "payload", "createdAt")
     SELECT gen_random_uuid(), j."accountId", ${type}, jsonb_build_object(${key}::text, j."id"), ${at}::timestamptz
       FROM ${Prisma.raw(`"${rows}"`)} j WHERE ${subscribedSql(Prisma.sql`j."accountId"`, type)}`;
+}
+
+/**
+ * A CTE body inserting one `type` event per row of `rows` (a CTE name with an "id" column:
+ * enrollments of `accountId` just started or ended), with payload { enrollmentId }, when the
+ * Account listens. The Account is one constant, so the subscription is probed once per
+ * statement, not per row: a stop of a million enrollments in an Account that does not listen
+ * writes nothing more.
+ */
+export function enrollmentEventsFrom(
+  rows: string,
+  accountId: string,
+  type: 'enrollment.started' | 'enrollment.ended',
+  at: Date,
+): Prisma.Sql {
+  return Prisma.sql`INSERT INTO "DomainEvent" ("id", "accountId", "type", "payload", "createdAt")
+    SELECT gen_random_uuid(), ${accountId}::uuid, ${type}, jsonb_build_object('enrollmentId', r."id"), ${at}::timestamptz
+      FROM ${Prisma.raw(`"${rows}"`)} r WHERE ${subscribedSql(accountId, type)}`;
 }
