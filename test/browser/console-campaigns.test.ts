@@ -97,13 +97,14 @@ describe.each(testDatabaseKinds())('campaigns in the console, in Chromium, on %s
     });
     const surname = `Results${randomUUID().slice(0, 6)}`;
     const [ana, ben, cleo, dan] = [uniquePhone(), uniquePhone(), uniquePhone(), uniquePhone()];
+    const ids: Record<string, string> = {};
     for (const [name, phone] of [
       ['Ana', ana],
       ['Ben', ben],
       ['Cleo', cleo],
       ['Dan', dan],
     ])
-      await enrolled(apiKey, setup.workflowId, name, surname, phone);
+      ids[name] = (await enrolled(apiKey, setup.workflowId, name, surname, phone)).id;
     expect(
       await setup.dial({
         [ana]: { result: 'no_answer', durationSeconds: 0, nextAttemptInMinutes: 60 },
@@ -246,6 +247,12 @@ describe.each(testDatabaseKinds())('campaigns in the console, in Chromium, on %s
     expect(await page.getByRole('row', { name: new RegExp(`^Ben ${surname}`) }).textContent()).toMatch(
       /ended by a call: converted/,
     );
+    // An erased contact's enrollment stays in the list, without a name, a link or a Stop button.
+    expect((await server.request(apiKey, 'DELETE', `/api/v1/contacts/${ids.Dan}`)).status).toBe(204);
+    await page.reload();
+    const erased = page.getByRole('row', { name: /^\(erased\)/ });
+    expect(await erased.textContent()).toMatch(/the contact was erased/);
+    expect(await erased.getByRole('link').count()).toBe(0);
     await checkPage(page, failed, 'workflow-enrollments');
 
     // Another Account's workflow, or none, is the console's 404.
@@ -417,16 +424,20 @@ describe.each(testDatabaseKinds())('campaigns in the console, in Chromium, on %s
 
     await page.goto(`/console/contacts?searchTerm=${surname}`);
     await page.getByLabel('All contacts matching this search (more than one page)').waitFor();
-    // Each page of the export is held back a little, so its progress can be seen.
+    // The second page is held until the test has read the progress of the first.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     await page.route(/\/console\/contacts\/export\.csv/, async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      if (new URL(route.request().url()).searchParams.has('nextToken')) await held;
       await route.continue();
     });
     const downloaded = page.waitForEvent('download');
     await page.getByRole('link', { name: 'Export CSV' }).click();
-    // The first page read, the second on its way: the count so far is shown.
     await page.getByLabel('Export progress').waitFor();
     await page.getByText('100 contacts exported, reading more…').waitFor();
+    release();
     const download = await downloaded;
     await page.getByText('130 contacts exported to contacts.csv.').waitFor();
     expect(download.suggestedFilename()).toBe('contacts.csv');
