@@ -13,6 +13,7 @@ import {
   externalIdPath,
   pageVariables,
   requiredText,
+  requiredUuid,
   workflowResultsVariables,
   type RequestValues,
 } from '../graphql/operations/variables.js';
@@ -166,7 +167,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     output: TranscriptOutput,
     async run(ctx, args) {
       // The operation checks its `id` too; checked here first so that the error names this tool's argument.
-      const id = assertUuid(requiredText(args, 'callId'), 'callId');
+      const id = requiredUuid(args, 'callId');
       const { callTranscript } = await runOperation(ctx, Operations.getCallTranscript, { id });
       return callTranscript;
     },
@@ -193,7 +194,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     input: WorkflowEnrollmentsListInput,
     output: EnrollmentPageOutput,
     async run(ctx, args) {
-      const workflowId = assertUuid(requiredText(args, 'workflowId'), 'workflowId');
+      const workflowId = requiredUuid(args, 'workflowId');
       const { workflowEnrollments } = await runOperation(ctx, Operations.listWorkflowEnrollments, {
         workflowId,
         ...enrollmentPageVariables(args),
@@ -212,7 +213,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     input: WorkflowResultsGetInput,
     output: WorkflowResultsOutput,
     async run(ctx, args) {
-      const id = assertUuid(requiredText(args, 'workflowId'), 'workflowId');
+      const id = requiredUuid(args, 'workflowId');
       const { workflowResults } = await runOperation(
         ctx,
         Operations.getWorkflowResults,
@@ -231,7 +232,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     input: EnrollmentJobGetInput,
     output: EnrollmentJobOutput,
     async run(ctx, args) {
-      const id = assertUuid(requiredText(args, 'jobId'), 'jobId');
+      const id = requiredUuid(args, 'jobId');
       const { enrollmentJob } = await runOperation(ctx, Operations.getEnrollmentJob, { id });
       return enrollmentJob;
     },
@@ -246,7 +247,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     output: ImportOutput,
     async run(ctx, args) {
       // Checked here first so that the error names this tool's argument.
-      const id = assertUuid(requiredText(args, 'importId'), 'importId');
+      const id = requiredUuid(args, 'importId');
       const data = await runOperation(ctx, Operations.getImport, { id });
       return data.import;
     },
@@ -273,7 +274,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     input: BulkUpdateGetInput,
     output: BulkUpdateOutput,
     async run(ctx, args) {
-      const id = assertUuid(requiredText(args, 'updateId'), 'updateId');
+      const id = requiredUuid(args, 'updateId');
       const { bulkUpdate } = await runOperation(ctx, Operations.getBulkUpdate, { id });
       return bulkUpdate;
     },
@@ -300,7 +301,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     input: WebhookDeliveriesListInput,
     output: WebhookDeliveryPageOutput,
     async run(ctx, args) {
-      const endpointId = assertUuid(requiredText(args, 'endpointId'), 'endpointId');
+      const endpointId = requiredUuid(args, 'endpointId');
       const { webhookDeliveries } = await runOperation(ctx, Operations.listWebhookDeliveries, {
         endpointId,
         ...deliveryListVariables(args),

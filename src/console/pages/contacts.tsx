@@ -6,7 +6,7 @@
 // ticked or on every contact the search matches (Stop calling), with what each did.
 import { CONTACT_STATUSES, SOURCE_KINDS } from '../../domain/contacts/contacts.inputs.js';
 import type { ContactFilters } from '../contact-selection.js';
-import { FieldError, FormAlert, Layout, type Viewer } from './layout.js';
+import { FieldError, FormAlert, Layout, NextPageLink, type Viewer } from './layout.js';
 import { Time } from './time.js';
 
 export interface ContactRow {
@@ -295,13 +295,7 @@ export function ContactsPage(props: {
           </table>
         </div>
       )}
-      {props.nextPage && (
-        <p>
-          <a href={props.nextPage} rel="next">
-            Next page
-          </a>
-        </p>
-      )}
+      <NextPageLink href={props.nextPage}>Next page</NextPageLink>
     </Layout>
   );
 }

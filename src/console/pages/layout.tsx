@@ -88,3 +88,15 @@ export function FormAlert(props: { message?: string; tone?: 'error' | 'ok' }) {
     </p>
   );
 }
+
+/** The link to a list's next page, when there is one. */
+export function NextPageLink(props: { href: string | null; children: ComponentChildren }) {
+  if (!props.href) return null;
+  return (
+    <p>
+      <a href={props.href} rel="next">
+        {props.children}
+      </a>
+    </p>
+  );
+}

@@ -7,17 +7,10 @@
 // same for a screen reader. No script, no client bundle.
 import { RESULT_STATUS } from '../../domain/calls/call-outcome.rules.js';
 import type { CallResult } from '../../calls/telephony/telephony.port.js';
+import type { ResultCount, WorkflowResults } from '../../domain/workflows/workflow-results.service.js';
 
-export interface ResultCount {
-  result: string;
-  count: number;
-}
-
-export interface DayResults {
-  date: string;
-  calls: number;
-  results: ResultCount[];
-}
+/** One day's calls by result, as the domain's workflowResults counts them. */
+export type DayResults = WorkflowResults['days'][number];
 
 /**
  * What a result did to the contact, the colour its calls are drawn in: the status it moves the

@@ -6,15 +6,9 @@
 // one. The range is a GET form, so a range is a link.
 import { CALL_RESULTS } from '../../calls/telephony/telephony.port.js';
 import type { RangeValues } from '../results-window.js';
-import { FieldError, FormAlert, Layout, type Viewer } from './layout.js';
-import {
-  CallsPerDayChart,
-  type DayResults,
-  Funnel,
-  outcomeOf,
-  type ResultCount,
-  resultLabel,
-} from './results-charts.js';
+import { FieldError, FormAlert, Layout, NextPageLink, type Viewer } from './layout.js';
+import type { ResultCount, WorkflowResults } from '../../domain/workflows/workflow-results.service.js';
+import { CallsPerDayChart, Funnel, outcomeOf, resultLabel } from './results-charts.js';
 import { Time } from './time.js';
 
 export interface WorkflowView {
@@ -24,24 +18,8 @@ export interface WorkflowView {
   paused: boolean;
 }
 
-export interface ResultsView {
-  timeZone: string;
-  totals: {
-    enrolled: number;
-    attempted: number;
-    reached: number;
-    converted: number;
-    calls: number;
-    connected: number;
-    connectRate: number | null;
-    conversionRate: number | null;
-    durationMedianSeconds: number | null;
-    durationP90Seconds: number | null;
-    attemptsPerConversion: number | null;
-    results: ResultCount[];
-  };
-  days: DayResults[];
-}
+/** What the page draws of the domain's workflowResults. */
+export type ResultsView = Pick<WorkflowResults, 'timeZone' | 'totals' | 'days'>;
 
 export interface EnrollmentRow {
   id: string;
@@ -261,13 +239,7 @@ function Enrollments(props: {
           </table>
         </div>
       )}
-      {props.nextPage && (
-        <p>
-          <a href={props.nextPage} rel="next">
-            Next page of enrollments
-          </a>
-        </p>
-      )}
+      <NextPageLink href={props.nextPage}>Next page of enrollments</NextPageLink>
     </section>
   );
 }

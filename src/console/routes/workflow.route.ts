@@ -58,6 +58,8 @@ async function resultsOf(
       groupBy: 'day',
       timeZone: values.timeZone,
     });
+    // The schema's ResultFigures has a nullable `enrolled` (an agent's figures count none); the
+    // totals always count it, as the domain's type says.
     return { range: read.range, results: workflowResults as ResultsView };
   } catch (error) {
     const failure = asDomainError(error);

@@ -69,7 +69,8 @@ export interface WorkflowResults {
   to: Date;
   timeZone: string;
   groupBy: (typeof RESULTS_GROUPINGS)[number];
-  totals: ResultFigures;
+  /** The whole workflow's figures: `enrolled` is always counted here. */
+  totals: ResultFigures & { enrolled: number };
   days: Array<{ date: string; calls: number; results: ResultCount[] }>;
   agents: Array<{ agentId: string | null; figures: ResultFigures }>;
 }
@@ -79,7 +80,10 @@ function resultList(counts: Record<string, number>, all: boolean): ResultCount[]
   return CALL_RESULTS.map((result) => ({ result, count: counts[result] ?? 0 })).filter((r) => all || r.count > 0);
 }
 
-function figuresOf(group: GroupAggregates | undefined, enrolled: number | null): ResultFigures {
+function figuresOf<Enrolled extends number | null>(
+  group: GroupAggregates | undefined,
+  enrolled: Enrolled,
+): ResultFigures & { enrolled: Enrolled } {
   const g = group ?? {
     calls: 0,
     connected: 0,

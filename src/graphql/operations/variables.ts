@@ -6,6 +6,7 @@
 // is neither text nor a list of text (`?searchTerm[a]=1`, an object argument), and a required
 // argument not sent, are refused here, as a 400 `bad_request` naming the argument.
 import { badRequest, badRequestFor } from '../../domain/errors.js';
+import { assertUuid } from '../../domain/shared/ids.js';
 
 /** A parsed query string, or a tool call's arguments. */
 export type RequestValues = Record<string, unknown>;
@@ -41,6 +42,11 @@ function requireSent(args: RequestValues, names: readonly string[]): void {
 export function requiredText(args: RequestValues, name: string): string {
   requireSent(args, [name]);
   return text(args, name) ?? '';
+}
+
+/** A required id argument: not sent, or not a UUID, is a 400 naming it. */
+export function requiredUuid(args: RequestValues, name: string): string {
+  return assertUuid(requiredText(args, name), name);
 }
 
 /** A list argument (one value or an array of them), or undefined when not sent. */
