@@ -30,22 +30,22 @@ const SLOW_FILES = [
 // orders by the durations of the previous run, kept in node_modules/.vite; a fresh clone has
 // none, and these stand in for them until it has.
 const EXPECTED_SECONDS: Record<string, number> = {
-  'test/api/crash-recovery.test.ts': 123,
-  'test/browser/console.test.ts': 73,
-  'test/cli/cli.test.ts': 53,
-  'test/api/list-shapes.test.ts': 25,
-  'test/cli/calling-policy.test.ts': 23,
-  'test/api/calling-rules-simulation.test.ts': 21,
-  'test/api/bulk-update-chunks.test.ts': 21,
-  'test/integration/monday-trigger-restart.test.ts': 21,
-  'test/api/fuzz-graphql.test.ts': 18,
-  'test/api/fuzz-rest.test.ts': 16,
-  'test/api/webhooks-restart.test.ts': 15,
-  'test/api/console.test.ts': 15,
-  'test/integration/monday-board-app.test.ts': 15,
-  'test/integration/voice-providers.test.ts': 14,
-  'test/cli/serve-first-start.test.ts': 13,
-  'test/integration/monday-link.test.ts': 13,
+  'test/api/crash-recovery.test.ts': 149,
+  'test/cli/cli.test.ts': 101,
+  'test/browser/console.test.ts': 80,
+  'test/browser/console-campaigns.test.ts': 41,
+  'test/api/list-shapes.test.ts': 41,
+  'test/cli/calling-policy.test.ts': 40,
+  'test/integration/monday-trigger-restart.test.ts': 36,
+  'test/api/calling-rules-simulation.test.ts': 31,
+  'test/api/fuzz-graphql.test.ts': 26,
+  'test/integration/monday-link.test.ts': 26,
+  'test/api/bulk-update-chunks.test.ts': 24,
+  'test/cli/serve-first-start.test.ts': 24,
+  'test/integration/demo-calls.test.ts': 23,
+  'test/api/webhooks-restart.test.ts': 23,
+  'test/api/console.test.ts': 20,
+  'test/api/fuzz-rest.test.ts': 18,
 };
 
 /** Longest first: by the last run's duration where vitest kept one, else by EXPECTED_SECONDS. */
