@@ -10,17 +10,16 @@
 // 09:00–21:00), whatever the date, so the reasons left are the ones the test acts on. The
 // browser's cookies expire by that clock, which is within a day of the real one.
 import { randomUUID } from 'node:crypto';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniquePhone } from '../support/api-helpers.js';
 import { callingSetup } from '../support/calling-setup.js';
 import { noonInLosAngeles } from '../support/clocks.js';
-import { launchChromium, photograph } from '../support/chromium.js';
-import { CONSOLE_PASSWORD, personWithPassword } from '../support/console-people.js';
+import { launchChromium } from '../support/chromium.js';
+import { checkPage, READER_ZONE, readerPage, signIn } from '../support/console-browser.js';
+import { personWithPassword } from '../support/console-people.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-
-const READER_ZONE = 'Asia/Tokyo';
 
 /** A datetime-local value: the instant on the clock of `zone`, to the minute. */
 function localValue(at: Date, zone: string): string {
@@ -59,29 +58,9 @@ describe.each(testDatabaseKinds())('the calling rules in the console, in Chromiu
   /** A person of a new Account, signed in, in a browser reading times in Tokyo's zone. */
   async function signedIn() {
     const person = await personWithPassword(server);
-    const context = await browser.newContext({ timezoneId: READER_ZONE, locale: 'en-GB', baseURL: server.baseUrl });
-    contexts.push(context);
-    context.setDefaultTimeout(10_000);
-    const page = await context.newPage();
-    const failed: string[] = [];
-    page.on('response', (response) => {
-      if (response.request().resourceType() !== 'document' && response.status() >= 400)
-        failed.push(`${response.status()} ${response.url()}`);
-    });
-    await page.goto('/console/sign-in');
-    await page.getByLabel('Email').fill(person.email);
-    await page.getByLabel('Password').fill(CONSOLE_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL('**/console/contacts');
+    const { page, failed } = await readerPage(browser, server.baseUrl, contexts);
+    await signIn(page, person.email);
     return { ...person, page, failed };
-  }
-
-  /** No serious accessibility violation, nothing past 360 px or touching, nothing that failed to load. */
-  async function checkPage(page: Page, failed: string[], name: string) {
-    const { violations, overflow } = await photograph(page, name);
-    expect(violations, `axe on ${name}`).toEqual([]);
-    expect(overflow, `sideways scroll or touching boxes on ${name}`).toEqual([]);
-    expect(failed, `failed loads on ${name}`).toEqual([]);
   }
 
   it('changes the calling policy on Settings: a refused cap next to its field, then saved and in the history', async () => {

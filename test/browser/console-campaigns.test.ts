@@ -11,14 +11,15 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { parse } from 'csv-parse/sync';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listAll, uniquePhone, upsertOk } from '../support/api-helpers.js';
 import { callingSetup } from '../support/calling-setup.js';
-import { launchChromium, photograph, WIDTHS } from '../support/chromium.js';
+import { launchChromium, WIDTHS } from '../support/chromium.js';
 import { noonInLosAngeles } from '../support/clocks.js';
 import { writtenConsent } from '../support/consent.js';
-import { CONSOLE_PASSWORD, personWithPassword } from '../support/console-people.js';
+import { checkPage, readerPage, signIn } from '../support/console-browser.js';
+import { personWithPassword } from '../support/console-people.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -51,29 +52,9 @@ describe.each(testDatabaseKinds())('campaigns in the console, in Chromium, on %s
   async function signedIn() {
     clock.at = today;
     const person = await personWithPassword(server);
-    const context = await browser.newContext({ timezoneId: 'Asia/Tokyo', locale: 'en-GB', baseURL: server.baseUrl });
-    contexts.push(context);
-    context.setDefaultTimeout(10_000);
-    const page = await context.newPage();
-    const failed: string[] = [];
-    page.on('response', (response) => {
-      if (response.request().resourceType() !== 'document' && response.status() >= 400)
-        failed.push(`${response.status()} ${response.url()}`);
-    });
-    await page.goto('/console/sign-in');
-    await page.getByLabel('Email').fill(person.email);
-    await page.getByLabel('Password').fill(CONSOLE_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL('**/console/contacts');
+    const { page, failed } = await readerPage(browser, server.baseUrl, contexts);
+    await signIn(page, person.email);
     return { ...person, page, failed };
-  }
-
-  /** No serious accessibility violation, nothing past 360 px or touching, nothing that failed to load. */
-  async function checkPage(page: Page, failed: string[], name: string) {
-    const { violations, overflow } = await photograph(page, name);
-    expect(violations, `axe on ${name}`).toEqual([]);
-    expect(overflow, `sideways scroll or touching boxes on ${name}`).toEqual([]);
-    expect(failed, `failed loads on ${name}`).toEqual([]);
   }
 
   /** A contact enrolled in the workflow, with written consent, at the clock's time. */
