@@ -112,11 +112,13 @@ async function freePort(): Promise<number> {
 export async function startServe(
   env: Record<string, string>,
   logFile: string,
+  /** Node's own options for the child (a profiler's, say). */
+  nodeArgs: string[] = [],
 ): Promise<{ child: ChildProcess; baseUrl: string; stop(): Promise<void> }> {
   const port = await freePort();
   const devNull = fs.openSync('/dev/null', 'w');
   const logFd = fs.openSync(logFile, 'w');
-  const child = spawn(process.execPath, ['bin/contactline.js', 'serve'], {
+  const child = spawn(process.execPath, [...nodeArgs, 'bin/contactline.js', 'serve'], {
     cwd: ROOT,
     env: {
       ...process.env,
@@ -182,12 +184,12 @@ export async function createAccount(baseUrl: string): Promise<{ accountId: strin
 }
 
 /** Resets the peak resident memory of `pid` (Linux: writing 5 to clear_refs). */
-function resetPeakMemory(pid: number): void {
+export function resetPeakMemory(pid: number): void {
   fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
 }
 
 /** The peak resident memory of `pid` since the last reset, in MiB. */
-function peakMemoryMiB(pid: number): number {
+export function peakMemoryMiB(pid: number): number {
   const match = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
   return match ? Math.round(Number(match[1]) / 1024) : NaN;
 }
@@ -242,7 +244,7 @@ async function runLoad(
 }
 
 /** The raw driver running `operation` from `loops` concurrent loops for `seconds`. */
-async function runBaseline(
+export async function runBaseline(
   loops: number,
   seconds: number,
   operation: () => Promise<unknown>,

@@ -82,6 +82,7 @@ import { benchDncImport } from './dnc-registries.js';
 import { benchWorkflowResults } from './workflow-results.js';
 import { logger } from '../src/logger.js';
 import { benchLoad, type LoadFigure } from './load.js';
+import { benchCapacity, capacityMarkdown, type CapacityFigure } from './capacity.js';
 import { benchListCases, listCases } from './lists.js';
 import { prng, seedContacts, seedShape, type SeedResult } from './seed.js';
 import { benchClock, benchVoice, startProviderEmulators } from './voice.js';
@@ -118,6 +119,13 @@ const SETTINGS = {
   webhookEvents: QUICK ? 200 : 1000,
   bulkUpdateNeighbour: { contacts: QUICK ? 5000 : 50_000, idleRequests: QUICK ? 50 : 300 },
   load: { connections: 50, seconds: QUICK ? 5 : 30, baselineSeconds: QUICK ? 3 : 10 },
+  capacity: (kind: DatabaseKind) => ({
+    contacts: Number(process.env.BENCH_CONTACTS ?? (QUICK ? 20_000 : kind === 'postgres' ? 1_000_000 : 100_000)),
+    connections: 16,
+    seconds: QUICK ? 3 : 10,
+    sequential: QUICK ? 300 : 2000,
+    bulkRuns: QUICK ? 3 : 10,
+  }),
   signIn: { parallel: 30, phaseSeconds: QUICK ? 4 : 10, warmup: 20 },
   // 10 million on PostgreSQL (the figure of record); PGlite keeps its database in the process's memory.
   dncNumbers: (kind: DatabaseKind) =>
@@ -137,6 +145,7 @@ const GROUPS = [
   'signin',
   'dnc',
   'results',
+  'capacity',
 ] as const;
 const ONLY = GROUPS.find((group) => group === process.env.BENCH_ONLY);
 /** Whether a group of figures runs: all of them, or only BENCH_ONLY's. */
@@ -1209,6 +1218,17 @@ async function main() {
   const loadAtStart = os.loadavg().map((x) => Math.round(x * 100) / 100);
   log(`load average ${loadAtStart.join(' ')} on ${os.cpus().length} CPUs (other processes share the machine)`);
   const t0 = performance.now();
+  if (ONLY === 'capacity') {
+    // A database of its own per kind, and the service in a process of its own: nothing else runs.
+    const capacity: Array<{ kind: DatabaseKind; contacts: number; figures: CapacityFigure[] }> = [];
+    if (kinds.includes('postgres')) process.env.TEST_DATABASE_URL = pgUrl;
+    for (const kind of kinds) {
+      const settings = SETTINGS.capacity(kind);
+      capacity.push({ kind, contacts: settings.contacts, figures: await benchCapacity(kind, settings, log) });
+    }
+    writeCapacity(capacity, t0, loadAtStart);
+    process.exit(0);
+  }
   const results: DatabaseResult[] = [];
   for (const kind of kinds) {
     const result = await benchDatabase(kind, pgUrl);
@@ -1218,6 +1238,14 @@ async function main() {
       printLoad(result);
     }
     results.push(result);
+  }
+  if (runs('capacity')) {
+    const capacity = [];
+    for (const kind of kinds) {
+      const settings = SETTINGS.capacity(kind);
+      capacity.push({ kind, contacts: settings.contacts, figures: await benchCapacity(kind, settings, log) });
+    }
+    writeCapacity(capacity, t0, loadAtStart);
   }
   const meta = {
     generatedAt: new Date().toISOString(),
@@ -1252,6 +1280,32 @@ async function main() {
   );
   // pg-boss / undici keep-alive sockets may hold the loop open.
   process.exit(0);
+}
+
+/** bench/capacity.json and bench/capacity.md: the capacity figures of this run, with the machine they ran on. */
+function writeCapacity(
+  capacity: Array<{ kind: DatabaseKind; contacts: number; figures: CapacityFigure[] }>,
+  t0: number,
+  loadAtStart: number[],
+): void {
+  const meta = {
+    generatedAt: new Date().toISOString(),
+    quick: QUICK,
+    node: process.version,
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model ?? 'unknown',
+    loadAverageAtStart: loadAtStart,
+    loadAverageAtEnd: os.loadavg().map((x) => Math.round(x * 100) / 100),
+    totalSeconds: Math.round((performance.now() - t0) / 100) / 10,
+  };
+  fs.writeFileSync(path.join(HERE, 'capacity.json'), `${JSON.stringify({ ...meta, databases: capacity }, null, 2)}\n`);
+  fs.writeFileSync(path.join(HERE, 'capacity.md'), capacityMarkdown(capacity, meta));
+  for (const { kind, figures } of capacity)
+    for (const f of figures)
+      log(
+        `${kind} ${f.id}: service ${f.service} baseline ${f.baseline ?? '-'} ratio ${f.ratio ?? '-'}${f.overheadMs !== undefined ? ` overhead ${f.overheadMs} ms` : ''} ${f.pass === null ? '' : f.pass ? 'PASS' : 'MISS'}`,
+      );
+  log('Wrote bench/capacity.json and bench/capacity.md.');
 }
 
 // Runs when executed (npm run bench), not when imported for its helpers.

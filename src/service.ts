@@ -28,6 +28,9 @@ import type { PeriodicWorker } from './jobs/periodic.js';
 import { startStatisticsKeeper } from './jobs/table-statistics.js';
 import type { HttpEdgeEnv } from './config/http-edge-env.js';
 import { answerClientError } from './http/edge/client-errors.js';
+import { listenForChanges, type ChangeNotices } from './db/change-notices.js';
+import { activeKeyCache, AUTH_CHANNEL } from './domain/api-keys/active-keys.cache.js';
+import { logger } from './logger.js';
 
 export interface RunningService {
   services: Services;
@@ -115,6 +118,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
   let dialer: PeriodicWorker | null = null;
   let triggers: PeriodicWorker | null = null;
   let webhookDelivery: PeriodicWorker | null = null;
+  let authNotices: ChangeNotices | null = null;
   const stopAll = async () => {
     const listener = server;
     if (listener?.listening) {
@@ -127,6 +131,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     await statistics?.stop();
     await batches?.stop();
     await queue?.stop();
+    await authNotices?.close();
     await db.close();
   };
   try {
@@ -143,8 +148,14 @@ export async function startService(options: StartOptions): Promise<RunningServic
       ...webhookSettingsFrom(env, { kind: db.kind, inMemory: options.inMemory ?? false }),
       ...options.webhookSettings,
     };
+    // Keys are kept in memory only while this process hears of their changes (docs/decisions/0043).
+    authNotices = await listenForChanges(db, AUTH_CHANNEL).catch((error: unknown) => {
+      logger.warn({ err: error }, 'cannot listen for key changes: every request looks its key up');
+      return null;
+    });
     const services: Services = {
       db,
+      ...(authNotices ? { activeKeys: activeKeyCache(authNotices) } : {}),
       queue,
       clock,
       region: env.REGION,

@@ -33,6 +33,13 @@ export interface Database {
   sql: SqlRunner;
   /** PostgreSQL connection string, when kind is postgres (the queue opens its own pool). */
   connectionString?: string;
+  /**
+   * A connection string that gives a session of its own (LISTEN, session advisory locks), when
+   * `connectionString` may not (a transaction pooler); absent: `connectionString` does.
+   */
+  sessionConnectionString?: string;
+  /** PGlite: delivers the notices of `channel` in-process; resolves to the function that stops it. */
+  listen?(channel: string, onNotice: (payload: string) => void): Promise<() => Promise<void>>;
   /** The connection pool's use, on PostgreSQL (PGlite is one connection): for /metrics. */
   poolStats?(): PoolStats;
   close(): Promise<void>;
@@ -192,6 +199,7 @@ async function openPglite(
   return {
     kind: 'pglite',
     prisma,
+    listen: (channel, onNotice) => db.listen(channel, onNotice).then((unlisten) => () => unlisten()),
     // PGlite serializes query() against open transactions (its transaction mutex), so the
     // queue's statements never run inside a Prisma transaction; see test/api/pglite-sharing.
     sql: pgliteSqlRunner(db),

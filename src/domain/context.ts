@@ -1,5 +1,6 @@
 // The request context every domain operation runs with: who is acting, where, and the
 // infrastructure the services use. Built once per request by the surface's auth step.
+import type { ActiveKeyCache } from './api-keys/active-keys.cache.js';
 import type { Database } from '../db/database.js';
 import type { Clock } from './shared/clock.js';
 import { DomainError } from './errors.js';
@@ -50,6 +51,8 @@ export interface Services {
   statistics?: { wrote(rows: number): void };
   /** Outgoing webhooks: the key of their secrets at rest, and where they may be sent. */
   webhooks?: WebhookSettings;
+  /** The API keys this process has authenticated, kept while the database's change notices say they may be. */
+  activeKeys?: ActiveKeyCache;
 }
 
 /** How outgoing webhooks are configured (docs/webhooks.md). */

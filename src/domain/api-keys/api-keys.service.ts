@@ -118,16 +118,22 @@ async function revokeKey(ctx: RequestContext, id: string, accountId: string | nu
 
 /**
  * Resolves a bearer secret to its actor, or throws 401. One indexed read (key, user and
- * Account rules together); the last-used time is written only when a minute has passed.
+ * Account rules together), none when this process has the key in memory; the last-used time is
+ * written only when a minute has passed.
  */
 export async function authenticateApiKey(services: Services, secret: string | undefined): Promise<Actor> {
   if (!secret?.startsWith(KEY_PREFIX))
     throw new DomainError('unauthenticated', 'Missing or malformed API key: send Authorization: Bearer svc_pk_...');
-  const row = await findActiveKey(directSql(services.db.sql), hashSecret(secret));
+  const secretHash = hashSecret(secret);
+  const load = () => findActiveKey(directSql(services.db.sql), secretHash);
+  // This process's memory of the keys it has seen, when it keeps one (./active-keys.cache.ts).
+  const row = await (services.activeKeys ? services.activeKeys.find(secretHash, load) : load());
   if (!row) throw new DomainError('unauthenticated', 'Unknown or revoked API key');
   const now = services.clock.now();
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-    // Not awaited: bookkeeping must not add a round trip to every request.
+    // Not awaited: bookkeeping must not add a round trip to every request. The row may be the
+    // one kept in memory: it remembers the write, so the next one waits its minute.
+    row.lastUsedAt = now;
     services.db.prisma.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: now } }).catch(() => {});
   }
   return {

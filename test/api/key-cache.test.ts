@@ -1,0 +1,119 @@
+// Keys kept in memory (src/domain/api-keys/active-keys.cache.ts) never outlive a change: a key
+// revoked, or its Account's rules changed, by any process or by plain SQL, is seen on the next
+// request; with two service processes on one PostgreSQL database, on the other process too; and
+// while a process cannot hear the database's notices it looks every key up.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { startService, type RunningService } from '../../src/service.js';
+import { testDatabaseKinds } from '../support/databases.js';
+import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/test-server.js';
+import { uniquePhone } from '../support/api-helpers.js';
+
+describe.each(testDatabaseKinds())('API keys kept in memory on %s', (kind) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(kind);
+  });
+  afterAll(() => server?.stop());
+
+  const sql = (text: string, params: unknown[] = []) => server.service.services.db.sql.query(text, params);
+
+  it('a key revoked by plain SQL is refused on its next request', async () => {
+    const account = await server.createAccount();
+    for (let i = 0; i < 3; i++)
+      expect((await server.request(account.apiKey, 'GET', '/api/v1/contacts')).status).toBe(200);
+    await sql(`UPDATE "ApiKey" SET "revokedAt" = $1::timestamptz WHERE "id" = $2::uuid`, [
+      server.now(),
+      account.apiKeyId,
+    ]);
+    expect((await server.request(account.apiKey, 'GET', '/api/v1/contacts')).status).toBe(401);
+  });
+
+  it("an Account's contact rules changed by plain SQL apply to its next request", async () => {
+    const account = await server.createAccount({ defaultLocation: 'US' });
+    const upsert = (phone: string) =>
+      server.request(account.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone, firstName: 'Ada' });
+    const first = await upsert(uniquePhone());
+    expect(first.json.location, first.text).toBe('US');
+    await sql(`UPDATE "Account" SET "defaultLocation" = 'GB' WHERE "id" = $1::uuid`, [account.accountId]);
+    // A number without a country code: the Account's default location decides its country.
+    const second = await upsert('020 7946 0958');
+    expect(second.status, second.text).toBe(201);
+    expect(second.json.location).toBe('GB');
+  });
+
+  it('a key created after an unknown one was tried works at once', async () => {
+    const account = await server.createAccount();
+    await sql(`UPDATE "ApiKey" SET "revokedAt" = $1::timestamptz WHERE "id" = $2::uuid`, [
+      server.now(),
+      account.apiKeyId,
+    ]);
+    expect((await server.request(account.apiKey, 'GET', '/api/v1/contacts')).status).toBe(401);
+    await sql(`UPDATE "ApiKey" SET "revokedAt" = NULL WHERE "id" = $1::uuid`, [account.apiKeyId]);
+    expect((await server.request(account.apiKey, 'GET', '/api/v1/contacts')).status).toBe(200);
+  });
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('API keys kept in memory by two processes on PostgreSQL', () => {
+  let server: TestServer;
+  let other: RunningService;
+  beforeAll(async () => {
+    server = await startTestServer('postgres');
+    const url = server.service.services.db.connectionString!;
+    other = await startService({
+      env: { PORT: 0, HOST: '127.0.0.1', REGION: 'us', DATA_DIR: '', ADMIN_TOKEN, DATABASE_URL: url },
+      dialer: false,
+      monday: null,
+      webhookDelivery: false,
+    });
+  });
+  afterAll(async () => {
+    await other?.stop();
+    await server?.stop();
+  });
+
+  const onOther = (apiKey: string) =>
+    fetch(`${other.baseUrl}/api/v1/contacts`, { headers: { authorization: `Bearer ${apiKey}` } }).then((r) => r.status);
+
+  it('a key revoked through one process is refused by the other on its next request', async () => {
+    const account = await server.createAccount();
+    for (let i = 0; i < 3; i++) expect(await onOther(account.apiKey)).toBe(200);
+    const revoked = await server.request(ADMIN_TOKEN, 'POST', '/graphql', {
+      query: 'mutation ($id: String!) { revokeApiKey(id: $id) { revokedAt } }',
+      variables: { id: account.apiKeyId },
+    });
+    expect(revoked.json.data?.revokeApiKey.revokedAt, revoked.text).toBeTruthy();
+    expect(await onOther(account.apiKey)).toBe(401);
+  });
+
+  it('a process that lost its listening connection reads keys from the database until it listens again', async () => {
+    const account = await server.createAccount();
+    expect(await onOther(account.apiKey)).toBe(200);
+    const admin = new pg.Client({ connectionString: server.service.services.db.connectionString });
+    await admin.connect();
+    try {
+      const listeners = async () =>
+        (
+          await admin.query<{ pid: number }>(
+            `SELECT pid FROM pg_stat_activity WHERE application_name = 'contactline-notices' AND datname = current_database()`,
+          )
+        ).rows.map((r) => r.pid);
+      const before = await listeners();
+      expect(before).toHaveLength(2);
+      await admin.query('SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid', [before]);
+      // Revoked while no process listens: no notice reaches anyone.
+      await admin.query(`UPDATE "ApiKey" SET "revokedAt" = now() WHERE "id" = $1::uuid`, [account.apiKeyId]);
+      expect(await onOther(account.apiKey)).toBe(401);
+      // Both listen again (new connections), and keys are kept again.
+      await server.eventually(async () => {
+        const now = await listeners();
+        return now.length === 2 && now.every((pid) => !before.includes(pid));
+      });
+      expect(await onOther(account.apiKey)).toBe(401);
+      const fresh = await server.createAccount();
+      expect(await onOther(fresh.apiKey)).toBe(200);
+    } finally {
+      await admin.end();
+    }
+  });
+});
