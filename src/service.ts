@@ -61,6 +61,7 @@ export interface StartOptions {
         | 'PUBLIC_BASE_URL'
         | 'WEBHOOK_SECRETS_KEY'
         | 'WEBHOOKS_ALLOW_HTTP_LOOPBACK'
+        | 'PGLITE_SHARED_BUFFERS'
       >
     > &
     Partial<HttpEdgeEnv>;
@@ -96,7 +97,12 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const { env } = options;
   const db =
     options.db ??
-    (await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, inMemory: options.inMemory }));
+    (await openDatabase({
+      databaseUrl: env.DATABASE_URL,
+      dataDir: env.DATA_DIR,
+      inMemory: options.inMemory,
+      pgliteSharedBuffers: env.PGLITE_SHARED_BUFFERS,
+    }));
   const clock = options.clock ?? systemClock;
   try {
     if (db.kind === 'pglite') {

@@ -1,7 +1,13 @@
 // Runs a GraphQL operation in-process against the domain schema: how every surface (REST,
 // MCP, board app, the CLI's operator commands) reaches the domain. Documents are parsed and
 // validated once; their data and variables are typed from the schema (./documents.ts).
-import { execute, parse, print, validate, type DocumentNode } from 'graphql';
+//
+// Each document is compiled once, on its first run, into a function that executes it
+// (graphql-jit): graphql-js's interpreter walks the document and the schema again for every
+// field of every row, which cost a list of 100 contacts more than its database work. Same
+// schema, same resolvers, same errors; GraphQL over HTTP (/graphql) stays on graphql-js.
+import { parse, print, validate, type DocumentNode } from 'graphql';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import type { TadaDocumentNode } from 'gql.tada';
 import { schema } from '../domain/schema.js';
 import type { RequestContext } from '../domain/context.js';
@@ -37,6 +43,21 @@ export type OperationVariables<O> = O extends Operation<infer _Result, infer Var
 /** The variables argument: optional when the operation requires none. */
 export type VariablesArgument<V> = Record<string, never> extends V ? [variables?: V] : [variables: V];
 
+const compiled = new WeakMap<DocumentNode, CompiledQuery>();
+
+/** The executable form of a validated document, compiled on its first run. */
+function compiledOf(document: DocumentNode): CompiledQuery {
+  let query = compiled.get(document);
+  if (!query) {
+    const result = compileQuery(schema, document);
+    if (!isCompiledQuery(result))
+      throw new Error(`cannot compile an operation: ${result.errors?.map((e) => e.message).join('; ')}`);
+    query = result;
+    compiled.set(document, query);
+  }
+  return query;
+}
+
 /** Executes and returns `data`, or throws the DomainError behind the first error (else `internal`). */
 export async function runOperation<Result, Variables>(
   ctx: RequestContext,
@@ -44,7 +65,7 @@ export async function runOperation<Result, Variables>(
   ...[variables]: VariablesArgument<NoInfer<Variables>>
 ): Promise<Result> {
   const variableValues = (variables ?? {}) as Record<string, unknown>;
-  const result = await execute({ schema, document: operation.document, contextValue: ctx, variableValues });
+  const result = await compiledOf(operation.document).query(undefined, ctx, variableValues);
   if (result.errors?.length) {
     const domain = asDomainError(result.errors[0]);
     if (domain) throw domain;

@@ -5,6 +5,7 @@
 // ApiKey and Account, channel `contactline_auth`); this process listens (src/db/change-notices.ts)
 // and answers from memory only while it is listening and no notice has come since the entry was
 // read. A lookup that finds no key is not kept: a key created elsewhere works at once.
+import { performance } from 'node:perf_hooks';
 import type { ChangeNotices } from '../../db/change-notices.js';
 import type { ActiveKeyRow } from './api-keys.store.js';
 
@@ -19,9 +20,8 @@ export interface ActiveKeyCache {
 export interface ActiveKeyCacheOptions {
   /** Entries kept at most; the oldest go first. */
   maxEntries?: number;
-  /** A safety net under the notices: an entry older than this is read again (ms). */
+  /** A safety net under the notices: an entry older than this is read again (ms, on a monotonic timer). */
   maxAgeMs?: number;
-  now?: () => number;
 }
 
 interface Entry {
@@ -32,7 +32,7 @@ interface Entry {
 
 export function activeKeyCache(
   notices: ChangeNotices,
-  { maxEntries = 10_000, maxAgeMs = 60_000, now = Date.now }: ActiveKeyCacheOptions = {},
+  { maxEntries = 10_000, maxAgeMs = 60_000 }: ActiveKeyCacheOptions = {},
 ): ActiveKeyCache {
   const entries = new Map<string, Entry>();
   return {
@@ -40,14 +40,14 @@ export function activeKeyCache(
       const generation = notices.generation();
       if (notices.live()) {
         const entry = entries.get(secretHash);
-        if (entry && entry.generation === generation && now() - entry.readAt < maxAgeMs) return entry.row;
+        if (entry && entry.generation === generation && performance.now() - entry.readAt < maxAgeMs) return entry.row;
         if (entry) entries.delete(secretHash);
       }
       const row = await load();
       // Kept only if no notice came while it was read, and notices are being received.
       if (row && notices.live() && notices.generation() === generation) {
         if (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string);
-        entries.set(secretHash, { row, generation, readAt: now() });
+        entries.set(secretHash, { row, generation, readAt: performance.now() });
       }
       return row;
     },
