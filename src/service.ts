@@ -29,16 +29,9 @@ import { startStatisticsKeeper } from './jobs/table-statistics.js';
 import type { HttpEdgeEnv } from './config/http-edge-env.js';
 import { answerClientError } from './http/edge/client-errors.js';
 import { logger } from './logger.js';
+import type { ServiceRole } from './config/service-role.js';
 
-/**
- * What a service process runs (docs/decisions/0043-process-roles.md):
- * - `all`: the public HTTP surface and every background job (one process does everything);
- * - `api`: the public HTTP surface only; jobs are sent to the queue, never run here;
- * - `worker`: every background job, and an HTTP server for the probes only (/healthz,
- *   /readyz, /metrics; every other path 404).
- */
-export const SERVICE_ROLES = ['all', 'api', 'worker'] as const;
-export type ServiceRole = (typeof SERVICE_ROLES)[number];
+export { SERVICE_ROLES, type ServiceRole } from './config/service-role.js';
 
 export interface RunningService {
   services: Services;
