@@ -164,7 +164,8 @@ describe('serve refuses what the embedded database cannot do, and bad values', (
   });
 });
 
-describe.skipIf(!postgres)('serve --role api and --role worker on PostgreSQL (TEST_DATABASE_URL)', () => {
+// Each test starts three service processes; on a busy 2-core machine one takes up to 5 s to listen.
+describe.skipIf(!postgres)('serve on PostgreSQL (TEST_DATABASE_URL)', () => {
   it('an api process accepts an import and leaves it; a worker started later runs it and answers only its probes', async () => {
     const database = await postgresDatabase();
     const env = { DATABASE_URL: database.url! };
@@ -247,10 +248,8 @@ describe.skipIf(!postgres)('serve --role api and --role worker on PostgreSQL (TE
     const [apiCode, workerCode] = await Promise.all([stop(api.child), stop(worker.child)]);
     expect(apiCode, api.stderr()).toBe(0);
     expect(workerCode, worker.stderr()).toBe(0);
-  });
-});
+  }, 60_000);
 
-describe.skipIf(!postgres)('serve --processes 2 on PostgreSQL (TEST_DATABASE_URL)', () => {
   it('runs two children on one port, starts a killed one again, and stops them all on SIGTERM', async () => {
     const database = await postgresDatabase();
     const primary = await serve(['--processes', '2'], { DATABASE_URL: database.url! });
@@ -292,5 +291,5 @@ describe.skipIf(!postgres)('serve --processes 2 on PostgreSQL (TEST_DATABASE_URL
     expect([survivor, replacement].filter(alive)).toEqual([]);
     // One result on stdout, for the cluster (the children print nothing there).
     expect(primary.stdout().trimEnd().split('\n')).toHaveLength(1);
-  });
+  }, 60_000);
 });
