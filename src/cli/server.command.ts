@@ -42,7 +42,7 @@ export function serveCommand(): Command {
       ).argParser((value) => {
         const count = parseProcessCount(value);
         if (count === undefined)
-          throw new InvalidArgumentError(`a whole number from 1 to ${MAX_SERVICE_PROCESSES}, or auto.`);
+          throw new InvalidArgumentError(`Expected a whole number from 1 to ${MAX_SERVICE_PROCESSES}, or auto.`);
         return count;
       }),
     )
