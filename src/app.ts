@@ -46,6 +46,13 @@ export interface AppOptions {
   edge?: Partial<HttpEdgeEnv>;
   /** Where the access lines go (default: the service's logger, on stderr). */
   accessLogger?: Logger;
+  /**
+   * `public` (default): everything. `probes`: /healthz, /readyz and /metrics only, every other
+   * path 404 (a worker process, src/service.ts).
+   */
+  surface?: 'public' | 'probes';
+  /** The process's role, shown by /metrics (`contactline_process_info`). */
+  role?: string;
 }
 
 export function createApp({
@@ -56,6 +63,8 @@ export function createApp({
   logError = defaultLogError,
   edge: edgeOptions,
   accessLogger,
+  surface = 'public',
+  role = 'all',
 }: AppOptions): express.Express {
   const edge = httpEdgeSettings(edgeOptions);
   const app = express();
@@ -73,7 +82,7 @@ export function createApp({
     next();
   });
   // The access line and request metrics of every request (429s included), GET /readyz and GET /metrics.
-  app.use(observabilityRouter(services, { adminToken, logger: accessLogger, endpoints: [MCP_PATH] }));
+  app.use(observabilityRouter(services, { adminToken, logger: accessLogger, endpoints: [MCP_PATH], role }));
   // The edge (src/http/edge/): answers that leave a body unread close the connection; one CORS
   // policy (the tool server keeps its own: it refuses any Origin); the rate limits and their
   // headers on every answer. All before any body is read.
@@ -90,6 +99,31 @@ export function createApp({
     }
   });
 
+  if (surface === 'public') publicSurface(app, { services, monday, adminToken, telephonySecrets, logError, edge });
+  app.use((_req, _res, next) => next(new DomainError('not_found', 'No such operation')));
+  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    const requestId = res.locals.requestId as string;
+    const mapped = failureOf(error, requestId, logError, asDomainError(error) ?? fromBodyParser(error));
+    res.status(mapped.status).json(errorBody(mapped, requestId));
+  });
+  return app;
+}
+
+/** The API, its documentation, GraphQL, the console, the webhooks received and the board app. */
+function publicSurface(
+  app: express.Express,
+  {
+    services,
+    monday,
+    adminToken,
+    telephonySecrets,
+    logError,
+    edge,
+  }: Pick<AppOptions, 'services' | 'monday' | 'adminToken' | 'telephonySecrets'> & {
+    logError: LogError;
+    edge: ReturnType<typeof httpEdgeSettings>;
+  },
+): void {
   app.get(OPENAPI_DOCUMENT_PATH, (_req, res) => {
     res.json(openApiDocument());
   });
@@ -136,13 +170,6 @@ export function createApp({
     .post(caller, refuseDeclaredOversize(GRAPHQL_BODY_LIMIT_BYTES), graphqlBody, graphql);
 
   answerOptionsRequests(app.router);
-  app.use((_req, _res, next) => next(new DomainError('not_found', 'No such operation')));
-  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const requestId = res.locals.requestId as string;
-    const mapped = failureOf(error, requestId, logError, asDomainError(error) ?? fromBodyParser(error));
-    res.status(mapped.status).json(errorBody(mapped, requestId));
-  });
-  return app;
 }
 
 /**

@@ -1,5 +1,5 @@
-// Starts the whole service in one process: database, migrations (embedded default), the
-// job queue and its workers, and the HTTP server.
+// Starts the service in one process: database, migrations (embedded default), the job queue,
+// and by its role the public HTTP server, the background work, or both (docs/decisions/0043).
 import type { Server } from 'node:http';
 import { once } from 'node:events';
 import type { Env } from './config/env.js';
@@ -31,6 +31,9 @@ import { answerClientError } from './http/edge/client-errors.js';
 import { listenForChanges, type ChangeNotices } from './db/change-notices.js';
 import { activeKeyCache, AUTH_CHANNEL } from './domain/api-keys/active-keys.cache.js';
 import { logger } from './logger.js';
+import type { ServiceRole } from './config/service-role.js';
+
+export { SERVICE_ROLES, type ServiceRole } from './config/service-role.js';
 
 export interface RunningService {
   services: Services;
@@ -38,11 +41,18 @@ export interface RunningService {
   server: Server;
   baseUrl: string;
   demo: DemoAccount | null;
+  /** What this process runs. */
+  role: ServiceRole;
   /** The board app's call-ended trigger delivery (null without the board app). */
   triggerDelivery: PeriodicWorker | null;
   /** Outgoing webhook delivery (null when this process does not deliver them). */
   webhookDelivery: PeriodicWorker | null;
-  stop(): Promise<void>;
+  /**
+   * Stops the server, the jobs and the queue, then closes the database. Requests in flight are
+   * cut at once, unless `drainMs`: then they are given that long to finish (idle connections
+   * close at once, new ones are refused).
+   */
+  stop(options?: { drainMs?: number }): Promise<void>;
 }
 
 export interface StartOptions {
@@ -69,6 +79,11 @@ export interface StartOptions {
   db?: Database;
   inMemory?: boolean;
   clock?: Clock;
+  /**
+   * What this process runs (default `all`). `api` runs no background work whatever the
+   * options below say; `worker` serves the probes only. The options below turn single jobs off.
+   */
+  role?: ServiceRole;
   /** Create the demo account on a brand-new embedded database (the CLI's serve does). */
   seedDemo?: boolean;
   /** Run the dialer in this process (default true; tests that drive it themselves pass false). */
@@ -95,6 +110,8 @@ export interface StartOptions {
 
 export async function startService(options: StartOptions): Promise<RunningService> {
   const { env } = options;
+  const role = options.role ?? 'all';
+  const background = role !== 'api';
   const db =
     options.db ??
     (await openDatabase({
@@ -125,11 +142,17 @@ export async function startService(options: StartOptions): Promise<RunningServic
   let triggers: PeriodicWorker | null = null;
   let webhookDelivery: PeriodicWorker | null = null;
   let authNotices: ChangeNotices | null = null;
-  const stopAll = async () => {
+  const stopAll = async ({ drainMs = 0 }: { drainMs?: number } = {}) => {
     const listener = server;
     if (listener?.listening) {
-      listener.closeAllConnections();
-      await new Promise<void>((resolve) => listener.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => listener.close(() => resolve()));
+      let cut: NodeJS.Timeout | undefined;
+      if (drainMs > 0) {
+        listener.closeIdleConnections();
+        cut = setTimeout(() => listener.closeAllConnections(), drainMs);
+      } else listener.closeAllConnections();
+      await closed;
+      clearTimeout(cut);
     }
     await dialer?.stop();
     await triggers?.stop();
@@ -141,13 +164,14 @@ export async function startService(options: StartOptions): Promise<RunningServic
     await db.close();
   };
   try {
-    queue = await startJobQueue(db);
+    // An api process only sends jobs: pg-boss's maintenance (expiring, archiving) is the workers'.
+    queue = await startJobQueue(db, { supervise: background });
     // The board app gets the service's public base URL from here (validated in src/config/env.ts).
     const monday =
       options.monday !== undefined ? options.monday : await loadMondayConfig({ publicBaseUrl: env.PUBLIC_BASE_URL });
     // The public base URL is known once the server listens, unless configured.
     const voice = voiceProvidersFromEnv(env, options.voiceAdapters);
-    statistics = startStatisticsKeeper(db);
+    statistics = background ? startStatisticsKeeper(db) : undefined;
     const boards = monday ? mondayBoardDirectory(monday) : undefined;
     const mondayAuthorization = monday ? mondayConsoleAuthorization(monday, clock) : undefined;
     const webhooks = {
@@ -171,7 +195,9 @@ export async function startService(options: StartOptions): Promise<RunningServic
       statistics,
       webhooks,
     };
-    batches = await startBatchWorker(services);
+    // Without a handler of its own, an api process's `send(…, { runHere })` only queues the job:
+    // a worker's queue poll (every 500 ms) or its stored-work sweeper (every second) takes it.
+    batches = background ? await startBatchWorker(services) : undefined;
     const telephony =
       options.telephony ??
       createSimulatedTelephony({
@@ -181,18 +207,34 @@ export async function startService(options: StartOptions): Promise<RunningServic
         callSpeed: env.SIMULATED_CALL_SPEED,
         script: env.SIMULATED_OUTCOMES,
       });
-    dialer = options.dialer === false ? null : startDialer(services, telephony);
+    dialer = !background || options.dialer === false ? null : startDialer(services, telephony);
     const telephonySecrets = env.TELEPHONY_WEBHOOK_SECRETS?.split(',').map((secret) => secret.trim());
     // The board app's "when a call ends" deliveries: the job, sending through the app's channel.
     triggers =
-      monday && options.triggerDelivery !== false ? startTriggerDelivery(services, callEndedTrigger(monday)) : null;
-    webhookDelivery = options.webhookDelivery === false ? null : startWebhookDelivery({ db, clock, webhooks });
-    const app = createApp({ services, adminToken: env.ADMIN_TOKEN, telephonySecrets, monday, edge: env });
+      background && monday && options.triggerDelivery !== false
+        ? startTriggerDelivery(services, callEndedTrigger(monday))
+        : null;
+    webhookDelivery =
+      !background || options.webhookDelivery === false ? null : startWebhookDelivery({ db, clock, webhooks });
+    const app = createApp({
+      services,
+      adminToken: env.ADMIN_TOKEN,
+      telephonySecrets,
+      monday,
+      edge: env,
+      surface: role === 'worker' ? 'probes' : 'public',
+      role,
+    });
     server = await listen(app, env.HOST, env.PORT);
     const address = server.address();
     const port = typeof address === 'object' && address ? address.port : env.PORT;
     const baseUrl = `http://${hostAndPort(env.HOST, port)}`;
     voice.publicBaseUrl ||= baseUrl;
+    if (role === 'worker' && !env.PUBLIC_BASE_URL && env.PROVIDER_CREDENTIALS_KEY)
+      logger.warn(
+        { baseUrl },
+        "a worker without PUBLIC_BASE_URL tells Vapi and Retell to send their webhooks to its own address, which serves the probes only: set PUBLIC_BASE_URL to the api processes' address",
+      );
     // The demo account only once the server listens: its key and password are shown once, by
     // the start that created it, so a start that cannot listen (a port in use) must not create
     // it. A brand-new embedded database (no Account yet, even if `migrate` ran first) gets it.
@@ -206,6 +248,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       server,
       baseUrl,
       demo,
+      role,
       triggerDelivery: triggers,
       webhookDelivery,
       stop: stopAll,

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { LevelWithSilent } from 'pino';
 import { CALL_RESULTS } from '../calls/telephony/telephony.port.js';
 import { HttpEdgeEnvShape } from './http-edge-env.js';
+import { MAX_SERVICE_PROCESSES, parseProcessCount, SERVICE_ROLES } from './service-role.js';
 
 const SimulatedOutcomeSchema = z.strictObject({
   result: z.enum(CALL_RESULTS),
@@ -109,6 +110,15 @@ const EnvSchema = z.object({
   VAPI_API_URL: z.string().url().optional(),
   /** Retell's API base URL, when not https://api.retellai.com (a local emulator). */
   RETELL_API_URL: z.string().url().optional(),
+  /** What `contactline serve` runs when `--role` is not given: all, api or worker (docs/operating.md). */
+  SERVICE_ROLE: z.enum(SERVICE_ROLES, { message: 'SERVICE_ROLE must be all, api or worker' }).default('all'),
+  /** How many processes `contactline serve` runs when `--processes` is not given: a number, or auto. */
+  SERVICE_PROCESSES: z
+    .string()
+    .refine((value) => parseProcessCount(value) !== undefined, {
+      message: `SERVICE_PROCESSES must be a whole number from 1 to ${MAX_SERVICE_PROCESSES}, or auto`,
+    })
+    .default('1'),
   /** The least severe log line written (pino's levels; `silent` writes none). */
   LOG_LEVEL: z.enum(LOG_LEVELS).default('info'),
   // Rate limits, GraphQL document limits, CORS origins, proxies: ./http-edge-env.ts.

@@ -29,10 +29,19 @@ export interface ServiceMetrics {
 export function createMetrics(
   services: Pick<Services, 'db' | 'clock'>,
   adminToken: string | undefined,
+  { role = 'all' }: { role?: string } = {},
 ): ServiceMetrics {
   const registry = new Registry();
   const registers = [registry];
   collectDefaultMetrics({ register: registry });
+
+  // Which process answered the scrape: several share a port in a cluster (`serve --processes`).
+  new Gauge({
+    name: 'contactline_process_info',
+    help: 'This process: its role (all, api, worker) and pid; always 1',
+    labelNames: ['role', 'pid'] as const,
+    registers,
+  }).set({ role, pid: String(process.pid) }, 1);
 
   const requests = new Counter({
     name: 'contactline_http_requests_total',

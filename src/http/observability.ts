@@ -14,10 +14,12 @@ export interface ObservabilityOptions {
   logger?: Logger;
   /** Surfaces mounted as a middleware, not a route (the tool server): each one's path is its pattern. */
   endpoints?: readonly string[];
+  /** The process's role (src/service.ts), shown by /metrics. */
+  role?: string;
 }
 
 export function observabilityRouter(services: Services, options: ObservabilityOptions): Router {
-  const metrics = createMetrics(services, options.adminToken);
+  const metrics = createMetrics(services, options.adminToken, { role: options.role });
   const router = Router();
   const logger = options.logger ?? serviceLogger;
   router.use(accessLog({ logger, endpoints: options.endpoints, onFinished: metrics.observeRequest }));

@@ -32,9 +32,17 @@ export const QUEUES = ['contacts.import'] as const;
 export interface JobQueueOptions {
   /** How long stop() waits for running handlers before it fails their jobs (pg-boss's graceful stop). */
   stopTimeoutMs?: number;
+  /**
+   * Run pg-boss's maintenance (expiring and archiving jobs) in this process (default true). A
+   * process that only sends jobs (the api role) leaves it to the workers.
+   */
+  supervise?: boolean;
 }
 
-export async function startJobQueue(db: Database, { stopTimeoutMs = 5000 }: JobQueueOptions = {}): Promise<JobQueue> {
+export async function startJobQueue(
+  db: Database,
+  { stopTimeoutMs = 5000, supervise = true }: JobQueueOptions = {},
+): Promise<JobQueue> {
   // What must end before the database may close: running handlers, and on PGlite the queue's own
   // statements. pg-boss completes a job without awaiting it, and its graceful stop gives up
   // waiting for a handler after the timeout; either would then meet a closed database.
@@ -50,11 +58,11 @@ export async function startJobQueue(db: Database, { stopTimeoutMs = 5000 }: JobQ
   if (db.kind === 'postgres' && !db.connectionString) throw new Error('the job queue needs the PostgreSQL URL');
   const boss =
     db.kind === 'postgres' && db.connectionString
-      ? new PgBoss({ connectionString: db.connectionString, max: 4, schedule: false })
+      ? new PgBoss({ connectionString: db.connectionString, max: 4, schedule: false, supervise })
       : new PgBoss({
           db: { executeSql: (text, values) => track(runOnPglite(db, text, values)) },
           schedule: false,
-          supervise: true,
+          supervise,
         });
   boss.on('error', (error) => {
     // pg-boss reports maintenance failures here; they must not crash the process.
