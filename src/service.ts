@@ -58,6 +58,8 @@ export interface StartOptions {
         | 'PUBLIC_BASE_URL'
         | 'WEBHOOK_SECRETS_KEY'
         | 'WEBHOOKS_ALLOW_HTTP_LOOPBACK'
+        | 'DATABASE_READ_URL'
+        | 'DATABASE_DIRECT_URL'
       >
     > &
     Partial<HttpEdgeEnv>;
@@ -93,7 +95,13 @@ export async function startService(options: StartOptions): Promise<RunningServic
   const { env } = options;
   const db =
     options.db ??
-    (await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, inMemory: options.inMemory }));
+    (await openDatabase({
+      databaseUrl: env.DATABASE_URL,
+      readUrl: env.DATABASE_READ_URL,
+      directUrl: env.DATABASE_DIRECT_URL,
+      dataDir: env.DATA_DIR,
+      inMemory: options.inMemory,
+    }));
   const clock = options.clock ?? systemClock;
   try {
     if (db.kind === 'pglite') {
