@@ -7,7 +7,7 @@
 import net from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestAccount, type TestServer } from '../support/test-server.js';
+import { ADMIN_TOKEN, startTestServer, type TestAccount, type TestServer } from '../support/test-server.js';
 import { expectError, listOk, uniquePhone, upsertOk } from '../support/api-helpers.js';
 import { callError, callOk, connect } from '../mcp/mcp-helpers.js';
 import { openDatabase } from '../../src/db/database.js';
@@ -145,6 +145,12 @@ describe.skipIf(!POSTGRES)('DATABASE_READ_URL (PostgreSQL only: skipped without 
     expect(res.status, res.text).toBe(200);
     expect((res.json as { totals: { enrolled: number } }).totals.enrolled).toBe(7);
     expectError(await get(`/api/v1/workflows/${randomUUID()}/results`), 404, 'not_found');
+  });
+
+  it("/metrics reports the replica's lag (-1 here: the stand-in is not a standby)", async () => {
+    const res = await server.request(ADMIN_TOKEN, 'GET', '/metrics');
+    expect(res.status).toBe(200);
+    expect(res.text).toMatch(/^contactline_db_replica_lag_seconds -1$/m);
   });
 
   it('a replica that stops answering: lists are 503 unavailable, reads by id and writes still work', async () => {
