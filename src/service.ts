@@ -72,6 +72,8 @@ export interface StartOptions {
         | 'WEBHOOK_SECRETS_KEY'
         | 'WEBHOOKS_ALLOW_HTTP_LOOPBACK'
         | 'PGLITE_SHARED_BUFFERS'
+        | 'DATABASE_READ_URL'
+        | 'DATABASE_DIRECT_URL'
       >
     > &
     Partial<HttpEdgeEnv>;
@@ -116,6 +118,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
     options.db ??
     (await openDatabase({
       databaseUrl: env.DATABASE_URL,
+      readUrl: env.DATABASE_READ_URL,
+      directUrl: env.DATABASE_DIRECT_URL,
       dataDir: env.DATA_DIR,
       inMemory: options.inMemory,
       pgliteSharedBuffers: env.PGLITE_SHARED_BUFFERS,

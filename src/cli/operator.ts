@@ -28,12 +28,14 @@ export function describeDatabase(env: Env): string {
 }
 
 /** Opens the database; the embedded data-dir lock's message ("in use by process N") is shown as is. */
-export async function openFromEnv(env: Env): Promise<Database> {
+export async function openFromEnv(env: Env, options: { direct?: boolean } = {}): Promise<Database> {
   const { openDatabase, SHORT_LIVED_PGLITE_BUFFERS } = await import('../db/database.js');
   try {
     // A command runs a few statements: a small buffer pool starts the embedded database faster.
+    // `direct` (migrate): straight to the primary, past a transaction pooler (DATABASE_DIRECT_URL).
     return await openDatabase({
-      databaseUrl: env.DATABASE_URL,
+      databaseUrl: options.direct ? (env.DATABASE_DIRECT_URL ?? env.DATABASE_URL) : env.DATABASE_URL,
+      directUrl: options.direct ? undefined : env.DATABASE_DIRECT_URL,
       dataDir: env.DATA_DIR,
       pgliteSharedBuffers: SHORT_LIVED_PGLITE_BUFFERS,
     });

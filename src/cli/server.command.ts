@@ -149,12 +149,15 @@ async function serveOne(out: Output, env: Env, role: ServiceRole): Promise<void>
 
 export function migrateCommand(): Command {
   return new Command('migrate')
-    .description('apply the database migrations (PGlite under DATA_DIR, or PostgreSQL at DATABASE_URL)')
+    .description(
+      'apply the database migrations (PGlite under DATA_DIR, or PostgreSQL at DATABASE_DIRECT_URL, else DATABASE_URL)',
+    )
     .addOption(jsonOption())
     .action(async (opts: { json?: boolean }) => {
       const out = createOutput(!!opts.json);
       const env = await readEnv();
-      const db = await openFromEnv(env);
+      // Migrations run on a session of their own, past any transaction pooler.
+      const db = await openFromEnv(env, { direct: true });
       try {
         const { migrate } = await import('../db/migrate.js');
         const result = await migrate(db.sql);

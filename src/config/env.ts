@@ -32,6 +32,17 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 const EnvSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
+  /**
+   * A streaming replica of DATABASE_URL: contact lists and searches, their CSV pages and
+   * workflow results read from it (docs/read-replica.md). Needs DATABASE_URL.
+   */
+  DATABASE_READ_URL: z.string().url().optional(),
+  /**
+   * A direct (not pooled) connection to the primary. Setting it says DATABASE_URL is a
+   * transaction pooler (PgBouncer): statements are unnamed, and what needs a session (the
+   * process-liveness lock, `contactline migrate`) connects here. Needs DATABASE_URL.
+   */
+  DATABASE_DIRECT_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('./data'),
   /**
    * The embedded database's buffer pool (PostgreSQL's shared_buffers), held in the process's
@@ -131,6 +142,18 @@ export type Env = z.infer<typeof EnvSchema>;
 export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const parsed = EnvSchema.safeParse(withoutEmpty(source));
   if (!parsed.success) throw invalidConfiguration(parsed.error.issues);
+  const needsPostgres = (['DATABASE_READ_URL', 'DATABASE_DIRECT_URL'] as const).filter(
+    (name) => parsed.data[name] && !parsed.data.DATABASE_URL,
+  );
+  if (needsPostgres.length > 0)
+    throw invalidConfiguration(
+      needsPostgres.map((name) => ({
+        code: 'custom',
+        path: [name],
+        message: `${name} needs DATABASE_URL: the embedded database has no replica and no pooler`,
+        input: undefined,
+      })),
+    );
   return parsed.data;
 }
 

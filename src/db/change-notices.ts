@@ -33,7 +33,7 @@ export async function listenForChanges(db: Database, channel: string): Promise<C
     });
     return { generation: () => generation, live: () => true, close: unlisten };
   }
-  const connectionString = db.sessionConnectionString ?? db.connectionString;
+  const connectionString = db.directConnectionString ?? db.connectionString;
   if (!connectionString) throw new Error('change notices need a PostgreSQL connection string');
   let client: pg.Client | null = null;
   let live = false;

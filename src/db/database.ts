@@ -31,18 +31,48 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   prisma: PrismaClient;
   sql: SqlRunner;
+  /**
+   * Where the heavy reads go (contact lists and searches, their CSV pages, workflow results):
+   * the read replica of DATABASE_READ_URL when set, else the primary itself (`sql`). Reads by
+   * id and everything inside a write stay on `sql`. docs/read-replica.md.
+   */
+  reads: ReadView;
   /** PostgreSQL connection string, when kind is postgres (the queue opens its own pool). */
   connectionString?: string;
   /**
-   * A connection string that gives a session of its own (LISTEN, session advisory locks), when
-   * `connectionString` may not (a transaction pooler); absent: `connectionString` does.
+   * A direct (not pooled) connection string to the primary, for the work that needs a session
+   * of its own (the process-liveness lock, LISTEN for change notices, migrations):
+   * DATABASE_DIRECT_URL, else connectionString.
    */
-  sessionConnectionString?: string;
+  directConnectionString?: string;
+  /** True when connectionString is a transaction pooler (DATABASE_DIRECT_URL is set): statements are unnamed. */
+  pooled?: boolean;
   /** PGlite: delivers the notices of `channel` in-process; resolves to the function that stops it. */
   listen?(channel: string, onNotice: (payload: string) => void): Promise<() => Promise<void>>;
   /** The connection pool's use, on PostgreSQL (PGlite is one connection): for /metrics. */
   poolStats?(): PoolStats;
   close(): Promise<void>;
+}
+
+/** The reads a replica may serve (Database.reads). */
+export interface ReadView {
+  /** `replica` when DATABASE_READ_URL is set; `primary` otherwise (the same runner as Database.sql). */
+  target: 'primary' | 'replica';
+  /**
+   * Runs a read. On the replica, a failure to reach it (refused, dropped, timed out, shutting
+   * down, or a query cancelled by a conflict with recovery) is a ReplicaUnavailableError.
+   */
+  sql: Pick<SqlRunner, 'query'>;
+  /** The replica's replay delay in seconds (0 when it has replayed all it received); null when not a standby. */
+  replicaLagSeconds?(): Promise<number | null>;
+}
+
+/** The read replica could not answer (unreachable, restarting, or a query cancelled by recovery): retry later. */
+export class ReplicaUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super(`The read replica did not answer: ${(cause as Error)?.message ?? String(cause)}`, { cause });
+    this.name = 'ReplicaUnavailableError';
+  }
 }
 
 export interface PoolStats {
@@ -64,6 +94,13 @@ export const SHORT_LIVED_PGLITE_BUFFERS = '16MB';
 export interface OpenDatabaseOptions {
   /** postgres://... ; when absent, PGlite is used. */
   databaseUrl?: string;
+  /** A streaming replica of databaseUrl for the heavy reads (DATABASE_READ_URL); PostgreSQL only. */
+  readUrl?: string;
+  /**
+   * A direct connection to the primary (DATABASE_DIRECT_URL); PostgreSQL only. When set,
+   * databaseUrl is taken to be a transaction pooler (PgBouncer): no statement is named.
+   */
+  directUrl?: string;
   /** PGlite data directory; `memory://` (or undefined with inMemory) for a throwaway database. */
   dataDir?: string;
   inMemory?: boolean;
@@ -77,33 +114,90 @@ export interface OpenDatabaseOptions {
 }
 
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options);
+  if (options.readUrl || options.directUrl)
+    throw new Error(
+      'DATABASE_READ_URL and DATABASE_DIRECT_URL need DATABASE_URL: the embedded database has no replica and no pooler',
+    );
   return openPglite(options.inMemory ? undefined : (options.dataDir ?? './data'), options);
 }
 
-async function openPostgres(connectionString: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString, max: POOL_MAX });
+/** A pool that has reached its server once: a server it cannot reach fails the start, not the first request. */
+async function openPool(connectionString: string, what: string, extra: pg.PoolConfig = {}): Promise<pg.Pool> {
+  const pool = new pg.Pool({ connectionString, max: POOL_MAX, ...extra });
   // An idle connection the server closed (a restart, a terminated backend) is dropped from
   // the pool, which opens a new one when needed; unhandled, its 'error' would end the process.
-  pool.on('error', (error) => logger.warn({ err: error }, 'an idle database connection failed; the pool replaces it'));
-  // A pool that cannot reach the server should fail here, not on the first request.
-  const probe = await pool.connect();
-  probe.release();
+  pool.on('error', (error) =>
+    logger.warn({ err: error, database: what }, 'an idle database connection failed; the pool replaces it'),
+  );
+  try {
+    const probe = await pool.connect();
+    probe.release();
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw new Error(`Cannot reach the ${what}: ${(error as Error).message}`, { cause: error });
+  }
+  return pool;
+}
+
+/**
+ * A parameterized query. Named (prepared once per connection, by its text) so the hot paths
+ * skip parsing and planning on every call, except through a transaction pooler: PgBouncer 1.18
+ * hands each transaction any server connection, where a statement prepared on another is unknown.
+ */
+function runQuery(client: pg.Pool | pg.PoolClient, named: boolean, text: string, params?: unknown[]) {
+  if (!params?.length) return client.query(text);
+  return named
+    ? client.query({ name: statementName(text), text, values: params })
+    : client.query({ text, values: params });
+}
+
+/** SQLSTATEs of a query the replica could not serve now: connection exceptions, shutdowns, recovery conflicts. */
+function replicaCouldNotAnswer(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code))
+    return code.startsWith('08') || code.startsWith('57P') || code === '40001';
+  // The socket's own failures (ECONNREFUSED, ECONNRESET, ETIMEDOUT, ENOTFOUND, …) and the
+  // driver's (a connection timeout, a connection terminated while a query ran).
+  if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return true;
+  return typeof message === 'string' && /connection|timeout|terminated/i.test(message);
+}
+
+async function openPostgres(connectionString: string, options: OpenDatabaseOptions): Promise<Database> {
+  const pooled = !!options.directUrl;
+  const named = !pooled;
+  const pool = await openPool(connectionString, 'database (DATABASE_URL)');
+  let replica: pg.Pool | undefined;
+  try {
+    // A replica that stops answering must fail a list within seconds, not hold it (and a
+    // connection slot) until the client gives up.
+    if (options.readUrl)
+      replica = await openPool(options.readUrl, 'read replica (DATABASE_READ_URL)', { connectionTimeoutMillis: 5000 });
+  } catch (error) {
+    await pool.end().catch(() => {});
+    throw error;
+  }
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const query: SqlRunner['query'] = async (text, params) => {
+    const result = await runQuery(pool, named, text, params);
+    return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+  };
+  const reads: ReadView = replica
+    ? replicaReads(replica, named)
+    : {
+        target: 'primary',
+        sql: { query },
+      };
   return {
     kind: 'postgres',
     prisma,
+    reads,
     connectionString,
+    directConnectionString: options.directUrl ?? connectionString,
+    pooled,
     poolStats: () => ({ max: POOL_MAX, total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     sql: {
-      query: async (text, params) => {
-        // Parameterized statements are prepared once per connection (named by their text),
-        // so the hot paths skip parsing and planning on every call.
-        const result = params?.length
-          ? await pool.query({ name: statementName(text), text, values: params as unknown[] })
-          : await pool.query(text);
-        return { rows: result.rows, rowCount: result.rowCount ?? 0 };
-      },
+      query,
       exec: async (text) => {
         await pool.query(text);
       },
@@ -117,9 +211,7 @@ async function openPostgres(connectionString: string): Promise<Database> {
           await client.query('BEGIN');
           const result = await work({
             query: async (text, params) => {
-              const r = params?.length
-                ? await client.query({ name: statementName(text), text, values: params as unknown[] })
-                : await client.query(text);
+              const r = await runQuery(client, named, text, params);
               return { rows: r.rows, rowCount: r.rowCount ?? 0 };
             },
           });
@@ -136,6 +228,31 @@ async function openPostgres(connectionString: string): Promise<Database> {
     async close() {
       await prisma.$disconnect();
       await pool.end();
+      await replica?.end();
+    },
+  };
+}
+
+/** SQL: the replica's replay delay in seconds; 0 when it has replayed all it received, null on a primary. */
+const REPLICA_LAG_SQL = `SELECT CASE WHEN pg_last_wal_receive_lsn() = pg_last_wal_replay_lsn() THEN 0
+  ELSE extract(epoch FROM now() - pg_last_xact_replay_timestamp()) END::float8 AS lag`;
+
+function replicaReads(replica: pg.Pool, named: boolean): ReadView {
+  return {
+    target: 'replica',
+    sql: {
+      query: async (text, params) => {
+        try {
+          const result = await runQuery(replica, named, text, params);
+          return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+        } catch (error) {
+          throw replicaCouldNotAnswer(error) ? new ReplicaUnavailableError(error) : error;
+        }
+      },
+    },
+    async replicaLagSeconds() {
+      const { rows } = await replica.query<{ lag: number | null }>(REPLICA_LAG_SQL);
+      return rows[0]?.lag ?? null;
     },
   };
 }
@@ -196,13 +313,15 @@ async function openPglite(
     }),
   );
   const prisma = new PrismaClient({ adapter: new PrismaPGlite(db) as never });
+  // PGlite serializes query() against open transactions (its transaction mutex), so the
+  // queue's statements never run inside a Prisma transaction; see test/api/pglite-sharing.
+  const sql = pgliteSqlRunner(db);
   return {
     kind: 'pglite',
     prisma,
     listen: (channel, onNotice) => db.listen(channel, onNotice).then((unlisten) => () => unlisten()),
-    // PGlite serializes query() against open transactions (its transaction mutex), so the
-    // queue's statements never run inside a Prisma transaction; see test/api/pglite-sharing.
-    sql: pgliteSqlRunner(db),
+    sql,
+    reads: { target: 'primary', sql },
     async close() {
       await prisma.$disconnect();
       await db.close();

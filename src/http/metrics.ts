@@ -124,8 +124,27 @@ export function createMetrics(
     help: 'Queries waiting for a free connection (PostgreSQL)',
     registers,
   });
+  // Registered only with a read replica (DATABASE_READ_URL): read at each scrape, one statement.
+  const replicaLag = services.db.reads.replicaLagSeconds
+    ? new Gauge({
+        name: 'contactline_db_replica_lag_seconds',
+        help: "How far the read replica's replay is behind (0: it has replayed all it received; -1: unreadable or not a standby)",
+        registers,
+      })
+    : null;
+
+  async function readReplicaLag(): Promise<void> {
+    if (!replicaLag || !services.db.reads.replicaLagSeconds) return;
+    try {
+      replicaLag.set((await services.db.reads.replicaLagSeconds()) ?? -1);
+    } catch (error) {
+      replicaLag.set(-1);
+      logger.warn({ err: error }, 'metrics: reading the read replica’s lag failed');
+    }
+  }
 
   async function readDatabaseGauges(): Promise<void> {
+    await readReplicaLag();
     const pool = services.db.poolStats?.();
     poolMax.set(pool?.max ?? 1);
     if (pool) {

@@ -7,6 +7,9 @@
 // process's connection ends (a kill -9 included, once the server sees the socket close), so an
 // owner whose lock can be taken is gone. On the embedded database only one process can open the
 // data directory (src/db/data-dir-lock.ts), so every owner but this process is gone.
+//
+// The lock is session state: through a transaction pooler (PgBouncer) the server connection
+// changes under it, so this connection goes straight to the primary (DATABASE_DIRECT_URL).
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { Database } from '../db/database.js';
@@ -22,12 +25,14 @@ export interface ProcessLiveness {
 /** The advisory-lock namespace of process ids (the first key of the two-key form). */
 const LOCK_NAMESPACE = 'contactline.process';
 
-export async function registerProcess(db: Pick<Database, 'kind' | 'connectionString'>): Promise<ProcessLiveness> {
+export async function registerProcess(
+  db: Pick<Database, 'kind' | 'connectionString' | 'directConnectionString'>,
+): Promise<ProcessLiveness> {
   const id = randomUUID();
   if (db.kind === 'pglite') {
     return { id, gone: async (owners) => owners.filter((owner) => owner !== id), close: async () => {} };
   }
-  const client = new pg.Client({ connectionString: db.connectionString });
+  const client = new pg.Client({ connectionString: db.directConnectionString ?? db.connectionString });
   // A lost connection would drop the lock; the error must not crash the process.
   client.on('error', () => {});
   await client.connect();

@@ -165,7 +165,21 @@ function migratedPostgresTemplate(adminUrl: string): Promise<string> {
   return postgresTemplate;
 }
 
-export async function createTestDatabase(kind: DatabaseKind): Promise<TestDatabase> {
+/** How the service's Database reaches a new PostgreSQL database (ignored on PGlite). */
+export interface TestDatabaseConnection {
+  /** DATABASE_READ_URL: another database standing in for the read replica. */
+  readUrl?: string;
+  /**
+   * The URL the service opens instead of the new database's own (a pooler in front of it, given
+   * the database's name and URL); the own URL is then its DATABASE_DIRECT_URL.
+   */
+  through?: (name: string, url: string) => Promise<string>;
+}
+
+export async function createTestDatabase(
+  kind: DatabaseKind,
+  connection: TestDatabaseConnection = {},
+): Promise<TestDatabase> {
   if (kind === 'pglite') {
     // A test's database holds little, and starts faster with a small buffer pool.
     const db = await openDatabase({
@@ -180,7 +194,12 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<TestDataba
   const name = `cl_test_${randomBytes(6).toString('hex')}`;
   await adminQuery(adminUrl, `CREATE DATABASE ${name} TEMPLATE ${template}`);
   const url = databaseUrl(adminUrl, name);
-  const db = await openDatabase({ databaseUrl: url });
+  const pooledUrl = connection.through ? await connection.through(name, url) : undefined;
+  const db = await openDatabase({
+    databaseUrl: pooledUrl ?? url,
+    readUrl: connection.readUrl,
+    directUrl: pooledUrl ? url : undefined,
+  });
   return {
     db,
     url,

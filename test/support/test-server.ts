@@ -1,7 +1,7 @@
 // A real listening service on a fresh database, plus factories that make unique data.
 import { randomUUID } from 'node:crypto';
 import { startService, type RunningService, type StartOptions } from '../../src/service.js';
-import { createTestDatabase, type DatabaseKind } from './databases.js';
+import { createTestDatabase, type DatabaseKind, type TestDatabase } from './databases.js';
 import { generateSecret, hashSecret } from '../../src/domain/api-keys/api-keys.service.js';
 import type { Clock } from '../../src/domain/shared/clock.js';
 import type { MondayConfig } from '../../integration/monday/config.js';
@@ -41,6 +41,8 @@ export interface TestServer {
   eventually<T>(check: () => Promise<T | undefined | null | false>, timeoutMs?: number): Promise<T>;
   /** The service's clock (the suite's own when it passed one): fixtures stamp rows with it. */
   now(): Date;
+  /** The database standing in for the read replica (DATABASE_READ_URL), with options.readDatabase. */
+  readDatabase?: TestDatabase;
   stop(): Promise<void>;
 }
 
@@ -61,6 +63,17 @@ export interface TestServerOptions {
    * WEBHOOK_SECRETS_KEY on PostgreSQL.
    */
   webhooks?: { deliver?: boolean; allowHttpLoopback?: boolean; lookup?: HostLookup; noSecretsKey?: boolean };
+  /**
+   * PostgreSQL only: a second new database as DATABASE_READ_URL (server.readDatabase), standing
+   * in for a read replica; a suite writes to it what the "replica" holds. `through`: the URL
+   * the service reads it at instead (a proxy the suite can cut), given its own.
+   */
+  readDatabase?: boolean | { through?: (url: string) => Promise<string> };
+  /**
+   * PostgreSQL only: DATABASE_URL through a pooler the suite starts in front of the new database
+   * (given its name and direct URL, it answers the pooler's URL); DATABASE_DIRECT_URL is the direct one.
+   */
+  pooler?: (name: string, directUrl: string) => Promise<string>;
 }
 
 /** The key of webhook secrets at rest in every test server (32 bytes, base64). */
@@ -81,7 +94,12 @@ export function everySurface(): TestServerOptions {
 }
 
 export async function startTestServer(kind: DatabaseKind, options: TestServerOptions = {}): Promise<TestServer> {
-  const database = await createTestDatabase(kind);
+  if ((options.readDatabase || options.pooler) && kind !== 'postgres')
+    throw new Error('readDatabase and pooler need PostgreSQL');
+  const readDatabase = options.readDatabase ? await createTestDatabase(kind) : undefined;
+  const readThrough = typeof options.readDatabase === 'object' ? options.readDatabase.through : undefined;
+  const readUrl = readDatabase?.url && readThrough ? await readThrough(readDatabase.url) : readDatabase?.url;
+  const database = await createTestDatabase(kind, { readUrl, through: options.pooler });
   const service = await startService({
     env: {
       PORT: 0,
@@ -184,9 +202,11 @@ export async function startTestServer(kind: DatabaseKind, options: TestServerOpt
       }
     },
     now: () => service.services.clock.now(),
+    readDatabase,
     async stop() {
       await service.stop().catch(() => {});
       await database.drop().catch(() => {});
+      await readDatabase?.drop().catch(() => {});
     },
   };
   return server;

@@ -22,7 +22,21 @@ describe('loadEnv', () => {
     [{ REGION: 'mars' }, 'REGION'],
     [{ ADMIN_TOKEN: 'short' }, 'ADMIN_TOKEN'],
     [{ TELEPHONY_WEBHOOK_SECRETS: 'short' }, 'TELEPHONY_WEBHOOK_SECRETS'],
+    [{ DATABASE_READ_URL: 'postgres://replica/db' }, 'DATABASE_READ_URL needs DATABASE_URL'],
+    [{ DATABASE_DIRECT_URL: 'postgres://primary/db' }, 'DATABASE_DIRECT_URL needs DATABASE_URL'],
   ])('refuses %o naming %s', (source, name) => {
     expect(() => loadEnv(source as NodeJS.ProcessEnv)).toThrow(name);
+  });
+
+  it('takes DATABASE_READ_URL and DATABASE_DIRECT_URL with DATABASE_URL', () => {
+    const env = loadEnv({
+      DATABASE_URL: 'postgres://pooler:6432/db',
+      DATABASE_READ_URL: 'postgres://replica/db',
+      DATABASE_DIRECT_URL: 'postgres://primary/db',
+    });
+    expect([env.DATABASE_READ_URL, env.DATABASE_DIRECT_URL]).toEqual([
+      'postgres://replica/db',
+      'postgres://primary/db',
+    ]);
   });
 });

@@ -6,7 +6,7 @@ import { encodeCursor } from '../shared/cursor.js';
 import { parseInput } from '../shared/validation.js';
 import type { ContactRow } from './contacts.rules.js';
 import { ListQuerySchema } from './contacts.inputs.js';
-import { directSql } from '../../db/sql-client.js';
+import { heavyReads } from '../shared/heavy-reads.js';
 import { findContactPage } from './contacts-list.store.js';
 
 export interface ContactPage {
@@ -18,7 +18,8 @@ export async function listContacts(ctx: RequestContext, query: unknown): Promise
   const actor = requireActor(ctx);
   const q = parseInput(ListQuerySchema, query);
   // One row more than the page tells whether another page exists: the last page carries no nextToken.
-  const rows = await findContactPage(directSql(ctx.db.sql), actor.accountId, q);
+  // From the read replica when there is one (a page may lag the primary by its replay delay).
+  const rows = await findContactPage(heavyReads(ctx), actor.accountId, q);
   const data = rows.slice(0, q.limit);
   return { data, nextToken: rows.length > q.limit ? encodeCursor(data[data.length - 1]) : null };
 }

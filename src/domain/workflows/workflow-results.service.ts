@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { CALL_RESULTS } from '../../calls/telephony/telephony.port.js';
 import { canonicalTimezone } from '../../normalize/timezone.js';
-import { directSql } from '../../db/sql-client.js';
+import { heavyReads } from '../shared/heavy-reads.js';
 import type { RequestContext } from '../context.js';
 import { requireActor } from '../context.js';
 import { badRequestFor } from '../errors.js';
@@ -135,7 +135,8 @@ export async function workflowResults(
     throw badRequestFor([{ path: 'from', message: `the window is at most ${MAX_WINDOW_DAYS} days` }]);
   const workflow = await accountWorkflow(ctx, workflowId, 'id');
 
-  const db = directSql(ctx.db.sql);
+  // The workflow above is read on the primary (an id); its figures on the read replica when there is one.
+  const db = heavyReads(ctx);
   const window = { accountId, workflowId: workflow.id, from, to, timeZone };
   const sets = { connected: CONNECTED_RESULTS, buckets: DURATION_BUCKETS.length };
   const byAgent = q.groupBy === 'agent';
