@@ -41,6 +41,8 @@ export interface Topology {
   workers: ServiceProcess[];
   /** The load balancer's address. */
   baseUrl: string;
+  /** Starts one more service process (a restart: the same name and port), stopped with the rest. */
+  startService(name: string, role: ServiceRole, port?: number): Promise<ServiceProcess>;
 }
 
 export interface TopologyHandle {
@@ -105,6 +107,7 @@ export function createTopology(options: TopologyOptions): TopologyHandle {
         api,
         workers,
         baseUrl: haproxy.baseUrl,
+        startService: start,
       };
     },
     async stop() {
