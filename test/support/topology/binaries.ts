@@ -15,7 +15,7 @@ const RUNUSER = '/usr/sbin/runuser';
  */
 export function topologyUnavailable(): string | null {
   const needed = [
-    ...['initdb', 'pg_ctl', 'pg_basebackup', 'postgres'].map((name) => path.join(PG_BIN, name)),
+    ...['initdb', 'pg_ctl', 'pg_basebackup', 'postgres', 'psql'].map((name) => path.join(PG_BIN, name)),
     PGBOUNCER,
     HAPROXY,
     RUNUSER,
