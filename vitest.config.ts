@@ -8,7 +8,8 @@ const require = createRequire(import.meta.url);
 // `npm run test:quick` (TEST_QUICK=1, embedded database only): the unit, API, edge and tool server
 // suites for the edit loop, without the ones that spend minutes on one subject: the browser, the
 // CLI and the integrations (child processes and emulators), kill -9 and restart, the input
-// fuzzers, and the 30,000-contact bulk-update. `npm test` runs everything.
+// fuzzers, the 30,000-contact bulk-update, and the many-process topology (PostgreSQL, a replica,
+// PgBouncer, HAProxy). `npm test` runs everything.
 const SLOW_FILES = [
   'test/browser/**',
   'test/cli/**',
@@ -22,6 +23,7 @@ const SLOW_FILES = [
   'test/api/fuzz-telephony.test.ts',
   'test/mcp/fuzz-tools.test.ts',
   'test/mcp/inspector-cli.test.ts',
+  'test/topology/**',
 ];
 
 // Seconds each of the longest files took in a full run on a 2-core machine (npm test, embedded
@@ -33,6 +35,7 @@ const EXPECTED_SECONDS: Record<string, number> = {
   'test/api/crash-recovery.test.ts': 149,
   'test/cli/cli.test.ts': 101,
   'test/browser/console.test.ts': 80,
+  'test/topology/topology.test.ts': 55,
   'test/browser/console-campaigns.test.ts': 41,
   'test/api/list-shapes.test.ts': 41,
   'test/cli/calling-policy.test.ts': 40,
