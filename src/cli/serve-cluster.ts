@@ -6,6 +6,7 @@
 // told its role in CLUSTER_ROLE_VARIABLE; it reports to the primary over the IPC channel and
 // prints nothing on stdout. Why role `all` becomes one `all` child and the others `api`:
 // docs/decisions/0043-process-roles.md.
+import { performance } from 'node:perf_hooks';
 import cluster, { type Worker } from 'node:cluster';
 import type { Env } from '../config/env.js';
 import type { ServiceRole } from '../config/service-role.js';
@@ -99,6 +100,7 @@ interface Slot {
   number: number;
   role: ServiceRole;
   worker?: Worker;
+  /** When it started, on a monotonic timer (ms): only a duration is ever taken from it. */
   startedAt: number;
   /** Restarts since the slot's child last ran HEALTHY_RUN_MS. */
   failures: number;
@@ -131,7 +133,7 @@ export async function serveClusterPrimary(out: Output, env: Env, role: ServiceRo
 
   const fork = (slot: Slot) => {
     slot.restartTimer = undefined;
-    slot.startedAt = Date.now();
+    slot.startedAt = performance.now();
     const worker = cluster.fork({ [CLUSTER_ROLE_VARIABLE]: slot.role });
     slot.worker = worker;
     bySlot.set(worker, slot);
@@ -187,7 +189,7 @@ export async function serveClusterPrimary(out: Output, env: Env, role: ServiceRo
       stopAll();
       return;
     }
-    if (Date.now() - slot.startedAt >= HEALTHY_RUN_MS) slot.failures = 0;
+    if (performance.now() - slot.startedAt >= HEALTHY_RUN_MS) slot.failures = 0;
     const delay = Math.min(RESTART_FIRST_MS * 2 ** slot.failures, RESTART_MAX_MS);
     slot.failures += 1;
     logger.warn(

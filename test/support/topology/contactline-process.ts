@@ -11,27 +11,12 @@ import { freePort, runChecked, spawnLogged, waitUntil, type LoggedChild } from '
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const CLI = path.join(ROOT, 'bin/contactline.js');
 
-/**
- * TEMPORARY, until the DATABASE_DIRECT_URL work lands on this branch: true points DATABASE_URL
- * straight at the primary instead of at PgBouncer. Without that work the service prepares named
- * statements ("cl_…") on whatever DATABASE_URL names, which PgBouncer in transaction mode breaks
- * (prepared statement "cl_…" does not exist). Keep it false in a commit: the topology is the
- * one production runs, with PgBouncer.
- */
-export const DATABASE_URL_BYPASSES_PGBOUNCER = false;
-
 /** The roles of `contactline serve --role` (env SERVICE_ROLE). */
 export type ServiceRole = 'api' | 'worker' | 'all';
 
-/**
- * How a process is told its role: the environment (SERVICE_ROLE), which a service without roles
- * ignores. The flag (`serve --role <role>`) means the same; a service without roles refuses it
- * as an unknown option, so it is passed only once the roles have landed: set this to true then.
- */
-const PASS_ROLE_FLAG = false;
-
+/** A process's role: the flag of `serve --role` (SERVICE_ROLE would say the same). */
 function roleSettings(role: ServiceRole): { args: string[]; env: Record<string, string> } {
-  return { args: PASS_ROLE_FLAG ? ['--role', role] : [], env: { SERVICE_ROLE: role } };
+  return { args: ['--role', role], env: {} };
 }
 
 /** How every process of one topology reaches the databases. */
@@ -47,7 +32,7 @@ export interface DatabaseUrls {
 /** The database variables of a service process. */
 export function databaseEnv(urls: DatabaseUrls): Record<string, string> {
   return {
-    DATABASE_URL: DATABASE_URL_BYPASSES_PGBOUNCER ? urls.direct : urls.pooled,
+    DATABASE_URL: urls.pooled,
     DATABASE_DIRECT_URL: urls.direct,
     DATABASE_READ_URL: urls.read,
   };
