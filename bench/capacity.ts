@@ -35,6 +35,8 @@ export interface CapacitySettings {
   /** Requests of each sequential figure. */
   sequential: number;
   bulkRuns: number;
+  /** PostgreSQL: the process counts of `serve --processes` whose get-by-id throughput is measured. */
+  processCounts: number[];
 }
 
 export interface CapacityFigure {
@@ -154,7 +156,7 @@ const pick = <T>(items: T[], rand: () => number) => items[Math.floor(rand() * it
 const FIRST = ['James', 'Mary', 'Wei', 'Priya', 'Carlos', 'Fatima', 'Linda', 'Robert'];
 const LAST = ['Smith', 'Garcia', 'Nguyen', 'Patel', 'Kim', 'Okafor', 'Rossi', 'Brown'];
 
-/** New contacts only: +1 718 numbers from a counter of their own (service and baseline apart). */
+/** New contacts only: +1 718 numbers from a counter of their own (service and baseline apart; exchanges 200–899 are valid). */
 function newContacts(start: number) {
   const rand = prng(start);
   let next = start;
@@ -225,14 +227,14 @@ async function serviceRuns(
     method: 'GET',
     path: '/api/v1/contacts?limit=100',
   });
-  const nextNew = newContacts(1_000_000);
+  const nextNew = newContacts(2_000_000);
   const upsertNew = await concurrent(baseUrl, apiKey, settings, {
     method: 'PUT',
     path: '/api/v1/contacts/upsert',
     setupRequest: (req) => ({ ...req, body: JSON.stringify(nextNew()) }),
   });
   log(`   capacity: bulk import of 1000, ${settings.bulkRuns} runs…`);
-  const nextBulk = newContacts(5_000_000);
+  const nextBulk = newContacts(4_000_000);
   const bulk: number[] = [];
   for (let run = -1; run < settings.bulkRuns; run++) {
     const contacts = Array.from({ length: 1000 }, () => ({ sourceKind: 'api', externalId: null, ...nextBulk() }));
@@ -305,7 +307,7 @@ async function rawRuns(
     return query(BY_EXTERNAL_ID_SQL, [accountId, sourceKind, externalId]);
   });
   const listFirstPage = await loops(() => query(list.text, list.values));
-  const nextNew = newContacts(2_000_000);
+  const nextNew = newContacts(3_000_000);
   const upsertNew = await loops(() => {
     const c = nextNew();
     return query(UPSERT_SQL, rawRow(accountId, c.phone, c.firstName, c.lastName));
@@ -433,6 +435,34 @@ export async function benchCapacity(
     } finally {
       await serve.stop();
     }
+    // One machine, more processes: `serve --processes N` (SERVICE_PROCESSES), get by id, 16 at once.
+    const scaling: CapacityFigure[] = [];
+    if (pgDatabase) {
+      for (const processes of settings.processCounts) {
+        log(`   capacity: get by id with ${processes} process(es)…`);
+        const cluster = await startServe({ ...env, SERVICE_PROCESSES: String(processes) }, logFile);
+        try {
+          const rand = prng(11);
+          const run = await concurrent(cluster.baseUrl, account.apiKey, settings, {
+            method: 'GET',
+            setupRequest: (req) => ({ ...req, path: `/api/v1/contacts/${pick(sample.ids, rand)}` }),
+          });
+          scaling.push({
+            id: `cap-get-id-processes-${processes}`,
+            name: `Get by id, 16 at once, serve --processes ${processes}`,
+            measure: 'throughput',
+            service: run.throughput,
+            baseline: null,
+            ratio: null,
+            errors: run.errors,
+            target: 'informational',
+            pass: null,
+          });
+        } finally {
+          await cluster.stop();
+        }
+      }
+    }
     let raw: RawRuns;
     if (pgDatabase) {
       const pool = new pg.Pool({ connectionString: pgDatabase.url, max: settings.connections });
@@ -449,7 +479,7 @@ export async function benchCapacity(
         await db.close();
       }
     }
-    return figuresOf(kind, settings.contacts, service, raw);
+    return [...figuresOf(kind, settings.contacts, service, raw), ...scaling];
   } finally {
     await pgDatabase?.drop();
     fs.rmSync(workDir, { recursive: true, force: true });

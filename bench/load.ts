@@ -114,12 +114,14 @@ export async function startServe(
   logFile: string,
   /** Node's own options for the child (a profiler's, say). */
   nodeArgs: string[] = [],
+  /** Another checkout to run (an earlier version, for a before-and-after). */
+  root: string = ROOT,
 ): Promise<{ child: ChildProcess; baseUrl: string; stop(): Promise<void> }> {
   const port = await freePort();
   const devNull = fs.openSync('/dev/null', 'w');
   const logFd = fs.openSync(logFile, 'w');
   const child = spawn(process.execPath, [...nodeArgs, 'bin/contactline.js', 'serve'], {
-    cwd: ROOT,
+    cwd: root,
     env: {
       ...process.env,
       HOST: '127.0.0.1',

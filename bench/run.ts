@@ -54,6 +54,13 @@
 //      (default 1,000,000; quick 50,000) over 90 days, seeded by SQL, vs one plain SQL statement computing the same
 //      aggregates (target p95 < 100 ms on PostgreSQL for the 90 days).
 //   BENCH_ONLY=results                     no seed of contacts: only the figures of 13
+//   14. (bench/capacity.ts) one `contactline serve` process against the raw driver with a pool of 16, on
+//      BENCH_CONTACTS contacts (default 1,000,000 on PostgreSQL, 100,000 embedded): get by id, by external id,
+//      the first list page and an upsert of a new contact, 16 at once (throughput ratio: reads ≤ 3×, upsert ≤ 4×);
+//      get by id, the list and CSV pages one at a time (p50 overhead < 0.5 ms); a bulk import of 1000 to stored
+//      (≤ 2×); the embedded service's resident memory (≤ 400 MiB at 100,000); on PostgreSQL, get by id with
+//      `serve --processes 1, 2 and 4`. Writes bench/capacity.json and bench/capacity.md.
+//   BENCH_ONLY=capacity                    only the figures of 14 (a database of their own)
 // Writes bench/results.json and bench/results.md (with BENCH_CONTACTS set: bench/results-<N>.json
 // and .md, so a run at another size keeps its own figures). A BENCH_ONLY run replaces (or adds) only its own
 // figures in the results already there, each marked with the run it comes from.
@@ -125,6 +132,7 @@ const SETTINGS = {
     seconds: QUICK ? 3 : 10,
     sequential: QUICK ? 300 : 2000,
     bulkRuns: QUICK ? 3 : 10,
+    processCounts: [1, 2, 4],
   }),
   signIn: { parallel: 30, phaseSeconds: QUICK ? 4 : 10, warmup: 20 },
   // 10 million on PostgreSQL (the figure of record); PGlite keeps its database in the process's memory.
