@@ -182,7 +182,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       ...webhookSettingsFrom(env, { kind: db.kind, inMemory: options.inMemory ?? false }),
       ...options.webhookSettings,
     };
-    // Keys are kept in memory only while this process hears of their changes (docs/decisions/0043).
+    // Keys are kept in memory only while this process hears of their changes (docs/decisions/0045).
     authNotices = await listenForChanges(db, AUTH_CHANNEL).catch((error: unknown) => {
       logger.warn({ err: error }, 'cannot listen for key changes: every request looks its key up');
       return null;
