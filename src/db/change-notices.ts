@@ -17,7 +17,38 @@ export interface ChangeNotices {
   generation(): number;
   /** Whether notices are being received now; false: answer nothing from memory. */
   live(): boolean;
+  /**
+   * Resolves once the generation has moved past `generation` (a notice, or a lost connection), or
+   * after `timeoutMs`: a writer of a change calls it after its commit, so that its own answer is
+   * sent only once this process has heard of the change.
+   */
+  passed(generation: number, timeoutMs: number): Promise<void>;
   close(): Promise<void>;
+}
+
+/** The waiters of `passed`, woken at each change of the generation. */
+function generationWaiters() {
+  const waiters = new Set<() => void>();
+  return {
+    wake() {
+      for (const wake of [...waiters]) wake();
+    },
+    wait(done: () => boolean, timeoutMs: number): Promise<void> {
+      if (done()) return Promise.resolve();
+      return new Promise<void>((resolve) => {
+        const finish = () => {
+          waiters.delete(check);
+          clearTimeout(timer);
+          resolve();
+        };
+        const check = () => {
+          if (done()) finish();
+        };
+        const timer = setTimeout(finish, timeoutMs);
+        waiters.add(check);
+      });
+    },
+  };
 }
 
 /** How long to wait before listening again after the connection was lost, at first and at most. */
@@ -27,11 +58,14 @@ const RECONNECT_MS = { first: 200, max: 10_000 };
 export async function listenForChanges(db: Database, channel: string): Promise<ChangeNotices> {
   if (!/^[a-z_]+$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
   let generation = 0;
+  const waiters = generationWaiters();
+  const passed = (past: number, timeoutMs: number) => waiters.wait(() => generation > past, timeoutMs);
   if (db.listen) {
     const unlisten = await db.listen(channel, () => {
       generation++;
+      waiters.wake();
     });
-    return { generation: () => generation, live: () => true, close: unlisten };
+    return { generation: () => generation, live: () => true, passed, close: unlisten };
   }
   const connectionString = db.directConnectionString ?? db.connectionString;
   if (!connectionString) throw new Error('change notices need a PostgreSQL connection string');
@@ -45,12 +79,14 @@ export async function listenForChanges(db: Database, channel: string): Promise<C
     const next = new pg.Client({ connectionString, application_name: 'contactline-notices' });
     next.on('notification', () => {
       generation++;
+      waiters.wake();
     });
     const lost = (error?: Error) => {
       if (client !== next) return;
       client = null;
       live = false;
       generation++;
+      waiters.wake();
       next.end().catch(() => {});
       if (closed) return;
       logger.warn(
@@ -68,6 +104,7 @@ export async function listenForChanges(db: Database, channel: string): Promise<C
     // Whatever changed while no one listened is unknown: everything read before now is stale.
     generation++;
     live = true;
+    waiters.wake();
     retryMs = RECONNECT_MS.first;
   };
   const reconnect = () => {
@@ -87,6 +124,7 @@ export async function listenForChanges(db: Database, channel: string): Promise<C
   return {
     generation: () => generation,
     live: () => live,
+    passed,
     async close() {
       closed = true;
       live = false;

@@ -7,6 +7,7 @@ import { LATEST_PROTOCOL_VERSION, type Tool } from '@modelcontextprotocol/sdk/ty
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import { useServerWithAccount, UUID_RE } from '../support/api-helpers.js';
+import { ADMIN_TOKEN } from '../support/test-server.js';
 import { CONTACT_STATUSES, SOURCE_KINDS } from '../../src/domain/contacts/contacts.inputs.js';
 import { connect, initializeMessage, MCP_PATH, rawMcp, toolCallMessage, type RawResponse } from './mcp-helpers.js';
 
@@ -295,10 +296,12 @@ describe.each(testDatabaseKinds())('tool server transport on %s', (kind) => {
       const connected = await connect(server, fresh.apiKey);
       try {
         expect((await connected.client.callTool({ name: 'workflows_list', arguments: {} })).isError).toBeFalsy();
-        await server.service.services.db.prisma.apiKey.update({
-          where: { id: fresh.apiKeyId },
-          data: { revokedAt: new Date() },
+        // Revoked as an operator does (the console's settings run the same operation).
+        const revoked = await server.request(ADMIN_TOKEN, 'POST', '/graphql', {
+          query: 'mutation ($id: String!) { revokeApiKey(id: $id) { revokedAt } }',
+          variables: { id: fresh.apiKeyId },
         });
+        expect(revoked.json.data?.revokeApiKey.revokedAt, revoked.text).toBeTruthy();
         await expect(connected.client.callTool({ name: 'workflows_list', arguments: {} })).rejects.toMatchObject({
           code: 401,
         });

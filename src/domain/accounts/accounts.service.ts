@@ -99,17 +99,21 @@ async function applyAccountUpdate(ctx: RequestContext, id: string, input: unknow
   const data = parseInput(UpdateAccountSchema, input);
   const account = await ctx.db.prisma.account.findUnique({ where: { id } });
   if (!account) throw notFound(`No account ${id}`);
-  return ctx.db.prisma.$transaction(async (tx) => {
-    const updated = await tx.account.update({
-      where: { id },
-      data: {
-        ...(data.defaultLocation !== undefined
-          ? { defaultLocation: resolveDefaultLocation(data.defaultLocation) }
-          : {}),
-        ...(data.dedupFields ? { dedupFields: data.dedupFields } : {}),
-      },
+  const update = () =>
+    ctx.db.prisma.$transaction(async (tx) => {
+      const updated = await tx.account.update({
+        where: { id },
+        data: {
+          ...(data.defaultLocation !== undefined
+            ? { defaultLocation: resolveDefaultLocation(data.defaultLocation) }
+            : {}),
+          ...(data.dedupFields ? { dedupFields: data.dedupFields } : {}),
+        },
+      });
+      if (data.dedupFields) await rebuildDedupKeys(tx as never, updated.id, data.dedupFields);
+      return updated;
     });
-    if (data.dedupFields) await rebuildDedupKeys(tx as never, updated.id, data.dedupFields);
-    return updated;
-  });
+  // The keys each process keeps carry the Account's rules: answered once this process has heard of the change.
+  const rulesChange = data.defaultLocation !== undefined || data.dedupFields !== undefined;
+  return ctx.activeKeys && rulesChange ? ctx.activeKeys.changing(update) : update();
 }

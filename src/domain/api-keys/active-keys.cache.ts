@@ -15,7 +15,16 @@ export const AUTH_CHANNEL = 'contactline_auth';
 export interface ActiveKeyCache {
   /** The key with this secret hash: from memory when it may be, else from `load` (and kept if found). */
   find(secretHash: string, load: () => Promise<ActiveKeyRow | null>): Promise<ActiveKeyRow | null>;
+  /**
+   * Runs a write that changes what a lookup answers (a revocation, an Account's rules), and
+   * resolves only once this process has heard the database's notice of it: the writer's answer
+   * is sent after every process was told, so the next request anywhere sees the change.
+   */
+  changing<T>(write: () => Promise<T>): Promise<T>;
 }
+
+/** How long a writer waits for the notice of its own change at most (the connection may be down). */
+const NOTICE_WAIT_MS = 2000;
 
 export interface ActiveKeyCacheOptions {
   /** Entries kept at most; the oldest go first. */
@@ -50,6 +59,14 @@ export function activeKeyCache(
         entries.set(secretHash, { row, generation, readAt: performance.now() });
       }
       return row;
+    },
+    async changing(write) {
+      const before = notices.generation();
+      const result = await write();
+      // Every listening process is signalled by the same commit; this one hearing it means the
+      // others are being told at the same moment.
+      if (notices.live()) await notices.passed(before, NOTICE_WAIT_MS);
+      return result;
     },
   };
 }

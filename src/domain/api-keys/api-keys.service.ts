@@ -109,11 +109,14 @@ export async function revokeAccountApiKey(ctx: RequestContext, id: string): Prom
 async function revokeKey(ctx: RequestContext, id: string, accountId: string | null): Promise<ApiKeyRecord> {
   const key = await ctx.db.prisma.apiKey.findFirst({ where: { id, ...(accountId ? { accountId } : {}) } });
   if (!key) throw notFound(`No API key ${id}`);
-  return ctx.db.prisma.apiKey.update({
-    where: { id },
-    data: { revokedAt: key.revokedAt ?? ctx.clock.now() },
-    omit: { secretHash: true },
-  });
+  const revoke = () =>
+    ctx.db.prisma.apiKey.update({
+      where: { id },
+      data: { revokedAt: key.revokedAt ?? ctx.clock.now() },
+      omit: { secretHash: true },
+    });
+  // Answered once this process has heard the notice of it (every process is told by the same commit).
+  return ctx.activeKeys ? ctx.activeKeys.changing(revoke) : revoke();
 }
 
 /**
