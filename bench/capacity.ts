@@ -23,7 +23,7 @@ import { listQuerySql } from '../src/domain/contacts/contacts-list.store.js';
 import { ListQuerySchema } from '../src/domain/contacts/contacts.inputs.js';
 import { CONTACT_COLUMNS } from '../src/domain/contacts/contacts.store.js';
 import { createTestDatabase, type DatabaseKind } from '../test/support/databases.js';
-import { createAccount, peakMemoryMiB, resetPeakMemory, runBaseline, startServe } from './load.js';
+import { createAccount, peakMemoryMiB, residentMemoryMiB, resetPeakMemory, runBaseline, startServe } from './load.js';
 import { multiRowInsert, rawRow, UPSERT_SQL } from './raw-statements.js';
 import { prng, seedContacts } from './seed.js';
 
@@ -256,8 +256,7 @@ async function serviceRuns(
     }
     if (run >= 0) bulk.push(performance.now() - t0);
   }
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  const residentMiB = Math.round(Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]) / 1024);
+  const residentMiB = residentMemoryMiB(pid);
   return {
     getByIdP50,
     listFirstPageP50,

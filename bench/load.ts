@@ -190,11 +190,17 @@ export function resetPeakMemory(pid: number): void {
   fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
 }
 
-/** The peak resident memory of `pid` since the last reset, in MiB. */
-export function peakMemoryMiB(pid: number): number {
-  const match = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+/** A memory figure of `pid` from /proc/<pid>/status (VmHWM: the peak since the last reset; VmRSS: now), in MiB. */
+function statusMiB(pid: number, field: 'VmHWM' | 'VmRSS'): number {
+  const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
   return match ? Math.round(Number(match[1]) / 1024) : NaN;
 }
+
+/** The peak resident memory of `pid` since the last reset, in MiB. */
+export const peakMemoryMiB = (pid: number) => statusMiB(pid, 'VmHWM');
+
+/** The resident memory of `pid` now, in MiB. */
+export const residentMemoryMiB = (pid: number) => statusMiB(pid, 'VmRSS');
 
 type LoadRun = Omit<LoadFigure, 'name' | 'baseline' | 'throughputRatio' | 'target' | 'pass'>;
 

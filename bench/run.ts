@@ -1228,13 +1228,8 @@ async function main() {
   const t0 = performance.now();
   if (ONLY === 'capacity') {
     // A database of its own per kind, and the service in a process of its own: nothing else runs.
-    const capacity: Array<{ kind: DatabaseKind; contacts: number; figures: CapacityFigure[] }> = [];
     if (kinds.includes('postgres')) process.env.TEST_DATABASE_URL = pgUrl;
-    for (const kind of kinds) {
-      const settings = SETTINGS.capacity(kind);
-      capacity.push({ kind, contacts: settings.contacts, figures: await benchCapacity(kind, settings, log) });
-    }
-    writeCapacity(capacity, t0, loadAtStart);
+    await runCapacity(kinds, t0, loadAtStart);
     process.exit(0);
   }
   const results: DatabaseResult[] = [];
@@ -1247,25 +1242,8 @@ async function main() {
     }
     results.push(result);
   }
-  if (runs('capacity')) {
-    const capacity = [];
-    for (const kind of kinds) {
-      const settings = SETTINGS.capacity(kind);
-      capacity.push({ kind, contacts: settings.contacts, figures: await benchCapacity(kind, settings, log) });
-    }
-    writeCapacity(capacity, t0, loadAtStart);
-  }
-  const meta = {
-    generatedAt: new Date().toISOString(),
-    quick: QUICK,
-    node: process.version,
-    cpus: os.cpus().length,
-    cpuModel: os.cpus()[0]?.model ?? 'unknown',
-    settings: SETTINGS,
-    loadAverageAtStart: loadAtStart,
-    loadAverageAtEnd: os.loadavg().map((x) => Math.round(x * 100) / 100),
-    totalSeconds: Math.round((performance.now() - t0) / 100) / 10,
-  };
+  if (runs('capacity')) await runCapacity(kinds, t0, loadAtStart);
+  const meta = { ...runMeta(t0, loadAtStart), settings: SETTINGS };
   const name = process.env.BENCH_CONTACTS ? `results-${Number(process.env.BENCH_CONTACTS)}` : 'results';
   const file = path.join(HERE, `${name}.json`);
   const written =
@@ -1290,13 +1268,9 @@ async function main() {
   process.exit(0);
 }
 
-/** bench/capacity.json and bench/capacity.md: the capacity figures of this run, with the machine they ran on. */
-function writeCapacity(
-  capacity: Array<{ kind: DatabaseKind; contacts: number; figures: CapacityFigure[] }>,
-  t0: number,
-  loadAtStart: number[],
-): void {
-  const meta = {
+/** What a results file says of the run: when, on what machine, how loaded, how long. */
+function runMeta(t0: number, loadAtStart: number[]) {
+  return {
     generatedAt: new Date().toISOString(),
     quick: QUICK,
     node: process.version,
@@ -1306,6 +1280,19 @@ function writeCapacity(
     loadAverageAtEnd: os.loadavg().map((x) => Math.round(x * 100) / 100),
     totalSeconds: Math.round((performance.now() - t0) / 100) / 10,
   };
+}
+
+/**
+ * The capacity figures of each database, each on a database of its own; written to
+ * bench/capacity.json and bench/capacity.md with the machine they ran on.
+ */
+async function runCapacity(kinds: DatabaseKind[], t0: number, loadAtStart: number[]): Promise<void> {
+  const capacity: Array<{ kind: DatabaseKind; contacts: number; figures: CapacityFigure[] }> = [];
+  for (const kind of kinds) {
+    const settings = SETTINGS.capacity(kind);
+    capacity.push({ kind, contacts: settings.contacts, figures: await benchCapacity(kind, settings, log) });
+  }
+  const meta = runMeta(t0, loadAtStart);
   fs.writeFileSync(path.join(HERE, 'capacity.json'), `${JSON.stringify({ ...meta, databases: capacity }, null, 2)}\n`);
   fs.writeFileSync(path.join(HERE, 'capacity.md'), capacityMarkdown(capacity, meta));
   for (const { kind, figures } of capacity)
