@@ -3,6 +3,7 @@
 // (src/domain/contacts/contacts.rules.ts).
 import { describe, expect, it } from 'vitest';
 import { testDatabaseKinds } from '../support/databases.js';
+import { ADMIN_TOKEN } from '../support/test-server.js';
 import { expectContactShape, expectError, listAll, uniquePhone, useServerWithAccount } from '../support/api-helpers.js';
 
 const UPSERT = '/api/v1/contacts/upsert';
@@ -12,6 +13,16 @@ describe.each(testDatabaseKinds())('PUT /api/v1/contacts/upsert on %s', (kind) =
 
   const put = (body: unknown, key = account.apiKey) => server.request(key, 'PUT', UPSERT, body);
   const prisma = () => server.service.services.db.prisma;
+  // Through the operator's updateAccount, as an Account's default changes in the product: the
+  // change is answered once every process will read the new default (keys are kept in memory).
+  const setDefaultLocation = async (id: string, defaultLocation: string | null) => {
+    const res = await server.request(ADMIN_TOKEN, 'POST', '/graphql', {
+      query:
+        'mutation ($id: String!, $loc: String, $clear: Boolean) { updateAccount(id: $id, defaultLocation: $loc, clearDefaultLocation: $clear) { id } }',
+      variables: { id, loc: defaultLocation, clear: defaultLocation === null },
+    });
+    expect(res.json.errors, res.text).toBeUndefined();
+  };
 
   describe('create and update', () => {
     it('creates with 201, then updates the contact with the same phone with 200', async () => {
@@ -426,7 +437,7 @@ describe.each(testDatabaseKinds())('PUT /api/v1/contacts/upsert on %s', (kind) =
         locationDefaulted: true,
       });
 
-      await prisma().account.update({ where: { id: acct.accountId }, data: { defaultLocation: 'GB' } });
+      await setDefaultLocation(acct.accountId, 'GB');
       expect((await put({ phone: phoneDefaulted, firstName: 'Moved' }, acct.apiKey)).json).toMatchObject({
         location: 'GB',
         locationDefaulted: true,
@@ -447,7 +458,7 @@ describe.each(testDatabaseKinds())('PUT /api/v1/contacts/upsert on %s', (kind) =
       });
 
       // The Account loses its default: a defaulted location follows to null.
-      await prisma().account.update({ where: { id: acct.accountId }, data: { defaultLocation: null } });
+      await setDefaultLocation(acct.accountId, null);
       expect((await put({ phone: phoneUnreadable, firstName: 'Gone' }, acct.apiKey)).json).toMatchObject({
         location: null,
         locationDefaulted: false,
