@@ -39,6 +39,29 @@ export interface JobQueueOptions {
   supervise?: boolean;
 }
 
+/** PostgreSQL's codes for a deadlock and a unique violation: what two processes creating one queue at once meet. */
+const CREATE_RACE_CODES = new Set(['40P01', '23505']);
+
+/**
+ * Creates a queue unless it exists. pg-boss's createQueue is not safe to run from two processes
+ * at once on a new database (`serve --processes N`, or several machines starting together): one
+ * of them can end in a deadlock between the queue's new partition and the other's. The
+ * database has then chosen one to finish; the other sees the queue there, or tries again.
+ */
+async function ensureQueue(boss: PgBoss, name: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    if (await boss.getQueue(name)) return;
+    try {
+      await boss.createQueue(name, { name, retryLimit: 20, retryDelay: 1, retryBackoff: true });
+      return;
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (attempt >= 5 || !code || !CREATE_RACE_CODES.has(code)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20 * attempt));
+    }
+  }
+}
+
 export async function startJobQueue(
   db: Database,
   { stopTimeoutMs = 5000, supervise = true }: JobQueueOptions = {},
@@ -69,9 +92,7 @@ export async function startJobQueue(
     logger.warn({ err: error }, 'job queue error');
   });
   await boss.start();
-  for (const name of QUEUES) {
-    await boss.createQueue(name, { name, retryLimit: 20, retryDelay: 1, retryBackoff: true });
-  }
+  for (const name of QUEUES) await ensureQueue(boss, name);
   /** This process's handler of each queue, for the runs `send` starts here at once. */
   const handlers = new Map<string, JobHandler>();
   return {
