@@ -5,6 +5,7 @@
 // table on PostgreSQL) and one access line per request, written as the service writes its log
 // (pino, synchronously, to /dev/null here). The other has both limits off (0) and its access
 // lines dropped (level silent). Target: the difference of the p50s is under 0.2 ms.
+import { createServer } from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
@@ -29,7 +30,7 @@ export async function benchHttpEdge(
   const headers = { authorization: `Bearer ${apiKey}` };
 
   async function listen(options: Omit<Parameters<typeof createApp>[0], 'services'>) {
-    const listener = createApp({ services: server.service.services, ...options }).listen(0, '127.0.0.1');
+    const listener = createServer(createApp({ services: server.service.services, ...options })).listen(0, '127.0.0.1');
     await once(listener, 'listening');
     return { listener, base: `http://127.0.0.1:${(listener.address() as AddressInfo).port}` };
   }

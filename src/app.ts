@@ -1,15 +1,20 @@
-// Composes the HTTP service: request ids, health, the REST API and its documentation, GraphQL, OPTIONS answers, and
-// one error mapper. createApp takes its infrastructure so tests can pass their own.
+// Composes the HTTP service: the front door (the edge every request passes, and the direct
+// routes), health, the REST API and its documentation, GraphQL, OPTIONS answers, and one error
+// mapper. createApp takes its infrastructure so tests can pass their own.
+import type { IncomingMessage, RequestListener } from 'node:http';
 import express, { type NextFunction, type Request, type Response } from 'express';
+import proxyaddr from 'proxy-addr';
 import type { Logger } from 'pino';
 import { createYoga } from 'graphql-yoga';
 import type { Services } from './domain/context.js';
 import { asDomainError, DomainError } from './domain/errors.js';
 import { schema } from './domain/schema.js';
 import { REST_API_PATH, restRouter } from './rest/rest.route.js';
-import { errorBody, failureOf, type LogError } from './http/error-body.js';
-import { requestIdFor } from './http/request-context.js';
-import { noteRequestStarted } from './db/foreground-traffic.js';
+import type { LogError } from './http/error-body.js';
+import { sendError } from './http/answers.js';
+import type { EdgeResponse } from './http/edge-response.js';
+import type { DirectRoutes } from './http/direct-routes.js';
+import { frontDoor } from './http/front-door.js';
 import { openApiDocument } from './rest/openapi.js';
 import { apiDocsRouter, OPENAPI_DOCUMENT_PATH } from './rest/api-docs.route.js';
 import { logger } from './logger.js';
@@ -20,10 +25,9 @@ import { TELEPHONY_EVENTS_PATH, telephonyEventsRouter } from './http/telephony-e
 import { PROVIDER_WEBHOOKS_PATH, providerWebhooksRouter } from './http/provider-webhooks.route.js';
 import { MCP_PATH, mcpEndpoint } from './mcp/mcp.route.js';
 import { answerOptionsRequests } from './http/options.js';
-import { observabilityRouter } from './http/observability.js';
+import { observability } from './http/observability.js';
 import { refuseTooDeepDocuments } from './http/graphql-parse-guard.js';
 import { httpEdgeSettings, type HttpEdgeEnv } from './config/http-edge-env.js';
-import { closeConnectionsWithUnreadBodies } from './http/edge/unread-body.js';
 import { bodyTooLarge, refuseDeclaredOversize } from './http/edge/body-limits.js';
 import { corsPolicy } from './http/edge/cors-policy.js';
 import { rateLimitsFor, trustProxySetting } from './http/edge/http-edge.js';
@@ -53,6 +57,11 @@ export interface AppOptions {
   surface?: 'public' | 'probes';
   /** The process's role, shown by /metrics (`contactline_process_info`). */
   role?: string;
+  /**
+   * Whether the front door answers the direct routes itself (default true); false sends every
+   * request through Express, so a test can hold the two answers side by side.
+   */
+  directRoutes?: boolean;
 }
 
 export function createApp({
@@ -65,30 +74,21 @@ export function createApp({
   accessLogger,
   surface = 'public',
   role = 'all',
-}: AppOptions): express.Express {
+  directRoutes = true,
+}: AppOptions): RequestListener {
   const edge = httpEdgeSettings(edgeOptions);
   const app = express();
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
   app.set('etag', false);
   if (edge.TRUST_PROXY !== undefined) app.set('trust proxy', trustProxySetting(edge.TRUST_PROXY));
+  // req.ip as Express computes it, for the requests the front door answers without Express too.
+  const trust = app.get('trust proxy fn') as Parameters<typeof proxyaddr>[1];
+  const clientAddress = (req: IncomingMessage) => proxyaddr(req, trust) ?? req.socket.remoteAddress ?? 'unknown';
 
-  app.use((req, res, next) => {
-    // Background work on the embedded database sizes its chunks by the requests coming (src/db/foreground-traffic.ts).
-    noteRequestStarted();
-    const requestId = requestIdFor(req.header('x-request-id'));
-    res.locals.requestId = requestId;
-    res.setHeader('x-request-id', requestId);
-    next();
-  });
-  // The access line and request metrics of every request (429s included), GET /readyz and GET /metrics.
-  app.use(observabilityRouter(services, { adminToken, logger: accessLogger, endpoints: [MCP_PATH], role }));
-  // The edge (src/http/edge/): answers that leave a body unread close the connection; one CORS
-  // policy (the tool server keeps its own: it refuses any Origin); the rate limits and their
-  // headers on every answer. All before any body is read.
-  app.use(closeConnectionsWithUnreadBodies);
-  app.use(corsPolicy(edge.CORS_ORIGINS, { outside: [MCP_PATH] }));
-  app.use(rateLimitsFor(services, edge).edge);
+  // GET /readyz and GET /metrics; the access line and metrics of every request are the front door's.
+  const watched = observability(services, { adminToken, logger: accessLogger, endpoints: [MCP_PATH], role });
+  app.use(watched.router);
 
   app.get('/healthz', async (_req, res) => {
     try {
@@ -99,14 +99,26 @@ export function createApp({
     }
   });
 
-  if (surface === 'public') publicSurface(app, { services, monday, adminToken, telephonySecrets, logError, edge });
+  const direct =
+    surface === 'public'
+      ? publicSurface(app, { services, monday, adminToken, telephonySecrets, logError, edge })
+      : null;
   app.use((_req, _res, next) => next(new DomainError('not_found', 'No such operation')));
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
-    const requestId = res.locals.requestId as string;
-    const mapped = failureOf(error, requestId, logError, asDomainError(error) ?? fromBodyParser(error));
-    res.status(mapped.status).json(errorBody(mapped, requestId));
+    sendError(res as EdgeResponse, error, logError, asDomainError(error) ?? fromBodyParser(error));
   });
-  return app;
+  // The edge (src/http/edge/), for every request before any body is read: answers that leave a
+  // body unread close the connection; one CORS policy (the tool server keeps its own: it
+  // refuses any Origin); the rate limits and their headers on every answer.
+  return frontDoor({
+    observe: watched.observe,
+    cors: corsPolicy(edge.CORS_ORIGINS, { outside: [MCP_PATH] }),
+    rateLimits: rateLimitsFor(services, edge, clientAddress),
+    direct: directRoutes ? direct : null,
+    parseQuery: app.get('query parser fn') as (queryString: string) => Record<string, unknown>,
+    app,
+    logError,
+  });
 }
 
 /** The API, its documentation, GraphQL, the console, the webhooks received and the board app. */
@@ -123,7 +135,7 @@ function publicSurface(
     logError: LogError;
     edge: ReturnType<typeof httpEdgeSettings>;
   },
-): void {
+): DirectRoutes {
   app.get(OPENAPI_DOCUMENT_PATH, (_req, res) => {
     res.json(openApiDocument());
   });
@@ -136,7 +148,8 @@ function publicSurface(
   if (services.voice) app.use(PROVIDER_WEBHOOKS_PATH, providerWebhooksRouter(services));
   // Before the JSON parser too: origin and key are checked first, then the MCP transport reads the body.
   app.use(MCP_PATH, mcpEndpoint(services, { logError }));
-  app.use(REST_API_PATH, restRouter(services));
+  const rest = restRouter(services);
+  app.use(REST_API_PATH, rest.router);
   if (monday) app.use('/integrations/monday', mondayRouter(services, monday));
   app.use('/console', consoleRouter(services, { logError }));
 
@@ -170,6 +183,7 @@ function publicSurface(
     .post(caller, refuseDeclaredOversize(GRAPHQL_BODY_LIMIT_BYTES), graphqlBody, graphql);
 
   answerOptionsRequests(app.router);
+  return rest.direct;
 }
 
 /**

@@ -1,6 +1,6 @@
 // Starts the service in one process: database, migrations (embedded default), the job queue,
 // and by its role the public HTTP server, the background work, or both (docs/decisions/0043).
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { once } from 'node:events';
 import type { Env } from './config/env.js';
 import { openDatabase, type Database } from './db/database.js';
@@ -279,7 +279,7 @@ const hostAndPort = (host: string, port: number) => `${host.includes(':') ? `[${
 
 /** Listens on host:port; refusals come back as a ListenError that says what to change. */
 async function listen(app: ReturnType<typeof createApp>, host: string, port: number): Promise<Server> {
-  const server = app.listen(port, host);
+  const server = createServer(app).listen(port, host);
   // Requests Node's parser refuses (headers over its limit, not HTTP) get the error body too.
   server.on('clientError', answerClientError);
   try {

@@ -6,9 +6,10 @@
 // Why not pino-http: its line is the request and response objects (url, headers), which
 // would have to be taken apart again by serializers on this hot path; this is one line.
 import { performance } from 'node:perf_hooks';
-import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import { routePattern } from './route-pattern.js';
+import type { EdgeResponse } from './edge-response.js';
 
 export interface FinishedRequest {
   method: string;
@@ -17,10 +18,10 @@ export interface FinishedRequest {
   durationSeconds: number;
 }
 
-const accounts = new WeakMap<Request, string>();
+const accounts = new WeakMap<IncomingMessage, string>();
 
 /** Records which Account a request acts for, where a credential is accepted; returns the actor. */
-export function noteRequestAccount<A extends { accountId: string }>(req: Request, actor: A): A {
+export function noteRequestAccount<A extends { accountId: string }>(req: IncomingMessage, actor: A): A {
   accounts.set(req, actor.accountId);
   return actor;
 }
@@ -31,7 +32,8 @@ export function accessLog(options: {
   onFinished?: (request: FinishedRequest) => void;
 }) {
   const { logger, endpoints = [], onFinished } = options;
-  return (req: Request, res: Response, next: NextFunction): void => {
+  /** Called once per request, first (src/http/front-door.ts). */
+  return (req: IncomingMessage, res: EdgeResponse): void => {
     // A monotonic timer: a duration, never a time of day (the service's clock is ctx.clock).
     const started = performance.now();
     res.once('close', () => {
@@ -50,8 +52,7 @@ export function accessLog(options: {
         },
         'request',
       );
-      onFinished?.({ method: req.method, route, status, durationSeconds: durationMs / 1000 });
+      onFinished?.({ method: req.method ?? 'GET', route, status, durationSeconds: durationMs / 1000 });
     });
-    next();
   };
 }

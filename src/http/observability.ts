@@ -1,5 +1,7 @@
-// What an operator watches, mounted at the top of the app in one router: the access line and
-// request metrics of every request, GET /readyz (readiness.ts) and GET /metrics (metrics.ts).
+// What an operator watches: the access line and request metrics of every request (observe,
+// called by the front door for each one), and GET /readyz (readiness.ts) and GET /metrics
+// (metrics.ts) in one router.
+import type { IncomingMessage } from 'node:http';
 import { Router } from 'express';
 import type { Services } from '../domain/context.js';
 import type { Logger } from 'pino';
@@ -7,6 +9,7 @@ import { logger as serviceLogger } from '../logger.js';
 import { accessLog } from './access-log.js';
 import { createMetrics, METRICS_PATH } from './metrics.js';
 import { READINESS_PATH, readinessCheck } from './readiness.js';
+import type { EdgeResponse } from './edge-response.js';
 
 export interface ObservabilityOptions {
   adminToken?: string;
@@ -18,12 +21,17 @@ export interface ObservabilityOptions {
   role?: string;
 }
 
-export function observabilityRouter(services: Services, options: ObservabilityOptions): Router {
+/** The probe paths: answered before the CORS policy and the rate limits, as a platform's probes expect. */
+export const PROBE_PATHS: ReadonlySet<string> = new Set([READINESS_PATH, METRICS_PATH]);
+
+export function observability(
+  services: Services,
+  options: ObservabilityOptions,
+): { observe: (req: IncomingMessage, res: EdgeResponse) => void; router: Router } {
   const metrics = createMetrics(services, options.adminToken, { role: options.role });
   const router = Router();
   const logger = options.logger ?? serviceLogger;
-  router.use(accessLog({ logger, endpoints: options.endpoints, onFinished: metrics.observeRequest }));
   router.get(READINESS_PATH, readinessCheck(services));
   router.get(METRICS_PATH, metrics.endpoint);
-  return router;
+  return { observe: accessLog({ logger, endpoints: options.endpoints, onFinished: metrics.observeRequest }), router };
 }

@@ -1,8 +1,12 @@
 // The route pattern of a request (`/api/v1/contacts/:id`), never its raw path: the path and
 // query carry contact data (external ids, search terms), and a label per raw path would make
 // the request metrics unbounded. Read when the answer is done: Express leaves `req.route` at
-// the route that matched, even when its error went on to the app's error handler.
-import type { Request } from 'express';
+// the route that matched, even when its error went on to the app's error handler, and the
+// front door sets it the same way for the routes it serves itself (src/http/front-door.ts).
+import type { IncomingMessage } from 'node:http';
+
+/** A request once routed: the route that matched, and the URL before a mount trimmed it. */
+export type RoutedRequest = IncomingMessage & { route?: { path?: unknown }; originalUrl?: string };
 
 /** Requests that matched no route (unknown paths, refused methods): one label for all. */
 export const UNMATCHED_ROUTE = '(unmatched)';
@@ -14,9 +18,9 @@ export const UNMATCHED_ROUTE = '(unmatched)';
  * wildcards). `endpoints` names paths served by a middleware rather than a route (the tool
  * server), matched exactly.
  */
-export function routePattern(req: Request, endpoints: readonly string[] = []): string {
-  const path = (req.originalUrl ?? req.url).split('?')[0];
-  const route = (req as { route?: { path?: unknown } }).route;
+export function routePattern(req: RoutedRequest, endpoints: readonly string[] = []): string {
+  const path = (req.originalUrl ?? req.url ?? '/').split('?')[0];
+  const route = req.route;
   if (route && typeof route.path === 'string') {
     const own = route.path.split('/').filter(Boolean);
     const segments = path.split('/').filter(Boolean);

@@ -3,6 +3,9 @@ import express, { Router, type Request, type Response } from 'express';
 import type { RequestContext, Services } from '../domain/context.js';
 import { runOperation } from '../graphql/execute.js';
 import { keyedRequestContext } from '../http/request-context.js';
+import type { EdgeResponse } from '../http/edge-response.js';
+import { DirectRoutes, type DirectHandler, type Params, type Query } from '../http/direct-routes.js';
+import { sendBody, sendJson } from '../http/answers.js';
 import { Operations, restPage } from '../graphql/operations/index.js';
 import { callAuditToCsv, contactsToCsv } from '../graphql/operations/csv.js';
 import {
@@ -114,9 +117,9 @@ type QueryParameters = Map<string, readonly string[]>;
  * keys, so a repeated or bracketed parameter (`status=a&status=b`, `status[]=a`) is its one
  * name. Checked for every route here, from the document, so a new operation cannot forget it.
  */
-function refuseUnknownQueryParameters(parameters: QueryParameters, req: Request): void {
-  const known = parameters.get(operationName(req.method, String(req.route?.path))) ?? [];
-  const unknown = Object.keys(req.query).filter((name) => !known.includes(name));
+function refuseUnknownQueryParameters(parameters: QueryParameters, operation: string, query: Query): void {
+  const known = parameters.get(operation) ?? [];
+  const unknown = Object.keys(query).filter((name) => !known.includes(name));
   if (unknown.length === 0) return;
   const message = `unknown query parameter (this operation takes ${known.length > 0 ? known.join(', ') : 'none'})`;
   throw badRequestFor(unknown.slice(0, 20).map((path) => ({ path, message })));
@@ -134,8 +137,13 @@ function assertDocumented(router: Router, parameters: QueryParameters): void {
   }
 }
 
-export function restRouter(services: Services): Router {
+/**
+ * The API's routes. The reads of contacts (by id, by external ID, a list page, a CSV page) are
+ * also in `direct`: the front door answers their GETs and HEADs itself (src/http/front-door.ts).
+ */
+export function restRouter(services: Services): { router: Router; direct: DirectRoutes } {
   const router = Router();
+  const direct = new DirectRoutes(REST_API_PATH);
   const queryParameters = queryParametersByOperation(openApiDocument());
   const idempotently = idempotentWrites(services);
   // An answer that shows a webhook secret is kept for a replay encrypted, as the secret is.
@@ -147,7 +155,7 @@ export function restRouter(services: Services): Router {
     (handler: Handler, { body = false, showsSecret = false } = {}) =>
     async (req: Request, res: Response) => {
       const ctx = await keyedRequestContext(services, req, res);
-      refuseUnknownQueryParameters(queryParameters, req);
+      refuseUnknownQueryParameters(queryParameters, operationName(req.method, String(req.route?.path)), req.query);
       // A malformed Idempotency-Key is refused before the body is read; a well-formed one
       // makes the write run once per key (a retry gets the first answer).
       const key = idempotencyKeyOf(req);
@@ -155,6 +163,23 @@ export function restRouter(services: Services): Router {
       await idempotently(ctx, key, req, res, () => handler(ctx, req, res), showsSecret ? sealed : undefined);
     };
   const routeWithBody = (handler: Handler) => route(handler, { body: true });
+  /**
+   * A read answered from its path and query alone, with the same key check, key rate limit and
+   * query check as every route: one handler, for this router and for the front door.
+   */
+  const read = (
+    path: string,
+    answer: (ctx: RequestContext, res: EdgeResponse, params: Params, query: Query) => Promise<void>,
+  ) => {
+    const operation = operationName('GET', path);
+    const handler: DirectHandler = async (req, res, params, query) => {
+      const ctx = await keyedRequestContext(services, req, res);
+      refuseUnknownQueryParameters(queryParameters, operation, query);
+      await answer(ctx, res, params, query);
+    };
+    direct.get(path, handler);
+    router.get(path, (req, res) => handler(req, res, req.params as Params, req.query as Query));
+  };
   const id = (req: Request, name = 'id') => String(req.params[name]);
 
   router.get(
@@ -263,22 +288,16 @@ export function restRouter(services: Services): Router {
     }),
   );
 
-  router.get(
-    '/contacts',
-    route(async (ctx, req, res) => {
-      const { contacts } = await runOperation(ctx, Operations.listContacts, contactListVariables(req.query));
-      res.json(restPage(contacts));
-    }),
-  );
+  read('/contacts', async (ctx, res, _params, query) => {
+    const { contacts } = await runOperation(ctx, Operations.listContacts, contactListVariables(query));
+    sendJson(res, 200, restPage(contacts));
+  });
 
-  router.get(
-    '/contacts/csv',
-    route(async (ctx, req, res) => {
-      const { contacts } = await runOperation(ctx, Operations.listContacts, contactListVariables(req.query));
-      if (contacts.nextToken) res.setHeader('x-next-token', contacts.nextToken);
-      res.type('text/csv; charset=utf-8').send(contactsToCsv(contacts.data));
-    }),
-  );
+  read('/contacts/csv', async (ctx, res, _params, query) => {
+    const { contacts } = await runOperation(ctx, Operations.listContacts, contactListVariables(query));
+    if (contacts.nextToken) res.setHeader('x-next-token', contacts.nextToken);
+    sendBody(res, 200, 'text/csv; charset=utf-8', contactsToCsv(contacts.data));
+  });
 
   router.get(
     '/contacts/source/:sourceKind/external-id/:externalId/calls',
@@ -308,13 +327,10 @@ export function restRouter(services: Services): Router {
     }),
   );
 
-  router.get(
-    '/contacts/source/:sourceKind/external-id/:externalId',
-    route(async (ctx, req, res) => {
-      const data = await runOperation(ctx, Operations.getContactByExternalId, externalIdPath(req.params));
-      res.json(data.contactByExternalId);
-    }),
-  );
+  read('/contacts/source/:sourceKind/external-id/:externalId', async (ctx, res, params) => {
+    const data = await runOperation(ctx, Operations.getContactByExternalId, externalIdPath(params));
+    sendJson(res, 200, data.contactByExternalId);
+  });
 
   router.patch(
     '/contacts/source/:sourceKind/external-id/:externalId',
@@ -339,13 +355,10 @@ export function restRouter(services: Services): Router {
     }),
   );
 
-  router.get(
-    '/contacts/:id',
-    route(async (ctx, req, res) => {
-      const data = await runOperation(ctx, Operations.getContact, { id: String(req.params.id) });
-      res.json(data.contact);
-    }),
-  );
+  read('/contacts/:id', async (ctx, res, params) => {
+    const data = await runOperation(ctx, Operations.getContact, { id: params.id });
+    sendJson(res, 200, data.contact);
+  });
 
   router.delete(
     '/contacts/:id',
@@ -509,7 +522,7 @@ export function restRouter(services: Services): Router {
   // file again replaces the same copies again.
   router.post('/dnc-registries/:registry/imports', async (req, res) => {
     const ctx = await keyedRequestContext(services, req, res);
-    refuseUnknownQueryParameters(queryParameters, req);
+    refuseUnknownQueryParameters(queryParameters, operationName(req.method, String(req.route?.path)), req.query);
     const type = req.is(REGISTRY_FILE_TYPES);
     if (!type)
       throw badRequest(
@@ -548,5 +561,5 @@ export function restRouter(services: Services): Router {
   );
 
   assertDocumented(router, queryParameters);
-  return router;
+  return { router, direct };
 }

@@ -2,6 +2,7 @@
 // on every path the service serves; an unknown or switched-off path is a 404; the tool server
 // keeps MCP's rules. The /api/v1 paths are checked against the OpenAPI document in
 // openapi-conformance.test.ts.
+import { createServer } from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
@@ -48,7 +49,7 @@ describe.each(testDatabaseKinds())('OPTIONS and methods across the app on %s', (
 
   it('a switched-off endpoint (telephony events, the board app) is a 404 for OPTIONS too', async () => {
     const app = createApp({ services: server.service.services });
-    const listener = app.listen(0, '127.0.0.1');
+    const listener = createServer(app).listen(0, '127.0.0.1');
     await once(listener, 'listening');
     try {
       const base = `http://127.0.0.1:${(listener.address() as AddressInfo).port}`;

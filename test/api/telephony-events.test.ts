@@ -1,6 +1,7 @@
 // POST /api/telephony/events: signed provider events for real dialed calls, with a controlled
 // clock. Covers applying a full call, replays (same body, re-signed), every signature failure,
 // secret rotation, unknown calls, invalid bodies and the endpoint being off.
+import { createServer } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
@@ -481,7 +482,7 @@ describe.each(testDatabaseKinds())('telephony events on %s', (kind) => {
   it('answers 404 when no secrets are configured', async () => {
     const { started } = await dialedCall();
     const app = createApp({ services: server.service.services });
-    const listener = app.listen(0, '127.0.0.1');
+    const listener = createServer(app).listen(0, '127.0.0.1');
     await once(listener, 'listening');
     try {
       const body = JSON.stringify(started);

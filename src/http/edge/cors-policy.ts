@@ -8,7 +8,8 @@
 // A path given in `outside` is not under the policy: the tool server (its path given by
 // src/app.ts) refuses every request carrying an Origin (403), whether listed or not, so that no
 // browser page can call it (docs/mcp.md).
-import type { NextFunction, Request, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import vary from 'vary';
 import { onBeforeHeaders } from './before-headers.js';
 
 /** Response headers a browser client may read. */
@@ -21,18 +22,13 @@ const PREFLIGHT_MAX_AGE_SECONDS = '600';
 export function corsPolicy(allowedOrigins: readonly string[], { outside = [] }: { outside?: readonly string[] } = {}) {
   const listed = new Set(allowedOrigins);
   const isOutside = (path: string) => outside.some((mount) => path === mount || path.startsWith(`${mount}/`));
-  return (req: Request, res: Response, next: NextFunction): void => {
-    if (isOutside(req.path)) {
-      next();
-      return;
-    }
+  /** For every request but the probes, given its path (the URL without its query). */
+  return (req: IncomingMessage, res: ServerResponse, path: string): void => {
+    if (isOutside(path)) return;
     // Answers differ by Origin once any origin is listed: caches must keep them apart.
-    if (listed.size > 0) res.vary('Origin');
+    if (listed.size > 0) vary(res, 'Origin');
     const origin = req.headers.origin;
-    if (origin === undefined || !listed.has(origin)) {
-      next();
-      return;
-    }
+    if (origin === undefined || !listed.has(origin)) return;
     res.setHeader('Access-Control-Allow-Origin', origin);
     res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
     if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
@@ -44,6 +40,5 @@ export function corsPolicy(allowedOrigins: readonly string[], { outside = [] }: 
         if (allow !== undefined) res.setHeader('Access-Control-Allow-Methods', String(allow));
       });
     }
-    next();
   };
 }

@@ -1,5 +1,6 @@
 // Builds the edge's parts from the settings: the rate limits on the right store for the
 // database, and Express's trust proxy setting.
+import type { IncomingMessage } from 'node:http';
 import type { Services } from '../../domain/context.js';
 import type { HttpEdgeEnv } from '../../config/http-edge-env.js';
 import { RateLimits } from './rate-limit/rate-limits.js';
@@ -10,9 +11,13 @@ import { createPostgresQuotaStore } from './rate-limit/postgres-quota-store.js';
  * The rate limits: on PostgreSQL counted in the database, so they hold across every process on
  * it; on the embedded database (one process by design) counted in memory.
  */
-export function rateLimitsFor(services: Services, settings: HttpEdgeEnv): RateLimits {
+export function rateLimitsFor(
+  services: Services,
+  settings: HttpEdgeEnv,
+  clientAddress: (req: IncomingMessage) => string,
+): RateLimits {
   const store = services.db.kind === 'pglite' ? createMemoryQuotaStore() : createPostgresQuotaStore(services.db.sql);
-  return new RateLimits(store, settings, services.clock);
+  return new RateLimits(store, settings, services.clock, clientAddress);
 }
 
 /** TRUST_PROXY as Express reads it: true/false, a hop count, or addresses and subnets (comma-separated). */

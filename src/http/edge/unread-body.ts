@@ -4,7 +4,6 @@
 // the server read megabytes it will never use; closing stops reading the moment the answer is
 // out. A request whose body was read to its end keeps its connection.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { NextFunction, Request, Response } from 'express';
 import { onBeforeHeaders } from './before-headers.js';
 
 /** True while a request that announced a body has not been read to its end. */
@@ -14,10 +13,9 @@ export function bodyLeftUnread(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
-/** Middleware: answers that leave the body unread say `Connection: close` (Node then closes after them). */
-export function closeConnectionsWithUnreadBodies(req: Request, res: Response, next: NextFunction): void {
+/** For every request: answers that leave the body unread say `Connection: close` (Node then closes after them). */
+export function closeConnectionsWithUnreadBodies(req: IncomingMessage, res: ServerResponse): void {
   onBeforeHeaders(res, () => closeIfBodyUnread(req, res));
-  next();
 }
 
 export function closeIfBodyUnread(req: IncomingMessage, res: ServerResponse): void {

@@ -1,6 +1,6 @@
 // The service's rate limits and their answer headers.
 //
-//   address  every request but the probes, per client address (req.ip: see TRUST_PROXY), checked
+//   address  every request but the probes, per client address (see TRUST_PROXY), checked
 //            first, before the credential or the body is read;
 //   key      every request authenticated with an API key (REST, MCP, GraphQL), per key, checked
 //            right after the key is;
@@ -13,12 +13,13 @@
 //   RateLimit-Policy: "address";q=24000;w=60, "key";q=12000;w=60
 //   RateLimit: "address";r=23990;t=41, "key";r=11990;t=41
 // A 429's Retry-After is the refusing policy's t.
-import type { Request, Response } from 'express';
+import type { IncomingMessage } from 'node:http';
 import type { Clock } from '../../../domain/shared/clock.js';
 import { DomainError } from '../../../domain/errors.js';
 import type { HttpEdgeEnv } from '../../../config/http-edge-env.js';
 import { onBeforeHeaders } from '../before-headers.js';
 import type { QuotaDecision, QuotaStore } from './quota-store.js';
+import type { EdgeResponse } from '../../edge-response.js';
 
 export type PolicyName = 'address' | 'key' | 'sign-in';
 
@@ -47,6 +48,8 @@ export class RateLimits {
       'RATE_LIMIT_WINDOW_SECONDS' | 'RATE_LIMIT_PER_KEY' | 'RATE_LIMIT_PER_ADDRESS' | 'RATE_LIMIT_SIGN_IN_PER_ADDRESS'
     >,
     private readonly clock: Clock,
+    /** The client's address, as every per-address limit counts it (it follows TRUST_PROXY). */
+    readonly clientAddress: (req: IncomingMessage) => string,
   ) {
     const windowSeconds = settings.RATE_LIMIT_WINDOW_SECONDS;
     const add = (name: PolicyName, limit: number) => {
@@ -58,23 +61,30 @@ export class RateLimits {
     add('sign-in', settings.RATE_LIMIT_SIGN_IN_PER_ADDRESS);
   }
 
-  /** Middleware, first in the app: the address limit, and the headers of every answer. */
-  readonly edge = async (req: Request, res: Response, next: (error?: unknown) => void): Promise<void> => {
-    const locals = res.locals as Locals;
-    locals.rateLimits = this;
-    if (UNLIMITED_PATHS.has(req.path)) return next();
+  /**
+   * First for every request (src/http/front-door.ts), given its path: the address limit, and the
+   * headers of every answer. Throws (or rejects with) a 429 DomainError past the limit; most
+   * requests are answered without I/O, and then without a promise.
+   */
+  admit(req: IncomingMessage, res: EdgeResponse, path: string): void | Promise<void> {
+    (res.locals as Locals).rateLimits = this;
+    if (UNLIMITED_PATHS.has(path)) return;
     onBeforeHeaders(res, () => writeHeaders(res));
-    await this.spend(res, 'address', clientAddress(req));
-    next();
-  };
+    return this.spend(res, 'address', this.clientAddress(req));
+  }
 
   /** Spends one request of the policy's window for this partition; a 429 DomainError when none is left. */
-  async spend(res: Response, name: PolicyName, partition: string): Promise<void> {
+  spend(res: EdgeResponse, name: PolicyName, partition: string): void | Promise<void> {
     const policy = this.policies[name];
     if (!policy) return;
     const taken = this.store.take(`${name}:${partition}`, policy.limit, policy.windowSeconds * 1000, this.clock.now());
     // Most takes are answered without I/O: no promise to wait for then.
-    const decision = taken instanceof Promise ? await taken : taken;
+    if (taken instanceof Promise) return taken.then((decision) => this.record(res, policy, decision));
+    this.record(res, policy, taken);
+  }
+
+  private record(res: EdgeResponse, policy: Policy, decision: QuotaDecision): void {
+    const { name } = policy;
     const locals = res.locals as Locals;
     locals[DECISIONS] ??= [];
     locals[DECISIONS].push({ policy, decision });
@@ -96,20 +106,18 @@ export class RateLimits {
   }
 }
 
-/** The client's address, as every per-address limit counts it (req.ip follows TRUST_PROXY). */
-const clientAddress = (req: Request) => req.ip ?? req.socket.remoteAddress ?? 'unknown';
-
 /** The sign-in limit of the request's client address (called before a password is hashed). */
-export async function spendSignInQuota(req: Request, res: Response): Promise<void> {
-  await (res.locals as Locals).rateLimits?.spend(res, 'sign-in', clientAddress(req));
+export async function spendSignInQuota(req: IncomingMessage, res: EdgeResponse): Promise<void> {
+  const limits = (res.locals as Locals).rateLimits;
+  await limits?.spend(res, 'sign-in', limits.clientAddress(req));
 }
 
 /** The key limit of the request's API key (called where each surface authenticates one). */
-export async function spendKeyQuota(res: Response, apiKeyId: string): Promise<void> {
-  await (res.locals as Locals).rateLimits?.spend(res, 'key', apiKeyId);
+export function spendKeyQuota(res: EdgeResponse, apiKeyId: string): void | Promise<void> {
+  return (res.locals as Locals).rateLimits?.spend(res, 'key', apiKeyId);
 }
 
-function writeHeaders(res: Response): void {
+function writeHeaders(res: EdgeResponse): void {
   const decisions = (res.locals as Locals)[DECISIONS];
   if (!decisions?.length) return;
   res.setHeader('RateLimit-Policy', decisions.map(({ policy }) => policy.item).join(', '));
