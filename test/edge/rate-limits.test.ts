@@ -150,9 +150,13 @@ describe.runIf(testDatabaseKinds().includes('postgres'))('two service processes 
       RATE_LIMIT_PER_ADDRESS: '100',
       RATE_LIMIT_WINDOW_SECONDS: String(WINDOW),
     };
-    const started = await Promise.all([startServiceProcess(env), startServiceProcess(env)]);
-    for (const { child } of started) children.push(child);
-    bases = started.map((s) => s.baseUrl);
+    // Both started at once, as a deployment's processes are; one that fails to start must not
+    // leave the other running after the suite.
+    const settled = await Promise.allSettled([startServiceProcess(env), startServiceProcess(env)]);
+    for (const s of settled) if (s.status === 'fulfilled') children.push(s.value.child);
+    const failed = settled.find((s) => s.status === 'rejected');
+    if (failed) throw failed.reason;
+    bases = settled.map((s) => (s as PromiseFulfilledResult<{ baseUrl: string }>).value.baseUrl);
   });
   afterAll(async () => {
     await Promise.all(children.map(killService));
