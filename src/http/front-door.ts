@@ -9,8 +9,8 @@
 //   6. the address rate limit (a 429 here ends the request).
 // Then the direct routes (direct-routes.ts: reading contacts, the bulk of an integration's
 // traffic) are answered here, and every other request goes to the Express app. Express walks
-// every middleware and route of the app for each request and wraps the request and response in
-// its own objects: on a read of one contact that was about a fifth of the service's CPU
+// the app's middleware and routes in turn until one matches, and wraps the request and response
+// in its own objects: on a read of one contact that was about an eighth of the service's CPU
 // (docs/decisions/0046-direct-routes.md).
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { sendError } from './answers.js';
