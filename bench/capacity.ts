@@ -79,7 +79,6 @@ async function sampleContacts(db: Database, accountId: string, n: number): Promi
   return { ids: rows.map((r) => r.id), externalIds: unique };
 }
 
-/** One request at a time on a keep-alive connection; the times of `n` of them, in ms. */
 /**
  * Requests sent before a sequential figure is timed, service and driver alike: enough for V8 to
  * have compiled the path with its optimizing tier, so the figure is a running service's, not
@@ -87,6 +86,7 @@ async function sampleContacts(db: Database, accountId: string, n: number): Promi
  */
 const warmUp = (n: number) => Math.max(1000, n);
 
+/** One request at a time on a keep-alive connection: the median of `n` of them, in ms. */
 async function sequentialTimes(baseUrl: string, apiKey: string, n: number, pathOf: (i: number) => string) {
   // undici, the client under Node's fetch: on this machine node:http's own client adds about
   // 0.15 ms a request of its own, which is not the service's.
@@ -97,20 +97,14 @@ async function sequentialTimes(baseUrl: string, apiKey: string, n: number, pathO
     if (res.statusCode !== 200) throw new Error(`${p}: ${res.statusCode}`);
   };
   try {
-    for (let i = 0; i < warmUp(n); i++) await get(pathOf(i));
-    const times: number[] = [];
-    for (let i = 0; i < n; i++) {
-      const t0 = performance.now();
-      await get(pathOf(i));
-      times.push(performance.now() - t0);
-    }
-    return median(times);
+    return await medianOneAtATime(n, (i) => get(pathOf(i)));
   } finally {
     await client.close();
   }
 }
 
-async function sequentialBaseline(n: number, operation: (i: number) => Promise<unknown>) {
+/** `operation` one at a time, after the warm-up: the median of `n` runs, in ms. */
+async function medianOneAtATime(n: number, operation: (i: number) => Promise<unknown>) {
   for (let i = 0; i < warmUp(n); i++) await operation(i);
   const times: number[] = [];
   for (let i = 0; i < n; i++) {
@@ -295,10 +289,10 @@ async function rawRuns(
   const rand = prng(7);
   const list = listQuerySql(accountId, ListQuerySchema.parse({ limit: 100 }));
   log('   capacity baselines: the raw driver…');
-  const getByIdP50 = await sequentialBaseline(settings.sequential, (i) =>
+  const getByIdP50 = await medianOneAtATime(settings.sequential, (i) =>
     query(BY_ID_SQL, [accountId, sample.ids[i % sample.ids.length]]),
   );
-  const listFirstPageP50 = await sequentialBaseline(settings.sequential, () => query(list.text, list.values));
+  const listFirstPageP50 = await medianOneAtATime(settings.sequential, () => query(list.text, list.values));
   const csvPageP50 = listFirstPageP50;
   const loops = (operation: () => Promise<unknown>) =>
     runBaseline(settings.connections, settings.seconds, operation).then((b) => b.throughput);

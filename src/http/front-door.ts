@@ -26,7 +26,7 @@ import type { RateLimits } from './edge/rate-limit/rate-limits.js';
 export interface FrontDoorParts {
   observe: (req: IncomingMessage, res: EdgeResponse) => void;
   cors: (req: IncomingMessage, res: ServerResponse, path: string) => void;
-  rateLimits: RateLimits | null;
+  rateLimits: RateLimits;
   direct: DirectRoutes | null;
   /** The query parser the app uses (Express's `query parser fn`), so a query reads the same either way. */
   parseQuery: (queryString: string) => Query;
@@ -64,7 +64,7 @@ export function frontDoor(parts: FrontDoorParts): RequestListener {
     cors(req, res, path);
     const queryString = q === -1 ? '' : url.slice(q + 1);
     try {
-      const admitted = rateLimits?.admit(req, res, path);
+      const admitted = rateLimits.admit(req, res, path);
       if (admitted)
         admitted.then(() => route(req, res, path, queryString)).catch((error) => sendError(res, error, logError));
       else route(req, res, path, queryString);

@@ -146,6 +146,9 @@ export function restRouter(services: Services): { router: Router; direct: Direct
   const direct = new DirectRoutes(REST_API_PATH);
   const queryParameters = queryParametersByOperation(openApiDocument());
   const idempotently = idempotentWrites(services);
+  /** The query check of a request Express routed: its operation is its method and route. */
+  const refuseUnknownQueryOf = (req: Request) =>
+    refuseUnknownQueryParameters(queryParameters, operationName(req.method, String(req.route?.path)), req.query);
   // An answer that shows a webhook secret is kept for a replay encrypted, as the secret is.
   const secretsKey = services.webhooks?.secretsKey ?? null;
   const sealed: AnswerSeal | undefined = secretsKey
@@ -155,7 +158,7 @@ export function restRouter(services: Services): { router: Router; direct: Direct
     (handler: Handler, { body = false, showsSecret = false } = {}) =>
     async (req: Request, res: Response) => {
       const ctx = await keyedRequestContext(services, req, res);
-      refuseUnknownQueryParameters(queryParameters, operationName(req.method, String(req.route?.path)), req.query);
+      refuseUnknownQueryOf(req);
       // A malformed Idempotency-Key is refused before the body is read; a well-formed one
       // makes the write run once per key (a retry gets the first answer).
       const key = idempotencyKeyOf(req);
@@ -522,7 +525,7 @@ export function restRouter(services: Services): { router: Router; direct: Direct
   // file again replaces the same copies again.
   router.post('/dnc-registries/:registry/imports', async (req, res) => {
     const ctx = await keyedRequestContext(services, req, res);
-    refuseUnknownQueryParameters(queryParameters, operationName(req.method, String(req.route?.path)), req.query);
+    refuseUnknownQueryOf(req);
     const type = req.is(REGISTRY_FILE_TYPES);
     if (!type)
       throw badRequest(
