@@ -17,13 +17,14 @@ export interface ActiveKeyCache {
   find(secretHash: string, load: () => Promise<ActiveKeyRow | null>): Promise<ActiveKeyRow | null>;
   /**
    * Runs a write that changes what a lookup answers (a revocation, an Account's rules), and
-   * resolves only once this process has heard the database's notice of it: the writer's answer
-   * is sent after every process was told, so the next request anywhere sees the change.
+   * resolves only once every listening process has confirmed hearing the database's notice of
+   * it: the writer's answer is sent after every process knows, so the next request anywhere
+   * sees the change.
    */
   changing<T>(write: () => Promise<T>): Promise<T>;
 }
 
-/** How long a writer waits for the notice of its own change at most (the connection may be down). */
+/** How long a writer waits at most for every process to confirm its change (one may be hung or cut off). */
 const NOTICE_WAIT_MS = 2000;
 
 export interface ActiveKeyCacheOptions {
@@ -63,9 +64,7 @@ export function activeKeyCache(
     async changing(write) {
       const before = notices.generation();
       const result = await write();
-      // Every listening process is signalled by the same commit; this one hearing it means the
-      // others are being told at the same moment.
-      if (notices.live()) await notices.passed(before, NOTICE_WAIT_MS);
+      if (notices.live()) await notices.heardEverywhere(before, NOTICE_WAIT_MS);
       return result;
     },
   };
