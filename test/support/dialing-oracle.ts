@@ -77,7 +77,7 @@ export function oracleBlocks(i: DialingInputs, t: number): string[] {
     if (r.kind === 'registry' && rank(consent) < rank(r.unlessConsent)) {
       const entry = i.registries[r.registry];
       const copy = entry?.copyDownloadedAt?.getTime() ?? null;
-      if (copy === null || i.now.getTime() - copy > r.maxCopyAgeDays * DAY || entry?.listed) blocks.push(rule.id);
+      if (copy === null || t - copy > r.maxCopyAgeDays * DAY || entry?.listed) blocks.push(rule.id);
     }
   }
   if (i.policy.attemptCap && count(i.policy.attemptCap.periodHours) >= i.policy.attemptCap.max)

@@ -9,7 +9,8 @@
 // by themselves: nextCallableAt is the first instant when none binds, found by moving forward
 // to the latest "next allowed" instant of every constraint until all agree. Any other reason
 // (no consent, a registry listing, a stale registry copy, a hold) lasts until someone acts:
-// nextCallableAt is then null.
+// nextCallableAt is then null. So it is too when a registry copy, fresh now, goes stale before
+// the time-bound reasons end (the reason says so).
 import {
   WEEKDAYS,
   hasWorkingHours,
@@ -190,6 +191,9 @@ export function decideDialing(inputs: DialingInputs): DialingDecision {
   const schedule: Array<TimeConstraint['nextAllowed']> = [];
   const attempts: AttemptCount[] = [];
   const consentKind = inputs.consent?.kind ?? null;
+  // Registry copies fresh now, and the last instant each stays fresh: a call that has to wait
+  // past it waits for a fresh copy, not for the clock.
+  const copyDeadlines: Array<{ at: number; reason: Omit<DialingReason, 'until'> }> = [];
 
   // What holds the contact or the enrollment, whatever the time.
   if (contact.blocked) lasting.push(ownReason('phone_blocked', "The phone is on the Account's block list"));
@@ -235,7 +239,7 @@ export function decideDialing(inputs: DialingInputs): DialingDecision {
             `No copy of the ${r.registry} registry covers this number: import one (${DNC_REGISTRIES[r.registry]} numbers are not called without it)`,
           ),
         );
-      else if (now.getTime() - copyAt.getTime() > r.maxCopyAgeDays * DAY)
+      else if (now.getTime() > copyStaleAfter(copyAt, r.maxCopyAgeDays))
         lasting.push(
           lawReason(
             rule,
@@ -251,6 +255,15 @@ export function decideDialing(inputs: DialingInputs): DialingDecision {
             `The number is on the ${r.registry} registry, and the contact has not given ${KIND_WORDS[r.unlessConsent]}`,
           ),
         );
+      else
+        copyDeadlines.push({
+          at: copyStaleAfter(copyAt, r.maxCopyAgeDays),
+          reason: lawReason(
+            rule,
+            'registry_copy_stale',
+            `The ${r.registry} registry copy downloaded ${copyAt.toISOString().slice(0, 10)} will be more than ${r.maxCopyAgeDays} days old before this number may be called again: import a fresh one`,
+          ),
+        });
     } else if (r.kind === 'hours') {
       for (const zone of place.zones)
         timed.push({
@@ -358,7 +371,11 @@ export function decideDialing(inputs: DialingInputs): DialingDecision {
       return next === t0 ? [] : [{ ...reason, until: next === null ? null : new Date(next) }];
     }),
   ];
-  const nextCallableAt = lasting.length > 0 ? null : reasons.length === 0 ? t0 : firstAllowed(schedule, t0);
+  const clockAllows = lasting.length > 0 ? null : reasons.length === 0 ? t0 : firstAllowed(schedule, t0);
+  // Not callable now, and by the time the clock allows it a copy is stale: that lasts.
+  const staleBy = clockAllows === null ? [] : copyDeadlines.filter((deadline) => clockAllows > deadline.at);
+  for (const deadline of staleBy) reasons.push({ ...deadline.reason, until: null });
+  const nextCallableAt = staleBy.length > 0 ? null : clockAllows;
   return {
     callableNow: reasons.length === 0,
     nextCallableAt: nextCallableAt === null ? null : new Date(nextCallableAt),
@@ -371,6 +388,11 @@ export function decideDialing(inputs: DialingInputs): DialingDecision {
     attempts,
     consentUsed: inputs.consent && consentRank(inputs.consent.kind) >= 0 ? inputs.consent : null,
   };
+}
+
+/** The last instant a registry copy downloaded at `copyAt` is fresh enough to call against. */
+function copyStaleAfter(copyAt: Date, maxCopyAgeDays: number): number {
+  return copyAt.getTime() + maxCopyAgeDays * DAY;
 }
 
 /** The first instant >= t0 that every constraint allows, within the lookahead; null when none. */

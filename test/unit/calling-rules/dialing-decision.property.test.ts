@@ -218,6 +218,42 @@ describe('the dialing decision', () => {
     expect(night.nextCallableAt?.toISOString()).toBe('2026-11-30T15:00:00.000Z');
   });
 
+  it('waits for a fresh registry copy, not the clock, when the copy goes stale before the contact may be called again', () => {
+    // Found by the property above (US spring-forward, one call a minute ago, one call per 72 hours).
+    const now = new Date('2026-03-08T08:00:00Z');
+    const usDnc = RULE_SET.rules.find((r) => r.id === 'us-dnc');
+    if (!usDnc) throw new Error('the rule set has no us-dnc rule');
+    const i: DialingInputs = {
+      now,
+      ruleSet: { version: 'test', rules: [usDnc] },
+      policy: {
+        purpose: 'telemarketing',
+        requireWrittenConsent: false,
+        disabledJurisdictions: [],
+        attemptCap: { max: 1, periodHours: 72 },
+      },
+      contact: { phone: '+13125550143', location: null, timezone: null, dnc: false, blocked: false },
+      consent: null,
+      registries: { us_national: { listed: false, copyDownloadedAt: new Date('2026-02-07T08:00:00Z') } },
+      callsPlacedAt: [new Date('2026-03-08T07:59:00Z')],
+      enrollment: null,
+    };
+    const decision = decideDialing(i);
+    expect(decision.callableNow).toBe(false);
+    // The cap ends 2026-03-11 07:59; the copy is 31 days old at 2026-03-10 08:00.
+    expect(decision.reasons.map((r) => [r.code, r.until?.toISOString() ?? null])).toEqual([
+      ['attempt_cap_reached', '2026-03-11T07:59:00.000Z'],
+      ['registry_copy_stale', null],
+    ]);
+    expect(decision.nextCallableAt).toBeNull();
+    // With a copy downloaded a day later it stays fresh past the cap: the cap alone decides.
+    const fresher = decideDialing({
+      ...i,
+      registries: { us_national: { listed: false, copyDownloadedAt: new Date('2026-02-09T08:00:00Z') } },
+    });
+    expect(fresher.nextCallableAt?.toISOString()).toBe('2026-03-11T07:59:00.000Z');
+  });
+
   it('takes the intersection of every zone the person may be in: a New York number in California is called 11:00–21:00 Eastern', () => {
     const decision = decideDialing({
       now: new Date('2026-12-01T14:30:00Z'), // Tuesday 09:30 New York, 06:30 Los Angeles
