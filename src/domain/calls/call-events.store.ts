@@ -255,6 +255,17 @@ export interface ResultRollUp {
   buckets: number;
 }
 
+/** How many rows each roll-up is spread over (the migration workflow_rollup_shards). */
+const ROLL_UP_SHARDS = 8;
+
+/**
+ * The row of a roll-up this call adds to: calls ending together mostly land on different rows,
+ * so none waits for another's commit. From the id's last hex digits, which are random.
+ */
+function rollUpShard(callId: string): number {
+  return Number.parseInt(callId.slice(-2), 16) % ROLL_UP_SHARDS;
+}
+
 /**
  * The CTEs adding an ended call to its workflow's roll-ups: its hour's and result's counts, and
  * whether it is the contact's first call of the workflow, its first reaching call, its first
@@ -264,6 +275,7 @@ export interface ResultRollUp {
  */
 function rollUpStatements(r: ResultRollUp): Prisma.Sql[] {
   const hour = Prisma.sql`date_trunc('hour', ${r.startedAt}::timestamptz, 'UTC')`;
+  const shard = rollUpShard(r.callId);
   const converted = r.result === 'converted';
   const statements = [
     Prisma.sql`prior_calls AS (SELECT count(*)::int AS calls,
@@ -271,22 +283,22 @@ function rollUpStatements(r: ResultRollUp): Prisma.Sql[] {
         count(*) FILTER (WHERE "result" = 'converted')::int AS converted
       FROM "Call" WHERE "workflowId" = ${r.workflowId}::uuid AND "contactId" = ${r.contactId}::uuid
         AND "result" IS NOT NULL AND "id" <> ${r.callId}::uuid)`,
-    Prisma.sql`result_hour AS (INSERT INTO "WorkflowResultHour" AS t ("workflowId", "agentId", "hour", "result", "calls",
+    Prisma.sql`result_hour AS (INSERT INTO "WorkflowResultHour" AS t ("workflowId", "agentId", "hour", "result", "shard", "calls",
         "firstCalls", "firstReached", "firstConversions", "convertedAfter")
-      SELECT ${r.workflowId}::uuid, ${r.agentKey}::uuid, ${hour}, ${r.result}, 1, (p.calls = 0)::int,
+      SELECT ${r.workflowId}::uuid, ${r.agentKey}::uuid, ${hour}, ${r.result}, ${shard}::smallint, 1, (p.calls = 0)::int,
         (${r.reached} AND p.reached = 0)::int, (${converted} AND p.converted = 0)::int,
         CASE WHEN ${converted} AND p.converted = 0 THEN p.calls + 1 ELSE 0 END
       FROM prior_calls p
-      ON CONFLICT ("workflowId", "hour", "agentId", "result") DO UPDATE SET "calls" = t."calls" + 1,
+      ON CONFLICT ("workflowId", "hour", "agentId", "result", "shard") DO UPDATE SET "calls" = t."calls" + 1,
         "firstCalls" = t."firstCalls" + excluded."firstCalls", "firstReached" = t."firstReached" + excluded."firstReached",
         "firstConversions" = t."firstConversions" + excluded."firstConversions",
         "convertedAfter" = t."convertedAfter" + excluded."convertedAfter")`,
   ];
   if (r.durationBucket !== null) {
     const first = Array.from({ length: r.buckets }, (_, i) => (i + 1 === r.durationBucket ? 1 : 0));
-    statements.push(Prisma.sql`duration_hour AS (INSERT INTO "WorkflowDurationHour" AS t ("workflowId", "agentId", "hour", "durations")
-      VALUES (${r.workflowId}::uuid, ${r.agentKey}::uuid, ${hour}, ${first}::int[])
-      ON CONFLICT ("workflowId", "hour", "agentId") DO UPDATE
+    statements.push(Prisma.sql`duration_hour AS (INSERT INTO "WorkflowDurationHour" AS t ("workflowId", "agentId", "hour", "shard", "durations")
+      VALUES (${r.workflowId}::uuid, ${r.agentKey}::uuid, ${hour}, ${shard}::smallint, ${first}::int[])
+      ON CONFLICT ("workflowId", "hour", "agentId", "shard") DO UPDATE
         SET "durations"[${r.durationBucket}::int] = t."durations"[${r.durationBucket}::int] + 1)`);
   }
   return statements;
