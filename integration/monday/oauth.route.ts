@@ -225,7 +225,17 @@ export function installRouter(services: Services, config: MondayConfig): Router 
         if (asDomainError(error)?.code !== 'unauthenticated') throw error;
         installPage(req, res, 401, browserId, {
           backToUrl: backTo,
-          error: 'That API key is not valid: it is unknown, revoked, or from another region. Check it and try again.',
+          error:
+            'That API key is not valid: it is unknown, revoked, expired, or from another region. Check it and try again.',
+        });
+        return;
+      }
+      if (actor.scopes !== null) {
+        // Once linked, the board app acts for the whole Account: a key with fewer rights may not grant it.
+        installPage(req, res, 403, browserId, {
+          backToUrl: backTo,
+          error:
+            'That API key has scopes: linking monday.com needs a key with every scope, since the board app then acts for the whole Account.',
         });
         return;
       }

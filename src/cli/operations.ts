@@ -10,7 +10,7 @@ const AccountFields = graphql(`fragment AccountFields on Account {
   id name region defaultLocation dedupFields createdAt
 }`);
 const KeyFields = graphql(`fragment KeyFields on ApiKey {
-  id accountId userId name lastFour createdAt lastUsedAt revokedAt
+  id accountId userId name lastFour createdAt lastUsedAt revokedAt scopes expiresAt
 }`);
 const WorkflowFields = graphql(`fragment WorkflowFields on Workflow {
   id accountId agentId name status paused createdAt
@@ -65,8 +65,8 @@ export const CliOperations = {
   ),
   createApiKey: defineOperation(
     graphql(
-      `mutation ($userId: String!, $name: String!) {
-    createApiKey(userId: $userId, name: $name) { secret key { ...KeyFields } }
+      `mutation ($userId: String!, $name: String!, $scopes: [String!], $expiresAt: String) {
+    createApiKey(userId: $userId, name: $name, scopes: $scopes, expiresAt: $expiresAt) { secret key { ...KeyFields } }
   }`,
       [KeyFields],
     ),

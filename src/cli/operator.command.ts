@@ -4,6 +4,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { createOutput, jsonOption, usageError } from './output.js';
 import { readEnv, withOperator } from './operator.js';
 import { UUID_PATTERN } from '../domain/shared/ids.js';
+import { KEY_SCOPES } from '../domain/api-keys/key-scopes.js';
 import type { AccountResult, AgentResult, WorkflowResult } from './operations.js';
 
 /** Commander parser for ids: a malformed id is a usage error, not a database failure. */
@@ -143,12 +144,26 @@ export function keysCommand(): Command {
     .description('create an API key for a user; the secret is printed once')
     .requiredOption('--user <id>', 'user id', uuidArg)
     .requiredOption('--name <name>', 'key name')
+    .option(
+      '--scope <scope>',
+      `what the key may do, once per scope (${KEY_SCOPES.join(', ')}); none: every scope`,
+      (scope: string, scopes: string[] = []) => [...scopes, scope],
+    )
+    .option('--expires <date-time>', 'refuse the key from this ISO 8601 date-time on (with Z or an offset)')
     .addOption(jsonOption())
-    .action(async (opts: { user: string; name: string; json?: boolean }) => {
+    .action(async (opts: { user: string; name: string; scope?: string[]; expires?: string; json?: boolean }) => {
       const out = createOutput(!!opts.json);
-      const { createApiKey } = await withOperator((s) => s.run('createApiKey', { userId: opts.user, name: opts.name }));
+      const { createApiKey } = await withOperator((s) =>
+        s.run('createApiKey', {
+          userId: opts.user,
+          name: opts.name,
+          scopes: opts.scope ?? null,
+          expiresAt: opts.expires ?? null,
+        }),
+      );
       const { key, secret } = createApiKey;
       out.line(`Created API key ${key.id} ("${key.name}") for user ${key.userId} in account ${key.accountId}`);
+      out.line(`Scopes: ${key.scopes?.join(', ') ?? 'every scope'}; expires: ${key.expiresAt ?? 'never'}`);
       out.line(`Secret (shown once, store it now): ${secret}`);
       out.result({ ok: true, keyId: key.id, secret, key });
     });
@@ -163,9 +178,9 @@ export function keysCommand(): Command {
       const { apiKeys } = await withOperator((s) => s.run('listApiKeys', { accountId: opts.account }));
       if (apiKeys.length === 0) out.line('No API keys.');
       for (const k of apiKeys) {
-        const state = k.revokedAt ? `revoked ${k.revokedAt}` : 'active';
+        const state = k.revokedAt ? `revoked ${k.revokedAt}` : k.expiresAt ? `expires ${k.expiresAt}` : 'active';
         out.line(
-          `${k.id}  ...${k.lastFour}  ${k.name}  user ${k.userId}  created ${k.createdAt}  last used ${k.lastUsedAt ?? 'never'}  ${state}`,
+          `${k.id}  ...${k.lastFour}  ${k.name}  user ${k.userId}  created ${k.createdAt}  last used ${k.lastUsedAt ?? 'never'}  ${k.scopes?.join(',') ?? 'every scope'}  ${state}`,
         );
       }
       out.result({ ok: true, accountId: opts.account, keys: apiKeys });

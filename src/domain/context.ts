@@ -1,6 +1,7 @@
 // The request context every domain operation runs with: who is acting, where, and the
 // infrastructure the services use. Built once per request by the surface's auth step.
 import type { ActiveKeyCache } from './api-keys/active-keys.cache.js';
+import type { KeyScope } from './api-keys/key-scopes.js';
 import type { Database } from '../db/database.js';
 import type { Clock } from './shared/clock.js';
 import { DomainError } from './errors.js';
@@ -13,6 +14,11 @@ export interface Actor {
   accountId: string;
   userId: string;
   apiKeyId: string | null;
+  /**
+   * The key's scopes (src/domain/api-keys/key-scopes.ts); null when it has every scope, as a key
+   * created without scopes has, and for those who act without a key (the console, the board app).
+   */
+  scopes: readonly KeyScope[] | null;
   /** The Account's contact rules (default location, dedup fields), read with the key. */
   account: AccountRules;
 }

@@ -1,6 +1,7 @@
 // Builds the schema: imports every type file (each registers itself on the builder).
 import { builder } from './builder.js';
 import { guardArguments } from './shared/argument-guard.js';
+import { guardScopes } from './api-keys/key-scopes.js';
 import './shared/scalars.graphql.js';
 // Before the contacts: their writes' consent reuses the ConsentInput declared here.
 import './calling-rules/calling-rules.graphql.js';
@@ -22,5 +23,6 @@ import './enrollment/next-call.graphql.js';
 import './enrollment/workflow-enrollments.graphql.js';
 import './enrollment/enrollment-jobs.graphql.js';
 
-// Every operation's arguments are checked before its resolver runs (shared/argument-guard.ts).
-export const schema = guardArguments(builder.toSchema({ sortSchema: true }));
+// Every operation's arguments are checked before its resolver runs (shared/argument-guard.ts),
+// and before them, that an API key's scopes allow it (api-keys/key-scopes.ts).
+export const schema = guardScopes(guardArguments(builder.toSchema({ sortSchema: true })));

@@ -110,7 +110,8 @@ export function idempotentWrites(services: Services) {
     for (let round = 0; round < CLAIM_ROUNDS; round++) {
       if (await claimKey(sql, claim)) {
         recordAnswer(res, (answer) =>
-          answer.status >= 500
+          // A 5xx may be retried; a 403 is about the key's scopes, not the request: another key may send it.
+          answer.status >= 500 || answer.status === 403
             ? releaseKey(sql, accountId, key, owner)
             : storeAnswer(sql, accountId, key, owner, seal ? { ...answer, body: seal.seal(answer.body) } : answer),
         );

@@ -502,6 +502,10 @@ const ErrorBody = {
       description: 'On a 409: the contacts involved',
       items: { $ref: '#/components/schemas/Contact' },
     },
+    scope: {
+      type: ['string', 'null'],
+      description: "On a 403: the API key scope the operation needs (null: none of a key's scopes allows it)",
+    },
   },
 };
 
@@ -560,6 +564,7 @@ const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` 
 const standardErrors = {
   400: responseRef('BadRequest'),
   401: responseRef('Unauthenticated'),
+  403: responseRef('Forbidden'),
   429: responseRef('RateLimited'),
   500: responseRef('Internal'),
 } as const;
@@ -1606,7 +1611,28 @@ export function buildOpenApi(): Record<string, unknown> {
           'Invalid request (a query parameter the operation does not list; a bad query, path, body or JSON value), including any text value (body field, customFields key or value, query parameter, path segment) holding the NUL character (U+0000) or a lone UTF-16 surrogate, which cannot be stored; `issues` names the bad fields when it can. Nothing is stored',
           ['bad_request'],
         ),
-        Unauthenticated: errorAnswer('API key missing, unknown or revoked', ['unauthenticated']),
+        Unauthenticated: errorAnswer('API key missing, unknown, revoked or expired', ['unauthenticated']),
+        Forbidden: jsonAnswer(
+          "The API key's scopes do not allow this operation; `scope` names the one it needs; nothing was done",
+          {
+            allOf: [
+              ref('ErrorBody'),
+              {
+                type: 'object',
+                properties: { error: { const: 'Forbidden' }, code: { enum: ['forbidden'] } },
+                required: ['scope'],
+              },
+            ],
+          },
+          {
+            ...errorExample(
+              'Forbidden',
+              'forbidden',
+              'This API key lacks the scope contacts:write, which upsertContact needs',
+            ),
+            scope: 'contacts:write',
+          },
+        ),
         NotFound: errorAnswer("No such resource in the key's Account (another Account's is indistinguishable)", [
           'not_found',
         ]),

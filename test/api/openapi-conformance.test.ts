@@ -6,7 +6,7 @@
 // needs a failing database).
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/test-server.js';
+import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/test-server.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import { uniquePhone } from '../support/api-helpers.js';
 import { loadConformance, type Conformance } from '../support/openapi-conformance.js';
@@ -31,12 +31,13 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
   let conformance: Conformance;
   let apiKey: string;
   let accountId: string;
+  let userId: string;
   let otherKey: string;
 
   beforeAll(async () => {
     conformance = await loadConformance();
     server = await startTestServer(kind);
-    ({ apiKey, accountId } = await server.createAccount());
+    ({ apiKey, accountId, userId } = await server.createAccount());
     ({ apiKey: otherKey } = await server.createAccount());
   });
   afterAll(() => server?.stop());
@@ -801,6 +802,42 @@ describe.each(testDatabaseKinds())('schema/openapi.json describes every answer o
     }
     // Nothing of a refused write was done.
     expect((await call(apiKey, 'GET', '/api/v1/contacts?searchTerm=serachTerm')).json).toEqual({ data: [] });
+  });
+
+  it('every operation refuses a key whose scopes do not allow it: 403 forbidden naming the scope, which then allows it', async () => {
+    const keyWith = async (scopes: string[]) => {
+      const created = await server.request(ADMIN_TOKEN, 'POST', '/graphql', {
+        query:
+          'mutation ($u: String!, $s: [String!]) { createApiKey(userId: $u, name: "scoped", scopes: $s) { secret } }',
+        variables: { u: userId, s: scopes },
+      });
+      return created.json.data.createApiKey.secret as string;
+    };
+    // boards:manage opens no REST operation: every one is refused to a key that has only it.
+    const boardsOnly = await keyWith(['boards:manage']);
+    const contactsBefore = (await call(apiKey, 'GET', '/api/v1/contacts?limit=100')).json.data.length;
+    const operations = conformance.operations.filter((operation) => operation.method !== 'options');
+    const keyOf = new Map<string, string>();
+    for (const operation of operations) {
+      const method = operation.method.toUpperCase();
+      const path = examplePath(operation.template);
+      // A registry file is sent as text; every other body is JSON.
+      const asText = operation.template.includes('/dnc-registries/');
+      const body = asText ? '+12025550143\n' : operation.requestBody ? {} : undefined;
+      const headers = asText ? { 'content-type': 'text/plain' } : undefined;
+      const refused = await call(boardsOnly, method, path, body, headers);
+      expect([refused.status, refused.json?.code], `${operation.name}: ${refused.text.slice(0, 200)}`).toEqual([
+        403,
+        'forbidden',
+      ]);
+      const scope = (refused.json as { scope: string }).scope;
+      expect(scope, operation.name).toMatch(/^[a-z-]+:(read|write|manage)$/);
+      // A key with that scope alone gets past the check (to whatever the example request earns).
+      if (!keyOf.has(scope)) keyOf.set(scope, await keyWith([scope]));
+      const allowed = await server.request(keyOf.get(scope)!, method, path, body, headers);
+      expect(allowed.status, `${operation.name} with ${scope}: ${allowed.text.slice(0, 200)}`).not.toBe(403);
+    }
+    expect((await call(apiKey, 'GET', '/api/v1/contacts?limit=100')).json.data.length).toBe(contactsBefore);
   });
 
   it('known query parameters, repeated or bracketed, still work', async () => {

@@ -180,6 +180,33 @@ describe.each(testDatabaseKinds())('the console in Chromium on %s', (kind) => {
     expect(refused.status).toBe(401);
   });
 
+  it('creates a key with scopes and an expiry: the list shows them, and the API holds the key to them', async () => {
+    const { page } = await signedIn();
+    await page.goto('/console/api-keys');
+    await page.getByLabel('Name').fill('Read-only assistant');
+    await page.getByLabel('contacts:read').check();
+    // A day after the service's today: the key is refused from 00:00 UTC that day.
+    const tomorrow = new Date(server.now().getTime() + 86_400_000).toISOString().slice(0, 10);
+    await page.getByLabel('Expires on').fill(tomorrow);
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secret = (await page.locator('#new-secret').textContent()) ?? '';
+    const row = page.getByRole('row').filter({ hasText: 'Read-only assistant' });
+    expect(await row.getByRole('cell').nth(3).textContent()).toBe('contacts:read');
+    expect(await row.getByRole('cell').nth(4).textContent()).not.toBe('never');
+    expect((await server.request(secret, 'GET', '/api/v1/contacts?limit=1')).status).toBe(200);
+    const refused = await server.request(secret, 'PUT', '/api/v1/contacts/upsert', { phone: '+14155550123' });
+    expect(refused.status).toBe(403);
+    expect(refused.json.scope).toBe('contacts:write');
+    // A date in the past is refused on the form, which keeps what was ticked.
+    await page.getByLabel('Name').fill('Too late');
+    await page.getByLabel('calls:read').check();
+    await page.getByLabel('Expires on').fill('2000-01-01');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByText('must be in the future').waitFor();
+    expect(await page.getByLabel('calls:read').isChecked()).toBe(true);
+    expect(await page.getByRole('row').filter({ hasText: 'Too late' }).count()).toBe(0);
+  });
+
   it('shows the console’s own page for an unknown address', async () => {
     const { page } = await signedIn();
     const answer = await page.goto('/console/no-such-page');

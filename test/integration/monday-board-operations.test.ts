@@ -44,6 +44,7 @@ describe.each(testDatabaseKinds())('board app operations on %s', (kind) => {
       accountId: account.accountId,
       userId: account.userId,
       apiKeyId: null,
+      scopes: null,
       account: { id: account.accountId, defaultLocation: null, dedupFields: ['phone'] },
     },
   });

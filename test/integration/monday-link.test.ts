@@ -169,6 +169,18 @@ describe.each(testDatabaseKinds())('monday linking (OAuth install) on %s', (kind
     expect(crossSite.status).toBe(403);
     expect(crossSite.text).not.toContain(account.apiKey);
     expect(await prisma().mondayLink.findUnique({ where: { accountId: account.accountId } })).toBeNull();
+
+    // A key with scopes cannot link: the board app would then act for the whole Account.
+    const scoped = await server.request(ADMIN_TOKEN, 'POST', '/graphql', {
+      query: `mutation ($u: String!) { createApiKey(userId: $u, name: "read only", scopes: ["contacts:read", "boards:manage"]) { secret } }`,
+      variables: { u: account.userId },
+    });
+    const scopedKey = scoped.json.data.createApiKey.secret as string;
+    const refused = await post({ apiKey: scopedKey, form });
+    expect(refused.status).toBe(403);
+    expect(refused.text).toMatch(/needs a key with every scope/);
+    expect(refused.text).not.toContain(scopedKey);
+    expect(await prisma().mondayLink.findUnique({ where: { accountId: account.accountId } })).toBeNull();
   });
 
   it("refuses a forged or expired state, a callback in another browser, and shows monday's denial escaped", async () => {

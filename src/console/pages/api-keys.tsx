@@ -2,6 +2,7 @@
 /** @jsxImportSource preact */
 // (The pragmas make every runner compile this file for Preact, whatever tsconfig it finds.)
 import { KEY_PREFIX } from '../../domain/api-keys/api-keys.service.js';
+import { KEY_SCOPES, SCOPE_DESCRIPTIONS } from '../../domain/api-keys/key-scopes.js';
 import { FieldError, FormAlert, Layout, type Viewer } from './layout.js';
 import { Time } from './time.js';
 
@@ -12,16 +13,28 @@ export interface KeyRow {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  /** null: every scope. */
+  scopes: string[] | null;
+  expiresAt: string | null;
+  /** Past its expiry (by the service's clock). */
+  expired?: boolean;
 }
+
+/** A key's scopes in words. */
+const scopeWords = (key: KeyRow) => key.scopes?.join(', ') ?? 'every scope';
 
 export function ApiKeysPage(props: {
   viewer: Viewer;
   keys: KeyRow[];
   created?: { name: string; secret: string };
-  nameError?: string;
+  /** The refused form's values and its errors by field (name, scopes, expiresAt). */
   name?: string;
+  scopes?: string[];
+  expires?: string;
+  errors?: Record<string, string>;
   notice?: string;
 }) {
+  const errors = props.errors ?? {};
   const active = props.keys.filter((key) => !key.revokedAt);
   return (
     <Layout title="API keys" viewer={props.viewer} current="/console/api-keys">
@@ -42,21 +55,58 @@ export function ApiKeysPage(props: {
       )}
       <section class="card" aria-labelledby="new-title">
         <h2 id="new-title">New key</h2>
-        <form method="post" action="/console/api-keys" class="inline">
+        <form method="post" action="/console/api-keys">
           <input type="hidden" name="csrf" value={props.viewer.csrf} />
-          <label for="name">Name</label>
-          <input
-            id="name"
-            name="name"
-            maxLength={100}
-            required
-            placeholder="CRM sync"
-            value={props.name ?? ''}
-            aria-invalid={props.nameError ? 'true' : undefined}
-            aria-describedby={props.nameError ? 'name-error' : undefined}
-          />
+          <div class="field">
+            <label for="name">Name</label>
+            <input
+              id="name"
+              name="name"
+              maxLength={100}
+              required
+              placeholder="CRM sync"
+              value={props.name ?? ''}
+              aria-invalid={errors.name ? 'true' : undefined}
+              aria-describedby={errors.name ? 'name-error' : undefined}
+            />
+            <FieldError id="name-error" message={errors.name} />
+          </div>
+          <fieldset aria-describedby="scopes-hint">
+            <legend>Scopes</legend>
+            <p class="hint" id="scopes-hint">
+              What the key may do. Tick none for a key with every scope; give each program only what it needs.
+            </p>
+            <div class="checks">
+              {KEY_SCOPES.map((scope) => (
+                <div class="field check" key={scope}>
+                  <input
+                    type="checkbox"
+                    id={`scope-${scope}`}
+                    name="scopes"
+                    value={scope}
+                    checked={props.scopes?.includes(scope) ?? false}
+                  />
+                  <label for={`scope-${scope}`}>
+                    <code>{scope}</code> {SCOPE_DESCRIPTIONS[scope]}
+                  </label>
+                </div>
+              ))}
+            </div>
+            <FieldError id="scopes-error" message={errors.scopes} />
+          </fieldset>
+          <div class="field">
+            <label for="expires">Expires on (optional; refused from 00:00 UTC that day)</label>
+            <input
+              id="expires"
+              name="expires"
+              type="date"
+              value={props.expires ?? ''}
+              aria-invalid={errors.expiresAt ? 'true' : undefined}
+              aria-describedby={errors.expiresAt ? 'expires-error' : undefined}
+            />
+            <FieldError id="expires-error" message={errors.expiresAt} />
+          </div>
           <button type="submit">Create key</button>
-          <FieldError id="name-error" message={props.nameError} />
         </form>
       </section>
       <section aria-labelledby="list-title">
@@ -77,6 +127,8 @@ export function ApiKeysPage(props: {
                   <th scope="col">Key</th>
                   <th scope="col">Created</th>
                   <th scope="col">Last used</th>
+                  <th scope="col">Scopes</th>
+                  <th scope="col">Expires</th>
                   <th scope="col">Status</th>
                 </tr>
               </thead>
@@ -91,11 +143,15 @@ export function ApiKeysPage(props: {
                       <Time at={key.createdAt} />
                     </td>
                     <td data-label="Last used">{key.lastUsedAt ? <Time at={key.lastUsedAt} /> : 'never'}</td>
+                    <td data-label="Scopes">{scopeWords(key)}</td>
+                    <td data-label="Expires">{key.expiresAt ? <Time at={key.expiresAt} /> : 'never'}</td>
                     <td data-label="Status">
                       {key.revokedAt ? (
                         <span>
                           revoked <Time at={key.revokedAt} />
                         </span>
+                      ) : key.expired ? (
+                        <span>expired</span>
                       ) : (
                         // A link to the confirmation page: nothing is revoked until it is confirmed there.
                         <a
@@ -139,6 +195,10 @@ export function RevokeKeyPage(props: { viewer: Viewer; apiKey: KeyRow }) {
           </dd>
           <dt>Last used</dt>
           <dd>{key.lastUsedAt ? <Time at={key.lastUsedAt} /> : 'never'}</dd>
+          <dt>Scopes</dt>
+          <dd>{scopeWords(key)}</dd>
+          <dt>Expires</dt>
+          <dd>{key.expiresAt ? <Time at={key.expiresAt} /> : 'never'}</dd>
         </dl>
         {key.revokedAt ? (
           <p>

@@ -5,7 +5,8 @@ import type { Request, Response, Router } from 'express';
 import { asDomainError } from '../../domain/errors.js';
 import { runOperation } from '../../graphql/execute.js';
 import { ConsoleOperations } from '../../graphql/operations/console.js';
-import { type ConsoleKit, fieldMessage, formField, type Signed, send } from '../console-kit.js';
+import { type ConsoleKit, formErrors, formField, type Signed, send } from '../console-kit.js';
+import { formList } from '../contact-selection.js';
 import { setFlash, takeFlash } from '../console-session.js';
 import { ApiKeysPage, type KeyRow, RevokeKeyPage } from '../pages/api-keys.js';
 import { NotFoundPage } from '../pages/not-found.js';
@@ -33,7 +34,12 @@ export function apiKeyRoutes(router: Router, { withSession, viewerOf }: ConsoleK
     status = 200,
   ) {
     const { accountApiKeys } = await runOperation(signed.ctx, ConsoleOperations.apiKeys, {});
-    send(res, status, ApiKeysPage({ viewer: viewerOf(signed), keys: accountApiKeys as KeyRow[], ...extra }));
+    const now = signed.ctx.clock.now().getTime();
+    const keys = accountApiKeys.map((key) => ({
+      ...key,
+      expired: key.expiresAt !== null && new Date(key.expiresAt).getTime() <= now,
+    }));
+    send(res, status, ApiKeysPage({ viewer: viewerOf(signed), keys, ...extra }));
   }
 
   router.get(
@@ -49,8 +55,15 @@ export function apiKeyRoutes(router: Router, { withSession, viewerOf }: ConsoleK
     '/api-keys',
     withSession(async (req, res, signed) => {
       const name = formField(req, 'name');
+      const scopes = formList(req, 'scopes');
+      // A date from the form's date field: the key is refused from 00:00 UTC that day.
+      const expires = formField(req, 'expires');
       try {
-        const { createAccountApiKey } = await runOperation(signed.ctx, ConsoleOperations.createApiKey, { name });
+        const { createAccountApiKey } = await runOperation(signed.ctx, ConsoleOperations.createApiKey, {
+          name,
+          scopes: scopes.length > 0 ? scopes : null,
+          expiresAt: expires ? `${expires}T00:00:00Z` : null,
+        });
         setFlash(req, res, signed.token, KEYS_PAGE, {
           created: { name: createAccountApiKey.key.name, secret: createAccountApiKey.secret },
         });
@@ -58,7 +71,8 @@ export function apiKeyRoutes(router: Router, { withSession, viewerOf }: ConsoleK
       } catch (error) {
         const failure = asDomainError(error);
         if (failure?.code !== 'bad_request') throw error;
-        await keysPage(res, signed, { name, nameError: fieldMessage(failure, 'name') }, 400);
+        const errors = formErrors(failure, ['name', 'scopes', 'expiresAt']);
+        await keysPage(res, signed, { name, scopes, expires, errors }, 400);
       }
     }),
   );
@@ -68,7 +82,7 @@ export function apiKeyRoutes(router: Router, { withSession, viewerOf }: ConsoleK
     '/api-keys/:id/revoke',
     withSession(async (req, res, signed) => {
       const { accountApiKeys } = await runOperation(signed.ctx, ConsoleOperations.apiKeys, {});
-      const apiKey = (accountApiKeys as KeyRow[]).find((key) => key.id === String(req.params.id));
+      const apiKey: KeyRow | undefined = accountApiKeys.find((key) => key.id === String(req.params.id));
       if (!apiKey)
         return send(
           res,

@@ -51,6 +51,16 @@ const ApiKeyType = builder.objectRef<ApiKeyRecord>('ApiKey').implement({
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true }),
     revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
+    scopes: t.stringList({
+      nullable: true,
+      description: 'What the key may do (docs/api-keys.md); null: every scope.',
+      resolve: (key) => (key.scopes.length === 0 ? null : key.scopes),
+    }),
+    expiresAt: t.expose('expiresAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'Refused from this instant on, like a revoked key; null: never.',
+    }),
   }),
 });
 
@@ -146,7 +156,13 @@ builder.mutationFields((t) => ({
   }),
   createApiKey: t.field({
     type: CreatedKey,
-    args: { userId: t.arg.string({ required: true, ...UUID_ARG }), name: t.arg.string({ required: true }) },
+    description: 'Operator: a key for a user. Without scopes it has every scope; without expiresAt it never expires.',
+    args: {
+      userId: t.arg.string({ required: true, ...UUID_ARG }),
+      name: t.arg.string({ required: true }),
+      scopes: t.arg.stringList(),
+      expiresAt: t.arg.string({ description: 'An ISO 8601 date-time in the future' }),
+    },
     resolve: (_root, args, ctx) => createApiKey(ctx, args),
   }),
   revokeApiKey: t.field({
@@ -157,7 +173,11 @@ builder.mutationFields((t) => ({
   createAccountApiKey: t.field({
     type: CreatedKey,
     description: "Console: a key of the signed-in person's Account, owned by them; the secret is in this answer only.",
-    args: { name: t.arg.string({ required: true }) },
+    args: {
+      name: t.arg.string({ required: true }),
+      scopes: t.arg.stringList(),
+      expiresAt: t.arg.string({ description: 'An ISO 8601 date-time in the future' }),
+    },
     resolve: (_root, args, ctx) => createAccountApiKey(ctx, args),
   }),
   revokeAccountApiKey: t.field({

@@ -1,12 +1,15 @@
 // API keys, sent as `Authorization: Bearer svc_pk_…`: `svc_pk_` + 32 random bytes in base62,
-// shown once, stored only as a SHA-256 hash; named, no expiry, revocable; last use kept to the
-// minute.
+// shown once, stored only as a SHA-256 hash; named, revocable; last use kept to the minute. A
+// key may carry scopes (./key-scopes.ts) and an expiry; one created without either has every
+// scope and never expires. An expired key is refused like a revoked one.
 import { randomBytes } from 'node:crypto';
 import { sha256Hex } from '../shared/tokens.js';
 import { z } from 'zod';
 import type { Actor, RequestContext, Services } from '../context.js';
 import { requireAdmin, requireConsoleUser } from '../context.js';
-import { DomainError, notFound } from '../errors.js';
+import { badRequestFor, DomainError, notFound } from '../errors.js';
+import { isoDateTime } from '../contacts/contacts.inputs.js';
+import { ScopesSchema, type KeyScope } from './key-scopes.js';
 import { parseInput } from '../shared/validation.js';
 import { directSql } from '../../db/sql-client.js';
 import { findActiveKey } from './api-keys.store.js';
@@ -29,7 +32,17 @@ export function generateSecret(): string {
 /** An API key's stored form (the secret itself is never stored). */
 export const hashSecret = sha256Hex;
 
-export const CreateKeySchema = z.strictObject({ userId: z.uuid(), name: z.string().trim().min(1).max(100) });
+/** A new key's scopes (omitted: every scope) and expiry (omitted: never; else in the future). */
+const KeyLimits = {
+  scopes: ScopesSchema.nullish(),
+  expiresAt: isoDateTime.nullish(),
+};
+
+export const CreateKeySchema = z.strictObject({
+  userId: z.uuid(),
+  name: z.string().trim().min(1).max(100),
+  ...KeyLimits,
+});
 
 export interface ApiKeyRecord {
   id: string;
@@ -40,9 +53,14 @@ export interface ApiKeyRecord {
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  /** Empty: every scope. */
+  scopes: string[];
+  expiresAt: Date | null;
 }
 
-export const NewKeySchema = z.strictObject({ name: z.string().trim().min(1).max(100) });
+export const NewKeySchema = z.strictObject({ name: z.string().trim().min(1).max(100), ...KeyLimits });
+
+type KeyLimitsInput = { scopes?: KeyScope[] | null; expiresAt?: Date | null };
 
 /** Creates a key for a user; the secret is in the result and nowhere else, ever. */
 export async function createApiKey(
@@ -50,10 +68,10 @@ export async function createApiKey(
   input: unknown,
 ): Promise<{ key: ApiKeyRecord; secret: string }> {
   requireAdmin(ctx);
-  const { userId, name } = parseInput(CreateKeySchema, input);
+  const { userId, name, ...limits } = parseInput(CreateKeySchema, input);
   const user = await ctx.db.prisma.user.findUnique({ where: { id: userId } });
   if (!user) throw notFound(`No user ${userId}`);
-  return insertKey(ctx, user, name);
+  return insertKey(ctx, user, name, limits);
 }
 
 /** Console: a key owned by the signed-in person, in their Account. */
@@ -62,11 +80,20 @@ export async function createAccountApiKey(
   input: unknown,
 ): Promise<{ key: ApiKeyRecord; secret: string }> {
   const caller = requireConsoleUser(ctx);
-  const { name } = parseInput(NewKeySchema, input);
-  return insertKey(ctx, { id: caller.userId, accountId: caller.accountId }, name);
+  const { name, ...limits } = parseInput(NewKeySchema, input);
+  return insertKey(ctx, { id: caller.userId, accountId: caller.accountId }, name, limits);
 }
 
-async function insertKey(ctx: RequestContext, user: { id: string; accountId: string }, name: string) {
+async function insertKey(
+  ctx: RequestContext,
+  user: { id: string; accountId: string },
+  name: string,
+  limits: KeyLimitsInput,
+) {
+  const now = ctx.clock.now();
+  const expiresAt = limits.expiresAt ?? null;
+  if (expiresAt && expiresAt.getTime() <= now.getTime())
+    throw badRequestFor([{ path: 'expiresAt', message: 'must be in the future' }]);
   const secret = generateSecret();
   const key = await ctx.db.prisma.apiKey.create({
     data: {
@@ -75,7 +102,9 @@ async function insertKey(ctx: RequestContext, user: { id: string; accountId: str
       name,
       secretHash: hashSecret(secret),
       lastFour: secret.slice(-4),
-      createdAt: ctx.clock.now(),
+      createdAt: now,
+      scopes: limits.scopes ?? [],
+      expiresAt,
     },
     omit: { secretHash: true },
   });
@@ -131,8 +160,10 @@ export async function authenticateApiKey(services: Services, secret: string | un
   const load = () => findActiveKey(directSql(services.db.sql), secretHash);
   // This process's memory of the keys it has seen, when it keeps one (./active-keys.cache.ts).
   const row = await (services.activeKeys ? services.activeKeys.find(secretHash, load) : load());
-  if (!row) throw new DomainError('unauthenticated', 'Unknown or revoked API key');
   const now = services.clock.now();
+  // An expired key is refused like a revoked one (its row may be kept in memory: time sends no notice).
+  if (!row || (row.expiresAt && row.expiresAt.getTime() <= now.getTime()))
+    throw new DomainError('unauthenticated', 'Unknown, revoked or expired API key');
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
     // Not awaited: bookkeeping must not add a round trip to every request. The row may be the
     // one kept in memory: it remembers the write, so the next one waits its minute.
@@ -143,6 +174,7 @@ export async function authenticateApiKey(services: Services, secret: string | un
     accountId: row.accountId,
     userId: row.userId,
     apiKeyId: row.id,
+    scopes: row.scopes.length === 0 ? null : (row.scopes as KeyScope[]),
     account: { id: row.accountId, defaultLocation: row.defaultLocation, dedupFields: row.dedupFields },
   };
 }

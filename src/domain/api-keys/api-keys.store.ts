@@ -7,6 +7,9 @@ export interface ActiveKeyRow {
   userId: string;
   accountId: string;
   lastUsedAt: Date | null;
+  /** Empty: every scope. */
+  scopes: string[];
+  expiresAt: Date | null;
   defaultLocation: string | null;
   dedupFields: string[];
 }
@@ -14,7 +17,7 @@ export interface ActiveKeyRow {
 /** The unrevoked key with this secret hash, with its Account's rules; null: none. */
 export async function findActiveKey(db: SqlClient, secretHash: string): Promise<ActiveKeyRow | null> {
   const rows = await db.$queryRaw<ActiveKeyRow[]>`
-    SELECT k."id", k."userId", k."accountId", k."lastUsedAt", a."defaultLocation", a."dedupFields"
+    SELECT k."id", k."userId", k."accountId", k."lastUsedAt", k."scopes", k."expiresAt", a."defaultLocation", a."dedupFields"
     FROM "ApiKey" k JOIN "Account" a ON a."id" = k."accountId"
     WHERE k."secretHash" = ${secretHash} AND k."revokedAt" IS NULL`;
   return rows[0] ?? null;

@@ -175,6 +175,7 @@ export async function authenticateMondayAccount(
     accountId: link.accountId,
     userId: link.userId,
     apiKeyId: null,
+    scopes: null,
     account: { id: link.accountId, defaultLocation: link.defaultLocation, dedupFields: link.dedupFields },
   };
 }
@@ -189,19 +190,32 @@ export async function isMondayAccountLinked(services: Pick<Services, 'db'>, mond
 }
 
 /**
- * The actor of an install in progress: the API key that started it, still unrevoked, with its
- * Account's rules; null when the key was revoked meanwhile.
+ * The actor of an install in progress: the API key that started it, still unrevoked, unexpired
+ * and with every scope, with its Account's rules; null when that is no longer so.
  */
 export async function installingActor(
-  services: Pick<Services, 'db'>,
+  services: Pick<Services, 'db' | 'clock'>,
   install: { accountId: string; userId: string; keyId: string },
 ): Promise<Actor | null> {
   const key = await services.db.prisma.apiKey.findFirst({
-    where: { id: install.keyId, accountId: install.accountId, userId: install.userId, revokedAt: null },
+    where: {
+      id: install.keyId,
+      accountId: install.accountId,
+      userId: install.userId,
+      revokedAt: null,
+      scopes: { isEmpty: true },
+      OR: [{ expiresAt: null }, { expiresAt: { gt: services.clock.now() } }],
+    },
     select: { account: { select: { id: true, defaultLocation: true, dedupFields: true } } },
   });
   if (!key) return null;
-  return { accountId: install.accountId, userId: install.userId, apiKeyId: install.keyId, account: key.account };
+  return {
+    accountId: install.accountId,
+    userId: install.userId,
+    apiKeyId: install.keyId,
+    scopes: null,
+    account: key.account,
+  };
 }
 
 /** The email of the Contactline user who linked (shown as "linked by"), or null if they were removed. */

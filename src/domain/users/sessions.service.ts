@@ -91,6 +91,7 @@ export async function authenticateSession(
     accountId: user.accountId,
     userId: user.id,
     apiKeyId: null,
+    scopes: null,
     account: {
       id: user.accountId,
       defaultLocation: user.account.defaultLocation,

@@ -5,7 +5,7 @@ import { defineOperation } from '../execute.js';
 import { graphql } from '../documents.js';
 
 const ConsoleKeyFields = graphql(`fragment ConsoleKeyFields on ApiKey {
-  id name lastFour createdAt lastUsedAt revokedAt
+  id name lastFour createdAt lastUsedAt revokedAt scopes expiresAt
 }`);
 
 export const ConsoleOperations = {
@@ -49,9 +49,12 @@ export const ConsoleOperations = {
   ),
   apiKeys: defineOperation(graphql(`query { accountApiKeys { ...ConsoleKeyFields } }`, [ConsoleKeyFields])),
   createApiKey: defineOperation(
-    graphql(`mutation ($name: String!) { createAccountApiKey(name: $name) { secret key { ...ConsoleKeyFields } } }`, [
-      ConsoleKeyFields,
-    ]),
+    graphql(
+      `mutation ($name: String!, $scopes: [String!], $expiresAt: String) {
+        createAccountApiKey(name: $name, scopes: $scopes, expiresAt: $expiresAt) { secret key { ...ConsoleKeyFields } }
+      }`,
+      [ConsoleKeyFields],
+    ),
   ),
   revokeApiKey: defineOperation(graphql(`mutation ($id: String!) { revokeAccountApiKey(id: $id) { id revokedAt } }`)),
 };
