@@ -418,5 +418,29 @@ describe('contactline CLI', () => {
     expect(revoked.key.revokedAt).toBeTruthy();
     const list = await cliJson(['keys', 'list', '--account', ids.accountId!]);
     expect(list.keys).toEqual([expect.objectContaining({ id: ids.keyId, revokedAt: expect.any(String) })]);
+
+    // A key with scopes and an expiry; an unknown scope is refused and creates nothing.
+    const scoped = await cli([
+      'keys',
+      'create',
+      '--user',
+      ids.userId!,
+      '--name',
+      'reader',
+      '--scope',
+      'calls:read',
+      '--scope',
+      'contacts:read',
+      '--expires',
+      '2099-01-01T00:00:00Z',
+    ]);
+    expect(scoped.code, scoped.stderr).toBe(0);
+    expect(scoped.stdout).toContain('Scopes: contacts:read, calls:read; expires: 2099-01-01T00:00:00.000Z');
+    const refused = await cli(['keys', 'create', '--user', ids.userId!, '--name', 'x', '--scope', 'contacts:admin']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/a scope is one of contacts:read/);
+    const both = await cli(['keys', 'list', '--account', ids.accountId!]);
+    expect(both.stdout).toMatch(/reader .* contacts:read,calls:read {2}expires 2099-01-01T00:00:00\.000Z/);
+    expect((await cliJson(['keys', 'list', '--account', ids.accountId!])).keys).toHaveLength(2);
   }, 120_000);
 });
