@@ -50,6 +50,13 @@ export function send(res: Response, status: number, page: VNode, headers: Record
 export const formField = (req: Request, name: string): string =>
   typeof req.body?.[name] === 'string' ? (req.body[name] as string) : '';
 
+/** A form field sent once or several times (checkboxes of one name), as a list, empty values left out. */
+export function formList(req: Request, name: string): string[] {
+  const value = req.body?.[name];
+  const items = Array.isArray(value) ? value : value === undefined ? [] : [value];
+  return items.filter((item): item is string => typeof item === 'string' && item !== '');
+}
+
 /** A 400's messages by the field they name (the first segment of each issue's path). */
 export function fieldErrors(error: DomainError): Record<string, string> {
   const issues = (error.details.issues ?? []) as Array<{ path?: unknown; message?: unknown }>;

@@ -2,6 +2,7 @@
 // (their ids), or every contact the page's search matches (the list operation's filter). The
 // domain's selection input takes either (ContactSelectionSchema); this only builds it.
 import type { Request } from 'express';
+import { formList } from './console-kit.js';
 
 export interface ContactFilters {
   searchTerm?: string;
@@ -18,13 +19,6 @@ export function filterOf(filters: ContactFilters): Record<string, unknown> {
     ...(filters.status ? { status: [filters.status] } : {}),
     ...(filters.sourceKind ? { sourceKind: [filters.sourceKind] } : {}),
   };
-}
-
-/** A form field sent once or several times (checkboxes of one name), as a list. */
-export function formList(req: Request, name: string): string[] {
-  const value = req.body?.[name];
-  const items = Array.isArray(value) ? value : value === undefined ? [] : [value];
-  return items.filter((item): item is string => typeof item === 'string' && item !== '');
 }
 
 /** The search the form was sent from (its hidden fields). */
