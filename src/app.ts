@@ -24,6 +24,7 @@ import type { MondayConfig } from '../integration/monday/config.js';
 import { TELEPHONY_EVENTS_PATH, telephonyEventsRouter } from './http/telephony-events.route.js';
 import { PROVIDER_WEBHOOKS_PATH, providerWebhooksRouter } from './http/provider-webhooks.route.js';
 import { MCP_PATH, mcpEndpoint } from './mcp/mcp.route.js';
+import { authorizationServer, OAUTH_MOUNTS } from './mcp/authorization-server.js';
 import { answerOptionsRequests } from './http/options.js';
 import { observability } from './http/observability.js';
 import { refuseTooDeepDocuments } from './http/graphql-parse-guard.js';
@@ -112,7 +113,7 @@ export function createApp({
   // refuses any Origin); the rate limits and their headers on every answer.
   return frontDoor({
     observe: watched.observe,
-    cors: corsPolicy(edge.CORS_ORIGINS, { outside: [MCP_PATH] }),
+    cors: corsPolicy(edge.CORS_ORIGINS, { outside: [MCP_PATH, ...OAUTH_MOUNTS] }),
     rateLimits: rateLimitsFor(services, edge, clientAddress),
     direct: directRoutes ? direct : null,
     parseQuery: app.get('query parser fn') as (queryString: string) => Record<string, unknown>,
@@ -148,6 +149,8 @@ function publicSurface(
   if (services.voice) app.use(PROVIDER_WEBHOOKS_PATH, providerWebhooksRouter(services));
   // Before the JSON parser too: origin and key are checked first, then the MCP transport reads the body.
   app.use(MCP_PATH, mcpEndpoint(services, { logError }));
+  // OAuth 2.1 for the tool server: discovery, registration, authorization, tokens (docs/oauth.md).
+  app.use(authorizationServer(services));
   const rest = restRouter(services);
   app.use(REST_API_PATH, rest.router);
   if (monday) app.use('/integrations/monday', mondayRouter(services, monday));

@@ -198,6 +198,8 @@ export async function startService(options: StartOptions): Promise<RunningServic
       voice,
       statistics,
       webhooks,
+      // The OAuth issuer: the public address, else the one the server comes to listen on.
+      oauth: { issuer: env.PUBLIC_BASE_URL?.replace(/\/+$/, '') ?? '' },
     };
     // Without a handler of its own, an api process's `send(…, { runHere })` only queues the job:
     // a worker's queue poll (every 500 ms) or its stored-work sweeper (every second) takes it.
@@ -234,6 +236,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
     const port = typeof address === 'object' && address ? address.port : env.PORT;
     const baseUrl = `http://${hostAndPort(env.HOST, port)}`;
     voice.publicBaseUrl ||= baseUrl;
+    if (services.oauth) services.oauth.issuer ||= baseUrl;
     if (role === 'worker' && !env.PUBLIC_BASE_URL && env.PROVIDER_CREDENTIALS_KEY)
       logger.warn(
         { baseUrl },

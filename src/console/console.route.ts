@@ -23,6 +23,7 @@ import { boardRoutes } from './routes/board.route.js';
 import { contactRoutes } from './routes/contacts.route.js';
 import { enrollRoutes } from './routes/enroll.route.js';
 import { importRoutes } from './routes/imports.route.js';
+import { oauthRoutes } from './routes/oauth.route.js';
 import { settingsRoutes } from './routes/settings.route.js';
 import { signInRoutes } from './routes/sign-in.route.js';
 import { workflowPageRoutes } from './routes/workflow.route.js';
@@ -90,7 +91,12 @@ export function consoleRouter(services: Services, options: { logError?: LogError
   /** The signed-in person, or a redirect to the sign-in page. Checked before a body is read. */
   async function signedIn(req: Request, res: Response): Promise<Signed | null> {
     const signed = await sessionOf(req, res);
-    if (!signed) res.redirect(303, '/console/sign-in');
+    // A page asked for by address comes back after sign-in (an application's consent page, a link).
+    if (!signed)
+      res.redirect(
+        303,
+        req.method === 'GET' ? `/console/sign-in?next=${encodeURIComponent(req.originalUrl)}` : '/console/sign-in',
+      );
     return signed;
   }
 
@@ -134,6 +140,7 @@ export function consoleRouter(services: Services, options: { logError?: LogError
   importRoutes(router, kit);
   settingsRoutes(router, kit);
   boardRoutes(router, kit);
+  oauthRoutes(router, kit);
 
   /** The navigation of a signed-in person on a page any visitor may see (a 404, an error). */
   async function viewerIfSignedIn(req: Request, res: Response): Promise<Viewer | undefined> {

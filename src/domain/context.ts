@@ -59,6 +59,12 @@ export interface Services {
   webhooks?: WebhookSettings;
   /** The API keys this process has authenticated, kept while the database's change notices say they may be. */
   activeKeys?: ActiveKeyCache;
+  /**
+   * The tool server's OAuth authorization server (docs/oauth.md): its issuer, the service's
+   * public address without a trailing slash (PUBLIC_BASE_URL, else filled in once the server
+   * listens; empty until then).
+   */
+  oauth?: { issuer: string };
 }
 
 /** How outgoing webhooks are configured (docs/webhooks.md). */

@@ -22,6 +22,7 @@ import './webhooks/webhooks.graphql.js';
 import './enrollment/next-call.graphql.js';
 import './enrollment/workflow-enrollments.graphql.js';
 import './enrollment/enrollment-jobs.graphql.js';
+import './oauth/oauth.graphql.js';
 
 // Every operation's arguments are checked before its resolver runs (shared/argument-guard.ts),
 // and before them, that an API key's scopes allow it (api-keys/key-scopes.ts).

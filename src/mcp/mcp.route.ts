@@ -3,8 +3,9 @@
 // JSON responses. Checked in this order, before the body is read:
 //   1. an Origin header → 403 `forbidden`: browsers always send one, so no web page can reach
 //      the tool server (nor a DNS-rebinding page); assistants' HTTP clients send none;
-//   2. the bearer API key → 401 `unauthenticated` with `WWW-Authenticate: Bearer` (no OAuth:
-//      no discovery documents are served, so /.well-known/oauth-* are 404);
+//   2. the bearer: an API key, or an OAuth access token for this resource (docs/oauth.md) →
+//      401 `unauthenticated` without one, with `WWW-Authenticate: Bearer resource_metadata=…,
+//      scope=…` naming where an assistant starts OAuth (RFC 9728 §5.1) when it is served;
 //   3. only POST carries messages: GET (a server-initiated stream) and DELETE (ending a
 //      session) have nothing to serve on a stateless server → 405, as the SDK's stateless
 //      example answers.
@@ -33,11 +34,16 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestContext, Services } from '../domain/context.js';
 import { asDomainError, DomainError, FAILURES, MCP_SERVER_ERROR } from '../domain/errors.js';
-import { keyedRequestContext } from '../http/request-context.js';
+import { bearerToken, keyedRequestContext } from '../http/request-context.js';
+import { noteRequestAccount } from '../http/access-log.js';
+import { spendKeyQuota } from '../http/edge/rate-limit/rate-limits.js';
+import { authenticateAccessToken, isAccessToken } from '../domain/oauth/oauth.service.js';
+import { OAUTH_SCOPES } from '../domain/oauth/oauth.rules.js';
+import { resourceMetadataUrl, servedIssuer, TOOL_SERVER_PATH, toolServerResource } from '../http/oauth-issuer.js';
 import { JsonResponseTransport } from './json-response-transport.js';
 import { createMcpServer, type McpServerOptions } from './mcp-server.js';
 
-export const MCP_PATH = '/api/mcp';
+export const MCP_PATH = TOOL_SERVER_PATH;
 
 /** The SDK transport's limit on a message body, in bytes (4 MiB). */
 const MAX_BODY = DEFAULT_MAX_REQUEST_BODY_SIZE;
@@ -76,7 +82,7 @@ export function mcpEndpoint(services: Services, options: McpServerOptions = {}):
       next();
       return;
     }
-    const ctx = await keyContext(services, req, res);
+    const ctx = await bearerContext(services, req, res);
     if (req.method !== 'POST') {
       res.status(405).set('Allow', 'POST').json(METHOD_NOT_ALLOWED);
       return;
@@ -164,12 +170,33 @@ function jsonRpcMessages(body: unknown, protocolVersion: string | string[] | und
   return messages;
 }
 
-/** The key's context; a 401 also tells the client the scheme (and nothing about OAuth). */
-async function keyContext(services: Services, req: Request, res: Response): Promise<RequestContext> {
+/**
+ * The caller's context: an OAuth access token's (bound to this tool server's address), or an API
+ * key's; then the caller's rate limit. A 401 also tells the client where OAuth starts.
+ */
+async function bearerContext(services: Services, req: Request, res: Response): Promise<RequestContext> {
+  const issuer = servedIssuer(services.oauth);
+  const bearer = bearerToken(req.headers.authorization);
   try {
-    return await keyedRequestContext(services, req, res);
+    if (!issuer || !isAccessToken(bearer)) return await keyedRequestContext(services, req, res);
+    const { actor, grantId } = await authenticateAccessToken(services, bearer as string, toolServerResource(issuer));
+    noteRequestAccount(req, actor);
+    // A connected application's requests are counted like a key's, per grant.
+    await spendKeyQuota(res, `oauth:${grantId}`);
+    return { ...services, requestId: res.locals.requestId as string, actor, isAdmin: false };
   } catch (error) {
-    if (asDomainError(error)?.code === 'unauthenticated') res.setHeader('WWW-Authenticate', 'Bearer');
+    if (asDomainError(error)?.code === 'unauthenticated') res.setHeader('WWW-Authenticate', challenge(issuer, bearer));
     throw error;
   }
+}
+
+/** RFC 6750 §3 and RFC 9728 §5.1: the scheme, and with OAuth served, its metadata and scopes. */
+function challenge(issuer: string | null, bearer: string | undefined): string {
+  if (!issuer) return 'Bearer';
+  const params = [
+    `resource_metadata="${resourceMetadataUrl(issuer)}"`,
+    `scope="${OAUTH_SCOPES.join(' ')}"`,
+    ...(bearer ? ['error="invalid_token"'] : []),
+  ];
+  return `Bearer ${params.join(', ')}`;
 }

@@ -16,6 +16,7 @@ const NAV: Array<{ href: string; label: string }> = [
   { href: '/console/workflows', label: 'Agents and workflows' },
   { href: '/console/imports', label: 'Imports' },
   { href: '/console/api-keys', label: 'API keys' },
+  { href: '/console/connected-apps', label: 'Connected apps' },
   { href: '/console/board', label: 'Board app' },
   { href: '/console/settings', label: 'Settings' },
 ];

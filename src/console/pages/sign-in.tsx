@@ -3,12 +3,13 @@
 // (The pragmas make every runner compile this file for Preact, whatever tsconfig it finds.)
 import { FormAlert, Layout } from './layout.js';
 
-export function SignInPage(props: { email?: string; error?: string; notice?: string }) {
+export function SignInPage(props: { email?: string; error?: string; notice?: string; next?: string }) {
   return (
     <Layout title="Sign in">
       <FormAlert message={props.notice} tone="ok" />
       <FormAlert message={props.error} />
       <form method="post" action="/console/sign-in" class="card narrow">
+        {props.next && <input type="hidden" name="next" value={props.next} />}
         <label for="email">Email</label>
         <input id="email" name="email" type="email" autocomplete="username" required value={props.email ?? ''} />
         <label for="password">Password</label>

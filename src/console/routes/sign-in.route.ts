@@ -15,6 +15,16 @@ import { InvitationGonePage, InvitationPage } from '../pages/invitation.js';
 import { SignInPage } from '../pages/sign-in.js';
 
 const invitationPrefix = INVITATION_PATH.replace('/console', '');
+/**
+ * Where to go after signing in: a console page of this service, else nowhere (the contacts). A
+ * path only: another site, `//host` or a backslash trick cannot be named.
+ */
+function returnAddress(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value.length > 4000) return undefined;
+  if (!value.startsWith('/console/') || value.includes('\\') || value.startsWith('/console//')) return undefined;
+  return /^[\x21-\x7e]+$/.test(value) ? value : undefined;
+}
+
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function signInRoutes(
@@ -26,7 +36,10 @@ export function signInRoutes(
     send(
       res,
       200,
-      SignInPage({ notice: req.query.done === 'password' ? 'Your password is set: sign in.' : undefined }),
+      SignInPage({
+        notice: req.query.done === 'password' ? 'Your password is set: sign in.' : undefined,
+        next: returnAddress(req.query.next),
+      }),
     );
   });
 
@@ -34,16 +47,17 @@ export function signInRoutes(
     try {
       const email = typeof req.body?.email === 'string' ? req.body.email : '';
       const password = typeof req.body?.password === 'string' ? req.body.password : '';
+      const returnTo = returnAddress(req.body?.next);
       const result = await withinSignInLimits(
         req,
         res,
         () => signIn(services, { email: email.slice(0, 254), password: password.slice(0, 200) }),
-        (error) => SignInPage({ email, error }),
+        (error) => SignInPage({ email, error, next: returnTo }),
       );
       if (!result) return;
       if (result.ok) {
         setSessionCookie(req, res, result.token, result.expiresAt);
-        res.redirect(303, '/console/');
+        res.redirect(303, returnTo ?? '/console/');
         return;
       }
       if (result.reason === 'locked') {
@@ -55,12 +69,16 @@ export function signInRoutes(
         send(
           res,
           429,
-          SignInPage({ email, error: `Too many failed sign-ins: this account is locked for ${minutes} more minutes.` }),
+          SignInPage({
+            email,
+            next: returnTo,
+            error: `Too many failed sign-ins: this account is locked for ${minutes} more minutes.`,
+          }),
         );
         return;
       }
       await wait(result.waitMs);
-      send(res, 401, SignInPage({ email, error: 'That email and password do not match.' }));
+      send(res, 401, SignInPage({ email, next: returnTo, error: 'That email and password do not match.' }));
     } catch (error) {
       next(error);
     }

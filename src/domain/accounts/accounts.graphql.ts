@@ -5,6 +5,7 @@ import {
   accountSettings,
   createAccount,
   createUser,
+  removeUser,
   updateAccount,
   updateAccountSettings,
 } from './accounts.service.js';
@@ -36,6 +37,11 @@ export const UserType = builder.prismaObject('User', {
     accountId: t.exposeString('accountId'),
     email: t.exposeString('email'),
     name: t.exposeString('name', { nullable: true }),
+    removedAt: t.expose('removedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the operator removed the user from the Account; null while they are in it.',
+    }),
   }),
 });
 
@@ -153,6 +159,13 @@ builder.mutationFields((t) => ({
     },
     resolve: (_root, args, ctx) =>
       createUser(ctx, { accountId: args.accountId, email: args.email, name: args.name ?? undefined }),
+  }),
+  removeUser: t.field({
+    type: UserType,
+    description:
+      'Operator: removes a user from their Account. Their sessions end; their API keys and connected applications are revoked; they cannot sign in until invited again.',
+    args: { id: t.arg.string({ required: true, ...UUID_ARG }) },
+    resolve: (_root, args, ctx) => removeUser(ctx, { id: args.id }),
   }),
   createApiKey: t.field({
     type: CreatedKey,

@@ -48,6 +48,32 @@ export async function createUser(ctx: RequestContext, input: unknown) {
   return ctx.db.prisma.user.create({ data: { ...data, createdAt: ctx.clock.now() } });
 }
 
+/**
+ * Removes a user from their Account: their console sessions and invitations end, their API keys
+ * and connected applications are revoked, and they can no longer sign in (the password is
+ * cleared). The row stays, so what they did keeps its author; an invitation accepted later
+ * brings them back. Answered once every process has heard of the revoked keys.
+ */
+export async function removeUser(ctx: RequestContext, input: unknown) {
+  requireAdmin(ctx);
+  const { id } = parseInput(z.strictObject({ id: z.uuid() }), input);
+  const user = await ctx.db.prisma.user.findUnique({ where: { id } });
+  if (!user) throw notFound(`No user ${id}`);
+  const now = ctx.clock.now();
+  const { prisma } = ctx.db;
+  const remove = async () => {
+    const [removed] = await prisma.$transaction([
+      prisma.user.update({ where: { id }, data: { removedAt: user.removedAt ?? now, passwordHash: null } }),
+      prisma.consoleSession.deleteMany({ where: { userId: id } }),
+      prisma.userInvitation.deleteMany({ where: { userId: id } }),
+      prisma.apiKey.updateMany({ where: { userId: id, revokedAt: null }, data: { revokedAt: now } }),
+      prisma.oAuthGrant.updateMany({ where: { userId: id, revokedAt: null }, data: { revokedAt: now } }),
+    ]);
+    return removed;
+  };
+  return ctx.activeKeys ? ctx.activeKeys.changing(remove) : remove();
+}
+
 // Each field's rules are checked on the field itself, so a change with several bad fields is
 // refused with every one of them at once (the console shows each next to its field).
 export const UpdateAccountSchema = z.strictObject({

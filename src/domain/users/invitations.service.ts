@@ -95,7 +95,7 @@ export async function acceptInvitation(services: Services, input: unknown): Prom
     const invitation = await tx.userInvitation.findUniqueOrThrow({ where: { tokenHash } });
     await tx.user.update({
       where: { id: invitation.userId },
-      data: { passwordHash, passwordSetAt: now, failedSignIns: 0, lockedUntil: null },
+      data: { passwordHash, passwordSetAt: now, failedSignIns: 0, lockedUntil: null, removedAt: null },
     });
     await tx.consoleSession.deleteMany({ where: { userId: invitation.userId } });
     return { userId: invitation.userId };

@@ -56,5 +56,11 @@ export const ConsoleOperations = {
       [ConsoleKeyFields],
     ),
   ),
+  connectedApplications: defineOperation(
+    graphql(`query { connectedApplications { id clientId clientName userEmail scopes createdAt lastUsedAt } }`),
+  ),
+  revokeConnectedApplication: defineOperation(
+    graphql(`mutation ($id: String!) { revokeConnectedApplication(id: $id) }`),
+  ),
   revokeApiKey: defineOperation(graphql(`mutation ($id: String!) { revokeAccountApiKey(id: $id) { id revokedAt } }`)),
 };
