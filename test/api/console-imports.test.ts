@@ -295,6 +295,6 @@ describe.each(testDatabaseKinds())('console imports over HTTP on %s', (kind) => 
   it('asks a signed-out browser to sign in', async () => {
     const res = await browser().go('GET', '/console/imports');
     expect(res.status).toBe(303);
-    expect(res.headers.get('location')).toBe('/console/sign-in');
+    expect(res.headers.get('location')).toBe('/console/sign-in?next=%2Fconsole%2Fimports');
   });
 });

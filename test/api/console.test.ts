@@ -561,6 +561,6 @@ describe.each(testDatabaseKinds())('console over HTTP on %s', (kind) => {
       redirect: 'manual',
     });
     expect(other.status).toBe(303);
-    expect(other.headers.get('location')).toBe('/console/sign-in');
+    expect(other.headers.get('location')).toBe('/console/sign-in?next=%2Fconsole%2Fapi-keys');
   });
 });

@@ -138,7 +138,7 @@ describe.each(testDatabaseKinds())('the console in Chromium on %s', (kind) => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL('**/console/sign-in');
     await page.goto('/console/api-keys');
-    expect(page.url()).toMatch(/\/console\/sign-in$/);
+    expect(page.url()).toMatch(/\/console\/sign-in\?next=%2Fconsole%2Fapi-keys$/);
   });
 
   it('creates an API key (shown once), the API takes it, revokes it, and the API refuses it', async () => {

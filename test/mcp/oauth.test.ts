@@ -139,7 +139,10 @@ describe.each(testDatabaseKinds())('OAuth for the tool server on %s', (kind) => 
     expect(tokens.scope).toBe('contacts:read calls:read workflows:read webhooks:manage');
     const mcp = await connect(server, tokens.access_token);
     const phone = uniquePhone();
-    const created = await server.request(person.apiKey, 'PUT', '/api/v1/contacts/upsert', { phone, firstName: 'Adalind' });
+    const created = await server.request(person.apiKey, 'PUT', '/api/v1/contacts/upsert', {
+      phone,
+      firstName: 'Adalind',
+    });
     expect(created.status, created.text).toBe(201);
     const found = await callOk(mcp.client, 'contacts_search', { searchTerm: 'Adalind' });
     expect(found.data.map((c: { phone: string }) => c.phone)).toEqual([phone]);

@@ -1,13 +1,13 @@
 // The tool server's HTTP side through a real listening server: initialize and tools/list with
 // the SDK's Client, stateless JSON responses, the 401s (missing, unknown, revoked key), the 403
-// for an Origin header on every method, 405 for GET and DELETE, and no OAuth documents.
+// for an Origin header on every method, 405 for GET and DELETE, and the 401's pointer to OAuth (none without an https or loopback address).
 import { gzipSync } from 'node:zlib';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LATEST_PROTOCOL_VERSION, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { testDatabaseKinds } from '../support/databases.js';
 import { useServerWithAccount, UUID_RE } from '../support/api-helpers.js';
-import { ADMIN_TOKEN } from '../support/test-server.js';
+import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/test-server.js';
 import { CONTACT_STATUSES, SOURCE_KINDS } from '../../src/domain/contacts/contacts.inputs.js';
 import { connect, initializeMessage, MCP_PATH, rawMcp, toolCallMessage, type RawResponse } from './mcp-helpers.js';
 
@@ -267,7 +267,8 @@ describe.each(testDatabaseKinds())('tool server transport on %s', (kind) => {
   });
 
   describe('401: a missing, unknown or revoked key fails the whole request', () => {
-    it('answers 401 with the error body and WWW-Authenticate: Bearer, on every method', async () => {
+    it('answers 401 with the error body and WWW-Authenticate naming where OAuth starts, on every method', async () => {
+      const challenge = `Bearer resource_metadata="${server.baseUrl}/.well-known/oauth-protected-resource/api/mcp", scope="contacts:read calls:read workflows:read webhooks:manage"`;
       const cases: Array<[string, Record<string, string>]> = [
         ['missing', {}],
         ['malformed', { authorization: 'Basic dXNlcjpwYXNz' }],
@@ -278,7 +279,11 @@ describe.each(testDatabaseKinds())('tool server transport on %s', (kind) => {
         for (const method of ['POST', 'GET', 'DELETE']) {
           const res = await rawMcp(server, method, headers, method === 'POST' ? initializeMessage() : undefined);
           expectErrorBody(res, 401, 'unauthenticated', 'Unauthorized');
-          expect(res.headers.get('www-authenticate'), `${what} ${method}`).toBe('Bearer');
+          // A bearer that is not valid is told so (RFC 6750 §3.1); a request without one is not.
+          const sentBearer = headers.authorization?.startsWith('Bearer ');
+          expect(res.headers.get('www-authenticate'), `${what} ${method}`).toBe(
+            sentBearer ? `${challenge}, error="invalid_token"` : challenge,
+          );
         }
       }
     });
@@ -307,7 +312,7 @@ describe.each(testDatabaseKinds())('tool server transport on %s', (kind) => {
         });
         const res = await rawMcp(server, 'POST', bearer(fresh.apiKey), initializeMessage());
         expectErrorBody(res, 401, 'unauthenticated', 'Unauthorized');
-        expect(res.headers.get('www-authenticate')).toBe('Bearer');
+        expect(res.headers.get('www-authenticate')).toMatch(/^Bearer resource_metadata=".*", error="invalid_token"$/);
       } finally {
         await connected.close();
       }
@@ -347,7 +352,15 @@ describe.each(testDatabaseKinds())('tool server transport on %s', (kind) => {
     });
   });
 
-  describe('no OAuth', () => {
+  // OAuth is served only from an issuer the MCP SDK accepts: https, or a loopback address
+  // (docs/oauth.md). Behind a plain-http public address there is none, and nothing hints at it.
+  describe('no OAuth without an https or loopback public address', () => {
+    let plain: TestServer;
+    beforeAll(async () => {
+      plain = await startTestServer(kind, { publicBaseUrl: 'http://contactline.example' });
+    });
+    afterAll(() => plain?.stop());
+
     it('serves no discovery documents', async () => {
       for (const path of [
         '/.well-known/oauth-protected-resource',
@@ -356,19 +369,23 @@ describe.each(testDatabaseKinds())('tool server transport on %s', (kind) => {
         '/.well-known/oauth-authorization-server/api/mcp',
         '/.well-known/openid-configuration',
         '/api/mcp/.well-known/oauth-protected-resource',
+        '/oauth/register',
+        '/oauth/authorize',
+        '/oauth/token',
         '/register',
         '/authorize',
         '/token',
       ]) {
-        const res = await server.request(null, 'GET', path);
+        const res = await plain.request(null, 'GET', path);
         expect(res.status, path).toBe(404);
         expect(res.json?.code, path).toBe('not_found');
       }
     });
 
     it('the 401 points to no authorization server', async () => {
-      const res = await rawMcp(server, 'POST', {}, initializeMessage());
-      expect(res.headers.get('www-authenticate')).not.toMatch(/resource_metadata|authorization_uri|as_uri/);
+      const res = await rawMcp(plain, 'POST', {}, initializeMessage());
+      expect(res.status).toBe(401);
+      expect(res.headers.get('www-authenticate')).toBe('Bearer');
     });
   });
 });

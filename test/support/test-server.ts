@@ -48,6 +48,8 @@ export interface TestServer {
 
 export interface TestServerOptions {
   clock?: Clock;
+  /** PUBLIC_BASE_URL (default: none, so the service's own address is its public one). */
+  publicBaseUrl?: string;
   dialer?: boolean;
   telephonyWebhookSecrets?: string;
   monday?: MondayConfig;
@@ -114,6 +116,7 @@ export async function startTestServer(kind: DatabaseKind, options: TestServerOpt
       WEBHOOKS_ALLOW_HTTP_LOOPBACK: options.webhooks?.allowHttpLoopback ?? false,
       VAPI_API_URL: options.voice?.VAPI_API_URL,
       RETELL_API_URL: options.voice?.RETELL_API_URL,
+      PUBLIC_BASE_URL: options.publicBaseUrl,
       ...options.edge,
     },
     voiceAdapters: options.voice?.adapters,
