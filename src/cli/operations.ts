@@ -58,6 +58,9 @@ export const CliOperations = {
     createUser(accountId: $accountId, email: $email, name: $name) { id accountId email name }
   }`),
   ),
+  removeUser: defineOperation(
+    graphql(`mutation ($id: String!) { removeUser(id: $id) { id accountId email removedAt } }`),
+  ),
   inviteUser: defineOperation(
     graphql(`mutation ($accountId: String!, $email: String!, $name: String) {
     inviteUser(accountId: $accountId, email: $email, name: $name) { path expiresAt user { id accountId email name } }

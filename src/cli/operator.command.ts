@@ -96,7 +96,7 @@ export function accountsCommand(): Command {
 }
 
 export function usersCommand(): Command {
-  const users = new Command('users').description('create users (operator)');
+  const users = new Command('users').description('create, invite and remove users (operator)');
   users
     .command('create')
     .description('create a user in an Account')
@@ -133,6 +133,19 @@ export function usersCommand(): Command {
       out.line(`Invited ${inviteUser.user.email} (user ${inviteUser.user.id}) to account ${inviteUser.user.accountId}`);
       out.line(`  One-time link (valid until ${inviteUser.expiresAt}): ${link}`);
       out.result({ ok: true, userId: inviteUser.user.id, link, expiresAt: inviteUser.expiresAt });
+    });
+  users
+    .command('remove')
+    .description(
+      'remove a user from their Account: their console sessions end, their API keys and connected applications are revoked, and they cannot sign in until invited again',
+    )
+    .requiredOption('--user <id>', 'user id', uuidArg)
+    .addOption(jsonOption())
+    .action(async (opts: { user: string; json?: boolean }) => {
+      const out = createOutput(!!opts.json);
+      const { removeUser } = await withOperator((s) => s.run('removeUser', { id: opts.user }));
+      out.line(`Removed user ${removeUser.id} (${removeUser.email}) from account ${removeUser.accountId}`);
+      out.result({ ok: true, userId: removeUser.id, removedAt: removeUser.removedAt });
     });
   return users;
 }

@@ -23,6 +23,8 @@ import { mcpAuthMetadataRouter } from '@modelcontextprotocol/sdk/server/auth/rou
 import type { OAuthMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Services } from '../domain/context.js';
 import { servedIssuer, toolServerResource } from '../http/oauth-issuer.js';
+import { spendSignInQuota } from '../http/edge/rate-limit/rate-limits.js';
+import type { EdgeResponse } from '../http/edge-response.js';
 import {
   AuthorizationRefused,
   challengeForCode,
@@ -131,6 +133,11 @@ function endpointsFor(services: Services, issuer: string): Router {
   router.use(`${OAUTH_PATH}/token`, tokenHandler({ provider: oauth, rateLimit: false }));
   router.use(
     `${OAUTH_PATH}/register`,
+    // Each registration is a stored row: it counts against the address's sign-in limit, not only
+    // the limit every request has.
+    (req: Request, res: Response, next: NextFunction) => {
+      spendSignInQuota(req, res as EdgeResponse).then(() => next(), next);
+    },
     express.json({ limit: '16kb' }),
     clientRegistrationHandler({ clientsStore: oauth.clientsStore, rateLimit: false }),
   );

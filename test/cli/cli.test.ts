@@ -442,5 +442,15 @@ describe('contactline CLI', () => {
     const both = await cli(['keys', 'list', '--account', ids.accountId!]);
     expect(both.stdout).toMatch(/reader .* contacts:read,calls:read {2}expires 2099-01-01T00:00:00\.000Z/);
     expect((await cliJson(['keys', 'list', '--account', ids.accountId!])).keys).toHaveLength(2);
+
+    // Removing the user revokes the keys they still hold.
+    const removed = await cli(['users', 'remove', '--user', ids.userId!]);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(removed.stdout).toMatch(/^Removed user [0-9a-f-]{36} \(.+\) from account /);
+    const after = (await cliJson(['keys', 'list', '--account', ids.accountId!])).keys as Array<{
+      revokedAt: string | null;
+    }>;
+    expect(after.every((key) => key.revokedAt !== null)).toBe(true);
+    expect((await cli(['users', 'remove', '--user', 'not-a-uuid'])).code).not.toBe(0);
   }, 120_000);
 });

@@ -176,6 +176,8 @@ export async function issueAuthorizationCode(
   const { client, scopes, resource } = await checkAuthorizationRequest(ctx, request, expectedResource);
   const code = newSecret(CODE_PREFIX);
   const now = ctx.clock.now();
+  // Codes long expired go as new ones come: an expired code is refused whether its row is kept or not.
+  await ctx.db.prisma.oAuthCode.deleteMany({ where: { expiresAt: { lt: new Date(now.getTime() - CODE_TTL_MS) } } });
   await ctx.db.prisma.oAuthCode.create({
     data: {
       codeHash: sha256Hex(code),
