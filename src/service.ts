@@ -14,6 +14,7 @@ import { voiceProvidersFromEnv } from './calls/telephony/voice-providers.js';
 import type { Services } from './domain/context.js';
 import { startBatchWorker } from './jobs/import-batches.js';
 import { createApp } from './app.js';
+import { MCP_PATH } from './mcp/mcp.route.js';
 import { seedDemoAccount, type DemoAccount } from './demo.js';
 import { startDialer } from './jobs/dialer.js';
 import { createSimulatedTelephony } from './calls/telephony/simulator.adapter.js';
@@ -199,7 +200,7 @@ export async function startService(options: StartOptions): Promise<RunningServic
       statistics,
       webhooks,
       // The OAuth issuer: the public address, else the one the server comes to listen on.
-      oauth: { issuer: env.PUBLIC_BASE_URL?.replace(/\/+$/, '') ?? '' },
+      oauth: { issuer: env.PUBLIC_BASE_URL?.replace(/\/+$/, '') ?? '', resourcePath: MCP_PATH },
     };
     // Without a handler of its own, an api process's `send(…, { runHere })` only queues the job:
     // a worker's queue poll (every 500 ms) or its stored-work sweeper (every second) takes it.

@@ -60,11 +60,15 @@ export interface Services {
   /** The API keys this process has authenticated, kept while the database's change notices say they may be. */
   activeKeys?: ActiveKeyCache;
   /**
-   * The tool server's OAuth authorization server (docs/oauth.md): its issuer, the service's
+   * The tool server's OAuth authorization server (docs/oauth.md): its issuer is the service's
    * public address without a trailing slash (PUBLIC_BASE_URL, else filled in once the server
    * listens; empty until then).
    */
-  oauth?: { issuer: string };
+  oauth?: {
+    issuer: string;
+    /** The tool server's path: its address, the issuer followed by this, is the protected resource. */
+    resourcePath: string;
+  };
 }
 
 /** How outgoing webhooks are configured (docs/webhooks.md). */

@@ -4,29 +4,34 @@
 // protected-resource metadata is (RFC 9728).
 import type { Services } from '../domain/context.js';
 
-/** The tool server's path: the protected resource. */
-export const TOOL_SERVER_PATH = '/api/mcp';
+export interface ServedOAuth {
+  /** The issuer, without a trailing slash. */
+  issuer: string;
+  /** The protected resource: the tool server's address. */
+  resource: string;
+  /** Where a client finds the resource's metadata (RFC 9728 §3.1). */
+  resourceMetadataUrl: string;
+}
 
 /**
- * The issuer when OAuth can be served from it (https, or http on localhost or 127.0.0.1, as the
- * MCP SDK's authorization server requires), else null: OAuth is then not served at all.
+ * The OAuth of the tool server when it can be served: its issuer is https, or http on localhost
+ * or 127.0.0.1, as the MCP SDK's authorization server requires. Null otherwise: OAuth is then
+ * not served at all.
  */
-export function servedIssuer(settings: Services['oauth']): string | null {
+export function servedOAuth(settings: Services['oauth']): ServedOAuth | null {
   if (!settings?.issuer) return null;
+  let url: URL;
   try {
-    const url = new URL(settings.issuer);
-    if (url.search || url.hash) return null;
-    if (url.protocol === 'https:' || url.hostname === 'localhost' || url.hostname === '127.0.0.1')
-      return settings.issuer.replace(/\/+$/, '');
+    url = new URL(settings.issuer);
   } catch {
     return null;
   }
-  return null;
+  if (url.search || url.hash) return null;
+  if (url.protocol !== 'https:' && url.hostname !== 'localhost' && url.hostname !== '127.0.0.1') return null;
+  const issuer = settings.issuer.replace(/\/+$/, '');
+  return {
+    issuer,
+    resource: `${issuer}${settings.resourcePath}`,
+    resourceMetadataUrl: `${issuer}/.well-known/oauth-protected-resource${settings.resourcePath}`,
+  };
 }
-
-/** The protected resource: the tool server's address. Tokens are bound to it. */
-export const toolServerResource = (issuer: string) => `${issuer}${TOOL_SERVER_PATH}`;
-
-/** Where a client finds the tool server's protected-resource metadata (RFC 9728 §3.1). */
-export const resourceMetadataUrl = (issuer: string) =>
-  `${issuer}/.well-known/oauth-protected-resource${TOOL_SERVER_PATH}`;

@@ -22,7 +22,7 @@ import type { OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/
 import { mcpAuthMetadataRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
 import type { OAuthMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Services } from '../domain/context.js';
-import { servedIssuer, toolServerResource } from '../http/oauth-issuer.js';
+import { type ServedOAuth, servedOAuth } from '../http/oauth-issuer.js';
 import { spendSignInQuota } from '../http/edge/rate-limit/rate-limits.js';
 import type { EdgeResponse } from '../http/edge-response.js';
 import {
@@ -116,8 +116,7 @@ function metadataOf(issuer: string): OAuthMetadata {
 }
 
 /** Every OAuth endpoint, built from the SDK's handlers for the issuer (the rate limits are the service's own). */
-function endpointsFor(services: Services, issuer: string): Router {
-  const resource = toolServerResource(issuer);
+function endpointsFor(services: Services, { issuer, resource }: ServedOAuth): Router {
   const oauth = provider(services, resource);
   const router = Router();
   router.use(
@@ -153,12 +152,12 @@ function endpointsFor(services: Services, issuer: string): Router {
 export function authorizationServer(services: Services): (req: Request, res: Response, next: NextFunction) => void {
   let built: { issuer: string; router: Router } | null = null;
   return (req, res, next) => {
-    const issuer = servedIssuer(services.oauth);
-    if (!issuer) {
+    const oauth = servedOAuth(services.oauth);
+    if (!oauth) {
       next();
       return;
     }
-    if (built?.issuer !== issuer) built = { issuer, router: endpointsFor(services, issuer) };
+    if (built?.issuer !== oauth.issuer) built = { issuer: oauth.issuer, router: endpointsFor(services, oauth) };
     built.router(req, res, next);
   };
 }

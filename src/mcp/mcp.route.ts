@@ -39,11 +39,11 @@ import { noteRequestAccount } from '../http/access-log.js';
 import { spendKeyQuota } from '../http/edge/rate-limit/rate-limits.js';
 import { authenticateAccessToken, isAccessToken } from '../domain/oauth/oauth.service.js';
 import { OAUTH_SCOPES } from '../domain/oauth/oauth.rules.js';
-import { resourceMetadataUrl, servedIssuer, TOOL_SERVER_PATH, toolServerResource } from '../http/oauth-issuer.js';
+import { type ServedOAuth, servedOAuth } from '../http/oauth-issuer.js';
 import { JsonResponseTransport } from './json-response-transport.js';
 import { createMcpServer, type McpServerOptions } from './mcp-server.js';
 
-export const MCP_PATH = TOOL_SERVER_PATH;
+export const MCP_PATH = '/api/mcp';
 
 /** The SDK transport's limit on a message body, in bytes (4 MiB). */
 const MAX_BODY = DEFAULT_MAX_REQUEST_BODY_SIZE;
@@ -175,26 +175,26 @@ function jsonRpcMessages(body: unknown, protocolVersion: string | string[] | und
  * key's; then the caller's rate limit. A 401 also tells the client where OAuth starts.
  */
 async function bearerContext(services: Services, req: Request, res: Response): Promise<RequestContext> {
-  const issuer = servedIssuer(services.oauth);
+  const oauth = servedOAuth(services.oauth);
   const bearer = bearerToken(req.headers.authorization);
   try {
-    if (!issuer || !isAccessToken(bearer)) return await keyedRequestContext(services, req, res);
-    const { actor, grantId } = await authenticateAccessToken(services, bearer as string, toolServerResource(issuer));
+    if (!oauth || !isAccessToken(bearer)) return await keyedRequestContext(services, req, res);
+    const { actor, grantId } = await authenticateAccessToken(services, bearer as string, oauth.resource);
     noteRequestAccount(req, actor);
     // A connected application's requests are counted like a key's, per grant.
     await spendKeyQuota(res, `oauth:${grantId}`);
     return { ...services, requestId: res.locals.requestId as string, actor, isAdmin: false };
   } catch (error) {
-    if (asDomainError(error)?.code === 'unauthenticated') res.setHeader('WWW-Authenticate', challenge(issuer, bearer));
+    if (asDomainError(error)?.code === 'unauthenticated') res.setHeader('WWW-Authenticate', challenge(oauth, bearer));
     throw error;
   }
 }
 
 /** RFC 6750 §3 and RFC 9728 §5.1: the scheme, and with OAuth served, its metadata and scopes. */
-function challenge(issuer: string | null, bearer: string | undefined): string {
-  if (!issuer) return 'Bearer';
+function challenge(oauth: ServedOAuth | null, bearer: string | undefined): string {
+  if (!oauth) return 'Bearer';
   const params = [
-    `resource_metadata="${resourceMetadataUrl(issuer)}"`,
+    `resource_metadata="${oauth.resourceMetadataUrl}"`,
     `scope="${OAUTH_SCOPES.join(' ')}"`,
     ...(bearer ? ['error="invalid_token"'] : []),
   ];

@@ -12,7 +12,7 @@ import {
 } from '../../domain/oauth/oauth.service.js';
 import { runOperation } from '../../graphql/execute.js';
 import { ConsoleOperations } from '../../graphql/operations/console.js';
-import { servedIssuer, toolServerResource } from '../../http/oauth-issuer.js';
+import { servedOAuth } from '../../http/oauth-issuer.js';
 import { CONSOLE_CSP, type ConsoleKit, type Signed, send } from '../console-kit.js';
 import { NotFoundPage } from '../pages/not-found.js';
 import { type ConsentFields, ConnectedAppsPage, ConsentPage, ConsentRefusedPage } from '../pages/oauth.js';
@@ -57,12 +57,12 @@ export function oauthRoutes(router: Router, { withSession, viewerOf }: ConsoleKi
    * refused on the page; any other fault goes back to the application, as OAuth says.
    */
   async function checked(res: Response, signed: Signed, fields: ConsentFields) {
-    const issuer = servedIssuer(signed.ctx.oauth);
-    if (!issuer) {
+    const oauth = servedOAuth(signed.ctx.oauth);
+    if (!oauth) {
       send(res, 404, NotFoundPage({ viewer: viewerOf(signed), what: 'OAuth is not served here.', back: '/console/' }));
       return null;
     }
-    const resource = toolServerResource(issuer);
+    const { issuer, resource } = oauth;
     try {
       const request = requestOf(fields);
       return { issuer, request, ...(await checkAuthorizationRequest(signed.ctx, request, resource)) };
