@@ -139,6 +139,14 @@ function endpointsFor(services: Services, { issuer, resource }: ServedOAuth): Ro
     },
     express.json({ limit: '16kb' }),
     clientRegistrationHandler({ clientsStore: oauth.clientsStore, rateLimit: false }),
+    // A body the JSON parser refuses is answered in OAuth's error body too, as RFC 7591 §3.2.2 says.
+    (error: { type?: string }, _req: Request, res: Response, _next: NextFunction) => {
+      const tooLarge = error?.type === 'entity.too.large';
+      res.status(tooLarge ? 413 : 400).json({
+        error: 'invalid_client_metadata',
+        error_description: tooLarge ? 'The registration is larger than 16 KB' : 'The registration is not a JSON object',
+      });
+    },
   );
   router.use(`${OAUTH_PATH}/revoke`, revocationHandler({ provider: oauth, rateLimit: false }));
   return router;

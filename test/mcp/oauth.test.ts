@@ -130,6 +130,19 @@ describe.each(testDatabaseKinds())('OAuth for the tool server on %s', (kind) => 
       expect(refused.status, uri).toBe(400);
       expect(['invalid_redirect_uri', 'invalid_client_metadata']).toContain(refused.json.error);
     }
+    // A body that is not JSON, or too large, is refused in OAuth's error body too.
+    for (const body of [
+      '{not json',
+      JSON.stringify({ redirect_uris: ['https://a.example/cb'], client_name: 'x'.repeat(20_000) }),
+    ]) {
+      const res = await fetch(`${server.baseUrl}/oauth/register`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      expect([400, 413]).toContain(res.status);
+      expect((await res.json()).error).toBe('invalid_client_metadata');
+    }
     expect(await rows().oAuthClient.count()).toBe(before);
   });
 
@@ -346,6 +359,11 @@ describe.each(testDatabaseKinds())('OAuth for the tool server on %s', (kind) => 
     // Their console session ended too, and their API key.
     expect((await browser.go('GET', '/console/connected-apps')).status).toBe(303);
     expect((await server.request(theirKey, 'GET', '/api/v1/contacts')).status).toBe(401);
+    // No new key can be made for them.
+    const again = await operator('mutation ($u: String!) { createApiKey(userId: $u, name: "again") { secret } }', {
+      u: userId,
+    });
+    expect(again.json.errors?.[0]?.extensions?.code, again.text).toBe('conflict');
     // The Account's other people keep theirs.
     expect((await server.request(person.apiKey, 'GET', '/api/v1/contacts')).status).toBe(200);
   });

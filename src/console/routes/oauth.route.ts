@@ -95,7 +95,7 @@ export function oauthRoutes(router: Router, { withSession, viewerOf }: ConsoleKi
         200,
         ConsentPage({
           viewer: viewerOf(signed),
-          clientName: request.client.client_name ?? null,
+          clientName: request.client.client_name?.slice(0, 200) ?? null,
           redirectHost: redirect.host,
           scopes: request.scopes,
           fields: { ...fields, scope: request.scopes.join(' ') },

@@ -71,6 +71,9 @@ export async function createApiKey(
   const { userId, name, ...limits } = parseInput(CreateKeySchema, input);
   const user = await ctx.db.prisma.user.findUnique({ where: { id: userId } });
   if (!user) throw notFound(`No user ${userId}`);
+  // Nothing acts as a person removed from their Account (accounts.service.ts removeUser).
+  if (user.removedAt)
+    throw new DomainError('conflict', `User ${userId} was removed from their Account: invite them again first`);
   return insertKey(ctx, user, name, limits);
 }
 
