@@ -6,20 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { testDatabaseKinds } from '../support/databases.js';
+import { handClock } from '../support/clocks.js';
 import { ADMIN_TOKEN, startTestServer, type TestAccount, type TestServer } from '../support/test-server.js';
 import { uniquePhone } from '../support/api-helpers.js';
 import { callError, callOk, connect } from '../mcp/mcp-helpers.js';
-
-/** A clock the suite moves forward by hand, from the real time at its start (any date works). */
-function handClock() {
-  let at = Date.now();
-  return {
-    now: () => new Date(at),
-    advance(ms: number) {
-      at += ms;
-    },
-  };
-}
 
 const HOUR = 3_600_000;
 

@@ -22,6 +22,7 @@ import { launchChromium, photograph } from '../support/chromium.js';
 import { readerPage } from '../support/console-browser.js';
 import { CONSOLE_PASSWORD, personWithPassword } from '../support/console-people.js';
 import { testDatabaseKinds } from '../support/databases.js';
+import { handClock } from '../support/clocks.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { callOk, MCP_PATH } from '../mcp/mcp-helpers.js';
 
@@ -69,17 +70,6 @@ class RememberingProvider implements OAuthClientProvider {
     if (!this.verifier) throw new Error('no sign-in under way');
     return this.verifier;
   }
-}
-
-/** A clock the suite moves forward by hand, from the real time at its start. */
-function handClock() {
-  let at = Date.now();
-  return {
-    now: () => new Date(at),
-    advance(ms: number) {
-      at += ms;
-    },
-  };
 }
 
 describe.each(testDatabaseKinds())('an assistant connects by OAuth, consent in Chromium, on %s', (kind) => {

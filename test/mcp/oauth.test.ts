@@ -3,6 +3,7 @@
 // and each attack on them refused with the right status and nothing changed.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabaseKinds } from '../support/databases.js';
+import { handClock } from '../support/clocks.js';
 import { ADMIN_TOKEN, startTestServer, type TestServer } from '../support/test-server.js';
 import { personWithPassword } from '../support/console-people.js';
 import {
@@ -15,17 +16,6 @@ import {
 } from '../support/oauth-flow.js';
 import { callError, callOk, connect, MCP_PATH } from './mcp-helpers.js';
 import { uniquePhone } from '../support/api-helpers.js';
-
-/** A clock the suite moves forward by hand, from the real time at its start. */
-function handClock() {
-  let at = Date.now();
-  return {
-    now: () => new Date(at),
-    advance(ms: number) {
-      at += ms;
-    },
-  };
-}
 
 const MINUTE = 60_000;
 const REDIRECT = 'http://127.0.0.1:43123/callback';

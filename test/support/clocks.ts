@@ -1,4 +1,4 @@
-// Clocks for test servers whose tests dial: the calling rules place a call only inside the law's
+// Clocks for test servers. Suites that dial: the calling rules place a call only inside the law's
 // hours where the contact may be, so a suite that dials cannot run on the real time (it would
 // fail at night, and on a Sunday in some states).
 
@@ -27,4 +27,15 @@ export function noonInLosAngeles(): Date {
     if (hourThere.format(at) === '12') return at;
   }
   throw new Error(`no noon in Los Angeles on ${day}`);
+}
+
+/** A clock the suite moves forward by hand, from the real time at its start (any date works). */
+export function handClock(): { now(): Date; advance(ms: number): void } {
+  let at = Date.now();
+  return {
+    now: () => new Date(at),
+    advance(ms: number) {
+      at += ms;
+    },
+  };
 }
