@@ -1,6 +1,6 @@
-// Clocks for test servers. Suites that dial: the calling rules place a call only inside the law's
-// hours where the contact may be, so a suite that dials cannot run on the real time (it would
-// fail at night, and on a Sunday in some states).
+// Clocks for test servers. A suite that dials cannot run on the real time: the calling rules
+// place a call only inside the law's hours where the contact may be (it would fail at night, and
+// on a Sunday in some states). A suite that moves time by hand (expiries) uses handClock.
 
 /**
  * A clock that starts at `start` and then moves with the real time: for suites that dial once
