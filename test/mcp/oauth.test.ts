@@ -31,19 +31,30 @@ describe.each(testDatabaseKinds())('OAuth for the tool server on %s', (kind) => 
   const resource = () => `${server.baseUrl}${MCP_PATH}`;
   const rows = () => server.service.services.db.prisma;
 
-  /** A person of a new Account, signed in in their own console browser, and a registered client. */
-  async function setUp(redirectUris = [REDIRECT]) {
+  type Person = { person: Awaited<ReturnType<typeof personWithPassword>>; browser: ReturnType<typeof consoleBrowser> };
+  let shared: Promise<Person> | undefined;
+  /** A person of a new Account, signed in in their own console browser (a password costs a hash on purpose). */
+  async function signedInPerson(): Promise<Person> {
     const person = await personWithPassword(server);
     const browser = consoleBrowser(server);
     await browser.signIn(person.email);
-    const registered = await registerClient(server, redirectUris);
+    return { person, browser };
+  }
+
+  /**
+   * A signed-in person and a newly registered client. The person is the suite's shared one unless
+   * `fresh` (a test that removes them, or reads the Account's whole list of connections).
+   */
+  async function setUp({ fresh = false }: { fresh?: boolean } = {}) {
+    const { person, browser } = await (fresh ? signedInPerson() : (shared ??= signedInPerson()));
+    const registered = await registerClient(server, [REDIRECT]);
     expect(registered.status, JSON.stringify(registered.json)).toBe(201);
     return { person, browser, clientId: registered.json.client_id as string };
   }
 
   /** Consent, then the code's exchange: the first tokens of a new grant. */
-  async function tokensFor(scope?: string) {
-    const s = await setUp();
+  async function tokensFor(scope?: string, { fresh = false }: { fresh?: boolean } = {}) {
+    const s = await setUp({ fresh });
     const { verifier, challenge } = pkcePair();
     const answer = await consentedCode(s.browser, {
       clientId: s.clientId,
@@ -328,7 +339,7 @@ describe.each(testDatabaseKinds())('OAuth for the tool server on %s', (kind) => 
   });
 
   it('ends every token of a person removed from the Account', async () => {
-    const { clientId, tokens, person, browser } = await tokensFor();
+    const { clientId, tokens, person, browser } = await tokensFor(undefined, { fresh: true });
     const operator = (query: string, variables: Record<string, unknown>) =>
       server.request(ADMIN_TOKEN, 'POST', '/graphql', { query, variables });
     const userId = (await rows().user.findFirstOrThrow({ where: { email: person.email } })).id;
@@ -359,7 +370,7 @@ describe.each(testDatabaseKinds())('OAuth for the tool server on %s', (kind) => 
   });
 
   it('lists connected applications in the console, and Revoke ends their tokens', async () => {
-    const { tokens, browser } = await tokensFor();
+    const { tokens, browser } = await tokensFor(undefined, { fresh: true });
     const page = await browser.go('GET', '/console/connected-apps');
     expect(page.status).toBe(200);
     expect(page.html).toContain('Test assistant');
