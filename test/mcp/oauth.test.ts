@@ -46,7 +46,8 @@ describe.each(testDatabaseKinds())('OAuth for the tool server on %s', (kind) => 
    * `fresh` (a test that removes them, or reads the Account's whole list of connections).
    */
   async function setUp({ fresh = false }: { fresh?: boolean } = {}) {
-    const { person, browser } = await (fresh ? signedInPerson() : (shared ??= signedInPerson()));
+    if (!fresh && !shared) shared = signedInPerson();
+    const { person, browser } = await (fresh ? signedInPerson() : (shared as Promise<Person>));
     const registered = await registerClient(server, [REDIRECT]);
     expect(registered.status, JSON.stringify(registered.json)).toBe(201);
     return { person, browser, clientId: registered.json.client_id as string };
