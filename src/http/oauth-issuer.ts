@@ -20,18 +20,30 @@ export interface ServedOAuth {
  */
 export function servedOAuth(settings: Services['oauth']): ServedOAuth | null {
   if (!settings?.issuer) return null;
+  // Every tool-server request asks; the answer changes only with the issuer (once, when the server listens).
+  const known = answers.get(settings);
+  if (known?.issuer === settings.issuer) return known.served;
+  const served = servedFrom(settings.issuer, settings.resourcePath);
+  answers.set(settings, { issuer: settings.issuer, served });
+  return served;
+}
+
+/** Each service's last answer, by its settings. */
+const answers = new WeakMap<NonNullable<Services['oauth']>, { issuer: string; served: ServedOAuth | null }>();
+
+function servedFrom(rawIssuer: string, resourcePath: string): ServedOAuth | null {
   let url: URL;
   try {
-    url = new URL(settings.issuer);
+    url = new URL(rawIssuer);
   } catch {
     return null;
   }
   if (url.search || url.hash) return null;
   if (url.protocol !== 'https:' && url.hostname !== 'localhost' && url.hostname !== '127.0.0.1') return null;
-  const issuer = settings.issuer.replace(/\/+$/, '');
+  const issuer = rawIssuer.replace(/\/+$/, '');
   return {
     issuer,
-    resource: `${issuer}${settings.resourcePath}`,
-    resourceMetadataUrl: `${issuer}/.well-known/oauth-protected-resource${settings.resourcePath}`,
+    resource: `${issuer}${resourcePath}`,
+    resourceMetadataUrl: `${issuer}/.well-known/oauth-protected-resource${resourcePath}`,
   };
 }

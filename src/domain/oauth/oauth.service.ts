@@ -4,7 +4,7 @@
 // rotating refresh tokens, revocation (RFC 7009) and the bearer check of the tool server.
 // Failures of the OAuth endpoints are the SDK's OAuthError kinds, which its handlers answer in
 // OAuth's own error body; failures of the console's operations are DomainErrors.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   CustomOAuthError,
   InvalidClientMetadataError,
@@ -18,7 +18,7 @@ import type { Actor, RequestContext, Services } from '../context.js';
 import { requireConsoleUser } from '../context.js';
 import type { KeyScope } from '../api-keys/key-scopes.js';
 import { DomainError, notFound } from '../errors.js';
-import { sha256Hex } from '../shared/tokens.js';
+import { randomToken, sha256Hex } from '../shared/tokens.js';
 import { directSql } from '../../db/sql-client.js';
 import { findActiveAccessToken } from './oauth.store.js';
 import {
@@ -36,7 +36,7 @@ import {
 
 /** The grant's last use is written at most this often, so a bearer check stays one read. */
 const LAST_USED_RESOLUTION_MS = 60_000;
-const newSecret = (prefix: string) => prefix + randomBytes(32).toString('base64url');
+const newSecret = (prefix: string) => prefix + randomToken();
 
 // ── Registration ────────────────────────────────────────────────────────────────────────────
 
@@ -78,7 +78,7 @@ export async function registerClient(
     token_endpoint_auth_method: 'none',
     grant_types: grantTypes,
     response_types: ['code'],
-    ...(scope ? { scope } : { scope: undefined }),
+    scope: scope || undefined,
   };
   await services.db.prisma.oAuthClient.create({
     data: {
