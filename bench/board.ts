@@ -193,6 +193,7 @@ export async function benchBoard(
     n: 1,
     p50: Math.round(ms),
     p95: Math.round(ms),
+    p99: Math.round(ms),
     mean: Math.round(ms),
     min: Math.round(ms),
     max: Math.round(ms),

@@ -91,6 +91,7 @@ import { logger } from '../src/logger.js';
 import { benchLoad, type LoadFigure } from './load.js';
 import { benchCapacity, capacityMarkdown, type CapacityFigure } from './capacity.js';
 import { benchListCases, listCases } from './lists.js';
+import { benchSearch, contactStorage, storageMarkdown, type StorageRow } from './search.js';
 import { prng, seedContacts, seedShape, type SeedResult } from './seed.js';
 import { benchClock, benchVoice, startProviderEmulators } from './voice.js';
 import type { DatabaseKind } from '../test/support/databases.js';
@@ -98,6 +99,23 @@ import type { DatabaseKind } from '../test/support/databases.js';
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const DEFAULT_PG_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 const QUICK = process.env.BENCH_QUICK === '1' || process.env.BENCH_QUICK === 'true';
+
+/** `--scale N`: N contacts in the Account (BENCH_CONTACTS), on PostgreSQL unless BENCH_DB says otherwise. */
+const SCALE = scaleArgument(process.argv.slice(2));
+if (SCALE !== null) {
+  process.env.BENCH_CONTACTS = String(SCALE);
+  process.env.BENCH_DB ??= 'postgres';
+}
+
+function scaleArgument(args: string[]): number | null {
+  const at = args.findIndex((a) => a === '--scale' || a.startsWith('--scale='));
+  if (at < 0) return null;
+  const value = args[at].includes('=') ? args[at].split('=')[1] : args[at + 1];
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1000)
+    throw new Error(`--scale takes a whole number of contacts, 1000 or more (got ${value})`);
+  return n;
+}
 
 const SETTINGS = {
   bulkRuns: QUICK ? 3 : 10,
@@ -109,6 +127,12 @@ const SETTINGS = {
   listMinRequests: QUICK ? 4 : 10,
   listBudgetMs: QUICK ? 2000 : 20_000,
   listWarmup: QUICK ? 1 : 6,
+  // Per search case (bench/search.ts): more requests, for a p99 over its forty terms.
+  searchRequests: QUICK ? 20 : 200,
+  searchMinRequests: QUICK ? 10 : 40,
+  searchBudgetMs: QUICK ? 3000 : 40_000,
+  searchWarmup: QUICK ? 5 : 40,
+  smallAccountContacts: QUICK ? 200 : 1000,
   // Tool calls and their REST requests take 1–20 ms: a larger sample steadies the p50 ratio.
   mcpRequests: QUICK ? 50 : 500,
   mcpWarmup: QUICK ? 10 : 50,
@@ -141,6 +165,7 @@ const SETTINGS = {
 };
 const GROUPS = [
   'contacts',
+  'search',
   'writes',
   'mcp',
   'console',
@@ -156,8 +181,13 @@ const GROUPS = [
   'capacity',
 ] as const;
 const ONLY = GROUPS.find((group) => group === process.env.BENCH_ONLY);
-/** Whether a group of figures runs: all of them, or only BENCH_ONLY's. */
-const runs = (group: (typeof GROUPS)[number]) => ONLY === undefined || ONLY === group;
+/**
+ * Whether a group of figures runs: all of them, or only BENCH_ONLY's; with --scale and no
+ * BENCH_ONLY, the contact and search figures (the other groups' figures do not depend on the
+ * Account's size, and would take hours at ten million).
+ */
+const runs = (group: (typeof GROUPS)[number]) =>
+  ONLY === undefined ? SCALE === null || group === 'contacts' || group === 'search' : ONLY === group;
 
 // ---------------------------------------------------------------------------------------------
 // Data
@@ -218,6 +248,7 @@ export interface Stats {
   n: number;
   p50: number;
   p95: number;
+  p99: number;
   mean: number;
   min: number;
   max: number;
@@ -231,6 +262,7 @@ export function stats(samples: number[]): Stats {
     n: s.length,
     p50: round(q(0.5)),
     p95: round(q(0.95)),
+    p99: round(q(0.99)),
     mean: round(s.reduce((a, b) => a + b, 0) / s.length),
     min: round(s[0]),
     max: round(s[s.length - 1]),
@@ -321,6 +353,8 @@ interface SeedInfo {
   /** Whether the server runs autovacuum, and when Contact was last analyzed (never, unless autovacuum did it). */
   statistics?: { autovacuum: string; lastAnalyze: string | null; lastAutoanalyze: string | null };
   shape?: Record<string, unknown>;
+  /** Bytes of Contact and of each of its indexes (bench/search.ts). */
+  storage?: StorageRow[];
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -701,6 +735,27 @@ async function benchDatabase(kind: DatabaseKind, pgUrl: string): Promise<Databas
       seed.statistics = await statisticsState(db);
       seed.shape = await seedShape(db, account.accountId, seeded.workflows);
     }
+    if (runs('search')) {
+      log('   search: every kind of term, with filters, hard input, and a small Account beside this one…');
+      figures.push(
+        ...(await benchSearch(
+          server,
+          db,
+          account,
+          kind,
+          n,
+          {
+            requests: SETTINGS.searchRequests,
+            minRequests: SETTINGS.searchMinRequests,
+            budgetMs: SETTINGS.searchBudgetMs,
+            warmup: SETTINGS.searchWarmup,
+            smallAccountContacts: SETTINGS.smallAccountContacts,
+          },
+          log,
+        )),
+      );
+      seed.storage = await contactStorage(db);
+    }
     if (runs('contacts') || ONLY === 'writes') {
       log('   bulk import…');
       figures.unshift(await benchBulkImport(server, db, account));
@@ -992,6 +1047,7 @@ export function markdown(results: DatabaseResult[], meta: Record<string, unknown
     if (!r.seed || r.seed.run)
       out.push(`Seed of the run above: ${r.seedSeconds} s (Contact with its indexes: ${r.tableSize}).`);
     if (r.seed) out.push(seedParagraph(r.seed));
+    if (r.seed?.storage) out.push('', ...storageMarkdown(r.seed.storage, r.contacts));
     const prismaLines = r.figures
       .filter((f) => f.extra?.prismaQueryRawMs)
       .map(

@@ -193,7 +193,7 @@ const US_EXCHANGES = Array.from({ length: 800 }, (_, k) => 200 + k).filter((x) =
 const SPREAD = 2654435761n;
 
 /** Census names: male and female first names and last names, each with its frequency. */
-function censusNames(): Record<'male' | 'female' | 'last', Array<{ name: string; weight: number }>> {
+export function censusNames(): Record<'male' | 'female' | 'last', Array<{ name: string; weight: number }>> {
   const pools = {
     male: [] as Array<{ name: string; weight: number }>,
     female: [] as Array<{ name: string; weight: number }>,
