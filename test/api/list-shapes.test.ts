@@ -135,6 +135,8 @@ describe.each(testDatabaseKinds())('list query shapes on %s', (kind) => {
   let w1: string;
   let w2: string;
   let stored: Stored[];
+  let otherKey: string;
+  let otherStored: Stored[];
 
   beforeAll(async () => {
     server = await startTestServer(kind);
@@ -144,6 +146,7 @@ describe.each(testDatabaseKinds())('list query shapes on %s', (kind) => {
     w2 = await server.createWorkflow(account.accountId);
     // Another Account's contacts, with the same names: never in this Account's pages.
     const other = await server.createAccount();
+    otherKey = other.apiKey;
     const r = prng(7);
     const contacts = [];
     // 240 instants, ten contacts each on average, in runs of equal createdAt.
@@ -156,9 +159,14 @@ describe.each(testDatabaseKinds())('list query shapes on %s', (kind) => {
       // "Zed": 300 contacts, all but four of them assigned, three of those four among the
       // oldest and one the newest.
       if (i < 300) firstName = 'Zed';
+      let lastName = weighted(r, LAST);
+      // LIKE's wildcards and escape, as characters of names: a search matches them literally.
+      if (i === 301) firstName = 'Ann_Marie';
+      if (i === 302) lastName = '100%';
+      if (i === 303) firstName = 'Back\\slash';
       contacts.push({
         firstName,
-        lastName: weighted(r, LAST),
+        lastName,
         status: i < 300 ? (i < 4 ? 'not_assigned' : 'assigned') : status,
         sourceKind: weighted(r, SOURCE),
         externalId: `x-${i}`,
@@ -197,13 +205,16 @@ describe.each(testDatabaseKinds())('list query shapes on %s', (kind) => {
       WHERE "accountId" = $1::uuid AND ("externalId" LIKE '%1' OR "externalId" LIKE '%2')`,
       [account.accountId, w1, w2],
     );
-    stored = (
-      await sql.query<Stored & { createdAt: Date }>(
-        `SELECT "id", "createdAt", "firstName", "lastName", "phoneDigits", "status"::text AS "status",
+    const storedOf = async (accountId: string) =>
+      (
+        await sql.query<Stored & { createdAt: Date }>(
+          `SELECT "id", "createdAt", "firstName", "lastName", "phoneDigits", "status"::text AS "status",
       "sourceKind"::text AS "sourceKind", "assignedWorkflowId" FROM "Contact" WHERE "accountId" = $1::uuid`,
-        [account.accountId],
-      )
-    ).rows.map((c) => ({ ...c, createdAt: new Date(c.createdAt).toISOString() }));
+          [accountId],
+        )
+      ).rows.map((c) => ({ ...c, createdAt: new Date(c.createdAt).toISOString() }));
+    stored = await storedOf(account.accountId);
+    otherStored = await storedOf(other.accountId);
   }, 120_000);
   afterAll(() => server?.stop());
 
@@ -305,6 +316,22 @@ describe.each(testDatabaseKinds())('list query shapes on %s', (kind) => {
     ['search + workflow', { searchTerm: 'john', assignedWorkflowId: '' }, 5],
     ['search + workflow + status', { searchTerm: 'm', assignedWorkflowId: '', status: ['not_assigned'] }, 3],
     ['search digits + status', { searchTerm: '4152', status: ['not_assigned'] }, 2],
+    // Hard input: LIKE's wildcards match themselves, punctuation alone, one digit, and words
+    // that no contact's two names can hold (answered without reading).
+    ['search: %', { searchTerm: '%' }, 5],
+    ['search: _', { searchTerm: '_' }, 5],
+    ['search: a backslash', { searchTerm: '\\' }, 5],
+    ['search: ann_ (not Anne-Marie)', { searchTerm: 'ann_' }, 5],
+    ['search: ann% (nothing)', { searchTerm: 'ann%' }, 5],
+    ['search: 100% (digits: the phone)', { searchTerm: '100%' }, 5],
+    ['search: back\\', { searchTerm: 'back\\' }, 5],
+    ['search: only punctuation', { searchTerm: '!!! --' }, 5],
+    ['search: one digit', { searchTerm: '7' }, 97],
+    ['search: ten one-letter words', { searchTerm: 'a b c d e f g h i j' }, 5],
+    ['search: three names (no contact has three)', { searchTerm: 'john mary smith' }, 5],
+    ['search: prefixes of one name and another', { searchTerm: 'jo john smi s' }, 4],
+    ['search: a whole number, spaced', { searchTerm: '+1 415 200 0000' }, 5],
+    ['search: a whole number, national format', { searchTerm: '(212) 200-7919' }, 5],
   ];
 
   it.each(cases)(
@@ -374,6 +401,32 @@ describe.each(testDatabaseKinds())('list query shapes on %s', (kind) => {
     }
   });
 
+  // The other Account holds 300 contacts with the same names and numbers as the first 300 of
+  // this one: its searches find exactly its own, never this Account's.
+  const otherAccountCases: Array<[string, Query, number]> = [
+    ['a first name', { searchTerm: 'zed' }, 7],
+    ['a last name', { searchTerm: 'smith' }, 3],
+    ['two words', { searchTerm: 'zed smi' }, 2],
+    ['4 digits', { searchTerm: '2000' }, 3],
+    ['a name with a status', { searchTerm: 'zed', status: ['not_assigned'] }, 1],
+  ];
+  it.each(otherAccountCases)(
+    'in a small Account beside it, a search of %s finds its own contacts only',
+    async (_name, q, limit) => {
+      const ids: string[] = [];
+      let token: string | undefined;
+      do {
+        const res = await server.request(otherKey, 'GET', `/api/v1/contacts?${queryString(q, limit, token)}`);
+        expect(res.status, res.text).toBe(200);
+        ids.push(...res.json.data.map((c: { id: string }) => c.id));
+        token = res.json.nextToken;
+      } while (token);
+      const expected = otherStored.filter((c) => matches(c, q)).sort(newestFirst);
+      expect(expected.length).toBeGreaterThan(0);
+      expect(ids).toEqual(expected.map((c) => c.id));
+    },
+  );
+
   it('the data has the shape the cases rely on', () => {
     const count = (q: Query) => stored.filter((c) => matches(c, q)).length;
     expect(count({ searchTerm: 'zed', status: ['not_assigned'] })).toBe(4);
@@ -385,5 +438,11 @@ describe.each(testDatabaseKinds())('list query shapes on %s', (kind) => {
     expect(new Set(stored.map((c) => c.createdAt)).size).toBeLessThan(250);
     expect(w2).not.toBe(w1);
     expect(otherSurfaces).toHaveLength(10);
+    expect(count({ searchTerm: 'ann_' })).toBe(1);
+    expect(count({ searchTerm: '100%' })).toBeGreaterThan(1);
+    expect(count({ searchTerm: 'back\\' })).toBe(1);
+    expect(count({ searchTerm: '+1 415 200 0000' })).toBeGreaterThan(0);
+    expect(count({ searchTerm: '(212) 200-7919' })).toBeGreaterThan(0);
+    expect(count({ searchTerm: 'jo john smi s' })).toBeGreaterThan(0);
   });
 });

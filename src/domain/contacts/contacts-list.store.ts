@@ -18,10 +18,10 @@ import type { SqlClient } from '../../db/sql-client.js';
 
 export const MAX_SEARCH_WORDS = 10;
 
-/** Longest name prefix the name-prefixes index holds (migration 20261122030000_search_plans). */
+/** Longest name prefix the name-keys index holds (migration 20261211000000_search_keys_by_account). */
 const NAME_PREFIX_MAX = 12;
 
-/** Window length of the phone-digits index (migration 20261122020000_phone_grams). */
+/** Window length of the phone-keys index (migration 20261211000000_search_keys_by_account). */
 const PHONE_GRAM = 4;
 
 /**
@@ -60,7 +60,27 @@ export function listQuerySql(accountId: string, q: ListQuery): Prisma.Sql {
   const filters = attributeFilters(q);
   const ranges = orderedRanges(filters);
   if (!q.searchTerm) return rowsOf(mergedRanges(ranges, range, ORDER_KEYS, take), take);
-  return searchQuerySql(accountId, ranges, range, filters, searchWords(q.searchTerm), take);
+  const words = searchWords(q.searchTerm);
+  if (!namesCanMatch(words)) return Prisma.sql`SELECT ${CONTACT_COLUMNS} FROM "Contact" WHERE false`;
+  return searchQuerySql(accountId, ranges, range, filters, words, take);
+}
+
+/**
+ * Whether any contact could match the term's name words. Each must start the first or the
+ * last name, and the words that start one name are all prefixes of it, so of one another: the
+ * words must fall into at most two such chains ("jo john smi" can match; "a b c" cannot).
+ * A term that cannot match is answered without reading anything: otherwise its search would
+ * look for the page through the whole Account.
+ */
+export function namesCanMatch(words: SearchWord[]): boolean {
+  const heads: string[] = [];
+  const names = [...new Set(words.filter((w) => w.kind === 'name').map((w) => w.value))];
+  for (const word of names.sort((a, b) => b.length - a.length)) {
+    if (heads.some((head) => head.startsWith(word))) continue;
+    if (heads.length === 2) return false;
+    heads.push(word);
+  }
+  return true;
 }
 
 /**
@@ -383,17 +403,19 @@ function matchesByIndex(
     };
   }
   const narrow: Prisma.Sql[] = [];
+  // Each key of the GIN indexes starts with the contact's Account (migration
+  // 20261211000000_search_keys_by_account): only this Account's entries are read.
+  const key = (term: string) => `${accountId.toLowerCase()}:${term}`;
   if (names.length > 0) {
     // Prefixes longer than the index holds are cut; the exact conditions still decide.
-    const prefixes = [...new Set(names.map((w) => w.value.slice(0, NAME_PREFIX_MAX)))];
-    narrow.push(Prisma.sql`contact_name_prefixes("firstName", "lastName") @> ${prefixes}::text[]`);
+    const prefixes = [...new Set(names.map((w) => key(w.value.slice(0, NAME_PREFIX_MAX))))];
+    narrow.push(Prisma.sql`contact_name_keys("accountId", "firstName", "lastName") @> ${prefixes}::text[]`);
   }
-  if (grams.length > 0) narrow.push(Prisma.sql`contact_phone_grams("phoneDigits") @> ${grams}::text[]`);
+  if (grams.length > 0)
+    narrow.push(Prisma.sql`contact_phone_keys("accountId", "phoneDigits") @> ${grams.map(key)}::text[]`);
   if (narrow.length === 0) return null;
   const where = Prisma.join(narrow, ' AND ');
   return {
-    // Counted over every Account (the GIN indexes hold them all): a small Account's search
-    // is then walked, which for it costs little.
     few: Prisma.sql`${upTo(where)} < ${probe}`,
     matches: Prisma.sql`${found(where)} ORDER BY ${ORDER_BY} LIMIT ${take}`,
     countsAll: true,
@@ -428,7 +450,7 @@ function windows(digits: string): string[] {
   return Array.from({ length: digits.length - PHONE_GRAM + 1 }, (_, i) => digits.slice(i, i + PHONE_GRAM));
 }
 
-interface SearchWord {
+export interface SearchWord {
   kind: 'name' | 'digits';
   value: string;
 }
