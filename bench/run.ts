@@ -6,6 +6,8 @@
 //   BENCH_DATABASE_URL=postgres://...      admin connection (a fresh database is created and dropped)
 //   BENCH_CONTACTS=N                       contacts seeded for list/search (default 1,000,000 / 100,000)
 //   BENCH_QUICK=1                          small, fast run
+//   npm run bench -- --scale N             N contacts (BENCH_CONTACTS=N) on PostgreSQL (unless BENCH_DB is set),
+//                                          and only the contact and search figures (unless BENCH_ONLY is set)
 //
 // Figures (service vs raw db.sql.query):
 //   1. bulk import of 1000 new contacts: POST /contacts/bulk until its ImportBatch is 'done',
@@ -23,6 +25,11 @@
 //      vs one contact UPDATE.
 //   5. (bench/mcp.ts) each tool server call vs the REST request for the same data (target ≤ 1.5× REST, p50).
 //   BENCH_ONLY=contacts                    seed, then only the contact figures (import, upsert, lists)
+//   3b. (bench/search.ts) every kind of searchTerm with terms drawn as typed (name prefixes common and rare,
+//      two words, ten words, phone fragments, whole numbers in four formats, hard input), with status and
+//      sourceKind filters, and in a small Account created beside the seeded one; the bytes of Contact and
+//      of each of its indexes. Target: p95 < 100 ms and p99 < 250 ms; the small Account p95 < 20 ms.
+//   BENCH_ONLY=search                      seed, then only the search figures (3b)
 //   BENCH_ONLY=writes                      seed, then only the import and upsert figures (what indexes cost)
 //   BENCH_ONLY=calls                       seed, then only the calls figures (4)
 //   BENCH_ONLY=mcp                         seed, then only the tool server figures (5)
