@@ -362,6 +362,8 @@ interface SeedInfo {
   shape?: Record<string, unknown>;
   /** Bytes of Contact and of each of its indexes (bench/search.ts). */
   storage?: StorageRow[];
+  /** The run the storage table comes from, when not the seed's own (a BENCH_ONLY=search run). */
+  storageRun?: string;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1054,7 +1056,10 @@ export function markdown(results: DatabaseResult[], meta: Record<string, unknown
     if (!r.seed || r.seed.run)
       out.push(`Seed of the run above: ${r.seedSeconds} s (Contact with its indexes: ${r.tableSize}).`);
     if (r.seed) out.push(seedParagraph(r.seed));
-    if (r.seed?.storage) out.push('', ...storageMarkdown(r.seed.storage, r.contacts));
+    if (r.seed?.storage) {
+      out.push('', ...storageMarkdown(r.seed.storage, r.contacts));
+      if (r.seed.storageRun) out.push('', `Storage measured by the ${r.seed.storageRun}.`);
+    }
     const prismaLines = r.figures
       .filter((f) => f.extra?.prismaQueryRawMs)
       .map(
@@ -1228,9 +1233,13 @@ function mergePartialRun(
       `load average ${(meta.loadAverageAtStart as number[])[0]} at start and ${(meta.loadAverageAtEnd as number[])[0]} at end`;
     const marked = r.figures.map((f) => ({ ...f, partialRun: run }));
     const load = r.load ? { load: r.load.map((f) => ({ ...f, partialRun: run })) } : {};
-    // The seed described is the latest one the contact figures ran on.
-    const seed = r.seed?.shape ? { seed: { ...r.seed, run } } : {};
     const index = databases.findIndex((d) => d.kind === r.kind);
+    // The seed described is the latest one the contact figures ran on; a search run adds its storage table.
+    const seed = r.seed?.shape
+      ? { seed: { ...r.seed, run } }
+      : r.seed?.storage && index >= 0 && databases[index].seed
+        ? { seed: { ...databases[index].seed, storage: r.seed.storage, storageRun: run } }
+        : {};
     if (index < 0) {
       databases.push({ ...r, figures: marked, ...seed, ...load });
       continue;
