@@ -124,7 +124,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 
 /** A pool that has reached its server once: a server it cannot reach fails the start, not the first request. */
 async function openPool(connectionString: string, what: string, extra: pg.PoolConfig = {}): Promise<pg.Pool> {
-  const pool = new pg.Pool({ connectionString, max: POOL_MAX, ...extra });
+  const pool = new pg.Pool({ ...withSessionOptions(connectionString), max: POOL_MAX, ...extra });
   // An idle connection the server closed (a restart, a terminated backend) is dropped from
   // the pool, which opens a new one when needed; unhandled, its 'error' would end the process.
   pool.on('error', (error) =>
@@ -138,6 +138,29 @@ async function openPool(connectionString: string, what: string, extra: pg.PoolCo
     throw new Error(`Cannot reach the ${what}: ${(error as Error).message}`, { cause: error });
   }
   return pool;
+}
+
+/** The session settings every connection of the service's pools starts with. */
+const SESSION_OPTIONS = '-c jit=off';
+
+/**
+ * The pool's connection, with JIT compilation off. The planner compiles any plan it costs
+ * above jit_above_cost, which a list or search on a big Account always is (more so without
+ * statistics), and compiling took 50 ms to 5 s on each execution of statements that run in
+ * milliseconds (docs/decisions/0050-no-jit.md). Options the URL already carries
+ * (`?options=…`, which pg would prefer to ours) are kept, after ours. A transaction pooler
+ * drops startup options: migration 20261212000000_no_jit sets the same on the database.
+ */
+function withSessionOptions(connectionString: string): { connectionString: string; options?: string } {
+  try {
+    const url = new URL(connectionString);
+    const own = url.searchParams.get('options');
+    url.searchParams.set('options', own ? `${SESSION_OPTIONS} ${own}` : SESSION_OPTIONS);
+    return { connectionString: url.toString() };
+  } catch {
+    // Not a URL (key=value pairs): pg reads those itself, and takes our options beside them.
+    return { connectionString, options: SESSION_OPTIONS };
+  }
 }
 
 /**
