@@ -64,7 +64,10 @@ export function searchCases(
   const byWeight = (pool: Array<{ name: string; weight: number }>) => {
     const total = pool.reduce((a, x) => a + x.weight, 0);
     let r = rand() * total;
-    for (const x of pool) if ((r -= x.weight) <= 0) return x.name;
+    for (const x of pool) {
+      r -= x.weight;
+      if (r <= 0) return x.name;
+    }
     return pool[pool.length - 1].name;
   };
   // Half common (by frequency), half anywhere in the table (rare names), as typed.
