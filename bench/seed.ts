@@ -324,8 +324,8 @@ export interface SeedResult {
 
 /**
  * N contacts in one Account (see the header), the five workflows with their agent and the
- * Enrollment rows, in one transaction with the Contact and Enrollment indexes dropped and
- * rebuilt from their own definitions. Checks a sample of the rows against the service's rules.
+ * Enrollment rows, in one transaction with the Contact and Enrollment indexes dropped, then
+ * the indexes rebuilt from their own definitions, two at a time on PostgreSQL. Checks a sample of the rows against the service's rules.
  */
 export async function seedContacts(db: Database, accountId: string, n: number): Promise<SeedResult> {
   const t0 = performance.now();
@@ -478,16 +478,17 @@ export async function seedContacts(db: Database, accountId: string, n: number): 
     CROSS JOIN LATERAL (SELECT c."status" IN ('assigned', 'not_answered') OR (c."status" = 'reached' AND c."nextCallAt" IS NOT NULL) AS active) AS e
     WHERE c."accountId" = ${sqlText(accountId)}::uuid AND c."assignedWorkflowId" IS NOT NULL`;
 
-  // One transaction, statement by statement, each step timed.
+  // The rows in one transaction, statement by statement, each step timed; then the indexes,
+  // two at a time on PostgreSQL (a GIN index builds on one core; PGlite has one connection).
   const steps: Record<string, number> = {};
+  const seconds = (started: number) => Math.round((performance.now() - started) / 100) / 10;
   await db.sql.transaction(async (tx) => {
     const step = async (name: string, statements: string[]) => {
       const started = performance.now();
       for (const statement of statements) await tx.query(statement);
-      steps[name] = Math.round((performance.now() - started) / 100) / 10;
+      steps[name] = seconds(started);
     };
     await step('setup', [
-      `SET LOCAL maintenance_work_mem = '1GB'`,
       `SET LOCAL session_replication_role = replica`,
       `CREATE TEMP TABLE bench_seed_names (pool int, rank int, name text, PRIMARY KEY (pool, rank)) ON COMMIT DROP`,
       `INSERT INTO bench_seed_names VALUES ${nameRows.join(',')}`,
@@ -495,21 +496,38 @@ export async function seedContacts(db: Database, accountId: string, n: number): 
     ]);
     await step('contacts', [insertContacts]);
     await step('enrollments', [insertEnrollments]);
-    for (const ix of [...contactIndexes, ...enrollmentIndexes]) await step(ix.indexname, [ix.indexdef]);
   });
+  const indexesStarted = performance.now();
+  // Longest first (the GIN indexes), so that the two lanes end together.
+  const queue = [...contactIndexes, ...enrollmentIndexes].sort(
+    (a, b) => Number(/USING gin/i.test(b.indexdef)) - Number(/USING gin/i.test(a.indexdef)),
+  );
+  const lane = async () => {
+    for (let ix = queue.shift(); ix; ix = queue.shift()) {
+      const started = performance.now();
+      const definition = ix.indexdef;
+      await db.sql.transaction(async (tx) => {
+        await tx.query(`SET LOCAL maintenance_work_mem = '1GB'`);
+        await tx.query(definition);
+      });
+      steps[ix.indexname] = seconds(started);
+    }
+  };
+  await Promise.all(db.kind === 'pglite' ? [lane()] : [lane(), lane()]);
+  steps.indexes = seconds(indexesStarted);
   // Recreated indexes lose their per-column statistics targets (0 included: no statistics at all,
   // which the migrations set on the GIN expressions): put them back (for whenever the
   // table is analyzed). No ANALYZE or VACUUM here: see the header.
   for (const t of statisticsTargets)
     await db.sql.exec(`ALTER INDEX "${t.index}" ALTER COLUMN ${t.column} SET STATISTICS ${t.target}`);
-  const seconds = (performance.now() - t0) / 1000;
+  const totalSeconds = (performance.now() - t0) / 1000;
   await checkSample(db, accountId, n, seedTime);
   const enrollments = (
     await db.sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM "Enrollment" WHERE "accountId" = $1::uuid`, [
       accountId,
     ])
   ).rows[0].n;
-  return { seconds, seedTime, workflows: agentWorkflows, emptyWorkflowId, enrollments, steps };
+  return { seconds: totalSeconds, seedTime, workflows: agentWorkflows, emptyWorkflowId, enrollments, steps };
 }
 
 /** The zone the service infers for a number, the same with its country as location and without. */

@@ -3,11 +3,12 @@
 // (status, sourceKind, workflow, alone or together, a status filter too wide for ranges), the
 // walk of a search (which fills the page, or gives up on its budget and reads the term's
 // index), the term's index read at once (few candidates), the name-prefix or the GIN indexes,
-// and the walk without budget (short digits). Each must return exactly the rule's matches,
-// newest first, ties on createdAt broken by id, across every page. The data has the skew
-// the shapes are chosen for: shared names, statuses from 40% to none, a name that only
-// contacts of one status have, and hundreds of contacts sharing each createdAt; the limits
-// are small so that probe and walk budgets (per row of the page) are crossed at this size.
+// the 2-digit windows of a number in short groups, and the walk without budget (one digit).
+// Each must return exactly the rule's matches, newest first, ties on createdAt broken by id,
+// across every page. The data has the skew the shapes are chosen for: shared names, statuses
+// from 40% to none, a name that only contacts of one status have, and hundreds of contacts
+// sharing each createdAt; the limits are small so that probe and walk budgets (per row of the
+// page) are crossed at this size.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { testDatabaseKinds } from '../support/databases.js';
@@ -291,7 +292,9 @@ describe.each(testDatabaseKinds())('list query shapes on %s', (kind) => {
     ['search: hyphen', { searchTerm: 'anne-m' }, 2],
     ['search: accent', { searchTerm: 'josé' }, 2],
     ['search: "de"', { searchTerm: 'de' }, 3],
-    ['search: 3 digits (walked without budget)', { searchTerm: '415' }, 60],
+    ['search: 3 digits (its 2-digit windows)', { searchTerm: '415' }, 60],
+    ['search: one digit (walked without budget)', { searchTerm: '9' }, 60],
+    ['search: a number in groups of two (2-digit windows)', { searchTerm: '41 52 00 00' }, 3],
     ['search: 4 digits', { searchTerm: '4152' }, 2],
     ['search: 5 digits', { searchTerm: '20003' }, 2],
     ['search: name and 3 digits', { searchTerm: 'smi 415' }, 10],
@@ -444,5 +447,6 @@ describe.each(testDatabaseKinds())('list query shapes on %s', (kind) => {
     expect(count({ searchTerm: '+1 415 200 0000' })).toBeGreaterThan(0);
     expect(count({ searchTerm: '(212) 200-7919' })).toBeGreaterThan(0);
     expect(count({ searchTerm: 'jo john smi s' })).toBeGreaterThan(0);
+    expect(count({ searchTerm: '41 52 00 00' })).toBeGreaterThan(0);
   });
 });

@@ -16,11 +16,16 @@ CREATE FUNCTION contact_name_keys(account_id uuid, first_name text, last_name te
         FROM unnest(ARRAY[lower(first_name), lower(last_name)]) AS n, generate_series(1, least(length(n), 12)) AS i
         WHERE n <> '' $$;
 
--- Every 4-digit window of the phone's digits.
+-- Every 4-digit and every 2-digit window of the phone's digits. The 2-digit windows serve a
+-- term whose digit words are all shorter than four digits (a number written in short groups,
+-- `+33 7 68 44 13 23`): each group of two or three digits holds its 2-digit windows, and
+-- their intersection leaves a few candidates, where before the search walked the whole
+-- Account (seconds at ten million contacts). A 2-digit key and a 4-digit key cannot be
+-- confused: their lengths differ.
 CREATE FUNCTION contact_phone_keys(account_id uuid, digits text) RETURNS text[]
   LANGUAGE sql IMMUTABLE PARALLEL SAFE COST 1000
-  AS $$ SELECT coalesce(array_agg(DISTINCT account_id::text || ':' || substr(digits, i, 4)), '{}')
-        FROM generate_series(1, length(digits) - 3) AS i $$;
+  AS $$ SELECT coalesce(array_agg(DISTINCT account_id::text || ':' || substr(digits, i, w)), '{}')
+        FROM (VALUES (2), (4)) AS windows (w), generate_series(1, length(digits) - w + 1) AS i $$;
 
 CREATE INDEX "Contact_search_nameKeys_idx" ON "Contact" USING gin (contact_name_keys("accountId", "firstName", "lastName"));
 CREATE INDEX "Contact_search_phoneKeys_idx" ON "Contact" USING gin (contact_phone_keys("accountId", "phoneDigits"));

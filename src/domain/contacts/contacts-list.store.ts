@@ -21,7 +21,7 @@ export const MAX_SEARCH_WORDS = 10;
 /** Longest name prefix the name-keys index holds (migration 20261211000000_search_keys_by_account). */
 const NAME_PREFIX_MAX = 12;
 
-/** Window length of the phone-keys index (migration 20261211000000_search_keys_by_account). */
+/** Window length of the phone-keys index for words of 4 digits or more (it also holds 2-digit windows: migration 20261211000000_search_keys_by_account). */
 const PHONE_GRAM = 4;
 
 /**
@@ -298,8 +298,8 @@ function rowsOf(ids: Prisma.Sql, take: number): Prisma.Sql {
  * a term that dense fills the page within the walk's budget, and its candidates are too many
  * to count (beyond work_mem, the bitmap turns lossy and every row of its pages is checked
  * again: 1.6 s for a 4-digit window in 170,000 of ten million numbers).
- * A term no index serves (only one to three digits) is walked without a budget: such a word
- * matches about one phone in a hundred.
+ * A term no index serves (digit words of one digit only) is walked without a budget: such a
+ * word is in most numbers.
  * Exactly one stage answers: the first whose walk filled the page or reached the end of the
  * list, or the index read.
  */
@@ -356,7 +356,7 @@ interface IndexedSearch {
   /**
    * True when the term's index holds fewer than `probe` rows for it (before the rest of the
    * rule): reading them all costs little. Counted up to `probe` only; null: not worth asking
-   * (a word of one or two letters starts thousands of names).
+   * (a word of one or two letters starts thousands of names; 2-digit windows).
    */
   few: Prisma.Sql | null;
   /** The ids of the page's matches, from what the index holds. */
@@ -421,10 +421,25 @@ function matchesByIndex(
   }
   if (grams.length > 0)
     narrow.push(Prisma.sql`contact_phone_keys("accountId", "phoneDigits") @> ${grams.map(key)}::text[]`);
+  // Only digit words of two or three digits (a number written in short groups): each holds its
+  // 2-digit windows, which the phone index holds too. Their posting lists are long (each
+  // window is in about a tenth of the numbers), so they are read only when nothing narrower is.
+  const pairs =
+    narrow.length > 0
+      ? []
+      : [
+          ...new Set(
+            words.filter((w) => w.kind === 'digits' && w.value.length >= 2).flatMap((w) => windows(w.value, 2)),
+          ),
+        ];
+  if (pairs.length > 0)
+    narrow.push(Prisma.sql`contact_phone_keys("accountId", "phoneDigits") @> ${pairs.map(key)}::text[]`);
   if (narrow.length === 0) return null;
   const where = Prisma.join(narrow, ' AND ');
   return {
-    few: Prisma.sql`${upTo(where)} < ${probe}`,
+    // Counting 2-digit windows reads their long posting lists as the index read does again: the
+    // walk decides instead whether the term is common (see searchQuerySql).
+    few: pairs.length > 0 ? null : Prisma.sql`${upTo(where)} < ${probe}`,
     matches: Prisma.sql`${found(where)} ORDER BY ${ORDER_BY} LIMIT ${take}`,
     countsAll: true,
   };
@@ -454,8 +469,8 @@ function prefixRange(column: Prisma.Sql, prefix: string): Prisma.Sql {
   return Prisma.sql`${column} >= ${prefix}`;
 }
 
-function windows(digits: string): string[] {
-  return Array.from({ length: digits.length - PHONE_GRAM + 1 }, (_, i) => digits.slice(i, i + PHONE_GRAM));
+function windows(digits: string, width = PHONE_GRAM): string[] {
+  return Array.from({ length: digits.length - width + 1 }, (_, i) => digits.slice(i, i + width));
 }
 
 export interface SearchWord {
