@@ -28,8 +28,11 @@ const PHONE_GRAM = 4;
  * A search reads its term's matches through the term's index when that index holds fewer
  * than PROBE_ROWS_PER_ROW rows for it per row of the page; otherwise it walks the list in
  * order, reading at most WALK_ROWS_PER_ROW contacts per row of the page (see searchQuerySql).
+ * Counting reads a row per candidate (without the visibility map, even from a btree), so the
+ * count stops early: at 100 per row, a 4-digit window of 9,000 numbers in ten million spent
+ * 57 ms counting 5,100 of them, and then read them all anyway.
  */
-const PROBE_ROWS_PER_ROW = 100;
+const PROBE_ROWS_PER_ROW = 10;
 const WALK_ROWS_PER_ROW = 200;
 /** The longer walk, for a term the first walk found in at least 1/FAR_SHARE of a page. */
 const FAR_ROWS_PER_ROW = 2000;
