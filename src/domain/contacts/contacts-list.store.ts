@@ -80,7 +80,7 @@ export function listQuerySql(accountId: string, q: ListQuery): Prisma.Sql {
  * A term that cannot match is answered without reading anything: otherwise its search would
  * look for the page through the whole Account.
  */
-export function namesCanMatch(words: SearchWord[]): boolean {
+function namesCanMatch(words: SearchWord[]): boolean {
   const heads: string[] = [];
   const names = [...new Set(words.filter((w) => w.kind === 'name').map((w) => w.value))];
   for (const word of names.sort((a, b) => b.length - a.length)) {
@@ -395,11 +395,7 @@ function matchesByIndex(
   const found = (narrow: Prisma.Sql) => Prisma.sql`SELECT "id", "createdAt" FROM (
       SELECT ${RULE_COLUMNS} FROM "Contact" WHERE ${narrow} OFFSET 0) AS candidates
     WHERE ${Prisma.join(rule, ' AND ')}`;
-  const grams = [
-    ...new Set(
-      words.filter((w) => w.kind === 'digits' && w.value.length >= PHONE_GRAM).flatMap((w) => windows(w.value)),
-    ),
-  ];
+  const grams = digitWindows(words, PHONE_GRAM);
   if (names.length === 1 && grams.length === 0) {
     const first = Prisma.sql`"accountId" = ${accountId}::uuid AND ${prefixRange(Prisma.raw('lower("firstName") COLLATE "C"'), names[0].value)}`;
     const last = Prisma.sql`"accountId" = ${accountId}::uuid AND ${prefixRange(Prisma.raw('lower("lastName") COLLATE "C"'), names[0].value)}`;
@@ -427,14 +423,7 @@ function matchesByIndex(
   // Only digit words of two or three digits (a number written in short groups): each holds its
   // 2-digit windows, which the phone index holds too. Their posting lists are long (each
   // window is in about a tenth of the numbers), so they are read only when nothing narrower is.
-  const pairs =
-    narrow.length > 0
-      ? []
-      : [
-          ...new Set(
-            words.filter((w) => w.kind === 'digits' && w.value.length >= 2).flatMap((w) => windows(w.value, 2)),
-          ),
-        ];
+  const pairs = narrow.length > 0 ? [] : digitWindows(words, 2);
   if (pairs.length > 0)
     narrow.push(Prisma.sql`contact_phone_keys("accountId", "phoneDigits") @> ${pairs.map(key)}::text[]`);
   if (narrow.length === 0) return null;
@@ -472,11 +461,15 @@ function prefixRange(column: Prisma.Sql, prefix: string): Prisma.Sql {
   return Prisma.sql`${column} >= ${prefix}`;
 }
 
-function windows(digits: string, width = PHONE_GRAM): string[] {
-  return Array.from({ length: digits.length - width + 1 }, (_, i) => digits.slice(i, i + width));
+/** Every distinct window of `width` digits of the term's digit words (those at least that long). */
+function digitWindows(words: SearchWord[], width: number): string[] {
+  const windows = words
+    .filter((w) => w.kind === 'digits' && w.value.length >= width)
+    .flatMap((w) => Array.from({ length: w.value.length - width + 1 }, (_, i) => w.value.slice(i, i + width)));
+  return [...new Set(windows)];
 }
 
-export interface SearchWord {
+interface SearchWord {
   kind: 'name' | 'digits';
   value: string;
 }
