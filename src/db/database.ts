@@ -230,6 +230,16 @@ async function openPostgres(connectionString: string, options: OpenDatabaseOptio
       },
       transaction: async (work) => {
         const client = await pool.connect();
+        // While checked out the pool no longer listens for the client's 'error': a connection
+        // the server ends between two statements of this transaction would otherwise be an
+        // unhandled 'error' that ends the process. The next statement fails instead, and the
+        // broken client is discarded on release.
+        let lost: Error | undefined;
+        const onLost = (error: Error) => {
+          lost = error;
+          logger.warn({ err: error }, 'a database connection failed inside a transaction');
+        };
+        client.on('error', onLost);
         try {
           await client.query('BEGIN');
           const result = await work({
@@ -244,7 +254,8 @@ async function openPostgres(connectionString: string, options: OpenDatabaseOptio
           await client.query('ROLLBACK').catch(() => {});
           throw error;
         } finally {
-          client.release();
+          client.removeListener('error', onLost);
+          client.release(lost);
         }
       },
     },
