@@ -2,7 +2,8 @@
 // (src/domain/contacts/contacts-list.store.ts): ranges of an index in list order merged
 // (status, sourceKind, workflow, alone or together, a status filter too wide for ranges), the
 // walk of a search (which fills the page, or gives up on its budget and reads the term's
-// index), the term's index read at once (few candidates), the name-prefix or the GIN indexes,
+// index), the term's index read at once (few candidates), the name-prefix indexes (for the
+// rarer of two names) or the GIN index of phone windows,
 // the 2-digit windows of a number in short groups, and the walk without budget (one digit).
 // Each must return exactly the rule's matches, newest first, ties on createdAt broken by id,
 // across every page. The data has the skew the shapes are chosen for: shared names, statuses
@@ -286,7 +287,11 @@ describe.each(testDatabaseKinds())('list query shapes on %s', (kind) => {
     ['search: a rarer name (its index, at once)', { searchTerm: 'garcia' }, 25],
     ['search: a name no contact has', { searchTerm: 'zz' }, 10],
     ['search: a name in first and last names', { searchTerm: 'li li' }, 3],
-    ['search: two words (GIN)', { searchTerm: 'mar smi' }, 5],
+    ['search: two words (the name ranges)', { searchTerm: 'mar smi' }, 5],
+    ['search: two names, the rarer read', { searchTerm: 'john garcia' }, 3],
+    ['search: two names, the rarer second', { searchTerm: 'garcia john' }, 3],
+    ['search: a letter and a name', { searchTerm: 'j garcia' }, 3],
+    ['search: a name and a prefix of it', { searchTerm: 'gar garcia' }, 4],
     ['search: two short words', { searchTerm: 'ma ga' }, 4],
     ['search: punctuation', { searchTerm: "o'b" }, 2],
     ['search: hyphen', { searchTerm: 'anne-m' }, 2],
@@ -298,7 +303,7 @@ describe.each(testDatabaseKinds())('list query shapes on %s', (kind) => {
     ['search: 4 digits', { searchTerm: '4152' }, 2],
     ['search: 5 digits', { searchTerm: '20003' }, 2],
     ['search: name and 3 digits', { searchTerm: 'smi 415' }, 10],
-    ['search: name and 4 digits (GIN and GIN)', { searchTerm: 'smith 2125' }, 2],
+    ['search: name and 4 digits (the phone windows)', { searchTerm: 'smith 2125' }, 2],
     ['search: more than ten words', { searchTerm: 'john smith 4152 x y z a b c d e f g' }, 5],
     [
       'search: a name only contacts of another status have (walk gives up, then its index)',
@@ -358,7 +363,7 @@ describe.each(testDatabaseKinds())('list query shapes on %s', (kind) => {
       'a date window',
       'search: a common first name (walked)',
       'search: a rarer name (its index, at once)',
-      'search: two words (GIN)',
+      'search: two words (the name ranges)',
       'search: 4 digits',
       'search: a name only contacts of another status have (walk gives up, then its index)',
     ].includes(name),

@@ -18,10 +18,10 @@ import type { SqlClient } from '../../db/sql-client.js';
 
 export const MAX_SEARCH_WORDS = 10;
 
-/** Longest name prefix the name-keys index holds (migration 20261211000000_search_keys_by_account). */
-const NAME_PREFIX_MAX = 12;
+/** Longest name prefix the name-keys index holds (migration 20261213000000_search_keys_hashed). */
+const NAME_PREFIX_MAX = 4;
 
-/** Window length of the phone-keys index for words of 4 digits or more (it also holds 2-digit windows: migration 20261211000000_search_keys_by_account). */
+/** Window length of the phone-keys index for words of 4 digits or more (it also holds 2-digit windows: migration 20261213000000_search_keys_hashed). */
 const PHONE_GRAM = 4;
 
 /**
@@ -81,14 +81,7 @@ export function listQuerySql(accountId: string, q: ListQuery): Prisma.Sql {
  * look for the page through the whole Account.
  */
 function namesCanMatch(words: SearchWord[]): boolean {
-  const heads: string[] = [];
-  const names = [...new Set(words.filter((w) => w.kind === 'name').map((w) => w.value))];
-  for (const word of names.sort((a, b) => b.length - a.length)) {
-    if (heads.some((head) => head.startsWith(word))) continue;
-    if (heads.length === 2) return false;
-    heads.push(word);
-  }
-  return true;
+  return chainHeads(words).length <= 2;
 }
 
 /**
@@ -375,10 +368,15 @@ interface IndexedSearch {
  * rule is then checked on what it found. Left free, the planner (without statistics, an
  * Account looks a few thousand rows big to it) ANDs in a bitmap of every contact of the
  * Account or of a date range, which costs more than all the matches.
- * - one name word (and no digits of 4 or more): the two name-prefix indexes ("C" collation),
- *   scoped to the Account;
- * - otherwise the GIN indexes of name prefixes and of the phone's 4-digit windows, which
- *   intersect the words (and each other) before any row is read.
+ * - digit words of 4 digits or more: the GIN index of the phone's 4-digit windows (and the
+ *   name-prefix GIN for the name words), which intersects them before any row is read;
+ * - otherwise name words of one chain (one name, or prefixes of one name): the two btree
+ *   indexes of the lowered names, in the head's ranges (byNamePrefix);
+ * - two chains: the rarer head's btree ranges when they hold few entries, otherwise the GIN
+ *   index of name prefixes, which intersects the two names (its entries hold the first four
+ *   characters of each: a longer word is looked up by those);
+ * - otherwise digit words of two or three digits (a number written in short groups): the
+ *   2-digit windows the phone index also holds.
  */
 function matchesByIndex(
   accountId: string,
@@ -386,55 +384,121 @@ function matchesByIndex(
   rule: Prisma.Sql[],
   take: number,
 ): IndexedSearch | null {
-  const names = words.filter((w) => w.kind === 'name');
   const probe = take * PROBE_ROWS_PER_ROW;
-  // A scan of its own per index, under LIMIT (SELECT n) (see searchQuerySql): an index(-only)
-  // scan that stops at n. Under an Append the planner reads the whole range into a bitmap.
-  const upTo = (where: Prisma.Sql) =>
-    Prisma.sql`(SELECT count(*) FROM (SELECT 1 FROM "Contact" WHERE ${where} LIMIT (SELECT ${probe}::int)) AS c)`;
-  const found = (narrow: Prisma.Sql) => Prisma.sql`SELECT "id", "createdAt" FROM (
-      SELECT ${RULE_COLUMNS} FROM "Contact" WHERE ${narrow} OFFSET 0) AS candidates
-    WHERE ${Prisma.join(rule, ' AND ')}`;
+  const heads = chainHeads(words);
   const grams = digitWindows(words, PHONE_GRAM);
-  if (names.length === 1 && grams.length === 0) {
-    const first = Prisma.sql`"accountId" = ${accountId}::uuid AND ${prefixRange(Prisma.raw('lower("firstName") COLLATE "C"'), names[0].value)}`;
-    const last = Prisma.sql`"accountId" = ${accountId}::uuid AND ${prefixRange(Prisma.raw('lower("lastName") COLLATE "C"'), names[0].value)}`;
+  if (grams.length === 0 && heads.length === 1) return byNamePrefix(accountId, heads, rule, take);
+  // Keys of the GIN indexes: each term hashed with its Account (migration
+  // 20261213000000_search_keys_hashed), so only this Account's entries are read.
+  const keys = (terms: string[]) =>
+    Prisma.sql`ARRAY(SELECT contact_search_key(${accountId}::uuid, "term") FROM unnest(${terms}::text[]) AS "term")`;
+  const narrow: Prisma.Sql[] = [];
+  if (heads.length > 0) {
+    const prefixes = [...new Set(heads.map((head) => head.slice(0, NAME_PREFIX_MAX)))];
+    narrow.push(Prisma.sql`contact_name_keys("accountId", "firstName", "lastName") @> ${keys(prefixes)}`);
+  }
+  if (grams.length > 0) narrow.push(Prisma.sql`contact_phone_keys("accountId", "phoneDigits") @> ${keys(grams)}`);
+  // Only digit words of two or three digits: each holds its 2-digit windows. Their posting lists
+  // are long (each window is in about a tenth of the numbers), so they are read only when
+  // nothing narrower is.
+  const pairs = narrow.length > 0 ? [] : digitWindows(words, 2);
+  if (pairs.length > 0) narrow.push(Prisma.sql`contact_phone_keys("accountId", "phoneDigits") @> ${keys(pairs)}`);
+  if (narrow.length === 0) return null;
+  const where = Prisma.join(narrow, ' AND ');
+  const gin = {
+    // Counting 2-digit windows reads their long posting lists as the index read does again: the
+    // walk decides instead whether the term is common (see searchQuerySql).
+    few: pairs.length > 0 ? null : Prisma.sql`${countUpTo(where, probe)} < ${probe}`,
+    matches: Prisma.sql`${candidates(where, rule)} ORDER BY ${ORDER_BY} LIMIT ${take}`,
+    countsAll: true,
+  };
+  if (grams.length > 0 || heads.length < 2) return gin;
+  // Two names: the btree ranges of the rarer head, when it has few entries (an index-only read,
+  // and exact where the GIN holds four characters); otherwise the GIN's intersection.
+  const btree = byNamePrefix(accountId, heads, rule, take);
+  if (!btree.few) return gin;
+  return {
+    few: Prisma.sql`(${btree.few} OR ${gin.few})`,
+    matches: Prisma.sql`SELECT m."id", m."createdAt" FROM (SELECT ${btree.few} AS "few") AS pick,
+      LATERAL (SELECT "id", "createdAt" FROM (${btree.matches}) AS b WHERE pick."few"
+        UNION ALL SELECT "id", "createdAt" FROM (${gin.matches}) AS g WHERE NOT pick."few") AS m`,
+    countsAll: true,
+  };
+}
+
+/**
+ * The term's matches through the first- and last-name prefix indexes, read for one name word:
+ * every match starts its first or last name with that word, so its two ranges hold them all,
+ * and each candidate's row is read and checked against the whole rule. Of the (at most two) chain heads, the one with fewer entries is
+ * read: each is counted up to the probe's limit, and at a tie the longer is taken. A head of
+ * one or two letters is not counted (it starts thousands of names); when neither is counted,
+ * the longer head is read and the walk decides whether the term is common.
+ */
+function byNamePrefix(accountId: string, heads: string[], rule: Prisma.Sql[], take: number): IndexedSearch {
+  const probe = take * PROBE_ROWS_PER_ROW;
+  const ranges = (head: string) =>
+    (['firstName', 'lastName'] as const).map(
+      (column) =>
+        Prisma.sql`"accountId" = ${accountId}::uuid AND ${prefixRange(Prisma.raw(`lower("${column}") COLLATE "C"`), head)}`,
+    );
+  const read = (head: string) => {
+    const [first, last] = ranges(head);
+    return Prisma.sql`SELECT "id", "createdAt" FROM (${candidates(first, rule)} UNION ${candidates(last, rule)}) AS matches`;
+  };
+  // The last names are counted only if the first names leave room.
+  const count = (head: string) => {
+    const [first, last] = ranges(head);
+    return Prisma.sql`(SELECT CASE WHEN "n" < ${probe} THEN "n" + ${countUpTo(last, probe)} ELSE "n" END
+      FROM (SELECT ${countUpTo(first, probe)} AS "n" OFFSET 0) AS f)`;
+  };
+  const byLength = [...heads].sort((a, b) => b.length - a.length);
+  const counted = byLength.filter((head) => head.length >= 3);
+  const page = (sql: Prisma.Sql) => Prisma.sql`${sql} ORDER BY ${ORDER_BY} LIMIT ${take}`;
+  if (counted.length < 2) {
     return {
-      // The last names are counted only if the first names leave room (AND stops early).
-      few:
-        names[0].value.length < 3
-          ? null
-          : Prisma.sql`(SELECT "n" < ${probe} AND "n" + ${upTo(last)} < ${probe} FROM (SELECT ${upTo(first)} AS "n" OFFSET 0) AS f)`,
-      matches: Prisma.sql`SELECT "id" FROM (${found(first)} UNION ${found(last)}) AS matches ORDER BY ${ORDER_BY} LIMIT ${take}`,
+      few: counted.length === 0 ? null : Prisma.sql`${count(counted[0])} < ${probe}`,
+      matches: page(read(byLength[0])),
       countsAll: false,
     };
   }
-  const narrow: Prisma.Sql[] = [];
-  // Each key of the GIN indexes starts with the contact's Account (migration
-  // 20261211000000_search_keys_by_account): only this Account's entries are read.
-  const key = (term: string) => `${accountId.toLowerCase()}:${term}`;
-  if (names.length > 0) {
-    // Prefixes longer than the index holds are cut; the exact conditions still decide.
-    const prefixes = [...new Set(names.map((w) => key(w.value.slice(0, NAME_PREFIX_MAX))))];
-    narrow.push(Prisma.sql`contact_name_keys("accountId", "firstName", "lastName") @> ${prefixes}::text[]`);
-  }
-  if (grams.length > 0)
-    narrow.push(Prisma.sql`contact_phone_keys("accountId", "phoneDigits") @> ${grams.map(key)}::text[]`);
-  // Only digit words of two or three digits (a number written in short groups): each holds its
-  // 2-digit windows, which the phone index holds too. Their posting lists are long (each
-  // window is in about a tenth of the numbers), so they are read only when nothing narrower is.
-  const pairs = narrow.length > 0 ? [] : digitWindows(words, 2);
-  if (pairs.length > 0)
-    narrow.push(Prisma.sql`contact_phone_keys("accountId", "phoneDigits") @> ${pairs.map(key)}::text[]`);
-  if (narrow.length === 0) return null;
-  const where = Prisma.join(narrow, ' AND ');
+  // Two heads: the one with fewer entries is read (a one-time filter each).
+  const [a, b] = counted;
+  const counts = Prisma.sql`(SELECT ${count(a)} AS "a", ${count(b)} AS "b" OFFSET 0)`;
   return {
-    // Counting 2-digit windows reads their long posting lists as the index read does again: the
-    // walk decides instead whether the term is common (see searchQuerySql).
-    few: pairs.length > 0 ? null : Prisma.sql`${upTo(where)} < ${probe}`,
-    matches: Prisma.sql`${found(where)} ORDER BY ${ORDER_BY} LIMIT ${take}`,
-    countsAll: true,
+    few: Prisma.sql`(SELECT least("a", "b") < ${probe} FROM ${counts} AS c)`,
+    matches: page(
+      Prisma.sql`SELECT m."id", m."createdAt" FROM (SELECT "a" <= "b" AS "first" FROM ${counts} AS c) AS pick,
+        LATERAL (${read(a)} WHERE pick."first" UNION ALL ${read(b)} WHERE NOT pick."first") AS m`,
+    ),
+    countsAll: false,
   };
+}
+
+/**
+ * The longest name word of each chain of the term (see namesCanMatch: at most two once the term
+ * can match). Every name word of a chain is a prefix of its head, so a contact matching the head
+ * matches its whole chain.
+ */
+function chainHeads(words: SearchWord[]): string[] {
+  const heads: string[] = [];
+  const names = [...new Set(words.filter((w) => w.kind === 'name').map((w) => w.value))];
+  for (const word of names.sort((a, b) => b.length - a.length))
+    if (!heads.some((head) => head.startsWith(word))) heads.push(word);
+  return heads;
+}
+
+/** How many rows match `where`, counted up to `limit` (an index(-only) scan that stops there). */
+function countUpTo(where: Prisma.Sql, limit: number): Prisma.Sql {
+  // Under LIMIT (SELECT n) (see mergedRanges): a scan of its own that stops at n. Under an
+  // Append the planner reads the whole range into a bitmap.
+  return Prisma.sql`(SELECT count(*) FROM (SELECT 1 FROM "Contact" WHERE ${where} LIMIT (SELECT ${limit}::int)) AS c)`;
+}
+
+/** The ids and places of the rows `narrow` finds (read with only its own conditions) that match the rule. */
+function candidates(narrow: Prisma.Sql, rule: Prisma.Sql[]): Prisma.Sql {
+  return Prisma.sql`SELECT "id", "createdAt" FROM (
+      SELECT ${RULE_COLUMNS} FROM "Contact" WHERE ${narrow} OFFSET 0) AS candidates
+    WHERE ${Prisma.join(rule, ' AND ')}`;
 }
 
 /** The columns the rule reads. */
