@@ -1,10 +1,10 @@
--- Search keys as 64-bit hashes, and name prefixes of up to four characters. The GIN keys were
+-- Search keys as 64-bit hashes, and name prefixes of up to eight characters. The GIN keys were
 -- text ("<accountId>:<term>", some forty bytes each), and a contact wrote about thirty-four of
 -- them: every prefix up to twelve characters of both names, every 4- and 2-digit window of the
 -- phone. Each write paid for them (a bulk import of 1,000 contacts took 70% longer than before
 -- the Account was in the keys). A key is now a bigint: the term hashed with a seed that is the
 -- Account's own hash, so each Account's keys are still its own, compared as integers. A name
--- word longer than four characters is looked up by its first four (the exact condition checks
+-- word longer than eight characters is looked up by its first eight (the exact condition checks
 -- the rest), and a search of long name words reads the btree name indexes instead (see
 -- docs/decisions/0051-search-keys-hashed.md). Two different terms can hash alike only by a
 -- 64-bit collision; the exact conditions decide every match regardless.
@@ -15,17 +15,17 @@ DROP FUNCTION contact_phone_keys(uuid, text);
 
 -- One search key: the term, hashed with the Account's hash as the seed. The two functions below
 -- write the same expression rather than call this one: an index expression is evaluated with
--- only pg_catalog on the search_path (PostgreSQL 17, and PGlite), where this function is not
+-- only pg_catalog on the search_path (PostgreSQL 17 and later, and PGlite), where this function is not
 -- found. The search asks for its keys through this one, so the three must stay the same.
 CREATE FUNCTION contact_search_key(account_id uuid, term text) RETURNS bigint
   LANGUAGE sql IMMUTABLE PARALLEL SAFE
   AS $$ SELECT hashtextextended(term, hashtextextended(account_id::text, 0)) $$;
 
--- Every prefix, up to four characters, of the lowered first and last name.
+-- Every prefix, up to eight characters, of the lowered first and last name.
 CREATE FUNCTION contact_name_keys(account_id uuid, first_name text, last_name text) RETURNS bigint[]
   LANGUAGE sql IMMUTABLE PARALLEL SAFE COST 1000
   AS $$ SELECT coalesce(array_agg(DISTINCT hashtextextended(substr(n, 1, i), hashtextextended(account_id::text, 0))), '{}')
-        FROM unnest(ARRAY[lower(first_name), lower(last_name)]) AS n, generate_series(1, least(length(n), 4)) AS i
+        FROM unnest(ARRAY[lower(first_name), lower(last_name)]) AS n, generate_series(1, least(length(n), 8)) AS i
         WHERE n <> '' $$;
 
 -- Every 4-digit and every 2-digit window of the phone's digits (a 2-digit key and a 4-digit key

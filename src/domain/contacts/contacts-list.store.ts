@@ -19,7 +19,7 @@ import type { SqlClient } from '../../db/sql-client.js';
 export const MAX_SEARCH_WORDS = 10;
 
 /** Longest name prefix the name-keys index holds (migration 20261213000000_search_keys_hashed). */
-const NAME_PREFIX_MAX = 4;
+const NAME_PREFIX_MAX = 8;
 
 /** Window length of the phone-keys index for words of 4 digits or more (it also holds 2-digit windows: migration 20261213000000_search_keys_hashed). */
 const PHONE_GRAM = 4;
@@ -373,7 +373,7 @@ interface IndexedSearch {
  * - otherwise name words of one chain (one name, or prefixes of one name): the two btree
  *   indexes of the lowered names, in the head's ranges (byNamePrefix);
  * - two chains: the rarer head's btree ranges when they hold few entries, otherwise the GIN
- *   index of name prefixes, which intersects the two names (its entries hold the first four
+ *   index of name prefixes, which intersects the two names (its entries hold the first eight
  *   characters of each: a longer word is looked up by those);
  * - otherwise digit words of two or three digits (a number written in short groups): the
  *   2-digit windows the phone index also holds.
@@ -413,8 +413,9 @@ function matchesByIndex(
     countsAll: true,
   };
   if (grams.length > 0 || heads.length < 2) return gin;
-  // Two names: the btree ranges of the rarer head, when it has few entries (an index-only read,
-  // and exact where the GIN holds four characters); otherwise the GIN's intersection.
+  // Two names: the btree ranges of the rarer head, when it has few entries (exact, where the GIN
+  // holds eight characters); otherwise the GIN's intersection. The heads' counts (a few hundred
+  // index entries at most) are taken once for `few` and once more for the pick.
   const btree = byNamePrefix(accountId, heads, rule, take);
   if (!btree.few) return gin;
   return {
@@ -429,8 +430,9 @@ function matchesByIndex(
 /**
  * The term's matches through the first- and last-name prefix indexes, read for one name word:
  * every match starts its first or last name with that word, so its two ranges hold them all,
- * and each candidate's row is read and checked against the whole rule. Of the (at most two) chain heads, the one with fewer entries is
- * read: each is counted up to the probe's limit, and at a tie the longer is taken. A head of
+ * and each candidate's row is read and checked against the whole rule. Of the (at most two)
+ * chain heads, the one with fewer entries is read: each is counted up to the probe's limit,
+ * and at a tie the longer is taken. A head of
  * one or two letters is not counted (it starts thousands of names); when neither is counted,
  * the longer head is read and the walk decides whether the term is common.
  */
