@@ -5,8 +5,8 @@
 -- the Account was in the keys). A key is now a bigint: the term hashed with a seed that is the
 -- Account's own hash, so each Account's keys are still its own, compared as integers. A name
 -- word longer than eight characters is looked up by its first eight (the exact condition checks
--- the rest), and a search of long name words reads the btree name indexes instead (see
--- docs/decisions/0051-search-keys-hashed.md). Two different terms can hash alike only by a
+-- the rest); the words of one name, and the rarer of two names when it is rare, are read
+-- through the btree name indexes instead (see docs/decisions/0051-search-keys-hashed.md). Two different terms can hash alike only by a
 -- 64-bit collision; the exact conditions decide every match regardless.
 DROP INDEX "Contact_search_nameKeys_idx";
 DROP INDEX "Contact_search_phoneKeys_idx";
@@ -15,8 +15,9 @@ DROP FUNCTION contact_phone_keys(uuid, text);
 
 -- One search key: the term, hashed with the Account's hash as the seed. The two functions below
 -- write the same expression rather than call this one: an index expression is evaluated with
--- only pg_catalog on the search_path (PostgreSQL 17 and later, and PGlite), where this function is not
--- found. The search asks for its keys through this one, so the three must stay the same.
+-- only pg_catalog on the search_path (PostgreSQL 17 and later, and PGlite), where this
+-- function is not found. The search asks for its keys through this one, so the three must
+-- stay the same.
 CREATE FUNCTION contact_search_key(account_id uuid, term text) RETURNS bigint
   LANGUAGE sql IMMUTABLE PARALLEL SAFE
   AS $$ SELECT hashtextextended(term, hashtextextended(account_id::text, 0)) $$;
