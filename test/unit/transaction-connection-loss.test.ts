@@ -7,6 +7,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/database.js';
 import { createTestDatabase } from '../support/databases.js';
+import { waitUntil } from '../support/topology/processes.js';
 
 describe.runIf(process.env.TEST_DATABASE_URL)('a transaction whose connection the server ends', () => {
   it('fails, and the next statement runs on a new connection', async () => {
@@ -22,10 +23,11 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a transaction whose connection th
           ended = rows[0].pid;
           // Ended by another session between two statements, as a dropped database ends it.
           await admin.query('SELECT pg_terminate_backend($1)', [ended]);
-          await waitUntil(async () => {
-            const gone = await admin.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [ended]);
-            return gone.rowCount === 0;
-          });
+          await waitUntil(
+            'the terminated backend gone',
+            async () => (await admin.query('SELECT 1 FROM pg_stat_activity WHERE pid = $1', [ended])).rowCount === 0,
+            { everyMs: 10 },
+          );
           await tx.query('SELECT 1');
           return 'committed';
         })
@@ -45,11 +47,3 @@ describe.runIf(process.env.TEST_DATABASE_URL)('a transaction whose connection th
     }
   });
 });
-
-async function waitUntil(condition: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (await condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error('condition not reached');
-}
