@@ -324,6 +324,15 @@ describe.each(testDatabaseKinds())('list query shapes on %s', (kind) => {
     ['search + workflow', { searchTerm: 'john', assignedWorkflowId: '' }, 5],
     ['search + workflow + status', { searchTerm: 'm', assignedWorkflowId: '', status: ['not_assigned'] }, 3],
     ['search digits + status', { searchTerm: '4152', status: ['not_assigned'] }, 2],
+    // The search keys intersect the term with each filter's values (one of them) before any row is read.
+    ['search: two words + rare sourceKind', { searchTerm: 'john smi', sourceKind: ['oneai'] }, 1],
+    ['search: a name + two statuses', { searchTerm: 'garcia', status: ['not_assigned', 'new'] }, 3],
+    ['search: a whole number + status', { searchTerm: '+1 415 200 0000', status: ['not_assigned'] }, 2],
+    [
+      'search digits + workflow + two sourceKinds',
+      { searchTerm: '4152', assignedWorkflowId: '', sourceKind: ['api', 'csv'] },
+      2,
+    ],
     // Hard input: LIKE's wildcards match themselves, punctuation alone, one digit, and words
     // that no contact's two names can hold (answered without reading).
     ['search: %', { searchTerm: '%' }, 5],
@@ -434,6 +443,37 @@ describe.each(testDatabaseKinds())('list query shapes on %s', (kind) => {
       expect(ids).toEqual(expected.map((c) => c.id));
     },
   );
+
+  // A write is seen by the next search: the index holds each version of a contact's keys (its
+  // names, number and filter values), and every candidate is checked on the row as it now is.
+  it('a search sees the write before it: a changed name and status, a deleted contact', async () => {
+    const search = async (q: Query) => {
+      const res = await server.request(otherKey, 'GET', `/api/v1/contacts?${queryString(q, 100)}`);
+      expect(res.status, res.text).toBe(200);
+      return res.json.data.map((c: { id: string }) => c.id);
+    };
+    const [changed, deleted] = otherStored.filter((c) => c.firstName && c.lastName && c.phoneDigits);
+    const old = { searchTerm: `${changed.firstName} ${changed.lastName}`, status: [changed.status ?? 'new'] };
+    expect(await search(old)).toContain(changed.id);
+    // The Account deduplicates by phone: the upsert changes this contact.
+    const updated = await server.request(otherKey, 'PUT', '/api/v1/contacts/upsert', {
+      phone: `+${changed.phoneDigits}`,
+      sourceKind: changed.sourceKind,
+      firstName: 'Quillon',
+      status: 'qualified',
+    });
+    expect(updated.status, updated.text).toBe(200);
+    expect(updated.json.id).toBe(changed.id);
+    expect(await search(old)).not.toContain(changed.id);
+    expect(await search({ searchTerm: `quil ${changed.lastName}`, status: ['qualified'] })).toEqual([changed.id]);
+    expect(await search({ searchTerm: `quil ${changed.phoneDigits!.slice(-4)}`, status: ['qualified'] })).toEqual([
+      changed.id,
+    ]);
+    const removed = await server.request(otherKey, 'DELETE', `/api/v1/contacts/${deleted.id}`);
+    expect(removed.status, removed.text).toBeLessThan(300);
+    const term = `${deleted.firstName} ${deleted.lastName} ${deleted.phoneDigits!.slice(-4)}`;
+    expect(await search({ searchTerm: term, sourceKind: [deleted.sourceKind] })).not.toContain(deleted.id);
+  });
 
   it('the data has the shape the cases rely on', () => {
     const count = (q: Query) => stored.filter((c) => matches(c, q)).length;

@@ -18,10 +18,10 @@ import type { SqlClient } from '../../db/sql-client.js';
 
 export const MAX_SEARCH_WORDS = 10;
 
-/** Longest name prefix the name-keys index holds (migration 20261213000000_search_keys_hashed). */
+/** Longest name prefix among the search keys (migration 20261214000000_search_keys_one_index). */
 const NAME_PREFIX_MAX = 8;
 
-/** Window length of the phone-keys index for words of 4 digits or more (it also holds 2-digit windows: migration 20261213000000_search_keys_hashed). */
+/** Window length of the phone's search keys for words of 4 digits or more (they also hold 2-digit windows: migration 20261214000000_search_keys_one_index). */
 const PHONE_GRAM = 4;
 
 /**
@@ -33,6 +33,20 @@ const PHONE_GRAM = 4;
  * 57 ms counting 5,100 of them, and then read them all anyway.
  */
 const PROBE_ROWS_PER_ROW = 10;
+/**
+ * The probe's limit for search keys that hold the filter's values too: every candidate then
+ * has them, and the candidates are read in table order (a bitmap), where a walk along the
+ * filter's range reads a row per entry in list order. At ten million contacts, a 4-digit
+ * window with a status of 30% and a source of 25% has about a thousand candidates; stopping
+ * the count at 10 per row sent it walking 90,000 rows.
+ */
+const FILTERED_PROBE_ROWS_PER_ROW = 160;
+/**
+ * A filter is rare when it keeps fewer than 1/FILTER_SHARE_RARE of the Account's newest
+ * FILTER_SHARE_SAMPLE contacts: only then are its values among the keys read (see matchesByIndex).
+ */
+const FILTER_SHARE_SAMPLE = 200;
+const FILTER_SHARE_RARE = 8;
 const WALK_ROWS_PER_ROW = 200;
 /** The longer walk, for a term the first walk found in at least 1/FAR_SHARE of a page. */
 const FAR_ROWS_PER_ROW = 2000;
@@ -293,7 +307,10 @@ function rowsOf(ids: Prisma.Sql, take: number): Prisma.Sql {
  * fills, and counts only if it found less than a tenth of the page there (HEAD_DENSE_SHARE):
  * a term that dense fills the page within the walk's budget, and its candidates are too many
  * to count (beyond work_mem, the bitmap turns lossy and every row of its pages is checked
- * again: 1.6 s for a 4-digit window in 170,000 of ten million numbers).
+ * again: 1.6 s for a 4-digit window in 170,000 of ten million numbers). Its first candidates
+ * are read once, as rows (the sample): fewer than the sample's limit are all of them, and the
+ * page is taken from those rows. A head walk that found the term sparse (fewer hits than would
+ * let the walk and the longer walk fill the page) skips both walks: the index read comes next.
  * A term no index serves (digit words of one digit only) is walked without a budget: such a
  * word is in most numbers.
  * Exactly one stage answers: the first whose walk filled the page or reached the end of the
@@ -308,7 +325,7 @@ function searchQuerySql(
   take: number,
 ): Prisma.Sql {
   const exact = words.map(wordCondition);
-  const indexed = matchesByIndex(accountId, words, ruleConditions(range, filters, words), take);
+  const indexed = matchesByIndex(accountId, words, filters, ruleConditions(range, filters, words), take);
   if (!indexed) return rowsOf(mergedRanges(plan, range, WALK_COLUMNS, take, exact), take);
   const hit = Prisma.sql`coalesce(${Prisma.join(exact, ' AND ')}, false)`;
   // A walk of `budget` rows at most, run only when `gate` holds: its hits, newest first, up to
@@ -321,26 +338,46 @@ function searchQuerySql(
   const answers = (cte: string, budget: number) =>
     Prisma.sql`(SELECT count(*) FILTER (WHERE "hit") >= ${take} OR NOT coalesce(bool_or("rn" = ${budget}), false) FROM ${Prisma.raw(cte)})`;
   const hits = (cte: string) => Prisma.sql`(SELECT count(*) FILTER (WHERE "hit") FROM ${Prisma.raw(cte)})`;
-  const head = indexed.countsAll ? take * HEAD_ROWS_PER_ROW : 0;
+  const head = indexed.countsAll === false ? 0 : take * HEAD_ROWS_PER_ROW;
+  // Whether the short head walk runs (and, when it finds the term sparse, the walk is skipped).
+  const headRuns = typeof indexed.countsAll === 'boolean' ? Prisma.sql`${indexed.countsAll}` : indexed.countsAll;
   const budget = take * WALK_ROWS_PER_ROW;
   const far = take * FAR_ROWS_PER_ROW;
-  const few = indexed.few ?? Prisma.sql`false`;
+  // A sampled term's first candidates are read once (when the head walk did not answer and did
+  // not find it dense): fewer than the sample's limit are all of them, and its page is read there.
+  const sampled = indexed.sample;
+  const sampling = sampled?.when ?? Prisma.sql`${Boolean(sampled)}`;
+  const few = sampled
+    ? Prisma.sql`CASE WHEN ${sampling} THEN (SELECT count(*) FROM sampled) < ${sampled.limit} ELSE ${indexed.few ?? Prisma.sql`false`} END`
+    : (indexed.few ?? Prisma.sql`false`);
+  const sampleCte = sampled
+    ? Prisma.sql`sampled AS MATERIALIZED (SELECT * FROM (${sampled.rows}) AS s
+        WHERE (SELECT NOT "headAnswers" AND ${HEAD_DENSE_SHARE} * ${hits('head')} < ${take} FROM s1)),`
+    : Prisma.empty;
+  const fromSample = sampled
+    ? Prisma.sql`UNION ALL SELECT "id" FROM (${sampled.matches(Prisma.raw('sampled'))}) AS sample_page WHERE (SELECT "sampleAnswers" FROM s4)`
+    : Prisma.empty;
+  const shareCte = indexed.share ? Prisma.sql`filter_share AS MATERIALIZED (${indexed.share}),` : Prisma.empty;
   // Each stage's flags are computed once (MATERIALIZED), and a stage's scan runs only when its
   // gate holds (a one-time filter): a probe or walk never runs after a stage that answered.
-  return Prisma.sql`WITH head AS MATERIALIZED (${walk(head, Prisma.sql`${head > 0}`)}),
-    s1 AS MATERIALIZED (SELECT ${head > 0} AND ${answers('head', head)} AS "headAnswers"),
-    s2 AS MATERIALIZED (SELECT "headAnswers", NOT "headAnswers" AND ${HEAD_DENSE_SHARE} * ${hits('head')} < ${take} AND ${few} AS "few" FROM s1),
-    walk AS MATERIALIZED (${walk(budget, Prisma.sql`(SELECT NOT "headAnswers" AND NOT "few" FROM s2)`)}),
-    s3 AS MATERIALIZED (SELECT "headAnswers", "few", NOT "headAnswers" AND NOT "few" AND ${answers('walk', budget)} AS "walkAnswers",
-      NOT "headAnswers" AND NOT "few" AND NOT ${answers('walk', budget)} AND ${FAR_SHARE} * ${hits('walk')} >= ${take} AS "goFar" FROM s2),
+  return Prisma.sql`WITH ${shareCte} head AS MATERIALIZED (${walk(head, headRuns)}),
+    s1 AS MATERIALIZED (SELECT ${headRuns} AND ${answers('head', head)} AS "headAnswers"),
+    ${sampleCte}
+    s2a AS MATERIALIZED (SELECT "headAnswers", NOT "headAnswers" AND ${HEAD_DENSE_SHARE} * ${hits('head')} < ${take} AND ${few} AS "few",
+      NOT "headAnswers" AND ${headRuns} AND ${FAR_SHARE * (budget / Math.max(head, 1))} * ${hits('head')} < ${take} AS "sparse" FROM s1),
+    s2 AS MATERIALIZED (SELECT *, "few" AND ${sampling} AS "sampleAnswers" FROM s2a),
+    walk AS MATERIALIZED (${walk(budget, Prisma.sql`(SELECT NOT "headAnswers" AND NOT "few" AND NOT "sparse" FROM s2)`)}),
+    s3 AS MATERIALIZED (SELECT "headAnswers", "few", "sampleAnswers", NOT "headAnswers" AND NOT "few" AND NOT "sparse" AND ${answers('walk', budget)} AS "walkAnswers",
+      NOT "headAnswers" AND NOT "few" AND NOT "sparse" AND NOT ${answers('walk', budget)} AND ${FAR_SHARE} * ${hits('walk')} >= ${take} AS "goFar" FROM s2),
     far AS MATERIALIZED (${walk(far, Prisma.sql`(SELECT "goFar" FROM s3)`)}),
     s4 AS MATERIALIZED (SELECT s3.*, "goFar" AND ${answers('far', far)} AS "farAnswers" FROM s3)
     ${rowsOf(
       Prisma.sql`SELECT "id" FROM head WHERE "hit" AND (SELECT "headAnswers" FROM s4)
       UNION ALL SELECT "id" FROM walk WHERE "hit" AND (SELECT "walkAnswers" FROM s4)
       UNION ALL SELECT "id" FROM far WHERE "hit" AND (SELECT "farAnswers" FROM s4)
+      ${fromSample}
       UNION ALL SELECT "id" FROM (${indexed.matches}) AS found
-      WHERE (SELECT NOT "headAnswers" AND NOT "walkAnswers" AND NOT "farAnswers" FROM s4)`,
+      WHERE (SELECT NOT "headAnswers" AND NOT "sampleAnswers" AND NOT "walkAnswers" AND NOT "farAnswers" FROM s4)`,
       take,
     )}`;
 }
@@ -355,11 +392,35 @@ interface IndexedSearch {
    * (a word of one or two letters starts thousands of names; 2-digit windows).
    */
   few: Prisma.Sql | null;
+  /**
+   * In place of `few`: the rows (RULE_COLUMNS) of the term's first `limit` candidates, read
+   * once. Fewer than `limit` are all of them: the term is then few, and `matches(from)` reads
+   * its page from those rows instead of reading the index again.
+   */
+  sample?: {
+    rows: Prisma.Sql;
+    limit: Prisma.Sql | number;
+    matches: (from: Prisma.Sql) => Prisma.Sql;
+    when?: Prisma.Sql;
+  };
+  /** A statement whose one row's "rare" tells whether the filters keep few of the Account's contacts (CTE filter_share). */
+  share?: Prisma.Sql;
   /** The ids of the page's matches, from what the index holds. */
   matches: Prisma.Sql;
-  /** Counting reads every entry of the term (a GIN bitmap), not only up to the probe's limit. */
-  countsAll: boolean;
+  /**
+   * Counting reads every entry of the term (a GIN bitmap), not only up to the probe's limit:
+   * the short head walk comes first (see searchQuerySql). A condition: only when it holds.
+   */
+  countsAll: boolean | Prisma.Sql;
 }
+
+/** The GIN index of every contact's search keys (migration 20261214000000_search_keys_one_index). */
+const SEARCH_KEYS = Prisma.raw(
+  'contact_search_keys("accountId", "firstName", "lastName", "phoneDigits", "status", "sourceKind", "assignedWorkflowId")',
+);
+
+/** The tag of each kind of term among the search keys (the same migration). */
+const KEY_TAGS = { name: 'n', phone: 'p', status: 's', sourceKind: 'k', assignedWorkflowId: 'w' } as const;
 
 /**
  * Every match of the term through an index, newest first, up to `take`; null when no index
@@ -368,58 +429,111 @@ interface IndexedSearch {
  * rule is then checked on what it found. Left free, the planner (without statistics, an
  * Account looks a few thousand rows big to it) ANDs in a bitmap of every contact of the
  * Account or of a date range, which costs more than all the matches.
- * - digit words of 4 digits or more: the GIN index of the phone's 4-digit windows (and the
- *   name-prefix GIN for the name words), which intersects them before any row is read;
- * - otherwise name words of one chain (one name, or prefixes of one name): the two btree
- *   indexes of the lowered names, in the head's ranges (byNamePrefix);
- * - two chains: the rarer head's btree ranges when they hold few entries, otherwise the GIN
- *   index of name prefixes, which intersects the two names (its entries hold the first eight
- *   characters of each: a longer word is looked up by those);
- * - otherwise digit words of two or three digits (a number written in short groups): the
- *   2-digit windows the phone index also holds.
+ * - name words of one chain (one name, or prefixes of one name) and no attribute filter: the
+ *   two btree indexes of the lowered names, in the head's ranges (byNamePrefix);
+ * - two chains and no filter: the rarer head's btree ranges when they hold few entries,
+ *   otherwise the search keys;
+ * - otherwise the GIN index of search keys, which intersects, before any row is read, every
+ *   name head (by its first eight characters: a longer word's rest is checked on the row),
+ *   every 4-digit window of the digit words, the 2-digit windows of digit words of two or
+ *   three digits (a number written in short groups), and each attribute filter (one of its
+ *   values). A term of 2-digit windows only is not counted: each window is in about a tenth
+ *   of the numbers, and the walk decides whether the term is common (see searchQuerySql).
  */
 function matchesByIndex(
   accountId: string,
   words: SearchWord[],
+  filters: AttributeFilter[],
+  rule: Prisma.Sql[],
+  take: number,
+): IndexedSearch | null {
+  const plain = byKeys(accountId, words, [], rule, take);
+  if (!plain || filters.length === 0) return plain;
+  const keyed = byKeys(accountId, words, filters, rule, take);
+  if (!keyed?.sample) return plain;
+  // A common filter is left out of the keys: intersecting with its long posting lists costs more
+  // (35 ms for a last name's 12,000 entries and two sources of 60%) than checking it on the rows.
+  // Its share is taken among the Account's newest contacts (a constant LIMIT: under a parameter,
+  // a generic plan read the whole Account from the status index, which holds both filters, and sorted it).
+  const rare = Prisma.sql`(SELECT "rare" FROM filter_share)`;
+  const newest = Prisma.sql`SELECT ${RULE_COLUMNS} FROM "Contact" WHERE "accountId" = ${accountId}::uuid
+    ORDER BY ${ORDER_BY} LIMIT ${Prisma.raw(String(FILTER_SHARE_SAMPLE))}`;
+  const both = Prisma.join(filters.map(filterCondition), ' AND ');
+  return {
+    share: Prisma.sql`SELECT ${FILTER_SHARE_RARE} * count(*) FILTER (WHERE ${both}) < count(*) AS "rare" FROM (${newest}) AS newest`,
+    few: plain.few,
+    sample: {
+      rows: plain.sample
+        ? Prisma.sql`SELECT * FROM (${keyed.sample.rows}) AS k WHERE ${rare} UNION ALL SELECT * FROM (${plain.sample.rows}) AS p WHERE NOT ${rare}`
+        : Prisma.sql`SELECT * FROM (${keyed.sample.rows}) AS k WHERE ${rare}`,
+      limit: plain.sample
+        ? Prisma.sql`(CASE WHEN ${rare} THEN ${keyed.sample.limit}::int ELSE ${plain.sample.limit}::int END)`
+        : keyed.sample.limit,
+      matches: keyed.sample.matches,
+      when: plain.sample ? Prisma.sql`true` : rare,
+    },
+    matches: Prisma.sql`SELECT m."id", m."createdAt" FROM (SELECT ${rare} AS "rare") AS pick,
+      LATERAL (SELECT "id", "createdAt" FROM (${keyed.matches}) AS k WHERE pick."rare"
+        UNION ALL SELECT "id", "createdAt" FROM (${plain.matches}) AS p WHERE NOT pick."rare") AS m`,
+    countsAll: plain.countsAll === false ? rare : plain.countsAll,
+  };
+}
+
+/** The term's matches through the indexes, with the filters' values among the search keys (see matchesByIndex). */
+function byKeys(
+  accountId: string,
+  words: SearchWord[],
+  filters: AttributeFilter[],
   rule: Prisma.Sql[],
   take: number,
 ): IndexedSearch | null {
   const probe = take * PROBE_ROWS_PER_ROW;
   const heads = chainHeads(words);
   const grams = digitWindows(words, PHONE_GRAM);
-  if (grams.length === 0 && heads.length === 1) return byNamePrefix(accountId, heads, rule, take);
-  // Keys of the GIN indexes: each term hashed with its Account (migration
-  // 20261213000000_search_keys_hashed), so only this Account's entries are read.
+  if (grams.length === 0 && heads.length === 1 && filters.length === 0)
+    return byNamePrefix(accountId, heads, rule, take);
+  // Each term hashed with its Account (contact_search_key), so only this Account's entries are read.
   const keys = (terms: string[]) =>
     Prisma.sql`ARRAY(SELECT contact_search_key(${accountId}::uuid, "term") FROM unnest(${terms}::text[]) AS "term")`;
-  const narrow: Prisma.Sql[] = [];
-  if (heads.length > 0) {
-    const prefixes = [...new Set(heads.map((head) => head.slice(0, NAME_PREFIX_MAX)))];
-    narrow.push(Prisma.sql`contact_name_keys("accountId", "firstName", "lastName") @> ${keys(prefixes)}`);
-  }
-  if (grams.length > 0) narrow.push(Prisma.sql`contact_phone_keys("accountId", "phoneDigits") @> ${keys(grams)}`);
-  // Only digit words of two or three digits: each holds its 2-digit windows. Their posting lists
-  // are long (each window is in about a tenth of the numbers), so they are read only when
-  // nothing narrower is.
-  const pairs = narrow.length > 0 ? [] : digitWindows(words, 2);
-  if (pairs.length > 0) narrow.push(Prisma.sql`contact_phone_keys("accountId", "phoneDigits") @> ${keys(pairs)}`);
-  if (narrow.length === 0) return null;
-  const where = Prisma.join(narrow, ' AND ');
-  const gin = {
-    // Counting 2-digit windows reads their long posting lists as the index read does again: the
-    // walk decides instead whether the term is common (see searchQuerySql).
-    few: pairs.length > 0 ? null : Prisma.sql`${countUpTo(where, probe)} < ${probe}`,
+  const shortDigits = words.filter((w) => w.kind === 'digits' && w.value.length < PHONE_GRAM);
+  const pairs = digitWindows(shortDigits, 2);
+  const terms = [
+    ...new Set(heads.map((head) => KEY_TAGS.name + head.slice(0, NAME_PREFIX_MAX))),
+    ...[...grams, ...pairs].map((window) => KEY_TAGS.phone + window),
+  ];
+  if (terms.length === 0) return null;
+  const where = Prisma.join(
+    [
+      Prisma.sql`${SEARCH_KEYS} @> ${keys(terms)}`,
+      ...filters.map((f) => Prisma.sql`${SEARCH_KEYS} && ${keys(f.values.map((v) => KEY_TAGS[f.column] + v))}`),
+    ],
+    ' AND ',
+  );
+  const onlyPairs = heads.length === 0 && grams.length === 0;
+  // With a filter among the keys, every candidate has the filter's value: they are read in
+  // bulk (a bitmap, in table order) rather than walked, up to more of them.
+  const limit = take * (filters.length > 0 ? FILTERED_PROBE_ROWS_PER_ROW : PROBE_ROWS_PER_ROW);
+  const gin: IndexedSearch = {
+    few: null,
+    sample: onlyPairs
+      ? undefined
+      : {
+          rows: Prisma.sql`SELECT ${RULE_COLUMNS} FROM "Contact" WHERE ${where} LIMIT (SELECT ${limit}::int)`,
+          limit,
+          matches: (from) =>
+            Prisma.sql`SELECT "id", "createdAt" FROM ${from} AS sampled WHERE ${Prisma.join(rule, ' AND ')} ORDER BY ${ORDER_BY} LIMIT ${take}`,
+        },
     matches: Prisma.sql`${candidates(where, rule)} ORDER BY ${ORDER_BY} LIMIT ${take}`,
     countsAll: true,
   };
-  if (grams.length > 0 || heads.length < 2) return gin;
+  if (grams.length > 0 || heads.length < 2 || filters.length > 0) return gin;
   // Two names: the btree ranges of the rarer head, when it has few entries (exact, where the GIN
   // holds eight characters); otherwise the GIN's intersection. The heads' counts (a few hundred
   // index entries at most) are taken once for `few` and once more for the pick.
   const btree = byNamePrefix(accountId, heads, rule, take);
   if (!btree.few) return gin;
   return {
-    few: Prisma.sql`(${btree.few} OR ${gin.few})`,
+    few: Prisma.sql`(${btree.few} OR ${countUpTo(where, probe)} < ${probe})`,
     matches: Prisma.sql`SELECT m."id", m."createdAt" FROM (SELECT ${btree.few} AS "few") AS pick,
       LATERAL (SELECT "id", "createdAt" FROM (${btree.matches}) AS b WHERE pick."few"
         UNION ALL SELECT "id", "createdAt" FROM (${gin.matches}) AS g WHERE NOT pick."few") AS m`,
