@@ -13,6 +13,7 @@ import { openDatabase } from '../src/db/database.js';
 import { migrate } from '../src/db/migrate.js';
 import { listQuerySql } from '../src/domain/contacts/contacts-list.store.js';
 import { ListQuerySchema } from '../src/domain/contacts/contacts.inputs.js';
+import { stats, timed } from './run.js';
 import { sampleContacts, searchCases } from './search.js';
 import { seedContacts } from './seed.js';
 
@@ -62,18 +63,13 @@ async function run(name: string, only: RegExp, runs: number): Promise<void> {
       for (const q of c.variants) {
         const sql = listQuerySql(id, ListQuerySchema.parse({ ...q, limit: c.limit }));
         let best = Number.POSITIVE_INFINITY;
-        for (let i = 0; i < runs; i++) {
-          const started = performance.now();
-          await db.sql.query(sql.text, sql.values);
-          best = Math.min(best, performance.now() - started);
-        }
+        for (let i = 0; i < runs; i++)
+          best = Math.min(best, (await timed(() => db.sql.query(sql.text, sql.values)))[0]);
         times.push({ ms: best, q });
       }
-      const sorted = times.map((t) => t.ms).sort((a, b) => a - b);
-      const at = (p: number) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))].toFixed(1);
-      console.log(
-        `${c.id.padEnd(30)} p50 ${at(0.5).padStart(7)}  p95 ${at(0.95).padStart(7)}  max ${at(1).padStart(7)} ms`,
-      );
+      const { p50, p95, max } = stats(times.map((t) => t.ms));
+      const ms = (x: number) => x.toFixed(1).padStart(7);
+      console.log(`${c.id.padEnd(30)} p50 ${ms(p50)}  p95 ${ms(p95)}  max ${ms(max)} ms`);
       for (const t of times.sort((a, b) => b.ms - a.ms).slice(0, 3))
         console.log(`    ${t.ms.toFixed(1).padStart(8)}  ${JSON.stringify(t.q)}`);
     }
