@@ -199,7 +199,7 @@ const runs = (group: (typeof GROUPS)[number]) =>
 // ---------------------------------------------------------------------------------------------
 // Data
 
-const FIRST_NAMES =
+export const FIRST_NAMES =
   `James Mary Robert Patricia John Jennifer Michael Linda David Elizabeth William Barbara Richard Susan
 Joseph Jessica Thomas Sarah Charles Karen Christopher Lisa Daniel Nancy Matthew Betty Anthony Margaret Mark Sandra Donald
 Ashley Steven Kimberly Paul Emily Andrew Donna Joshua Michelle Kenneth Carol Kevin Amanda Brian Dorothy George Melissa
@@ -216,7 +216,7 @@ Sofia Luis Camila Miguel Valentina Ahmed Aisha Raj Ananya Ivan Olga Giovanni Chi
     /\s+/,
   );
 
-const LAST_NAMES =
+export const LAST_NAMES =
   `Smith Johnson Williams Brown Jones Garcia Miller Davis Rodriguez Martinez Hernandez Lopez Gonzalez Wilson
 Anderson Thomas Taylor Moore Jackson Martin Lee Perez Thompson White Harris Sanchez Clark Ramirez Lewis Robinson Walker
 Young Allen King Wright Scott Torres Nguyen Hill Flores Green Adams Nelson Baker Hall Rivera Campbell Mitchell Carter
@@ -237,11 +237,11 @@ Kowalski Novak Rossi Müller Dubois`.split(/\s+/);
 const WRITE_AREAS = [415, 646, 617, 702, 512, 503, 602, 404, 408, 425];
 
 const rand = prng(20260401);
-const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)];
+export const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)];
 
 let phoneCounter = 0;
 /** A fresh, valid US number never used before in this process (and not in the seed). */
-function freshPhone(): string {
+export function freshPhone(): string {
   const n = phoneCounter++;
   const area = WRITE_AREAS[n % WRITE_AREAS.length];
   const local = 2_000_000 + Math.floor(n / WRITE_AREAS.length);
@@ -563,7 +563,7 @@ async function benchHttpFloor(server: TestServer, db: Database): Promise<Figure>
 }
 
 /** The search terms of the list figures measured before the realistic seed (same terms, to compare). */
-function legacyTerms(): { namePrefixes: string[]; digitTerms: string[] } {
+export function legacyTerms(): { namePrefixes: string[]; digitTerms: string[] } {
   const namePrefixes = [
     'mar',
     'jo smi',
