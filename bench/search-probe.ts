@@ -85,7 +85,7 @@ async function run(name: string, only: RegExp, runs: number): Promise<void> {
  * statement over WORTH_TIMEOUT_MS is cut there, and its case's other terms are not run.
  */
 const WORTH_TIMEOUT_MS = 2000;
-const WORTH_INSERTS = 5;
+const WORTH_INSERTS = 9;
 const WORTH_UPSERTS = 40;
 
 interface Measured {
@@ -111,30 +111,41 @@ async function worth(name: string, only: RegExp): Promise<void> {
          ORDER BY pg_relation_size(c.oid) DESC`,
       )
     ).rows;
-    const within = async (drop: string | null): Promise<Measured> => {
+    // A lookup by external id (GET …/by-external-id, the tool, the bulk update's filter) is no
+    // list case: 40 of them, by the external ids of sampled contacts.
+    const external = await client.query<{ sourceKind: string; externalId: string }>(
+      `SELECT "sourceKind", "externalId" FROM "Contact" TABLESAMPLE SYSTEM (1) REPEATABLE (7)
+       WHERE "accountId" = $1 AND "externalId" IS NOT NULL LIMIT 40`,
+      [id],
+    );
+    const lookups = external.rows.map((r) => ({
+      text: `SELECT * FROM "Contact" WHERE "accountId" = $1::uuid AND "sourceKind" = $2::"SourceKind" AND "externalId" = $3
+        ORDER BY "createdAt", "id" LIMIT 100`,
+      values: [id, r.sourceKind, r.externalId],
+    }));
+    const within = async (drop: string | null, reads: boolean): Promise<Measured> => {
       await client.query('BEGIN');
       try {
         await client.query(`SET LOCAL statement_timeout = ${WORTH_TIMEOUT_MS}`);
         if (drop) await client.query(`DROP INDEX "${drop}"`);
-        return await measure(client, id, cases);
+        return await measure(client, id, reads ? cases : [], reads ? lookups : []);
       } finally {
         await client.query('ROLLBACK');
       }
     };
-    await within(null); // a warm-up pass, so the first measured pass does not pay for a cold cache
-    const all = await within(null);
-    console.log(
-      `all indexes: insert of 1000 ${all.insertMs.toFixed(1)} ms, upsert ${all.upsertMs.toFixed(2)} ms (medians)`,
-    );
+    await within(null, true); // a warm-up pass, so the first measured pass does not pay for a cold cache
+    const all = await within(null, true);
     for (const { index, bytes } of indexes) {
-      const without = await within(index);
-      const slower = cases
-        .map((c) => ({ c, before: all.cases.get(c.id)!, after: without.cases.get(c.id)! }))
+      // The writes with every index again, right before: their times drift over a run.
+      const writes = await within(null, false);
+      const without = await within(index, true);
+      const slower = [...all.cases.keys()]
+        .map((c) => ({ c: { id: c }, before: all.cases.get(c)!, after: without.cases.get(c)! }))
         .filter(({ before, after }) => after.p95 > 1.5 * before.p95 && after.p95 - before.p95 > 5)
         .sort((a, b) => b.after.p95 - a.after.p95);
       const mb = (Number(bytes) / 2 ** 20).toFixed(0);
       console.log(
-        `\n${index} (${mb} MB): without it, insert of 1000 ${without.insertMs.toFixed(1)} ms, upsert ${without.upsertMs.toFixed(2)} ms; ${slower.length} cases slower`,
+        `\n${index} (${mb} MB): insert of 1000 ${writes.insertMs.toFixed(1)} → ${without.insertMs.toFixed(1)} ms, upsert ${writes.upsertMs.toFixed(2)} → ${without.upsertMs.toFixed(2)} ms without it; ${slower.length} cases slower`,
       );
       for (const { c, before, after } of slower.slice(0, 6))
         console.log(
@@ -148,13 +159,24 @@ async function worth(name: string, only: RegExp): Promise<void> {
 }
 
 /** Each case's p95 (one run per term, the first page) and the writes' medians, on `client` within its transaction. */
-async function measure(client: pg.Client, accountId: string, cases: ListCase[]): Promise<Measured> {
+async function measure(
+  client: pg.Client,
+  accountId: string,
+  cases: ListCase[],
+  lookups: Array<{ text: string; values: unknown[] }>,
+): Promise<Measured> {
   const result: Measured = { cases: new Map(), insertMs: 0, upsertMs: 0 };
-  for (const c of cases) {
+  const statements = [
+    ...cases.map((c) => ({
+      id: c.id,
+      sqls: c.variants.map((q) => listQuerySql(accountId, ListQuerySchema.parse({ ...q, limit: c.limit }))),
+    })),
+    ...(lookups.length > 0 ? [{ id: 'lookup-by-external-id', sqls: lookups }] : []),
+  ];
+  for (const c of statements) {
     const times: number[] = [];
     let cut = false;
-    for (const q of c.variants) {
-      const sql = listQuerySql(accountId, ListQuerySchema.parse({ ...q, limit: c.limit }));
+    for (const sql of c.sqls) {
       await client.query('SAVEPOINT term');
       try {
         times.push((await timed(() => client.query(sql.text, sql.values)))[0]);
