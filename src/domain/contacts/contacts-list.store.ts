@@ -51,6 +51,8 @@ const WALK_ROWS_PER_ROW = 200;
 /** The longer walk, for a term the first walk found in at least 1/FAR_SHARE of a page. */
 const FAR_ROWS_PER_ROW = 2000;
 const FAR_SHARE = 4;
+/** What reading one candidate through an index costs, in rows walked (see farPays). */
+const WALK_TO_READ = 6;
 /** The short walk before counting a term in a GIN index (see searchQuerySql). */
 const HEAD_ROWS_PER_ROW = 20;
 /**
@@ -361,10 +363,12 @@ function searchQuerySql(
   const fromSample = sampled
     ? Prisma.sql`UNION ALL SELECT "id" FROM (${sampled.matches(Prisma.raw('sampled'))}) AS sample_page WHERE (SELECT "sampleAnswers" FROM s4)`
     : Prisma.empty;
-  const shareCte = indexed.share ? Prisma.sql`filter_share AS MATERIALIZED (${indexed.share}),` : Prisma.empty;
+  const stepCtes = (indexed.steps ?? []).map(
+    ({ name, sql }) => Prisma.sql`${Prisma.raw(name)} AS MATERIALIZED (${sql}),`,
+  );
   // Each stage's flags are computed once (MATERIALIZED), and a stage's scan runs only when its
   // gate holds (a one-time filter): a probe or walk never runs after a stage that answered.
-  return Prisma.sql`WITH ${shareCte} head AS MATERIALIZED (${walk(head, headRuns)}),
+  return Prisma.sql`WITH ${stepCtes.length > 0 ? Prisma.join(stepCtes, ' ', '', '') : Prisma.empty} head AS MATERIALIZED (${walk(head, headRuns)}),
     s0 AS MATERIALIZED (SELECT ${headRuns} AND ${answers('head', head)} AS "headAnswers"),
     s1 AS MATERIALIZED (SELECT "headAnswers",
       NOT "headAnswers" AND ${headRuns} AND ${FAR_SHARE * (budget / Math.max(head, 1))} * ${hits('head')} < ${take} AS "sparse" FROM s0),
@@ -374,7 +378,8 @@ function searchQuerySql(
     s2 AS MATERIALIZED (SELECT *, "few" AND ${sampling} AS "sampleAnswers" FROM s2a),
     walk AS MATERIALIZED (${walk(budget, Prisma.sql`(SELECT NOT "headAnswers" AND NOT "few" AND NOT "sparse" FROM s2)`)}),
     s3 AS MATERIALIZED (SELECT "headAnswers", "few", "sampleAnswers", NOT "headAnswers" AND NOT "few" AND NOT "sparse" AND ${answers('walk', budget)} AS "walkAnswers",
-      NOT "headAnswers" AND NOT "few" AND NOT "sparse" AND NOT ${answers('walk', budget)} AND ${FAR_SHARE} * ${hits('walk')} >= ${take} AS "goFar" FROM s2),
+      NOT "headAnswers" AND NOT "few" AND NOT "sparse" AND NOT ${answers('walk', budget)} AND ${FAR_SHARE} * ${hits('walk')} >= ${take}
+        AND ${farPays(hits('walk'), take, budget)} AS "goFar" FROM s2),
     far AS MATERIALIZED (${walk(far, Prisma.sql`(SELECT "goFar" FROM s3)`)}),
     s4 AS MATERIALIZED (SELECT s3.*, "goFar" AND ${answers('far', far)} AS "farAnswers" FROM s3)
     ${rowsOf(
@@ -386,6 +391,22 @@ function searchQuerySql(
       WHERE (SELECT NOT "headAnswers" AND NOT "sampleAnswers" AND NOT "walkAnswers" AND NOT "farAnswers" FROM s4)`,
       take,
     )}`;
+}
+
+/**
+ * Whether the longer walk costs less than reading the term's candidates, from the first walk's
+ * `hits` in `budget` rows: the walk needs about take × budget / hits rows to fill the page, and
+ * the Account holds about N × hits / budget candidates, of which each read costs as much as
+ * WALK_TO_READ rows walked. N is Contact's row count as PostgreSQL last estimated it (pg_class;
+ * an index build or ANALYZE sets it): every Account's rows, so a small Account beside a big one
+ * walks (its walk ends with its list). Unknown (never estimated): the walk goes on. At ten
+ * million contacts a walk that found 10 of its 10,200 rows goes far; at 100,000, one that
+ * found 94 (a 4-digit window in a thousand numbers walked 18,585 rows there, 28 ms on PGlite,
+ * where its candidates are read in a few).
+ */
+function farPays(hits: Prisma.Sql, take: number, budget: number): Prisma.Sql {
+  return Prisma.sql`(SELECT "n" < 0 OR ${hits}::float8 * ${hits}::float8 * ${WALK_TO_READ} * "n" > ${take * budget * budget}::float8
+    FROM (SELECT coalesce((SELECT "reltuples" FROM pg_class WHERE "oid" = '"Contact"'::regclass), -1)::float8 AS "n") AS contacts)`;
 }
 
 /** What a walk reads of each row: its place in the list and what the words are checked on. */
@@ -409,8 +430,12 @@ interface IndexedSearch {
     matches: (from: Prisma.Sql) => Prisma.Sql;
     when?: Prisma.Sql;
   };
-  /** A statement whose one row's "rare" tells whether the filters keep few of the Account's contacts (CTE filter_share). */
-  share?: Prisma.Sql;
+  /**
+   * Statements of one row that the conditions above read by name, each computed once (a
+   * MATERIALIZED CTE, when first read): "filter_share" (whether the filters keep few of the
+   * Account's contacts) and "name_pair" (which index holds few of two names' candidates).
+   */
+  steps?: Array<{ name: 'filter_share' | 'name_pair'; sql: Prisma.Sql }>;
   /** The ids of the page's matches, from what the index holds. */
   matches: Prisma.Sql;
   /**
@@ -466,7 +491,13 @@ function matchesByIndex(
     ORDER BY ${ORDER_BY} LIMIT ${Prisma.raw(String(FILTER_SHARE_SAMPLE))}`;
   const both = Prisma.join(filters.map(filterCondition), ' AND ');
   return {
-    share: Prisma.sql`SELECT ${FILTER_SHARE_RARE} * count(*) FILTER (WHERE ${both}) < count(*) AS "rare" FROM (${newest}) AS newest`,
+    steps: [
+      ...(plain.steps ?? []),
+      {
+        name: 'filter_share',
+        sql: Prisma.sql`SELECT ${FILTER_SHARE_RARE} * count(*) FILTER (WHERE ${both}) < count(*) AS "rare" FROM (${newest}) AS newest`,
+      },
+    ],
     few: plain.few,
     sample: {
       rows: plain.sample
@@ -533,16 +564,21 @@ function byKeys(
     countsAll: true,
   };
   if (grams.length > 0 || heads.length < 2 || filters.length > 0) return gin;
-  // Two names: the btree ranges of the rarer head, when it has few entries (exact, where the GIN
-  // holds eight characters); otherwise the GIN's intersection. The heads' counts (a few hundred
-  // index entries at most) are taken once for `few` and once more for the pick.
+  // Two names: the GIN's intersection is counted first (a few hundred entries when the two are
+  // rare together, read in a fraction of a millisecond); only when it holds many are the btree
+  // ranges of the rarer head counted (each head's two ranges, up to the probe's limit: 1.4 ms
+  // on PGlite at 100,000 contacts), and read when they hold few (exact, where the GIN holds
+  // eight characters). Both answers are taken once (CTE name_pair), for `few` and for the pick.
   const btree = byNamePrefix(accountId, heads, rule, take);
   if (!btree.few) return gin;
+  const pair = Prisma.sql`SELECT "gin", CASE WHEN "gin" THEN false ELSE ${btree.few} END AS "btree"
+    FROM (SELECT ${countUpTo(where, probe)} < ${probe} AS "gin" OFFSET 0) AS g`;
   return {
-    few: Prisma.sql`(${btree.few} OR ${countUpTo(where, probe)} < ${probe})`,
-    matches: Prisma.sql`SELECT m."id", m."createdAt" FROM (SELECT ${btree.few} AS "few") AS pick,
-      LATERAL (SELECT "id", "createdAt" FROM (${btree.matches}) AS b WHERE pick."few"
-        UNION ALL SELECT "id", "createdAt" FROM (${gin.matches}) AS g WHERE NOT pick."few") AS m`,
+    few: Prisma.sql`(SELECT "gin" OR "btree" FROM name_pair)`,
+    steps: [{ name: 'name_pair', sql: pair }],
+    matches: Prisma.sql`SELECT m."id", m."createdAt" FROM (SELECT "btree" FROM name_pair) AS pick,
+      LATERAL (SELECT "id", "createdAt" FROM (${btree.matches}) AS b WHERE pick."btree"
+        UNION ALL SELECT "id", "createdAt" FROM (${gin.matches}) AS g WHERE NOT pick."btree") AS m`,
     countsAll: true,
   };
 }
