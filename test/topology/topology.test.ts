@@ -192,11 +192,14 @@ describe.skipIf(UNAVAILABLE !== null && !process.env.CI)(
         if (accepted.size < KILL_AFTER_BATCHES) return;
         const from = performance.now();
         await Promise.all([api[0].kill(), top.workers[0].kill()]);
+        // Counted when the processes are dead, not once HAProxy has noticed: on a fast machine
+        // the senders finish every batch within HAProxy's checks (they are redispatched).
+        const acceptedAtKill = accepted.size;
         // Until HAProxy's check takes it out, a request to the dead process is refused and sent
         // to another (retries + redispatch).
         await top.haproxy.waitForServers([api[0].name], 'DOWN');
         kills.push({ name: `${api[0].name} and ${top.workers[0].name}`, from, to: performance.now() });
-        expect(accepted.size, 'the kills came mid-import').toBeLessThan(batches.length);
+        expect(acceptedAtKill, 'the kills came mid-import').toBeLessThan(batches.length);
       })();
       await Promise.all([senders, killing]);
       expect(accepted.size).toBe(batches.length);
