@@ -5,7 +5,7 @@
 //
 //   npx tsx bench/compare.ts <before results.json> <after results.json> [title]
 import fs from 'node:fs';
-import type { DatabaseResult } from './run.js';
+import { type DatabaseResult, fmt } from './run.js';
 
 const [beforePath, afterPath, title] = process.argv.slice(2);
 if (!beforePath || !afterPath) {
@@ -14,7 +14,6 @@ if (!beforePath || !afterPath) {
 }
 
 const read = (file: string) => (JSON.parse(fs.readFileSync(file, 'utf8')) as { databases: DatabaseResult[] }).databases;
-const fmt = (x: number) => (x >= 100 ? String(Math.round(x)) : x.toFixed(1));
 /** A p95 that grew by more than a quarter and by more than 2 ms. */
 const worse = (before: number, after: number) => after > before * 1.25 && after - before > 2;
 

@@ -869,7 +869,8 @@ function log(message: string) {
   process.stdout.write(`${message}\n`);
 }
 
-const fmt = (x: number | null | undefined) =>
+/** A figure in ms as the tables print it: whole above 100, else one decimal; — when absent. */
+export const fmt = (x: number | null | undefined) =>
   x === null || x === undefined ? '—' : x >= 100 ? x.toFixed(0) : x.toFixed(1);
 const verdict = (pass: boolean | null) => (pass === null ? 'n/a' : pass ? 'PASS' : 'MISS');
 

@@ -7,10 +7,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { markdown, planAnchor, type DatabaseResult } from './run.js';
+import { type DatabaseResult, fmt, markdown, planAnchor } from './run.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const fmt = (x: number | null) => (x === null ? '—' : x >= 100 ? String(Math.round(x)) : x.toFixed(1));
 
 // The default run first, then the other sizes; PostgreSQL before PGlite.
 const files = fs
