@@ -2,8 +2,8 @@
 // (src/domain/contacts/contacts-list.store.ts): ranges of an index in list order merged
 // (status, sourceKind, workflow, alone or together, a status filter too wide for ranges), the
 // walk of a search (which fills the page, or gives up on its budget and reads the term's
-// index), the term's index read at once (few candidates), the name-prefix indexes (for the
-// rarer of two names) or the GIN index of phone windows,
+// index), the term's index read at once (few candidates), the name-prefix indexes (one
+// name) or the GIN index of search keys (two names, phone windows),
 // the 2-digit windows of a number in short groups, and the walk without budget (one digit).
 // Each must return exactly the rule's matches, newest first, ties on createdAt broken by id,
 // across every page. The data has the skew the shapes are chosen for: shared names, statuses
@@ -287,9 +287,9 @@ describe.each(testDatabaseKinds())('list query shapes on %s', (kind) => {
     ['search: a rarer name (its index, at once)', { searchTerm: 'garcia' }, 25],
     ['search: a name no contact has', { searchTerm: 'zz' }, 10],
     ['search: a name in first and last names', { searchTerm: 'li li' }, 3],
-    ['search: two words (the name ranges)', { searchTerm: 'mar smi' }, 5],
-    ['search: two names, the rarer read', { searchTerm: 'john garcia' }, 3],
-    ['search: two names, the rarer second', { searchTerm: 'garcia john' }, 3],
+    ['search: two words (their keys intersected)', { searchTerm: 'mar smi' }, 5],
+    ['search: two names', { searchTerm: 'john garcia' }, 3],
+    ['search: two names, the rarer first', { searchTerm: 'garcia john' }, 3],
     ['search: a letter and a name', { searchTerm: 'j garcia' }, 3],
     ['search: a name and a prefix of it', { searchTerm: 'gar garcia' }, 4],
     ['search: two short words', { searchTerm: 'ma ga' }, 4],
@@ -351,15 +351,33 @@ describe.each(testDatabaseKinds())('list query shapes on %s', (kind) => {
     ['search: a whole number, national format', { searchTerm: '(212) 200-7919' }, 5],
   ];
 
-  it.each(cases)(
-    '%s returns exactly the matching contacts, newest first, across pages',
-    async (_name, query, limit) => {
-      const q = query.assignedWorkflowId === '' ? { ...query, assignedWorkflowId: w1 } : query;
-      const got = await fetchAll(q, limit);
-      const expected = stored.filter((c) => matches(c, q)).sort(newestFirst);
-      expect(got.map((c) => c.id)).toEqual(expected.map((c) => c.id));
-    },
-  );
+  const returnsExactly = async (_name: string, query: Query, limit: number) => {
+    const q = query.assignedWorkflowId === '' ? { ...query, assignedWorkflowId: w1 } : query;
+    const got = await fetchAll(q, limit);
+    const expected = stored.filter((c) => matches(c, q)).sort(newestFirst);
+    expect(got.map((c) => c.id)).toEqual(expected.map((c) => c.id));
+  };
+  it.each(cases)('%s returns exactly the matching contacts, newest first, across pages', returnsExactly);
+
+  // Until PostgreSQL has estimated the table's size, a search's probe keeps its smallest limit;
+  // once it has (ANALYZE, or an index build), the limit grows with the table's size (read from
+  // memory, a candidate costs little more than a row walked), and a term whose newest rows are
+  // dense is sampled when its estimated candidates fit under it. At this size, a page of 3 then
+  // probes up to 73 candidates instead of 30: other shapes answer, with the same contacts.
+  describe('once the table size is estimated', () => {
+    beforeAll(async () => {
+      const sql = server.service.services.db.sql;
+      await sql.query('ANALYZE "Contact"');
+      const { rows } = await sql.query<{ n: number }>(
+        `SELECT "reltuples"::float8 AS "n" FROM pg_class WHERE "oid" = '"Contact"'::regclass`,
+      );
+      expect(rows[0].n).toBeGreaterThan(N);
+    });
+    it.each(cases.filter(([, q]) => q.searchTerm !== undefined))(
+      '%s returns exactly the matching contacts',
+      returnsExactly,
+    );
+  });
 
   // The CSV export and the tool server's contacts_search run the same operation: one case of
   // each shape, paged through to the end, gives the same contacts in the same order.
@@ -372,7 +390,7 @@ describe.each(testDatabaseKinds())('list query shapes on %s', (kind) => {
       'a date window',
       'search: a common first name (walked)',
       'search: a rarer name (its index, at once)',
-      'search: two words (the name ranges)',
+      'search: two words (their keys intersected)',
       'search: 4 digits',
       'search: a name only contacts of another status have (walk gives up, then its index)',
     ].includes(name),

@@ -26,13 +26,25 @@ const PHONE_GRAM = 4;
 
 /**
  * A search reads its term's matches through the term's index when that index holds fewer
- * than PROBE_ROWS_PER_ROW rows for it per row of the page; otherwise it walks the list in
- * order, reading at most WALK_ROWS_PER_ROW contacts per row of the page (see searchQuerySql).
- * Counting reads a row per candidate (without the visibility map, even from a btree), so the
- * count stops early: at 100 per row, a 4-digit window of 9,000 numbers in ten million spent
- * 57 ms counting 5,100 of them, and then read them all anyway.
+ * than the probe's limit of rows for it (see PROBE_ROWS_PER_ROW below); otherwise it walks the list in order,
+ * reading at most WALK_ROWS_PER_ROW contacts per row of the page (see searchQuerySql).
+ * Reading c candidates costs c × R walked rows, and the walk needs take × N / c rows (N
+ * contacts), so reading pays below c = sqrt(take × N / R), and the limit is that:
+ * - while the table is read from memory (up to about a million contacts), R is about
+ *   READ_IN_MEMORY: "garc" at a million (3,300 candidates) is read in 20 ms where its walk
+ *   took 47; "john" at 100,000 (2,000 candidates) walks in 8 ms where reading took 25;
+ * - past that, a candidate costs more (about WALK_TO_READ at ten million), and counting reads a
+ *   row per candidate too (without the visibility map, even from a btree), so a count that
+ *   reaches its limit is costly: at 100 per row, a 4-digit window of 9,000 numbers in ten
+ *   million spent 57 ms counting 5,100 of them, and then read them all anyway. The limit
+ *   shrinks with the table from MEMORY_CONTACTS on, to PROBE_ROWS_PER_ROW per row of the page
+ *   at ten million;
+ * - never below PROBE_ROWS_PER_ROW nor above PROBE_ROWS_PER_ROW_MAX per row of the page.
  */
 const PROBE_ROWS_PER_ROW = 10;
+const PROBE_ROWS_PER_ROW_MAX = 100;
+const READ_IN_MEMORY = 1.5;
+const MEMORY_CONTACTS = 1_000_000;
 /**
  * The probe's limit for search keys that hold the filter's values too: every candidate then
  * has them, and the candidates are read in table order (a bitmap), where a walk along the
@@ -57,7 +69,8 @@ const WALK_TO_READ = 6;
 const HEAD_ROWS_PER_ROW = 20;
 /**
  * A short walk that found at least 1/HEAD_DENSE_SHARE of a page is not followed by a count:
- * its term is dense enough for the walk to fill the page within its budget.
+ * its term is dense enough for the walk to fill the page within its budget. Unless the term's
+ * candidates, estimated from that share, are fewer than the probe's limit (see denseUncounted).
  */
 const HEAD_DENSE_SHARE = 10;
 
@@ -286,8 +299,8 @@ function rowsOf(ids: Prisma.Sql, take: number): Prisma.Sql {
 
 /**
  * A searchTerm is found in one statement, by whichever way costs little for it:
- * - few candidates: when the term's index holds fewer than PROBE_ROWS_PER_ROW rows per row
- *   of the page for it (counted in the index, stopping there), every match is read through
+ * - few candidates: when the term's index holds fewer rows for it than the probe's limit
+ *   (counted in the index, stopping there; see PROBE_ROWS_PER_ROW), every match is read through
  *   that index and sorted (matchesByIndex). "garcia", "zbigniew", "john smith", most digits.
  * - otherwise, the walk: the filter's ordered ranges, newest first, for at most
  *   WALK_ROWS_PER_ROW rows per row of the page, keeping those that match every word. A
@@ -358,22 +371,21 @@ function searchQuerySql(
     : (indexed.few ?? Prisma.sql`false`);
   const sampleCte = sampled
     ? Prisma.sql`sampled AS MATERIALIZED (SELECT * FROM (${sampled.rows}) AS s
-        WHERE (SELECT NOT "headAnswers" AND NOT "sparse" AND ${HEAD_DENSE_SHARE} * ${hits('head')} < ${take} FROM s1)),`
+        WHERE (SELECT NOT "headAnswers" AND NOT "sparse" AND NOT "dense" FROM s1)),`
     : Prisma.empty;
   const fromSample = sampled
     ? Prisma.sql`UNION ALL SELECT "id" FROM (${sampled.matches(Prisma.raw('sampled'))}) AS sample_page WHERE (SELECT "sampleAnswers" FROM s4)`
     : Prisma.empty;
-  const stepCtes = (indexed.steps ?? []).map(
-    ({ name, sql }) => Prisma.sql`${Prisma.raw(name)} AS MATERIALIZED (${sql}),`,
-  );
+  const shareCte = indexed.share ? Prisma.sql`filter_share AS MATERIALIZED (${indexed.share}),` : Prisma.empty;
   // Each stage's flags are computed once (MATERIALIZED), and a stage's scan runs only when its
   // gate holds (a one-time filter): a probe or walk never runs after a stage that answered.
-  return Prisma.sql`WITH ${stepCtes.length > 0 ? Prisma.join(stepCtes, ' ', '', '') : Prisma.empty} head AS MATERIALIZED (${walk(head, headRuns)}),
+  return Prisma.sql`WITH estimate AS MATERIALIZED (${estimate(take)}), ${shareCte} head AS MATERIALIZED (${walk(head, headRuns)}),
     s0 AS MATERIALIZED (SELECT ${headRuns} AND ${answers('head', head)} AS "headAnswers"),
     s1 AS MATERIALIZED (SELECT "headAnswers",
-      NOT "headAnswers" AND ${headRuns} AND ${FAR_SHARE * (budget / Math.max(head, 1))} * ${hits('head')} < ${take} AS "sparse" FROM s0),
+      NOT "headAnswers" AND ${headRuns} AND ${FAR_SHARE * (budget / Math.max(head, 1))} * ${hits('head')} < ${take} AS "sparse",
+      NOT "headAnswers" AND ${headRuns} AND ${denseUncounted(hits('head'), head, take)} AS "dense" FROM s0),
     ${sampleCte}
-    s2a AS MATERIALIZED (SELECT "headAnswers", NOT "headAnswers" AND ${HEAD_DENSE_SHARE} * ${hits('head')} < ${take} AND ${few} AS "few",
+    s2a AS MATERIALIZED (SELECT "headAnswers", NOT "headAnswers" AND NOT "dense" AND ${few} AS "few",
       "sparse" FROM s1),
     s2 AS MATERIALIZED (SELECT *, "few" AND ${sampling} AS "sampleAnswers" FROM s2a),
     walk AS MATERIALIZED (${walk(budget, Prisma.sql`(SELECT NOT "headAnswers" AND NOT "few" AND NOT "sparse" FROM s2)`)}),
@@ -406,8 +418,36 @@ function searchQuerySql(
  */
 function farPays(hits: Prisma.Sql, take: number, budget: number): Prisma.Sql {
   return Prisma.sql`(SELECT "n" < 0 OR ${hits}::float8 * ${hits}::float8 * ${WALK_TO_READ} * "n" > ${take * budget * budget}::float8
-    FROM (SELECT coalesce((SELECT "reltuples" FROM pg_class WHERE "oid" = '"Contact"'::regclass), -1)::float8 AS "n") AS contacts)`;
+    FROM estimate)`;
 }
+
+/**
+ * Whether a head walk that found `hits` in `head` rows found the term too dense to count or
+ * sample (HEAD_DENSE_SHARE), its candidates estimated as N × hits / head (N as in farPays).
+ * Fewer than the probe's limit are sampled all the same: the newest rows can be much denser
+ * than the rest. At 100,000 contacts "1207" had 14 hits in the newest 1,020 rows, only 40 in
+ * the 10,200 of the walk, and about 400 candidates, which the sample reads in a few
+ * milliseconds where the walk took 15 before they were read anyway. Unknown N: dense.
+ */
+function denseUncounted(hits: Prisma.Sql, head: number, take: number): Prisma.Sql {
+  return Prisma.sql`(SELECT ${HEAD_DENSE_SHARE} * ${hits} >= ${take} AND ("n" < 0 OR ${hits}::float8 * "n" >= ${head} * "probe")
+    FROM estimate)`;
+}
+
+/**
+ * The one row (CTE estimate) of Contact's row count as PostgreSQL last estimated it ("n"; -1:
+ * never) and the probe's limit for a page of `take` ("probe": see PROBE_ROWS_PER_ROW; at an
+ * unknown size, the smallest).
+ */
+function estimate(take: number): Prisma.Sql {
+  return Prisma.sql`SELECT "n", (CASE WHEN "n" < 0 THEN ${take * PROBE_ROWS_PER_ROW}
+      ELSE greatest(${take * PROBE_ROWS_PER_ROW}, least(${take * PROBE_ROWS_PER_ROW_MAX}, sqrt(${take / READ_IN_MEMORY}::float8 * "n"))
+        * least(1, ${MEMORY_CONTACTS}::float8 / greatest("n", 1))) END)::int AS "probe"
+    FROM (SELECT coalesce((SELECT "reltuples" FROM pg_class WHERE "oid" = '"Contact"'::regclass), -1)::float8 AS "n") AS contacts`;
+}
+
+/** The probe's limit, read from the CTE estimate. */
+const PROBE = Prisma.raw('(SELECT "probe" FROM estimate)');
 
 /** What a walk reads of each row: its place in the list and what the words are checked on. */
 const WALK_COLUMNS = Prisma.raw('"id", "createdAt", "firstName", "lastName", "phoneDigits"');
@@ -430,12 +470,8 @@ interface IndexedSearch {
     matches: (from: Prisma.Sql) => Prisma.Sql;
     when?: Prisma.Sql;
   };
-  /**
-   * Statements of one row that the conditions above read by name, each computed once (a
-   * MATERIALIZED CTE, when first read): "filter_share" (whether the filters keep few of the
-   * Account's contacts) and "name_pair" (which index holds few of two names' candidates).
-   */
-  steps?: Array<{ name: 'filter_share' | 'name_pair'; sql: Prisma.Sql }>;
+  /** A statement whose one row's "rare" tells whether the filters keep few of the Account's contacts (CTE filter_share). */
+  share?: Prisma.Sql;
   /** The ids of the page's matches, from what the index holds. */
   matches: Prisma.Sql;
   /**
@@ -462,8 +498,6 @@ const KEY_TAGS = { name: 'n', phone: 'p', status: 's', sourceKind: 'k', assigned
  * Account or of a date range, which costs more than all the matches.
  * - name words of one chain (one name, or prefixes of one name) and no attribute filter: the
  *   two btree indexes of the lowered names, in the head's ranges (byNamePrefix);
- * - two chains and no filter: the rarer head's btree ranges when they hold few entries,
- *   otherwise the search keys;
  * - otherwise the GIN index of search keys, which intersects, before any row is read, every
  *   name head (by its first eight characters: a longer word's rest is checked on the row),
  *   every 4-digit window of the digit words, the 2-digit windows of digit words of two or
@@ -491,13 +525,7 @@ function matchesByIndex(
     ORDER BY ${ORDER_BY} LIMIT ${Prisma.raw(String(FILTER_SHARE_SAMPLE))}`;
   const both = Prisma.join(filters.map(filterCondition), ' AND ');
   return {
-    steps: [
-      ...(plain.steps ?? []),
-      {
-        name: 'filter_share',
-        sql: Prisma.sql`SELECT ${FILTER_SHARE_RARE} * count(*) FILTER (WHERE ${both}) < count(*) AS "rare" FROM (${newest}) AS newest`,
-      },
-    ],
+    share: Prisma.sql`SELECT ${FILTER_SHARE_RARE} * count(*) FILTER (WHERE ${both}) < count(*) AS "rare" FROM (${newest}) AS newest`,
     few: plain.few,
     sample: {
       rows: plain.sample
@@ -524,11 +552,10 @@ function byKeys(
   rule: Prisma.Sql[],
   take: number,
 ): IndexedSearch | null {
-  const probe = take * PROBE_ROWS_PER_ROW;
   const heads = chainHeads(words);
   const grams = digitWindows(words, PHONE_GRAM);
   if (grams.length === 0 && heads.length === 1 && filters.length === 0)
-    return byNamePrefix(accountId, heads, rule, take);
+    return byNamePrefix(accountId, heads[0], rule, take);
   // Each term hashed with its Account (contact_search_key), so only this Account's entries are read.
   const keys = (terms: string[]) =>
     Prisma.sql`ARRAY(SELECT contact_search_key(${accountId}::uuid, "term") FROM unnest(${terms}::text[]) AS "term")`;
@@ -549,7 +576,7 @@ function byKeys(
   const onlyPairs = heads.length === 0 && grams.length === 0;
   // With a filter among the keys, every candidate has the filter's value: they are read in
   // bulk (a bitmap, in table order) rather than walked, up to more of them.
-  const limit = take * (filters.length > 0 ? FILTERED_PROBE_ROWS_PER_ROW : PROBE_ROWS_PER_ROW);
+  const limit = filters.length > 0 ? take * FILTERED_PROBE_ROWS_PER_ROW : PROBE;
   const gin: IndexedSearch = {
     few: null,
     sample: onlyPairs
@@ -563,71 +590,34 @@ function byKeys(
     matches: Prisma.sql`${candidates(where, rule)} ORDER BY ${ORDER_BY} LIMIT ${take}`,
     countsAll: true,
   };
-  if (grams.length > 0 || heads.length < 2 || filters.length > 0) return gin;
-  // Two names: the GIN's intersection is counted first (a few hundred entries when the two are
-  // rare together, read in a fraction of a millisecond); only when it holds many are the btree
-  // ranges of the rarer head counted (each head's two ranges, up to the probe's limit: 1.4 ms
-  // on PGlite at 100,000 contacts), and read when they hold few (exact, where the GIN holds
-  // eight characters). Both answers are taken once (CTE name_pair), for `few` and for the pick.
-  const btree = byNamePrefix(accountId, heads, rule, take);
-  if (!btree.few) return gin;
-  const pair = Prisma.sql`SELECT "gin", CASE WHEN "gin" THEN false ELSE ${btree.few} END AS "btree"
-    FROM (SELECT ${countUpTo(where, probe)} < ${probe} AS "gin" OFFSET 0) AS g`;
-  return {
-    few: Prisma.sql`(SELECT "gin" OR "btree" FROM name_pair)`,
-    steps: [{ name: 'name_pair', sql: pair }],
-    matches: Prisma.sql`SELECT m."id", m."createdAt" FROM (SELECT "btree" FROM name_pair) AS pick,
-      LATERAL (SELECT "id", "createdAt" FROM (${btree.matches}) AS b WHERE pick."btree"
-        UNION ALL SELECT "id", "createdAt" FROM (${gin.matches}) AS g WHERE NOT pick."btree") AS m`,
-    countsAll: true,
-  };
+  // Two names go through the GIN's intersection, sampled like any other keys. The btree ranges
+  // of the rarer head would hold fewer candidates only when that head is longer than the GIN's
+  // eight characters and its first eight are much more common than all of it; embedding that
+  // choice doubled the statement, and PGlite plans every statement anew (4 to 7 ms of planning
+  // for 3 to 6 of execution at 100,000 contacts).
+  return gin;
 }
 
 /**
- * The term's matches through the first- and last-name prefix indexes, read for one name word:
- * every match starts its first or last name with that word, so its two ranges hold them all,
- * and each candidate's row is read and checked against the whole rule. Of the (at most two)
- * chain heads, the one with fewer entries is read: each is counted up to the probe's limit,
- * and at a tie the longer is taken. A head of
- * one or two letters is not counted (it starts thousands of names); when neither is counted,
- * the longer head is read and the walk decides whether the term is common.
+ * The term's matches through the first- and last-name prefix indexes, for one name word (the
+ * head of its chain): every match starts its first or last name with it, so its two ranges hold
+ * them all, and each candidate's row is read and checked against the whole rule. The ranges are
+ * counted up to the probe's limit (the last names only if the first names leave room). A head of
+ * one or two letters is not counted (it starts thousands of names): the walk decides whether
+ * the term is common.
  */
-function byNamePrefix(accountId: string, heads: string[], rule: Prisma.Sql[], take: number): IndexedSearch {
-  const probe = take * PROBE_ROWS_PER_ROW;
-  const ranges = (head: string) =>
-    (['firstName', 'lastName'] as const).map(
-      (column) =>
-        Prisma.sql`"accountId" = ${accountId}::uuid AND ${prefixRange(Prisma.raw(`lower("${column}") COLLATE "C"`), head)}`,
-    );
-  const read = (head: string) => {
-    const [first, last] = ranges(head);
-    return Prisma.sql`SELECT "id", "createdAt" FROM (${candidates(first, rule)} UNION ${candidates(last, rule)}) AS matches`;
-  };
-  // The last names are counted only if the first names leave room.
-  const count = (head: string) => {
-    const [first, last] = ranges(head);
-    return Prisma.sql`(SELECT CASE WHEN "n" < ${probe} THEN "n" + ${countUpTo(last, probe)} ELSE "n" END
+function byNamePrefix(accountId: string, head: string, rule: Prisma.Sql[], take: number): IndexedSearch {
+  const probe = PROBE;
+  const [first, last] = (['firstName', 'lastName'] as const).map(
+    (column) =>
+      Prisma.sql`"accountId" = ${accountId}::uuid AND ${prefixRange(Prisma.raw(`lower("${column}") COLLATE "C"`), head)}`,
+  );
+  const count = Prisma.sql`(SELECT CASE WHEN "n" < ${probe} THEN "n" + ${countUpTo(last, probe)} ELSE "n" END
       FROM (SELECT ${countUpTo(first, probe)} AS "n" OFFSET 0) AS f)`;
-  };
-  const byLength = [...heads].sort((a, b) => b.length - a.length);
-  const counted = byLength.filter((head) => head.length >= 3);
-  const page = (sql: Prisma.Sql) => Prisma.sql`${sql} ORDER BY ${ORDER_BY} LIMIT ${take}`;
-  if (counted.length < 2) {
-    return {
-      few: counted.length === 0 ? null : Prisma.sql`${count(counted[0])} < ${probe}`,
-      matches: page(read(byLength[0])),
-      countsAll: false,
-    };
-  }
-  // Two heads: the one with fewer entries is read (a one-time filter each).
-  const [a, b] = counted;
-  const counts = Prisma.sql`(SELECT ${count(a)} AS "a", ${count(b)} AS "b" OFFSET 0)`;
   return {
-    few: Prisma.sql`(SELECT least("a", "b") < ${probe} FROM ${counts} AS c)`,
-    matches: page(
-      Prisma.sql`SELECT m."id", m."createdAt" FROM (SELECT "a" <= "b" AS "first" FROM ${counts} AS c) AS pick,
-        LATERAL (${read(a)} WHERE pick."first" UNION ALL ${read(b)} WHERE NOT pick."first") AS m`,
-    ),
+    few: head.length < 3 ? null : Prisma.sql`${count} < ${probe}`,
+    matches: Prisma.sql`SELECT "id", "createdAt" FROM (${candidates(first, rule)} UNION ${candidates(last, rule)}) AS matches
+      ORDER BY ${ORDER_BY} LIMIT ${take}`,
     countsAll: false,
   };
 }
@@ -646,7 +636,7 @@ function chainHeads(words: SearchWord[]): string[] {
 }
 
 /** How many rows match `where`, counted up to `limit` (an index(-only) scan that stops there). */
-function countUpTo(where: Prisma.Sql, limit: number): Prisma.Sql {
+function countUpTo(where: Prisma.Sql, limit: Prisma.Sql): Prisma.Sql {
   // Under LIMIT (SELECT n) (see mergedRanges): a scan of its own that stops at n. Under an
   // Append the planner reads the whole range into a bitmap.
   return Prisma.sql`(SELECT count(*) FROM (SELECT 1 FROM "Contact" WHERE ${where} LIMIT (SELECT ${limit}::int)) AS c)`;
