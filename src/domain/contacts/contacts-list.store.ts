@@ -607,15 +607,14 @@ function byKeys(
  * the term is common.
  */
 function byNamePrefix(accountId: string, head: string, rule: Prisma.Sql[], take: number): IndexedSearch {
-  const probe = PROBE;
   const [first, last] = (['firstName', 'lastName'] as const).map(
     (column) =>
       Prisma.sql`"accountId" = ${accountId}::uuid AND ${prefixRange(Prisma.raw(`lower("${column}") COLLATE "C"`), head)}`,
   );
-  const count = Prisma.sql`(SELECT CASE WHEN "n" < ${probe} THEN "n" + ${countUpTo(last, probe)} ELSE "n" END
-      FROM (SELECT ${countUpTo(first, probe)} AS "n" OFFSET 0) AS f)`;
+  const count = Prisma.sql`(SELECT CASE WHEN "n" < ${PROBE} THEN "n" + ${countUpTo(last)} ELSE "n" END
+      FROM (SELECT ${countUpTo(first)} AS "n" OFFSET 0) AS f)`;
   return {
-    few: head.length < 3 ? null : Prisma.sql`${count} < ${probe}`,
+    few: head.length < 3 ? null : Prisma.sql`${count} < ${PROBE}`,
     matches: Prisma.sql`SELECT "id", "createdAt" FROM (${candidates(first, rule)} UNION ${candidates(last, rule)}) AS matches
       ORDER BY ${ORDER_BY} LIMIT ${take}`,
     countsAll: false,
@@ -635,11 +634,11 @@ function chainHeads(words: SearchWord[]): string[] {
   return heads;
 }
 
-/** How many rows match `where`, counted up to `limit` (an index(-only) scan that stops there). */
-function countUpTo(where: Prisma.Sql, limit: Prisma.Sql): Prisma.Sql {
+/** How many rows match `where`, counted up to the probe's limit (an index(-only) scan that stops there). */
+function countUpTo(where: Prisma.Sql): Prisma.Sql {
   // Under LIMIT (SELECT n) (see mergedRanges): a scan of its own that stops at n. Under an
   // Append the planner reads the whole range into a bitmap.
-  return Prisma.sql`(SELECT count(*) FROM (SELECT 1 FROM "Contact" WHERE ${where} LIMIT (SELECT ${limit}::int)) AS c)`;
+  return Prisma.sql`(SELECT count(*) FROM (SELECT 1 FROM "Contact" WHERE ${where} LIMIT ${PROBE}) AS c)`;
 }
 
 /** The ids and places of the rows `narrow` finds (read with only its own conditions) that match the rule. */
