@@ -24,8 +24,25 @@ import { migrate, migrationNames } from '../../src/db/migrate.js';
 
 export type DatabaseKind = 'pglite' | 'postgres';
 
+const KINDS: readonly DatabaseKind[] = ['pglite', 'postgres'];
+
+/**
+ * PGlite always, and PostgreSQL too when TEST_DATABASE_URL is set. TEST_DATABASE_KINDS (a comma
+ * list: `postgres`, `pglite`) narrows that: CI runs most files on PostgreSQL at the real date and
+ * on PGlite with the clock moved, so no file runs twice on one database (see `.ci/run`).
+ */
 export function testDatabaseKinds(): DatabaseKind[] {
-  return process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+  const available: DatabaseKind[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+  const wanted = process.env.TEST_DATABASE_KINDS?.trim();
+  if (!wanted) return available;
+  const kinds = wanted.split(',').map((k) => k.trim());
+  for (const kind of kinds) {
+    if (!KINDS.includes(kind as DatabaseKind))
+      throw new Error(`TEST_DATABASE_KINDS: unknown database "${kind}" (expected ${KINDS.join(', ')})`);
+    if (!available.includes(kind as DatabaseKind))
+      throw new Error(`TEST_DATABASE_KINDS asks for ${kind}, which needs TEST_DATABASE_URL`);
+  }
+  return available.filter((k) => kinds.includes(k));
 }
 
 export interface TestDatabase {
