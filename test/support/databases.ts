@@ -32,9 +32,9 @@ const KINDS: readonly DatabaseKind[] = ['pglite', 'postgres'];
  * on PGlite with the clock moved, so no file runs twice on one database (see `.ci/run`).
  */
 export function testDatabaseKinds(): DatabaseKind[] {
-  const available: DatabaseKind[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+  const available: readonly DatabaseKind[] = process.env.TEST_DATABASE_URL ? KINDS : ['pglite'];
   const wanted = process.env.TEST_DATABASE_KINDS?.trim();
-  if (!wanted) return available;
+  if (!wanted) return [...available];
   const kinds = wanted.split(',').map((k) => k.trim());
   for (const kind of kinds) {
     if (!KINDS.includes(kind as DatabaseKind))
